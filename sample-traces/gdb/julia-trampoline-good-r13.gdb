@@ -1,0 +1,64 @@
+# gdb command file for the julia-trampoline-good-r13 sample (see ../README.md).
+# Run by ../regenerate.sh as:
+#   env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C gdb -q -batch -nx -x gdb/julia-trampoline-good-r13.gdb --args build/julia-trampoline-good-r13
+# Each command is preceded by an `echo (gdb) <command>` line so the transcript
+# reads like an interactive session.  An error in a command file stops the
+# script, so any command expected to fail comes last.
+set pagination off
+set width 0
+set confirm off
+set print pretty off
+echo (gdb) break *julia_module_callback_4212+54\n
+break *julia_module_callback_4212+54
+echo (gdb) run\n
+run
+echo (gdb) bt\n
+bt
+echo (gdb) info registers\n
+info registers
+echo (gdb) p $_siginfo\n
+p $_siginfo
+echo (gdb) p/x $pc\n
+p/x $pc
+echo (gdb) x/4i $pc\n
+x/4i $pc
+echo (gdb) x/4gx $r13\n
+x/4gx $r13
+echo (gdb) x/4gx *(void **)$r13\n
+x/4gx *(void **)$r13
+echo (gdb) x/4gx $rsi\n
+x/4gx $rsi
+echo (gdb) x/4gx $rdi\n
+x/4gx $rdi
+echo (gdb) x/4gx *(void **)($r13 + 16)\n
+x/4gx *(void **)($r13 + 16)
+echo (gdb) x/2gx $r13 - 120\n
+x/2gx $r13 - 120
+echo (gdb) disassemble\n
+disassemble
+echo (gdb) frame 1\n
+frame 1
+echo (gdb) info registers\n
+info registers
+echo (gdb) disassemble\n
+disassemble
+echo (gdb) frame 2\n
+frame 2
+echo (gdb) info registers\n
+info registers
+echo (gdb) x/4gx $r13\n
+x/4gx $r13
+echo (gdb) frame 4\n
+frame 4
+echo (gdb) info registers\n
+info registers
+echo (gdb) x/4gx $r13\n
+x/4gx $r13
+echo (gdb) info proc mappings\n
+info proc mappings
+echo (gdb) info sharedlibrary\n
+info sharedlibrary
+echo (gdb) info threads\n
+info threads
+echo (gdb) continue\n
+continue

@@ -1,0 +1,48 @@
+# gdb command file for the null-field sample (see ../README.md).
+# Run by ../regenerate.sh as:
+#   env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C gdb -q -batch -nx -x gdb/null-field.gdb --args build/null-field
+# Each command is preceded by an `echo (gdb) <command>` line so the transcript
+# reads like an interactive session.  An error in a command file stops the
+# script, so any command expected to fail comes last.
+set pagination off
+set width 0
+set confirm off
+set print pretty off
+echo (gdb) run\n
+run
+echo (gdb) bt\n
+bt
+echo (gdb) bt full\n
+bt full
+echo (gdb) info registers\n
+info registers
+echo (gdb) p $_siginfo\n
+p $_siginfo
+echo (gdb) p/x $pc\n
+p/x $pc
+echo (gdb) x/8gx $sp\n
+x/8gx $sp
+echo (gdb) x/6i $pc\n
+x/6i $pc
+echo (gdb) info frame\n
+info frame
+echo (gdb) frame 1\n
+frame 1
+echo (gdb) info registers\n
+info registers
+echo (gdb) p *r\n
+p *r
+echo (gdb) p r->slots\n
+p r->slots
+echo (gdb) frame 2\n
+frame 2
+echo (gdb) info registers rip rsp rbp\n
+info registers rip rsp rbp
+echo (gdb) info locals\n
+info locals
+echo (gdb) info proc mappings\n
+info proc mappings
+echo (gdb) info sharedlibrary\n
+info sharedlibrary
+echo (gdb) info threads\n
+info threads

@@ -1,0 +1,181 @@
+//! Leaf parsers shared by every dialect: hex numbers, decimal numbers, `file:line`.
+//!
+//! They are nom parsers over `&str`, or plain functions where a nom combinator would only
+//! add overhead on the hot path (every frame line goes through [`hex_u64`]).
+
+use nom::{
+    bytes::complete::{tag, take_while1},
+    IResult,
+};
+
+/// `0x` followed by 1-16 hex digits. Unlike nom's `hex_u32` it accepts full 64-bit values
+/// and fails (instead of wrapping) on more than 16 digits.
+pub fn hex_u64(i: &str) -> IResult<&str, u64> {
+    let (rest, _) = tag("0x")(i)?;
+    let (rest, digits) = take_while1(|c: char| c.is_ascii_hexdigit())(rest)?;
+    match parse_hex_digits(digits) {
+        Some(v) => Ok((rest, v)),
+        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::HexDigit))),
+    }
+}
+
+/// Hex digits without the prefix; `None` when empty or wider than 64 bits.
+pub fn parse_hex_digits(d: &str) -> Option<u64> {
+    let d = d.trim_start_matches('0');
+    if d.len() > 16 {
+        return None;
+    }
+    if d.is_empty() {
+        return Some(0);
+    }
+    u64::from_str_radix(d, 16).ok()
+}
+
+/// Parses `0x…` (or bare hex with `allow_bare`) as a whole string.
+pub fn parse_hex(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let d = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+    if d.is_empty() || !d.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    parse_hex_digits(d)
+}
+
+/// A decimal number that fits in u32.
+pub fn dec_u32(i: &str) -> IResult<&str, u32> {
+    let (rest, d) = take_while1(|c: char| c.is_ascii_digit())(i)?;
+    match d.parse::<u32>() {
+        Ok(v) => Ok((rest, v)),
+        Err(_) => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit))),
+    }
+}
+
+/// Splits `path/to/file.c:42` or `file.rs:13:5` into (file, line, column). The file part must
+/// be non-empty and the line a number; a trailing `[inlined]` or similar is not accepted here.
+pub fn file_line(s: &str) -> Option<(&str, u32, Option<u32>)> {
+    let s = s.trim_end();
+    let (head, last) = s.rsplit_once(':')?;
+    let last_n: u32 = last.parse().ok()?;
+    // file:line:col ?
+    if let Some((file, mid)) = head.rsplit_once(':') {
+        if let Ok(line) = mid.parse::<u32>() {
+            if !file.is_empty() && !file.ends_with(' ') {
+                return Some((file, line, Some(last_n)));
+            }
+        }
+    }
+    if head.is_empty() {
+        return None;
+    }
+    Some((head, last_n, None))
+}
+
+/// Skips leading spaces and tabs.
+#[inline]
+pub fn skip_ws(s: &str) -> &str {
+    s.trim_start_matches([' ', '\t'])
+}
+
+/// Counts hex digits after `0x` at the start of `s` (0 when there is no `0x`).
+pub fn hex_width(s: &str) -> usize {
+    s.strip_prefix("0x")
+        .map(|d| d.bytes().take_while(|b| b.is_ascii_hexdigit()).count())
+        .unwrap_or(0)
+}
+
+/// Finds the index of the `(` that opens the balanced group ending at `s.len()-1` (which must
+/// be `)`), skipping quoted strings. Returns `None` when unbalanced.
+pub fn open_paren_of_last_group(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.last() != Some(&b')') {
+        return None;
+    }
+    // Forward scan: track depth and quotes; remember the position of each depth-0 '('.
+    let mut depth = 0i32;
+    let mut open_at = None;
+    let mut in_str = false;
+    let mut in_chr = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_str = false;
+            }
+        } else if in_chr {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'\'' {
+                in_chr = false;
+            }
+        } else {
+            match c {
+                b'"' => in_str = true,
+                // A char literal as gdb prints it: 40 '(' — only when it looks like one.
+                b'\'' if i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') => {
+                    in_chr = true
+                }
+                b'(' => {
+                    if depth == 0 {
+                        open_at = Some(i);
+                    }
+                    depth += 1;
+                }
+                b')' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        depth = 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if depth == 0 && !in_str {
+        open_at
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex() {
+        assert_eq!(hex_u64("0x0000555555555139 in"), Ok((" in", 0x555555555139)));
+        assert_eq!(hex_u64("0xffffffffffffffff"), Ok(("", u64::MAX)));
+        assert!(hex_u64("0x1ffffffffffffffff").is_err());
+        assert!(hex_u64("x12").is_err());
+        assert_eq!(parse_hex("0x00"), Some(0));
+        assert_eq!(parse_hex("0xz"), None);
+    }
+
+    #[test]
+    fn file_lines() {
+        assert_eq!(file_line("t.c:2"), Some(("t.c", 2, None)));
+        assert_eq!(file_line("src/main.rs:13:5"), Some(("src/main.rs", 13, Some(5))));
+        assert_eq!(file_line("../sysdeps/unix/sysv/linux/raise.c:50"), Some(("../sysdeps/unix/sysv/linux/raise.c", 50, None)));
+        assert_eq!(file_line("C:\\x\\a.c:7"), Some(("C:\\x\\a.c", 7, None)));
+        assert_eq!(file_line("nocolon"), None);
+        assert_eq!(file_line(":5"), None);
+    }
+
+    #[test]
+    fn parens() {
+        let s = "foo (a=0x1, s=0x2 \"x)y\")";
+        assert_eq!(open_paren_of_last_group(s), Some(4));
+        let s = "operator() (this=0x1)";
+        assert_eq!(open_paren_of_last_group(s), Some(11));
+        assert_eq!(open_paren_of_last_group("f (a=1"), None);
+        assert_eq!(open_paren_of_last_group("f (c=40 '(')"), Some(2));
+    }
+}

@@ -1,0 +1,21 @@
+//! tracecheck: reads what a debugger saw at a crash and says what is wrong with the machine
+//! state.
+//!
+//! The pipeline is **parse → (symbolize) → analyze → render**, around one model:
+//!
+//! ```text
+//!  text / core ──► input::parse ──► model::Trace ──► rules::run ──► Report ──► report::{text,json,markdown}
+//! ```
+//!
+//! ```
+//! let parsed = tracecheck::input::parse("Program received signal SIGSEGV, Segmentation fault.\n\
+//!     0x0000555555555139 in main () at t.c:2\n");
+//! let stop = parsed.trace.main_stop().unwrap();
+//! assert_eq!(stop.reason.signal.as_deref(), Some("SIGSEGV"));
+//! assert_eq!(stop.crashed_thread().unwrap().frames[0].function_name(), "main");
+//! ```
+
+pub mod input;
+pub mod messages;
+pub mod model;
+pub mod signals;

@@ -1,0 +1,477 @@
+//! The trace model: one description of "what the debugger saw", shared by every stage.
+//!
+//! Parsers (`input/`) fill a [`Trace`]; the symbolizer adds names; the rules (`rules/`) read
+//! it and produce findings; renderers (`report/`) and the TUI show it. Nothing in here knows
+//! which textual dialect a fact came from, except the [`Span`] that points back at the
+//! source lines so a viewer can jump to the raw text.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// An address or register value. Prints as lowercase `0x…` hex, padded to 16 digits when
+/// it is pointer-sized (`{:#}` prints it unpadded).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Address(pub u64);
+
+impl fmt::Display for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            write!(f, "0x{:x}", self.0)
+        } else {
+            write!(f, "0x{:016x}", self.0)
+        }
+    }
+}
+
+impl fmt::Debug for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "0x{:x}", self.0)
+    }
+}
+
+impl Serialize for Address {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("0x{:x}", self.0))
+    }
+}
+
+/// Where a fact came from: 1-based line numbers, inclusive, in the (cleaned) input.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+pub struct Span {
+    pub first: u32,
+    pub last: u32,
+}
+
+impl Span {
+    pub fn line(n: u32) -> Span {
+        Span { first: n, last: n }
+    }
+    /// Grows the span so that it also covers line `n`.
+    pub fn extend_to(&mut self, n: u32) {
+        if self.first == 0 {
+            self.first = n;
+        }
+        if n > self.last {
+            self.last = n;
+        }
+    }
+}
+
+/// A string shared between many frames (function and file names repeat a lot in
+/// `thread apply all bt` output, so parsers intern them).
+pub type Sym = Arc<str>;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Arch {
+    X86_64,
+    Aarch64,
+    X86,
+    Arm,
+    Riscv64,
+    #[default]
+    Unknown,
+}
+
+impl Arch {
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Arch::X86_64 => Some("x86_64"),
+            Arch::Aarch64 => Some("aarch64"),
+            Arch::X86 => Some("x86"),
+            Arch::Arm => Some("arm"),
+            Arch::Riscv64 => Some("riscv64"),
+            Arch::Unknown => None,
+        }
+    }
+    /// The register that holds the program counter, as debuggers name it.
+    pub fn pc_register(self) -> &'static str {
+        match self {
+            Arch::X86_64 => "rip",
+            Arch::X86 => "eip",
+            _ => "pc",
+        }
+    }
+    pub fn sp_register(self) -> &'static str {
+        match self {
+            Arch::X86_64 => "rsp",
+            Arch::X86 => "esp",
+            _ => "sp",
+        }
+    }
+}
+
+/// Which dialect(s) of text an input held. Reported in `formats`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Gdb,
+    Rr,
+    Julia,
+    Go,
+    Lldb,
+    Core,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Gdb => "gdb",
+            Format::Rr => "rr",
+            Format::Julia => "julia",
+            Format::Go => "go",
+            Format::Lldb => "lldb",
+            Format::Core => "core",
+        }
+    }
+}
+
+/// Why the program was stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StopKind {
+    /// A signal was delivered (or a core was written because of one).
+    Signal,
+    Breakpoint,
+    Watchpoint,
+    /// The process exited (normally or with a status).
+    Exited,
+    /// A runtime printed a fatal error without a signal (Go `fatal error:`, Julia assertion).
+    RuntimeError,
+    /// An rr `[FATAL ...]` or assertion inside rr itself.
+    RrFatal,
+    /// Stopped for a reason the transcript does not say (e.g. only `bt` was pasted).
+    #[default]
+    Unknown,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct StopReason {
+    pub kind: StopKind,
+    /// `SIGSEGV`, `SIGABRT`, … when known.
+    pub signal: Option<Sym>,
+    pub signo: Option<i32>,
+    /// `si_code` as a number, when printed.
+    pub si_code: Option<i32>,
+    /// `si_addr` (the fault address) when printed.
+    pub address: Option<Address>,
+    /// The human description printed with the stop (`Segmentation fault`, breakpoint location…).
+    pub description: Option<Box<str>>,
+    /// Breakpoint/watchpoint number, or the exit status for `Exited`.
+    pub number: Option<i64>,
+    /// Watchpoint `Old value` / `New value` text.
+    pub old_value: Option<Box<str>>,
+    pub new_value: Option<Box<str>>,
+    pub span: Span,
+}
+
+impl StopReason {
+    /// The symbolic `si_code` name for this signal (`SEGV_MAPERR`, `SI_KERNEL`, …).
+    pub fn code_name(&self) -> Option<&'static str> {
+        let code = self.si_code?;
+        crate::signals::si_code_name(self.signo.or_else(|| {
+            self.signal.as_deref().and_then(crate::signals::signo)
+        })?, code)
+    }
+}
+
+/// One line of a backtrace.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Frame {
+    /// gdb's frame number (`#3`). For runtime traces without numbers, the position.
+    pub index: u32,
+    pub pc: Option<Address>,
+    /// Function name as printed (demangled when the debugger demangled it). `None` for `??`.
+    pub function: Option<Sym>,
+    /// The argument list as printed, without the parentheses.
+    pub args: Option<Box<str>>,
+    pub file: Option<Sym>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The shared object the pc is in (`from /lib/libc.so.6`), or the Go/Julia module.
+    pub module: Option<Sym>,
+    /// An inlined frame: it has no pc of its own (gdb prints no address for it).
+    pub inlined: bool,
+    /// gdb's `<signal handler called>` marker frame.
+    pub signal_handler: bool,
+    /// Locals printed by `bt full`, one `name = value` per line, as printed.
+    pub locals: Option<Box<str>>,
+    pub span: Span,
+}
+
+impl Frame {
+    /// `(name, value)` pairs from `bt full` locals.
+    pub fn locals(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.locals.as_deref().unwrap_or("").lines().filter_map(|l| {
+            let l = l.trim();
+            match l.split_once(" = ") {
+                Some((n, v)) => Some((n, v)),
+                None if l == "No locals." || l.is_empty() => None,
+                None => Some((l, "")),
+            }
+        })
+    }
+    pub fn function_name(&self) -> &str {
+        self.function.as_deref().unwrap_or("??")
+    }
+}
+
+/// A thread at one stop.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Thread {
+    /// The debugger's thread number as printed (`1`, `3`, `1.2`), or a goroutine id.
+    pub id: Box<str>,
+    /// OS thread id (LWP) when printed.
+    pub lwp: Option<u64>,
+    pub name: Option<Box<str>>,
+    /// `Thread 0x7ffff7d8a740 (LWP 123)`: the pthread_t.
+    pub handle: Option<Address>,
+    /// The thread the stop happened on (received the signal / was current).
+    pub crashed: bool,
+    /// Marked current (`*`) in `info threads`.
+    pub current: bool,
+    pub frames: Vec<Frame>,
+    /// Why the backtrace ended early (`Backtrace stopped: …`).
+    pub backtrace_stopped: Option<Box<str>>,
+    /// Registers per frame index, when `info registers` was printed with that frame selected.
+    pub registers: BTreeMap<u32, RegisterSet>,
+    pub span: Span,
+}
+
+/// One register value as printed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Register {
+    pub name: Sym,
+    /// The raw value. Registers wider than 64 bits (vector registers) keep only their text.
+    pub value: Option<u64>,
+    /// What gdb printed in the "natural" column (`[ ZF PF ]`, `<main+16>`, decimal).
+    pub natural: Option<Box<str>>,
+    pub span: Span,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct RegisterSet {
+    pub regs: Vec<Register>,
+    pub span: Span,
+}
+
+impl RegisterSet {
+    pub fn get(&self, name: &str) -> Option<u64> {
+        self.regs.iter().find(|r| &*r.name == name).and_then(|r| r.value)
+    }
+    pub fn reg(&self, name: &str) -> Option<&Register> {
+        self.regs.iter().find(|r| &*r.name == name)
+    }
+    /// Sets or replaces a register.
+    pub fn set(&mut self, r: Register) {
+        if let Some(old) = self.regs.iter_mut().find(|o| o.name == r.name) {
+            *old = r;
+        } else {
+            self.regs.push(r);
+        }
+    }
+}
+
+/// A run of memory words read with `x/` (or from a core).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MemoryDump {
+    /// The expression the user asked for (`$sp`, `$r13`), when the command was echoed.
+    pub expr: Option<Box<str>>,
+    pub address: Address,
+    /// Width of each unit in bytes (1, 2, 4, 8). 0 for strings.
+    pub unit: u8,
+    pub words: Vec<u64>,
+    /// `x/s` output: the string as printed (with quotes and escapes).
+    pub string: Option<Box<str>>,
+    pub span: Span,
+}
+
+impl MemoryDump {
+    /// Reads the 8-byte word at `addr` from this dump, if it covers it (little-endian).
+    pub fn read_u64(&self, addr: u64) -> Option<u64> {
+        if self.unit == 0 || self.words.is_empty() {
+            return None;
+        }
+        let unit = self.unit as u64;
+        let start = self.address.0;
+        let end = start.checked_add(unit * self.words.len() as u64)?;
+        if addr < start || addr.checked_add(8)? > end {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for i in 0..8u64 {
+            let a = addr + i;
+            let idx = ((a - start) / unit) as usize;
+            let shift = ((a - start) % unit) * 8;
+            let byte = (self.words[idx] >> shift) & 0xff;
+            v |= byte << (8 * i);
+        }
+        Some(v)
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Instruction {
+    pub address: Address,
+    /// `<main+16>` as printed, without the brackets.
+    pub location: Option<Box<str>>,
+    /// Mnemonic and operands as printed.
+    pub text: Box<str>,
+    /// gdb's `=>` marker: the instruction at pc.
+    pub current: bool,
+    pub span: Span,
+}
+
+/// A value printed with `p` / `print`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PrintedValue {
+    /// The expression, when the command was echoed (`$_siginfo`, `$rip`).
+    pub expr: Option<Box<str>>,
+    /// `$1`
+    pub history: Option<u32>,
+    pub value: Box<str>,
+    pub span: Span,
+}
+
+/// `info frame` output, kept to the facts rules use.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct FrameInfo {
+    pub level: Option<u32>,
+    pub frame_at: Option<Address>,
+    pub pc: Option<Address>,
+    pub saved_pc: Option<Address>,
+    pub caller_of: Option<u32>,
+    pub called_by: Option<u32>,
+    /// `Saved registers:` name -> address of the slot.
+    pub saved_registers: Vec<(Sym, Address)>,
+    pub span: Span,
+}
+
+/// One stop of the program: a point in time where it was inspected.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Stop {
+    pub reason: StopReason,
+    /// rr event number (`when`).
+    pub rr_event: Option<u64>,
+    pub rr_ticks: Option<u64>,
+    pub threads: Vec<Thread>,
+    pub memory: Vec<MemoryDump>,
+    pub disassembly: Vec<Instruction>,
+    pub printed: Vec<PrintedValue>,
+    pub frame_info: Vec<FrameInfo>,
+    /// Messages the program or runtime printed that explain the stop
+    /// (`free(): double free detected`, `thread 'main' panicked at …`, assertion text).
+    pub messages: Vec<Message>,
+    pub span: Span,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Message {
+    pub text: Box<str>,
+    pub span: Span,
+}
+
+impl Stop {
+    /// The thread that crashed (received the signal), or the current one, or the first.
+    pub fn crashed_thread(&self) -> Option<&Thread> {
+        self.threads
+            .iter()
+            .find(|t| t.crashed)
+            .or_else(|| self.threads.iter().find(|t| t.current))
+            .or_else(|| self.threads.first())
+    }
+    pub fn crashed_thread_index(&self) -> Option<usize> {
+        self.threads
+            .iter()
+            .position(|t| t.crashed)
+            .or_else(|| self.threads.iter().position(|t| t.current))
+            .or(if self.threads.is_empty() { None } else { Some(0) })
+    }
+    /// Registers of the crashed thread's innermost frame.
+    pub fn registers(&self) -> Option<&RegisterSet> {
+        self.crashed_thread().and_then(|t| t.registers.get(&0))
+    }
+    /// Reads a little-endian 8-byte word from any memory dump of this stop.
+    pub fn read_u64(&self, addr: u64) -> Option<u64> {
+        self.memory.iter().find_map(|m| m.read_u64(addr))
+    }
+}
+
+/// A memory mapping (`info proc mappings`, core NT_FILE notes).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Mapping {
+    pub start: Address,
+    pub end: Address,
+    pub offset: u64,
+    /// `r-xp` when printed (gdb 12+); `None` in older gdb output.
+    pub perms: Option<Box<str>>,
+    pub path: Option<Sym>,
+    pub span: Span,
+}
+
+impl Mapping {
+    pub fn contains(&self, a: u64) -> bool {
+        self.start.0 <= a && a < self.end.0
+    }
+    pub fn executable(&self) -> Option<bool> {
+        self.perms.as_deref().map(|p| p.as_bytes().get(2) == Some(&b'x'))
+    }
+    pub fn writable(&self) -> Option<bool> {
+        self.perms.as_deref().map(|p| p.as_bytes().get(1) == Some(&b'w'))
+    }
+}
+
+/// A shared library (`info sharedlibrary`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Library {
+    /// Start and end of its `.text`.
+    pub from: Option<Address>,
+    pub to: Option<Address>,
+    pub syms_read: bool,
+    pub path: Sym,
+    pub span: Span,
+}
+
+/// Everything one input held.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Trace {
+    pub formats: Vec<Format>,
+    pub arch: Arch,
+    pub stops: Vec<Stop>,
+    pub mappings: Vec<Mapping>,
+    pub libraries: Vec<Library>,
+    /// `Core was generated by `…'`.
+    pub core_command: Option<Box<str>>,
+    /// The program being debugged, when the transcript names it.
+    pub program: Option<Box<str>>,
+}
+
+impl Trace {
+    /// The mapping that holds `addr`, if mappings were printed.
+    pub fn mapping_for(&self, addr: u64) -> Option<&Mapping> {
+        // Mappings are sorted by start after parsing.
+        let i = self.mappings.partition_point(|m| m.start.0 <= addr);
+        if i == 0 {
+            return None;
+        }
+        let m = &self.mappings[i - 1];
+        m.contains(addr).then_some(m)
+    }
+    pub fn library_for(&self, addr: u64) -> Option<&Library> {
+        self.libraries.iter().find(|l| match (l.from, l.to) {
+            (Some(f), Some(t)) => f.0 <= addr && addr < t.0,
+            _ => false,
+        })
+    }
+    /// The last stop that has threads: the one a reader usually means by "the crash".
+    pub fn main_stop(&self) -> Option<&Stop> {
+        self.stops
+            .iter()
+            .rev()
+            .find(|s| s.reason.kind == StopKind::Signal && !s.threads.is_empty())
+            .or_else(|| self.stops.iter().rev().find(|s| !s.threads.is_empty()))
+            .or_else(|| self.stops.last())
+    }
+}
