@@ -15,7 +15,10 @@
 //! assert_eq!(stop.crashed_thread().unwrap().frames[0].function_name(), "main");
 //! ```
 
+pub mod classify;
 pub mod input;
+pub mod insn;
 pub mod messages;
 pub mod model;
+pub mod rules;
 pub mod signals;

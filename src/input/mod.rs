@@ -136,8 +136,10 @@ pub struct Builder {
     formats: u8,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
-    /// Index of the thread that bare frame lines and registers go to.
+    /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
     thread: Option<usize>,
+    /// The thread whose `thread apply all bt` section is running (frames go here).
+    bt_thread: Option<usize>,
     /// Frame whose registers `info registers` prints.
     selected_frame: u32,
     pub(crate) ctx: Ctx,
@@ -160,6 +162,8 @@ pub struct Builder {
     pending_messages: Vec<Message>,
     pub(crate) julia: julia::JuliaState,
     pub(crate) rr: rr::RrState,
+    /// The verb of the last echoed command (`bt`, `x`, `watch`…).
+    last_verb: String,
     dropped_frames: u64,
 }
 
@@ -179,6 +183,7 @@ impl Builder {
             formats: 0,
             stop: None,
             thread: None,
+            bt_thread: None,
             selected_frame: 0,
             ctx: Ctx::None,
             cmd_expr: None,
@@ -193,6 +198,7 @@ impl Builder {
             pending_messages: Vec::new(),
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
+            last_verb: String::new(),
             dropped_frames: 0,
         }
     }
@@ -270,6 +276,7 @@ impl Builder {
         };
         self.stop_thread[i] = thread.map(Box::from);
         self.thread = None;
+        self.bt_thread = None;
         self.selected_frame = 0;
         self.last_frame_index = None;
         self.lone_frame = None;
@@ -325,6 +332,7 @@ impl Builder {
         self.flush_locals();
         let t = self.thread_by_id(id);
         self.thread = Some(t);
+        self.bt_thread = None;
         self.selected_frame = 0;
         self.last_frame_index = None;
     }
@@ -531,7 +539,10 @@ impl Builder {
         } else if !continuing && g.index == 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) && self.last_frame_index.is_none() {
             self.lone_frame = Some(0);
         }
-        let ti = self.current_thread();
+        let ti = match self.bt_thread {
+            Some(t) => t,
+            None => self.current_thread(),
+        };
         let frame = self.frame_from_gdb(&g, n);
         let pos = self.put_frame(ti, frame);
         self.last_frame_index = Some(g.index);
@@ -542,6 +553,20 @@ impl Builder {
     }
 
     fn gdb_line(&mut self, l: &str, t: &str, n: u32) -> bool {
+        if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
+            let ti = match self.bt_thread {
+                Some(t) => t,
+                None => self.current_thread(),
+            };
+            let si = self.ensure_stop();
+            self.trace.stops[si].threads[ti].backtrace_stopped = Some(r.trim().into());
+            self.flush_locals();
+            return true;
+        }
+        if !t.starts_with("Thread ") {
+            // Any other output ends a `thread apply` section.
+            self.bt_thread = None;
+        }
         // Context-directed shapes first.
         match self.ctx {
             Ctx::Mappings => {
@@ -614,9 +639,11 @@ impl Builder {
         }
         if let Some(h) = gdb::thread_header(t) {
             self.saw(Format::Gdb);
-            self.select_thread(h.id);
+            self.flush_locals();
+            let ti = self.thread_by_id(h.id);
+            self.bt_thread = Some(ti);
+            self.last_frame_index = None;
             let si = self.ensure_stop();
-            let ti = self.current_thread();
             let th = &mut self.trace.stops[si].threads[ti];
             th.lwp = h.lwp.or(th.lwp);
             th.handle = h.handle.map(Address).or(th.handle);
@@ -625,13 +652,6 @@ impl Builder {
             }
             th.span.extend_to(n);
             self.ctx = Ctx::Backtrace { full: matches!(self.ctx, Ctx::Backtrace { full: true }) };
-            return true;
-        }
-        if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
-            let ti = self.current_thread();
-            let si = self.ensure_stop();
-            self.trace.stops[si].threads[ti].backtrace_stopped = Some(r.trim().into());
-            self.flush_locals();
             return true;
         }
         if let Some(r) = t.strip_prefix("[Switching to thread ") {
@@ -749,14 +769,12 @@ impl Builder {
         self.saw(Format::Gdb);
         let span = Span::line(n);
         let mut reason = StopReason { span, ..Default::default() };
-        let mut thread = None;
         match s {
             GdbStopLine::Signal { thread: t, thread_name, signal, desc } => {
                 fill_signal(&mut reason, signal, desc);
                 reason.kind = StopKind::Signal;
-                thread = t;
-                let si = self.new_stop(reason, thread);
-                if let (Some(_), Some(name)) = (thread, thread_name) {
+                let si = self.new_stop(reason, t);
+                if let (Some(_), Some(name)) = (t, thread_name) {
                     let ti = self.current_thread();
                     self.trace.stops[si].threads[ti].name = Some(name.into());
                 }
@@ -784,8 +802,7 @@ impl Builder {
                 reason.kind = StopKind::Breakpoint;
                 reason.number = Some(number);
                 reason.description = Some(location.into());
-                thread = t;
-                let si = self.new_stop(reason, thread);
+                let si = self.new_stop(reason, t);
                 self.rr.after_stop(si);
                 // The location is on this line.
                 let mut f = GdbFrameLine::default();
@@ -797,9 +814,12 @@ impl Builder {
             GdbStopLine::Watchpoint { thread: t, number, expr } => {
                 reason.kind = StopKind::Watchpoint;
                 reason.number = Some(number);
+                if matches!(self.last_verb.as_str(), "watch" | "awatch" | "rwatch") {
+                    // The confirmation printed when a watchpoint is set, not a hit.
+                    return;
+                }
                 reason.description = Some(expr.into());
-                thread = t;
-                let si = self.new_stop(reason, thread);
+                let si = self.new_stop(reason, t);
                 self.rr.after_stop(si);
                 self.rr.watch_values = true;
                 self.expect_location = true;
@@ -1039,6 +1059,7 @@ impl Builder {
             _ => self.saw(Format::Gdb),
         }
         self.pending_print = None;
+        self.bt_thread = None;
         self.cmd_expr = None;
         self.last_frame_index = None;
         self.lone_frame = None;
@@ -1051,6 +1072,8 @@ impl Builder {
         };
         let rest: Vec<&str> = words.collect();
         let arg = rest.join(" ");
+        self.last_verb.clear();
+        self.last_verb.push_str(verb);
         self.ctx = Ctx::None;
         match verb {
             "bt" | "backtrace" | "where" => {

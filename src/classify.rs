@@ -1,0 +1,338 @@
+//! Address-space classification: what kind of memory a value points into.
+//!
+//! With `info proc mappings` (or a core's file notes) the answer comes from the mapping that
+//! holds the value. Without them, the usual Linux layouts for x86-64 and AArch64 give a
+//! best guess that is always labelled heuristic.
+
+use crate::model::*;
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegionKind {
+    /// 0 .. 4 KiB: a NULL pointer plus a field offset.
+    ZeroPage,
+    /// Below 64 KiB (and not the zero page): almost certainly not a pointer.
+    SmallInteger,
+    /// Not a canonical address on this architecture.
+    NonCanonical,
+    /// Executable file-backed mapping.
+    Code,
+    /// Read-only file-backed data (`.rodata`, RELRO).
+    ReadOnlyData,
+    /// Writable file-backed data (`.data`, `.bss`).
+    WritableData,
+    /// `[heap]` (brk heap).
+    Heap,
+    /// A thread's stack.
+    Stack,
+    /// Anonymous writable memory: malloc arenas, GC pools, thread stacks of other threads.
+    Anonymous,
+    /// Anonymous executable memory: JIT code.
+    Jit,
+    /// `[vdso]`, `[vvar]`, `[vsyscall]`.
+    Special,
+    /// Inside no mapping although mappings were printed.
+    Unmapped,
+    /// Kernel half of the address space.
+    Kernel,
+    /// Cannot tell (no mappings and no heuristic applies).
+    Unknown,
+}
+
+impl RegionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RegionKind::ZeroPage => "zero page",
+            RegionKind::SmallInteger => "small integer",
+            RegionKind::NonCanonical => "non-canonical",
+            RegionKind::Code => "code",
+            RegionKind::ReadOnlyData => "read-only data",
+            RegionKind::WritableData => "writable data",
+            RegionKind::Heap => "heap",
+            RegionKind::Stack => "stack",
+            RegionKind::Anonymous => "anonymous",
+            RegionKind::Jit => "anonymous executable (JIT?)",
+            RegionKind::Special => "kernel-provided",
+            RegionKind::Unmapped => "unmapped",
+            RegionKind::Kernel => "kernel address",
+            RegionKind::Unknown => "unknown",
+        }
+    }
+    /// Could a valid data pointer have this kind?
+    pub fn is_pointer_like(self) -> bool {
+        matches!(
+            self,
+            RegionKind::Code
+                | RegionKind::ReadOnlyData
+                | RegionKind::WritableData
+                | RegionKind::Heap
+                | RegionKind::Stack
+                | RegionKind::Anonymous
+                | RegionKind::Jit
+                | RegionKind::Special
+        )
+    }
+    pub fn is_writable_memory(self) -> bool {
+        matches!(self, RegionKind::WritableData | RegionKind::Heap | RegionKind::Anonymous | RegionKind::Stack)
+    }
+}
+
+/// The answer for one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub kind: RegionKind,
+    /// The file of the mapping (basename shown by `Display`).
+    pub path: Option<Sym>,
+    /// Offset of the value from the start of its mapping.
+    pub offset: Option<u64>,
+    /// A symbol the debugger printed next to the value (`main+16`).
+    pub symbol: Option<String>,
+    /// Derived from address-layout heuristics, not from printed mappings.
+    pub heuristic: bool,
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.name())?;
+        if let Some(p) = &self.path {
+            let base = p.rsplit('/').next().unwrap_or(p);
+            if !base.starts_with('[') || self.kind == RegionKind::Special {
+                write!(f, " ({base})")?;
+            }
+        }
+        if let Some(s) = &self.symbol {
+            write!(f, " <{s}>")?;
+        }
+        if self.heuristic {
+            f.write_str(" [guess: no mappings]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Classifies values against one trace.
+pub struct Classifier<'a> {
+    trace: &'a Trace,
+    /// Stack pointers of all threads (any stop), for telling stacks apart from other
+    /// anonymous memory.
+    sps: Vec<u64>,
+}
+
+impl<'a> Classifier<'a> {
+    pub fn new(trace: &'a Trace) -> Self {
+        let sp = trace.arch.sp_register();
+        let mut sps: Vec<u64> = trace
+            .stops
+            .iter()
+            .flat_map(|s| s.threads.iter())
+            .flat_map(|t| t.registers.values())
+            .filter_map(|r| r.get(sp))
+            .collect();
+        sps.sort_unstable();
+        sps.dedup();
+        Classifier { trace, sps }
+    }
+
+    pub fn has_mappings(&self) -> bool {
+        !self.trace.mappings.is_empty()
+    }
+
+    pub fn is_canonical(&self, v: u64) -> bool {
+        match self.trace.arch {
+            // 48-bit user/kernel halves (5-level paging allows 57 bits; user space rarely uses it).
+            Arch::X86_64 | Arch::Unknown => {
+                let top = v >> 47;
+                top == 0 || top == (1 << 17) - 1
+            }
+            Arch::Aarch64 => {
+                // Ignore the top byte (TBI) for user pointers; bits 48..56 must match bit 55.
+                let t = (v >> 48) & 0xff;
+                t == 0 || t == 0xff
+            }
+            _ => true,
+        }
+    }
+
+    /// Classifies a value; `symbol` is what the debugger printed next to it, if anything.
+    pub fn classify(&self, v: u64) -> Class {
+        let mut c = Class { kind: RegionKind::Unknown, path: None, offset: None, symbol: None, heuristic: false };
+        if v < 0x1000 {
+            c.kind = RegionKind::ZeroPage;
+            return c;
+        }
+        if !self.is_canonical(v) {
+            c.kind = RegionKind::NonCanonical;
+            return c;
+        }
+        if let Some(m) = self.trace.mapping_for(v) {
+            c.path = m.path.clone();
+            c.offset = Some(v - m.start.0);
+            c.kind = self.kind_of_mapping(m, v);
+            return c;
+        }
+        if v < 0x10000 {
+            c.kind = RegionKind::SmallInteger;
+            return c;
+        }
+        if self.has_mappings() {
+            c.kind = if self.is_kernel(v) { RegionKind::Kernel } else { RegionKind::Unmapped };
+            return c;
+        }
+        if let Some(lib) = self.trace.library_for(v) {
+            c.kind = RegionKind::Code;
+            c.path = Some(lib.path.clone());
+            c.offset = lib.from.map(|f| v - f.0);
+            return c;
+        }
+        c.heuristic = true;
+        c.kind = self.guess(v);
+        c
+    }
+
+    fn is_kernel(&self, v: u64) -> bool {
+        match self.trace.arch {
+            Arch::Aarch64 => v >> 48 == 0xffff,
+            _ => v >> 47 == (1 << 17) - 1,
+        }
+    }
+
+    fn kind_of_mapping(&self, m: &Mapping, v: u64) -> RegionKind {
+        let path = m.path.as_deref().unwrap_or("");
+        if path == "[stack]" || path.starts_with("[stack:") {
+            return RegionKind::Stack;
+        }
+        if path == "[heap]" {
+            return RegionKind::Heap;
+        }
+        if path.starts_with('[') {
+            return RegionKind::Special;
+        }
+        let exec = m.executable();
+        let write = m.writable();
+        let anon = path.is_empty() || path.starts_with("/memfd:") || path.starts_with("/dev/zero") || path.contains("(deleted)") && path.contains("/memfd");
+        if anon {
+            if exec == Some(true) {
+                return RegionKind::Jit;
+            }
+            // A thread stack: the mapping holds some thread's stack pointer.
+            if self.sps.iter().any(|&sp| m.contains(sp) || (sp >= m.start.0 && sp < m.end.0)) && m.contains(v) {
+                return RegionKind::Stack;
+            }
+            return RegionKind::Anonymous;
+        }
+        match (exec, write) {
+            (Some(true), _) => RegionKind::Code,
+            (Some(false), Some(false)) => RegionKind::ReadOnlyData,
+            (Some(false), Some(true)) => RegionKind::WritableData,
+            // Old gdb without a Perms column: guess from the offset (first mapping of a file is
+            // usually its ELF header and text for non-PIE; cannot tell reliably).
+            _ => {
+                if self.trace.libraries.iter().any(|l| matches!((l.from, l.to), (Some(f), Some(t)) if f.0 <= v && v < t.0)) {
+                    RegionKind::Code
+                } else {
+                    RegionKind::WritableData
+                }
+            }
+        }
+    }
+
+    /// Layout heuristics for Linux when no mappings were printed.
+    fn guess(&self, v: u64) -> RegionKind {
+        if self.sps.iter().any(|&sp| v.abs_diff(sp) < 8 << 20) {
+            return RegionKind::Stack;
+        }
+        match self.trace.arch {
+            Arch::Aarch64 => {
+                if v >= 0xffff_f000_0000 && v < 0x1_0000_0000_0000 {
+                    RegionKind::Stack
+                } else if (0xaaaa_0000_0000..0xaaac_0000_0000).contains(&v) {
+                    RegionKind::Code
+                } else if (0xffff_0000_0000..0xffff_f000_0000).contains(&v) {
+                    RegionKind::Anonymous
+                } else if v < 0x1_0000_0000 && v >= 0x400000 {
+                    RegionKind::Code
+                } else {
+                    RegionKind::Unknown
+                }
+            }
+            _ => {
+                if (0x7ff0_0000_0000..0x8000_0000_0000).contains(&v) {
+                    RegionKind::Stack
+                } else if (0x7f00_0000_0000..0x7ff0_0000_0000).contains(&v) {
+                    RegionKind::Anonymous
+                } else if (0x5555_5555_0000..0x5655_5556_0000).contains(&v) {
+                    // PIE image and the brk heap right after it.
+                    if v < 0x5555_5556_0000 {
+                        RegionKind::Code
+                    } else {
+                        RegionKind::Heap
+                    }
+                } else if (0x40_0000..0x100_0000).contains(&v) {
+                    RegionKind::Code
+                } else {
+                    RegionKind::Unknown
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace_with_maps() -> Trace {
+        let text = "\
+(gdb) info proc mappings
+process 1
+Mapped address spaces:
+
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/t
+      0x555555555000     0x555555556000     0x1000     0x1000  r-xp   /tmp/t
+      0x555555557000     0x555555558000     0x1000     0x2000  rw-p   /tmp/t
+      0x555555559000     0x55555557a000    0x21000        0x0  rw-p   [heap]
+      0x7ffff7d80000     0x7ffff7d90000    0x10000        0x0  rw-p   
+      0x7ffff7fc0000     0x7ffff7fc1000     0x1000        0x0  r-xp   
+      0x7ffffffde000     0x7ffffffff000    0x21000        0x0  rw-p   [stack]
+";
+        let mut t = crate::input::parse(text).trace;
+        t.arch = Arch::X86_64;
+        t
+    }
+
+    #[test]
+    fn with_mappings() {
+        let t = trace_with_maps();
+        let c = Classifier::new(&t);
+        assert_eq!(c.classify(0x18).kind, RegionKind::ZeroPage);
+        assert_eq!(c.classify(0x555555555139).kind, RegionKind::Code);
+        assert_eq!(c.classify(0x555555554100).kind, RegionKind::ReadOnlyData);
+        assert_eq!(c.classify(0x555555557010).kind, RegionKind::WritableData);
+        assert_eq!(c.classify(0x5555555592a0).kind, RegionKind::Heap);
+        assert_eq!(c.classify(0x7fffffffe700).kind, RegionKind::Stack);
+        assert_eq!(c.classify(0x7ffff7d80010).kind, RegionKind::Anonymous);
+        assert_eq!(c.classify(0x7ffff7fc0010).kind, RegionKind::Jit);
+        assert_eq!(c.classify(0x4141414141414141).kind, RegionKind::NonCanonical);
+        assert_eq!(c.classify(0x2a00).kind, RegionKind::SmallInteger);
+        assert_eq!(c.classify(0x600000000000).kind, RegionKind::Unmapped);
+        let cl = c.classify(0x555555555139);
+        assert_eq!(cl.offset, Some(0x139));
+        assert_eq!(cl.to_string(), "code (t)");
+        assert!(!cl.heuristic);
+    }
+
+    #[test]
+    fn heuristics_are_labelled() {
+        let mut t = Trace::default();
+        t.arch = Arch::X86_64;
+        let c = Classifier::new(&t);
+        let cl = c.classify(0x7fffffffe700);
+        assert_eq!(cl.kind, RegionKind::Stack);
+        assert!(cl.heuristic);
+        assert!(cl.to_string().contains("guess"));
+        assert_eq!(c.classify(0xffff_8000_0000_0000 - 1).kind, RegionKind::NonCanonical);
+    }
+}

@@ -1,0 +1,327 @@
+//! Just enough instruction decoding, from disassembly text, to say which register a faulting
+//! instruction dereferenced, at what offset, and whether it read or wrote.
+//!
+//! Handles gdb's AT&T syntax (`mov 0x18(%rax),%rdx`), Intel syntax
+//! (`mov rdx, qword ptr [rax + 0x18]`, as CASR prints) and AArch64 (`ldr x0, [x1, #24]`).
+
+/// A memory operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemOperand {
+    pub base: Option<String>,
+    pub index: Option<String>,
+    pub scale: u8,
+    pub disp: i64,
+    /// rip-relative / pc-relative.
+    pub pc_relative: bool,
+    /// Segment override (`%fs:`), which makes the address TLS-relative.
+    pub segment: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    /// Both (e.g. `add %eax,(%rdx)`), or unknown direction.
+    ReadWrite,
+}
+
+/// What an instruction does with memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    pub mnemonic: String,
+    pub mem: Option<MemOperand>,
+    pub access: Option<Access>,
+    /// Call/jump through a register or memory (`call *%rax`, `blr x8`).
+    pub indirect_target: Option<String>,
+    /// An aligned vector access that faults on misalignment (`movaps`, `movdqa`, …).
+    pub needs_alignment: Option<u32>,
+    /// `push`/`call`/`ret`: implicit stack access.
+    pub stack_access: bool,
+}
+
+fn strip_reg(r: &str) -> String {
+    r.trim().trim_start_matches('%').to_ascii_lowercase()
+}
+
+fn parse_int(s: &str) -> Option<i64> {
+    let s = s.trim().trim_start_matches('#').trim_start_matches('$');
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r.trim()),
+        None => (false, s.trim_start_matches('+').trim()),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok().or_else(|| u64::from_str_radix(h, 16).ok().map(|x| x as i64))?
+    } else {
+        s.parse::<i64>().ok()?
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// Splits operands at top-level commas (not inside parens or brackets).
+fn split_operands(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = s[start..].trim();
+    if !last.is_empty() {
+        out.push(last);
+    }
+    out
+}
+
+/// AT&T: `-0x18(%rbp,%rax,8)`, `%fs:0x28`, `0x2ee5(%rip)`.
+fn att_mem(op: &str) -> Option<MemOperand> {
+    let op = op.trim().trim_start_matches('*');
+    let (segment, op) = match op.split_once(':') {
+        Some((seg, rest)) if seg.starts_with('%') => (Some(strip_reg(seg)), rest),
+        _ => (None, op),
+    };
+    if let Some(open) = op.find('(') {
+        let disp = if open == 0 { 0 } else { parse_int(&op[..open])? };
+        let inner = op[open + 1..].trim_end_matches(')');
+        let parts: Vec<&str> = inner.split(',').collect();
+        let base = parts.first().map(|s| strip_reg(s)).filter(|s| !s.is_empty());
+        let index = parts.get(1).map(|s| strip_reg(s)).filter(|s| !s.is_empty());
+        let scale = parts.get(2).and_then(|s| s.trim().parse().ok()).unwrap_or(1);
+        let pc_relative = matches!(base.as_deref(), Some("rip") | Some("eip"));
+        return Some(MemOperand { base, index, scale, disp, pc_relative, segment });
+    }
+    if segment.is_some() {
+        return Some(MemOperand { base: None, index: None, scale: 1, disp: parse_int(op).unwrap_or(0), pc_relative: false, segment });
+    }
+    // Absolute memory operand `0x601040` (no `$`), only for moves.
+    None
+}
+
+/// Intel: `qword ptr [rax + rbx*8 - 0x18]`, `fs:[0x28]`.
+fn intel_mem(op: &str) -> Option<MemOperand> {
+    let open = op.find('[')?;
+    let close = op.rfind(']')?;
+    let prefix = &op[..open];
+    let segment = prefix.trim().strip_suffix(':').map(|s| s.rsplit(' ').next().unwrap_or(s).to_ascii_lowercase());
+    let inner = &op[open + 1..close];
+    let mut m = MemOperand { base: None, index: None, scale: 1, disp: 0, pc_relative: false, segment };
+    let mut sign = 1i64;
+    for tok in inner.split_inclusive(['+', '-']) {
+        let (body, next_sign) = match tok.chars().last() {
+            Some('+') => (&tok[..tok.len() - 1], 1),
+            Some('-') => (&tok[..tok.len() - 1], -1),
+            _ => (tok, 1),
+        };
+        let body = body.trim();
+        if !body.is_empty() {
+            if let Some((r, s)) = body.split_once('*') {
+                m.index = Some(strip_reg(r));
+                m.scale = s.trim().parse().unwrap_or(1);
+            } else if let Some(v) = parse_int(body) {
+                m.disp += sign * v;
+            } else if m.base.is_none() {
+                m.base = Some(strip_reg(body));
+            } else {
+                m.index = Some(strip_reg(body));
+            }
+        }
+        sign = next_sign;
+    }
+    m.pc_relative = matches!(m.base.as_deref(), Some("rip"));
+    Some(m)
+}
+
+/// AArch64: `[x1, #24]`, `[x1]`, `[sp, #-16]!`, `[x0], #8`, `[x1, x2, lsl #3]`.
+fn a64_mem(op: &str) -> Option<MemOperand> {
+    let open = op.find('[')?;
+    let close = op.find(']')?;
+    let inner = &op[open + 1..close];
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let base = parts.first().map(|s| s.to_ascii_lowercase());
+    let mut m = MemOperand { base, index: None, scale: 1, disp: 0, pc_relative: false, segment: None };
+    if let Some(p) = parts.get(1) {
+        if p.starts_with('#') {
+            m.disp = parse_int(p).unwrap_or(0);
+        } else {
+            m.index = Some(p.to_ascii_lowercase());
+        }
+    }
+    Some(m)
+}
+
+fn is_a64(mn: &str, ops: &str) -> bool {
+    ops.contains('[') && (ops.contains('#') || ops.contains("x") || ops.contains("w")) && !ops.contains("ptr")
+        && (mn.starts_with("ld") || mn.starts_with("st") || mn.starts_with("prfm") || mn.starts_with("cas") || mn.starts_with("swp"))
+}
+
+/// Decodes one disassembly text (`mov    0x18(%rax),%rax`).
+pub fn decode(text: &str) -> Decoded {
+    // Drop raw bytes (`48 8b 40 18\tmov …` from `x/i` with /r), comments, and prefixes.
+    let mut t = text.trim();
+    if let Some(p) = t.find('#').filter(|_| t.contains(" # ")) {
+        t = t[..p].trim();
+    }
+    if let Some(p) = t.find("//") {
+        t = t[..p].trim();
+    }
+    if let Some(p) = t.find(" <") {
+        // branch targets `call 0x1040 <puts@plt>`
+        if !t[p..].contains('[') {
+            t = t[..p].trim();
+        }
+    }
+    let mut words = t.splitn(2, char::is_whitespace);
+    let mut mnemonic = words.next().unwrap_or("").to_ascii_lowercase();
+    let mut ops = words.next().unwrap_or("").trim();
+    while matches!(mnemonic.as_str(), "lock" | "rep" | "repz" | "repnz" | "repe" | "repne" | "notrack" | "bnd" | "data16" | "cs" | "ds") {
+        let mut w = ops.splitn(2, char::is_whitespace);
+        mnemonic = w.next().unwrap_or("").to_ascii_lowercase();
+        ops = w.next().unwrap_or("").trim();
+    }
+    let mut d = Decoded { mnemonic: mnemonic.clone(), mem: None, access: None, indirect_target: None, needs_alignment: None, stack_access: false };
+    let operands = split_operands(ops);
+    let intel = ops.contains('[') && !is_a64(&mnemonic, ops);
+    let a64 = is_a64(&mnemonic, ops);
+    // AT&T size suffixes (`movl`, `addq`) dropped, for matching families.
+    let base_mn: &str = match mnemonic.as_str() {
+        m if m.len() > 3 && (m.starts_with("mov") || m.starts_with("add") || m.starts_with("sub") || m.starts_with("cmp") || m.starts_with("push") || m.starts_with("pop") || m.starts_with("test") || m.starts_with("inc") || m.starts_with("dec") || m.starts_with("and") || m.starts_with("or") || m.starts_with("xor")) && m.ends_with(['q', 'l', 'w', 'b']) && !m.starts_with("movs") => &m[..m.len() - 1],
+        "callq" => "call",
+        "jmpq" => "jmp",
+        m => m,
+    };
+
+    if matches!(mnemonic.as_str(), "push" | "pushq" | "pop" | "popq" | "ret" | "retq" | "leave" | "leaveq") {
+        d.stack_access = true;
+    }
+    if matches!(base_mn, "call" | "jmp") || mnemonic == "callq" || mnemonic == "jmpq" {
+        d.stack_access = base_mn == "call" || mnemonic == "callq";
+        if let Some(op) = operands.first() {
+            if op.starts_with('*') {
+                let o = op.trim_start_matches('*');
+                if o.starts_with('%') {
+                    d.indirect_target = Some(strip_reg(o));
+                } else if let Some(m) = att_mem(o) {
+                    d.mem = Some(m);
+                    d.access = Some(Access::Read);
+                }
+            } else if intel && op.contains('[') {
+                d.mem = intel_mem(op);
+                d.access = Some(Access::Read);
+            } else if !op.starts_with("0x") && !op.is_empty() && !op.contains('<') {
+                d.indirect_target = Some(strip_reg(op));
+            }
+        }
+        return d;
+    }
+    if matches!(mnemonic.as_str(), "blr" | "br" | "braa" | "blraa") {
+        d.indirect_target = operands.first().map(|s| s.to_ascii_lowercase());
+        return d;
+    }
+    if mnemonic == "lea" || mnemonic.starts_with("lea") || mnemonic == "nop" || mnemonic.starts_with("nop") || mnemonic.starts_with("prefetch") || mnemonic == "adr" || mnemonic == "adrp" {
+        return d;
+    }
+    if matches!(mnemonic.as_str(), "movaps" | "movapd" | "movdqa" | "vmovaps" | "vmovapd" | "vmovdqa" | "vmovdqa64" | "vmovdqa32" | "movntdq" | "movntps" | "vmovntdq" | "fxsave" | "fxrstor" | "fxsave64" | "fxrstor64") {
+        d.needs_alignment = Some(if mnemonic.starts_with('v') && ops.contains("ymm") { 32 } else if ops.contains("zmm") { 64 } else { 16 });
+    }
+    // SSE arithmetic with a memory operand also requires 16-byte alignment (non-VEX).
+    if d.needs_alignment.is_none() && !mnemonic.starts_with('v') && (mnemonic.ends_with("ps") || mnemonic.ends_with("pd") || mnemonic.starts_with('p')) && ops.contains("xmm") && !mnemonic.starts_with("movu") && !mnemonic.contains("movu") && !mnemonic.starts_with("push") && !mnemonic.starts_with("pop") {
+        d.needs_alignment = Some(16);
+    }
+    if a64 {
+        let mem_at = operands.iter().position(|o| o.contains('['));
+        if let Some(i) = mem_at {
+            // Rejoin `[x1, #24]` that split_operands kept whole.
+            d.mem = a64_mem(&operands[i..].join(", "));
+            d.access = Some(if mnemonic.starts_with("st") { Access::Write } else if mnemonic.starts_with("ld") || mnemonic.starts_with("prfm") { Access::Read } else { Access::ReadWrite });
+        }
+        return d;
+    }
+    // x86: find the memory operand and its position.
+    let mut mem_pos = None;
+    for (i, op) in operands.iter().enumerate() {
+        let m = if intel { if op.contains('[') { intel_mem(op) } else { None } } else if op.starts_with('$') || op.starts_with('%') && !op.contains(':') { None } else { att_mem(op) };
+        if let Some(m) = m {
+            d.mem = Some(m);
+            mem_pos = Some(i);
+            break;
+        }
+    }
+    if let Some(pos) = mem_pos {
+        let n = operands.len();
+        // AT&T: destination is last; Intel: destination is first.
+        let is_dest = if intel { pos == 0 } else { pos == n - 1 };
+        let pure_move = base_mn.starts_with("mov") || mnemonic.starts_with("vmov") || mnemonic.starts_with("set") || mnemonic.starts_with("stos");
+        d.access = Some(if n == 1 {
+            // `incl (%rax)`, `notl`, `pushq (%rax)`, `fstp`: unary read-modify-write or read.
+            if base_mn.starts_with("push") || base_mn.starts_with("fld") { Access::Read } else if base_mn.starts_with("fst") || base_mn.starts_with("set") { Access::Write } else { Access::ReadWrite }
+        } else if is_dest {
+            if pure_move { Access::Write } else if base_mn.starts_with("cmp") || base_mn.starts_with("test") { Access::Read } else { Access::ReadWrite }
+        } else {
+            Access::Read
+        });
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn att() {
+        let d = decode("mov    0x18(%rax),%rax");
+        assert_eq!(d.mem.as_ref().unwrap().base.as_deref(), Some("rax"));
+        assert_eq!(d.mem.as_ref().unwrap().disp, 0x18);
+        assert_eq!(d.access, Some(Access::Read));
+        let d = decode("movl   $0x2a,0x8(%rdx)");
+        assert_eq!(d.access, Some(Access::Write));
+        assert_eq!(d.mem.unwrap().base.as_deref(), Some("rdx"));
+        let d = decode("movaps %xmm0,-0x20(%rbp)");
+        assert_eq!(d.needs_alignment, Some(16));
+        let d = decode("call   *%rax");
+        assert_eq!(d.indirect_target.as_deref(), Some("rax"));
+        let d = decode("mov    %fs:0x28,%rax");
+        assert_eq!(d.mem.unwrap().segment.as_deref(), Some("fs"));
+        let d = decode("mov    -0x8(%rbp,%rax,8),%rdx");
+        let m = d.mem.unwrap();
+        assert_eq!((m.base.as_deref(), m.index.as_deref(), m.scale, m.disp), (Some("rbp"), Some("rax"), 8, -8));
+        let d = decode("addl   $0x1,(%rax)");
+        assert_eq!(d.access, Some(Access::ReadWrite));
+        let d = decode("lea    0x10(%rax),%rdx");
+        assert_eq!(d.mem, None);
+        let d = decode("call   0x555555555030 <puts@plt>");
+        assert_eq!(d.indirect_target, None);
+    }
+
+    #[test]
+    fn intel() {
+        let d = decode("movups xmm0, xmmword ptr [rax + 0x70]");
+        let m = d.mem.unwrap();
+        assert_eq!((m.base.as_deref(), m.disp), (Some("rax"), 0x70));
+        assert_eq!(d.access, Some(Access::Read));
+        let d = decode("movaps xmmword ptr [rbp - 0x180], xmm0");
+        assert_eq!(d.access, Some(Access::Write));
+        assert_eq!(d.mem.unwrap().disp, -0x180);
+        assert_eq!(decode("mov qword ptr [rax + rbx*8 + 0x10], rcx").mem.unwrap().index.as_deref(), Some("rbx"));
+    }
+
+    #[test]
+    fn aarch64() {
+        let d = decode("ldr\tx0, [x1, #24]");
+        let m = d.mem.unwrap();
+        assert_eq!((m.base.as_deref(), m.disp), (Some("x1"), 24));
+        assert_eq!(d.access, Some(Access::Read));
+        let d = decode("str\tw2, [x0]");
+        assert_eq!(d.access, Some(Access::Write));
+        assert_eq!(decode("blr\tx8").indirect_target.as_deref(), Some("x8"));
+        let d = decode("stp\tx29, x30, [sp, #-32]!");
+        assert_eq!(d.mem.unwrap().base.as_deref(), Some("sp"));
+    }
+}

@@ -1,0 +1,187 @@
+//! `null-dereference`: the fault address is in the zero page.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::insn::{self, Access};
+use crate::model::*;
+use crate::signals::{SEGV_MAPERR, SI_KERNEL};
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "null-dereference",
+    title: "memory access through a NULL pointer",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A SIGSEGV or SIGBUS whose fault address (`si_addr`) lies in the zero
+page (below 0x1000): the program read or wrote a field of a NULL pointer. When the faulting
+instruction is in the dump, the rule names the base register and the field offset, for example
+`read of field at offset 0x18 through rax = 0x0`.
+
+**Why it matters** The offset tells which field was accessed and the base register which
+pointer was NULL; together with the frame's source line that is usually the whole diagnosis.
+A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is 0).
+
+**Example** `Program received signal SIGSEGV` with `p $_siginfo` showing `si_addr = 0x18` and
+`=> mov 0x18(%rax),%rax` with `rax = 0x0`.
+
+**Known false positives** `si_addr` 0 with `si_code` SI_KERNEL (128) is a general-protection
+fault (non-canonical address, misaligned SSE access), not a NULL dereference; the rule skips
+it. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
+which needs a disassembly and register dump (the finding then says so)."#,
+};
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        let r = &stop.reason;
+        if r.kind != StopKind::Signal || !matches!(r.signo, Some(11) | Some(7)) {
+            continue;
+        }
+        if r.si_code == Some(SI_KERNEL) {
+            continue;
+        }
+        let th = stop.crashed_thread();
+        let pc = cx.pc(stop);
+        // A NULL call is bad-pc's business.
+        if matches!(pc, Some(p) if p < 0x1000) {
+            continue;
+        }
+        let insn = cx.fault_insn(stop);
+        let decoded = insn.map(|i| insn::decode(&i.text));
+        // The address the instruction computed, from its base register when we have it.
+        let mut via: Option<(String, u64, i64, Access)> = None;
+        if let Some(d) = &decoded {
+            if let (Some(m), Some(acc)) = (&d.mem, d.access) {
+                if let Some(base) = &m.base {
+                    if let Some(v) = cx.reg0(stop, base).and_then(|r| r.value) {
+                        if m.index.is_none() || m.index.as_ref().and_then(|i| cx.reg0(stop, i)).and_then(|r| r.value) == Some(0) {
+                            via = Some((base.clone(), v, m.disp, acc));
+                        }
+                    }
+                }
+            }
+        }
+        let computed = via.as_ref().map(|(_, v, disp, _)| v.wrapping_add(*disp as u64));
+        let (addr, from_siginfo) = match (r.address, computed) {
+            (Some(a), _) => (a.0, true),
+            (None, Some(c)) => (c, false),
+            (None, None) => continue,
+        };
+        if addr >= 0x1000 {
+            continue;
+        }
+        if from_siginfo && r.si_code.is_some() && r.si_code != Some(SEGV_MAPERR) && r.signo == Some(11) {
+            // ACCERR on page 0 happens with mmap_min_addr = 0 setups; still a NULL access.
+        }
+        let frame = th.and_then(|t| t.frames.first());
+        let where_ = frame.map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
+        let mut msg = match &via {
+            Some((base, v, disp, acc)) if *v < 0x1000 => {
+                let kind = match acc {
+                    Access::Read => "read of",
+                    Access::Write => "write to",
+                    Access::ReadWrite => "access to",
+                };
+                format!("{kind} field at offset {:#x} through {base} = {:#x}{where_}", addr.wrapping_sub(*v), v)
+                    + &if *disp != 0 && (*disp as u64) != addr { format!(" (displacement {disp:#x})") } else { String::new() }
+            }
+            _ => format!("fault address {:#x} is in the zero page{where_}", addr),
+        };
+        if !from_siginfo {
+            msg.push_str(" (address computed from the faulting instruction)");
+        }
+        let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(50);
+        if let Some((base, _, _, _)) = &via {
+            f = f.register(base);
+            if let Some(reg) = cx.reg0(stop, base) {
+                f = f.evidence(format!("{base} = {:#x}", reg.value.unwrap_or(0)), Some(reg.span));
+            }
+        }
+        f = f.evidence(
+            format!(
+                "{} {} at {:#x}{}",
+                r.signal.as_deref().unwrap_or("signal"),
+                r.code_name().unwrap_or(""),
+                addr,
+                if from_siginfo { " (si_addr)" } else { "" }
+            )
+            .replace("  ", " "),
+            Some(r.span),
+        );
+        if let Some(p) = stop.printed.iter().find(|p| p.value.contains("si_addr")) {
+            f = f.evidence("si_addr from $_siginfo", Some(p.span));
+        }
+        if let Some(i) = insn {
+            f = f.evidence(format!("faulting instruction: {}", i.text), Some(i.span));
+        }
+        if let Some(fr) = frame {
+            if let (Some(file), Some(line)) = (&fr.file, fr.line) {
+                f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
+            }
+        }
+        if via.is_none() {
+            f = f.step("x/i $pc");
+            f = f.step("info registers");
+        } else {
+            f = f.step("info locals");
+        }
+        f = f.step("frame 0").step("list");
+        out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::run_rule;
+
+    const NULL_FIELD: &str = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555139 in get_d (p=0x0) at t.c:4
+4\t  return p->d;
+(gdb) info registers
+rax            0x0                 0
+rbx            0x7fffffffe818      140737488349208
+rip            0x555555555139      0x555555555139 <get_d+16>
+(gdb) x/2i $pc
+=> 0x555555555139 <get_d+16>:\tmov    0x18(%rax),%rax
+   0x55555555513d <get_d+20>:\tpop    %rbp
+(gdb) p $_siginfo
+$1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_addr = 0x18, _addr_lsb = 0}}}
+";
+
+    #[test]
+    fn fires_with_base_register_and_offset() {
+        let f = run_rule(&RULE, NULL_FIELD);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "read of field at offset 0x18 through rax = 0x0 in get_d");
+        assert_eq!(f[0].registers, vec!["rax"]);
+        assert_eq!(f[0].frame, Some(0));
+        assert!(f[0].evidence.iter().any(|e| e.text.contains("mov    0x18(%rax),%rax") && e.lines == Some(Span::line(9))));
+    }
+
+    #[test]
+    fn quiet_on_general_protection_fault() {
+        let t = NULL_FIELD.replace("si_code = 1", "si_code = 128").replace("si_addr = 0x18", "si_addr = 0x0");
+        assert!(run_rule(&RULE, &t).is_empty());
+    }
+
+    #[test]
+    fn quiet_on_wild_address() {
+        let t = NULL_FIELD.replace("si_addr = 0x18", "si_addr = 0x5555deadbeef").replace("rax            0x0                 0", "rax            0x5555deadbed7      1");
+        assert!(run_rule(&RULE, &t).is_empty());
+    }
+
+    #[test]
+    fn write_without_siginfo_uses_instruction() {
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555139 in set (p=0x0) at t.c:4
+(gdb) info registers
+rdx            0x0                 0
+rip            0x555555555139      0x555555555139 <set+16>
+(gdb) x/i $pc
+=> 0x555555555139 <set+16>:\tmovl   $0x2a,0x8(%rdx)
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.starts_with("write to field at offset 0x8 through rdx = 0x0 in set"), "{}", f[0].message);
+    }
+}
