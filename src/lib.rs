@@ -15,6 +15,7 @@
 //! assert_eq!(stop.crashed_thread().unwrap().frames[0].function_name(), "main");
 //! ```
 
+pub mod analyze;
 pub mod classify;
 pub mod input;
 pub mod insn;

@@ -4,7 +4,7 @@
  * buffer, a struct), then parks on a barrier that never completes.  The last
  * thread ("crasher") waits until every other thread is parked and then writes
  * through NULL at the bottom of its own recursion -> SIGSEGV.
- * Usage: bench-threads [NTHREADS [DEPTH]]   (defaults 3000, 40).  -O0 -g. */
+ * Usage: bench-threads [NTHREADS [DEPTH]]   (defaults 3000, 48).  -O0 -g. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -107,7 +107,7 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
     nthreads = argc > 1 ? atoi(argv[1]) : 3000;
-    int depth = argc > 2 ? atoi(argv[2]) : 40;
+    int depth = argc > 2 ? atoi(argv[2]) : 48;
     if (nthreads < 2 || depth < 4) { fprintf(stderr, "bad args\n"); return 2; }
     pthread_barrier_init(&barrier, NULL, (unsigned)nthreads);   /* one short: never released */
     pthread_attr_t attr;

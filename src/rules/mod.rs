@@ -204,6 +204,22 @@ pub struct Rule {
 /// Every rule, once.
 pub static RULES: &[Rule] = &[Rule { info: &null_dereference::RULE, check: null_dereference::check }];
 
+/// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).
+pub fn doc_page(info: &RuleInfo) -> String {
+    format!(
+        "# `{}`\n\n{}\n\n- Default severity: {}\n- Maturity: {}\n\n{}\n\n_This page is generated from the rule's source by `tracecheck rules --write-docs docs/rules`; `tracecheck explain {}` prints the same text._\n",
+        info.id,
+        info.title,
+        info.default_severity.name(),
+        match info.maturity {
+            Maturity::Stable => "stable (on by default)",
+            Maturity::Experimental => "experimental (enable with `--rule`)",
+        },
+        info.explanation,
+        info.id
+    )
+}
+
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.info.id == id)
 }
@@ -289,7 +305,8 @@ mod registry_tests {
         assert_eq!(dedup.len(), ids.len(), "duplicate rule ids");
         for id in &ids {
             let doc = format!("{}/docs/rules/{}.md", env!("CARGO_MANIFEST_DIR"), id);
-            assert!(std::path::Path::new(&doc).exists(), "missing {doc}");
+            let text = std::fs::read_to_string(&doc).unwrap_or_default();
+            assert_eq!(text, doc_page(find(id).unwrap().info), "{doc} is stale: run `cargo run -- rules --write-docs docs/rules`");
         }
     }
 

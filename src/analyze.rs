@@ -1,0 +1,143 @@
+//! The analyze stage: runs the rules and finds each stop's culprit frame, producing the
+//! [`Report`] that every renderer (text, JSON, markdown, TUI) reads.
+
+use crate::input::Parsed;
+use crate::model::*;
+use crate::rules::{self, Finding, Selection};
+
+/// The frame a reader should look at first for one stop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Culprit {
+    pub thread: String,
+    /// Position in the thread's `frames`.
+    pub position: usize,
+    pub index: u32,
+}
+
+/// One analyzed input.
+#[derive(Clone, Debug)]
+pub struct InputReport {
+    pub path: String,
+    pub parsed: Parsed,
+    pub findings: Vec<Finding>,
+    /// Per stop (same order as `trace.stops`).
+    pub culprits: Vec<Option<Culprit>>,
+    /// The raw text, kept for the markdown export and the TUI.
+    pub raw: Option<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub inputs: Vec<InputReport>,
+}
+
+pub fn analyze(path: &str, parsed: Parsed, sel: &Selection) -> InputReport {
+    let findings = rules::run(&parsed.trace, sel);
+    let culprits = parsed.trace.stops.iter().map(culprit).collect();
+    InputReport { path: path.to_string(), parsed, findings, culprits, raw: None }
+}
+
+/// Frames that belong to signal delivery, abort machinery, libc, allocators and runtime
+/// internals: the culprit is the first frame that is none of these.
+pub fn is_machinery(f: &Frame) -> bool {
+    if f.signal_handler {
+        return true;
+    }
+    let name = f.function.as_deref().unwrap_or("");
+    let module = f.module.as_deref().unwrap_or("");
+    let file = f.file.as_deref().unwrap_or("");
+    const EXACT: &[&str] = &[
+        "raise", "abort", "__GI_raise", "__GI_abort", "gsignal", "__pthread_kill_implementation", "__pthread_kill_internal",
+        "pthread_kill", "__pthread_kill", "__libc_message", "__libc_message_impl", "__malloc_assert", "malloc_printerr",
+        "__assert_fail", "__assert_fail_base", "__assert_perror_fail", "__fortify_fail", "__chk_fail", "__stack_chk_fail",
+        "__stack_chk_fail_local", "_int_free", "_int_malloc", "_int_realloc", "__GI___libc_free", "__libc_free", "free",
+        "malloc", "realloc", "calloc", "cfree", "tcache_double_free_verify", "_int_free_merge_chunk", "_int_free_create_chunk",
+        "_int_free_maybe_consolidate", "__GI___clock_nanosleep", "std::terminate", "__cxa_throw", "__cxa_rethrow",
+        "__gxx_personality_v0", "_Unwind_RaiseException", "_Unwind_Resume", "__cxxabiv1::__terminate",
+        "__gnu_cxx::__verbose_terminate_handler", "std::__throw_out_of_range_fmt", "std::__throw_out_of_range",
+        "std::__throw_bad_alloc", "std::__throw_logic_error", "std::__throw_length_error", "std::__throw_invalid_argument",
+        "jl_throw", "ijl_throw", "jl_error", "ijl_error", "jl_errorf", "ijl_errorf", "jl_sig_throw", "jl_rethrow",
+        "ijl_rethrow", "jl_bounds_error", "ijl_bounds_error_int", "jl_type_error", "ijl_type_error", "jl_gc_collect",
+        "ijl_gc_collect", "jl_apply_generic", "ijl_apply_generic", "jl_invoke", "ijl_invoke", "_jl_invoke", "jl_apply",
+        "jl_critical_error", "jl_exit_thread0_cb", "sigdie_handler", "segv_handler", "jl_call_in_ctx", "signal_listener",
+        "runtime.sigpanic", "runtime.raise", "runtime.raisebadsignal", "runtime.crash", "runtime.dieFromSignal",
+        "runtime.fatalthrow", "runtime.fatalpanic", "runtime.throw", "runtime.gopanic", "runtime.sighandler",
+        "runtime.sigtrampgo", "runtime.sigtramp", "runtime.panicmem", "runtime.panicmemAddr", "runtime.panicIndex",
+        "rust_panic", "__rust_start_panic", "rust_begin_unwind", "__rust_end_short_backtrace", "__rust_abort",
+        "__libc_start_call_main", "__libc_start_main_impl", "__libc_start_main", "_start", "start_thread", "clone3", "clone",
+    ];
+    if EXACT.contains(&name) {
+        return true;
+    }
+    const PREFIXES: &[&str] = &[
+        "core::panicking::", "std::panicking::", "std::sys::", "std::rt::", "core::result::unwrap_failed",
+        "core::option::unwrap_failed", "core::option::expect_failed", "std::process::abort", "core::slice::index::",
+        "panic_abort::", "std::sys_common::backtrace", "std::backtrace_rs", "__rust_", "__GI___", "__libc_", "__pthread_",
+        "_dl_", "__sigsetjmp", "runtime.", "jl_gc_", "gc_mark", "gc_sweep", "ijl_gc_", "_Unwind_", "__cxxabiv1",
+        "std::__throw", "__gnu_cxx::__verbose", "__interceptor_", "__asan", "__sanitizer", "__ubsan", "__tsan",
+        "__msan",
+    ];
+    if PREFIXES.iter().any(|p| name.starts_with(p)) {
+        return true;
+    }
+    // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
+    let lib = if module.is_empty() { file } else { module };
+    let base = lib.rsplit('/').next().unwrap_or(lib);
+    if base.starts_with("libc.so") || base.starts_with("libc-") || base.starts_with("ld-linux") || base.starts_with("libpthread") || base.starts_with("libstdc++") || base.starts_with("libgcc_s") {
+        return true;
+    }
+    // glibc sources as gdb prints them (../sysdeps/…, ./nptl/…, ./stdlib/…, malloc.c)
+    if file.starts_with("../sysdeps/") || file.starts_with("./nptl/") || file.starts_with("./stdlib/") || file.starts_with("./malloc/") || file.starts_with("./assert/") || file.starts_with("./debug/") || file.starts_with("./signal/") || file.starts_with("./posix/") || file == "malloc.c" || file.starts_with("./libio/") {
+        return true;
+    }
+    false
+}
+
+pub fn culprit(stop: &Stop) -> Option<Culprit> {
+    let th = stop.crashed_thread()?;
+    let pos = th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+        .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
+}
+
+/// The crash line: the first frame with source outside libc/runtime frames (as CASR's
+/// `CrashLine`).
+pub fn crash_line(stop: &Stop) -> Option<String> {
+    let th = stop.crashed_thread()?;
+    th.frames
+        .iter()
+        .filter(|f| !is_machinery(f))
+        .find_map(|f| match (&f.file, f.line) {
+            (Some(file), Some(line)) => Some(format!("{file}:{line}")),
+            _ => None,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn culprit_skips_abort_machinery() {
+        let t = "\
+Program received signal SIGABRT, Aborted.
+__pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at ./nptl/pthread_kill.c:44
+(gdb) bt
+#0  __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at ./nptl/pthread_kill.c:44
+#1  0x00007ffff7e0a15f in __pthread_kill_internal (signo=6, threadid=<optimized out>) at ./nptl/pthread_kill.c:78
+#2  0x00007ffff7dbc472 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26
+#3  0x00007ffff7da64b2 in __GI_abort () at ./stdlib/abort.c:79
+#4  0x00007ffff7da7395 in __libc_message (fmt=fmt@entry=0x7ffff7f19a90 \"%s\\n\") at ../sysdeps/posix/libc_fatal.c:150
+#5  0x00007ffff7e14ec7 in malloc_printerr (str=str@entry=0x7ffff7f1c4b8 \"free(): double free detected in tcache 2\") at ./malloc/malloc.c:5765
+#6  0x00007ffff7e1747f in _int_free (av=0x7ffff7f56c80 <main_arena>, p=0x5555555592a0, have_lock=have_lock@entry=0) at ./malloc/malloc.c:4541
+#7  0x00007ffff7e19d9f in __GI___libc_free (mem=<optimized out>) at ./malloc/malloc.c:3391
+#8  0x0000555555555183 in release (p=0x5555555592b0) at df.c:6
+#9  0x00005555555551a7 in main () at df.c:12
+";
+        let p = crate::input::parse(t);
+        let stop = p.trace.main_stop().unwrap();
+        let c = culprit(stop).unwrap();
+        assert_eq!(c.index, 8);
+        assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+}
