@@ -21,5 +21,6 @@ pub mod input;
 pub mod insn;
 pub mod messages;
 pub mod model;
+pub mod report;
 pub mod rules;
 pub mod signals;
