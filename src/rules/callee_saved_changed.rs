@@ -111,8 +111,6 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::model::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
 
     /// Synthetic: no sample trace has both frames' registers and the callee's `info frame`

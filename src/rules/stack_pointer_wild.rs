@@ -95,8 +95,6 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::model::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
 
     #[test]
