@@ -23,4 +23,5 @@ pub mod messages;
 pub mod model;
 pub mod report;
 pub mod rules;
+pub mod runtime;
 pub mod signals;
