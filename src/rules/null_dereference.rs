@@ -79,8 +79,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     Access::Write => "write to",
                     Access::ReadWrite => "access to",
                 };
-                format!("{kind} field at offset {:#x} through {base} = {:#x}{where_}", addr.wrapping_sub(*v), v)
-                    + &if *disp != 0 && (*disp as u64) != addr { format!(" (displacement {disp:#x})") } else { String::new() }
+                if *v == 0 {
+                    format!("{kind} field at offset {addr:#x} through {base} = 0x0{where_}")
+                } else {
+                    // Not NULL itself but a small integer used as a pointer: say so.
+                    format!("{kind} {addr:#x} through {base} = {v:#x} (a small integer, not a pointer) at offset {:#x}{where_}", addr.wrapping_sub(*v))
+                }
             }
             _ => format!("fault address {:#x} is in the zero page{where_}", addr),
         };
