@@ -75,9 +75,20 @@ pub fn is_machinery(f: &Frame) -> bool {
         "panic_abort::", "std::sys_common::backtrace", "std::backtrace_rs", "__rust_", "__GI___", "__libc_", "__pthread_",
         "_dl_", "__sigsetjmp", "runtime.", "jl_gc_", "gc_mark", "gc_sweep", "ijl_gc_", "_Unwind_", "__cxxabiv1",
         "std::__throw", "__gnu_cxx::__verbose", "__interceptor_", "__asan", "__sanitizer", "__ubsan", "__tsan",
-        "__msan",
+        "__msan", "_jl_gc_", "gc_dump_queue_and_abort", "gc_assert_datatype_fail", "jl_datatype_layout",
     ];
     if PREFIXES.iter().any(|p| name.starts_with(p)) {
+        return true;
+    }
+    // The language's own library: Rust's core/std/alloc (sources under `/rustc/<hash>/library/`,
+    // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
+    // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
+    // function that noticed the problem, not the caller that misused it.
+    if is_toolchain_source(file) {
+        return true;
+    }
+    const STD_NAMESPACES: &[&str] = &["core::", "std::", "alloc::", "__gnu_cxx::", "__cxxabiv1::", "panic_abort::", "panic_unwind::"];
+    if file.is_empty() && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
     // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
@@ -91,6 +102,15 @@ pub fn is_machinery(f: &Frame) -> bool {
         return true;
     }
     false
+}
+
+/// Source paths of the Rust standard library and the C++ standard library headers.
+fn is_toolchain_source(file: &str) -> bool {
+    const RUST_LIBS: &[&str] = &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
+    file.starts_with("/rustc/")
+        || file.contains("/lib/rustlib/src/rust/library/")
+        || RUST_LIBS.iter().any(|p| file.starts_with(p))
+        || file.contains("/include/c++/")
 }
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
@@ -139,5 +159,49 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    fn sample_culprit(name: &str) -> (u32, String) {
+        let path = format!("{}/sample-traces/{}", env!("CARGO_MANIFEST_DIR"), name);
+        let p = crate::input::parse_bytes(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+        let stop = p.trace.main_stop().unwrap();
+        let c = culprit(stop).unwrap();
+        let th = stop.threads.iter().find(|t| *t.id == *c.thread).unwrap();
+        (c.index, th.frames[c.position].function_name().to_string())
+    }
+
+    #[test]
+    fn culprits_of_the_abort_samples() {
+        assert_eq!(sample_culprit("glibc-abort.gdb.txt"), (8, "buffer_release".into()));
+        assert_eq!(sample_culprit("assert-fail.gdb.txt"), (6, "range_width".into()));
+        assert_eq!(sample_culprit("stack-chk.gdb.txt"), (7, "copy_name".into()));
+        // Not `core::result::Result<…>::unwrap` (#15, from /rustc/…/library/core) nor the
+        // panic machinery above it.
+        assert_eq!(sample_culprit("rust-panic.gdb.txt"), (16, "rust_panic::Config::port".into()));
+        // Not `std::vector<…>::_M_range_check` / `::at` (#9, #10, from /usr/include/c++/12).
+        assert_eq!(sample_culprit("cpp-uncaught.gdb.txt"), (11, "Inventory::lookup".into()));
+    }
+
+    #[test]
+    fn culprits_of_the_segv_samples() {
+        // `core::ptr::read_volatile` faulted, but the dangling pointer came from its caller.
+        assert_eq!(sample_culprit("rust-null.gdb.txt"), (1, "rust_null::read_payload".into()));
+        assert_eq!(sample_culprit("null-field.gdb.txt"), (0, "session_bytes".into()));
+        assert_eq!(sample_culprit("null-fnptr.gdb.txt"), (1, "stream_fill".into()));
+        assert_eq!(sample_culprit("threads-crash.gdb.txt"), (0, "store_result".into()));
+        assert_eq!(sample_culprit("julia-trampoline-bad-r13.gdb.txt"), (0, "julia_module_callback_4212".into()));
+    }
+
+    #[test]
+    fn user_code_in_namespace_std_is_not_machinery() {
+        // A user specialisation `std::hash<Key>` defined in the user's own file.
+        let f = Frame { function: Some("std::hash<Key>::operator()".into()), file: Some("src/key.cpp".into()), line: Some(12), ..Default::default() };
+        assert!(!is_machinery(&f));
+        let f = Frame { function: Some("std::vector<int>::at".into()), file: Some("/usr/include/c++/12/bits/stl_vector.h".into()), ..Default::default() };
+        assert!(is_machinery(&f));
+        let f = Frame { function: Some("core::panicking::panic_fmt".into()), ..Default::default() };
+        assert!(is_machinery(&f));
+        let f = Frame { function: Some("_jl_gc_collect".into()), file: Some("/cache/build/src/gc-stock.c".into()), line: Some(3074), ..Default::default() };
+        assert!(is_machinery(&f));
     }
 }
