@@ -120,6 +120,61 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
 }
 
+/// The culprit's thread and frame, when the frame has a name or a source file (an
+/// `unknown function (ip: …)` frame names nothing a message could point at).
+pub fn named_culprit(stop: &Stop) -> Option<(&Thread, &Frame)> {
+    let c = culprit(stop)?;
+    let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
+    let f = th.frames.get(c.position)?;
+    (f.function.is_some() || f.file.is_some()).then_some((th, f))
+}
+
+/// `buffer_release at src/glibc-abort.c:10`, or just the name when there is no line.
+pub fn frame_location(f: &Frame) -> String {
+    match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{} at {file}:{line}", f.function_name()),
+        _ => f.function_name().to_string(),
+    }
+}
+
+/// The C string gdb printed for argument `name` (`str=str@entry=0x7ffff7f72098 "free(): …"`),
+/// unescaped. `None` when the argument is absent or not a string.
+pub fn frame_arg_string(f: &Frame, name: &str) -> Option<String> {
+    let args = f.args.as_deref()?;
+    let key = format!("{name}=");
+    let mut from = 0;
+    let start = loop {
+        let p = from + args[from..].find(&key)?;
+        if p == 0 || args[..p].ends_with(' ') || args[..p].ends_with(',') {
+            break p + key.len();
+        }
+        from = p + key.len();
+    };
+    let mut v = &args[start..];
+    if let Some(r) = v.strip_prefix(&format!("{name}@entry=")) {
+        v = r;
+    }
+    // The string follows the pointer value, before the next argument.
+    let q = v.find('"')?;
+    if v[..q].contains(", ") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut chars = v[q + 1..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
 /// The crash line: the first frame with source outside libc/runtime frames (as CASR's
 /// `CrashLine`).
 pub fn crash_line(stop: &Stop) -> Option<String> {
@@ -190,6 +245,25 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         assert_eq!(sample_culprit("null-fnptr.gdb.txt"), (1, "stream_fill".into()));
         assert_eq!(sample_culprit("threads-crash.gdb.txt"), (0, "store_result".into()));
         assert_eq!(sample_culprit("julia-trampoline-bad-r13.gdb.txt"), (0, "julia_module_callback_4212".into()));
+    }
+
+    #[test]
+    fn frame_string_arguments() {
+        let f = Frame {
+            function: Some("malloc_printerr".into()),
+            args: Some("str=str@entry=0x7ffff7f72098 \"free(): double free detected in tcache 2\"".into()),
+            ..Default::default()
+        };
+        assert_eq!(frame_arg_string(&f, "str").as_deref(), Some("free(): double free detected in tcache 2"));
+        let f = Frame {
+            args: Some("assertion=0x555555556020 \"r->lo <= r->hi && \\\"range is inverted\\\"\", file=0x555555556008 \"src/assert-fail.c\", line=9, function=0x555555556050 <__PRETTY_FUNCTION__.0> \"range_width\"".into()),
+            ..Default::default()
+        };
+        assert_eq!(frame_arg_string(&f, "assertion").as_deref(), Some("r->lo <= r->hi && \"range is inverted\""));
+        assert_eq!(frame_arg_string(&f, "file").as_deref(), Some("src/assert-fail.c"));
+        assert_eq!(frame_arg_string(&f, "function").as_deref(), Some("range_width"));
+        assert_eq!(frame_arg_string(&f, "line"), None);
+        assert_eq!(frame_arg_string(&f, "mem"), None);
     }
 
     #[test]
