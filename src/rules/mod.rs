@@ -10,7 +10,9 @@ use crate::input::Parsed;
 use crate::model::*;
 use serde::Serialize;
 
+pub mod corrupt_backtrace;
 pub mod null_dereference;
+pub mod poison_value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Hash)]
 #[serde(rename_all = "lowercase")]
@@ -202,7 +204,11 @@ pub struct Rule {
 }
 
 /// Every rule, once.
-pub static RULES: &[Rule] = &[Rule { info: &null_dereference::RULE, check: null_dereference::check }];
+pub static RULES: &[Rule] = &[
+    Rule { info: &null_dereference::RULE, check: null_dereference::check },
+    Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check },
+    Rule { info: &poison_value::RULE, check: poison_value::check },
+];
 
 /// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).
 pub fn doc_page(info: &RuleInfo) -> String {
