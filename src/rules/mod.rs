@@ -11,6 +11,7 @@ use crate::model::*;
 use serde::Serialize;
 
 pub mod corrupt_backtrace;
+pub mod heap_corruption;
 pub mod null_dereference;
 pub mod poison_value;
 
@@ -207,6 +208,7 @@ pub struct Rule {
 pub static RULES: &[Rule] = &[
     Rule { info: &null_dereference::RULE, check: null_dereference::check },
     Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check },
+    Rule { info: &heap_corruption::RULE, check: heap_corruption::check },
     Rule { info: &poison_value::RULE, check: poison_value::check },
 ];
 
