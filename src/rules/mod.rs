@@ -10,10 +10,13 @@ use crate::input::Parsed;
 use crate::model::*;
 use serde::Serialize;
 
+pub mod assertion_failure;
 pub mod corrupt_backtrace;
 pub mod heap_corruption;
 pub mod null_dereference;
+pub mod panic;
 pub mod poison_value;
+pub mod uncaught_exception;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Hash)]
 #[serde(rename_all = "lowercase")]
@@ -207,9 +210,12 @@ pub struct Rule {
 /// Every rule, once.
 pub static RULES: &[Rule] = &[
     Rule { info: &null_dereference::RULE, check: null_dereference::check },
+    Rule { info: &assertion_failure::RULE, check: assertion_failure::check },
     Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check },
     Rule { info: &heap_corruption::RULE, check: heap_corruption::check },
+    Rule { info: &panic::RULE, check: panic::check },
     Rule { info: &poison_value::RULE, check: poison_value::check },
+    Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check },
 ];
 
 /// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).
