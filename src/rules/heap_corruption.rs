@@ -150,7 +150,9 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         }
     });
     // The detector frame: it also carries the text when stderr was not captured.
-    let detector = frames.iter().find_map(|f| {
+    // `__stack_chk_fail` is what the overrun function called; `__fortify_fail` is below it.
+    let stack_chk = frames.iter().find(|f| matches!(f.function_name(), "__stack_chk_fail" | "__stack_chk_fail_local"));
+    let detector = frames.iter().filter(|f| stack_chk.is_none_or(|s| std::ptr::eq(*f, s))).find_map(|f| {
         let name = f.function_name();
         let (kind, text) = match name {
             "malloc_printerr" => (MessageKind::HeapCorruption, frame_arg_string(f, "str")),
@@ -217,10 +219,11 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         MessageKind::GcCorruption => f
             .step("rerun with --check-bounds=yes and a smaller --heap-size-hint to make the corruption show sooner")
             .step("rr record, then watch the corrupted object's type tag and reverse-continue"),
-        _ => f
-            .step("rerun under valgrind or with -fsanitize=address to see the first bad write or free")
-            .step("frame 1 in the culprit, then info locals"),
+        _ => f.step("rerun under valgrind or with -fsanitize=address to see the first bad write or free"),
     };
+    if let Some(c) = culprit {
+        f = f.step(format!("frame {}", c.index)).step("info locals");
+    }
     Some(f)
 }
 
@@ -319,6 +322,11 @@ mod tests {
             "stack smashing detected on return from copy_name at src/smashed-stack.c:13: a local buffer overran the stack canary (\"*** stack smashing detected ***: terminated\")"
         );
         assert_eq!(f[0].frame, Some(7));
+        assert!(
+            f[0].evidence.iter().any(|e| e.text == "detector: #6 __stack_chk_fail at ./debug/stack_chk_fail.c:24" && e.lines == Some(Span::line(16))),
+            "{:#?}",
+            f[0].evidence
+        );
     }
 
     #[test]

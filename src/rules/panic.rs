@@ -58,7 +58,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
         let header = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::Panic));
-        let panic_frame = frames.iter().find(|f| is_panic_frame(f.function_name()));
+        // The outermost panic frame is the entry the user code called (`core::panicking::panic_fmt`).
+        let panic_frame = frames.iter().rev().find(|f| is_panic_frame(f.function_name()));
         if header.is_none() && panic_frame.is_none() {
             continue;
         }
@@ -137,6 +138,7 @@ mod tests {
         let ev: Vec<(&str, Option<u32>)> = f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
         assert_eq!(ev[0], ("stderr: thread 'main' (26319) panicked at src/rust-panic.rs:23:28:", Some(8)));
         assert_eq!(ev[1], ("stderr: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: PosOverflow }", Some(9)));
+        assert!(ev.iter().any(|(t, _)| *t == "#13 core::panicking::panic_fmt at library/core/src/panicking.rs:80"));
         assert!(ev.iter().any(|(t, _)| *t == "culprit: #16 rust_panic::Config::port at src/rust-panic.rs:23"));
     }
 
