@@ -212,9 +212,8 @@ fn finding(
                 f = f.evidence(format!("#{} {pc:#x} in {}", fr.index, fr.function_name()), Some(fr.span));
             }
         }
-        if let Some(s) = stopped {
+        if stopped.is_some() {
             f = f.evidence(format!("Backtrace stopped: {}", th.backtrace_stopped.as_deref().unwrap_or("")), None);
-            let _ = s;
         }
     } else {
         let s = stopped?;
