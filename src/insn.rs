@@ -270,9 +270,113 @@ pub fn decode(text: &str) -> Decoded {
     d
 }
 
+/// What an instruction does with one general register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegUse {
+    /// Reads its value (as an operand, a memory base or index, or read-modify-write).
+    Read,
+    /// Overwrites it without reading (`mov …,%r13`, `pop %r13`, `xor %r13d,%r13d`).
+    Write,
+    /// Spills it to the stack (`push %r13`, `stp x19, x20, [sp, …]`): neither a use nor a
+    /// definition of the incoming value.
+    Save,
+}
+
+/// Whether an operand names `reg` (any width: `%r13`, `%r13d`, `r13w`; `x20` / `w20`).
+fn names_reg(op: &str, reg: &str) -> bool {
+    let w_form = reg.strip_prefix('x').map(|n| format!("w{n}"));
+    op.split(|c: char| !c.is_ascii_alphanumeric()).any(|tok| {
+        let t = tok.to_ascii_lowercase();
+        t == reg
+            || (reg.starts_with('r') && reg[1..].chars().all(|c| c.is_ascii_digit()) && t.len() == reg.len() + 1 && t.starts_with(reg) && t.ends_with(['d', 'w', 'b']))
+            || w_form.as_deref() == Some(t.as_str())
+    })
+}
+
+/// How the instruction `text` (AT&T, Intel or AArch64) uses the general register `reg`
+/// (named as gdb names it in `info registers`: `r13`, `x20`). `None` when it does not.
+pub fn reg_use(text: &str, reg: &str) -> Option<RegUse> {
+    let t = text.trim();
+    let mut words = t.splitn(2, char::is_whitespace);
+    let mn = words.next().unwrap_or("").to_ascii_lowercase();
+    let ops_text = words.next().unwrap_or("").trim();
+    let ops_text = ops_text.split(" #").next().unwrap_or(ops_text).split("//").next().unwrap_or(ops_text).trim();
+    let ops = split_operands(ops_text);
+    if !ops.iter().any(|o| names_reg(o, reg)) {
+        return None;
+    }
+    let d = decode(t);
+    if let Some(m) = &d.mem
+        && (m.base.as_deref().is_some_and(|b| names_reg(b, reg)) || m.index.as_deref().is_some_and(|i| names_reg(i, reg)))
+    {
+        return Some(RegUse::Read);
+    }
+    if mn.starts_with("push") {
+        return Some(RegUse::Save);
+    }
+    if mn.starts_with("pop") {
+        return Some(RegUse::Write);
+    }
+    let att = ops_text.contains('%');
+    let a64 = !att && (mn.starts_with("ld") || mn.starts_with("st") || reg.starts_with('x'));
+    if a64 && mn.starts_with("st") {
+        return Some(RegUse::Save);
+    }
+    if a64 && mn.starts_with("ld") {
+        // `ldp x19, x20, [sp]`, `ldr x20, [x0]`: the registers before the address are loaded.
+        let addr_at = ops.iter().position(|o| o.contains('[')).unwrap_or(ops.len());
+        return Some(if ops[..addr_at].iter().any(|o| names_reg(o, reg)) { RegUse::Write } else { RegUse::Read });
+    }
+    let (dest, srcs): (&str, Vec<&str>) = if att {
+        match ops.split_last() {
+            Some((d, s)) => (d, s.to_vec()),
+            None => return Some(RegUse::Read),
+        }
+    } else {
+        match ops.split_first() {
+            Some((d, s)) => (d, s.to_vec()),
+            None => return Some(RegUse::Read),
+        }
+    };
+    if srcs.iter().any(|s| names_reg(s, reg)) {
+        // `xor %r13d,%r13d` / `sub r13, r13` zero it.
+        if names_reg(dest, reg) && srcs.len() == 1 && matches!(mn.trim_end_matches(['q', 'l']), "xor" | "sub" | "eor") {
+            return Some(RegUse::Write);
+        }
+        return Some(RegUse::Read);
+    }
+    if names_reg(dest, reg) {
+        let pure = mn.starts_with("mov") || mn.starts_with("lea") || mn.starts_with("set") || mn == "adr" || mn == "adrp";
+        let compare = mn.starts_with("cmp") || mn.starts_with("test") || mn == "cmn" || mn == "tst";
+        return Some(if compare || !pure { RegUse::Read } else { RegUse::Write });
+    }
+    Some(RegUse::Read)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn register_use() {
+        assert_eq!(reg_use("mov    0x10(%r13),%rax", "r13"), Some(RegUse::Read));
+        assert_eq!(reg_use("mov    %rax,0x0(%r13)", "r13"), Some(RegUse::Read));
+        assert_eq!(reg_use("mov    %rsi,%r13", "r13"), Some(RegUse::Write));
+        assert_eq!(reg_use("mov    %fs:(%rax),%r13", "r13"), Some(RegUse::Write));
+        assert_eq!(reg_use("push   %r13", "r13"), Some(RegUse::Save));
+        assert_eq!(reg_use("pop    %r13", "r13"), Some(RegUse::Write));
+        assert_eq!(reg_use("xor    %r13d,%r13d", "r13"), Some(RegUse::Write));
+        assert_eq!(reg_use("add    $0x8,%r13", "r13"), Some(RegUse::Read));
+        assert_eq!(reg_use("mov    %r13,%rdi", "r13"), Some(RegUse::Read));
+        assert_eq!(reg_use("mov    %r12,%rdi", "r13"), None);
+        assert_eq!(reg_use("mov    0x2b35(%rip),%rax        # 0x555555558068 <jl_cfunc_cache_4213+8>", "r13"), None);
+        assert_eq!(reg_use("mov rax, qword ptr [r13 + 0x10]", "r13"), Some(RegUse::Read));
+        assert_eq!(reg_use("mov r13, rsi", "r13"), Some(RegUse::Write));
+        assert_eq!(reg_use("ldr\tx0, [x20, #16]", "x20"), Some(RegUse::Read));
+        assert_eq!(reg_use("mov\tx20, x0", "x20"), Some(RegUse::Write));
+        assert_eq!(reg_use("stp\tx20, x19, [sp, #-32]!", "x20"), Some(RegUse::Save));
+        assert_eq!(reg_use("ldp\tx20, x19, [sp], #32", "x20"), Some(RegUse::Write));
+    }
 
     #[test]
     fn att() {

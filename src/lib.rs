@@ -21,5 +21,7 @@ pub mod input;
 pub mod insn;
 pub mod messages;
 pub mod model;
+pub mod report;
 pub mod rules;
+pub mod runtime;
 pub mod signals;

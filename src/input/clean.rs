@@ -20,7 +20,7 @@ pub struct LineMarks {
 /// C0 control characters except tab. Used on input and before printing anything that came
 /// from a dump.
 pub fn strip_escapes(s: &str) -> Cow<'_, str> {
-    if !s.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f || b == 0x9b) && !s.contains('\u{9b}')
+    if !s.bytes().any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f) && !s.contains('\u{9b}')
     {
         return Cow::Borrowed(s);
     }
@@ -70,7 +70,7 @@ pub fn strip_escapes(s: &str) -> Cow<'_, str> {
                     }
                 }
             }
-            '\t' => out.push(c),
+            '\t' | '\n' => out.push(c),
             c if (c as u32) < 0x20 || c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) => {}
             c => out.push(c),
         }

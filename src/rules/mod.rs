@@ -11,12 +11,20 @@ use crate::model::*;
 use serde::Serialize;
 
 pub mod assertion_failure;
+pub mod bad_pc;
+pub mod callee_saved_changed;
 pub mod corrupt_backtrace;
 pub mod heap_corruption;
+pub mod noncanonical_address;
 pub mod null_dereference;
 pub mod panic;
+pub mod pinned_register;
 pub mod poison_value;
+pub mod stack_misaligned;
+pub mod stack_overflow;
+pub mod stack_pointer_wild;
 pub mod uncaught_exception;
+pub mod write_to_readonly;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Hash)]
 #[serde(rename_all = "lowercase")]
@@ -200,6 +208,115 @@ impl<'a> RuleContext<'a> {
     }
 }
 
+// ---- Machine-state helpers shared by the ABI rules (pinned-register, bad-pc, stack-*) ----
+
+impl<'a> RuleContext<'a> {
+    /// `si_addr` when it really is a fault address: a fault signal raised by the kernel for a
+    /// page fault (`si_code` > 0 and not SI_KERNEL). For SIGABRT and other sent signals the
+    /// same field holds the sender's pid; for SI_KERNEL (#GP) it is always 0.
+    pub fn fault_address(&self, stop: &Stop) -> Option<u64> {
+        let r = &stop.reason;
+        let signo = r.signo.or_else(|| r.signal.as_deref().and_then(crate::signals::signo))?;
+        if !crate::signals::has_fault_address(signo) {
+            return None;
+        }
+        match r.si_code {
+            Some(c) if c > 0 && c != crate::signals::SI_KERNEL => r.address.map(|a| a.0),
+            _ => None,
+        }
+    }
+
+    /// The signal number of a signal stop.
+    pub fn signo(&self, stop: &Stop) -> Option<i32> {
+        if stop.reason.kind != StopKind::Signal {
+            return None;
+        }
+        stop.reason.signo.or_else(|| stop.reason.signal.as_deref().and_then(crate::signals::signo))
+    }
+
+    /// A register of frame `frame` of `th`, when `info registers` was printed there.
+    pub fn reg_at(&self, th: &'a Thread, frame: u32, name: &str) -> Option<&'a Register> {
+        th.registers.get(&frame)?.reg(name)
+    }
+
+    /// The stack pointer of frame `frame` of `th`.
+    pub fn sp_at(&self, th: &Thread, frame: u32) -> Option<u64> {
+        th.registers.get(&frame)?.get(self.trace.arch.sp_register())
+    }
+
+    /// The address a memory operand refers to, computed from frame-0 registers. `None` when
+    /// a register was not printed or the operand is segment- or pc-relative.
+    pub fn effective_address(&self, stop: &Stop, m: &crate::insn::MemOperand) -> Option<u64> {
+        if m.segment.is_some() || m.pc_relative {
+            return None;
+        }
+        let regs = stop.registers()?;
+        let base = match &m.base {
+            Some(b) => regs.get(b)?,
+            None => 0,
+        };
+        let index = match &m.index {
+            Some(i) => regs.get(i)?.wrapping_mul(m.scale.max(1) as u64),
+            None => 0,
+        };
+        Some(base.wrapping_add(index).wrapping_add(m.disp as u64))
+    }
+
+    /// A symbol the transcript printed for `addr` (`stream_fill+49`): from disassembly
+    /// locations, the natural column of registers, frames, and `0x… <sym>` in printed values.
+    pub fn symbol_at(&self, stop: &Stop, addr: u64) -> Option<String> {
+        if let Some(loc) = stop.disassembly.iter().find(|i| i.address.0 == addr).and_then(|i| i.location.as_deref())
+            && !loc.starts_with('+')
+        {
+            return Some(loc.to_string());
+        }
+        let needle = format!("0x{addr:x} <");
+        let texts = stop
+            .threads
+            .iter()
+            .flat_map(|t| t.registers.values())
+            .flat_map(|rs| rs.regs.iter())
+            .filter(|r| r.value == Some(addr))
+            .filter_map(|r| r.natural.as_deref())
+            .chain(stop.printed.iter().map(|p| &*p.value))
+            .chain(stop.threads.iter().flat_map(|t| t.frames.iter()).filter_map(|f| f.args.as_deref()));
+        for t in texts {
+            if let Some(p) = t.find(&needle) {
+                let rest = &t[p + needle.len()..];
+                if let Some(end) = rest.find('>') {
+                    return Some(rest[..end].to_string());
+                }
+            }
+        }
+        stop.threads
+            .iter()
+            .flat_map(|t| t.frames.iter())
+            .find(|f| f.pc.map(|p| p.0) == Some(addr))
+            .and_then(|f| f.function.as_deref().map(str::to_string))
+    }
+
+    /// The disassembly listing (a run of instructions printed on consecutive lines) that
+    /// contains `addr`; of several, the one with the most instructions before it.
+    pub fn listing_around(&self, stop: &'a Stop, addr: u64) -> Option<&'a [Instruction]> {
+        let d = &stop.disassembly;
+        let mut best: Option<(&'a [Instruction], usize)> = None;
+        let mut start = 0;
+        for i in 1..=d.len() {
+            let end_of_run = i == d.len() || d[i].span.first != d[i - 1].span.last + 1;
+            if end_of_run {
+                let run = &d[start..i];
+                if let Some(pos) = run.iter().position(|x| x.address.0 == addr)
+                    && best.is_none_or(|(_, b)| pos > b)
+                {
+                    best = Some((run, pos));
+                }
+                start = i;
+            }
+        }
+        best.map(|(r, _)| r)
+    }
+}
+
 pub type CheckFn = fn(&RuleContext<'_>, &mut Vec<Finding>);
 
 pub struct Rule {
@@ -210,6 +327,14 @@ pub struct Rule {
 /// Every rule, once.
 pub static RULES: &[Rule] = &[
     Rule { info: &null_dereference::RULE, check: null_dereference::check },
+    Rule { info: &pinned_register::RULE, check: pinned_register::check },
+    Rule { info: &callee_saved_changed::RULE, check: callee_saved_changed::check },
+    Rule { info: &bad_pc::RULE, check: bad_pc::check },
+    Rule { info: &noncanonical_address::RULE, check: noncanonical_address::check },
+    Rule { info: &write_to_readonly::RULE, check: write_to_readonly::check },
+    Rule { info: &stack_overflow::RULE, check: stack_overflow::check },
+    Rule { info: &stack_misaligned::RULE, check: stack_misaligned::check },
+    Rule { info: &stack_pointer_wild::RULE, check: stack_pointer_wild::check },
     Rule { info: &assertion_failure::RULE, check: assertion_failure::check },
     Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check },
     Rule { info: &heap_corruption::RULE, check: heap_corruption::check },

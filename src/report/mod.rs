@@ -1,0 +1,121 @@
+//! Renderers: plain functions over the finished [`Report`](crate::analyze::Report) that write
+//! to any `Write`. Text for people, JSON for scripts, markdown for bug trackers.
+//!
+//! Anything taken from a dump goes through [`safe`] before it reaches a terminal, so a dump
+//! cannot move the cursor, set the title or write the clipboard.
+
+pub mod json;
+pub mod markdown;
+pub mod text;
+
+use crate::classify::{Classifier, RegionKind};
+use crate::model::*;
+use std::borrow::Cow;
+
+/// Removes terminal escape sequences and control characters from dump-derived text.
+pub fn safe(s: &str) -> Cow<'_, str> {
+    crate::input::clean::strip_escapes(s)
+}
+
+/// One-line annotation for a register value: what it points into, plus the symbol gdb
+/// printed next to it. `None` for registers that are not addresses (flags, segments).
+pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option<String> {
+    let v = r.value?;
+    let name = &*r.name;
+    if is_non_pointer_register(name, arch) {
+        return None;
+    }
+    if v < 0x10000 {
+        // Registers hold integers as often as pointers: say "small integer", not "zero page".
+        return Some(if v == 0 { "null".to_string() } else { "small integer".to_string() });
+    }
+    let mut class = c.classify(v);
+    if let Some(nat) = r.natural.as_deref() {
+        if let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>')) {
+            if a < b {
+                class.symbol = Some(nat[a + 1..b].to_string());
+            }
+        }
+    }
+    if class.kind == RegionKind::Unknown && class.symbol.is_none() {
+        return None;
+    }
+    Some(class.to_string())
+}
+
+/// Flags, segment, control and vector registers: their values are not addresses.
+pub fn is_non_pointer_register(name: &str, arch: Arch) -> bool {
+    match arch {
+        Arch::Aarch64 => matches!(name, "cpsr" | "pstate" | "fpsr" | "fpcr" | "vg" | "svcr" | "tpidr2"),
+        _ => matches!(
+            name,
+            "eflags" | "cs" | "ss" | "ds" | "es" | "fs" | "gs" | "mxcsr" | "fctrl" | "fstat" | "ftag" | "fiseg"
+                | "fioff" | "foseg" | "fooff" | "fop" | "orig_rax" | "k0" | "k1" | "k2" | "k3" | "k4" | "k5" | "k6" | "k7"
+        ),
+    }
+}
+
+/// `SIGSEGV (SEGV_MAPERR) at 0x18`, for summaries.
+pub fn describe_reason(r: &StopReason) -> String {
+    let mut s = String::new();
+    match r.kind {
+        StopKind::Signal => {
+            s.push_str(r.signal.as_deref().unwrap_or("signal"));
+            if let Some(c) = r.code_name() {
+                s.push_str(&format!(" ({c})"));
+            } else if let Some(c) = r.si_code {
+                s.push_str(&format!(" (si_code {c})"));
+            }
+            if let (Some(a), Some(no)) = (r.address, r.signo) {
+                if crate::signals::has_fault_address(no) {
+                    s.push_str(&format!(" at {:#x}", a.0));
+                }
+            }
+        }
+        StopKind::Breakpoint => s.push_str(&format!("breakpoint {}", r.number.unwrap_or(0))),
+        StopKind::Watchpoint => {
+            s.push_str(&format!("watchpoint {}", r.number.map(|n| n.to_string()).unwrap_or_default()).trim_end().to_string());
+            if let (Some(o), Some(n)) = (&r.old_value, &r.new_value) {
+                s.push_str(&format!(" ({} -> {})", safe(o), safe(n)));
+            }
+        }
+        StopKind::Exited => s.push_str(&format!("exited with status {}", r.number.unwrap_or(0))),
+        StopKind::RuntimeError => s.push_str("runtime error"),
+        StopKind::RrFatal => s.push_str("rr fatal error"),
+        StopKind::Unknown => s.push_str("stopped (reason not in the transcript)"),
+    }
+    if let Some(d) = &r.description {
+        if r.kind != StopKind::Breakpoint {
+            s.push_str(&format!(": {}", safe(d)));
+        }
+    }
+    s
+}
+
+/// `#3  0x… in foo (a=1) at a.c:3 [inlined]` as a one-liner.
+pub fn frame_line(f: &Frame) -> String {
+    let mut s = format!("#{:<3}", f.index);
+    match f.pc {
+        Some(pc) => s.push_str(&format!("{pc} in ")),
+        None => s.push_str(&" ".repeat(22)),
+    }
+    s.push_str(&safe(f.function_name()));
+    if let Some(a) = &f.args {
+        let a = safe(a);
+        if a.chars().count() > 80 {
+            let cut: String = a.chars().take(77).collect();
+            s.push_str(&format!(" ({cut}...)"));
+        } else {
+            s.push_str(&format!(" ({a})"));
+        }
+    }
+    if let (Some(file), Some(line)) = (&f.file, f.line) {
+        s.push_str(&format!(" at {}:{line}", safe(file)));
+    } else if let Some(m) = &f.module {
+        s.push_str(&format!(" from {}", safe(m)));
+    }
+    if f.inlined {
+        s.push_str(" [inlined]");
+    }
+    s
+}

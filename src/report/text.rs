@@ -1,0 +1,180 @@
+//! The default output: a readable summary for a terminal.
+
+use super::{annotate_register, describe_reason, frame_line, safe};
+use crate::analyze::{InputReport, Report};
+use crate::classify::Classifier;
+use crate::model::*;
+use crate::rules::Severity;
+use std::io::{self, Write};
+
+/// How much of each list to print.
+#[derive(Clone, Copy, Debug)]
+pub struct TextOptions {
+    pub color: bool,
+    pub max_frames: usize,
+    pub verbose: bool,
+}
+
+impl Default for TextOptions {
+    fn default() -> Self {
+        TextOptions { color: false, max_frames: 30, verbose: false }
+    }
+}
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn wrap(&self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn bold(&self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn dim(&self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+    fn sev(&self, sev: Severity) -> String {
+        match sev {
+            Severity::Error => self.wrap("1;31", "error"),
+            Severity::Warning => self.wrap("1;33", "warning"),
+            Severity::Info => self.wrap("1;36", "info"),
+        }
+    }
+}
+
+pub fn write(report: &Report, opts: &TextOptions, out: &mut dyn Write) -> io::Result<()> {
+    for (i, ir) in report.inputs.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write_input(ir, opts, out)?;
+    }
+    Ok(())
+}
+
+fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io::Result<()> {
+    let p = Paint { on: opts.color };
+    let t = &ir.parsed.trace;
+    let c = Classifier::new(t);
+    let formats: Vec<&str> = t.formats.iter().map(|f| f.name()).collect();
+    writeln!(
+        out,
+        "{} ({}{})",
+        p.bold(&safe(&ir.path)),
+        if formats.is_empty() { "no debugger output recognized".to_string() } else { formats.join("+") },
+        t.arch.name().map(|a| format!(", {a}")).unwrap_or_default()
+    )?;
+    if t.stops.is_empty() {
+        writeln!(out, "  no stop found")?;
+    }
+    let main = t.main_stop().map(|s| s as *const Stop);
+    for (si, s) in t.stops.iter().enumerate() {
+        let is_main = main == Some(s as *const Stop);
+        let mut head = format!("stop {}: {}", si + 1, describe_reason(&s.reason));
+        if let Some(ev) = s.rr_event {
+            head.push_str(&format!(" [rr event {ev}]"));
+        }
+        writeln!(out, "\n{}", p.bold(&head))?;
+        if let Some(a) = s.reason.address {
+            if s.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false) {
+                writeln!(out, "  fault address {:#x}: {}", a.0, c.classify(a.0))?;
+            }
+        }
+        for m in s.messages.iter().take(6) {
+            writeln!(out, "  {} {}", p.dim("|"), safe(&m.text))?;
+        }
+        let Some(th) = s.crashed_thread() else { continue };
+        let label = if th.crashed { "crashed thread" } else { "thread" };
+        writeln!(
+            out,
+            "  {label} {}{}{}",
+            safe(&th.id),
+            th.name.as_deref().map(|n| format!(" \"{}\"", safe(n))).unwrap_or_default(),
+            if s.threads.len() > 1 { format!(" (of {} threads)", s.threads.len()) } else { String::new() }
+        )?;
+        if let Some(Some(cul)) = ir.culprits.get(si) {
+            if let Some(f) = th.frames.get(cul.position) {
+                writeln!(out, "  culprit: {}", p.bold(&frame_line(f)))?;
+            }
+        }
+        if !is_main && !opts.verbose {
+            continue;
+        }
+        let limit = opts.max_frames;
+        for f in th.frames.iter().take(limit) {
+            let mark = match ir.culprits.get(si) {
+                Some(Some(c)) if c.index == f.index && !f.inlined => ">",
+                _ => " ",
+            };
+            writeln!(out, "  {mark} {}", frame_line(f))?;
+        }
+        if th.frames.len() > limit {
+            writeln!(out, "    … {} more frames", th.frames.len() - limit)?;
+        }
+        if let Some(why) = &th.backtrace_stopped {
+            writeln!(out, "    Backtrace stopped: {}", safe(why))?;
+        }
+        if let Some(set) = th.registers.get(&0) {
+            let highlighted: Vec<&str> = ir
+                .findings
+                .iter()
+                .filter(|f| f.stop == Some(si))
+                .flat_map(|f| f.registers.iter().map(String::as_str))
+                .collect();
+            writeln!(out, "  registers (frame #0):")?;
+            for r in &set.regs {
+                let Some(v) = r.value else { continue };
+                if crate::report::is_non_pointer_register(&r.name, t.arch) && !matches!(&*r.name, "eflags" | "cpsr") {
+                    continue;
+                }
+                let note = annotate_register(r, &c, t.arch).unwrap_or_default();
+                let name = format!("{:<6}", r.name);
+                let name = if highlighted.contains(&&*r.name) { p.wrap("1;33", &name) } else { name };
+                writeln!(out, "    {name} {:#018x}  {}", v, p.dim(&note))?;
+            }
+        }
+    }
+    if !ir.findings.is_empty() {
+        writeln!(out, "\n{}", p.bold("findings:"))?;
+        for f in &ir.findings {
+            let loc = match (f.stop, f.frame) {
+                (Some(s), Some(fr)) if t.stops.len() > 1 => format!(" [stop {} frame #{fr}]", s + 1),
+                (_, Some(fr)) => format!(" [frame #{fr}]"),
+                _ => String::new(),
+            };
+            writeln!(out, "  {} {}: {}{}", p.sev(f.severity), f.rule, safe(&f.message), loc)?;
+            for e in &f.evidence {
+                let at = e.lines.map(|l| if l.first == l.last { format!(" (line {})", l.first) } else { format!(" (lines {}-{})", l.first, l.last) }).unwrap_or_default();
+                writeln!(out, "      evidence: {}{}", safe(&e.text), p.dim(&at))?;
+            }
+            if !f.next_steps.is_empty() {
+                writeln!(out, "      next: {}", f.next_steps.iter().map(|s| safe(s).into_owned()).collect::<Vec<_>>().join("; "))?;
+            }
+        }
+    } else if !t.stops.is_empty() {
+        writeln!(out, "\nno findings")?;
+    }
+    let d = &ir.parsed.diagnostics;
+    writeln!(
+        out,
+        "\n{}",
+        p.dim(&format!("{} lines, {} recognized, {} not understood", d.lines_total, d.lines_recognized, d.lines_unrecognized))
+    )?;
+    for u in d.unrecognized.iter().take(if opts.verbose { 50 } else { 5 }) {
+        writeln!(out, "{}", p.dim(&format!("  line {}: {}", u.line, safe(&u.text))))?;
+    }
+    if d.lines_unrecognized as usize > 5 && !opts.verbose {
+        writeln!(out, "{}", p.dim("  (use --verbose to list more)"))?;
+    }
+    for n in &d.notes {
+        let at = n.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        writeln!(out, "{}", p.dim(&format!("  note: {at}{}", safe(&n.message))))?;
+    }
+    Ok(())
+}

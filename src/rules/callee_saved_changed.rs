@@ -1,0 +1,197 @@
+//! `callee-saved-changed`: a callee-saved register differs between a frame and its caller
+//! although the callee's `info frame` says it did not save (and so will not restore) it.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::insn::{self, RegUse};
+use crate::runtime::{self, Convention};
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "callee-saved-changed",
+    title: "callee-saved register changed across a call without being saved",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Warning,
+    explanation: r#"**What it flags** Two adjacent frames N (callee) and N+1 (caller) whose registers
+were both printed (`frame N` + `info registers`), where a callee-saved register (x86-64: rbx,
+rbp, r12-r15; AArch64: x19-x29) has different values, and frame N's `info frame` is in the
+transcript and does not list that register under "Saved registers". When the callee's
+disassembly shows it writing the register without a save (`push`/`stp`) before its pc, the
+finding is firm; otherwise it is heuristic.
+
+**Why it matters** A function may only change a callee-saved register if it saves the
+caller's value and restores it before returning; the unwinder's "Saved registers" list is
+where that save is recorded. A register that changed without a save means either the callee
+breaks the ABI (hand-written assembly clobbering rbx or r13, a trampoline, a miscompiled
+prologue) and the caller will continue with a corrupted value, or the unwinder's CFI for the
+callee is wrong, so every caller-frame value gdb shows above it is suspect.
+
+**Example** `frame 1` shows `rbx = 0x7fffffffed68`, `frame 2` shows `rbx = 0x0`, and `info frame`
+in frame 1 lists only `rbp at …, rip at …`: `rbx differs between frame #1 (0x7fffffffed68) and
+frame #2 (0x0) but frame #1 does not save it`.
+
+**Known false positives** gdb itself shows a caller's callee-saved register as unchanged unless
+the callee's CFI says it was saved, so in a consistent gdb session this can only fire when the
+values come from different sources (registers printed at different times in an rr replay, an
+edited or merged transcript) or when unwinder and `info frame` disagree. Frames entered from a
+signal handler, inlined frames, and Go/GHC frames (own register conventions) are skipped."#,
+};
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    let arch = cx.trace.arch;
+    let saved_set = runtime::callee_saved(arch);
+    if saved_set.is_empty() {
+        return;
+    }
+    for (si, stop) in cx.stops() {
+        // `info frame` output is not tied to a thread; use it only for the thread it most likely
+        // belongs to (the crashed/current one).
+        let Some(th) = stop.crashed_thread() else { continue };
+        for (pos, callee) in th.frames.iter().enumerate() {
+            let Some(caller) = th.frames.get(pos + 1) else { break };
+            if callee.signal_handler || caller.signal_handler || caller.inlined {
+                continue;
+            }
+            if [callee, caller].iter().any(|f| matches!(runtime::convention(f), Convention::GoAbiInternal | Convention::Ghc)) {
+                continue;
+            }
+            let (Some(rc), Some(rr)) = (th.registers.get(&callee.index), th.registers.get(&caller.index)) else { continue };
+            let Some(fi) = stop.frame_info.iter().find(|fi| fi.level == Some(callee.index)) else { continue };
+            for reg in saved_set {
+                let (Some(a), Some(b)) = (rc.reg(reg), rr.reg(reg)) else { continue };
+                let (Some(va), Some(vb)) = (a.value, b.value) else { continue };
+                if va == vb || fi.saved_registers.iter().any(|(n, _)| &**n == *reg) {
+                    continue;
+                }
+                // Firm when the callee's own code overwrites it without saving it first.
+                let clobber = callee.pc.and_then(|pc| cx.listing_around(stop, pc.0)).and_then(|l| {
+                    let mut saved = false;
+                    for i in l.iter().take_while(|i| Some(i.address) < callee.pc) {
+                        match insn::reg_use(&i.text, reg) {
+                            Some(RegUse::Save) => saved = true,
+                            Some(RegUse::Write) if !saved => return Some(i),
+                            _ => {}
+                        }
+                    }
+                    None
+                });
+                let mut f = Finding::new(
+                    &RULE,
+                    format!(
+                        "{reg} differs between frame #{} ({va:#x}) and frame #{} ({vb:#x}) but frame #{} does not save it",
+                        callee.index, caller.index, callee.index
+                    ),
+                )
+                .at(si, Some(th), Some(callee.index))
+                .rank(40)
+                .register(reg)
+                .evidence(format!("{reg} = {va:#x} in frame #{} {}", callee.index, callee.function_name()), Some(a.span))
+                .evidence(format!("{reg} = {vb:#x} in frame #{} {}", caller.index, caller.function_name()), Some(b.span))
+                .evidence(
+                    format!(
+                        "info frame for frame #{} saves only: {}",
+                        callee.index,
+                        fi.saved_registers.iter().map(|(n, _)| &**n).collect::<Vec<_>>().join(", ")
+                    ),
+                    Some(fi.span),
+                );
+                match clobber {
+                    Some(i) => f = f.evidence(format!("{} writes {reg} without saving it: {}", callee.function_name(), i.text.trim()), Some(i.span)),
+                    None => f = f.heuristic(),
+                }
+                f = f
+                    .step(format!("frame {}", callee.index))
+                    .step("disassemble")
+                    .step("info frame")
+                    .step(format!("maint print frame-id / rr: watch ${reg} and reverse-continue in frame #{}", callee.index));
+                out.push(f);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    /// Synthetic: no sample trace has both frames' registers and the callee's `info frame`
+    /// with a differing callee-saved register (real gdb keeps them consistent).
+    const T: &str = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555139 in leaf () at t.c:4
+(gdb) bt
+#0  0x0000555555555139 in leaf () at t.c:4
+#1  0x0000555555555180 in shim ()
+#2  0x00005555555551c0 in main () at t.c:20
+(gdb) frame 1
+#1  0x0000555555555180 in shim ()
+(gdb) info registers
+rbx            0x7fffffffed68      140737488350568
+rbp            0x7fffffffec00      0x7fffffffec00
+rsp            0x7fffffffebf0      0x7fffffffebf0
+r12            0x1                 1
+rip            0x555555555180      0x555555555180 <shim+16>
+(gdb) disassemble
+Dump of assembler code for function shim:
+   0x0000555555555170 <+0>:\tpush   %rbp
+   0x0000555555555171 <+1>:\tmov    %rsp,%rbp
+   0x0000555555555174 <+4>:\tmov    %rdi,%rbx
+   0x0000555555555177 <+7>:\tcall   0x555555555130 <leaf>
+=> 0x0000555555555180 <+16>:\tpop    %rbp
+End of assembler dump.
+(gdb) info frame
+Stack level 1, frame at 0x7fffffffec10:
+ rip = 0x555555555180 in shim; saved rip = 0x5555555551c0
+ called by frame at 0x7fffffffec40, caller of frame at 0x7fffffffebe0
+ Arglist at 0x7fffffffec00, args: 
+ Locals at 0x7fffffffec00, Previous frame's sp is 0x7fffffffec10
+ Saved registers:
+  rbp at 0x7fffffffec00, rip at 0x7fffffffec08
+(gdb) frame 2
+#2  0x00005555555551c0 in main () at t.c:20
+(gdb) info registers
+rbx            0x0                 0
+rbp            0x7fffffffec30      0x7fffffffec30
+rsp            0x7fffffffec10      0x7fffffffec10
+r12            0x1                 1
+rip            0x5555555551c0      0x5555555551c0 <main+30>
+";
+
+    #[test]
+    fn synthetic_clobber_without_save_fires() {
+        let f = run_rule(&RULE, T);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "rbx differs between frame #1 (0x7fffffffed68) and frame #2 (0x0) but frame #1 does not save it");
+        assert!(!f[0].heuristic, "the disassembly shows `mov %rdi,%rbx` without a push");
+        assert_eq!(f[0].severity, Severity::Warning);
+        // rbp differs too, but it is listed as saved.
+        assert!(f.iter().all(|f| f.registers == vec!["rbx"]));
+    }
+
+    #[test]
+    fn without_disassembly_it_is_heuristic_and_a_save_silences_it() {
+        let no_dis = {
+            let a = T.find("(gdb) disassemble").unwrap_or(0);
+            let b = T.find("(gdb) info frame").unwrap_or(0);
+            format!("{}{}", &T[..a], &T[b..])
+        };
+        let f = run_rule(&RULE, &no_dis);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].heuristic);
+        assert_eq!(f[0].severity, Severity::Info);
+        let saved = T.replace("  rbp at 0x7fffffffec00, rip at 0x7fffffffec08", "  rbx at 0x7fffffffebf8, rbp at 0x7fffffffec00, rip at 0x7fffffffec08");
+        assert!(run_rule(&RULE, &saved).is_empty());
+        // Without the callee's `info frame` nothing is claimed.
+        let no_info = &T[..T.find("(gdb) info frame").unwrap_or(T.len())];
+        let no_info = format!("{no_info}{}", &T[T.find("(gdb) frame 2").unwrap_or(0)..]);
+        assert!(run_rule(&RULE, &no_info).is_empty());
+    }
+
+    #[test]
+    fn quiet_on_samples() {
+        for s in
+            ["julia-trampoline-bad-r13.gdb.txt", "julia-trampoline-good-r13.gdb.txt", "null-field.gdb.txt", "c-r13-plain.gdb.txt", "misaligned-sse.gdb.txt"]
+        {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+}

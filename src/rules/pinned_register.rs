@@ -1,0 +1,721 @@
+//! `pinned-register`: a runtime's pinned or context register (Julia pgcstack, Go g, GHC
+//! BaseReg) cannot hold what the frame's calling convention says it holds.
+//!
+//! Which register, what it holds and how to check it come from [`crate::runtime`]'s table;
+//! this file only runs the checks and words the finding.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::classify::{Class, RegionKind};
+use crate::insn::{self, RegUse};
+use crate::model::*;
+use crate::runtime::{self, PinnedRegister, Plausibility};
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "pinned-register",
+    title: "pinned runtime register does not hold what the calling convention says",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A frame whose calling convention pins a register to a runtime
+value, where the printed value cannot be that value:
+
+- Julia specsig code (`julia_*`, Julia >= 1.10) receives *pgcstack* (`&current_task->gcstack`)
+  in r13 (x86-64) or x20 (AArch64), as LLVM's `swiftself` argument. A pgcstack points into
+  writable heap or anonymous memory; the word it points to is NULL or this thread's innermost GC
+  frame on the stack, the next word is the task's world age (a small integer) and the one after
+  is `ptls` (heap). The rule flags r13 pointing into code, read-only data or the stack, holding
+  a small integer or a non-canonical value, equal to an argument register (a leftover argument),
+  or failing that shape in an `x/4gx $r13` dump. It names the call that broke the convention,
+  for example a `jlcapi_*` @cfunction wrapper (C ABI) calling a `julia_*` body directly.
+- Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
+  `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
+- GHC code keeps BaseReg in r13 (x19 on AArch64): a pointer into writable memory.
+
+**Why it matters** r13 is an ordinary callee-saved register in C: a C frame that calls a
+function expecting pgcstack in r13 without setting it passes whatever an older frame left
+there. The callee then pushes GC frames through a stale pointer and crashes far from the cause
+(the founding case: `r13 = rsi = thunk`, fault on `[[r13+0x10]+0x10]`).
+
+**Example** `#0 julia_module_callback_4212` called from `#1 jlcapi_module_callback_4213`,
+`r13 = 0x5555555593b0 = rsi` in `[heap]`, and `x/4gx $r13` showing a pointer into `.data.rel.ro`
+where the GC-frame pointer should be: `r13 = 0x5555555593b0 (heap) equals rsi, not a pgcstack
+in julia_module_callback_4212: [r13+0] = 0x555555557dd0 points into read-only data, not the
+stack`.
+
+**Known false positives** The convention is inferred from the symbol name. Julia code compiled
+with `gcstack_arg = false` (GPUCompiler) and Julia before 1.10 have `julia_*` names but do not
+take pgcstack in r13; when the function's disassembly shows it writing r13 before reading it,
+the rule stays quiet, and without a disassembly the finding is marked heuristic. Go assembly
+(ABI0) functions and the `g0`/`gsignal` stacks make the Go check heuristic. In frames above #0
+only callee-saved registers are meaningful, so the argument-register comparison is made in
+frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
+};
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    let arch = cx.trace.arch;
+    for (si, stop) in cx.stops() {
+        for th in &stop.threads {
+            for (&n, regs) in &th.registers {
+                let Some(pos) = th.frames.iter().position(|f| f.index == n) else { continue };
+                let conv = runtime::convention(&th.frames[pos]);
+                for p in runtime::pinned_registers(conv, arch) {
+                    let f = Site { cx, si, stop, th, pos, regs, p };
+                    let finding = match p.check {
+                        Plausibility::JuliaPgcstack => f.pgcstack(),
+                        Plausibility::GoG => f.go_g(),
+                        Plausibility::WritablePointer => f.writable_pointer(),
+                        Plausibility::Unchecked => None,
+                    };
+                    out.extend(finding);
+                }
+            }
+        }
+    }
+}
+
+/// One pinned register in one frame.
+struct Site<'c, 'a> {
+    cx: &'c RuleContext<'a>,
+    si: usize,
+    stop: &'a Stop,
+    th: &'a Thread,
+    /// Position of the frame in `th.frames`.
+    pos: usize,
+    regs: &'a RegisterSet,
+    p: &'static PinnedRegister,
+}
+
+/// A word of an `x/4gx` dump that fails its check.
+struct BadWord {
+    offset: u64,
+    value: u64,
+    why: String,
+    span: Option<Span>,
+}
+
+/// How the frame's own code treats the register before pc.
+enum Usage {
+    /// Read (as a pointer or a value) before any write: the function takes it as input.
+    ReadFirst(String, Span),
+    /// Overwritten before any read: the function does not receive it (e.g. `gcstack_arg = false`).
+    WrittenFirst,
+    /// No listing of the function before pc, or the register is not touched there.
+    Unknown,
+}
+
+impl<'c, 'a> Site<'c, 'a> {
+    fn frame(&self) -> &'a Frame {
+        &self.th.frames[self.pos]
+    }
+    fn name(&self) -> &'a str {
+        self.frame().function_name()
+    }
+    fn index(&self) -> u32 {
+        self.frame().index
+    }
+    fn classify(&self, v: u64) -> Class {
+        self.cx.classifier.classify(v)
+    }
+
+    /// The mapping that holds `v`, as `start-end name`.
+    fn mapping_text(&self, v: u64) -> Option<String> {
+        let m = self.cx.trace.mapping_for(v)?;
+        let name = m.path.as_deref().unwrap_or("anonymous");
+        Some(format!("{:#x}-{:#x} {}", m.start.0, m.end.0, name))
+    }
+
+    /// Reads of the pinned register in the frame's function, from the listing around its pc.
+    fn usage(&self) -> Usage {
+        let Some(pc) = self.frame().pc.map(|a| a.0).or_else(|| self.regs.get(self.cx.trace.arch.pc_register())) else {
+            return Usage::Unknown;
+        };
+        let Some(listing) = self.cx.listing_around(self.stop, pc) else { return Usage::Unknown };
+        for i in listing.iter().take_while(|i| i.address.0 < pc) {
+            match insn::reg_use(&i.text, self.p.register) {
+                Some(RegUse::Read) => return Usage::ReadFirst(i.text.to_string(), i.span),
+                Some(RegUse::Write) => return Usage::WrittenFirst,
+                Some(RegUse::Save) | None => {}
+            }
+        }
+        Usage::Unknown
+    }
+
+    /// The caller frame (next outer frame that is a real call, skipping inlined ones).
+    fn caller(&self) -> Option<&'a Frame> {
+        let frames = &self.th.frames;
+        let mut i = self.pos + 1;
+        while i < frames.len() && frames[i].inlined {
+            i += 1;
+        }
+        frames.get(i).filter(|f| !f.signal_handler)
+    }
+
+    /// `jlcapi_x (C ABI, frame #1) calls julia_y (specsig, expects pgcstack in r13, frame #0)
+    /// without setting r13`.
+    fn transition(&self, v: u64) -> Option<(String, Span)> {
+        let callee_conv = runtime::convention(self.frame());
+        let caller = self.caller()?;
+        let caller_conv = runtime::convention(caller);
+        let reg = self.p.register;
+        let caller_same = self.cx.reg_at(self.th, caller.index, reg).and_then(|r| r.value) == Some(v);
+        let caller_writes = caller
+            .pc
+            .and_then(|pc| self.cx.listing_around(self.stop, pc.0))
+            .map(|l| l.iter().take_while(|i| Some(i.address) < caller.pc).any(|i| insn::reg_use(&i.text, reg) == Some(RegUse::Write)));
+        let tail = if caller_conv == callee_conv {
+            format!(" and passes {reg} through")
+        } else if caller_same || caller_writes == Some(false) {
+            format!(" without setting {reg}")
+        } else {
+            String::new()
+        };
+        let span = Span { first: self.frame().span.first.min(caller.span.first), last: self.frame().span.last.max(caller.span.last) };
+        Some((
+            format!(
+                "{} ({}, frame #{}) calls {} ({}, expects {} in {reg}, frame #{}){tail}",
+                caller.function_name(),
+                caller_conv.name(),
+                caller.index,
+                self.name(),
+                callee_conv.name(),
+                self.p.holds,
+                self.index()
+            ),
+            span,
+        ))
+    }
+
+    /// The outer frame that last put `v` in the register: one whose `info frame` lists the
+    /// register as saved (it saves its caller's value, so it uses the register itself) and
+    /// that still shows `v`.
+    fn setter(&self, v: u64) -> Option<(String, Span)> {
+        let reg = self.p.register;
+        for f in self.th.frames.iter().skip(self.pos + 1) {
+            let shown = self.cx.reg_at(self.th, f.index, reg).and_then(|r| r.value);
+            if shown.is_some_and(|s| s != v) {
+                return None;
+            }
+            let info = self.stop.frame_info.iter().find(|fi| fi.level == Some(f.index));
+            if let Some((_, slot)) = info.and_then(|fi| fi.saved_registers.iter().find(|(n, _)| &**n == reg))
+                && shown == Some(v)
+            {
+                return Some((
+                    format!("{reg} = {v:#x} was set by {} (frame #{}), which saves its caller's {reg} at {:#x}", f.function_name(), f.index, slot.0),
+                    info.map(|fi| fi.span).unwrap_or_default(),
+                ));
+            }
+        }
+        None
+    }
+
+    /// Argument registers (frame #0 only: above it they show frame-0 values) equal to `v`.
+    fn equal_argument(&self, v: u64) -> Option<&'a Register> {
+        if self.index() != 0 {
+            return None;
+        }
+        runtime::argument_registers(self.cx.trace.arch).iter().filter(|a| **a != self.p.register).find_map(|a| self.regs.reg(a).filter(|r| r.value == Some(v)))
+    }
+
+    /// The word at `addr` and the span of the dump it came from.
+    fn word(&self, addr: u64) -> Option<(u64, Span)> {
+        self.stop.memory.iter().find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
+    }
+
+    fn region_problem(&self, v: u64, c: &Class) -> Option<String> {
+        Some(match c.kind {
+            RegionKind::ZeroPage if v == 0 => "is NULL".to_string(),
+            RegionKind::ZeroPage => "is in the zero page".to_string(),
+            RegionKind::SmallInteger => "is a small integer".to_string(),
+            RegionKind::NonCanonical => "is non-canonical".to_string(),
+            RegionKind::Kernel => "is a kernel address".to_string(),
+            RegionKind::Unmapped => "points into no mapping".to_string(),
+            RegionKind::Code | RegionKind::Jit | RegionKind::ReadOnlyData | RegionKind::Special | RegionKind::Stack => format!("points into {}", c.kind.name()),
+            RegionKind::Heap | RegionKind::Anonymous | RegionKind::WritableData | RegionKind::Unknown => return None,
+        })
+    }
+
+    fn pgcstack(&self) -> Option<Finding> {
+        let reg = self.p.register;
+        let r = self.regs.reg(reg)?;
+        let v = r.value?;
+        let usage = self.usage();
+        if let Usage::WrittenFirst = usage {
+            return None;
+        }
+        let class = self.classify(v);
+        let region = self.region_problem(v, &class);
+        let equal = self.equal_argument(v);
+        let sp0 = self.cx.sp_at(self.th, 0);
+        let bad = self.pgcstack_shape(v, sp0);
+        let dumped = self.word(v).is_some();
+        let mut heuristic = class.heuristic || !matches!(usage, Usage::ReadFirst(..));
+        if region.is_none() && bad.is_empty() {
+            // Only a coincidence with an argument register is left; with a dump that passes it
+            // is a real pgcstack that also went out as an argument.
+            if equal.is_none() || dumped {
+                return None;
+            }
+            heuristic = true;
+        }
+
+        // Message: value (region), equality, then the first concrete failure.
+        let mut msg = format!("{reg} = {v:#x}");
+        if region.is_none() && class.kind != RegionKind::Unknown {
+            msg.push_str(&format!(" ({})", class.kind.name()));
+        }
+        let mut reasons: Vec<String> = Vec::new();
+        if let Some(e) = equal {
+            reasons.push(format!("equals {}", e.name));
+        }
+        if let Some(p) = &region {
+            reasons.push(p.clone());
+        }
+        msg.push_str(&format!("{}{}, not a {} in {}", if reasons.is_empty() { "" } else { " " }, reasons.join(" and "), self.p.holds, self.name()));
+        if let Some(b) = bad.first() {
+            msg.push_str(&format!(": [{reg}+{}] = {:#x} {}", b.offset, b.value, b.why));
+        }
+        if self.index() != 0 {
+            msg.push_str(&format!(" (frame #{})", self.index()));
+        }
+
+        let mut f = Finding::new(&RULE, msg).at(self.si, Some(self.th), Some(self.index())).rank(100).register(reg);
+        if let Some(e) = equal {
+            f = f.register(&e.name);
+        }
+        if let Some((t, span)) = self.transition(v) {
+            f = f.evidence(t, Some(span));
+        }
+        let where_ = match self.mapping_text(v) {
+            Some(m) => format!("{} (mapping {m})", class),
+            None => class.to_string(),
+        };
+        f = f.evidence(format!("{reg} = {v:#x} in frame #{} points into {where_}", self.index()), Some(r.span));
+        if let Some(e) = equal {
+            f = f.evidence(format!("{} = {v:#x}: {reg} holds the same value as an argument register (a leftover argument?)", e.name), Some(e.span));
+        }
+        for b in &bad {
+            f = f.evidence(format!("[{reg}+{}] = {:#x} {}", b.offset, b.value, b.why), b.span);
+        }
+        if let Some(t) = self.fault_chain(v) {
+            f = f.evidence(t.0, Some(t.1));
+        }
+        if let Some((t, span)) = self.setter(v) {
+            f = f.evidence(t, Some(span));
+        }
+        match &usage {
+            Usage::ReadFirst(text, span) => {
+                f = f.evidence(format!("{} reads {reg} before writing it ({}): it expects the {} there", self.name(), text.trim(), self.p.holds), Some(*span));
+            }
+            _ => {
+                f = f.evidence(
+                    format!("convention inferred from the name {} only (no disassembly shows it reading {reg}); code built with gcstack_arg = false or Julia < 1.10 does not take pgcstack in {reg}", self.name()),
+                    None,
+                );
+            }
+        }
+        if !dumped {
+            f = f.step(format!("x/4gx ${reg}"));
+        }
+        f = f.step(format!("info symbol ${reg}")).step(format!("p *(jl_task_t *)((char *)${reg} - offsetof(jl_task_t, gcstack))"));
+        if let Some(c) = self.caller() {
+            f = f.step(format!("frame {}", c.index)).step(format!("info registers {reg}"));
+        }
+        f = f.step(format!("rr: watch ${reg}, then reverse-continue (or reverse-stepi until {reg} changes) to find who set it"));
+        if heuristic {
+            f = f.heuristic();
+        }
+        Some(f)
+    }
+
+    /// `x/4gx $r13` shape: gcstack (NULL or this thread's stack, at or above sp), world age
+    /// (small integer), ptls (heap).
+    fn pgcstack_shape(&self, v: u64, sp0: Option<u64>) -> Vec<BadWord> {
+        let mut bad = Vec::new();
+        let sp_name = self.cx.trace.arch.sp_register();
+        if let Some((w, span)) = self.word(v)
+            && w != 0
+        {
+            let c = self.classify(w);
+            let why = if c.kind != RegionKind::Stack {
+                Some(match c.kind {
+                    RegionKind::ZeroPage | RegionKind::SmallInteger => "is a small integer, not a GC frame on the stack".to_string(),
+                    _ => format!("points into {}, not the stack", c.kind.name()),
+                })
+            } else {
+                match sp0 {
+                    Some(sp) if w < sp => Some(format!("is below {sp_name} = {sp:#x}: not a live GC frame")),
+                    _ => None,
+                }
+            };
+            if let Some(why) = why {
+                bad.push(BadWord { offset: 0, value: w, why, span: Some(span) });
+            }
+        }
+        if let Some((w, span)) = self.word(v.wrapping_add(8))
+            && w >= 1 << 32
+            && w != u64::MAX
+        {
+            let c = self.classify(w);
+            let what = if c.kind.is_pointer_like() { format!("points into {}", c.kind.name()) } else { "is too large".to_string() };
+            bad.push(BadWord { offset: 8, value: w, why: format!("{what}, not a world age"), span: Some(span) });
+        }
+        if let Some((w, span)) = self.word(v.wrapping_add(16)) {
+            let c = self.classify(w);
+            let why = match c.kind {
+                RegionKind::Heap | RegionKind::Anonymous | RegionKind::WritableData | RegionKind::Unknown => None,
+                RegionKind::ZeroPage if w == 0 => Some("is NULL, not a ptls pointer".to_string()),
+                RegionKind::ZeroPage | RegionKind::SmallInteger => Some("is a small integer, not a ptls pointer".to_string()),
+                k => Some(format!("points into {}, not a ptls pointer", k.name())),
+            };
+            if let Some(why) = why {
+                bad.push(BadWord { offset: 16, value: w, why, span: Some(span) });
+            }
+        }
+        bad
+    }
+
+    /// In frame #0: the faulting instruction dereferences a word read from the bad pgcstack
+    /// (`rax = 0x2a = [r13+0x10]`), the safepoint chain of a Julia prologue.
+    fn fault_chain(&self, v: u64) -> Option<(String, Span)> {
+        if self.index() != 0 || self.stop.reason.kind != StopKind::Signal {
+            return None;
+        }
+        let i = self.cx.fault_insn(self.stop)?;
+        let d = insn::decode(&i.text);
+        let base = d.mem.as_ref()?.base.clone()?;
+        let bv = self.regs.get(&base)?;
+        for off in [0u64, 8, 16] {
+            if let Some((w, _)) = self.word(v.wrapping_add(off))
+                && w == bv
+                && base != self.p.register
+            {
+                return Some((
+                    format!("the faulting instruction `{}` dereferences {base} = {bv:#x}, the word at [{}+{off:#x}]", i.text.trim(), self.p.register),
+                    i.span,
+                ));
+            }
+        }
+        None
+    }
+
+    fn go_g(&self) -> Option<Finding> {
+        let reg = self.p.register;
+        let r = self.regs.reg(reg)?;
+        let v = r.value?;
+        let class = self.classify(v);
+        let mut problem = self.region_problem(v, &class);
+        let mut evidence: Vec<(String, Option<Span>)> = Vec::new();
+        let sp = self.regs.get(self.cx.trace.arch.sp_register());
+        if problem.is_none()
+            && let (Some((lo, s1)), Some((hi, _)), Some(sp)) = (self.word(v), self.word(v.wrapping_add(8)), sp)
+            && lo != 0
+            && lo < hi
+            && hi - lo <= 1 << 30
+            && !(lo..hi).contains(&sp)
+        {
+            problem = Some(format!("has stack [{lo:#x}, {hi:#x}) but sp = {sp:#x} lies outside it"));
+            evidence.push((format!("g.stack.lo = {lo:#x}, g.stack.hi = {hi:#x}"), Some(s1)));
+        }
+        let problem = problem?;
+        let mut f = Finding::new(&RULE, format!("{reg} = {v:#x} {problem}: not the current goroutine g in {}", self.name()))
+            .at(self.si, Some(self.th), Some(self.index()))
+            .rank(90)
+            .register(reg)
+            .evidence(format!("{reg} = {v:#x} in frame #{} points into {class}", self.index()), Some(r.span));
+        if let Some((t, span)) = self.transition(v) {
+            f = f.evidence(t, Some(span));
+        }
+        for (t, s) in evidence {
+            f = f.evidence(t, s);
+        }
+        f = f
+            .evidence("Go assembly (ABI0) functions and the g0/gsignal stacks do not keep this invariant", None)
+            .step(format!("x/4gx ${reg}"))
+            .step(format!("info symbol ${reg}"))
+            .step("info goroutines");
+        Some(f.heuristic())
+    }
+
+    fn writable_pointer(&self) -> Option<Finding> {
+        let reg = self.p.register;
+        let r = self.regs.reg(reg)?;
+        let v = r.value?;
+        let class = self.classify(v);
+        let problem = self.region_problem(v, &class)?;
+        let f = Finding::new(&RULE, format!("{reg} = {v:#x} {problem}, not {} in {}", self.p.holds, self.name()))
+            .at(self.si, Some(self.th), Some(self.index()))
+            .rank(80)
+            .register(reg)
+            .evidence(format!("{reg} = {v:#x} in frame #{} points into {class}", self.index()), Some(r.span))
+            .evidence(format!("{} follows the {} convention ({})", self.name(), runtime::convention(self.frame()).name(), self.p.source), None)
+            .step(format!("info symbol ${reg}"));
+        Some(f.heuristic())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+    use crate::runtime::{Convention, convention_of_name as conv_of};
+
+    #[test]
+    fn founding_case_fires_at_frame_0() {
+        let f = run_rule_on_sample(&RULE, "julia-trampoline-bad-r13.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let f = &f[0];
+        assert_eq!(f.frame, Some(0));
+        assert_eq!(f.severity, Severity::Error);
+        assert!(!f.heuristic);
+        assert_eq!(f.rank, 100);
+        assert_eq!(
+            f.message,
+            "r13 = 0x5555555593b0 (heap) equals rsi, not a pgcstack in julia_module_callback_4212: [r13+0] = 0x555555557dd0 points into read-only data, not the stack"
+        );
+        assert_eq!(f.registers, vec!["r13", "rsi"]);
+        let ev: Vec<&str> = f.evidence.iter().map(|e| e.text.as_str()).collect();
+        let has = |s: &str| ev.iter().any(|e| e.contains(s));
+        assert!(
+            has(
+                "jlcapi_module_callback_4213 (C ABI, frame #1) calls julia_module_callback_4212 (specsig, expects pgcstack in r13, frame #0) without setting r13"
+            ),
+            "{ev:#?}"
+        );
+        assert!(has("[heap]"), "{ev:#?}");
+        assert!(has("[r13+8] = 0x555555555528 points into code, not a world age"), "{ev:#?}");
+        assert!(has("[r13+16] = 0x2a is a small integer, not a ptls pointer"), "{ev:#?}");
+        assert!(has("dereferences rax = 0x2a, the word at [r13+0x10]"), "{ev:#?}");
+        assert!(has("was set by run_pass_manager (frame #2), which saves its caller's r13 at 0x7fffffffeae8"), "{ev:#?}");
+        assert!(has("reads r13 before writing it (mov    0x10(%r13),%rax)"), "{ev:#?}");
+        // The register line and the dump lines are cited.
+        assert!(f.evidence.iter().any(|e| e.text.starts_with("r13 = ") && e.lines == Some(Span::line(30))), "{:#?}", f.evidence);
+        assert!(f.evidence.iter().any(|e| e.text.starts_with("[r13+0]") && e.lines == Some(Span { first: 54, last: 55 })), "{:#?}", f.evidence);
+        assert!(f.next_steps.iter().any(|s| s.contains("reverse-continue")));
+        assert!(f.next_steps.iter().any(|s| s == "frame 1"));
+    }
+
+    #[test]
+    fn founding_case_outranks_null_dereference() {
+        let path = format!("{}/sample-traces/julia-trampoline-bad-r13.gdb.txt", env!("CARGO_MANIFEST_DIR"));
+        let parsed = crate::input::parse_bytes(&std::fs::read(path).unwrap_or_default());
+        let all = crate::rules::run(&parsed.trace, &crate::rules::Selection::default());
+        assert_eq!(all.first().map(|f| f.rule), Some("pinned-register"), "{all:#?}");
+    }
+
+    #[test]
+    fn valid_pgcstack_and_c_frames_are_quiet() {
+        assert!(run_rule_on_sample(&RULE, "julia-trampoline-good-r13.gdb.txt").is_empty());
+        assert!(run_rule_on_sample(&RULE, "c-r13-plain.gdb.txt").is_empty());
+    }
+
+    const MAPS: &str = "\
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/j
+      0x555555555000     0x555555556000     0x1000     0x1000  r-xp   /tmp/j
+      0x555555559000     0x55555557a000    0x21000        0x0  rw-p   [heap]
+      0x7ffffffde000     0x7ffffffff000    0x21000        0x0  rw-p   [stack]
+";
+
+    fn julia_trace(frame0: &str, r13: &str, extra: &str) -> String {
+        format!(
+            "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555549 in {frame0} ()
+(gdb) bt
+#0  0x0000555555555549 in {frame0} ()
+#1  0x0000555555555535 in jfptr_f_2 ()
+(gdb) info registers
+rsi            0x1                 1
+rsp            0x7fffffffea90      0x7fffffffea90
+r13            {r13}      0
+rip            0x555555555549      0x555555555549 <{frame0}+15>
+{extra}{MAPS}"
+        )
+    }
+
+    #[test]
+    fn r13_into_the_stack_fires() {
+        let t = julia_trace("julia_f_1", "0x7fffffffeb00", "");
+        let f = run_rule(&RULE, &t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.starts_with("r13 = 0x7fffffffeb00 points into stack, not a pgcstack in julia_f_1"), "{}", f[0].message);
+        // No disassembly shows julia_f_1 reading r13: heuristic.
+        assert!(f[0].heuristic);
+        assert_eq!(f[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn r13_read_first_in_listing_is_not_heuristic() {
+        let extra = "\
+(gdb) disassemble
+Dump of assembler code for function julia_f_1:
+   0x000055555555553a <+0>:\tpush   %rbp
+   0x0000555555555545 <+11>:\tmov    0x10(%r13),%rax
+=> 0x0000555555555549 <+15>:\tmov    0x10(%rax),%rax
+End of assembler dump.
+";
+        let f = run_rule(&RULE, &julia_trace("julia_f_1", "0x2a", extra));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "r13 = 0x2a is in the zero page, not a pgcstack in julia_f_1");
+        assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn function_that_writes_r13_first_is_not_checked() {
+        // gcstack_arg = false code: loads pgcstack from TLS into r13 itself.
+        let extra = "\
+(gdb) disassemble
+Dump of assembler code for function julia_f_1:
+   0x000055555555553a <+0>:\tmov    %fs:0xfffffffffffffff8,%r13
+   0x0000555555555545 <+11>:\tmov    0x10(%r13),%rax
+=> 0x0000555555555549 <+15>:\tmov    0x10(%rax),%rax
+End of assembler dump.
+";
+        assert!(run_rule(&RULE, &julia_trace("julia_f_1", "0x2a", extra)).is_empty());
+    }
+
+    #[test]
+    fn heap_pgcstack_with_good_shape_is_quiet() {
+        let extra = "\
+(gdb) x/4gx $r13
+0x555555559318:\t0x00007fffffffeb40\t0x0000000000006791
+0x555555559328:\t0x0000555555559350\t0x0000000000000000
+";
+        assert!(run_rule(&RULE, &julia_trace("julia_f_1", "0x555555559318", extra)).is_empty());
+    }
+
+    #[test]
+    fn gc_frame_below_sp_fails_shape() {
+        let extra = "\
+(gdb) x/4gx $r13
+0x555555559318:\t0x00007fffffffe000\t0x0000000000006791
+0x555555559328:\t0x0000555555559350\t0x0000000000000000
+";
+        let f = run_rule(&RULE, &julia_trace("julia_f_1", "0x555555559318", extra));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.ends_with("[r13+0] = 0x7fffffffe000 is below rsp = 0x7fffffffea90: not a live GC frame"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn equal_to_argument_without_dump_is_heuristic() {
+        let t = julia_trace("julia_f_1", "0x555555559318", "").replace("rsi            0x1                 1", "rsi            0x555555559318      1");
+        let f = run_rule(&RULE, &t);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.starts_with("r13 = 0x555555559318 (heap) equals rsi, not a pgcstack"), "{}", f[0].message);
+        assert!(f[0].heuristic);
+    }
+
+    #[test]
+    fn ghc_and_swift_frames_do_not_get_the_pgcstack_check() {
+        // r13 = a heap word that would fail the pgcstack shape: GHC's BaseReg and Swift's self
+        // are not pgcstacks, so nothing fires.
+        let dump = "\
+(gdb) x/4gx $r13
+0x555555559318:\t0x0000555555554100\t0x0000555555555100
+0x555555559328:\t0x000000000000002a\t0x0000000000000000
+";
+        for name in ["Main_main1_info", "stg_ap_p_fast", "$s4main3FooV3baryyF"] {
+            assert_ne!(conv_of(name), Convention::JuliaSpecsig);
+            assert!(run_rule(&RULE, &julia_trace(name, "0x555555559318", dump)).is_empty(), "{name}");
+        }
+        // Swift self may point anywhere, even into the stack.
+        assert!(run_rule(&RULE, &julia_trace("$s4main3FooV3baryyF", "0x7fffffffeb00", "")).is_empty());
+        // GHC BaseReg pointing into code is flagged as a BaseReg problem, never as a pgcstack.
+        let f = run_rule(&RULE, &julia_trace("Main_main1_info", "0x555555555100", ""));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "r13 = 0x555555555100 points into code, not BaseReg in Main_main1_info");
+        assert!(f[0].heuristic);
+    }
+
+    #[test]
+    fn go_frame_with_sane_g_is_quiet_and_wild_g_fires() {
+        let go = |r14: &str, extra: &str| {
+            format!(
+                "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555549 in main.work ()
+(gdb) bt
+#0  0x0000555555555549 in main.work ()
+#1  0x0000555555555535 in main.main ()
+(gdb) info registers
+rsp            0x7fffffffea90      0x7fffffffea90
+r14            {r14}      0
+rip            0x555555555549      0x555555555549 <main.work+15>
+{extra}{MAPS}"
+            )
+        };
+        let dump = "\
+(gdb) x/4gx $r14
+0x555555559318:\t0x00007fffffffe000\t0x00007ffffffff000
+0x555555559328:\t0x00007fffffffe3a0\t0xfffffffffffffade
+";
+        assert!(run_rule(&RULE, &go("0x555555559318", dump)).is_empty());
+        let f = run_rule(&RULE, &go("0x555555555100", ""));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.starts_with("r14 = 0x555555555100 points into code: not the current goroutine g in main.work"), "{}", f[0].message);
+        let bad_bounds = dump.replace("0x00007fffffffe000\t0x00007ffffffff000", "0x00007fffffff0000\t0x00007fffffff8000");
+        let f = run_rule(&RULE, &go("0x555555559318", &bad_bounds));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("sp = 0x7fffffffea90 lies outside it"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn julia_frame_above_zero_with_bad_r13_fires_there() {
+        // A C frame #0 (memcpy) called from julia_g_3, whose own (callee-saved) r13 is a code
+        // address.
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555549 in memcpy ()
+(gdb) bt
+#0  0x0000555555555549 in memcpy ()
+#1  0x0000555555555535 in julia_g_3 ()
+#2  0x0000555555555520 in jlcapi_g_4 ()
+(gdb) info registers
+rsi            0x555555555100      1
+rsp            0x7fffffffea90      0x7fffffffea90
+r13            0x555555555100      0
+(gdb) frame 1
+#1  0x0000555555555535 in julia_g_3 ()
+(gdb) info registers
+rsi            0x555555555100      1
+rsp            0x7fffffffeaa0      0x7fffffffeaa0
+r13            0x555555555100      0
+"
+        .to_string()
+            + MAPS;
+        let f = run_rule(&RULE, &t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].frame, Some(1));
+        // rsi in frame #1 shows frame #0's value: not evidence, so not named.
+        assert_eq!(f[0].message, "r13 = 0x555555555100 points into code, not a pgcstack in julia_g_3 (frame #1)");
+        assert!(f[0].evidence.iter().any(|e| e.text == "jlcapi_g_4 (C ABI, frame #2) calls julia_g_3 (specsig, expects pgcstack in r13, frame #1)"), "{:#?}", f[0].evidence);
+    }
+
+    #[test]
+    fn frames_above_zero_use_their_own_r13_but_not_argument_registers() {
+        // Frame 4 julia_run_21 in the founding case has a valid r13 of its own: no finding there.
+        let f = run_rule_on_sample(&RULE, "julia-trampoline-bad-r13.gdb.txt");
+        assert!(f.iter().all(|f| f.frame == Some(0)));
+        // A julia frame #1 whose r13 equals frame-0's rsi is not flagged for that.
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555549 in memcpy ()
+(gdb) bt
+#0  0x0000555555555549 in memcpy ()
+#1  0x0000555555555535 in julia_g_3 ()
+(gdb) info registers
+rsi            0x555555559318      1
+rsp            0x7fffffffea90      0x7fffffffea90
+r13            0x555555559318      0
+(gdb) frame 1
+#1  0x0000555555555535 in julia_g_3 ()
+(gdb) info registers
+rsi            0x555555559318      1
+rsp            0x7fffffffeaa0      0x7fffffffeaa0
+r13            0x555555559318      0
+"
+        .to_string()
+            + MAPS;
+        assert!(run_rule(&RULE, &t).is_empty());
+    }
+}

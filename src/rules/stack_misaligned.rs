@@ -1,0 +1,282 @@
+//! `stack-misaligned`: the stack pointer breaks the ABI's 16-byte alignment where it matters.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::classify::RegionKind;
+use crate::insn;
+use crate::model::*;
+use crate::runtime::{self, Convention};
+use crate::signals::SI_KERNEL;
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "stack-misaligned",
+    title: "stack pointer not 16-byte aligned at a call boundary",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** Stack misalignment that the platform ABI forbids:
+
+- x86-64 SysV: at a call, `rsp % 16 == 0` (so `(rsp + 8) % 16 == 0` at function entry). gdb
+  shows a caller frame's rsp as it was just before its `call`, so an `info registers` in
+  `frame N` (N >= 1) with `rsp % 16 != 0` is a misaligned call from frame #N. Frame #0 is
+  checked only at its first instruction.
+- AArch64: `sp % 16 == 0` at all times.
+- An aligned SSE/AVX access (`movaps`, `movdqa`, `vmovaps` …, which need 16 or 32 bytes) that
+  faulted with `si_code = 128` (#GP) on a stack operand (`rsp`/`rbp` based or inside a
+  stack) that is not aligned.
+
+**Why it matters** Compilers assume the ABI's alignment and use aligned vector moves for stack
+slots; a caller that breaks it (hand-written assembly, a wrong trampoline, a bad
+`makecontext` stack) crashes some callee later with a general-protection fault whose
+`si_addr` is 0. The finding names the frame that made the misaligned call.
+
+**Example** `#1 call_misaligned` with `rsp = 0x7fffffffec18` and `#0 vec_accumulate` faulting on
+`movaps %xmm0,-0x10(%rbp)` at `0x7fffffffebf8`: `rsp = 0x7fffffffec18 is 8 mod 16 at the call
+from call_misaligned (frame #1)`.
+
+**Known false positives** Frames above a `<signal handler called>` frame were interrupted, not
+calling, and are skipped, as are Go and GHC frames (their own stack conventions). A caller's
+rsp is only as good as the unwinder: assembly without CFI can make gdb show a wrong value."#,
+};
+
+/// Whether frame `pos`'s sp was taken at a call (it is a caller of a real, non-signal frame).
+fn at_call_boundary(th: &Thread, pos: usize) -> bool {
+    // Inlined frames share the registers of the frame below; walk down to the physical one.
+    let mut k = pos;
+    while k > 0 && th.frames[k].inlined {
+        k -= 1;
+    }
+    if k == 0 {
+        return false;
+    }
+    let callee = &th.frames[k - 1];
+    let caller = &th.frames[k];
+    !callee.signal_handler && !caller.signal_handler && !matches!(runtime::convention(caller), Convention::GoAbiInternal | Convention::Ghc)
+}
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    let arch = cx.trace.arch;
+    let Some(align) = runtime::stack_alignment(arch) else { return };
+    let sp_name = arch.sp_register();
+    for (si, stop) in cx.stops() {
+        let crashed = stop.crashed_thread();
+        for th in &stop.threads {
+            let is_crashed = crashed.is_some_and(|c| std::ptr::eq(c, th));
+            // (frame position, sp, register span) of misaligned frames.
+            let mut bad: Vec<(usize, u64, Span, &'static str)> = Vec::new();
+            for (&n, regs) in &th.registers {
+                let Some(pos) = th.frames.iter().position(|f| f.index == n) else { continue };
+                let Some(r) = regs.reg(sp_name) else { continue };
+                let Some(sp) = r.value else { continue };
+                match arch {
+                    Arch::Aarch64 => {
+                        if sp % align != 0 {
+                            bad.push((pos, sp, r.span, "always"));
+                        }
+                    }
+                    _ => {
+                        if at_call_boundary(th, pos) && sp % align != 0 {
+                            bad.push((pos, sp, r.span, "call"));
+                        } else if pos == 0
+                            && at_function_entry(regs, arch)
+                            && (sp + 8) % align != 0
+                            && runtime::convention(&th.frames[0]) != Convention::GoAbiInternal
+                        {
+                            bad.push((pos, sp, r.span, "entry"));
+                        }
+                    }
+                }
+            }
+            let access = if is_crashed { aligned_access_fault(cx, stop) } else { None };
+            // Report the outermost misaligned frame: it made the first misaligned call.
+            let root = bad.iter().max_by_key(|b| b.0);
+            let mut f = match (root, &access) {
+                (Some(&(pos, sp, span, kind)), _) => {
+                    let fr = &th.frames[pos];
+                    let msg = match kind {
+                        "call" => format!("{sp_name} = {sp:#x} is {} mod 16 at the call from {} (frame #{})", sp % 16, fr.function_name(), fr.index),
+                        "entry" => format!(
+                            "{sp_name} = {sp:#x} at the entry of {} (frame #0): {sp_name} + 8 is {} mod 16, so its caller called it with a misaligned stack",
+                            fr.function_name(),
+                            (sp + 8) % 16
+                        ),
+                        _ => format!("{sp_name} = {sp:#x} is {} mod 16 in {} (frame #{})", sp % 16, fr.function_name(), fr.index),
+                    };
+                    Finding::new(&RULE, msg).at(si, Some(th), Some(fr.index)).evidence(format!("{sp_name} = {sp:#x} in frame #{}", fr.index), Some(span))
+                }
+                (None, Some(a)) => Finding::new(&RULE, format!("{}: the stack is misaligned", a.text)).at(si, Some(th), Some(0)),
+                (None, None) => continue,
+            };
+            f = f.rank(70).register(sp_name);
+            if let Some(a) = access {
+                f = f.evidence(format!("frame #0: {}", a.text), Some(a.span));
+                f = f.evidence(
+                    format!("si_code = {SI_KERNEL} (SI_KERNEL): a general-protection fault, as an aligned vector access to a misaligned address raises"),
+                    Some(stop.reason.span),
+                );
+                if let Some(b) = &a.base {
+                    f = f.register(b);
+                }
+            }
+            for &(pos, sp, span, _) in bad.iter().filter(|b| Some(b.0) != root.map(|r| r.0)) {
+                f = f.evidence(format!("{sp_name} = {sp:#x} in frame #{} is misaligned too", th.frames[pos].index), Some(span));
+            }
+            if let Some(&(pos, _, _, _)) = root {
+                f = f.step(format!("frame {}", th.frames[pos].index)).step("disassemble");
+                if let Some(caller) = th.frames.get(pos + 1) {
+                    f = f.step(format!("frame {}", caller.index)).step(format!("info registers {sp_name}"));
+                }
+            } else {
+                f = f.step("frame 1").step(format!("info registers {sp_name}"));
+            }
+            out.push(f);
+        }
+    }
+}
+
+/// The frame-0 pc is a function's first instruction (`<name>` or `<name+0>` in `rip`'s
+/// natural column).
+fn at_function_entry(regs: &RegisterSet, arch: Arch) -> bool {
+    regs.reg(arch.pc_register()).and_then(|r| r.natural.as_deref()).is_some_and(|n| {
+        let n = n.trim_end();
+        n.ends_with('>')
+            && n.rfind('<').is_some_and(|i| {
+                let sym = &n[i + 1..n.len() - 1];
+                !sym.contains('+') || sym.ends_with("+0")
+            })
+    })
+}
+
+struct AccessFault {
+    text: String,
+    base: Option<String>,
+    span: Span,
+}
+
+/// `movaps %xmm0,-0x10(%rbp) needs 16-byte alignment but -0x10(%rbp) = 0x7fffffffebf8 is 8 mod 16`.
+fn aligned_access_fault(cx: &RuleContext<'_>, stop: &Stop) -> Option<AccessFault> {
+    if !matches!(cx.signo(stop), Some(11) | Some(7)) || stop.reason.si_code.is_some_and(|c| c != SI_KERNEL && !(stop.reason.signo == Some(7) && c == 1)) {
+        return None;
+    }
+    let i = cx.fault_insn(stop)?;
+    let d = insn::decode(&i.text);
+    let need = d.needs_alignment? as u64;
+    let m = d.mem.as_ref()?;
+    let ea = cx.effective_address(stop, m)?;
+    if ea % need == 0 {
+        return None;
+    }
+    let stack_based =
+        m.base.as_deref().is_some_and(|b| matches!(b, "rsp" | "rbp" | "esp" | "ebp" | "sp" | "x29")) || cx.classifier.classify(ea).kind == RegionKind::Stack;
+    if !stack_based {
+        return None;
+    }
+    let operand = match (&m.base, m.disp) {
+        (Some(b), 0) => format!("({b})"),
+        (Some(b), d) if d < 0 => format!("{b} - {:#x}", d.unsigned_abs()),
+        (Some(b), d) => format!("{b} + {d:#x}"),
+        (None, d) => format!("{d:#x}"),
+    };
+    Some(AccessFault {
+        text: format!("`{}` needs {need}-byte alignment but {operand} = {ea:#x} is {} mod {need}", i.text.trim(), ea % need),
+        base: m.base.clone(),
+        span: i.span,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn misaligned_sse_sample_names_the_calling_frame() {
+        let f = run_rule_on_sample(&RULE, "misaligned-sse.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "rsp = 0x7fffffffec18 is 8 mod 16 at the call from call_misaligned (frame #1)");
+        assert_eq!(f[0].frame, Some(1));
+        assert!(
+            f[0].evidence.iter().any(|e| e.text == "frame #0: `movaps %xmm0,-0x10(%rbp)` needs 16-byte alignment but rbp - 0x10 = 0x7fffffffebf8 is 8 mod 16"),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn access_fault_alone() {
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+vec_accumulate (v=0x7fffffffec30, n=8) at src/misaligned-sse.c:14
+(gdb) info registers
+rbp            0x7fffffffec08      0x7fffffffec08
+rsp            0x7fffffffec00      0x7fffffffec00
+rip            0x55555555514c      0x55555555514c <vec_accumulate+19>
+(gdb) p $_siginfo
+$1 = {si_signo = 11, si_errno = 0, si_code = 128, _sifields = {_sigfault = {si_addr = 0x0}}}
+(gdb) x/i $pc
+=> 0x55555555514c <vec_accumulate+19>:\tmovaps %xmm0,-0x10(%rbp)
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].message, "`movaps %xmm0,-0x10(%rbp)` needs 16-byte alignment but rbp - 0x10 = 0x7fffffffebf8 is 8 mod 16: the stack is misaligned");
+        // An aligned target is fine; so is a page fault.
+        assert!(run_rule(&RULE, &t.replace("0x7fffffffec08      0x7fffffffec08", "0x7fffffffec10      0x7fffffffec10")).is_empty());
+        assert!(run_rule(&RULE, &t.replace("si_code = 128", "si_code = 1")).is_empty());
+    }
+
+    #[test]
+    fn entry_check_and_signal_frames() {
+        let t = "\
+Breakpoint 1, 0x0000555555555139 in callee ()
+(gdb) info registers
+rsp            0x7fffffffe000      0x7fffffffe000
+rip            0x555555555139      0x555555555139 <callee>
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.starts_with("rsp = 0x7fffffffe000 at the entry of callee (frame #0): rsp + 8 is 8 mod 16"), "{}", f[0].message);
+        assert!(run_rule(&RULE, &t.replace("<callee>", "<callee+4>")).is_empty());
+        assert!(run_rule(&RULE, &t.replace("0x7fffffffe000      0x7fffffffe000", "0x7fffffffe008      0x7fffffffe008")).is_empty());
+        // The interrupted frame above a signal handler frame is not at a call.
+        let s = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555139 in handler ()
+(gdb) bt
+#0  0x0000555555555139 in handler ()
+#1  <signal handler called>
+#2  0x0000555555555200 in busy ()
+(gdb) frame 2
+#2  0x0000555555555200 in busy ()
+(gdb) info registers
+rsp            0x7fffffffe008      0x7fffffffe008
+";
+        assert!(run_rule(&RULE, s).is_empty());
+        // ... but a caller of a normal frame is.
+        let s2 = s.replace("#1  <signal handler called>", "#1  0x0000555555555180 in middle ()");
+        let f = run_rule(&RULE, &s2);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].message, "rsp = 0x7fffffffe008 is 8 mod 16 at the call from busy (frame #2)");
+    }
+
+    #[test]
+    fn aarch64_sp_always_aligned() {
+        let t = "\
+Program received signal SIGBUS, Bus error.
+0x0000aaaaaaaa0714 in f ()
+(gdb) info registers
+x0             0x1                 1
+sp             0xfffffffff3a8      0xfffffffff3a8
+pc             0xaaaaaaaa0714      0xaaaaaaaa0714 <f+20>
+";
+        let mut parsed = crate::input::parse(t);
+        parsed.trace.arch = Arch::Aarch64;
+        let f = crate::rules::run(&parsed.trace, &crate::rules::Selection { only: vec![RULE.id.into()], skip: vec![] });
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "sp = 0xfffffffff3a8 is 8 mod 16 in f (frame #0)");
+    }
+
+    #[test]
+    fn quiet_on_other_samples() {
+        for s in ["null-fnptr.gdb.txt", "null-field.gdb.txt", "rust-panic.gdb.txt", "stack-chk.gdb.txt", "julia-trampoline-bad-r13.gdb.txt"] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+}

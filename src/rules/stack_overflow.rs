@@ -1,0 +1,244 @@
+//! `stack-overflow`: the fault is at or just below the end of a stack (its guard page or gap),
+//! or the backtrace shows runaway recursion.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::classify::RegionKind;
+use crate::model::*;
+use crate::signals::{SEGV_ACCERR, SEGV_MAPERR};
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "stack-overflow",
+    title: "stack exhausted: fault below the stack or runaway recursion",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A SIGSEGV or SIGBUS whose fault address lies in the guard page
+(`---p`) directly below a thread stack, or at most 1 MiB (the kernel's default
+`stack_guard_gap`) below the mapping that holds the crashed thread's stack, such as `[stack]`.
+Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
+finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
+as evidence, and is reported on its own as a heuristic finding when the fault address is
+unknown.
+
+**Why it matters** A stack overflow faults on whatever instruction first touches the next page:
+often a prologue store or a `call`, far from the real cause (unbounded recursion, a huge
+`alloca` or VLA, a large local array, or a small thread stack). The fault address and sp next
+to the stack's lower end identify it; the repeating frames name the recursion.
+
+**Example** `si_addr = 0x7fffff7fe108`, `rsp = 0x7fffff7fe100`, `[stack]` at
+`0x7fffff7ff000-0x7ffffffff000` and `bt -3` ending at `#2073 main`: `fault address
+0x7fffff7fe108 is 0xef8 bytes below the stack 0x7fffff7ff000-0x7ffffffff000 ([stack]); walk
+recurses 2074 frames deep`.
+
+**Known false positives** Stacks of green threads, coroutines and language runtimes (Go,
+Julia tasks) are anonymous mappings; they are recognised only when a thread's sp is printed
+inside them. A wild pointer that happens to land just below a stack looks the same; the sp
+distance in the message helps tell them apart."#,
+};
+
+/// The kernel's default `stack_guard_gap` (256 pages): how far below a stack a fault still
+/// counts as running off its end.
+const GAP: u64 = 1 << 20;
+/// Without mappings: a page fault this close to sp.
+const NEAR_SP: u64 = 64 << 10;
+/// A backtrace at least this deep, mostly one function, is runaway recursion.
+const DEEP: u32 = 1000;
+
+/// The stack mapping of a thread: the one that holds one of its printed sps, or `[stack]`
+/// just above an sp that has run off its end.
+fn stack_mapping<'a>(cx: &RuleContext<'a>, th: &Thread, sp: u64) -> Option<&'a Mapping> {
+    let sp_name = cx.trace.arch.sp_register();
+    let sps: Vec<u64> = th.registers.values().filter_map(|r| r.get(sp_name)).collect();
+    let is_stack = |m: &Mapping| {
+        let p = m.path.as_deref().unwrap_or("");
+        p == "[stack]" || p.starts_with("[stack:") || sps.iter().any(|s| m.contains(*s)) || cx.classifier.classify(m.start.0).kind == RegionKind::Stack
+    };
+    if let Some(m) = cx.trace.mapping_for(sp).filter(|m| is_stack(m)) {
+        return Some(m);
+    }
+    // sp below every mapping of the stack: the nearest stack mapping above it.
+    cx.trace.mappings.iter().filter(|m| m.start.0 > sp && m.start.0 - sp <= GAP).find(|m| is_stack(m))
+}
+
+/// `walk` repeats in 32 of 33 printed frames; the deepest frame number is #2073.
+struct Recursion {
+    function: String,
+    count: usize,
+    printed: usize,
+    depth: u32,
+    span: Span,
+}
+
+fn recursion(th: &Thread) -> Option<Recursion> {
+    let depth = th.frames.iter().map(|f| f.index).max()? + 1;
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for f in th.frames.iter().filter(|f| f.function.is_some()) {
+        let n = f.function_name();
+        match counts.iter_mut().find(|(m, _)| *m == n) {
+            Some(c) => c.1 += 1,
+            None => counts.push((n, 1)),
+        }
+    }
+    let (name, count) = counts.into_iter().max_by_key(|c| c.1)?;
+    let printed = th.frames.len();
+    // Deep, and the printed frames are mostly the same function.
+    if depth >= DEEP && count * 2 >= printed && count >= 8 {
+        let span = Span { first: th.frames.first()?.span.first, last: th.frames.last()?.span.last };
+        return Some(Recursion { function: name.to_string(), count, printed, depth, span });
+    }
+    None
+}
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    let sp_name = cx.trace.arch.sp_register();
+    for (si, stop) in cx.stops() {
+        if !matches!(cx.signo(stop), Some(11) | Some(7)) {
+            continue;
+        }
+        let Some(th) = stop.crashed_thread() else { continue };
+        let sp = cx.sp_at(th, 0);
+        let fault = cx.fault_address(stop);
+        let rec = recursion(th);
+        let mut heuristic = false;
+        let mut msg: Option<String> = None;
+        let mut map_ev: Option<(String, Span)> = None;
+        if let Some(sp) = sp {
+            if let Some(stack) = stack_mapping(cx, th, sp) {
+                let lo = stack.start.0;
+                let name = stack.path.as_deref().unwrap_or("anonymous");
+                let range = format!("{:#x}-{:#x} ({name})", lo, stack.end.0);
+                map_ev = Some((format!("stack mapping {range}"), stack.span));
+                if let Some(a) = fault {
+                    let guard = cx.trace.mapping_for(a).filter(|g| g.end.0 == lo && g.perms.as_deref().is_some_and(|p| p.starts_with("---")));
+                    if a < lo && (lo - a <= GAP || guard.is_some()) {
+                        msg = Some(if guard.is_some() {
+                            format!("fault address {a:#x} is in the guard page below the stack {range}")
+                        } else {
+                            format!("fault address {a:#x} is {:#x} bytes below the stack {range}", lo - a)
+                        });
+                    }
+                } else if sp < lo {
+                    msg = Some(format!("{sp_name} = {sp:#x} is {:#x} bytes below the stack {range}", lo - sp));
+                }
+            } else if !cx.classifier.has_mappings()
+                && let Some(a) = fault
+            {
+                let pagefault = matches!(stop.reason.si_code, Some(SEGV_MAPERR) | Some(SEGV_ACCERR));
+                if pagefault && a.abs_diff(sp) <= NEAR_SP && a >= 0x10000 {
+                    heuristic = true;
+                    msg = Some(format!(
+                        "fault address {a:#x} is {:#x} bytes {} {sp_name} = {sp:#x}: the stack ran out (no mappings printed)",
+                        a.abs_diff(sp),
+                        if a < sp { "below" } else { "above" }
+                    ));
+                }
+            }
+        }
+        if msg.is_none()
+            && fault.is_none()
+            && let Some(r) = &rec
+        {
+            heuristic = true;
+            msg = Some(format!("runaway recursion: {} repeats in {} of {} printed frames, {} frames deep", r.function, r.count, r.printed, r.depth));
+        }
+        let Some(mut msg) = msg else { continue };
+        if let (Some(r), false) = (&rec, msg.starts_with("runaway")) {
+            msg.push_str(&format!("; {} recurses {} frames deep", r.function, r.depth));
+        }
+        if !msg.contains(sp_name)
+            && let Some(sp) = sp
+        {
+            msg.push_str(&format!(" ({sp_name} = {sp:#x})"));
+        }
+        let mut f = Finding::new(&RULE, msg).at(si, Some(th), Some(0)).rank(90).register(sp_name);
+        if let Some(a) = fault {
+            f = f.evidence(format!("si_addr = {a:#x} ({})", stop.reason.code_name().unwrap_or("?")), Some(stop.reason.span));
+        }
+        if let (Some(sp), Some(r)) = (sp, cx.reg0(stop, sp_name)) {
+            f = f.evidence(format!("{sp_name} = {sp:#x}"), Some(r.span));
+        }
+        if let Some((t, s)) = map_ev {
+            f = f.evidence(t, Some(s));
+        }
+        if let Some(r) = &rec {
+            f = f.evidence(
+                format!("{} repeats in {} of {} printed frames; the deepest frame is #{}", r.function, r.count, r.printed, r.depth - 1),
+                Some(r.span),
+            );
+        }
+        f = f
+            .step("bt -10")
+            .step("info frame")
+            .step("p $_siginfo._sifields._sigfault.si_addr")
+            .step("ulimit -s (in a shell) / pthread_attr_getstacksize for threads");
+        if !cx.classifier.has_mappings() {
+            f = f.step("info proc mappings");
+        }
+        if heuristic {
+            f = f.heuristic();
+        }
+        out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn stack_overflow_sample() {
+        let f = run_rule_on_sample(&RULE, "stack-overflow.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "fault address 0x7fffff7fe108 is 0xef8 bytes below the stack 0x7fffff7ff000-0x7ffffffff000 ([stack]); walk recurses 2074 frames deep (rsp = 0x7fffff7fe100)"
+        );
+        assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn quiet_elsewhere() {
+        for s in [
+            "null-field.gdb.txt",
+            "threads-crash.gdb.txt",
+            "smashed-stack.gdb.txt",
+            "write-rodata.gdb.txt",
+            "julia-trampoline-bad-r13.gdb.txt",
+            "c-r13-plain.gdb.txt",
+        ] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+
+    #[test]
+    fn thread_guard_page_and_heuristics() {
+        let t = "\
+Thread 2 \"w\" received signal SIGSEGV, Segmentation fault.
+0x0000555555555154 in walk () at t.c:6
+(gdb) info registers
+rsp            0x7ffff55ce010      0x7ffff55ce010
+rip            0x555555555154      0x555555555154 <walk+11>
+(gdb) p $_siginfo
+$1 = {si_signo = 11, si_errno = 0, si_code = 2, _sifields = {_sigfault = {si_addr = 0x7ffff55cdff8}}}
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x7ffff55cd000     0x7ffff55ce000     0x1000        0x0  ---p   
+      0x7ffff55ce000     0x7ffff5dce000   0x800000        0x0  rw-p   
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.starts_with("fault address 0x7ffff55cdff8 is in the guard page below the stack 0x7ffff55ce000-0x7ffff5dce000 (anonymous)"),
+            "{}",
+            f[0].message
+        );
+        // Without mappings: heuristic from the distance to sp.
+        let no_maps = &t[..t.find("(gdb) info proc mappings").unwrap_or(t.len())];
+        let f = run_rule(&RULE, no_maps);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].heuristic);
+        assert!(f[0].message.contains("0x18 bytes below rsp = 0x7ffff55ce010"), "{}", f[0].message);
+        // A NULL dereference near nothing is quiet.
+        assert!(run_rule(&RULE, &no_maps.replace("si_addr = 0x7ffff55cdff8", "si_addr = 0x18")).is_empty());
+    }
+}

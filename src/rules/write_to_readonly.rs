@@ -1,0 +1,173 @@
+//! `write-to-readonly`: a write fault on a read-only or code mapping.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::insn::{self, Access};
+use crate::signals::SEGV_ACCERR;
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "write-to-readonly",
+    title: "write to read-only or code memory",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A SIGSEGV whose fault address lies in a mapping without write
+permission that is readable or executable (`r--p`, `r-xp`: `.rodata`, RELRO, code, a read-only
+`mmap`), when the faulting instruction writes (`mov %dl,(%rax)`) or, without a disassembly,
+when the kernel reported `SEGV_ACCERR`. Without `info proc mappings`, `SEGV_ACCERR` plus a
+writing instruction is reported as a heuristic finding.
+
+**Why it matters** Typical causes: modifying a string literal, writing through a `const` object
+placed in `.rodata`, writing to a RELRO-protected GOT or vtable after startup, or a stray
+pointer into code. The mapping tells which: the binary's `r--p` segment is `.rodata`/RELRO, an
+`r-xp` segment is code.
+
+**Example** `si_code = 2 (SEGV_ACCERR)`, `si_addr = 0x555555556004` in
+`0x555555556000-0x555555557000 r--p /path/to/binary`, `=> mov %dl,(%rax)`.
+
+**Known false positives** Guard pages (`---p`) are not readable, so faults there are left to
+`stack-overflow`. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
+};
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        if cx.signo(stop) != Some(11) {
+            continue;
+        }
+        let th = stop.crashed_thread();
+        let pc = cx.pc(stop);
+        let insn = cx.fault_insn(stop);
+        let decoded = insn.map(|i| insn::decode(&i.text));
+        let access = decoded.as_ref().and_then(|d| d.access);
+        let computed = decoded.as_ref().and_then(|d| d.mem.as_ref()).and_then(|m| cx.effective_address(stop, m));
+        let accerr = stop.reason.si_code == Some(SEGV_ACCERR);
+        let (addr, from_siginfo) = match (cx.fault_address(stop), computed) {
+            (Some(a), _) => (a, true),
+            (None, Some(c)) => (c, false),
+            _ => continue,
+        };
+        if Some(addr) == pc {
+            continue; // an instruction fetch: bad-pc's
+        }
+        let writes = match access {
+            Some(Access::Write) | Some(Access::ReadWrite) => true,
+            Some(Access::Read) => false,
+            None => accerr && insn.is_none(),
+        };
+        if !writes {
+            continue;
+        }
+        let mapping = cx.trace.mapping_for(addr);
+        let mut heuristic = false;
+        let region = match mapping {
+            Some(m) => {
+                let perms = m.perms.as_deref().unwrap_or("");
+                let readable = perms.starts_with('r');
+                if m.writable() != Some(false) || !(readable || m.executable() == Some(true)) {
+                    continue;
+                }
+                let kind = cx.classifier.classify(addr).kind.name();
+                let path = m.path.as_deref().unwrap_or("anonymous");
+                format!("{kind}, {perms} {}", path.rsplit('/').next().unwrap_or(path))
+            }
+            None if cx.classifier.has_mappings() => continue,
+            None => {
+                // No mappings: only the kernel's word that permissions were denied.
+                if !accerr || access.is_none() {
+                    continue;
+                }
+                heuristic = true;
+                "no write permission per SEGV_ACCERR; no mappings printed".to_string()
+            }
+        };
+        let kind_word = match access {
+            Some(Access::ReadWrite) => "read-modify-write of",
+            _ => "write to",
+        };
+        let where_ = th.and_then(|t| t.frames.first()).map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
+        let mut msg = format!("{kind_word} {addr:#x} ({region}){where_}");
+        if !from_siginfo {
+            msg.push_str(" (address computed from the faulting instruction)");
+        }
+        let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(60);
+        if let Some(base) = decoded.as_ref().and_then(|d| d.mem.as_ref()).and_then(|m| m.base.clone())
+            && let Some(r) = cx.reg0(stop, &base)
+        {
+            f = f.register(&base).evidence(format!("{base} = {:#x}", r.value.unwrap_or(0)), Some(r.span));
+        }
+        f = f.evidence(
+            format!("{} {} at {addr:#x}", stop.reason.signal.as_deref().unwrap_or("SIGSEGV"), stop.reason.code_name().unwrap_or("")).replace("  ", " "),
+            Some(stop.reason.span),
+        );
+        if let Some(i) = insn {
+            f = f.evidence(format!("faulting instruction: {}", i.text.trim()), Some(i.span));
+        }
+        if let Some(m) = mapping {
+            f = f.evidence(
+                format!("mapping {:#x}-{:#x} {} {}", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("?"), m.path.as_deref().unwrap_or("anonymous")),
+                Some(m.span),
+            );
+        }
+        if let Some(s) = cx.symbol_at(stop, addr) {
+            f = f.evidence(format!("{addr:#x} is {s}"), None);
+        }
+        f = f.step(format!("info symbol {addr:#x}")).step("maintenance info sections").step("info locals");
+        if mapping.is_none() {
+            f = f.step("info proc mappings");
+        }
+        if heuristic {
+            f = f.heuristic();
+        }
+        out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn write_rodata_sample() {
+        let f = run_rule_on_sample(&RULE, "write-rodata.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "write to 0x555555556004 (read-only data, r--p write-rodata) in upcase");
+        assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn quiet_on_reads_and_unmapped_writes() {
+        for s in ["null-field.gdb.txt", "threads-crash.gdb.txt", "stack-overflow.gdb.txt", "julia-trampoline-bad-r13.gdb.txt"] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+
+    const T: &str = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x000055555555516e in patch () at t.c:9
+(gdb) info registers
+rax            0x555555555100      1
+rip            0x55555555516e      0x55555555516e <patch+37>
+(gdb) p $_siginfo
+$1 = {si_signo = 11, si_errno = 0, si_code = 2, _sifields = {_sigfault = {si_addr = 0x555555555100}}}
+(gdb) x/i $pc
+=> 0x55555555516e <patch+37>:\tmovl   $0x90909090,(%rax)
+";
+
+    #[test]
+    fn write_to_code_and_heuristic_without_mappings() {
+        let f = run_rule(&RULE, T);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].heuristic);
+        assert!(f[0].message.contains("SEGV_ACCERR; no mappings printed"), "{}", f[0].message);
+        let maps = "\
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555555000     0x555555556000     0x1000     0x1000  r-xp   /tmp/t
+";
+        let f = run_rule(&RULE, &format!("{T}{maps}"));
+        assert_eq!(f[0].message, "write to 0x555555555100 (code, r-xp t) in patch");
+        // A read of the same address is not a write fault.
+        let r = T.replace("movl   $0x90909090,(%rax)", "mov    (%rax),%edx");
+        assert!(run_rule(&RULE, &format!("{r}{maps}")).is_empty());
+    }
+}

@@ -1,0 +1,185 @@
+//! End-to-end tests of the `tracecheck` binary: exit codes, formats, the JSON contract.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn samples() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("sample-traces"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".gdb.txt"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 10, "sample traces missing");
+    v
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).current_dir(root()).output().unwrap()
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    let out = bin().args(["--format", "json"]).arg(path).output().unwrap();
+    assert!(out.status.code() == Some(0) || out.status.code() == Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn null_field_json_has_signal_thread_frame_and_registers() {
+    let v = json(&root().join("sample-traces/null-field.gdb.txt"));
+    assert_eq!(v["schema"], "tracecheck/1");
+    let inp = &v["inputs"][0];
+    assert_eq!(inp["arch"], "x86_64");
+    assert_eq!(inp["formats"][0], "gdb");
+    let stop = &inp["stops"][0];
+    assert_eq!(stop["reason"]["signal"], "SIGSEGV");
+    assert_eq!(stop["reason"]["signo"], 11);
+    assert_eq!(stop["reason"]["code"], "SEGV_MAPERR");
+    assert_eq!(stop["reason"]["address"], "0x18");
+    let th = stop["threads"].as_array().unwrap().iter().find(|t| t["crashed"] == true).unwrap();
+    assert_eq!(th["frames"][0]["function"], "session_bytes");
+    assert_eq!(th["frames"][0]["line"], 23);
+    assert_eq!(stop["registers"]["rax"], "0x0");
+    assert_eq!(stop["registers"]["rip"], "0x555555555155");
+    assert_eq!(inp["findings"][0]["rule"], "null-dereference");
+}
+
+#[test]
+fn exit_codes() {
+    // A finding at error severity: 1.
+    assert_eq!(run(&["sample-traces/null-field.gdb.txt"]).status.code(), Some(1));
+    assert_eq!(run(&["--fail-on", "never", "sample-traces/null-field.gdb.txt"]).status.code(), Some(0));
+    // Missing file: 2 with a one-line reason.
+    let o = run(&["does-not-exist.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot open does-not-exist.txt"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1);
+    // Unknown rule: 2.
+    assert_eq!(run(&["--rule", "no-such-rule", "sample-traces/null-field.gdb.txt"]).status.code(), Some(2));
+    // No input: 2.
+    assert_eq!(run(&[]).status.code(), Some(2));
+}
+
+#[test]
+fn stdin_and_skip_rule() {
+    let text = std::fs::read(root().join("sample-traces/null-field.gdb.txt")).unwrap();
+    let mut child = bin().args(["--format", "json", "--skip-rule", "null-dereference", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["inputs"][0]["path"], "-");
+    assert!(v["inputs"][0]["findings"].as_array().unwrap().iter().all(|f| f["rule"] != "null-dereference"));
+    assert_eq!(v["inputs"][0]["stops"][0]["reason"]["signal"], "SIGSEGV");
+}
+
+#[test]
+fn text_output_has_no_colour_when_piped_or_no_color() {
+    let o = run(&["sample-traces/null-field.gdb.txt"]);
+    assert!(!o.stdout.contains(&0x1b));
+    let o = bin().args(["--color", "always", "sample-traces/null-field.gdb.txt"]).env("NO_COLOR", "1").current_dir(root()).output().unwrap();
+    assert!(!o.stdout.contains(&0x1b));
+    let o = bin().args(["--color", "always", "sample-traces/null-field.gdb.txt"]).env_remove("NO_COLOR").current_dir(root()).output().unwrap();
+    assert!(o.stdout.contains(&0x1b));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("null-dereference"));
+}
+
+#[test]
+fn rules_and_explain() {
+    let o = run(&["rules"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("null-dereference"));
+    let o = run(&["explain", "null-dereference"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("**What it flags**"));
+    assert_eq!(run(&["explain", "nope"]).status.code(), Some(2));
+}
+
+#[test]
+fn elf_input_is_refused_clearly() {
+    let dir = std::env::temp_dir().join(format!("tc-elf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("core.1234");
+    std::fs::write(&p, b"\x7fELF\x02\x01\x01\0garbage").unwrap();
+    let o = bin().arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ELF"));
+}
+
+/// `../shared/tools/check-json-contract.py` over every sample trace (CI has ../shared).
+#[test]
+fn json_contract_on_every_sample() {
+    let checker = root().join("../shared/tools/check-json-contract.py");
+    if !checker.exists() {
+        println!("skipping JSON contract test: {} not found (it is beside the clone in CI)", checker.display());
+        return;
+    }
+    for s in samples() {
+        let out = bin().args(["--format", "json"]).arg(&s).output().unwrap();
+        let mut child = Command::new("python3").arg(&checker).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&out.stdout).unwrap();
+        let res = child.wait_with_output().unwrap();
+        assert!(res.status.success(), "{}: {}", s.display(), String::from_utf8_lossy(&res.stdout));
+    }
+}
+
+#[test]
+fn markdown_escapes_dump_text() {
+    let dir = std::env::temp_dir().join(format!("tc-md-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("evil.txt");
+    std::fs::write(
+        &p,
+        "Program received signal SIGSEGV, Segmentation fault.\n0x0000555555555139 in <img src=x onerror=alert(1)> (a=\"```\") at t.c:2\n#0  0x0000555555555139 in <img src=x onerror=alert(1)> (a=\"```\") at t.c:2\n\x1b]52;c;ZXZpbA==\x07\n",
+    )
+    .unwrap();
+    let o = bin().args(["--format", "markdown"]).arg(&p).output().unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(!s.contains('\x1b'));
+    assert!(s.contains("<details>"));
+    // Outside code spans and fenced blocks (which GitHub renders inert), no raw HTML.
+    let mut outside = String::new();
+    let mut fence: Option<String> = None;
+    for line in s.lines() {
+        let t = line.trim_start();
+        if let Some(f) = &fence {
+            if t.starts_with(f.as_str()) && t.trim_end_matches('`').is_empty() {
+                fence = None;
+            }
+            continue;
+        }
+        if t.starts_with("```") {
+            fence = Some(t.chars().take_while(|c| *c == '`').collect());
+            continue;
+        }
+        // Drop inline code spans (any backtick run length).
+        let mut rest = line;
+        while let Some(a) = rest.find('`') {
+            outside.push_str(&rest[..a]);
+            let run = rest[a..].chars().take_while(|c| *c == '`').count();
+            let after = &rest[a + run..];
+            let closer = "`".repeat(run);
+            match after.find(&closer) {
+                Some(b) => rest = &after[b + run..],
+                None => { rest = ""; }
+            }
+        }
+        outside.push_str(rest);
+        outside.push('\n');
+    }
+    assert!(fence.is_none(), "unclosed fence: {s}");
+    assert!(!outside.contains("<img"), "{outside}");
+    // The raw dump keeps its lines.
+    assert!(s.contains("Program received signal SIGSEGV, Segmentation fault.\n0x0000555555555139"));
+}
