@@ -75,9 +75,20 @@ pub fn is_machinery(f: &Frame) -> bool {
         "panic_abort::", "std::sys_common::backtrace", "std::backtrace_rs", "__rust_", "__GI___", "__libc_", "__pthread_",
         "_dl_", "__sigsetjmp", "runtime.", "jl_gc_", "gc_mark", "gc_sweep", "ijl_gc_", "_Unwind_", "__cxxabiv1",
         "std::__throw", "__gnu_cxx::__verbose", "__interceptor_", "__asan", "__sanitizer", "__ubsan", "__tsan",
-        "__msan",
+        "__msan", "_jl_gc_", "gc_dump_queue_and_abort", "gc_assert_datatype_fail", "jl_datatype_layout",
     ];
     if PREFIXES.iter().any(|p| name.starts_with(p)) {
+        return true;
+    }
+    // The language's own library: Rust's core/std/alloc (sources under `/rustc/<hash>/library/`,
+    // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
+    // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
+    // function that noticed the problem, not the caller that misused it.
+    if is_toolchain_source(file) {
+        return true;
+    }
+    const STD_NAMESPACES: &[&str] = &["core::", "std::", "alloc::", "__gnu_cxx::", "__cxxabiv1::", "panic_abort::", "panic_unwind::"];
+    if file.is_empty() && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
     // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
@@ -93,11 +104,75 @@ pub fn is_machinery(f: &Frame) -> bool {
     false
 }
 
+/// Source paths of the Rust standard library and the C++ standard library headers.
+fn is_toolchain_source(file: &str) -> bool {
+    const RUST_LIBS: &[&str] = &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
+    file.starts_with("/rustc/")
+        || file.contains("/lib/rustlib/src/rust/library/")
+        || RUST_LIBS.iter().any(|p| file.starts_with(p))
+        || file.contains("/include/c++/")
+}
+
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
     let th = stop.crashed_thread()?;
     let pos = th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
         .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
     Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
+}
+
+/// The culprit's thread and frame, when the frame has a name or a source file (an
+/// `unknown function (ip: …)` frame names nothing a message could point at).
+pub fn named_culprit(stop: &Stop) -> Option<(&Thread, &Frame)> {
+    let c = culprit(stop)?;
+    let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
+    let f = th.frames.get(c.position)?;
+    (f.function.is_some() || f.file.is_some()).then_some((th, f))
+}
+
+/// `buffer_release at src/glibc-abort.c:10`, or just the name when there is no line.
+pub fn frame_location(f: &Frame) -> String {
+    match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{} at {file}:{line}", f.function_name()),
+        _ => f.function_name().to_string(),
+    }
+}
+
+/// The C string gdb printed for argument `name` (`str=str@entry=0x7ffff7f72098 "free(): …"`),
+/// unescaped. `None` when the argument is absent or not a string.
+pub fn frame_arg_string(f: &Frame, name: &str) -> Option<String> {
+    let args = f.args.as_deref()?;
+    let key = format!("{name}=");
+    let mut from = 0;
+    let start = loop {
+        let p = from + args[from..].find(&key)?;
+        if p == 0 || args[..p].ends_with(' ') || args[..p].ends_with(',') {
+            break p + key.len();
+        }
+        from = p + key.len();
+    };
+    let mut v = &args[start..];
+    if let Some(r) = v.strip_prefix(&format!("{name}@entry=")) {
+        v = r;
+    }
+    // The string follows the pointer value, before the next argument.
+    let q = v.find('"')?;
+    if v[..q].contains(", ") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut chars = v[q + 1..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
 }
 
 /// The crash line: the first frame with source outside libc/runtime frames (as CASR's
@@ -139,5 +214,68 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    fn sample_culprit(name: &str) -> (u32, String) {
+        let path = format!("{}/sample-traces/{}", env!("CARGO_MANIFEST_DIR"), name);
+        let p = crate::input::parse_bytes(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+        let stop = p.trace.main_stop().unwrap();
+        let c = culprit(stop).unwrap();
+        let th = stop.threads.iter().find(|t| *t.id == *c.thread).unwrap();
+        (c.index, th.frames[c.position].function_name().to_string())
+    }
+
+    #[test]
+    fn culprits_of_the_abort_samples() {
+        assert_eq!(sample_culprit("glibc-abort.gdb.txt"), (8, "buffer_release".into()));
+        assert_eq!(sample_culprit("assert-fail.gdb.txt"), (6, "range_width".into()));
+        assert_eq!(sample_culprit("stack-chk.gdb.txt"), (7, "copy_name".into()));
+        // Not `core::result::Result<…>::unwrap` (#15, from /rustc/…/library/core) nor the
+        // panic machinery above it.
+        assert_eq!(sample_culprit("rust-panic.gdb.txt"), (16, "rust_panic::Config::port".into()));
+        // Not `std::vector<…>::_M_range_check` / `::at` (#9, #10, from /usr/include/c++/12).
+        assert_eq!(sample_culprit("cpp-uncaught.gdb.txt"), (11, "Inventory::lookup".into()));
+    }
+
+    #[test]
+    fn culprits_of_the_segv_samples() {
+        // `core::ptr::read_volatile` faulted, but the dangling pointer came from its caller.
+        assert_eq!(sample_culprit("rust-null.gdb.txt"), (1, "rust_null::read_payload".into()));
+        assert_eq!(sample_culprit("null-field.gdb.txt"), (0, "session_bytes".into()));
+        assert_eq!(sample_culprit("null-fnptr.gdb.txt"), (1, "stream_fill".into()));
+        assert_eq!(sample_culprit("threads-crash.gdb.txt"), (0, "store_result".into()));
+        assert_eq!(sample_culprit("julia-trampoline-bad-r13.gdb.txt"), (0, "julia_module_callback_4212".into()));
+    }
+
+    #[test]
+    fn frame_string_arguments() {
+        let f = Frame {
+            function: Some("malloc_printerr".into()),
+            args: Some("str=str@entry=0x7ffff7f72098 \"free(): double free detected in tcache 2\"".into()),
+            ..Default::default()
+        };
+        assert_eq!(frame_arg_string(&f, "str").as_deref(), Some("free(): double free detected in tcache 2"));
+        let f = Frame {
+            args: Some("assertion=0x555555556020 \"r->lo <= r->hi && \\\"range is inverted\\\"\", file=0x555555556008 \"src/assert-fail.c\", line=9, function=0x555555556050 <__PRETTY_FUNCTION__.0> \"range_width\"".into()),
+            ..Default::default()
+        };
+        assert_eq!(frame_arg_string(&f, "assertion").as_deref(), Some("r->lo <= r->hi && \"range is inverted\""));
+        assert_eq!(frame_arg_string(&f, "file").as_deref(), Some("src/assert-fail.c"));
+        assert_eq!(frame_arg_string(&f, "function").as_deref(), Some("range_width"));
+        assert_eq!(frame_arg_string(&f, "line"), None);
+        assert_eq!(frame_arg_string(&f, "mem"), None);
+    }
+
+    #[test]
+    fn user_code_in_namespace_std_is_not_machinery() {
+        // A user specialisation `std::hash<Key>` defined in the user's own file.
+        let f = Frame { function: Some("std::hash<Key>::operator()".into()), file: Some("src/key.cpp".into()), line: Some(12), ..Default::default() };
+        assert!(!is_machinery(&f));
+        let f = Frame { function: Some("std::vector<int>::at".into()), file: Some("/usr/include/c++/12/bits/stl_vector.h".into()), ..Default::default() };
+        assert!(is_machinery(&f));
+        let f = Frame { function: Some("core::panicking::panic_fmt".into()), ..Default::default() };
+        assert!(is_machinery(&f));
+        let f = Frame { function: Some("_jl_gc_collect".into()), file: Some("/cache/build/src/gc-stock.c".into()), line: Some(3074), ..Default::default() };
+        assert!(is_machinery(&f));
     }
 }

@@ -62,7 +62,8 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("terminate called after throwing an instance of") || t.starts_with("terminate called without an active exception") || t.starts_with("terminate called recursively") {
         return Some(MessageKind::UncaughtException);
     }
-    if t.starts_with("thread '") && t.contains("' panicked at") {
+    // `thread 'main' panicked at …`; newer Rust (1.95 in sample-traces/rust-panic) adds the OS thread id: `thread 'main' (12345) panicked at …`.
+    if t.starts_with("thread '") && (t.contains("' panicked at") || t.contains(") panicked at")) {
         return Some(MessageKind::Panic);
     }
     if t.contains("Assertion `") && t.ends_with("failed.") || t.contains("Assertion failed:") {
@@ -77,6 +78,100 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     None
 }
 
+/// The parts of an assertion message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assertion<'a> {
+    /// The program name glibc prints first (`julia-debug`).
+    pub program: Option<&'a str>,
+    pub file: Option<&'a str>,
+    pub line: Option<u32>,
+    pub function: Option<&'a str>,
+    pub expr: &'a str,
+}
+
+/// Reads an assertion message in glibc's shape
+/// (`prog: file.c:5: func: Assertion `x' failed.`, also used by LLVM and Julia debug builds),
+/// musl's (`Assertion failed: x (file.c: func: 5)`) or macOS's
+/// (`Assertion failed: (x), function func, file file.c, line 5.`).
+pub fn parse_assertion(t: &str) -> Option<Assertion<'_>> {
+    let t = t.trim();
+    if let Some(p) = t.find("Assertion `") {
+        let expr_and = &t[p + "Assertion `".len()..];
+        let expr = expr_and.strip_suffix("' failed.").or_else(|| expr_and.rsplit_once("' failed").map(|(e, _)| e))?;
+        let head = t[..p].trim_end().strip_suffix(':').unwrap_or(&t[..p]).trim_end();
+        let (rest, function) = match head.rsplit_once(": ") {
+            Some((r, f)) => (r, Some(f.trim())),
+            None => ("", if head.is_empty() { None } else { Some(head) }),
+        };
+        let (program, loc) = match rest.split_once(": ") {
+            Some((prog, loc)) => (Some(prog.trim()), loc.trim()),
+            None => (None, rest.trim()),
+        };
+        let (file, line) = match loc.rsplit_once(':') {
+            Some((f, l)) => match l.parse::<u32>() {
+                Ok(n) => (Some(f), Some(n)),
+                Err(_) => (None, None),
+            },
+            None => (None, None),
+        };
+        return Some(Assertion { program, file, line, function, expr });
+    }
+    let r = t.split_once("Assertion failed: ")?.1.trim_end_matches('.');
+    // macOS: `(x), function f, file a.c, line 5`
+    if let Some((expr, tail)) = r.rsplit_once(", function ") {
+        let (function, tail) = tail.split_once(", file ").unwrap_or((tail, ""));
+        let (file, line) = tail.split_once(", line ").map(|(f, l)| (Some(f), l.trim().parse().ok())).unwrap_or((None, None));
+        let expr = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')).unwrap_or(expr);
+        return Some(Assertion { program: None, file, line, function: Some(function), expr });
+    }
+    // musl: `x (a.c: f: 5)`
+    if let Some((expr, tail)) = r.rsplit_once(" (") {
+        let parts: Vec<&str> = tail.trim_end_matches(')').split(": ").collect();
+        if let [file, function, line] = parts[..] {
+            return Some(Assertion { program: None, file: Some(file), line: line.parse().ok(), function: Some(function), expr });
+        }
+    }
+    Some(Assertion { program: None, file: None, line: None, function: None, expr: r })
+}
+
+/// The parts of a Rust panic header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PanicHeader<'a> {
+    /// The thread name (`main`, `<unnamed>`).
+    pub thread: &'a str,
+    /// `src/main.rs:13:5`
+    pub location: Option<&'a str>,
+    /// The payload, when it is on the same line (the format before Rust 1.73).
+    pub payload: Option<&'a str>,
+}
+
+/// Reads `thread 'main' panicked at src/main.rs:13:5:`,
+/// `thread 'main' (12345) panicked at src/main.rs:13:5:` and
+/// `thread 'main' panicked at 'msg', src/main.rs:13:5`.
+pub fn parse_panic_header(t: &str) -> Option<PanicHeader<'_>> {
+    let t = t.trim();
+    let r = t.strip_prefix("thread '")?;
+    let (thread, rest) = r.split_once('\'')?;
+    let at = rest.find("panicked at ")? + "panicked at ".len();
+    let tail = rest[at..].trim_end();
+    if let Some(q) = tail.strip_prefix('\'') {
+        // Old format: the payload is quoted, the location follows the last `', `.
+        let (payload, loc) = match q.rsplit_once("', ") {
+            Some((p, l)) => (p, Some(l.trim())),
+            None => (q.trim_end_matches('\''), None),
+        };
+        return Some(PanicHeader { thread, location: loc, payload: Some(payload) });
+    }
+    let loc = tail.strip_suffix(':').unwrap_or(tail).trim();
+    Some(PanicHeader { thread, location: if loc.is_empty() { None } else { Some(loc) }, payload: None })
+}
+
+/// The exception type in `terminate called after throwing an instance of 'std::out_of_range'`.
+pub fn thrown_type(t: &str) -> Option<&str> {
+    let r = t.trim().strip_prefix("terminate called after throwing an instance of '")?;
+    Some(r.strip_suffix('\'').unwrap_or(r))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,9 +181,45 @@ mod tests {
         assert_eq!(classify("*** stack smashing detected ***: terminated"), Some(MessageKind::StackSmashing));
         assert_eq!(classify("terminate called after throwing an instance of 'std::out_of_range'"), Some(MessageKind::UncaughtException));
         assert_eq!(classify("thread 'main' panicked at src/main.rs:13:5:"), Some(MessageKind::Panic));
+        assert_eq!(classify("thread 'main' (26319) panicked at src/rust-panic.rs:23:28:"), Some(MessageKind::Panic));
+        assert_eq!(classify("thread 'main' panicked at 'explicit panic', src/main.rs:2:5"), Some(MessageKind::Panic));
         assert_eq!(classify("t: t.c:5: main: Assertion `x == 1' failed."), Some(MessageKind::Assertion));
         assert_eq!(classify("GC error (probable corruption)"), Some(MessageKind::GcCorruption));
         assert_eq!(classify("hello world"), None);
         assert!(is_abort_message("  what():  vector::_M_range_check: __n (which is 10) >= this->size() (which is 3)"));
+    }
+
+    #[test]
+    fn assertions() {
+        let a = parse_assertion("assert-fail: src/assert-fail.c:9: range_width: Assertion `r->lo <= r->hi && \"range is inverted\"' failed.").unwrap();
+        assert_eq!(
+            a,
+            Assertion { program: Some("assert-fail"), file: Some("src/assert-fail.c"), line: Some(9), function: Some("range_width"), expr: "r->lo <= r->hi && \"range is inverted\"" }
+        );
+        // Seed 001 (Julia debug build).
+        let a = parse_assertion("julia-debug: /home/tim/Julia/src/julia/src/dump.c:2159: jl_deserialize_value: Assertion `offs < backref_list.len' failed.").unwrap();
+        assert_eq!((a.file, a.line, a.function, a.expr), (Some("/home/tim/Julia/src/julia/src/dump.c"), Some(2159), Some("jl_deserialize_value"), "offs < backref_list.len"));
+        let a = parse_assertion("Assertion failed: x == 1 (t.c: main: 5)").unwrap();
+        assert_eq!((a.file, a.line, a.function, a.expr), (Some("t.c"), Some(5), Some("main"), "x == 1"));
+        let a = parse_assertion("Assertion failed: (x == 1), function main, file t.c, line 5.").unwrap();
+        assert_eq!((a.file, a.line, a.function, a.expr), (Some("t.c"), Some(5), Some("main"), "x == 1"));
+        assert_eq!(parse_assertion("hello"), None);
+    }
+
+    #[test]
+    fn panic_headers() {
+        assert_eq!(
+            parse_panic_header("thread 'main' (26319) panicked at src/rust-panic.rs:23:28:"),
+            Some(PanicHeader { thread: "main", location: Some("src/rust-panic.rs:23:28"), payload: None })
+        );
+        assert_eq!(
+            parse_panic_header("thread 'main' panicked at src/main.rs:13:5:"),
+            Some(PanicHeader { thread: "main", location: Some("src/main.rs:13:5"), payload: None })
+        );
+        assert_eq!(
+            parse_panic_header("thread '<unnamed>' panicked at 'called `Option::unwrap()` on a `None` value', src/lib.rs:4:37"),
+            Some(PanicHeader { thread: "<unnamed>", location: Some("src/lib.rs:4:37"), payload: Some("called `Option::unwrap()` on a `None` value") })
+        );
+        assert_eq!(thrown_type("terminate called after throwing an instance of 'std::out_of_range'"), Some("std::out_of_range"));
     }
 }

@@ -19,6 +19,9 @@ use rustc_hash::FxHashSet;
 use serde::Serialize;
 use std::sync::Arc;
 
+/// How many lines of a panic payload are kept as messages.
+const MAX_MESSAGE_CONTINUATION: u8 = 16;
+
 /// How many unrecognized lines are kept verbatim in the diagnostics.
 pub const MAX_UNRECOGNIZED_KEPT: usize = 50;
 
@@ -160,6 +163,10 @@ pub struct Builder {
     pending_print: Option<PendingPrint>,
     /// Lines that are a stop's explanatory messages (abort/panic text) seen before the stop.
     pending_messages: Vec<Message>,
+    /// How many more lines may continue the last message: a Rust panic line ending in `:`
+    /// (`thread 'main' panicked at src/main.rs:13:5:`) is followed by the panic payload,
+    /// which is arbitrary text.
+    message_follow: u8,
     pub(crate) julia: julia::JuliaState,
     pub(crate) rr: rr::RrState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
@@ -196,6 +203,7 @@ impl Builder {
             stop_thread: Vec::new(),
             pending_print: None,
             pending_messages: Vec::new(),
+            message_follow: 0,
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
             last_verb: String::new(),
@@ -495,6 +503,13 @@ impl Builder {
             self.last_frame_index = None;
         }
         let trimmed = l.trim_start();
+        if self.message_follow > 0 {
+            if trimmed.is_empty() {
+                self.message_follow = 0;
+            } else if self.message_continuation(trimmed, n) {
+                return true;
+            }
+        }
         if trimmed.is_empty() {
             self.flush_locals();
             self.last_frame_index = None;
@@ -689,12 +704,10 @@ impl Builder {
         }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
-            let msg = Message { text: t.into(), span: Span::line(n) };
-            match self.stop {
-                Some(i) if self.trace.stops[i].reason.kind != StopKind::Unknown => {
-                    self.trace.stops[i].messages.push(msg)
-                }
-                _ => self.pending_messages.push(msg),
+            let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic) && t.trim_end().ends_with(':');
+            self.push_message(Message { text: t.into(), span: Span::line(n) });
+            if panic_header {
+                self.message_follow = MAX_MESSAGE_CONTINUATION;
             }
             return true;
         }
@@ -710,6 +723,33 @@ impl Builder {
             return true;
         }
         false
+    }
+
+    /// Keeps a message for the stop it explains: the current one when it is already known,
+    /// else the next stop (program stderr comes before gdb's `Program received signal`).
+    fn push_message(&mut self, msg: Message) {
+        match self.stop {
+            Some(i) if self.trace.stops[i].reason.kind != StopKind::Unknown => self.trace.stops[i].messages.push(msg),
+            _ => self.pending_messages.push(msg),
+        }
+    }
+
+    /// A line after a panic header: the payload, up to a blank line, a prompt, a stop line,
+    /// Rust's `note:` / `stack backtrace:` lines or another fatal message.
+    fn message_continuation(&mut self, t: &str, n: u32) -> bool {
+        let ends = gdb::prompt(t).is_some()
+            || t.starts_with("note: ")
+            || t.starts_with("stack backtrace:")
+            || gdb::stop_line(t).is_some()
+            || julia::signal_header(t).is_some()
+            || crate::messages::classify(t).is_some();
+        if ends {
+            self.message_follow = 0;
+            return false;
+        }
+        self.message_follow -= 1;
+        self.push_message(Message { text: t.trim_end().into(), span: Span::line(n) });
+        true
     }
 
     fn frame_info_line(&mut self, t: &str, n: u32) -> bool {

@@ -10,14 +10,20 @@ use crate::input::Parsed;
 use crate::model::*;
 use serde::Serialize;
 
+pub mod assertion_failure;
 pub mod bad_pc;
 pub mod callee_saved_changed;
+pub mod corrupt_backtrace;
+pub mod heap_corruption;
 pub mod noncanonical_address;
 pub mod null_dereference;
+pub mod panic;
 pub mod pinned_register;
+pub mod poison_value;
 pub mod stack_misaligned;
 pub mod stack_overflow;
 pub mod stack_pointer_wild;
+pub mod uncaught_exception;
 pub mod write_to_readonly;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Hash)]
@@ -329,6 +335,12 @@ pub static RULES: &[Rule] = &[
     Rule { info: &stack_overflow::RULE, check: stack_overflow::check },
     Rule { info: &stack_misaligned::RULE, check: stack_misaligned::check },
     Rule { info: &stack_pointer_wild::RULE, check: stack_pointer_wild::check },
+    Rule { info: &assertion_failure::RULE, check: assertion_failure::check },
+    Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check },
+    Rule { info: &heap_corruption::RULE, check: heap_corruption::check },
+    Rule { info: &panic::RULE, check: panic::check },
+    Rule { info: &poison_value::RULE, check: poison_value::check },
+    Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check },
 ];
 
 /// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).

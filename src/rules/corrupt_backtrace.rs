@@ -1,0 +1,384 @@
+//! `corrupt-backtrace`: the unwinder gave up, or walked into frames that cannot be real
+//! (a pc made of a fill pattern, outside executable memory, or not an address at all).
+
+use super::poison_value::{Fit, allocator, fill_near, fill_of};
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::classify::RegionKind;
+use crate::model::*;
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "corrupt-backtrace",
+    title: "the backtrace runs through frames that cannot be real",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Warning,
+    explanation: r#"**What it flags** A thread whose backtrace is not trustworthy:
+
+- caller frames (#1 and up) whose pc is a fill pattern such as `0x4141414141414141`: the
+  return addresses were overwritten, so the stack was smashed and those frames are not real;
+- caller frames whose pc is not an address (zero page, small integer, non-canonical) or, when
+  `info proc mappings` was printed, lies outside every executable mapping;
+- `Backtrace stopped: Cannot access memory at address X`, where the unwinder followed a saved
+  frame pointer or return address into nothing (X near a fill pattern, as in
+  `0x4141414141414149` = `0x4141414141414141 + 8`, means that word was overwritten);
+- `Backtrace stopped: previous frame identical to this frame (corrupt stack?)` and
+  `… inner to this frame (corrupt stack?)`.
+
+The finding names the last good frame (the function whose frame was overrun) and the range of
+frames to disregard.
+
+**Why it matters** Frames past the damage are garbage: reading them as a call chain sends the
+investigation the wrong way. A smashed stack is itself a root cause: a local buffer overran its
+frame's saved registers and return address.
+
+**Example** `smashed-stack.gdb.txt`: `#1`–`#9` are `0x4141414141414141 in ?? ()`, `#10` is
+`0x0000000000000001`, then gdb resynchronises on `__libc_start_call_main`. `stack-chk.gdb.txt`:
+the canary caught the same overflow, and `bt` ends with
+`Backtrace stopped: Cannot access memory at address 0x4141414141414149`.
+
+**Known false positives** gdb also says "corrupt stack?" for frames it cannot unwind for
+benign reasons: JIT or hand-written code without unwind info, `sigaltstack` handlers, tail
+calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
+one they are not reported. "Cannot access memory" also happens in core files that lack the
+stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged.
+`Backtrace stopped: frame did not save the PC` and `Not enough registers or memory available
+to unwind further` are normal at thread entry points and in cores, and are not flagged. A
+backtrace cut short on purpose (`bt 30`, `bt -3`) is not corruption. Frame #0's pc is checked
+by `bad-pc`, not here."#,
+};
+
+/// Why one frame cannot be real.
+enum Bad {
+    Fill(String),
+    NotAddress(RegionKind),
+    NotExecutable(String),
+    Unmapped,
+}
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    let arch = cx.trace.arch;
+    let alloc = allocator(cx.trace);
+    for (si, stop) in cx.stops() {
+        let crashed = stop.crashed_thread_index();
+        for (ti, th) in stop.threads.iter().enumerate() {
+            let is_crashed = Some(ti) == crashed;
+            let mut bad: Vec<(usize, u64, Bad)> = Vec::new();
+            for (pos, fr) in th.frames.iter().enumerate() {
+                let Some(pc) = fr.pc.map(|a| a.0) else { continue };
+                if fr.index == 0 || fr.inlined || fr.signal_handler {
+                    continue;
+                }
+                if pc == 0 && pos + 1 == th.frames.len() {
+                    continue;
+                }
+                if let Some(f) = fill_of(pc, arch, alloc).filter(|f| f.fit == Fit::Exact) {
+                    bad.push((pos, pc, Bad::Fill(f.name)));
+                    continue;
+                }
+                let c = cx.classifier.classify(pc);
+                match c.kind {
+                    RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::NonCanonical => {
+                        bad.push((pos, pc, Bad::NotAddress(c.kind)))
+                    }
+                    RegionKind::Unmapped | RegionKind::Kernel => bad.push((pos, pc, Bad::Unmapped)),
+                    _ => {
+                        if let Some(m) = cx.trace.mapping_for(pc)
+                            && m.executable() == Some(false)
+                        {
+                            bad.push((pos, pc, Bad::NotExecutable(c.to_string())));
+                        }
+                    }
+                }
+            }
+            let stopped = th.backtrace_stopped.as_deref().and_then(|r| stop_reason(r, arch, alloc));
+            if bad.is_empty() && stopped.is_none() {
+                continue;
+            }
+            // Outside the crashed thread only definite damage counts.
+            if !is_crashed && bad.is_empty() && !matches!(stopped, Some(Stopped::Memory { near: Some(_), .. })) {
+                continue;
+            }
+            if let Some(f) = finding(cx, si, th, &bad, stopped.as_ref(), is_crashed) {
+                out.push(f);
+            }
+        }
+    }
+}
+
+/// The `Backtrace stopped:` reasons that mean corruption.
+enum Stopped {
+    /// `Cannot access memory at address X`, with X's nearby fill when there is one.
+    Memory { addr: u64, near: Option<(String, i64)> },
+    /// `… (corrupt stack?)`
+    Corrupt(String),
+}
+
+fn stop_reason(r: &str, arch: Arch, alloc: super::poison_value::Allocator) -> Option<Stopped> {
+    let r = r.trim();
+    if let Some(a) = r.strip_prefix("Cannot access memory at address ") {
+        let addr = crate::input::lexemes::parse_hex(a.trim())?;
+        let near = fill_near(addr, arch, alloc).filter(|(f, _)| f.fit == Fit::Exact).map(|(f, off)| (f.name, off));
+        return Some(Stopped::Memory { addr, near });
+    }
+    if r.contains("corrupt stack") {
+        return Some(Stopped::Corrupt(r.to_string()));
+    }
+    None
+}
+
+fn frame_label(f: &Frame) -> String {
+    format!("#{} {}", f.index, f.function_name())
+}
+
+fn range(a: u32, b: u32) -> String {
+    if a == b { format!("#{a}") } else { format!("#{a}–#{b}") }
+}
+
+fn finding(
+    cx: &RuleContext<'_>,
+    si: usize,
+    th: &Thread,
+    bad: &[(usize, u64, Bad)],
+    stopped: Option<&Stopped>,
+    is_crashed: bool,
+) -> Option<Finding> {
+    let frames = &th.frames;
+    let thread_note = if is_crashed { String::new() } else { format!(" in thread {}", th.id) };
+    let mut f;
+    if let Some(&(first_pos, _, _)) = bad.first() {
+        let last_pos = bad.last().map(|b| b.0).unwrap_or(first_pos);
+        let first = frames.get(first_pos)?.index;
+        let last = frames.get(last_pos)?.index;
+        let above = first_pos.checked_sub(1).and_then(|p| frames.get(p));
+        let fills: Vec<&(usize, u64, Bad)> = bad.iter().filter(|b| matches!(b.2, Bad::Fill(_))).collect();
+        let where_ = above.map(|a| format!(" above {}", frame_label(a))).unwrap_or_default();
+        let mut msg;
+        if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
+            let same: Vec<u32> = fills.iter().filter(|b| b.1 == pc).filter_map(|b| frames.get(b.0).map(|f| f.index)).collect();
+            let lo = frames.get(fp).map(|f| f.index).unwrap_or(first);
+            let hi = same.last().copied().unwrap_or(lo);
+            let article = if name.starts_with('\'') { "an" } else { "a" };
+            let have = if same.len() == 1 { "has" } else { "have" };
+            msg = format!(
+                "stack smashed{where_}{thread_note}: {} ({}) {have} pc {pc:#x}, {article} {name}",
+                plural(same.len(), "frame", "frames"),
+                range(lo, hi)
+            );
+            let rest: Vec<String> = bad
+                .iter()
+                .filter(|b| b.1 != pc)
+                .filter_map(|b| frames.get(b.0).map(|f| format!("#{} has pc {:#x}", f.index, b.1)))
+                .collect();
+            if !rest.is_empty() {
+                msg.push_str(&format!(", {}", rest.join(", ")));
+            }
+        } else {
+            let (pos, pc, why) = &bad[0];
+            let idx = frames.get(*pos).map(|f| f.index).unwrap_or(first);
+            let why = match why {
+                Bad::NotAddress(k) => format!("not an address ({})", k.name()),
+                Bad::NotExecutable(c) => format!("in non-executable memory ({c})"),
+                Bad::Unmapped => "outside every mapping".to_string(),
+                Bad::Fill(_) => String::new(),
+            };
+            msg = format!("frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}");
+            if bad.len() > 1 {
+                msg.push_str(&format!(" ({} such frames)", bad.len()));
+            }
+        }
+        msg.push_str(&if first == last {
+            format!("; frame #{first} is not real")
+        } else {
+            format!("; frames {} are not real", range(first, last))
+        });
+        f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
+        if !fills.is_empty() {
+            f = f.severity(Severity::Error).rank(65);
+        } else {
+            f = f.rank(40);
+            if !cx.classifier.has_mappings() && bad.iter().all(|b| matches!(b.2, Bad::Unmapped | Bad::NotExecutable(_))) {
+                f = f.heuristic();
+            }
+        }
+        if let Some(a) = above {
+            let loc = match (&a.file, a.line) {
+                (Some(file), Some(line)) => format!(" at {file}:{line}"),
+                _ => String::new(),
+            };
+            f = f.evidence(format!("last real frame: {}{loc}", frame_label(a)), Some(a.span));
+        }
+        let shown: Vec<&(usize, u64, Bad)> = if bad.len() > 3 { vec![&bad[0], &bad[1], &bad[bad.len() - 1]] } else { bad.iter().collect() };
+        for (pos, pc, _) in shown {
+            if let Some(fr) = frames.get(*pos) {
+                f = f.evidence(format!("#{} {pc:#x} in {}", fr.index, fr.function_name()), Some(fr.span));
+            }
+        }
+        if stopped.is_some() {
+            f = f.evidence(format!("Backtrace stopped: {}", th.backtrace_stopped.as_deref().unwrap_or("")), None);
+        }
+    } else {
+        let s = stopped?;
+        let last = frames.last();
+        let after = last.map(|l| format!(" after {}", frame_label(l))).unwrap_or_default();
+        let (msg, sev, heuristic, rank) = match s {
+            Stopped::Memory { addr, near: Some((name, off)) } => {
+                let base = addr.wrapping_sub(*off as u64);
+                let sign = if *off < 0 { '-' } else { '+' };
+                let article = if name.starts_with('\'') { "an" } else { "a" };
+                (
+                    format!(
+                        "backtrace{thread_note} stopped{after}: cannot access memory at address {addr:#x} ({base:#x} {sign} {:#x}, {article} {name}): a saved frame pointer or return address was overwritten",
+                        off.unsigned_abs()
+                    ),
+                    Severity::Error,
+                    false,
+                    60,
+                )
+            }
+            Stopped::Memory { addr, near: None } => (
+                format!(
+                    "backtrace{thread_note} stopped{after}: cannot access memory at address {addr:#x}, read as a saved frame pointer or return address"
+                ),
+                Severity::Warning,
+                true,
+                30,
+            ),
+            Stopped::Corrupt(r) => (format!("backtrace{thread_note} stopped{after}: {r}"), Severity::Warning, true, 30),
+        };
+        f = Finding::new(&RULE, msg).at(si, Some(th), last.map(|l| l.index)).severity(sev).rank(rank);
+        f.heuristic = heuristic;
+        if let Some(l) = last {
+            f = f.evidence(format!("last frame: {}", frame_label(l)), Some(l.span));
+        }
+        f = f.evidence(format!("Backtrace stopped: {}", th.backtrace_stopped.as_deref().unwrap_or("")), None);
+    }
+    f = f.step("info frame").step("x/16gx $sp");
+    if cx.trace.mappings.is_empty() {
+        f = f.step("info proc mappings");
+    }
+    Some(f)
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn fires_on_smashed_stack_sample() {
+        let f = run_rule_on_sample(&RULE, "smashed-stack.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "stack smashed above #0 copy_name: 9 frames (#1–#9) have pc 0x4141414141414141, an 'AAAA…' (0x41) fill, #10 has pc 0x1; frames #1–#10 are not real"
+        );
+        assert_eq!(f[0].severity, Severity::Error);
+        assert_eq!(f[0].frame, Some(0));
+        assert!(
+            f[0].evidence.iter().any(|e| e.text == "#1 0x4141414141414141 in ??" && e.lines == Some(Span::line(10))),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn fires_on_stack_chk_sample() {
+        let f = run_rule_on_sample(&RULE, "stack-chk.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "backtrace stopped after #8 main: cannot access memory at address 0x4141414141414149 (0x4141414141414141 + 0x8, an 'AAAA…' (0x41) fill): a saved frame pointer or return address was overwritten"
+        );
+        assert_eq!(f[0].severity, Severity::Error);
+        assert_eq!(f[0].frame, Some(8));
+    }
+
+    #[test]
+    fn quiet_on_truncated_and_normal_backtraces() {
+        for s in [
+            "stack-overflow.gdb.txt",
+            "threads-crash.gdb.txt",
+            "null-fnptr.gdb.txt",
+            "julia-trampoline-bad-r13.gdb.txt",
+            "rust-panic.gdb.txt",
+            "poison.gdb.txt",
+        ] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+
+    const CORRUPT: &str = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x00007ffff7e5a1c2 in memcpy () from /lib/x86_64-linux-gnu/libc.so.6
+(gdb) bt
+#0  0x00007ffff7e5a1c2 in memcpy () from /lib/x86_64-linux-gnu/libc.so.6
+#1  0x0000555555555199 in fill (p=0x7fffffffe0a0) at t.c:9
+#2  0x0000555555555199 in fill (p=0x7fffffffe0a0) at t.c:9
+Backtrace stopped: previous frame identical to this frame (corrupt stack?)
+";
+
+    #[test]
+    fn corrupt_stack_reason_is_heuristic() {
+        let f = run_rule(&RULE, CORRUPT);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "backtrace stopped after #2 fill: previous frame identical to this frame (corrupt stack?)");
+        assert!(f[0].heuristic);
+        assert_eq!(f[0].severity, Severity::Warning);
+        // "frame did not save the PC" is a normal end of a thread's stack.
+        let benign = CORRUPT.replace("previous frame identical to this frame (corrupt stack?)", "frame did not save the PC");
+        assert!(run_rule(&RULE, &benign).is_empty());
+    }
+
+    #[test]
+    fn trailing_zero_pc_is_end_of_stack() {
+        let t = "\
+Thread 2 (Thread 0x7ffff7d8a6c0 (LWP 11)):
+#0  0x00007ffff7e5a1c2 in __futex_abstimed_wait_common () from /lib/x86_64-linux-gnu/libc.so.6
+#1  0x00007ffff7e5e1f5 in start_thread () from /lib/x86_64-linux-gnu/libc.so.6
+#2  0x00007ffff7ede8ec in clone () from /lib/x86_64-linux-gnu/libc.so.6
+#3  0x0000000000000000 in ?? ()
+";
+        assert!(run_rule(&RULE, t).is_empty());
+        // In the middle of a backtrace it is garbage.
+        let mid = t.replace(
+            "#3  0x0000000000000000 in ?? ()",
+            "#3  0x0000000000000000 in ?? ()\n#4  0x00007ffff7ede8ec in clone () from /lib/x86_64-linux-gnu/libc.so.6",
+        );
+        let f = run_rule(&RULE, &mid);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "frame #3 has pc 0x0, not an address (zero page): the unwinder followed a corrupt return address above #2 clone; frame #3 is not real"
+        );
+    }
+
+    #[test]
+    fn pc_in_data_mapping() {
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555139 in get (s=0x0) at t.c:4
+(gdb) bt
+#0  0x0000555555555139 in get (s=0x0) at t.c:4
+#1  0x0000555555558010 in ?? ()
+#2  0x00005555555551a0 in main () at t.c:12
+(gdb) info proc mappings
+process 1
+Mapped address spaces:
+
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/t
+      0x555555555000     0x555555556000     0x1000     0x1000  r-xp   /tmp/t
+      0x555555558000     0x555555559000     0x1000     0x3000  rw-p   /tmp/t
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "frame #1 has pc 0x555555558010, in non-executable memory (writable data (t)): the unwinder followed a corrupt return address above #0 get; frame #1 is not real"
+        );
+        assert!(!f[0].heuristic);
+    }
+}

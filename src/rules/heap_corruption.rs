@@ -1,0 +1,491 @@
+//! `heap-corruption`: an allocator, the stack protector or Julia's GC detected corrupted
+//! memory and aborted, or the process crashed inside allocator or GC-marking code.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::analyze::{self, frame_arg_string, frame_location};
+use crate::messages::{self, MessageKind};
+use crate::model::*;
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "heap-corruption",
+    title: "a runtime check found corrupted heap or stack memory",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** Aborts raised by memory-consistency checks, and crashes inside the
+code that runs them:
+
+- glibc malloc's checks: `free(): double free detected in tcache 2`, `double free or
+  corruption (out)`, `free(): invalid pointer`, `munmap_chunk(): invalid pointer`,
+  `corrupted size vs. prev_size`, `malloc(): corrupted top size`, `malloc_consolidate(): …`,
+  and glibc's internal malloc assertions (``malloc.c:…: sysmalloc: Assertion `…' failed``);
+- the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
+- Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
+- as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
+  `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
+  `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag).
+
+The finding quotes the message with its line, names the frame that detected it (`_int_free`)
+and the culprit: the first frame outside libc, the allocator and the runtime
+(`buffer_release at src/glibc-abort.c:10`), which is where the bad `free()` was called or the
+overrun function returned.
+
+**Why it matters** These aborts are the program's own memory errors caught late: a double or
+invalid free, a write past the end of a heap block into the next chunk's header, a write after
+free, or a local buffer overrun. The culprit frame is where the corruption was *noticed*; the
+corrupting write may be elsewhere, which is what AddressSanitizer, valgrind or an rr watchpoint
+on the damaged word finds.
+
+**Example** `glibc-abort.gdb.txt`: `free(): double free detected in tcache 2` on stderr, frames
+`malloc_printerr` ← `_int_free` ← `__GI___libc_free` ← `buffer_release (b=…) at
+src/glibc-abort.c:10`. `stack-chk.gdb.txt`: `*** stack smashing detected ***: terminated`,
+`__stack_chk_fail` called from `copy_name`.
+
+**Known false positives** The message-based findings are exact. The SIGSEGV heuristics can
+also fire when a bad pointer is handed to `free()`/`realloc()` (not a corrupted heap, but a
+misuse of the allocator all the same), and a crash in Julia's mark phase can come from a bad
+GC root (a corrupted GC frame or a wrong pgcstack) rather than from a damaged heap object. An
+ordinary NULL or wild dereference in user code is never reported here."#,
+};
+
+/// What a detector's text says happened.
+fn diagnosis(kind: MessageKind, text: &str) -> &'static str {
+    match kind {
+        MessageKind::StackSmashing => "stack smashing",
+        MessageKind::GcCorruption => "GC heap corruption",
+        _ if text.contains("double free or corruption") => "double free or heap corruption",
+        _ if text.contains("double free") => "double free",
+        _ if text.contains("invalid pointer")
+            || text.contains("invalid size")
+            || text.contains("free(): invalid")
+            || text.contains("munmap_chunk()") =>
+        {
+            "invalid free"
+        }
+        _ => "heap metadata corruption",
+    }
+}
+
+/// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a
+/// damaged heap, not a failed program invariant.
+pub(crate) fn is_malloc_assertion(text: &str) -> bool {
+    messages::parse_assertion(text).is_some_and(|a| {
+        a.file.is_some_and(|f| f.ends_with("malloc.c") || f.ends_with("arena.c"))
+            || a.function.is_some_and(|f| {
+                matches!(
+                    f,
+                    "sysmalloc" | "_int_malloc" | "_int_free" | "malloc_consolidate" | "unlink_chunk" | "tcache_get" | "_int_realloc"
+                )
+            })
+    })
+}
+
+/// Functions of glibc's malloc (without `__GI_` prefixes).
+fn is_allocator_fn(name: &str) -> bool {
+    let n = name.trim_start_matches("__GI_").trim_start_matches("__GI___").trim_start_matches('_');
+    matches!(
+        n,
+        "int_free"
+            | "int_malloc"
+            | "int_realloc"
+            | "int_memalign"
+            | "int_free_merge_chunk"
+            | "int_free_create_chunk"
+            | "int_free_maybe_consolidate"
+            | "malloc_consolidate"
+            | "unlink_chunk"
+            | "sysmalloc"
+            | "tcache_get"
+            | "tcache_put"
+            | "tcache_get_n"
+            | "tcache_double_free_verify"
+            | "libc_free"
+            | "libc_malloc"
+            | "libc_realloc"
+            | "libc_calloc"
+            | "libc_memalign"
+            | "munmap_chunk"
+            | "malloc"
+            | "free"
+            | "realloc"
+            | "calloc"
+            | "cfree"
+            | "malloc_printerr"
+    )
+}
+
+/// Julia's GC mark/sweep functions.
+fn is_gc_mark_fn(name: &str) -> bool {
+    ["gc_mark", "gc_sweep", "_jl_gc_collect", "jl_gc_collect", "ijl_gc_collect", "gc_scan", "gc_push_root", "gc_try_setmark", "gc_queue"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+/// Julia runtime functions that may sit between a fault and the mark loop
+/// (`jl_datatype_layout` inlined into `gc_mark_outrefs`).
+fn is_julia_runtime_fn(name: &str) -> bool {
+    ["jl_", "ijl_", "gc_", "_jl_"].iter().any(|p| name.starts_with(p))
+}
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        if let Some(f) = detected(si, stop) {
+            out.push(f);
+        } else if let Some(f) = crash_inside(cx, si, stop) {
+            out.push(f);
+        }
+    }
+}
+
+/// A detector's message or frame.
+fn detected(si: usize, stop: &Stop) -> Option<Finding> {
+    let th = stop.crashed_thread();
+    let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
+    // The message line, when the program's stderr is in the transcript.
+    let msg = stop.messages.iter().find_map(|m| {
+        let kind = messages::classify(&m.text)?;
+        match kind {
+            MessageKind::HeapCorruption | MessageKind::StackSmashing | MessageKind::GcCorruption => Some((kind, m)),
+            MessageKind::Assertion if is_malloc_assertion(&m.text) => Some((MessageKind::HeapCorruption, m)),
+            _ => None,
+        }
+    });
+    // The detector frame: it also carries the text when stderr was not captured.
+    // `__stack_chk_fail` is what the overrun function called; `__fortify_fail` is below it.
+    let stack_chk = frames.iter().find(|f| matches!(f.function_name(), "__stack_chk_fail" | "__stack_chk_fail_local"));
+    let detector = frames.iter().filter(|f| stack_chk.is_none_or(|s| std::ptr::eq(*f, s))).find_map(|f| {
+        let name = f.function_name();
+        let (kind, text) = match name {
+            "malloc_printerr" => (MessageKind::HeapCorruption, frame_arg_string(f, "str")),
+            "__malloc_assert" => (MessageKind::HeapCorruption, frame_arg_string(f, "assertion")),
+            "__stack_chk_fail" | "__stack_chk_fail_local" => (MessageKind::StackSmashing, Some("stack smashing detected".to_string())),
+            n if n.ends_with("__fortify_fail") => {
+                let m = frame_arg_string(f, "msg")?;
+                if !m.contains("stack smashing") {
+                    return None;
+                }
+                (MessageKind::StackSmashing, Some(m))
+            }
+            "gc_dump_queue_and_abort" | "gc_assert_datatype_fail" => (MessageKind::GcCorruption, None),
+            _ => return None,
+        };
+        Some((kind, text, f))
+    });
+    let (kind, text) = match (msg, &detector) {
+        (Some((k, m)), _) => (k, m.text.to_string()),
+        (None, Some((k, Some(t), _))) => (*k, t.clone()),
+        (None, Some((k, None, _))) => (*k, String::new()),
+        (None, None) => return None,
+    };
+    let what = diagnosis(kind, &text);
+    let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+    let quoted = if text.is_empty() { String::new() } else { format!(" (\"{text}\")") };
+    // The allocator frame that ran the check (innermost allocator function below the reporter).
+    let checker = frames.iter().find(|f| is_allocator_fn(f.function_name()) && f.function_name() != "malloc_printerr");
+    let message = match (kind, culprit) {
+        (MessageKind::StackSmashing, Some(c)) => {
+            format!("stack smashing detected on return from {}: a local buffer overran the stack canary{quoted}", frame_location(c))
+        }
+        (MessageKind::StackSmashing, None) => format!("stack smashing detected: a local buffer overran the stack canary{quoted}"),
+        (MessageKind::GcCorruption, Some(c)) => {
+            format!("the Julia GC found a corrupted object while marking{quoted}; the collection was entered from {}", frame_location(c))
+        }
+        (MessageKind::GcCorruption, None) => format!("the Julia GC found a corrupted object while marking{quoted}"),
+        (_, Some(c)) if what == "double free" => format!("double free: {} freed a block that was already free{quoted}", frame_location(c)),
+        (_, Some(c)) if what == "invalid free" => format!(
+            "invalid free in {}: the pointer is not one malloc returned, or its chunk header was overwritten{quoted}",
+            frame_location(c)
+        ),
+        (_, Some(c)) => format!("{what} detected by glibc malloc in a call from {}{quoted}", frame_location(c)),
+        (_, None) => format!("{what} detected by glibc malloc{quoted}"),
+    };
+    let mut f = Finding::new(&RULE, message).at(si, th, culprit.map(|c| c.index)).rank(80);
+    if let Some((_, m)) = msg {
+        f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+    }
+    if let Some((_, _, d)) = &detector {
+        f = f.evidence(format!("detector: #{} {}", d.index, frame_location(d)), Some(d.span));
+    }
+    if let Some(c) = checker {
+        f = f.evidence(format!("allocator frame: #{} {}", c.index, frame_location(c)), Some(c.span));
+    }
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+    }
+    if let Some(m) = stop.messages.iter().find(|m| m.text.starts_with("Allocations:") || m.text.starts_with("!!!")) {
+        f = f.evidence(m.text.to_string(), Some(m.span));
+    }
+    f = match kind {
+        MessageKind::StackSmashing => f.step("rerun with -fsanitize=address to catch the overflowing write").step("info frame"),
+        MessageKind::GcCorruption => f
+            .step("rerun with --check-bounds=yes and a smaller --heap-size-hint to make the corruption show sooner")
+            .step("rr record, then watch the corrupted object's type tag and reverse-continue"),
+        _ => f.step("rerun under valgrind or with -fsanitize=address to see the first bad write or free"),
+    };
+    if let Some(c) = culprit {
+        f = f.step(format!("frame {}", c.index)).step("info locals");
+    }
+    Some(f)
+}
+
+/// A SIGSEGV/SIGBUS inside glibc malloc or Julia's mark phase (heuristic).
+fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
+    let r = &stop.reason;
+    if r.kind != StopKind::Signal || !matches!(r.signo, Some(11) | Some(7)) {
+        return None;
+    }
+    let th = stop.crashed_thread()?;
+    let top: Vec<&Frame> = th.frames.iter().filter(|f| !f.signal_handler).take(8).collect();
+    let f0 = *top.first()?;
+    // A stack access (recursion that overflowed inside malloc) is stack-overflow's business.
+    let sp = cx.reg0(stop, cx.trace.arch.sp_register()).and_then(|x| x.value);
+    if let (Some(a), Some(sp)) = (r.address, sp)
+        && a.0.abs_diff(sp) < 0x10000
+    {
+        return None;
+    }
+    let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+    let (message, evidence_frame) = if let Some(p) = top.iter().position(|f| is_gc_mark_fn(f.function_name())) {
+        if !top[..p].iter().all(|f| is_julia_runtime_fn(f.function_name())) {
+            return None;
+        }
+        let gc = top[p];
+        let mut m = format!(
+            "crash ({}) in {} while Julia's GC was marking ({}): probable heap corruption, an object with a garbage type tag",
+            r.signal.as_deref().unwrap_or("SIGSEGV"),
+            f0.function_name(),
+            gc.function_name()
+        );
+        if let Some(c) = culprit {
+            m.push_str(&format!("; the collection was entered from {}", frame_location(c)));
+        }
+        (m, gc)
+    } else if is_allocator_fn(f0.function_name()) {
+        let mut m = format!(
+            "crash ({}) inside the allocator ({}): probable heap metadata corruption, or a bad pointer passed to it",
+            r.signal.as_deref().unwrap_or("SIGSEGV"),
+            f0.function_name()
+        );
+        if let Some(c) = culprit {
+            m.push_str(&format!("; called from {}", frame_location(c)));
+        }
+        (m, f0)
+    } else {
+        return None;
+    };
+    let mut f = Finding::new(&RULE, message).at(si, Some(th), Some(f0.index)).rank(55);
+    f.severity = Severity::Warning;
+    f.heuristic = true;
+    f = f.evidence(format!("#{} {}", f0.index, frame_location(f0)), Some(f0.span));
+    if !std::ptr::eq(evidence_frame, f0) {
+        f = f.evidence(format!("#{} {}", evidence_frame.index, frame_location(evidence_frame)), Some(evidence_frame.span));
+    }
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+    }
+    f = f.step("rerun under valgrind or with -fsanitize=address (C), or --check-bounds=yes (Julia)").step("x/4gx the object being scanned");
+    Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn fires_on_double_free_sample() {
+        let f = run_rule_on_sample(&RULE, "glibc-abort.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "double free: buffer_release at src/glibc-abort.c:10 freed a block that was already free (\"free(): double free detected in tcache 2\")"
+        );
+        assert_eq!(f[0].frame, Some(8));
+        assert_eq!(f[0].severity, Severity::Error);
+        let ev: Vec<(&str, Option<u32>)> = f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
+        assert_eq!(
+            ev,
+            vec![
+                ("stderr: free(): double free detected in tcache 2", Some(4)),
+                ("detector: #5 malloc_printerr at ./malloc/malloc.c:5662", Some(15)),
+                ("allocator frame: #6 _int_free at ./malloc/malloc.c:4469", Some(16)),
+                ("culprit: #8 buffer_release at src/glibc-abort.c:10", Some(18)),
+            ]
+        );
+    }
+
+    #[test]
+    fn fires_on_stack_chk_sample() {
+        let f = run_rule_on_sample(&RULE, "stack-chk.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "stack smashing detected on return from copy_name at src/smashed-stack.c:13: a local buffer overran the stack canary (\"*** stack smashing detected ***: terminated\")"
+        );
+        assert_eq!(f[0].frame, Some(7));
+        assert!(
+            f[0].evidence.iter().any(|e| e.text == "detector: #6 __stack_chk_fail at ./debug/stack_chk_fail.c:24" && e.lines == Some(Span::line(16))),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn null_dereference_is_not_heap_corruption() {
+        for s in [
+            "null-field.gdb.txt",
+            "null-fnptr.gdb.txt",
+            "threads-crash.gdb.txt",
+            "c-r13-plain.gdb.txt",
+            "poison.gdb.txt",
+            "smashed-stack.gdb.txt",
+            "assert-fail.gdb.txt",
+            "rust-panic.gdb.txt",
+            "cpp-uncaught.gdb.txt",
+        ] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+
+    #[test]
+    fn detector_frame_without_stderr() {
+        // Only `bt` pasted: the text comes from malloc_printerr's argument.
+        let t = "\
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  __pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44
+#1  0x00007ffff7e10fb2 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26
+#2  0x00007ffff7dfb472 in __GI_abort () at ./stdlib/abort.c:79
+#3  0x00007ffff7e5442f in __libc_message (action=action@entry=do_abort, fmt=fmt@entry=0x7ffff7f6f459 \"%s\\n\") at ../sysdeps/posix/libc_fatal.c:156
+#4  0x00007ffff7e6986a in malloc_printerr (str=str@entry=0x7ffff7f72098 \"corrupted size vs. prev_size\") at ./malloc/malloc.c:5662
+#5  0x00007ffff7e6a2a1 in unlink_chunk (p=p@entry=0x5555555596b0, av=0x7ffff7fa8c60 <main_arena>) at ./malloc/malloc.c:1628
+#6  0x00007ffff7e6bb0c in _int_free (av=0x7ffff7fa8c60 <main_arena>, p=0x555555559290, have_lock=<optimized out>) at ./malloc/malloc.c:4577
+#7  0x00007ffff7e6df5f in __GI___libc_free (mem=<optimized out>) at ./malloc/malloc.c:3385
+#8  0x0000555555555190 in table_drop (t=0x5555555592a0) at src/t.c:31
+#9  0x00005555555551d0 in main () at src/t.c:40
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "heap metadata corruption detected by glibc malloc in a call from table_drop at src/t.c:31 (\"corrupted size vs. prev_size\")"
+        );
+        assert!(f[0].evidence.iter().any(|e| e.text == "allocator frame: #5 unlink_chunk at ./malloc/malloc.c:1628"));
+    }
+
+    #[test]
+    fn malloc_assertion_is_heap_corruption() {
+        let t = "\
+t: malloc.c:2379: sysmalloc: Assertion `(old_top == initial_top (av) && old_size == 0) || ((unsigned long) (old_size) >= MINSIZE && prev_inuse (old_top) && ((unsigned long) old_end & (pagesize - 1)) == 0)' failed.
+
+Program received signal SIGABRT, Aborted.
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.starts_with("heap metadata corruption detected by glibc malloc"), "{}", f[0].message);
+    }
+
+    // Synthetic, shaped on seed 004 (Julia 1.12 BacksolveAdjoint crash, second comment) and on
+    // gc_dump_queue_and_abort in Julia's src/gc-stock.c: the text is what that function
+    // prints; the frame lines follow Julia's `name at file:line` crash format (reference §3.5).
+    // Line numbers other than those quoted in the seed are made up.
+    const JULIA_GC_ERROR: &str = "\
+GC error (probable corruption)
+Allocations: 48611241 (Pool: 48593405; Big: 17836); GC: 112
+Array{Float32, 1}
+
+thread 0 ptr queue:
+~~~~~~~~~~ ptr queue top ~~~~~~~~~~
+~~~~~~~~~~ ptr queue bottom ~~~~~~~~~~
+
+[70211] signal 6 (-6): Aborted
+in expression starting at /tmp/repro.jl:40
+pthread_kill at /lib/x86_64-linux-gnu/libc.so.6 (unknown line)
+raise at /lib/x86_64-linux-gnu/libc.so.6 (unknown line)
+abort at /lib/x86_64-linux-gnu/libc.so.6 (unknown line)
+gc_dump_queue_and_abort at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:1960
+gc_mark_outrefs at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:2356 [inlined]
+gc_mark_loop_serial_ at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:2500
+_jl_gc_collect at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:3074
+ijl_gc_collect at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:3400
+ijl_gc_small_alloc at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:776
+copy at ./array.jl:356 [inlined]
+augmented_primal at /root/.julia/packages/LuxLib/Xq1bR/src/impl/matmul.jl:276
+Allocations: 48611241 (Pool: 48593405; Big: 17836); GC: 112
+";
+
+    #[test]
+    fn julia_gc_error_abort() {
+        let f = run_rule(&RULE, JULIA_GC_ERROR);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        // Which frame is the culprit (Base's `copy at ./array.jl` or the package frame above it)
+        // is analyze::is_machinery's call; this rule only reports it.
+        let (head, culprit) = f[0].message.split_once("; the collection was entered from ").expect("culprit named");
+        assert_eq!(head, "the Julia GC found a corrupted object while marking (\"GC error (probable corruption)\")");
+        assert!(["copy at ./array.jl:356", "augmented_primal at /root/.julia/packages/LuxLib/Xq1bR/src/impl/matmul.jl:276"].contains(&culprit), "{culprit}");
+        assert!(f[0].evidence.iter().any(|e| e.text == "stderr: GC error (probable corruption)" && e.lines == Some(Span::line(1))));
+        assert!(f[0].evidence.iter().any(|e| e.text.starts_with("detector: #3 gc_dump_queue_and_abort")));
+    }
+
+    // Synthetic, the SIGSEGV form from seed 004: `jl_datatype_layout julia.h:1523` ←
+    // `gc_mark_outrefs gc-stock.c:2356` ← … ← `ijl_gc_small_alloc gc-stock.c:776` ← `copy
+    // ./array.jl:356` ← `augmented_primal LuxLib/src/impl/matmul.jl:276`.
+    const JULIA_GC_SEGV: &str = "\
+[70211] signal 11 (1): Segmentation fault
+in expression starting at /tmp/repro.jl:40
+jl_datatype_layout at /cache/build/builder/julia-release-1-dot-12/src/julia.h:1523 [inlined]
+gc_mark_outrefs at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:2356 [inlined]
+gc_mark_loop_serial_ at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:2500
+gc_mark_loop_serial at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:2523
+_jl_gc_collect at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:3074
+ijl_gc_collect at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:3400
+ijl_gc_small_alloc at /cache/build/builder/julia-release-1-dot-12/src/gc-stock.c:776
+copy at ./array.jl:356 [inlined]
+augmented_primal at /root/.julia/packages/LuxLib/Xq1bR/src/impl/matmul.jl:276
+Allocations: 48611241 (Pool: 48593405; Big: 17836); GC: 112
+";
+
+    #[test]
+    fn julia_segv_in_gc_mark_is_heuristic() {
+        let f = run_rule(&RULE, JULIA_GC_SEGV);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.starts_with(
+                "crash (SIGSEGV) in jl_datatype_layout while Julia's GC was marking (gc_mark_outrefs): probable heap corruption, an object with a garbage type tag; the collection was entered from "
+            ),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].heuristic);
+        assert_eq!(f[0].severity, Severity::Warning);
+        // A SIGSEGV in ordinary Julia code (seed 001's deserializer crash) is not GC corruption.
+        let other = "\
+signal (11): Segmentation fault
+in expression starting at none:1
+jl_deserialize_value_singleton at /cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c:1941 [inlined]
+jl_deserialize_value at /cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c:2160
+";
+        assert!(run_rule(&RULE, other).is_empty());
+    }
+
+    #[test]
+    fn segv_in_malloc_internals() {
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+_int_malloc (av=av@entry=0x7ffff7fa8c60 <main_arena>, bytes=bytes@entry=40) at ./malloc/malloc.c:4289
+(gdb) bt
+#0  _int_malloc (av=av@entry=0x7ffff7fa8c60 <main_arena>, bytes=bytes@entry=40) at ./malloc/malloc.c:4289
+#1  0x00007ffff7e6e0c2 in __GI___libc_malloc (bytes=40) at ./malloc/malloc.c:3329
+#2  0x00005555555551b9 in node_new (key=3) at src/t.c:12
+#3  0x0000555555555230 in main () at src/t.c:30
+(gdb) p $_siginfo
+$1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_addr = 0x4141414141414151}}}
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "crash (SIGSEGV) inside the allocator (_int_malloc): probable heap metadata corruption, or a bad pointer passed to it; called from node_new at src/t.c:12"
+        );
+        assert!(f[0].heuristic);
+    }
+}

@@ -1,0 +1,202 @@
+//! `panic`: a Rust panic ended the process (abort, or unwinding out of `main`).
+
+use super::uncaught_exception::abort_like;
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::analyze::{self, frame_location};
+use crate::messages::{self, MessageKind};
+use crate::model::*;
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "panic",
+    title: "a Rust panic ended the process",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A stop explained by a Rust panic: the panic message on stderr
+(`thread 'main' panicked at src/main.rs:13:5:` followed by the payload on the next lines; newer
+Rust adds the thread id, `thread 'main' (12345) panicked at …`; Rust before 1.73 printed
+`thread 'main' panicked at 'payload', src/main.rs:13:5`), or, without stderr, panic machinery
+on the crashed thread (`core::panicking::panic_fmt`, `std::panicking::rust_panic`,
+`__rust_start_panic`, `rust_begin_unwind`). It applies to SIGABRT (`panic = "abort"`, a panic
+while panicking, a panic in a function that cannot unwind), to SIGILL from an abort intrinsic,
+and to a process that exited with status 101 after the panic unwound out of `main`.
+
+The finding quotes the panic location and payload and names the culprit: the first frame
+outside `core::`/`std::`/`alloc::` (so `rust_panic::Config::port`, not the inlined
+`Result::unwrap` that called `unwrap_failed`).
+
+**Why it matters** The backtrace of a panic is mostly the standard library's panic and abort
+path; the payload (`called Result::unwrap() on an Err value: …`) and the location are the
+diagnosis.
+
+**Example** `rust-panic.gdb.txt`: `thread 'main' (26319) panicked at src/rust-panic.rs:23:28:`,
+``called `Result::unwrap()` on an `Err` value: ParseIntError { kind: PosOverflow }``, SIGABRT,
+frames `core::panicking::panic_fmt` ← `core::result::unwrap_failed` ← … ←
+`rust_panic::Config::port (self=…) at src/rust-panic.rs:23`.
+
+**Known false positives** A direct `std::process::abort()` has no panic frames or message
+and is not reported. With frames only (no stderr), the finding has no payload and is
+heuristic."#,
+};
+
+fn is_panic_frame(name: &str) -> bool {
+    name.starts_with("core::panicking::")
+        || name.starts_with("std::panicking::")
+        || name.ends_with("rust_begin_unwind")
+        || name.ends_with("__rust_start_panic")
+        || name == "rust_panic"
+        || name.starts_with("std::panic::panic_any")
+}
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        let r = &stop.reason;
+        let applies =
+            abort_like(stop) || r.kind == StopKind::Signal && r.signo == Some(4) || r.kind == StopKind::Exited && r.number == Some(101);
+        if !applies {
+            continue;
+        }
+        let th = stop.crashed_thread();
+        let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
+        let header = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::Panic));
+        // The outermost panic frame is the entry the user code called (`core::panicking::panic_fmt`).
+        let panic_frame = frames.iter().rev().find(|f| is_panic_frame(f.function_name()));
+        if header.is_none() && panic_frame.is_none() {
+            continue;
+        }
+        let parsed = header.and_then(|h| messages::parse_panic_header(&h.text));
+        // The payload: on the header line (old format), or the message lines right after it.
+        let mut payload_lines: Vec<&Message> = Vec::new();
+        if let Some(h) = header {
+            let mut next = h.span.last + 1;
+            for m in stop.messages.iter().filter(|m| m.span.first > h.span.last) {
+                if m.span.first != next || m.text.starts_with("note: ") || messages::classify(&m.text).is_some() {
+                    break;
+                }
+                payload_lines.push(m);
+                next = m.span.last + 1;
+            }
+        }
+        let payload: Option<String> = parsed.as_ref().and_then(|p| p.payload.map(str::to_string)).or_else(|| {
+            if payload_lines.is_empty() { None } else { Some(payload_lines.iter().map(|m| m.text.trim()).collect::<Vec<_>>().join("; ")) }
+        });
+        let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+        let mut msg = match &parsed {
+            Some(p) => format!("thread '{}' panicked", p.thread),
+            None => "panic".to_string(),
+        };
+        if let Some(loc) = parsed.as_ref().and_then(|p| p.location) {
+            msg.push_str(&format!(" at {loc}"));
+        }
+        if let Some(c) = culprit {
+            msg.push_str(&format!(" in {}", c.function_name()));
+            if parsed.as_ref().and_then(|p| p.location).is_none()
+                && let (Some(file), Some(line)) = (&c.file, c.line)
+            {
+                msg.push_str(&format!(" at {file}:{line}"));
+            }
+        }
+        if let Some(p) = &payload {
+            msg.push_str(&format!(": {p}"));
+        }
+        let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(75);
+        if header.is_none() {
+            f.heuristic = true;
+        }
+        if let Some(h) = header {
+            f = f.evidence(format!("stderr: {}", h.text), Some(h.span));
+        }
+        for m in &payload_lines {
+            f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+        }
+        if let Some(p) = panic_frame {
+            f = f.evidence(format!("#{} {}", p.index, frame_location(p)), Some(p.span));
+        }
+        if let Some(c) = culprit {
+            f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+            f = f.step(format!("frame {}", c.index)).step("info locals");
+        }
+        f = f.step("RUST_BACKTRACE=1 to have the panic print its own backtrace");
+        out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn fires_on_rust_panic_sample() {
+        let f = run_rule_on_sample(&RULE, "rust-panic.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "thread 'main' panicked at src/rust-panic.rs:23:28 in rust_panic::Config::port: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: PosOverflow }"
+        );
+        assert_eq!(f[0].frame, Some(16));
+        assert!(!f[0].heuristic);
+        let ev: Vec<(&str, Option<u32>)> = f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
+        assert_eq!(ev[0], ("stderr: thread 'main' (26319) panicked at src/rust-panic.rs:23:28:", Some(8)));
+        assert_eq!(ev[1], ("stderr: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: PosOverflow }", Some(9)));
+        assert!(ev.iter().any(|(t, _)| *t == "#13 core::panicking::panic_fmt at library/core/src/panicking.rs:80"));
+        assert!(ev.iter().any(|(t, _)| *t == "culprit: #16 rust_panic::Config::port at src/rust-panic.rs:23"));
+    }
+
+    #[test]
+    fn quiet_on_other_samples() {
+        for s in ["glibc-abort.gdb.txt", "assert-fail.gdb.txt", "cpp-uncaught.gdb.txt", "stack-chk.gdb.txt", "rust-null.gdb.txt"] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+
+    #[test]
+    fn old_format_and_exit_101() {
+        let t = "\
+thread 'main' panicked at 'index out of bounds: the len is 3 but the index is 7', src/main.rs:4:5
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+[Inferior 1 (process 4242) exited with code 0145]
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "thread 'main' panicked at src/main.rs:4:5: index out of bounds: the len is 3 but the index is 7");
+    }
+
+    #[test]
+    fn multi_line_payload() {
+        let t = "\
+thread 'main' panicked at src/main.rs:2:5:
+assertion `left == right` failed
+  left: 1
+ right: 2
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+Program received signal SIGABRT, Aborted.
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "thread 'main' panicked at src/main.rs:2:5: assertion `left == right` failed; left: 1; right: 2");
+    }
+
+    #[test]
+    fn frames_only_is_heuristic() {
+        let t = "\
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  0x00007ffff7e3feec in __pthread_kill_implementation () from /lib/x86_64-linux-gnu/libc.so.6
+#1  0x00007ffff7ddb472 in abort () from /lib/x86_64-linux-gnu/libc.so.6
+#2  0x000055555559ba49 in std::process::abort ()
+#3  0x0000555555575c2a in panic_abort::__rust_start_panic ()
+#4  0x00005555555b0fbc in core::panicking::panic_fmt ()
+#5  0x00005555555b0e11 in core::panicking::panic_bounds_check ()
+#6  0x0000555555572d68 in app::pick (v=..., i=7) at src/main.rs:9
+#7  0x0000555555572ca4 in app::main () at src/main.rs:15
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "panic in app::pick at src/main.rs:9");
+        assert!(f[0].heuristic);
+        // A plain abort() with no panic frames is not a panic.
+        let plain = t.replace("#3  0x0000555555575c2a in panic_abort::__rust_start_panic ()\n#4  0x00005555555b0fbc in core::panicking::panic_fmt ()\n#5  0x00005555555b0e11 in core::panicking::panic_bounds_check ()\n", "");
+        assert!(run_rule(&RULE, &plain).is_empty());
+    }
+}

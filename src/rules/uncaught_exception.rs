@@ -1,0 +1,206 @@
+//! `uncaught-exception`: a C++ exception reached `std::terminate`, which aborted.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::analyze::{self, frame_location};
+use crate::messages::{self, MessageKind};
+use crate::model::*;
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "uncaught-exception",
+    title: "a C++ exception was not caught and std::terminate aborted",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A SIGABRT (or a stop with no signal) explained by libstdc++'s
+terminate handler: `terminate called after throwing an instance of 'T'` with the exception's
+`what():` text, `terminate called without an active exception`, or `terminate called
+recursively`; or, when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
+`__cxa_rethrow` frames on the crashed thread. The finding names the exception type (from the
+message, or from a `std::__throw_out_of_range_fmt`-style frame), quotes `what()`, and names the
+culprit: the first frame outside the C++ runtime and the standard library headers, i.e. the
+user function whose call threw (`Inventory::lookup` calling `std::vector::at`).
+
+**Why it matters** The abort is the runtime's reaction, not the bug: the exception's type,
+message and throwing call say what went wrong, and no handler was there to catch it (or the
+exception left a `noexcept` function or a destructor during unwinding).
+
+**Example** `cpp-uncaught.gdb.txt`: `terminate called after throwing an instance of
+'std::out_of_range'`, `what():  vector::_M_range_check: __n (which is 10) >= this->size()
+(which is 3)`, frames `__cxa_throw` ← `std::vector<int>::_M_range_check` ←
+`std::vector<int>::at` ← `Inventory::lookup (this=…, slot=10) at src/cpp-uncaught.cpp:9`.
+
+**Known false positives** `terminate called without an active exception` has other causes
+than a throw (a joinable `std::thread` destroyed, `throw;` outside a handler); the finding
+says so. Frames alone (no message) could belong to a throw that a handler further out would
+have caught if `std::terminate` had not been called for another reason; those findings are
+heuristic."#,
+};
+
+/// `std::__throw_*` helpers and the exception type they throw.
+const THROWERS: &[(&str, &str)] = &[
+    ("std::__throw_out_of_range", "std::out_of_range"),
+    ("std::__throw_length_error", "std::length_error"),
+    ("std::__throw_logic_error", "std::logic_error"),
+    ("std::__throw_invalid_argument", "std::invalid_argument"),
+    ("std::__throw_bad_alloc", "std::bad_alloc"),
+    ("std::__throw_bad_array_new_length", "std::bad_array_new_length"),
+    ("std::__throw_bad_function_call", "std::bad_function_call"),
+    ("std::__throw_bad_cast", "std::bad_cast"),
+    ("std::__throw_runtime_error", "std::runtime_error"),
+    ("std::__throw_system_error", "std::system_error"),
+    ("std::__throw_future_error", "std::future_error"),
+    ("std::__throw_bad_optional_access", "std::bad_optional_access"),
+    ("std::__throw_bad_variant_access", "std::bad_variant_access"),
+];
+
+fn is_terminate_frame(name: &str) -> bool {
+    name.starts_with("std::terminate")
+        || name.starts_with("__cxxabiv1::__terminate")
+        || name.starts_with("__gnu_cxx::__verbose_terminate_handler")
+        || name.starts_with("__cxa_call_terminate")
+        || name.starts_with("__clang_call_terminate")
+}
+
+fn is_throw_frame(name: &str) -> bool {
+    name.starts_with("__cxa_throw")
+        || name.starts_with("__cxa_rethrow")
+        || name.starts_with("std::rethrow_exception")
+        || name.starts_with("_Unwind_RaiseException")
+}
+
+/// A stop the abort rules may explain: SIGABRT, or no signal at all (only messages or a
+/// backtrace were pasted).
+pub(crate) fn abort_like(stop: &Stop) -> bool {
+    match stop.reason.kind {
+        StopKind::Signal => stop.reason.signo == Some(6),
+        StopKind::Unknown | StopKind::RuntimeError => true,
+        _ => false,
+    }
+}
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        if !abort_like(stop) {
+            continue;
+        }
+        let th = stop.crashed_thread();
+        let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
+        let term = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::UncaughtException));
+        let what =
+            term.and_then(|t| stop.messages.iter().find(|m| m.span.first > t.span.first && m.text.trim_start().starts_with("what():")));
+        let terminate_frame = frames.iter().find(|f| is_terminate_frame(f.function_name()));
+        let throw_frame = frames.iter().find(|f| is_throw_frame(f.function_name()));
+        if term.is_none() && terminate_frame.is_none() {
+            continue;
+        }
+        let ty = term.and_then(|t| messages::thrown_type(&t.text).map(str::to_string)).or_else(|| {
+            frames.iter().find_map(|f| THROWERS.iter().find(|(p, _)| f.function_name().starts_with(p)).map(|(_, t)| t.to_string()))
+        });
+        let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+        let what_text = what.map(|w| w.text.trim_start().trim_start_matches("what():").trim().to_string());
+        let from = culprit.map(|c| format!(" from {}", frame_location(c))).unwrap_or_default();
+        let no_active = term.is_some_and(|t| t.text.contains("without an active exception"));
+        let recursive = term.is_some_and(|t| t.text.contains("recursively"));
+        let mut msg = if no_active {
+            format!(
+                "std::terminate called without an active exception{} (a joinable std::thread destroyed, or `throw;` outside a handler)",
+                culprit.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+            )
+        } else if recursive {
+            format!(
+                "std::terminate called recursively{}: an exception escaped while terminating",
+                culprit.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+            )
+        } else {
+            match &ty {
+                Some(t) => format!("uncaught {t}{from}"),
+                None => format!("uncaught exception{from}"),
+            }
+        };
+        if let Some(w) = &what_text {
+            msg.push_str(&format!(": \"{w}\""));
+        }
+        let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(75);
+        if term.is_none() {
+            f.heuristic = true;
+        }
+        if let Some(t) = term {
+            f = f.evidence(format!("stderr: {}", t.text), Some(t.span));
+        }
+        if let Some(w) = what {
+            f = f.evidence(format!("stderr: {}", w.text), Some(w.span));
+        }
+        for fr in [throw_frame, terminate_frame].into_iter().flatten() {
+            f = f.evidence(format!("#{} {}", fr.index, frame_location(fr)), Some(fr.span));
+        }
+        if let Some(c) = culprit {
+            f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+        }
+        f = f.step("catch throw (then run again) to stop where the exception is thrown");
+        if let Some(c) = culprit {
+            f = f.step(format!("frame {}", c.index)).step("info locals");
+        }
+        out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn fires_on_cpp_uncaught_sample() {
+        let f = run_rule_on_sample(&RULE, "cpp-uncaught.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "uncaught std::out_of_range from Inventory::lookup at src/cpp-uncaught.cpp:9: \"vector::_M_range_check: __n (which is 10) >= this->size() (which is 3)\""
+        );
+        assert_eq!(f[0].frame, Some(11));
+        assert!(!f[0].heuristic);
+        let lines: Vec<Option<u32>> = f[0].evidence.iter().map(|e| e.lines.map(|l| l.first)).collect();
+        assert_eq!(lines[..2], [Some(4), Some(5)]);
+        assert!(f[0].evidence.iter().any(|e| e.text.starts_with("#7 __cxa_throw")));
+    }
+
+    #[test]
+    fn quiet_on_other_aborts() {
+        for s in ["glibc-abort.gdb.txt", "assert-fail.gdb.txt", "rust-panic.gdb.txt", "stack-chk.gdb.txt", "null-field.gdb.txt"] {
+            assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
+        }
+    }
+
+    #[test]
+    fn frames_only_is_heuristic_and_type_from_thrower() {
+        let t = "\
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  0x00007ffff7aa8eec in __pthread_kill_implementation () from /lib/x86_64-linux-gnu/libc.so.6
+#1  0x00007ffff7a44472 in abort () from /lib/x86_64-linux-gnu/libc.so.6
+#2  0x00007ffff7c9d919 in ?? () from /lib/x86_64-linux-gnu/libstdc++.so.6
+#3  0x00007ffff7ca8e85 in std::terminate() () from /lib/x86_64-linux-gnu/libstdc++.so.6
+#4  0x00007ffff7ca90d8 in __cxa_throw () from /lib/x86_64-linux-gnu/libstdc++.so.6
+#5  0x00007ffff7ca026d in std::__throw_length_error(char const*) () from /lib/x86_64-linux-gnu/libstdc++.so.6
+#6  0x00005555555552a1 in grow (v=...) at src/g.cpp:7
+#7  0x000055555555522e in main () at src/g.cpp:21
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "uncaught std::length_error from grow at src/g.cpp:7");
+        assert!(f[0].heuristic);
+        // The same frames at a SIGSEGV stop are not this rule's business.
+        assert!(run_rule(&RULE, &t.replace("SIGABRT, Aborted", "SIGSEGV, Segmentation fault")).is_empty());
+    }
+
+    #[test]
+    fn terminate_without_active_exception() {
+        let t = "\
+terminate called without an active exception
+
+Program received signal SIGABRT, Aborted.
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.starts_with("std::terminate called without an active exception"), "{}", f[0].message);
+    }
+}
