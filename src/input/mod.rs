@@ -8,9 +8,12 @@
 //! owns the state (current stop, thread, selected frame) and the model under construction.
 
 pub mod clean;
+pub mod companion;
 pub mod gdb;
+pub mod go;
 pub mod julia;
 pub mod lexemes;
+pub mod lldb;
 pub mod rr;
 
 use crate::model::*;
@@ -162,6 +165,9 @@ pub struct Builder {
     pending_messages: Vec<Message>,
     pub(crate) julia: julia::JuliaState,
     pub(crate) rr: rr::RrState,
+    pub(crate) companion: companion::CompanionState,
+    pub(crate) go: go::GoState,
+    pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
@@ -198,6 +204,9 @@ impl Builder {
             pending_messages: Vec::new(),
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
+            companion: Default::default(),
+            go: Default::default(),
+            lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
         }
@@ -510,6 +519,9 @@ impl Builder {
         }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
         if rr::line(self, trimmed, n) {
+            return true;
+        }
+        if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {
             return true;
         }
         if julia::line(self, l, n) {
@@ -1145,6 +1157,7 @@ impl Builder {
             _ => {}
         }
         rr::command(self, verb, &rest, n);
+        lldb::command(self, dialect, head, &rest);
     }
 
     // ---- finishing ---------------------------------------------------------------------
