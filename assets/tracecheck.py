@@ -1,4 +1,4 @@
-# tracecheck.py: gdb companion for tracecheck (https://… see docs/gdb.md).
+# tracecheck.py: gdb companion for tracecheck (see docs/gdb.md in the tracecheck sources).
 #
 # Load it in gdb (or in `rr replay`, which runs gdb) with
 #     source /path/to/tracecheck.py

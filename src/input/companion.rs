@@ -48,6 +48,7 @@ const GDB_ERRORS: &[&str] = &[
     "Could not fetch register",
     "No process.",
     "No shared libraries loaded at this time.",
+    "No threads.",
     "Undefined command: \"when\"",
     "Value can't be converted to integer.",
     "value is not available",
