@@ -23,6 +23,12 @@ pub const HEADER: &str = "tracecheck-collect: ";
 pub(crate) struct CompanionState {
     /// Inside a `tracecheck-collect` dump: `thread` output selects the stopped thread.
     pub in_collect: bool,
+    /// A collection began and its `info program` has not said yet whether this is the
+    /// stop already in the trace (a log where gdb's stop line came first, or a second
+    /// collection at the same point) or a new one.
+    pub undecided: bool,
+    /// `Program stopped at 0x…` of the collection being read.
+    pub pc: Option<u64>,
 }
 
 /// gdb error messages a collector command may leave in the dump (unreadable memory, no
@@ -58,9 +64,9 @@ const GDB_ERRORS: &[&str] = &[
 pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
     if let Some(meta) = t.strip_prefix(HEADER) {
         b.saw(Format::Gdb);
-        // Each collection is its own stop; `new_stop` reuses the current one when empty.
-        b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
         b.companion.in_collect = true;
+        b.companion.undecided = true;
+        b.companion.pc = None;
         if b.trace.program.is_none()
             && let Some(p) = meta.split(", ").find_map(|part| part.strip_prefix("program "))
                 && p != "?" {
@@ -74,15 +80,22 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
     if let Some(r) = t.strip_prefix("Program stopped at ") {
         let Some(pc) = super::lexemes::parse_hex(r.trim_end_matches('.')) else { return false };
         b.saw(Format::Gdb);
-        let si = b.ensure_stop();
-        if b.stop_location[si].is_none() {
-            b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None });
-        }
-        b.extend_stop_span(n);
+        b.companion.pc = Some(pc);
         return true;
     }
-    if t.starts_with("Using the running image of ") || t == "The program being debugged is not being run." || is_target_files_line(t) {
+    if t == "The program being debugged is not being run." {
         b.saw(Format::Gdb);
+        if std::mem::take(&mut b.companion.undecided) {
+            b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
+        }
+        return true;
+    }
+    if t.starts_with("Using the running image of ") || is_target_files_line(t) {
+        b.saw(Format::Gdb);
+        return true;
+    }
+    if let Some(cmd) = traced_command(t) {
+        b.command("gdb", cmd, n);
         return true;
     }
     if b.ctx == Ctx::Registers
@@ -184,7 +197,17 @@ fn info_program_reason(b: &mut Builder, r: &str, n: u32) -> bool {
         return false;
     }
     b.saw(Format::Gdb);
+    let pc = b.companion.pc.take();
+    if std::mem::take(&mut b.companion.undecided) && !same_stop(b, &reason, pc) {
+        b.new_stop(reason.clone(), None);
+    }
     let si = b.ensure_stop();
+    if let Some(pc) = pc {
+        if b.stop_location[si].as_ref().and_then(|l| l.pc).is_none() {
+            let function = b.stop_location[si].as_ref().and_then(|l| l.function.clone());
+            b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function });
+        }
+    }
     let cur = &mut b.trace.stops[si].reason;
     if cur.kind == StopKind::Unknown {
         // Keep what a `Program received signal` line or `$_siginfo` already said.
@@ -194,6 +217,44 @@ fn info_program_reason(b: &mut Builder, r: &str, n: u32) -> bool {
     }
     b.trace.stops[si].span.extend_to(n);
     true
+}
+
+/// Whether a collection describes the stop the trace already ends with: same kind, same
+/// signal or breakpoint, and the same pc when both are known.
+fn same_stop(b: &Builder, reason: &StopReason, pc: Option<u64>) -> bool {
+    let Some(si) = b.stop else { return false };
+    let cur = &b.trace.stops[si];
+    if cur.reason.kind != reason.kind || cur.reason.kind == StopKind::Unknown {
+        return false;
+    }
+    if cur.reason.signal != reason.signal || (reason.number.is_some() && cur.reason.number != reason.number) {
+        return false;
+    }
+    let cur_pc = b.stop_location[si].as_ref().and_then(|l| l.pc).or_else(|| {
+        cur.crashed_thread().and_then(|t| t.frames.first()).and_then(|f| f.pc).map(|a| a.0)
+    });
+    match (cur_pc, pc) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// A command echoed by gdb's `set trace-commands on` (`+bt`, `++x/4gx $sp` when nested).
+fn traced_command(t: &str) -> Option<&str> {
+    let cmd = t.trim_start_matches('+');
+    if cmd.len() == t.len() || cmd.is_empty() || cmd.starts_with(' ') {
+        return None;
+    }
+    let verb = cmd.split([' ', '/']).next().unwrap_or("");
+    const VERBS: &[&str] = &[
+        "bt", "backtrace", "where", "info", "i", "x", "p", "print", "output", "frame", "f", "select-frame", "up", "down",
+        "thread", "disassemble", "disas", "run", "r", "start", "continue", "c", "next", "n", "step", "s", "stepi", "si",
+        "nexti", "ni", "finish", "until", "advance", "break", "b", "tbreak", "watch", "rwatch", "awatch", "delete", "list",
+        "reverse-continue", "rc", "reverse-step", "rs", "reverse-next", "rn", "reverse-stepi", "rsi", "reverse-nexti",
+        "rni", "reverse-finish", "when", "when-ticks", "when-tid", "set", "show", "source", "tracecheck-collect",
+        "tracecheck-check", "tracecheck-tui", "taas", "tfaas", "kill", "detach", "target", "file", "core-file", "python",
+    ];
+    VERBS.contains(&verb).then_some(cmd)
 }
 
 #[cfg(test)]
@@ -263,6 +324,40 @@ It stopped at breakpoint 2.
         assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
         assert_eq!(p.trace.stops.len(), 1);
         assert_eq!(p.trace.stops[0].reason.signal.as_deref(), Some("SIGSEGV"));
+    }
+
+    #[test]
+    fn a_collection_after_the_stop_line_is_the_same_stop() {
+        // A gdb log: the stop as gdb printed it, a traced command, then `tracecheck-collect -`.
+        let p = parse(
+            "Program received signal SIGSEGV, Segmentation fault.\n\
+             0x0000555555555155 in session_bytes (s=0x0) at src/null-field.c:23\n\
+             +bt 1\n\
+             #0  0x0000555555555155 in session_bytes (s=0x0) at src/null-field.c:23\n\
+             +tracecheck-collect -\n\
+             (gdb) tracecheck-collect -\n\
+             tracecheck-collect: tracecheck 0.1.0, gdb 13.1, python 3.11.2, not under rr, program /tmp/t, 2026-01-01T00:00:00Z\n\
+             (gdb) info program\n\
+             \tUsing the running image of child process 4242.\n\
+             Program stopped at 0x555555555155.\n\
+             It stopped with signal SIGSEGV, Segmentation fault.\n\
+             (gdb) tracecheck-collect -\n\
+             tracecheck-collect: tracecheck 0.1.0, gdb 13.1, python 3.11.2, not under rr, program /tmp/t, 2026-01-01T00:00:01Z\n\
+             (gdb) info program\n\
+             \tUsing the running image of child process 4242.\n\
+             Program stopped at 0x555555555155.\n\
+             It stopped with signal SIGSEGV, Segmentation fault.\n",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(p.trace.stops.len(), 1);
+    }
+
+    #[test]
+    fn traced_commands() {
+        assert_eq!(super::traced_command("+bt 1"), Some("bt 1"));
+        assert_eq!(super::traced_command("++x/4gx $sp"), Some("x/4gx $sp"));
+        assert_eq!(super::traced_command("+1 more"), None);
+        assert_eq!(super::traced_command("+ bt"), None);
     }
 
     #[test]
