@@ -90,6 +90,17 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
         }
         return true;
     }
+    // rr's `when` (recent rr prints `Completed event: N`; `rr.rs` reads the older
+    // `Current event: N`).
+    if let Some(r) = t.strip_prefix("Completed event: ") {
+        let Ok(ev) = r.trim().parse::<u64>() else { return false };
+        b.saw(Format::Rr);
+        match b.stop {
+            Some(i) if !b.companion.undecided => b.trace.stops[i].rr_event = Some(ev),
+            _ => b.rr.pending_event = Some(ev),
+        }
+        return true;
+    }
     if t.starts_with("Using the running image of ") || is_target_files_line(t) {
         b.saw(Format::Gdb);
         return true;
@@ -282,6 +293,8 @@ tracecheck-collect: tracecheck 0.1.0, gdb 13.1, python 3.11.2, under rr, program
 \tUsing the running image of remote Thread 26062.26062.
 Program stopped at 0x555555555200.
 It stopped at breakpoint 2.
+(gdb) when
+Completed event: 1234
 (gdb) thread
 [Current thread is 1 (Thread 26062.26062)]
 (gdb) bt 200
@@ -308,6 +321,8 @@ It stopped at breakpoint 2.
         let s1 = &t.stops[1];
         assert_eq!(s1.reason.kind, StopKind::Breakpoint);
         assert_eq!(s1.reason.number, Some(2));
+        assert_eq!(s1.rr_event, Some(1234));
+        assert_eq!(s0.rr_event, None);
         assert_eq!(s1.crashed_thread().unwrap().frames[0].function_name(), "main");
     }
 
