@@ -270,3 +270,20 @@ fn companion_without_a_process_does_not_abort() {
     let p = input::parse(&text);
     assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:#?}\n{text}", p.diagnostics.unrecognized);
 }
+
+/// `tracecheck gdbinit --dir DIR` installs the script with this binary filled in and prints
+/// only the `source` line on stdout. Needs no gdb.
+#[test]
+fn gdbinit_installs_the_script() {
+    let tmp = TempDir::new("gdbinit");
+    let out = Command::new(env!("CARGO_BIN_EXE_tracecheck")).arg("gdbinit").arg("--dir").arg(&tmp.0).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = tmp.0.canonicalize().unwrap().join("tracecheck.py");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("source {}\n", path.display()));
+    let script = std::fs::read_to_string(&path).unwrap();
+    assert!(script.contains(&format!("TRACECHECK_VERSION = \"{}\"", env!("CARGO_PKG_VERSION"))));
+    assert!(!script.contains("@TRACECHECK_BIN@"), "the binary path is filled in");
+    assert!(script.contains("class CollectCommand(gdb.Command)"));
+    let printed = Command::new(env!("CARGO_BIN_EXE_tracecheck")).args(["gdbinit", "--print-script"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&printed.stdout), script);
+}
