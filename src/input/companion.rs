@@ -213,11 +213,11 @@ fn info_program_reason(b: &mut Builder, r: &str, n: u32) -> bool {
         b.new_stop(reason.clone(), None);
     }
     let si = b.ensure_stop();
-    if let Some(pc) = pc {
-        if b.stop_location[si].as_ref().and_then(|l| l.pc).is_none() {
-            let function = b.stop_location[si].as_ref().and_then(|l| l.function.clone());
-            b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function });
-        }
+    if let Some(pc) = pc
+        && b.stop_location[si].as_ref().and_then(|l| l.pc).is_none()
+    {
+        let function = b.stop_location[si].as_ref().and_then(|l| l.function.clone());
+        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function });
     }
     let cur = &mut b.trace.stops[si].reason;
     if cur.kind == StopKind::Unknown {
