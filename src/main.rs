@@ -34,6 +34,19 @@ enum Command {
     },
     /// Print a rule's explanation.
     Explain { rule: String },
+    /// Install the gdb companion script and print the `source` line for ~/.gdbinit.
+    ///
+    /// Writes the script to $XDG_DATA_HOME/tracecheck/tracecheck.py (default
+    /// ~/.local/share/tracecheck/tracecheck.py). Only the line goes to stdout, so
+    /// `tracecheck gdbinit >> ~/.gdbinit` works.
+    Gdbinit {
+        /// Install into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+        /// Print the script itself instead of installing it.
+        #[arg(long, conflicts_with = "dir")]
+        print_script: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -104,6 +117,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
         None => check(cli.check),
     }
 }
@@ -147,6 +161,43 @@ fn explain(id: &str) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The gdb companion script, with this binary's version and path filled in.
+fn companion_script() -> String {
+    let exe = std::env::current_exe().ok().and_then(|p| p.canonicalize().ok()).map(|p| p.display().to_string());
+    let script = include_str!("../assets/tracecheck.py").replace("@TRACECHECK_VERSION@", env!("CARGO_PKG_VERSION"));
+    match exe {
+        // A path gdb's Python can hold in a plain string literal.
+        Some(p) if !p.contains(['"', '\\', '\n']) => script.replace("@TRACECHECK_BIN@", &p),
+        _ => script,
+    }
+}
+
+fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
+    if print_script {
+        print!("{}", companion_script());
+        return ExitCode::SUCCESS;
+    }
+    let dir = dir.or_else(|| {
+        let data = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+        let data = data.or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| std::path::PathBuf::from(h).join(".local/share")));
+        data.map(|d| d.join("tracecheck"))
+    });
+    let Some(dir) = dir else {
+        eprintln!("tracecheck: neither XDG_DATA_HOME nor HOME is set; pass --dir DIR");
+        return ExitCode::from(2);
+    };
+    let path = dir.join("tracecheck.py");
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, companion_script())) {
+        eprintln!("tracecheck: cannot write {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
+    let path = path.canonicalize().unwrap_or(path);
+    eprintln!("tracecheck: installed the gdb companion script at {}", path.display());
+    eprintln!("tracecheck: add this line to ~/.gdbinit (rr replay reads it too), or type it in gdb:");
+    println!("source {}", path.display());
+    ExitCode::SUCCESS
 }
 
 fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {

@@ -8,9 +8,12 @@
 //! owns the state (current stop, thread, selected frame) and the model under construction.
 
 pub mod clean;
+pub mod companion;
 pub mod gdb;
+pub mod go;
 pub mod julia;
 pub mod lexemes;
+pub mod lldb;
 pub mod rr;
 
 use crate::model::*;
@@ -169,6 +172,9 @@ pub struct Builder {
     message_follow: u8,
     pub(crate) julia: julia::JuliaState,
     pub(crate) rr: rr::RrState,
+    pub(crate) companion: companion::CompanionState,
+    pub(crate) go: go::GoState,
+    pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
@@ -206,6 +212,9 @@ impl Builder {
             message_follow: 0,
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
+            companion: Default::default(),
+            go: Default::default(),
+            lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
         }
@@ -525,6 +534,9 @@ impl Builder {
         }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
         if rr::line(self, trimmed, n) {
+            return true;
+        }
+        if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {
             return true;
         }
         if julia::line(self, l, n) {
@@ -1185,6 +1197,7 @@ impl Builder {
             _ => {}
         }
         rr::command(self, verb, &rest, n);
+        lldb::command(self, dialect, head, &rest);
     }
 
     // ---- finishing ---------------------------------------------------------------------

@@ -1,0 +1,424 @@
+//! The Go runtime's crash output (what a Go program prints on stderr when it dies).
+//!
+//! Three openings, all from `src/runtime/{panic,signal_unix}.go`:
+//!
+//! ```text
+//! panic: runtime error: invalid memory address or nil pointer dereference
+//! [signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x480fc0]
+//!
+//! fatal error: unexpected signal during runtime execution
+//! [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x45ac90]
+//!
+//! SIGABRT: abort
+//! PC=0x7fd537458eec m=0 sigcode=18446744073709551610
+//! signal arrived during cgo execution
+//! ```
+//!
+//! then goroutine tracebacks (each goroutine is a [`Thread`] with id `goroutine N` and its
+//! state as the name; `runtime stack:` is the crashing M's system stack):
+//!
+//! ```text
+//! goroutine 1 [running]:
+//! main.registryTotal(0xc00006af48, 0x2)
+//!     /src/nil-deref.go:33 +0x3e   (a tab, then the location)
+//! ```
+//!
+//! and, for the fatal-signal form, the register block of the thread that took the signal,
+//! one `name value` per line with names padded to 7 columns (`rax    0x0`, `r28     0x…`).
+//! Those become frame 0's registers of the crashing goroutine (the first one printed).
+//! On arm64 Go names the general registers `r0`…`r29` and `lr`; they are stored under the
+//! architectural names gdb uses (`x0`…`x30`) so rules see one name per register.
+
+use super::lexemes::parse_hex;
+use super::{Builder, Ctx, GdbOwnedLocation};
+use crate::model::*;
+
+#[derive(Default)]
+pub(crate) struct GoState {
+    /// A Go crash header was seen: goroutine tracebacks and registers may follow.
+    pub active: bool,
+    /// The goroutine (thread index) whose frames are being read.
+    pub thread: Option<usize>,
+    pub next_index: u32,
+    /// Position of the frame whose `\tfile:line` line comes next.
+    pub pending: Option<usize>,
+    /// The next frame location belongs to a `created by` line, not to a frame.
+    pub created_by: bool,
+    /// The first goroutine after the header is the one that crashed.
+    pub crashed_marked: bool,
+    /// Thread index that the register block belongs to.
+    pub regs_thread: Option<usize>,
+}
+
+/// Reads one line (untrimmed: location lines start with a tab). Returns whether it was Go.
+pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim_end();
+    if t.is_empty() {
+        return false;
+    }
+    // Openings, recognized in any state.
+    if let Some(msg) = t.strip_prefix("panic: ") {
+        start(b, StopKind::RuntimeError, Some(msg), n);
+        push_message(b, t, n);
+        return true;
+    }
+    if let Some(msg) = t.strip_prefix("fatal error: ") {
+        start(b, StopKind::RuntimeError, Some(msg), n);
+        push_message(b, t, n);
+        return true;
+    }
+    if t.starts_with("[signal ") && t.ends_with(']')
+        && let Some(()) = signal_bracket(b, &t[8..t.len() - 1], n) {
+            return true;
+        }
+    if let Some((sig, desc)) = signal_heading(t) {
+        start(b, StopKind::Signal, None, n);
+        let si = b.ensure_stop();
+        let r = &mut b.trace.stops[si].reason;
+        super::fill_signal(r, sig, desc);
+        return true;
+    }
+    if !b.go.active {
+        return false;
+    }
+    if t.starts_with("PC=0x") {
+        return pc_line(b, t, n);
+    }
+    if t == "signal arrived during cgo execution" || t.starts_with("unexpected fault address 0x") || t.starts_with("runtime: ") || t.starts_with("[recovered]") {
+        if let Some(a) = t.strip_prefix("unexpected fault address ")
+            && let Some(v) = parse_hex(a) {
+                let si = b.ensure_stop();
+                b.trace.stops[si].reason.address.get_or_insert(Address(v));
+            }
+        push_message(b, t, n);
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("goroutine ")
+        && let Some(()) = goroutine_header(b, r, n) {
+            return true;
+        }
+    if t == "runtime stack:" {
+        select(b, "runtime stack", Some("system stack"), n);
+        return true;
+    }
+    if t == "...additional frames elided..." || t == "goroutine running on other thread; stack unavailable" || t.starts_with("exit status ") {
+        return true;
+    }
+    if l.starts_with('\t')
+        && let Some(()) = location(b, t.trim_start(), n) {
+            return true;
+        }
+    if let Some(r) = t.strip_prefix("created by ") {
+        // The goroutine's creator, not a frame on its stack; its location line follows.
+        let _ = r;
+        b.go.pending = None;
+        b.go.created_by = true;
+        return true;
+    }
+    if l.starts_with('\t') && t.trim_start().starts_with("panic: ") {
+        push_message(b, t.trim_start(), n);
+        return true;
+    }
+    if let Some((name, v)) = register_line(t) {
+        put_register(b, name, v, n);
+        return true;
+    }
+    if b.go.thread.is_some()
+        && let Some((func, args)) = frame_line(t) {
+            let ti = b.go.thread.unwrap_or(0);
+            let idx = b.go.next_index;
+            b.go.next_index += 1;
+            let frame = Frame {
+                index: idx,
+                function: Some(b.intern(func)),
+                args: Some(args.into()),
+                inlined: args == "...",
+                span: Span::line(n),
+                ..Default::default()
+            };
+            let pos = b.put_frame(ti, frame);
+            b.go.pending = Some(pos);
+            b.go.created_by = false;
+            return true;
+        }
+    false
+}
+
+fn push_message(b: &mut Builder, t: &str, n: u32) {
+    let msg = Message { text: t.into(), span: Span::line(n) };
+    b.stop_mut().messages.push(msg);
+}
+
+/// Starts a Go stop (or continues the one a `panic:` line just started).
+fn start(b: &mut Builder, kind: StopKind, desc: Option<&str>, n: u32) {
+    b.saw(Format::Go);
+    let si = b.ensure_stop();
+    let fresh_go = b.go.active && b.go.thread.is_none() && b.trace.stops[si].threads.iter().all(|t| t.frames.is_empty());
+    if !fresh_go {
+        b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
+    }
+    let si = b.ensure_stop();
+    let r = &mut b.trace.stops[si].reason;
+    if r.kind == StopKind::Unknown || (kind == StopKind::Signal && r.kind == StopKind::RuntimeError) {
+        r.kind = kind;
+    }
+    if r.description.is_none() {
+        r.description = desc.map(Box::from);
+    }
+    r.span.extend_to(n);
+    b.trace.stops[si].span.extend_to(n);
+    b.go = GoState { active: true, ..Default::default() };
+    b.ctx = Ctx::None;
+}
+
+/// `SIGSEGV: segmentation violation` (the fatal-signal heading): `(name, description)`.
+fn signal_heading(t: &str) -> Option<(&str, &str)> {
+    let (sig, desc) = t.split_once(": ")?;
+    if !sig.starts_with("SIG") || sig.len() < 5 || !sig[3..].bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        return None;
+    }
+    // Go's sigtable descriptions are lowercase words.
+    if desc.is_empty() || !desc.bytes().all(|c| c.is_ascii_lowercase() || c == b' ' || c == b'-' || c == b'/') {
+        return None;
+    }
+    Some((sig, desc))
+}
+
+/// `SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x480fc0` (inside the brackets).
+fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
+    let (sig, rest) = inner.split_once(": ")?;
+    if !sig.starts_with("SIG") {
+        return None;
+    }
+    let mut desc_end = rest.len();
+    let mut code = None;
+    let mut addr = None;
+    let mut pc = None;
+    for (i, w) in rest.split(' ').enumerate() {
+        let _ = i;
+        if let Some(v) = w.strip_prefix("code=") {
+            code = parse_int(v);
+        } else if let Some(v) = w.strip_prefix("addr=") {
+            addr = parse_hex(v);
+        } else if let Some(v) = w.strip_prefix("pc=") {
+            pc = parse_hex(v);
+        } else {
+            continue;
+        }
+        desc_end = desc_end.min(rest.find(w).unwrap_or(desc_end));
+    }
+    let desc = rest[..desc_end].trim();
+    if !b.go.active {
+        start(b, StopKind::Signal, None, n);
+    }
+    b.saw(Format::Go);
+    let si = b.ensure_stop();
+    let r = &mut b.trace.stops[si].reason;
+    let runtime_msg = r.description.take();
+    super::fill_signal(r, sig, desc);
+    r.kind = StopKind::Signal;
+    r.si_code = code.or(r.si_code);
+    r.address = addr.map(Address).or(r.address);
+    r.span.extend_to(n);
+    // Keep the panic / fatal error text as the description when there was one.
+    if let Some(m) = runtime_msg {
+        r.description = Some(m);
+    }
+    if let Some(pc) = pc {
+        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None });
+    }
+    b.trace.stops[si].span.extend_to(n);
+    Some(())
+}
+
+fn parse_int(v: &str) -> Option<i32> {
+    if let Some(x) = parse_hex(v) {
+        return Some(x as i64 as i32);
+    }
+    // `sigcode=18446744073709551610` is -6 printed as an unsigned 64-bit number.
+    v.parse::<i64>().ok().map(|x| x as i32).or_else(|| v.parse::<u64>().ok().map(|x| x as i64 as i32))
+}
+
+/// `PC=0x7fd537458eec m=0 sigcode=18446744073709551610 addr=0x0`
+fn pc_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    let si = b.ensure_stop();
+    let mut pc = None;
+    for w in t.split(' ') {
+        if let Some(v) = w.strip_prefix("PC=") {
+            pc = parse_hex(v);
+        } else if let Some(v) = w.strip_prefix("sigcode=") {
+            b.trace.stops[si].reason.si_code = parse_int(v);
+        } else if let Some(v) = w.strip_prefix("addr=") {
+            b.trace.stops[si].reason.address = parse_hex(v).map(Address);
+        }
+    }
+    let Some(pc) = pc else { return false };
+    b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None });
+    b.trace.stops[si].reason.span.extend_to(n);
+    b.trace.stops[si].span.extend_to(n);
+    true
+}
+
+/// `1 [running]:`, `18 [chan receive]:`, `7 [select, 2 minutes]:`,
+/// `1 gp=0xc000002380 m=0 mp=0x5a0f20 [running]:` (newer runtimes).
+fn goroutine_header(b: &mut Builder, r: &str, n: u32) -> Option<()> {
+    let id_len = r.bytes().take_while(u8::is_ascii_digit).count();
+    if id_len == 0 {
+        return None;
+    }
+    let open = r.find(" [")?;
+    let rest = r[open + 2..].strip_suffix("]:")?;
+    let id = format!("goroutine {}", &r[..id_len]);
+    select(b, &id, Some(rest), n);
+    Some(())
+}
+
+fn select(b: &mut Builder, id: &str, name: Option<&str>, n: u32) {
+    b.saw(Format::Go);
+    let ti = b.thread_by_id(id);
+    let si = b.ensure_stop();
+    let crashed = !b.go.crashed_marked && id != "runtime stack";
+    {
+        let th = &mut b.trace.stops[si].threads[ti];
+        if let Some(name) = name {
+            th.name = Some(name.into());
+        }
+        th.span.extend_to(n);
+        if crashed {
+            th.crashed = true;
+        }
+    }
+    if crashed {
+        b.go.crashed_marked = true;
+        b.go.regs_thread = Some(ti);
+    }
+    b.go.thread = Some(ti);
+    b.go.next_index = 0;
+    b.go.pending = None;
+    b.go.created_by = false;
+    b.trace.stops[si].span.extend_to(n);
+}
+
+/// `main.registryTotal(0xc00006af48, 0x2)`, `runtime.panicmem(...)`,
+/// `runtime.(*scavengerState).park(0x4f15e0)`, `panic({0x46e420, 0x4ea580})`.
+fn frame_line(t: &str) -> Option<(&str, &str)> {
+    if t.starts_with([' ', '\t']) || !t.ends_with(')') {
+        return None;
+    }
+    let open = super::lexemes::open_paren_of_last_group(t)?;
+    let func = &t[..open];
+    if func.is_empty() || func.contains(' ') {
+        return None;
+    }
+    Some((func, &t[open + 1..t.len() - 1]))
+}
+
+/// `/src/nil-deref.go:33 +0x3e fp=0xc000086ef8 sp=0xc000086e38 pc=0x42f55a`
+fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
+    let mut words = t.split(' ');
+    let fl = words.next()?;
+    let (file, line) = fl.rsplit_once(':')?;
+    let line: u32 = line.parse().ok()?;
+    let mut pc = None;
+    for w in words {
+        if let Some(v) = w.strip_prefix("pc=") {
+            pc = parse_hex(v);
+        } else if !(w.starts_with("+0x") || w.starts_with("fp=") || w.starts_with("sp=") || w.is_empty()) {
+            return None;
+        }
+    }
+    if std::mem::take(&mut b.go.created_by) {
+        return Some(());
+    }
+    if b.trace.arch == Arch::Unknown {
+        // The runtime's assembly files name the architecture (`asm_amd64.s`, `sys_linux_arm64.s`).
+        if file.ends_with("_amd64.s") {
+            b.trace.arch = Arch::X86_64;
+        } else if file.ends_with("_arm64.s") {
+            b.trace.arch = Arch::Aarch64;
+        }
+    }
+    let ti = b.go.thread?;
+    let pos = b.go.pending.take()?;
+    let file = b.intern(file);
+    let si = b.ensure_stop();
+    if let Some(f) = b.trace.stops[si].threads[ti].frames.get_mut(pos) {
+        f.file = Some(file);
+        f.line = Some(line);
+        f.pc = pc.map(Address).or(f.pc);
+        f.span.extend_to(n);
+    }
+    b.trace.stops[si].span.extend_to(n);
+    Some(())
+}
+
+/// `rax    0x0`, `rflags 0x246`, `r28     0x40000021a0`: a name of lowercase letters and
+/// digits, spaces, one hex value.
+fn register_line(t: &str) -> Option<(&str, u64)> {
+    let (name, v) = t.split_once(' ')?;
+    if name.is_empty() || name.len() > 7 || !name.as_bytes()[0].is_ascii_lowercase() || !name.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+        return None;
+    }
+    let v = v.trim_start();
+    Some((name, parse_hex(v)?))
+}
+
+fn put_register(b: &mut Builder, name: &str, v: u64, n: u32) {
+    let ti = match b.go.regs_thread {
+        Some(t) => t,
+        None => {
+            let t = b.current_thread();
+            b.go.regs_thread = Some(t);
+            t
+        }
+    };
+    let si = b.ensure_stop();
+    let set = b.trace.stops[si].threads[ti].registers.entry(0).or_default();
+    // arm64: `lr` after `r0`…`r29` (32-bit arm has lr but no r28; ppc64 and mips say `link`).
+    let arm64 = name == "lr" && set.reg("r28").is_some() && set.reg("r29").is_some();
+    let name = if arm64 {
+        for r in set.regs.iter_mut() {
+            if let Some(k) = r.name.strip_prefix('r').and_then(|d| d.parse::<u8>().ok())
+                && k <= 29 {
+                    r.natural = Some(format!("r{k}").into());
+                    r.name = format!("x{k}").into();
+                }
+        }
+        "x30"
+    } else {
+        name
+    };
+    if arm64 {
+        b.trace.arch = Arch::Aarch64;
+    } else if name == "rip" && b.trace.arch == Arch::Unknown {
+        b.trace.arch = Arch::X86_64;
+    }
+    let sym = b.intern(name);
+    let natural = if arm64 { Some("lr".into()) } else { None };
+    let set = b.trace.stops[si].threads[ti].registers.entry(0).or_default();
+    set.span.extend_to(n);
+    set.set(Register { name: sym, value: Some(v), natural, span: Span::line(n) });
+    b.trace.stops[si].span.extend_to(n);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes() {
+        assert_eq!(signal_heading("SIGSEGV: segmentation violation"), Some(("SIGSEGV", "segmentation violation")));
+        assert_eq!(signal_heading("SIGABRT: abort"), Some(("SIGABRT", "abort")));
+        assert_eq!(signal_heading("SIGFOO: Not Go"), None);
+        assert_eq!(signal_heading("SIG: x"), None);
+        assert_eq!(frame_line("runtime.(*scavengerState).park(0x4f15e0)"), Some(("runtime.(*scavengerState).park", "0x4f15e0")));
+        assert_eq!(frame_line("panic({0x46e420, 0x4ea580})"), Some(("panic", "{0x46e420, 0x4ea580}")));
+        assert_eq!(frame_line("main.main()"), Some(("main.main", "")));
+        assert_eq!(frame_line("not a frame (really)"), None);
+        assert_eq!(register_line("rflags 0x246"), Some(("rflags", 0x246)));
+        assert_eq!(register_line("r28     0x40000021a0"), Some(("r28", 0x40000021a0)));
+        assert_eq!(register_line("goroutine 1 [running]:"), None);
+        assert_eq!(parse_int("18446744073709551610"), Some(-6));
+        assert_eq!(parse_int("0x1"), Some(1));
+    }
+}

@@ -1,0 +1,729 @@
+//! lldb sessions: `(lldb)` prompts (routed by `mod.rs` like gdb's), stop headers, `bt` /
+//! `thread backtrace all`, `thread list`, `register read`, `memory read` / `x`,
+//! `disassemble`, `frame select`, `frame variable`, `image list`.
+//!
+//! ```text
+//! * thread #1, name = 'null-field', stop reason = signal SIGSEGV: invalid address (fault address: 0x18)
+//!   * frame #0: 0x0000555555555155 null-field`session_bytes(s=0x0000000000000000) at null-field.c:23:13
+//!     frame #6: 0x0000555555555081 null-field`_start + 33
+//!        rax = 0x0000000000000000
+//! 0x7fffffffec20: 0x00007fffffffec50 0x0000555555555191
+//! 0x7fffffffec20: 50 ec ff ff ff 7f 00 00 91 51 55 55 55 55 00 00  P........QUUUU..
+//! ```
+//!
+//! A thread's id is lldb's index (`6` for `thread #6`), like gdb's thread number.
+
+use super::lexemes::{file_line, open_paren_of_last_group, parse_hex};
+use super::{gdb, Builder, Ctx, GdbOwnedLocation};
+use crate::model::*;
+
+/// What the last `(lldb)` command prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LldbCmd {
+    #[default]
+    None,
+    /// `process launch`, `run`, `continue`, `thread step-*`…: a stop header follows.
+    Run,
+    Backtrace,
+    Registers,
+    /// `memory read` / `x`: unit size when given, and the address expression.
+    Memory { unit: Option<u8>, expr: Option<Box<str>> },
+    Disassemble,
+    FrameSelect,
+    FrameVariable,
+    ThreadList,
+    Images,
+    Other,
+}
+
+#[derive(Default)]
+pub(crate) struct LldbState {
+    pub cmd: LldbCmd,
+    /// Some lldb command was seen: shape-based lines are read as lldb's.
+    pub active: bool,
+    /// A run command is waiting for its stop header.
+    pub await_stop: bool,
+    /// The selected thread (`*` in lldb's listings) and frame.
+    pub selected_thread: Option<Box<str>>,
+    pub selected_frame: u32,
+    /// Thread index that frame lines go to (the last thread header).
+    pub frames_thread: Option<usize>,
+    /// `module`func:` heading of a disassembly, for instruction locations.
+    pub disasm_function: Option<Box<str>>,
+    /// Inside a multi-line `frame variable` value.
+    pub var_depth: i32,
+}
+
+/// Called by `Builder::command` for every echoed command.
+/// `head` is the command's first word as typed (`x/4gx`, `bt`).
+pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str]) {
+    if dialect != "lldb" {
+        return;
+    }
+    let verb = head.split('/').next().unwrap_or(head);
+    b.lldb.active = true;
+    let sub = rest.first().copied().unwrap_or("");
+    b.lldb.cmd = match (verb, sub) {
+        ("process", "launch") | ("process", "continue") | ("run" | "r" | "continue" | "c", _) => LldbCmd::Run,
+        ("thread", "step-in" | "step-over" | "step-out" | "step-inst" | "step-inst-over" | "continue" | "until")
+        | ("next" | "step" | "n" | "s" | "si" | "ni" | "finish", _) => LldbCmd::Run,
+        ("bt", _) | ("thread", "backtrace") => LldbCmd::Backtrace,
+        ("register", "read") | ("re", "r") => LldbCmd::Registers,
+        ("memory", "read") | ("x", _) | ("me", "r") => memory_cmd(head, rest),
+        ("disassemble" | "di" | "dis", _) => LldbCmd::Disassemble,
+        ("frame" | "f", "select") | ("up" | "down", _) => LldbCmd::FrameSelect,
+        ("frame", "variable") | ("v" | "var", _) => LldbCmd::FrameVariable,
+        ("thread", "list") => LldbCmd::ThreadList,
+        ("image", "list") => LldbCmd::Images,
+        _ => LldbCmd::Other,
+    };
+    // gdb's meaning of the same verbs (`x`, `bt`, `frame`) does not apply.
+    b.ctx = Ctx::None;
+    b.lldb.await_stop = b.lldb.cmd == LldbCmd::Run;
+    b.lldb.frames_thread = None;
+    b.lldb.disasm_function = None;
+    b.lldb.var_depth = 0;
+    match (verb, sub, rest.get(1).and_then(|k| k.parse::<u32>().ok())) {
+        ("frame" | "f", "select", Some(k)) => b.lldb.selected_frame = k,
+        ("up", _, _) => b.lldb.selected_frame += sub.parse::<u32>().unwrap_or(1),
+        ("down", _, _) => b.lldb.selected_frame = b.lldb.selected_frame.saturating_sub(sub.parse::<u32>().unwrap_or(1)),
+        _ => {}
+    }
+    if verb == "thread" && sub == "select"
+        && let Some(id) = rest.get(1) {
+            b.lldb.selected_thread = Some((*id).into());
+            b.lldb.selected_frame = 0;
+        }
+}
+
+/// `memory read --size 8 --format x --count 4 $rsp`, `memory read -s8 -fx -c4 $r13`,
+/// `x/4gx $rax`, `memory read $rsp`.
+fn memory_cmd(verb: &str, rest: &[&str]) -> LldbCmd {
+    let mut unit = None;
+    let mut expr = None;
+    let mut i = if verb == "x" || verb.starts_with("x/") { 0 } else { 1 };
+    if let Some(fmt) = verb.strip_prefix("x/") {
+        unit = gdb_unit(fmt);
+    }
+    while i < rest.len() {
+        let w = rest[i];
+        let value_of = |short: &str, long: &str| -> Option<Option<&str>> {
+            if w == short || w == long {
+                Some(rest.get(i + 1).copied())
+            } else {
+                w.strip_prefix(short).filter(|v| !v.is_empty() && !w.starts_with("--")).map(Some)
+            }
+        };
+        if let Some(v) = value_of("-s", "--size") {
+            unit = v.and_then(|v| v.parse::<u8>().ok());
+            i += if w == "-s" || w == "--size" { 2 } else { 1 };
+            continue;
+        }
+        if let Some(v) = value_of("-f", "--format").or_else(|| value_of("-c", "--count")) {
+            let _ = v;
+            i += if w.len() == 2 || w.starts_with("--") { 2 } else { 1 };
+            continue;
+        }
+        if w.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        expr = Some(rest[i..].join(" ").into());
+        break;
+    }
+    LldbCmd::Memory { unit, expr }
+}
+
+fn gdb_unit(fmt: &str) -> Option<u8> {
+    if fmt.contains('g') {
+        Some(8)
+    } else if fmt.contains('w') {
+        Some(4)
+    } else if fmt.contains('h') {
+        Some(2)
+    } else if fmt.contains('b') {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// Reads one line. Returns whether it was lldb's.
+pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim();
+    if t.is_empty() {
+        return false;
+    }
+    // Thread headers and frame lines are distinctive enough to read without a prompt.
+    if let Some(h) = thread_header(t) {
+        return put_thread_header(b, h, n);
+    }
+    if let Some(f) = frame_line(t) {
+        put_frame(b, f, n);
+        return true;
+    }
+    if !b.lldb.active && !t.starts_with("Process ") && !t.starts_with("Current executable set to ") {
+        return false;
+    }
+    if let Some(r) = t.strip_prefix("Process ") {
+        return process_line(b, r, n);
+    }
+    if let Some(r) = t.strip_prefix("Current executable set to '") {
+        b.saw(Format::Lldb);
+        b.lldb.active = true;
+        if let Some((path, arch)) = r.split_once("' (") {
+            b.trace.program = Some(path.into());
+            set_arch(b, arch.trim_end_matches(").").trim_end_matches(')'));
+        }
+        return true;
+    }
+    if t.starts_with("Executing commands in '") || t.starts_with("error: ") || t.starts_with("warning: ") || t.starts_with("note: ") {
+        if let Some(e) = t.strip_prefix("error: ") {
+            b.note(Some(n), format!("lldb: {e}"));
+        }
+        return true;
+    }
+    match b.lldb.cmd.clone() {
+        LldbCmd::Registers => {
+            if let Some(()) = register_line(b, t, n) {
+                return true;
+            }
+            if t.ends_with("Registers:") || t.ends_with("Extensions:") || t.ends_with("State:") {
+                return true;
+            }
+        }
+        LldbCmd::Memory { unit, expr } => {
+            if let Some(()) = memory_row(b, t, unit, expr, n) {
+                return true;
+            }
+        }
+        LldbCmd::FrameVariable => {
+            return frame_variable(b, t, n);
+        }
+        LldbCmd::Images => {
+            if let Some(()) = image_row(b, t, n) {
+                return true;
+            }
+            // The separate debug file under an image row.
+            if l.starts_with("      /") {
+                return true;
+            }
+        }
+        _ => {}
+    }
+    if let Some(()) = disasm_line(b, l, t, n) {
+        return true;
+    }
+    if is_source_line(l) {
+        return true;
+    }
+    false
+}
+
+fn set_arch(b: &mut Builder, a: &str) {
+    let arch = match a {
+        "x86_64" | "x86_64h" => Arch::X86_64,
+        "aarch64" | "arm64" | "arm64e" => Arch::Aarch64,
+        "i386" | "i686" => Arch::X86,
+        _ => return,
+    };
+    if b.trace.arch == Arch::Unknown {
+        b.trace.arch = arch;
+    }
+}
+
+/// `Process 9931 stopped`, `Process 9931 launched: '/path' (x86_64)`,
+/// `Process 9931 exited with status = 0 (0x00000000)`, `Process 9931 resuming`.
+fn process_line(b: &mut Builder, r: &str, n: u32) -> bool {
+    let pid_len = r.bytes().take_while(u8::is_ascii_digit).count();
+    if pid_len == 0 {
+        return false;
+    }
+    let r = r[pid_len..].trim_start();
+    b.saw(Format::Lldb);
+    b.lldb.active = true;
+    if let Some(p) = r.strip_prefix("launched: '") {
+        if let Some((path, arch)) = p.split_once("' (") {
+            if b.trace.program.is_none() {
+                b.trace.program = Some(path.into());
+            }
+            set_arch(b, arch.trim_end_matches(')'));
+        }
+        return true;
+    }
+    if let Some(p) = r.strip_prefix("exited with status = ") {
+        let code = p.split_whitespace().next().and_then(|c| c.parse::<i64>().ok());
+        let reason = StopReason { kind: StopKind::Exited, number: code, span: Span::line(n), ..Default::default() };
+        b.new_stop(reason, None);
+        b.lldb.await_stop = false;
+        return true;
+    }
+    r == "stopped" || r == "resuming" || r.starts_with("attached") || r.starts_with("detached")
+}
+
+struct ThreadHeader<'a> {
+    selected: bool,
+    id: &'a str,
+    tid: Option<u64>,
+    name: Option<&'a str>,
+    /// `thread list`'s frame: `0x… module`func at file:line:col`.
+    frame: Option<&'a str>,
+    reason: Option<&'a str>,
+}
+
+/// `* thread #1, name = 'x', stop reason = signal SIGSEGV: …`, `  thread #2, name = 'y'`,
+/// `* thread #6: tid = 6201, 0x… mod`f(…) at f.c:39:16, name = 'crasher', stop reason = …`.
+fn thread_header(t: &str) -> Option<ThreadHeader<'_>> {
+    let (selected, r) = match t.strip_prefix("* ") {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let r = r.strip_prefix("thread #")?;
+    let id_len = r.bytes().take_while(|c| c.is_ascii_digit() || *c == b'.').count();
+    if id_len == 0 {
+        return None;
+    }
+    let id = &r[..id_len];
+    let mut rest = &r[id_len..];
+    let mut h = ThreadHeader { selected, id, tid: None, name: None, frame: None, reason: None };
+    if rest.is_empty() {
+        return Some(h);
+    }
+    if let Some(reason_at) = rest.find(", stop reason = ") {
+        h.reason = Some(&rest[reason_at + 16..]);
+        rest = &rest[..reason_at];
+    }
+    if let Some(name_at) = rest.find(", name = '") {
+        let q = &rest[name_at + 10..];
+        h.name = Some(q.strip_suffix('\'').unwrap_or(q));
+        rest = &rest[..name_at];
+    }
+    if let Some(q) = rest.strip_prefix(": tid = ") {
+        let (tid, fr) = q.split_once(", ").unwrap_or((q, ""));
+        h.tid = tid.parse().ok().or_else(|| parse_hex(tid));
+        if !fr.is_empty() {
+            h.frame = Some(fr);
+        }
+        rest = "";
+    }
+    (rest.is_empty() || rest.starts_with(", queue = ")).then_some(h)
+}
+
+fn put_thread_header(b: &mut Builder, h: ThreadHeader<'_>, n: u32) -> bool {
+    b.saw(Format::Lldb);
+    b.lldb.active = true;
+    if let Some(reason) = h.reason {
+        let parsed = stop_reason(reason, n);
+        let si = b.ensure_stop();
+        let unknown = b.trace.stops[si].reason.kind == StopKind::Unknown;
+        if b.lldb.await_stop || b.trace.stops.is_empty() {
+            b.new_stop(parsed, Some(h.id));
+            b.lldb.await_stop = false;
+            b.lldb.selected_frame = 0;
+        } else if unknown {
+            // A pasted `bt` without the stop: its header is the stop.
+            b.trace.stops[si].reason = parsed;
+            let ti = b.thread_by_id(h.id);
+            b.trace.stops[si].threads[ti].crashed = true;
+        }
+    }
+    let ti = b.thread_by_id(h.id);
+    let si = b.ensure_stop();
+    {
+        let th = &mut b.trace.stops[si].threads[ti];
+        if let Some(name) = h.name {
+            th.name = Some(name.into());
+        }
+        th.lwp = h.tid.or(th.lwp);
+        th.current |= h.selected;
+        th.span.extend_to(n);
+    }
+    if h.selected {
+        if b.lldb.selected_thread.as_deref() != Some(h.id) {
+            b.lldb.selected_frame = 0;
+        }
+        b.lldb.selected_thread = Some(h.id.into());
+    }
+    b.lldb.frames_thread = Some(ti);
+    if let Some(fr) = h.frame
+        && let Some(mut f) = parse_frame_body(fr) {
+            f.index = 0;
+            let has = !b.trace.stops[si].threads[ti].frames.is_empty();
+            if !has {
+                let frame = owned_frame(b, &f, n);
+                b.put_frame(ti, frame);
+            }
+        }
+    b.trace.stops[si].span.extend_to(n);
+    true
+}
+
+/// `signal SIGSEGV: invalid address (fault address: 0x18)`, `signal SIGABRT`,
+/// `breakpoint 1.1`, `watchpoint 2`, `EXC_BAD_ACCESS (code=1, address=0x18)`.
+fn stop_reason(r: &str, n: u32) -> StopReason {
+    let mut reason = StopReason { span: Span::line(n), description: Some(r.into()), ..Default::default() };
+    if let Some(s) = r.strip_prefix("signal ") {
+        let (sig, desc) = s.split_once(": ").unwrap_or((s, ""));
+        super::fill_signal(&mut reason, sig, desc);
+        reason.kind = StopKind::Signal;
+        if let Some(p) = desc.find("(fault address: ") {
+            let a = &desc[p + 16..];
+            reason.address = parse_hex(a.trim_end_matches(')')).map(Address);
+            reason.description = Some(desc[..p].trim().into());
+        } else {
+            reason.description = (!desc.is_empty()).then(|| desc.into());
+        }
+        if reason.signal.as_deref() == Some("SIGSEGV") {
+            // lldb's wording of the kernel's si_code.
+            if desc.starts_with("address not mapped to object") {
+                reason.si_code = Some(1);
+            } else if desc.starts_with("invalid permissions for mapped object") {
+                reason.si_code = Some(2);
+            }
+        }
+    } else if let Some(k) = r.strip_prefix("breakpoint ") {
+        reason.kind = StopKind::Breakpoint;
+        reason.number = k.split('.').next().and_then(|x| x.parse().ok());
+    } else if let Some(k) = r.strip_prefix("watchpoint ") {
+        reason.kind = StopKind::Watchpoint;
+        reason.number = k.split_whitespace().next().and_then(|x| x.parse().ok());
+    } else if let Some(e) = r.strip_prefix("EXC_BAD_ACCESS") {
+        reason.kind = StopKind::Signal;
+        reason.signal = Some("SIGSEGV".into());
+        reason.signo = Some(11);
+        if let Some(p) = e.find("address=") {
+            let a: String = e[p + 8..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            reason.address = parse_hex(&a).map(Address);
+        }
+    }
+    reason
+}
+
+struct LldbFrame<'a> {
+    index: u32,
+    selected: bool,
+    pc: Option<u64>,
+    module: Option<&'a str>,
+    function: Option<&'a str>,
+    args: Option<&'a str>,
+    file: Option<&'a str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    inlined: bool,
+}
+
+/// `* frame #0: 0x0000555555555155 null-field`session_bytes(s=0x0) at null-field.c:23:13`
+fn frame_line(t: &str) -> Option<LldbFrame<'_>> {
+    let (selected, r) = match t.strip_prefix("* ") {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let r = r.strip_prefix("frame #")?;
+    let (idx, body) = r.split_once(": ")?;
+    let index: u32 = idx.parse().ok()?;
+    let mut f = parse_frame_body(body)?;
+    f.index = index;
+    f.selected = selected;
+    Some(f)
+}
+
+/// `0x… module`function(args) at file:line:col`, `0x… module`function + 33`,
+/// `0x… module`function at file:line`, `0x0000000000000000`.
+fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
+    let (pc_s, rest) = body.split_once(' ').unwrap_or((body, ""));
+    let pc = parse_hex(pc_s)?;
+    let mut f = LldbFrame { index: 0, selected: false, pc: Some(pc), module: None, function: None, args: None, file: None, line: None, column: None, inlined: false };
+    let mut rest = rest.trim();
+    if rest.is_empty() {
+        return Some(f);
+    }
+    if let Some((m, r)) = rest.split_once('`')
+        && !m.contains(' ') {
+            f.module = Some(m);
+            rest = r;
+        }
+    // ` at file:line[:col]` at the end (the args may hold ` at ` themselves).
+    if let Some(p) = rest.rfind(" at ")
+        && let Some((file, line, col)) = file_line(&rest[p + 4..])
+            && !file.contains(' ') {
+                f.file = Some(file);
+                f.line = Some(line);
+                f.column = col;
+                rest = &rest[..p];
+            }
+    if let Some((name, off)) = rest.rsplit_once(" + ")
+        && off.bytes().all(|c| c.is_ascii_digit()) {
+            rest = name;
+        }
+    if let Some(p) = rest.find(" [inlined] ") {
+        f.inlined = true;
+        rest = &rest[p + 11..];
+    }
+    if let Some(open) = open_paren_of_last_group(rest)
+        && open > 0 {
+            f.args = Some(&rest[open + 1..rest.len() - 1]);
+            rest = &rest[..open];
+        }
+    f.function = (!rest.is_empty()).then_some(rest);
+    Some(f)
+}
+
+fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
+    Frame {
+        index: f.index,
+        pc: f.pc.map(Address),
+        function: f.function.map(|s| b.intern(s)),
+        args: f.args.map(Box::from),
+        file: f.file.map(|s| b.intern(s)),
+        line: f.line,
+        column: f.column,
+        module: f.module.map(|s| b.intern(s)),
+        inlined: f.inlined,
+        signal_handler: false,
+        locals: None,
+        span: Span::line(n),
+    }
+}
+
+fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
+    b.saw(Format::Lldb);
+    b.lldb.active = true;
+    let ti = match b.lldb.frames_thread {
+        Some(t) => t,
+        None => selected_thread(b),
+    };
+    if f.selected || b.lldb.cmd == LldbCmd::FrameSelect {
+        b.lldb.selected_frame = f.index;
+    }
+    if f.index == 0 {
+        let si = b.ensure_stop();
+        if b.stop_location[si].is_none() {
+            let function = f.function.map(|s| b.intern(s));
+            b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function });
+        }
+    }
+    let frame = owned_frame(b, &f, n);
+    b.put_frame(ti, frame);
+    b.extend_stop_span(n);
+}
+
+fn selected_thread(b: &mut Builder) -> usize {
+    match b.lldb.selected_thread.clone() {
+        Some(id) => b.thread_by_id(&id),
+        None => b.current_thread(),
+    }
+}
+
+/// `       rax = 0x0000000000000000`, `       rip = 0x…  prog`main + 4 at t.c:3:1`,
+/// `rdi          = error: unavailable`, `xmm0 = {0x00 0x00 …}`.
+fn register_line(b: &mut Builder, t: &str, n: u32) -> Option<()> {
+    let (name, v) = t.split_once(" = ")?;
+    let name = name.trim_end();
+    if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    let v = v.trim();
+    let (value, natural) = if let Some(rest) = v.strip_prefix("0x") {
+        let digits = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+        let val = parse_hex(&v[..digits + 2])?;
+        let nat = v[digits + 2..].trim();
+        (Some(val), (!nat.is_empty()).then_some(nat))
+    } else {
+        (None, Some(v))
+    };
+    let ti = selected_thread(b);
+    let saved = (b.thread, b.selected_frame);
+    b.thread = Some(ti);
+    b.selected_frame = b.lldb.selected_frame;
+    b.put_register(name, value, natural, n);
+    b.thread = saved.0.or(Some(ti));
+    b.selected_frame = saved.1;
+    Some(())
+}
+
+/// `0x7fffffffec20: 0x00007fffffffec50 0x0000555555555191` and
+/// `0x7fffffffec20: 50 ec ff ff ff 7f 00 00 91 51 55 55 55 55 00 00  P........QUUUU..`
+fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>, n: u32) -> Option<()> {
+    let (addr, rest) = t.split_once(": ")?;
+    let address = parse_hex(addr)?;
+    // The ASCII column follows two spaces.
+    let data = rest.split("  ").next().unwrap_or(rest).trim();
+    let mut words = Vec::new();
+    for w in data.split_whitespace() {
+        let v = if let Some(h) = w.strip_prefix("0x") {
+            (super::lexemes::parse_hex_digits(h)?, h.len())
+        } else if w.len() == 2 {
+            (u64::from_str_radix(w, 16).ok()?, 2)
+        } else {
+            return None;
+        };
+        words.push(v);
+    }
+    if words.is_empty() {
+        return None;
+    }
+    let unit = unit.or_else(|| match words[0].1 {
+        2 => Some(1),
+        4 => Some(2),
+        8 => Some(4),
+        16 => Some(8),
+        _ => None,
+    });
+    b.ctx = Ctx::Memory { unit, expr, insns: false };
+    // put_memory marks the input as gdb's; this row is lldb's.
+    let formats = b.formats;
+    b.put_memory(gdb::GdbMemoryRow { address, symbol: None, words, string: None }, n);
+    b.formats = formats;
+    b.saw(Format::Lldb);
+    b.ctx = Ctx::None;
+    Some(())
+}
+
+/// `prog`func:` heading, then `->  0x555555555549 <+15>: movq   0x10(%rax), %rax`.
+fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
+    if !(b.lldb.cmd == LldbCmd::Disassemble || b.lldb.cmd == LldbCmd::Run || b.lldb.cmd == LldbCmd::FrameSelect) {
+        return None;
+    }
+    if let Some(head) = t.strip_suffix(':')
+        && head.contains('`') && !head.contains(' ') {
+            b.lldb.disasm_function = head.split_once('`').map(|(_, f)| f.into());
+            return Some(());
+        }
+    let (current, r) = match l.strip_prefix("->") {
+        Some(r) => (true, r.trim_start()),
+        None if l.starts_with("    0x") => (false, l.trim_start()),
+        None => return None,
+    };
+    let (addr, rest) = r.split_once(' ')?;
+    let address = parse_hex(addr)?;
+    let rest = rest.trim_start();
+    let (off, text) = match rest.strip_prefix("<+") {
+        Some(q) => {
+            let (o, txt) = q.split_once(">:")?;
+            (Some(o), txt.trim())
+        }
+        None => (None, rest.strip_prefix(':').unwrap_or(rest).trim()),
+    };
+    let location = match (&b.lldb.disasm_function, off) {
+        (Some(f), Some(o)) => Some(format!("{f}+{o}").into_boxed_str()),
+        _ => None,
+    };
+    let si = b.ensure_stop();
+    b.trace.stops[si].disassembly.push(Instruction { address: Address(address), location, text: text.into(), current, span: Span::line(n) });
+    b.extend_stop_span(n);
+    Some(())
+}
+
+/// lldb's source listing after a stop: `   20  \t…`, `-> 23  \t…`, and the column caret
+/// line `    \t            ^`.
+fn is_source_line(l: &str) -> bool {
+    let r = l.strip_prefix("->").unwrap_or(l).trim_start_matches(' ');
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && r[digits..].starts_with("  ") && (r[digits..].trim_start_matches(' ').starts_with('\t') || r[digits..].trim().is_empty()) {
+        return true;
+    }
+    l.starts_with("    \t") && l.trim() == "^"
+}
+
+/// `(const session *) s = NULL`, `(int) upto = 2`; the value may span lines.
+fn frame_variable(b: &mut Builder, t: &str, n: u32) -> bool {
+    if b.lldb.var_depth > 0 {
+        b.lldb.var_depth += super::brace_depth(t);
+        append_local(b, t);
+        return true;
+    }
+    let Some(r) = t.strip_prefix('(') else { return false };
+    let Some(close) = r.find(") ") else { return false };
+    let binding = &r[close + 2..];
+    if !binding.contains(" = ") {
+        return false;
+    }
+    b.lldb.var_depth = super::brace_depth(binding).max(0);
+    append_local(b, binding);
+    let _ = n;
+    true
+}
+
+fn append_local(b: &mut Builder, text: &str) {
+    let ti = selected_thread(b);
+    let si = b.ensure_stop();
+    let k = b.lldb.selected_frame;
+    if let Some(f) = b.trace.stops[si].threads[ti].frames.iter_mut().find(|f| f.index == k) {
+        let mut s = f.locals.take().map(String::from).unwrap_or_default();
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(text);
+        f.locals = Some(s.into());
+    }
+}
+
+/// `[  0] 05E36EED-… 0x0000555555554000 /tmp/ctest/null-field `
+fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
+    let r = t.strip_prefix('[')?;
+    let (_, r) = r.split_once("] ")?;
+    let mut words = r.split_whitespace();
+    let mut w = words.next()?;
+    if !w.starts_with("0x") {
+        w = words.next()?;
+    }
+    let base = parse_hex(w)?;
+    let path = words.next()?;
+    let path = b.intern(path);
+    b.trace.libraries.push(Library { from: Some(Address(base)), to: None, syms_read: true, path, span: Span::line(n) });
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames() {
+        let f = frame_line("* frame #0: 0x0000555555555155 null-field`session_bytes(s=0x0000000000000000) at null-field.c:23:13").unwrap();
+        assert_eq!((f.index, f.selected, f.pc), (0, true, Some(0x555555555155)));
+        assert_eq!((f.module, f.function, f.args), (Some("null-field"), Some("session_bytes"), Some("s=0x0000000000000000")));
+        assert_eq!((f.file, f.line, f.column), (Some("null-field.c"), Some(23), Some(13)));
+        let f = frame_line("frame #6: 0x0000555555555081 null-field`_start + 33").unwrap();
+        assert_eq!((f.function, f.file, f.args), (Some("_start"), None, None));
+        let f = frame_line("frame #4: 0x00007ffff7dfc24a libc.so.6`__libc_start_call_main(main=(null-field`main at null-field.c:42:1), argc=1, argv=0x00007fffffffede8) at libc_start_call_main.h:58:16").unwrap();
+        assert_eq!(f.function, Some("__libc_start_call_main"));
+        assert_eq!((f.file, f.line), (Some("libc_start_call_main.h"), Some(58)));
+        let f = frame_line("frame #3: 0x0000555555555444 threads-crash`main at threads-crash.c:70:9").unwrap();
+        assert_eq!((f.function, f.args, f.line), (Some("main"), None, Some(70)));
+        assert!(frame_line("frame #x: nothing").is_none());
+    }
+
+    #[test]
+    fn headers_and_reasons() {
+        let h = thread_header("* thread #1, name = 'null-field', stop reason = signal SIGSEGV: address not mapped to object (fault address: 0x18)").unwrap();
+        assert!(h.selected);
+        assert_eq!((h.id, h.name), ("1", Some("null-field")));
+        let r = stop_reason(h.reason.unwrap(), 1);
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0x18))));
+        assert_eq!(r.description.as_deref(), Some("address not mapped to object"));
+        let r = stop_reason("signal SIGSEGV: invalid address (fault address: 0x3a)", 1);
+        assert_eq!((r.kind, r.si_code, r.address), (StopKind::Signal, None, Some(Address(0x3a))));
+        let h = thread_header("thread #2: tid = 6197, 0x00007ffff7e5af16 libc.so.6`__futex_abstimed_wait_common at futex-internal.c:57:12, name = 'io-reader'").unwrap();
+        assert_eq!((h.id, h.tid, h.name), ("2", Some(6197), Some("io-reader")));
+        assert!(h.frame.is_some());
+        assert!(thread_header("thread #two").is_none());
+        assert_eq!(stop_reason("breakpoint 1.1", 1).number, Some(1));
+    }
+
+    #[test]
+    fn memory_commands() {
+        assert_eq!(memory_cmd("memory", &["read", "--size", "8", "--format", "x", "--count", "4", "$rsp"]), LldbCmd::Memory { unit: Some(8), expr: Some("$rsp".into()) });
+        assert_eq!(memory_cmd("memory", &["read", "-s8", "-fx", "-c4", "$r13"]), LldbCmd::Memory { unit: Some(8), expr: Some("$r13".into()) });
+        assert_eq!(memory_cmd("x/4gx", &["$rax"]), LldbCmd::Memory { unit: Some(8), expr: Some("$rax".into()) });
+        assert_eq!(memory_cmd("memory", &["read", "$rsp"]), LldbCmd::Memory { unit: None, expr: Some("$rsp".into()) });
+    }
+
+    #[test]
+    fn source_lines() {
+        assert!(is_source_line("   20  \t"));
+        assert!(is_source_line("-> 23  \t    return s->bytes_in;"));
+        assert!(is_source_line("    \t            ^"));
+        assert!(!is_source_line("    frame #0"));
+    }
+}
