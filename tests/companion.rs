@@ -165,7 +165,7 @@ fn companion_dumps_of_real_crashes() {
         }
         assert!(text.contains("(gdb) thread apply all bt full\n"), "{name}");
         match name.as_str() {
-            "julia-trampoline-bad-r13" => julia(stop),
+            "julia-trampoline-bad-r13" => julia(t, stop),
             "null-field" => {
                 assert_eq!(stop.reason.signal.as_deref(), Some("SIGSEGV"));
                 assert_eq!(stop.reason.si_code, Some(1));
@@ -196,7 +196,7 @@ fn companion_dumps_of_real_crashes() {
 }
 
 /// The founding case: stale r13 (the thunk) used as pgcstack in a julia_* frame.
-fn julia(stop: &Stop) {
+fn julia(t: &Trace, stop: &Stop) {
     assert_eq!(stop.reason.signal.as_deref(), Some("SIGSEGV"));
     assert_eq!(stop.reason.address, Some(Address(0x3a)));
     let th = crashed(stop);
@@ -214,17 +214,19 @@ fn julia(stop: &Stop) {
     assert_eq!(dump.words[3], u64::MAX);
     assert_eq!(stop.read_u64(r13 + 16), Some(0x2a));
 
-    // The pinned-register rule is written on another branch; once it is merged this
-    // block runs (and the lead makes it unconditional).
-    if let Some(rule) = rules::find("pinned-register") {
-        let trace = Trace { stops: vec![stop.clone()], arch: Arch::X86_64, ..Default::default() };
-        let sel = Selection { only: vec![rule.info.id.to_string()], ..Default::default() };
-        let findings = rules::run(&trace, &sel);
+    // The pinned-register rule on the whole collected trace (mappings included).
+    let rule = rules::find("pinned-register").expect("pinned-register is registered");
+    let sel = Selection { only: vec![rule.info.id.to_string()], ..Default::default() };
+    let findings = rules::run(t, &sel);
+    {
         let f = findings.iter().find(|f| f.rule == "pinned-register").expect("a pinned-register finding");
+        assert_eq!(f.severity, tracecheck::rules::Severity::Error, "{f:#?}");
+        assert_eq!(f.frame, Some(0));
         assert!(f.registers.iter().any(|r| r == "r13"), "{f:?}");
+        assert!(f.message.contains("equals rsi"), "{}", f.message);
         let evidence_on_dump = f.evidence.iter().any(|e| {
             e.lines.map(|s| s.first <= dump.span.last && dump.span.first <= s.last).unwrap_or(false)
-                || e.text.contains("x/4gx $r13")
+                && e.text.starts_with("[r13+")
         });
         assert!(evidence_on_dump, "the finding cites the words behind r13: {f:#?}");
     }

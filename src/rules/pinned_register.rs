@@ -216,8 +216,13 @@ impl<'c, 'a> Site<'c, 'a> {
     }
 
     /// The word at `addr` and the span of the dump it came from.
+    /// Prefers a dump of the pinned register itself (`x/4gx $r13`) over any other dump that
+    /// happens to cover the same address, so the evidence cites the command a reader expects.
     fn word(&self, addr: u64) -> Option<(u64, Span)> {
-        self.stop.memory.iter().find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
+        let own = format!("${}", self.p.register);
+        let mine = self.stop.memory.iter().filter(|m| m.expr.as_deref() == Some(own.as_str()));
+        let others = self.stop.memory.iter().filter(|m| m.expr.as_deref() != Some(own.as_str()));
+        mine.chain(others).find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
     }
 
     fn region_problem(&self, v: u64, c: &Class) -> Option<String> {
