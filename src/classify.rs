@@ -115,6 +115,9 @@ impl fmt::Display for Class {
 /// Classifies values against one trace.
 pub struct Classifier<'a> {
     trace: &'a Trace,
+    /// Highest code address of the main program seen in frames (PIE range), for telling the
+    /// program image from the brk heap that follows it when no mappings were printed.
+    pie_code_hi: Option<u64>,
     /// Stack pointers of all threads (any stop), for telling stacks apart from other
     /// anonymous memory.
     sps: Vec<u64>,
@@ -132,7 +135,15 @@ impl<'a> Classifier<'a> {
             .collect();
         sps.sort_unstable();
         sps.dedup();
-        Classifier { trace, sps }
+        let pie_code_hi = trace
+            .stops
+            .iter()
+            .flat_map(|s| s.threads.iter())
+            .flat_map(|t| t.frames.iter())
+            .filter_map(|f| f.pc.map(|a| a.0))
+            .filter(|pc| Self::in_pie_range(trace.arch, *pc))
+            .max();
+        Classifier { trace, pie_code_hi, sps }
     }
 
     pub fn has_mappings(&self) -> bool {
@@ -238,6 +249,25 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    fn in_pie_range(arch: Arch, v: u64) -> bool {
+        match arch {
+            Arch::Aarch64 => (0xaaaa_0000_0000..0xaaac_0000_0000).contains(&v),
+            _ => (0x5555_5555_0000..0x5655_5556_0000).contains(&v),
+        }
+    }
+
+    /// In the program's image (code, then data) or in the brk heap right after it, judged
+    /// from the highest code address seen in a frame.
+    fn guess_pie(&self, v: u64) -> RegionKind {
+        match self.pie_code_hi {
+            // Code pages end near the highest frame pc; data and bss follow within a few pages.
+            Some(hi) if v <= (hi | 0xfff) => RegionKind::Code,
+            Some(hi) if v <= (hi | 0xfff) + 0x3000 => RegionKind::WritableData,
+            Some(_) => RegionKind::Heap,
+            None => RegionKind::Unknown,
+        }
+    }
+
     /// Layout heuristics for Linux when no mappings were printed.
     fn guess(&self, v: u64) -> RegionKind {
         if self.sps.iter().any(|&sp| v.abs_diff(sp) < 8 << 20) {
@@ -247,8 +277,8 @@ impl<'a> Classifier<'a> {
             Arch::Aarch64 => {
                 if v >= 0xffff_f000_0000 && v < 0x1_0000_0000_0000 {
                     RegionKind::Stack
-                } else if (0xaaaa_0000_0000..0xaaac_0000_0000).contains(&v) {
-                    RegionKind::Code
+                } else if Self::in_pie_range(Arch::Aarch64, v) {
+                    self.guess_pie(v)
                 } else if (0xffff_0000_0000..0xffff_f000_0000).contains(&v) {
                     RegionKind::Anonymous
                 } else if v < 0x1_0000_0000 && v >= 0x400000 {
@@ -262,13 +292,9 @@ impl<'a> Classifier<'a> {
                     RegionKind::Stack
                 } else if (0x7f00_0000_0000..0x7ff0_0000_0000).contains(&v) {
                     RegionKind::Anonymous
-                } else if (0x5555_5555_0000..0x5655_5556_0000).contains(&v) {
+                } else if Self::in_pie_range(Arch::X86_64, v) {
                     // PIE image and the brk heap right after it.
-                    if v < 0x5555_5556_0000 {
-                        RegionKind::Code
-                    } else {
-                        RegionKind::Heap
-                    }
+                    self.guess_pie(v)
                 } else if (0x40_0000..0x100_0000).contains(&v) {
                     RegionKind::Code
                 } else {

@@ -92,6 +92,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             msg.push_str(" (address computed from the faulting instruction)");
         }
         let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(50);
+        if matches!(&via, Some((_, v, _, _)) if *v != 0) {
+            // The base was a small integer, not NULL: a symptom of a bad value whose origin
+            // other rules (pinned-register, poison-value) usually explain.
+            f = f.severity(Severity::Warning).rank(40);
+        }
         if let Some((base, _, _, _)) = &via {
             f = f.register(base);
             if let Some(reg) = cx.reg0(stop, base) {

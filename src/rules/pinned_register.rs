@@ -408,6 +408,11 @@ impl<'c, 'a> Site<'c, 'a> {
         let v = r.value?;
         let class = self.classify(v);
         let mut problem = self.region_problem(v, &class);
+        // Go allocates g and goroutine stacks from the same heap arenas: "near a stack
+        // pointer" is normal for g. Only the OS main-thread `[stack]` mapping is suspicious.
+        if class.kind == RegionKind::Stack && (class.heuristic || class.path.as_deref() != Some("[stack]")) {
+            problem = None;
+        }
         let mut evidence: Vec<(String, Option<Span>)> = Vec::new();
         let sp = self.regs.get(self.cx.trace.arch.sp_register());
         if problem.is_none()
