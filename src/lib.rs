@@ -21,6 +21,7 @@ pub mod input;
 pub mod insn;
 pub mod messages;
 pub mod model;
+pub mod notes;
 pub mod report;
 pub mod rules;
 pub mod signals;
