@@ -25,3 +25,4 @@ pub mod notes;
 pub mod report;
 pub mod rules;
 pub mod signals;
+pub mod tui;
