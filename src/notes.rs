@@ -415,15 +415,14 @@ pub fn target_for(ir: &InputReport, spec: &TargetSpec) -> Result<Target, NotesEr
     match &spec.register {
         None => Ok(Target::Frame { frame: anchor }),
         Some(r) => {
-            if let Some(set) = th.registers.get(&index) {
-                if set.reg(r).is_none() {
+            if let Some(set) = th.registers.get(&index)
+                && set.reg(r).is_none() {
                     let names: Vec<&str> = set.regs.iter().map(|x| &*x.name).take(24).collect();
                     return Err(NotesError::Target(format!(
                         "no register '{r}' at frame #{index}; registers printed there: {}",
                         names.join(" ")
                     )));
                 }
-            }
             Ok(Target::Register { register: r.clone(), frame: anchor })
         }
     }

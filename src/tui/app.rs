@@ -460,11 +460,10 @@ impl App {
         self.register = 0;
         self.memory_scroll = 0;
         let hl: Vec<String> = self.highlighted_registers().into_iter().map(str::to_string).collect();
-        if let (Some(first), Some(set)) = (hl.first(), self.frame_registers()) {
-            if let Some(i) = set.regs.iter().position(|r| &*r.name == first) {
+        if let (Some(first), Some(set)) = (hl.first(), self.frame_registers())
+            && let Some(i) = set.regs.iter().position(|r| &*r.name == first) {
                 self.register = i;
             }
-        }
     }
     /// Selects a finding and the frame it names (its thread, its stop).
     pub fn select_finding(&mut self, i: usize) {
@@ -481,11 +480,10 @@ impl App {
             (None, Some(s)) => s.crashed_thread_index(),
             _ => None,
         };
-        if let Some(ti) = ti {
-            if ti != self.thread {
+        if let Some(ti) = ti
+            && ti != self.thread {
                 self.select_thread(ti);
             }
-        }
         let pos = self.current_thread().and_then(|th| th.frames.iter().position(|fr| fr.index == f.frame.unwrap_or(0)));
         if let Some(pos) = pos {
             self.select_frame(pos);
@@ -961,10 +959,9 @@ impl App {
         let found = match pane {
             Pane::Frames => {
                 let frames: Vec<String> = self.current_thread().map(|t| t.frames.iter().map(crate::report::frame_line).collect()).unwrap_or_default();
-                cyclic(self.frame, frames.len(), forward, fresh, |i| matches(&frames[i], &q)).map(|i| {
+                cyclic(self.frame, frames.len(), forward, fresh, |i| matches(&frames[i], &q)).inspect(|&i| {
                     self.select_frame(i);
                     self.item_pane = Pane::Frames;
-                    i
                 })
             }
             Pane::Registers => {
@@ -972,17 +969,15 @@ impl App {
                     .frame_registers()
                     .map(|s| s.regs.iter().map(|r| format!("{} {}", r.name, r.natural.as_deref().unwrap_or(""))).collect())
                     .unwrap_or_default();
-                cyclic(self.register, names.len(), forward, fresh, |i| matches(&names[i], &q)).map(|i| {
+                cyclic(self.register, names.len(), forward, fresh, |i| matches(&names[i], &q)).inspect(|&i| {
                     self.register = i;
-                    i
                 })
             }
             Pane::Findings => {
                 let texts: Vec<String> =
                     self.ir.findings.iter().map(|f| format!("{} {} {}", f.rule, f.title, f.message)).collect();
-                cyclic(self.finding, texts.len(), forward, fresh, |i| matches(&texts[i], &q)).map(|i| {
+                cyclic(self.finding, texts.len(), forward, fresh, |i| matches(&texts[i], &q)).inspect(|&i| {
                     self.select_finding(i);
-                    i
                 })
             }
             _ => self.search_raw(&q, forward, fresh),

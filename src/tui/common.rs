@@ -49,7 +49,9 @@ pub fn window(selected: usize, len: usize, height: usize, offset: &Cell<usize>) 
         off = selected + 1 - height;
     }
     // Do not leave blank rows at the bottom when the list could fill them.
-    if len >= height && off + height > len {
+    if len <= height {
+        off = 0;
+    } else if off + height > len {
         off = len - height;
     }
     offset.set(off);

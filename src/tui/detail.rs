@@ -114,11 +114,10 @@ pub fn content(app: &App) -> (String, Vec<Line<'static>>) {
                 l.extend(ann);
                 out.push(Line::from(l));
             }
-            if let (Some(o), Some(v)) = (app.outer_registers().and_then(|o| o.get(&r.name)), r.value) {
-                if o != v {
+            if let (Some(o), Some(v)) = (app.outer_registers().and_then(|o| o.get(&r.name)), r.value)
+                && o != v {
                     out.push(Line::styled(format!("changed: the next outer frame with registers has {o:#x}"), t.changed()));
                 }
-            }
             if r.span.first > 0 {
                 out.push(Line::styled(format!("printed at dump {}", lines_label(r.span)), t.line_number()));
             }

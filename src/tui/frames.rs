@@ -1,6 +1,6 @@
 //! The Frames pane: the selected thread's backtrace. The crashing frame is marked `!` and
 //! drawn in the crash colour, the culprit (first frame outside runtime/libc) `>`, inlined
-//! frames are bracketed with the frame they were inlined into, `<signal handler called>` is
+//! frames are bracketed (┬ │ └) with the frame they were inlined into, `<signal handler called>` is
 //! shown as its own row, and frames with notes carry `✎`.
 
 use super::app::{App, Pane};
@@ -53,13 +53,20 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Span::raw(" ")
         };
         spans.push(mark);
-        // Inlined frames belong to the next real frame: ┬ opens the group, └ is the host.
-        let prev_inlined = pos > 0 && th.frames[pos - 1].inlined;
-        let group = match (f.inlined, prev_inlined) {
-            (true, false) => "┬",
+        // gdb prints no pc for the frame an inlined call was inlined into (the model flags
+        // that frame `inlined`); it shares the pc of the frame(s) above it. The group runs
+        // from the frame with the pc (┬) to the host frame (└).
+        let next_inlined = th.frames.get(pos + 1).is_some_and(|n| n.inlined);
+        let group = match (f.inlined, next_inlined) {
+            (false, true) => "┬",
             (true, true) => "│",
-            (false, true) => "└",
+            (true, false) => "└",
             (false, false) => " ",
+        };
+        let host = if next_inlined {
+            th.frames[pos + 1..].iter().take_while(|n| n.inlined).last().map(|n| n.index)
+        } else {
+            None
         };
         spans.push(Span::styled(group, t.inlined()));
         let sev = finding_frames.iter().filter(|(i, _)| *i == f.index).map(|(_, s)| *s).max();
@@ -69,6 +76,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             None => t.dim(),
         };
         spans.push(Span::styled(format!("#{:<3}", f.index), idx_style));
+        // Before the name, so narrow panes still show it.
+        if app.frame_notes(pos).next().is_some() {
+            spans.push(Span::styled("✎ ", t.note()));
+        }
         if f.signal_handler {
             spans.push(Span::styled("<signal handler called>", t.signal_frame()));
         } else {
@@ -76,14 +87,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 t.crash()
             } else if app.is_culprit(pos) {
                 t.culprit()
-            } else if f.inlined {
+            } else if host.is_some() {
                 t.inlined()
             } else {
                 t.text()
             };
             spans.push(Span::styled(clean(f.function_name()), name_style));
-            if f.inlined {
-                spans.push(Span::styled(" [inlined]", t.inlined()));
+            if let Some(h) = host {
+                spans.push(Span::styled(format!(" [inlined into #{h}]"), t.inlined()));
             }
             if let (Some(file), Some(line)) = (&f.file, f.line) {
                 let base = file.rsplit('/').next().unwrap_or(file);
@@ -92,9 +103,6 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 let base = m.rsplit('/').next().unwrap_or(m);
                 spans.push(Span::styled(format!(" ({})", clean(base)), t.dim()));
             }
-        }
-        if app.frame_notes(pos).next().is_some() {
-            spans.push(Span::styled(" ✎", t.note()));
         }
         let mut line = fit(spans, w);
         if pos == app.frame {

@@ -15,14 +15,14 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let nf = app.ir.findings.len();
     let sev = app.ir.findings.first().map(|f| t.severity(f.severity)).unwrap_or(t.dim());
     spans.push(Span::styled(format!(" · {nf} finding{}", if nf == 1 { "" } else { "s" }), sev));
+    let nn = app.notes.len();
+    if nn > 0 {
+        spans.push(Span::styled(format!(" · {nn} note{}", if nn == 1 { "" } else { "s" }), t.note()));
+    }
     if let Some(s) = app.current_stop() {
         let n = app.trace().stops.len();
         let stop = if n > 1 { format!(" · stop {}/{n}", app.stop + 1) } else { String::new() };
         spans.push(Span::raw(format!("{stop} · {}", clean(&crate::report::describe_reason(&s.reason)))));
-    }
-    let nn = app.notes.len();
-    if nn > 0 {
-        spans.push(Span::styled(format!(" · {nn} note{}", if nn == 1 { "" } else { "s" }), t.note()));
     }
     fit(spans, area.width as usize).render(area, buf);
 }

@@ -113,7 +113,7 @@ mod tests {
         for (_, _, a, label) in NORMAL {
             let found = help.lines().any(|l| {
                 let keys = l.trim_start().split("  ").next().unwrap_or("");
-                keys.split([' ', '/']).any(|k| k == *label)
+                keys.split_whitespace().any(|k| k == *label)
             });
             assert!(found, "help does not list {label} ({a:?})");
         }

@@ -144,6 +144,8 @@ mod tests {
         assert_eq!(base64(b"fo"), "Zm8=");
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-        assert!(osc52("x\x1b]0;evil\x07").starts_with("\x1b]52;c;eF"));
+        let seq = osc52("x\x1b]0;evil\x07");
+        assert!(seq.starts_with("\x1b]52;c;eBtdMDtldmlsBw=="), "{seq:?}");
+        assert_eq!(seq.matches('\x1b').count(), 1);
     }
 }

@@ -29,15 +29,19 @@ pub fn annotation(app: &App, r: &Register, c: &Classifier<'_>) -> Vec<Span<'stat
         return spans;
     };
     if is_non_pointer_register(&r.name, arch) {
-        if let Some(n) = &r.natural {
-            if n.starts_with('[') {
+        if let Some(n) = &r.natural
+            && n.starts_with('[') {
                 spans.push(Span::styled(clean(n), t.dim()));
             }
-        }
         return spans;
     }
     let kind = if v < 0x10000 { if v == 0 { RegionKind::ZeroPage } else { RegionKind::SmallInteger } } else { c.classify(v).kind };
     if let Some(a) = annotate_register(r, c, arch) {
+        // `code (mod) <sym+off>` → `<sym+off> code (mod)`: the symbol matters most when cut.
+        let a = match (a.rfind(" <"), a.ends_with('>')) {
+            (Some(i), true) => format!("{} {}", &a[i + 1..], &a[..i]),
+            _ => a,
+        };
         spans.push(Span::styled(clean(&a), t.region(kind)));
     }
     if let Some(stop) = app.current_stop() {
