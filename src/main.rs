@@ -310,7 +310,7 @@ fn load_one(path: &str, max_input_bytes: u64, sel: &Selection) -> Result<analyze
     }
     let parsed = tracecheck::input::parse_bytes(&bytes);
     let mut ir = analyze::analyze(path, parsed, sel);
-    ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
+    ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
     Ok(ir)
 }
 
