@@ -633,6 +633,10 @@ impl App {
                 Action::PageDown => self.mode = Mode::Help { scroll: scroll.saturating_add(10) },
                 Action::PageUp => self.mode = Mode::Help { scroll: scroll.saturating_sub(10) },
                 Action::Top => self.mode = Mode::Help { scroll: 0 },
+                Action::Bottom => {
+                    let n = super::popup::HELP.lines().count() as u16;
+                    self.mode = Mode::Help { scroll: n.saturating_sub(self.size.height.saturating_sub(4)) }
+                }
                 Action::Quit => self.quit = true,
                 Action::Back | Action::Help | Action::Open => self.mode = Mode::Normal,
                 _ => {}
