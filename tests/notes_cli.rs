@@ -117,3 +117,26 @@ fn interactive_flag_and_subcommand_need_one_file() {
     let o = bin().arg("tui").arg(&d).stdin(std::process::Stdio::null()).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn concurrent_note_processes_keep_every_note() {
+    let d = copy("null-field.gdb.txt");
+    let children: Vec<_> = (0..6)
+        .map(|i| {
+            let d = d.clone();
+            std::thread::spawn(move || {
+                for j in 0..4 {
+                    let o = note(&d, &["--frame", "1", &format!("writer {i} note {j}")]);
+                    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+                }
+            })
+        })
+        .collect();
+    for c in children {
+        c.join().unwrap();
+    }
+    let f = tracecheck::notes::load(&d).unwrap();
+    assert_eq!(f.notes.len(), 24);
+    let md = markdown(&d, &[]);
+    assert_eq!(md.matches("^ note: writer").count(), 24);
+}

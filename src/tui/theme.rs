@@ -25,8 +25,11 @@ impl Theme {
     }
     /// Colour unless `NO_COLOR` is set to a non-empty value (no-color.org).
     pub fn from_env() -> Self {
-        let no_color = std::env::var_os("NO_COLOR").map(|v| !v.is_empty()).unwrap_or(false);
-        Theme { color: !no_color }
+        Self::from_no_color(std::env::var_os("NO_COLOR").as_deref())
+    }
+    /// The theme for a given value of `NO_COLOR`: set and non-empty turns colours off.
+    pub fn from_no_color(v: Option<&std::ffi::OsStr>) -> Self {
+        Theme { color: !v.is_some_and(|v| !v.is_empty()) }
     }
 
     fn fg(&self, c: Color) -> Style {
@@ -131,6 +134,14 @@ mod tests {
         }
         assert!(p.selected().add_modifier.contains(Modifier::REVERSED));
         assert!(p.highlight().add_modifier.contains(Modifier::BOLD));
+    }
+
+    #[test]
+    fn no_color_env_semantics() {
+        use std::ffi::OsStr;
+        assert!(Theme::from_no_color(None).color);
+        assert!(Theme::from_no_color(Some(OsStr::new(""))).color);
+        assert!(!Theme::from_no_color(Some(OsStr::new("1"))).color);
     }
 
     #[test]
