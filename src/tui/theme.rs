@@ -29,7 +29,7 @@ impl Theme {
     }
     /// The theme for a given value of `NO_COLOR`: set and non-empty turns colours off.
     pub fn from_no_color(v: Option<&std::ffi::OsStr>) -> Self {
-        Theme { color: !v.is_some_and(|v| !v.is_empty()) }
+        Theme { color: v.is_none_or(|v| v.is_empty()) }
     }
 
     fn fg(&self, c: Color) -> Style {
