@@ -47,6 +47,42 @@ enum Command {
         #[arg(long, conflicts_with = "dir")]
         print_script: bool,
     },
+    /// Open the interactive terminal UI on a dump (same as `tracecheck -i FILE`).
+    Tui {
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+    /// Attach a note to a frame, a register, a finding or the whole trace (kept in
+    /// FILE.tracecheck-notes.json), or list the notes with --list.
+    Note(NoteArgs),
+}
+
+#[derive(Args)]
+struct NoteArgs {
+    /// The dump the note is about.
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// The note's text (omit with --list or --remove).
+    #[arg(value_name = "TEXT", required_unless_present_any = ["list", "remove"])]
+    text: Option<String>,
+    /// Attach to frame #N of the crashed thread (or of --thread).
+    #[arg(long, value_name = "N")]
+    frame: Option<u32>,
+    /// Attach to a register (at --frame, default #0).
+    #[arg(long, value_name = "NAME")]
+    register: Option<String>,
+    /// Attach to the finding of this rule.
+    #[arg(long, value_name = "RULE")]
+    finding: Option<String>,
+    /// The thread for --frame / --register (default: the crashed thread).
+    #[arg(long, value_name = "ID")]
+    thread: Option<String>,
+    /// List the notes and where each lands in the dump now.
+    #[arg(long, conflicts_with_all = ["text", "frame", "register", "finding", "thread", "remove"])]
+    list: bool,
+    /// Remove the note with this id (ids are shown by --list).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["text", "frame", "register", "finding", "thread"])]
+    remove: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -103,6 +139,12 @@ struct CheckArgs {
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = 2 << 30)]
     max_input_bytes: u64,
+    /// Markdown: add source lines around each frame when the source file exists locally.
+    #[arg(long)]
+    with_source: bool,
+    /// Open the interactive terminal UI instead of printing a report.
+    #[arg(long, short = 'i')]
+    interactive: bool,
 }
 
 fn main() -> ExitCode {
@@ -118,6 +160,15 @@ fn main() -> ExitCode {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
+        Some(Command::Tui { file }) => tui(&file, &cli.check),
+        Some(Command::Note(args)) => note(args),
+        None if cli.check.interactive => match cli.check.files.as_slice() {
+            [file] => tui(file, &cli.check),
+            _ => {
+                eprintln!("tracecheck: -i opens exactly one dump file");
+                ExitCode::from(2)
+            }
+        },
         None => check(cli.check),
     }
 }
@@ -235,6 +286,7 @@ fn check(args: CheckArgs) -> ExitCode {
     }
     let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
     let mut report = Report::default();
+    let mut notes = std::collections::BTreeMap::new();
     let mut failed_input = false;
     for path in &args.files {
         let bytes = match read_input(path, args.max_input_bytes) {
@@ -255,6 +307,15 @@ fn check(args: CheckArgs) -> ExitCode {
         if args.format == Format::Markdown && !args.no_raw {
             ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
         }
+        if args.format == Format::Markdown && path != "-" {
+            // Sidecar notes go into the bug report; a broken sidecar is reported, not fatal.
+            match tracecheck::notes::load(std::path::Path::new(path)) {
+                Ok(f) => {
+                    notes.insert(path.clone(), f.notes);
+                }
+                Err(e) => eprintln!("tracecheck: warning: {e}"),
+            }
+        }
         report.inputs.push(ir);
     }
     let stdout = io::stdout();
@@ -267,7 +328,7 @@ fn check(args: CheckArgs) -> ExitCode {
     let res = match args.format {
         Format::Text => report::text::write(&report, &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose }, &mut out),
         Format::Json => report::json::write(&report, &mut out),
-        Format::Markdown => report::markdown::write(&report, &MarkdownOptions { include_raw: !args.no_raw }, &mut out),
+        Format::Markdown => report::markdown::write(&report, &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() }, &mut out),
     };
     if let Err(e) = res.and_then(|_| out.flush()) {
         if e.kind() != io::ErrorKind::BrokenPipe {
@@ -289,5 +350,103 @@ fn check(args: CheckArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Reads and analyzes one dump for the TUI and the `note` command (raw text kept).
+fn load_one(path: &str, max_input_bytes: u64, sel: &Selection) -> Result<analyze::InputReport, String> {
+    let bytes = read_input(path, max_input_bytes)?;
+    if bytes.starts_with(b"\x7fELF") {
+        return Err(format!("{path} is an ELF file; reading core files is not implemented yet"));
+    }
+    let parsed = tracecheck::input::parse_bytes(&bytes);
+    let mut ir = analyze::analyze(path, parsed, sel);
+    ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+    Ok(ir)
+}
+
+fn tui(path: &str, args: &CheckArgs) -> ExitCode {
+    if path == "-" {
+        eprintln!("tracecheck: the TUI reads a file, not standard input (save the transcript first)");
+        return ExitCode::from(2);
+    }
+    let started = std::time::Instant::now();
+    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
+    let ir = match load_one(path, args.max_input_bytes, &sel) {
+        Ok(ir) => ir,
+        Err(e) => {
+            eprintln!("tracecheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tracecheck: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn note(args: NoteArgs) -> ExitCode {
+    use tracecheck::notes;
+    let dump = std::path::Path::new(&args.file);
+    let ir = match load_one(&args.file, 2 << 30, &Selection::default()) {
+        Ok(ir) => ir,
+        Err(e) => {
+            eprintln!("tracecheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.list {
+        return match notes::load(dump) {
+            Ok(f) => {
+                for l in notes::list_lines(&f, &ir) {
+                    println!("{l}");
+                }
+                if f.notes.is_empty() {
+                    eprintln!("no notes for {} (they would be in {})", args.file, notes::sidecar_path(dump).display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tracecheck: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if let Some(id) = &args.remove {
+        return match notes::remove(dump, id) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => {
+                eprintln!("tracecheck: no note with id {id} (see `tracecheck note {} --list`)", args.file);
+                ExitCode::from(2)
+            }
+            Err(e) => {
+                eprintln!("tracecheck: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let spec = notes::TargetSpec { frame: args.frame, register: args.register, finding: args.finding, thread: args.thread };
+    let text = args.text.unwrap_or_default();
+    if text.trim().is_empty() {
+        eprintln!("tracecheck: the note is empty");
+        return ExitCode::from(2);
+    }
+    let res = notes::target_for(&ir, &spec).and_then(|t| {
+        let n = notes::new_note(t, &text);
+        let desc = n.target.to_string();
+        notes::add(dump, n).map(|_| desc)
+    });
+    match res {
+        Ok(desc) => {
+            eprintln!("noted on {} in {}", report::safe(&desc), notes::sidecar_path(dump).display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tracecheck: {e}");
+            ExitCode::from(2)
+        }
     }
 }

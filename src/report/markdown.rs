@@ -1,15 +1,30 @@
-//! `--format markdown`: a GitHub-ready bug report. Everything taken from the dump is
-//! escaped, so a dump cannot inject markdown or HTML into a tracker.
+//! `--format markdown`: a GitHub-ready bug report. Everything taken from the dump (and from
+//! the user's notes) is escaped, so a dump cannot inject markdown or HTML into a tracker.
+//!
+//! Notes from the sidecar ([`crate::notes`]) sit next to what they annotate: trace notes under
+//! the summary, finding notes under the finding, register notes in the registers table, frame
+//! notes under their frame in the backtrace. Notes whose anchor no longer matches the dump
+//! are listed at the end, never dropped. Source snippets appear only with `with_source`.
 
 use super::{annotate_register, describe_reason, frame_line, safe};
 use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
+use crate::notes::{self, Note, Placement};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug, Default)]
 pub struct MarkdownOptions {
     /// Fold the raw dump into `<details>` at the end.
     pub include_raw: bool,
+    /// Notes per input path (as in `InputReport::path`).
+    pub notes: BTreeMap<String, Vec<Note>>,
+    /// Add source lines around each frame's `file:line` when the file exists locally.
+    pub with_source: bool,
+    /// Extra directories to look for relative source paths in (the current directory and the
+    /// dump's directory are always tried).
+    pub source_dirs: Vec<PathBuf>,
 }
 
 /// Escapes text for a markdown paragraph or table cell.
@@ -70,22 +85,63 @@ pub fn write(report: &Report, opts: &MarkdownOptions, out: &mut dyn Write) -> io
     Ok(())
 }
 
+/// Notes of one input, sorted by where they land.
+#[derive(Default)]
+struct Placed<'a> {
+    trace: Vec<&'a Note>,
+    /// (stop, thread position, frame position) → notes.
+    frames: BTreeMap<(usize, usize, usize), Vec<&'a Note>>,
+    /// (stop, thread position, frame position, register) → notes.
+    registers: BTreeMap<(usize, usize, usize, String), Vec<&'a Note>>,
+    findings: BTreeMap<usize, Vec<&'a Note>>,
+    orphans: Vec<&'a Note>,
+    /// Notes placed somewhere the report shows (so the rest go to "other notes").
+    shown: Vec<&'a Note>,
+}
+
+fn place<'a>(ir: &InputReport, list: &'a [Note]) -> Placed<'a> {
+    let mut p = Placed::default();
+    for n in list {
+        match notes::resolve(n, ir) {
+            Placement::Trace => p.trace.push(n),
+            Placement::Frame(f) => p.frames.entry((f.stop, f.thread, f.position)).or_default().push(n),
+            Placement::Register { register, frame: f } => {
+                p.registers.entry((f.stop, f.thread, f.position, register)).or_default().push(n)
+            }
+            Placement::Finding(i) => p.findings.entry(i).or_default().push(n),
+            Placement::Orphan => p.orphans.push(n),
+        }
+    }
+    p
+}
+
+/// A note as a markdown paragraph fragment: escaped, one line.
+fn note_text(n: &Note) -> String {
+    escape(n.text.trim())
+}
+
 fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) -> io::Result<()> {
     let t = &ir.parsed.trace;
     let c = Classifier::new(t);
+    let empty = Vec::new();
+    let mut placed = place(ir, opts.notes.get(&ir.path).unwrap_or(&empty));
     writeln!(out, "## Crash report: {}\n", code(&ir.path))?;
+    for n in &placed.trace {
+        writeln!(out, "> **Note:** {}\n", note_text(n))?;
+    }
     let Some(stop) = t.main_stop() else {
         writeln!(out, "No stop was found in this input.\n")?;
+        write_other_notes(&placed, opts, out)?;
         return Ok(());
     };
     let si = t.stops.iter().position(|s| std::ptr::eq(s, stop)).unwrap_or(0);
+    let crashed_pos = stop.crashed_thread_index();
     // Summary paragraph.
     let mut summary = format!("The program stopped with {}", escape(&describe_reason(&stop.reason)));
-    if let Some(a) = stop.reason.address {
-        if stop.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false) {
+    if let Some(a) = stop.reason.address
+        && stop.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false) {
             summary.push_str(&format!("; the fault address {} is {}", code(&format!("{:#x}", a.0)), escape(&c.classify(a.0).to_string())));
         }
-    }
     if let Some(th) = stop.crashed_thread() {
         summary.push_str(&format!(" in thread {}", escape(&th.id)));
         if let Some(n) = &th.name {
@@ -97,13 +153,11 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
                 summary.push_str(&format!(" at {}", code(&format!("{file}:{line}"))));
             }
         }
-        if let Some(Some(cul)) = ir.culprits.get(si) {
-            if cul.index != 0 {
-                if let Some(f) = th.frames.get(cul.position) {
+        if let Some(Some(cul)) = ir.culprits.get(si)
+            && cul.index != 0
+                && let Some(f) = th.frames.get(cul.position) {
                     summary.push_str(&format!("; first frame outside runtime/libc: #{} {}", cul.index, code(f.function_name())));
                 }
-            }
-        }
     }
     summary.push('.');
     if let Some(first) = ir.findings.first() {
@@ -119,7 +173,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
 
     if !ir.findings.is_empty() {
         writeln!(out, "### Findings\n")?;
-        for f in &ir.findings {
+        for (i, f) in ir.findings.iter().enumerate() {
             let fr = f.frame.map(|n| format!(" (frame #{n})")).unwrap_or_default();
             writeln!(out, "- **{}** {}: {}{}", f.severity.name(), code(f.rule), escape(&f.message), fr)?;
             for e in &f.evidence {
@@ -129,39 +183,179 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             if !f.next_steps.is_empty() {
                 writeln!(out, "  - to confirm: {}", f.next_steps.iter().map(|s| code(s)).collect::<Vec<_>>().join(", "))?;
             }
+            for n in placed.findings.get(&i).into_iter().flatten() {
+                writeln!(out, "  - **note:** {}", note_text(n))?;
+            }
         }
         writeln!(out)?;
     }
 
-    if let Some(th) = stop.crashed_thread() {
+    if let (Some(th), Some(tp)) = (stop.crashed_thread(), crashed_pos) {
         if let Some(set) = th.registers.get(&0) {
+            let f0 = th.frames.iter().position(|f| f.index == 0).unwrap_or(0);
+            let reg_notes = |name: &str| placed.registers.get(&(si, tp, f0, name.to_string()));
+            let any_note = set.regs.iter().any(|r| reg_notes(&r.name).is_some());
             writeln!(out, "### Registers (frame #0)\n")?;
-            writeln!(out, "| register | value | points to |")?;
-            writeln!(out, "|---|---|---|")?;
+            if any_note {
+                writeln!(out, "| register | value | points to | note |")?;
+                writeln!(out, "|---|---|---|---|")?;
+            } else {
+                writeln!(out, "| register | value | points to |")?;
+                writeln!(out, "|---|---|---|")?;
+            }
             for r in &set.regs {
                 let Some(v) = r.value else { continue };
                 let note = annotate_register(r, &c, t.arch).unwrap_or_default();
-                writeln!(out, "| {} | {} | {} |", escape(&r.name), code(&format!("{v:#018x}")), escape(&note))?;
+                write!(out, "| {} | {} | {} |", escape(&r.name), code(&format!("{v:#018x}")), escape(&note))?;
+                if any_note {
+                    let text: Vec<String> = reg_notes(&r.name).into_iter().flatten().map(|n| note_text(n)).collect();
+                    write!(out, " {} |", text.join(" / "))?;
+                }
+                writeln!(out)?;
+            }
+            // Register notes on this thread's other frames, right under the table.
+            let mut extra = false;
+            for ((s, ti, fp, reg), list) in &placed.registers {
+                if (*s, *ti) != (si, tp) || *fp == f0 {
+                    continue;
+                }
+                let idx = th.frames.get(*fp).map(|f| f.index).unwrap_or(0);
+                for n in list {
+                    if !extra {
+                        writeln!(out)?;
+                        extra = true;
+                    }
+                    writeln!(out, "- **note on {} at frame #{idx}:** {}", escape(reg), note_text(n))?;
+                }
             }
             writeln!(out)?;
         }
         writeln!(out, "### Backtrace (thread {})\n", escape(&th.id))?;
-        let bt: Vec<String> = th.frames.iter().take(100).map(frame_line).collect();
-        let mut text = bt.join("\n");
+        let mut lines: Vec<String> = Vec::new();
+        for (p, f) in th.frames.iter().enumerate().take(100) {
+            lines.push(frame_line(f));
+            for n in placed.frames.get(&(si, tp, p)).into_iter().flatten() {
+                lines.push(format!("      ^ note: {}", n.text.trim().replace(['\n', '\r'], " ")));
+            }
+        }
+        let mut text = lines.join("\n");
         if th.frames.len() > 100 {
             text.push_str(&format!("\n… {} more frames", th.frames.len() - 100));
         }
         write!(out, "{}", fenced(&text, "text"))?;
         writeln!(out)?;
+        placed.shown.extend(placed.frames.iter().filter(|((s, t2, p), _)| (*s, *t2) == (si, tp) && *p < 100).flat_map(|(_, v)| v.iter().copied()));
+        placed.shown.extend(placed.registers.iter().filter(|((s, t2, _, _), _)| (*s, *t2) == (si, tp)).flat_map(|(_, v)| v.iter().copied()));
+        if opts.with_source {
+            write_sources(ir, th, opts, out)?;
+        }
     }
-    if opts.include_raw {
-        if let Some(raw) = &ir.raw {
+    write_other_notes(&placed, opts, out)?;
+    if opts.include_raw
+        && let Some(raw) = &ir.raw {
             writeln!(out, "<details><summary>Raw dump ({} lines)</summary>\n", raw.lines().count())?;
             write!(out, "{}", fenced(raw, "text"))?;
             writeln!(out, "\n</details>\n")?;
         }
-    }
     writeln!(out, "<sub>Generated by tracecheck {}.</sub>\n", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+/// Frame and register notes outside the crashed thread's backtrace, and notes whose anchor no
+/// longer matches: listed so that no note is silently dropped.
+fn write_other_notes(p: &Placed<'_>, _opts: &MarkdownOptions, out: &mut dyn Write) -> io::Result<()> {
+    let shown = |n: &Note| p.shown.iter().any(|s| std::ptr::eq(*s, n));
+    let others: Vec<&Note> = p
+        .frames
+        .values()
+        .chain(p.registers.values())
+        .flatten()
+        .copied()
+        .filter(|n| !shown(n))
+        .collect();
+    if !others.is_empty() {
+        writeln!(out, "### Other notes\n")?;
+        for n in others {
+            writeln!(out, "- on {}: {}", escape(&n.target.to_string()), note_text(n))?;
+        }
+        writeln!(out)?;
+    }
+    if !p.orphans.is_empty() {
+        writeln!(out, "### Notes that no longer match this dump\n")?;
+        for n in &p.orphans {
+            writeln!(out, "- on {}: {}", escape(&n.target.to_string()), note_text(n))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// How many lines of source to show on each side of a frame's line.
+const SOURCE_CONTEXT: u32 = 3;
+/// Frames with source shown at most.
+const SOURCE_FRAMES: usize = 8;
+
+/// Finds a frame's source file locally: as printed, then under the dump's directory and the
+/// extra directories.
+fn find_source(file: &str, ir: &InputReport, opts: &MarkdownOptions) -> Option<PathBuf> {
+    let p = Path::new(file);
+    let mut candidates = vec![p.to_path_buf()];
+    if p.is_relative() {
+        if let Some(dir) = Path::new(&ir.path).parent() {
+            candidates.push(dir.join(p));
+        }
+        candidates.extend(opts.source_dirs.iter().map(|d| d.join(p)));
+    }
+    candidates.into_iter().find(|c| c.metadata().map(|m| m.is_file() && m.len() < 16 << 20).unwrap_or(false))
+}
+
+fn write_sources(ir: &InputReport, th: &crate::model::Thread, opts: &MarkdownOptions, out: &mut dyn Write) -> io::Result<()> {
+    let mut shown = 0;
+    let mut missing: Vec<String> = Vec::new();
+    let mut body = String::new();
+    for f in &th.frames {
+        if shown >= SOURCE_FRAMES {
+            break;
+        }
+        let (Some(file), Some(line)) = (&f.file, f.line) else { continue };
+        let Some(path) = find_source(file, ir, opts) else {
+            if !missing.iter().any(|m| m == &**file) {
+                missing.push(file.to_string());
+            }
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let text = String::from_utf8_lossy(&bytes);
+        let first = line.saturating_sub(SOURCE_CONTEXT).max(1);
+        let last = line.saturating_add(SOURCE_CONTEXT);
+        let mut snippet = String::new();
+        for (n, l) in text.lines().enumerate() {
+            let n = n as u32 + 1;
+            if n < first {
+                continue;
+            }
+            if n > last {
+                break;
+            }
+            snippet.push_str(&format!("{}{n:>5} | {l}\n", if n == line { ">" } else { " " }));
+        }
+        if snippet.is_empty() {
+            continue;
+        }
+        body.push_str(&format!("#{} {} — {}\n\n", f.index, code(f.function_name()), code(&format!("{}:{line}", path.display()))));
+        body.push_str(&fenced(&snippet, ""));
+        body.push('\n');
+        shown += 1;
+    }
+    writeln!(out, "### Source (read from local files because `--with-source` was given)\n")?;
+    if body.is_empty() {
+        writeln!(out, "No source file of the backtrace was found locally.\n")?;
+    } else {
+        write!(out, "{body}")?;
+    }
+    if !missing.is_empty() {
+        writeln!(out, "Not found locally: {}\n", missing.iter().map(|m| code(m)).collect::<Vec<_>>().join(", "))?;
+    }
     Ok(())
 }
 

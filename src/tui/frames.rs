@@ -1,0 +1,113 @@
+//! The Frames pane: the selected thread's backtrace. The crashing frame is marked `!` and
+//! drawn in the crash colour, the culprit (first frame outside runtime/libc) `>`, inlined
+//! frames are bracketed (┬ │ └) with the frame they were inlined into, `<signal handler called>` is
+//! shown as its own row, and frames with notes carry `✎`.
+
+use super::app::{App, Pane};
+use super::common::{block, clean, fit, inner, pad_style, window};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let focused = app.focus == Pane::Frames;
+    let th = app.current_thread();
+    let title = match (th, app.current_stop()) {
+        (Some(t), Some(s)) => {
+            let name = t.name.as_deref().map(|n| format!(" \"{}\"", clean(n))).unwrap_or_default();
+            let crashed = if t.crashed { ", crashed" } else { "" };
+            format!(" Frames · thread {}{name}{crashed} ({}/{}) ", clean(&t.id), app.thread + 1, s.threads.len())
+        }
+        _ => " Frames ".to_string(),
+    };
+    block(title, focused, &app.theme).render(area, buf);
+    let inner = inner(area);
+    let Some(th) = th else {
+        Line::styled("no backtrace in this dump", app.theme.dim()).render(inner, buf);
+        return;
+    };
+    if th.frames.is_empty() {
+        Line::styled("this thread has no frames", app.theme.dim()).render(inner, buf);
+        return;
+    }
+    let h = inner.height as usize;
+    let w = inner.width as usize;
+    let first = window(app.frame, th.frames.len(), h, &app.frames_offset);
+    let finding_frames: Vec<(u32, crate::rules::Severity)> = app
+        .ir
+        .findings
+        .iter()
+        .filter(|f| f.stop.unwrap_or(app.stop) == app.stop && f.thread.as_deref().is_none_or(|id| id == &*th.id))
+        .filter_map(|f| f.frame.map(|fr| (fr, f.severity)))
+        .collect();
+    for (row, pos) in (first..th.frames.len().min(first + h)).enumerate() {
+        let f = &th.frames[pos];
+        let t = &app.theme;
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        let mark = if app.is_crash_frame(pos) {
+            Span::styled("!", t.crash())
+        } else if app.is_culprit(pos) {
+            Span::styled(">", t.culprit())
+        } else {
+            Span::raw(" ")
+        };
+        spans.push(mark);
+        // gdb prints no pc for the frame an inlined call was inlined into (the model flags
+        // that frame `inlined`); it shares the pc of the frame(s) above it. The group runs
+        // from the frame with the pc (┬) to the host frame (└).
+        let next_inlined = th.frames.get(pos + 1).is_some_and(|n| n.inlined);
+        let group = match (f.inlined, next_inlined) {
+            (false, true) => "┬",
+            (true, true) => "│",
+            (true, false) => "└",
+            (false, false) => " ",
+        };
+        let host = if next_inlined {
+            th.frames[pos + 1..].iter().take_while(|n| n.inlined).last().map(|n| n.index)
+        } else {
+            None
+        };
+        spans.push(Span::styled(group, t.inlined()));
+        let sev = finding_frames.iter().filter(|(i, _)| *i == f.index).map(|(_, s)| *s).max();
+        let idx_style = match sev {
+            Some(s) => t.severity(s),
+            None if app.is_crash_frame(pos) => t.crash(),
+            None => t.dim(),
+        };
+        spans.push(Span::styled(format!("#{:<3}", f.index), idx_style));
+        // Before the name, so narrow panes still show it.
+        if app.frame_notes(pos).next().is_some() {
+            spans.push(Span::styled("✎ ", t.note()));
+        }
+        if f.signal_handler {
+            spans.push(Span::styled("<signal handler called>", t.signal_frame()));
+        } else {
+            let name_style = if app.is_crash_frame(pos) {
+                t.crash()
+            } else if app.is_culprit(pos) {
+                t.culprit()
+            } else if host.is_some() {
+                t.inlined()
+            } else {
+                t.text()
+            };
+            spans.push(Span::styled(clean(f.function_name()), name_style));
+            if let Some(h) = host {
+                spans.push(Span::styled(format!(" [inlined into #{h}]"), t.inlined()));
+            }
+            if let (Some(file), Some(line)) = (&f.file, f.line) {
+                let base = file.rsplit('/').next().unwrap_or(file);
+                spans.push(Span::styled(format!(" {}:{line}", clean(base)), t.dim()));
+            } else if let Some(m) = &f.module {
+                let base = m.rsplit('/').next().unwrap_or(m);
+                spans.push(Span::styled(format!(" ({})", clean(base)), t.dim()));
+            }
+        }
+        let mut line = fit(spans, w);
+        if pos == app.frame {
+            line = pad_style(line, w, if focused { t.selected() } else { t.selected_unfocused() });
+        }
+        line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
+    }
+}

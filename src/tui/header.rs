@@ -1,0 +1,71 @@
+//! The header line (file, stop, crashed thread, counts) and the footer line (prompt, status
+//! message or key hints). Also the "terminal too small" screen.
+
+use super::app::{App, MIN, Mode, PromptKind};
+use super::common::{clean, fit};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let name = app.ir.path.rsplit('/').next().unwrap_or(&app.ir.path);
+    let mut spans = vec![Span::styled("tracecheck ", t.title()), Span::styled(clean(name), t.bold())];
+    let nf = app.ir.findings.len();
+    let sev = app.ir.findings.first().map(|f| t.severity(f.severity)).unwrap_or(t.dim());
+    spans.push(Span::styled(format!(" · {nf} finding{}", if nf == 1 { "" } else { "s" }), sev));
+    let nn = app.notes.len();
+    if nn > 0 {
+        spans.push(Span::styled(format!(" · {nn} note{}", if nn == 1 { "" } else { "s" }), t.note()));
+    }
+    if let Some(s) = app.current_stop() {
+        let n = app.trace().stops.len();
+        let stop = if n > 1 { format!(" · stop {}/{n}", app.stop + 1) } else { String::new() };
+        spans.push(Span::raw(format!("{stop} · {}", clean(&crate::report::describe_reason(&s.reason)))));
+    }
+    fit(spans, area.width as usize).render(area, buf);
+}
+
+/// Key hints, shortest first so that narrow terminals keep the important ones.
+const HINTS: &[(&str, &str)] =
+    &[("?", "help"), ("q", "quit"), ("Tab", "pane"), ("Enter", "open"), ("/", "search"), ("a", "note"), ("e", "export"), ("t", "threads")];
+
+pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let line = match &app.mode {
+        Mode::Prompt { kind, text } => {
+            let label = match kind {
+                PromptKind::Search => "/".to_string(),
+                PromptKind::Note(target) => format!("note on {} (Enter saves, Esc cancels): ", clean(&target.to_string())),
+            };
+            // Show the end of long input.
+            let room = (area.width as usize).saturating_sub(label.chars().count() + 1);
+            let shown: String = {
+                let n = text.chars().count();
+                text.chars().skip(n.saturating_sub(room)).collect()
+            };
+            Line::from(vec![Span::styled(label, t.key()), Span::raw(clean(&shown)), Span::styled("█", t.text())])
+        }
+        _ => match &app.status {
+            Some((msg, err)) => Line::styled(clean(msg), if *err { t.status_error() } else { t.text() }),
+            None => {
+                let mut v = Vec::new();
+                for (k, d) in HINTS {
+                    v.push(Span::styled(k.to_string(), t.key()));
+                    v.push(Span::raw(format!(" {d}  ")));
+                }
+                fit(v, area.width as usize)
+            }
+        },
+    };
+    fit(line.spans, area.width as usize).render(area, buf);
+}
+
+pub fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
+    let msg = format!(
+        "terminal too small ({}x{}); tracecheck needs at least {}x{} — resize, or q to quit",
+        area.width, area.height, MIN.0, MIN.1
+    );
+    Paragraph::new(msg).style(app.theme.bold()).wrap(Wrap { trim: true }).render(area, buf);
+}

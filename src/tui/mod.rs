@@ -1,0 +1,151 @@
+//! The interactive terminal UI (`tracecheck tui FILE`, `tracecheck -i FILE`).
+//!
+//! Elm shape, as in ratatui's templates: [`app::App`] is the state, [`app::Action`] what can
+//! happen, `App::update` the only place state changes, `App::draw` paints it. `keys.rs` maps
+//! keys and mouse events to actions in one place; each pane is one file drawing only in its
+//! `Rect`; styles live in `theme.rs`; the help text in `assets/help.txt`.
+//!
+//! This module owns the terminal: [`run`] enters raw mode and the alternate screen, and a
+//! drop guard plus a panic hook always restore it. Everything shown from the dump goes
+//! through `report::safe` (in `common::clean`), so a dump cannot send escape sequences.
+
+pub mod app;
+pub mod common;
+pub mod detail;
+pub mod findings;
+pub mod frames;
+pub mod header;
+pub mod keys;
+pub mod memory;
+pub mod popup;
+pub mod raw;
+pub mod registers;
+pub mod theme;
+
+use crate::analyze::InputReport;
+use anyhow::Context;
+use app::{Action, App};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::execute;
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Puts the terminal back: mouse off, main screen, cooked mode, cursor shown. Safe to call
+/// more than once.
+fn restore() {
+    let _ = disable_raw_mode();
+    let mut out = io::stdout();
+    let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
+    let _ = out.flush();
+}
+
+/// Owns the terminal while the TUI runs; dropping it restores the terminal.
+struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<io::Stdout>>,
+}
+
+impl TerminalGuard {
+    fn enter() -> anyhow::Result<TerminalGuard> {
+        // A panic anywhere restores the terminal before the message is printed.
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        enable_raw_mode().context("cannot put the terminal in raw mode (is standard input a terminal?)")?;
+        let guard = TerminalGuard { terminal: Terminal::new(CrosstermBackend::new(io::stdout()))? };
+        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Base64 (RFC 4648, padded) for OSC 52.
+pub fn base64(data: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let b = [c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        out.push(T[(n >> 18) as usize & 63] as char);
+        out.push(T[(n >> 12) as usize & 63] as char);
+        out.push(if c.len() > 1 { T[(n >> 6) as usize & 63] as char } else { '=' });
+        out.push(if c.len() > 2 { T[n as usize & 63] as char } else { '=' });
+    }
+    out
+}
+
+/// The OSC 52 sequence that asks the terminal to put `text` on the clipboard. The payload is
+/// base64, so nothing in it can be read as another escape sequence.
+pub fn osc52(text: &str) -> String {
+    format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
+}
+
+fn apply(app: &mut App, ev: Event) {
+    let action = match ev {
+        Event::Key(k) => keys::action(app.mode_kind(), k),
+        Event::Mouse(m) => keys::mouse(m),
+        Event::Resize(w, h) => Some(Action::Resize(w, h)),
+        _ => None,
+    };
+    if let Some(a) = action {
+        app.update(a);
+    }
+}
+
+/// Runs the TUI until the user quits. `started` is when the program started, for the
+/// first-frame time printed with `TRACECHECK_TIMING=1` (see docs/tui.md).
+pub fn run(ir: InputReport, dump: Option<PathBuf>, started: Instant) -> anyhow::Result<()> {
+    let mut app = App::new(ir, dump, theme::Theme::from_env());
+    let mut guard = TerminalGuard::enter()?;
+    let size = guard.terminal.size()?;
+    app.update(Action::Resize(size.width, size.height));
+    guard.terminal.draw(|f| app.draw(f, f.area()))?;
+    let first_frame = started.elapsed();
+    while !app.quit {
+        let ev = event::read()?;
+        apply(&mut app, ev);
+        // Coalesce bursts (held keys, wheel, paste) into one redraw.
+        while !app.quit && event::poll(Duration::ZERO)? {
+            apply(&mut app, event::read()?);
+        }
+        if let Some(text) = app.clipboard.take() {
+            let mut out = io::stdout();
+            out.write_all(osc52(&text).as_bytes())?;
+            out.flush()?;
+        }
+        if !app.quit {
+            guard.terminal.draw(|f| app.draw(f, f.area()))?;
+        }
+    }
+    drop(guard);
+    if std::env::var_os("TRACECHECK_TIMING").is_some() {
+        eprintln!("tracecheck: first frame drawn {:.1} ms after start", first_frame.as_secs_f64() * 1000.0);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn base64_matches_rfc4648() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        let seq = osc52("x\x1b]0;evil\x07");
+        assert!(seq.starts_with("\x1b]52;c;eBtdMDtldmlsBw=="), "{seq:?}");
+        assert_eq!(seq.matches('\x1b').count(), 1);
+    }
+}

@@ -1,0 +1,74 @@
+//! Popups drawn over the panes: the key help (text from `assets/help.txt`), the thread list
+//! and the export choice.
+
+use super::app::App;
+use super::common::{block, clean, fit, inner, pad_style, window};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Widget};
+
+/// The help text shown by `?`, also checked against the key map in tests.
+pub const HELP: &str = include_str!("../../assets/help.txt");
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+}
+
+pub fn help(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
+    let lines = HELP.lines().count() as u16;
+    let width = HELP.lines().map(|l| l.chars().count()).max().unwrap_or(40) as u16 + 4;
+    let r = centered(area, width, lines + 2);
+    Clear.render(r, buf);
+    block(" Help · Esc closes · j/k scroll ", true, &app.theme).render(r, buf);
+    Paragraph::new(HELP).scroll((scroll, 0)).render(inner(r), buf);
+}
+
+pub fn threads(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
+    let Some(stop) = app.current_stop() else { return };
+    let t = &app.theme;
+    let r = centered(area, area.width.saturating_sub(8).max(30), area.height.saturating_sub(4).max(6));
+    Clear.render(r, buf);
+    block(format!(" Threads ({}) · Enter selects · Esc closes ", stop.threads.len()), true, t).render(r, buf);
+    let inner = inner(r);
+    let h = inner.height as usize;
+    let w = inner.width as usize;
+    let first = window(selected, stop.threads.len(), h, &app.threads_offset);
+    for (y, i) in (first..stop.threads.len().min(first + h)).enumerate() {
+        let th = &stop.threads[i];
+        let mut v: Vec<Span<'static>> = vec![
+            Span::styled(if th.crashed { "! " } else if th.current { "* " } else { "  " }, t.crash()),
+            Span::styled(format!("{:<5}", clean(&th.id)), t.bold()),
+        ];
+        if let Some(n) = &th.name {
+            v.push(Span::raw(format!("\"{}\" ", clean(n))));
+        }
+        if let Some(f) = th.frames.first() {
+            v.push(Span::styled(clean(f.function_name()), t.text()));
+        }
+        v.push(Span::styled(format!("  ({} frames)", th.frames.len()), t.dim()));
+        let mut l = fit(v, w);
+        if i == selected {
+            l = pad_style(l, w, t.selected());
+        }
+        l.render(Rect::new(inner.x, inner.y + y as u16, inner.width, 1), buf);
+    }
+}
+
+pub fn export(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let path = app.export_path();
+    let r = centered(area, 70, 8);
+    Clear.render(r, buf);
+    block(" Export bug report (markdown) ", true, t).render(r, buf);
+    let lines = vec![
+        Line::from(vec![Span::styled("Enter / f", t.key()), Span::raw("  write to a file:")]),
+        Line::raw(format!("           {}", clean(&path.display().to_string()))),
+        Line::from(vec![Span::styled("c", t.key()), Span::raw("          copy to the clipboard (OSC 52)")]),
+        Line::from(vec![Span::styled("Esc", t.key()), Span::raw("        cancel")]),
+        Line::styled("Notes are included next to what they annotate.", t.dim()),
+    ];
+    Paragraph::new(lines).render(inner(r), buf);
+}

@@ -1,0 +1,154 @@
+//! End-to-end test of the real `tracecheck tui` binary inside tmux: start it on the founding
+//! case, read the screen with `capture-pane`, send keys (navigate, note, export, help, resize,
+//! quit) and check the screen, the sidecar and the markdown.
+//!
+//! tmux is required in CI (`CI=true`: a missing tmux fails the test); elsewhere the test is
+//! skipped with a printed line. It runs its own tmux server (`-L`), never the user's.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).arg("-f").arg("/dev/null").args(args).output().expect("run tmux")
+    }
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "tc"]).stdout).into_owned()
+    }
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", "-t", "tc", k]);
+        }
+    }
+    fn text(&self, s: &str) {
+        self.cmd(&["send-keys", "-t", "tc", "-l", s]);
+    }
+    /// Waits until the screen satisfies `pred` (the binary draws asynchronously).
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if start.elapsed() > Duration::from_secs(15) {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    fn alive(&self) -> bool {
+        self.cmd(&["has-session", "-t", "tc"]).status.success()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").arg("-L").arg(&self.socket).arg("kill-server").output();
+    }
+}
+
+fn tmux_available() -> bool {
+    Command::new("tmux").arg("-V").output().map(|o| o.status.success()).unwrap_or(false)
+}
+
+fn copy_sample(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tracecheck-tmux-{}-{}", std::process::id(), name.replace('.', "_")));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let dst = dir.join(name);
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-traces").join(name), &dst).unwrap();
+    dst
+}
+
+#[test]
+fn tui_in_tmux_end_to_end() {
+    if !tmux_available() {
+        if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
+            panic!("tmux is not installed, and CI=true requires this test to run (apt-get install -y tmux)");
+        }
+        println!("skipping tui_in_tmux_end_to_end: tmux is not installed (apt-get install -y tmux)");
+        return;
+    }
+    let dump = copy_sample("julia-trampoline-bad-r13.gdb.txt");
+    // What the screen must show without a keypress: the top finding and its registers.
+    let bytes = std::fs::read(&dump).unwrap();
+    let ir = tracecheck::analyze::analyze("x", tracecheck::input::parse_bytes(&bytes), &Default::default());
+    let top = ir.findings.first().expect("a finding on the founding case").clone();
+
+    let t = Tmux { socket: format!("tracecheck-test-{}", std::process::id()) };
+    let bin = env!("CARGO_BIN_EXE_tracecheck");
+    let cmd = format!("{} tui '{}'", bin, dump.display());
+    let out = t.cmd(&["new-session", "-d", "-s", "tc", "-x", "100", "-y", "30", "env", "LANG=C.UTF-8", "sh", "-c", &cmd]);
+    assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+
+    let s = t.wait_for("the first frame", |s| s.contains("Findings ("));
+    assert!(s.contains(top.rule), "{s}");
+    for r in &top.registers {
+        assert!(s.contains(&format!("▶ {r} ")), "{r} not highlighted:\n{s}");
+    }
+    assert!(s.contains("Explanation:"), "{s}");
+    assert!(s.contains("! #0"), "{s}");
+
+    // Navigate to frame #3 and add a note.
+    t.keys(&["1", "g", "j", "j", "j"]);
+    t.wait_for("frame #3 selected", |s| s.contains("Frame #3"));
+    t.keys(&["a"]);
+    t.wait_for("the note prompt", |s| s.contains("note on frame #3 LLVMRunPasses"));
+    t.text("thunk passed where pgcstack belongs");
+    t.keys(&["Enter"]);
+    t.wait_for("the note saved", |s| s.contains("note saved on frame #3"));
+
+    // Search the raw dump.
+    t.keys(&["6", "/"]);
+    t.text("info frame");
+    t.keys(&["Enter"]);
+    t.wait_for("the search result", |s| s.lines().last().is_some_and(|l| l.starts_with("/info frame")) && s.contains("(gdb) info frame"));
+
+    // Export to a file.
+    t.keys(&["e"]);
+    t.wait_for("the export popup", |s| s.contains("Export bug report"));
+    t.keys(&["Enter"]);
+    t.wait_for("the export", |s| s.contains("wrote the bug report"));
+
+    // Help lists the keys; Esc closes it.
+    t.keys(&["?"]);
+    t.wait_for("help", |s| s.contains("Shift-Tab") && s.contains("previous pane"));
+    t.keys(&["Escape"]);
+    t.wait_for("help closed", |s| !s.contains("Shift-Tab"));
+
+    // Resize to 80x24 and to something too small, and back.
+    t.cmd(&["resize-window", "-t", "tc", "-x", "80", "-y", "24"]);
+    t.wait_for("80x24", |s| s.lines().count() <= 24 && s.contains("Findings ("));
+    t.cmd(&["resize-window", "-t", "tc", "-x", "30", "-y", "8"]);
+    t.wait_for("too small", |s| s.contains("too small"));
+    t.cmd(&["resize-window", "-t", "tc", "-x", "120", "-y", "40"]);
+    t.wait_for("wide again", |s| s.contains("Findings ("));
+
+    // Quit: the program exits and the session with it.
+    t.keys(&["q"]);
+    let start = Instant::now();
+    while t.alive() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!t.alive(), "tracecheck did not exit on q");
+
+    // The note is in the sidecar, in the exported report and in the batch markdown.
+    let side = tracecheck::notes::load(&dump).unwrap();
+    assert_eq!(side.notes.len(), 1);
+    let mut report = dump.clone().into_os_string();
+    report.push(".report.md");
+    let exported = std::fs::read_to_string(&report).unwrap();
+    let md = Command::new(bin).args(["--format", "markdown"]).arg(&dump).output().unwrap();
+    let md = String::from_utf8(md.stdout).unwrap();
+    for doc in [exported, md] {
+        let lines: Vec<&str> = doc.lines().collect();
+        let i = lines.iter().position(|l| l.starts_with("#3 ") && l.contains("LLVMRunPasses")).unwrap();
+        assert!(lines[i + 1].contains("note: thunk passed where pgcstack belongs"), "{doc}");
+    }
+}
