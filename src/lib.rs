@@ -24,3 +24,8 @@ pub mod model;
 pub mod report;
 pub mod rules;
 pub mod signals;
+
+// Binaries, DWARF and cores (the `core` branch).
+pub mod core;
+pub mod symbolize;
+pub mod unwind;
