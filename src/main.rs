@@ -34,6 +34,43 @@ enum Command {
     },
     /// Print a rule's explanation.
     Explain { rule: String },
+    /// addr2line-compatible: file addresses of an ELF binary to function, file and line.
+    Symbolize(SymbolizeArgs),
+}
+
+/// `tracecheck symbolize`: the flags binutils addr2line has.
+#[derive(Args)]
+struct SymbolizeArgs {
+    /// The ELF file (default a.out, as addr2line).
+    #[arg(short = 'e', long = "exe", value_name = "FILE", default_value = "a.out")]
+    exe: std::path::PathBuf,
+    /// Print the address before each answer.
+    #[arg(short = 'a', long = "addresses")]
+    addresses: bool,
+    /// Print function names.
+    #[arg(short = 'f', long = "functions")]
+    functions: bool,
+    /// Print the inlined-call chain (innermost first).
+    #[arg(short = 'i', long = "inlines")]
+    inlines: bool,
+    /// Demangle Rust and C++ names.
+    #[arg(short = 'C', long = "demangle")]
+    demangle: bool,
+    /// One line per address.
+    #[arg(short = 'p', long = "pretty-print")]
+    pretty: bool,
+    /// File base names only.
+    #[arg(short = 's', long = "basenames")]
+    basenames: bool,
+    /// Separate debug files (`DIR/.build-id/xx/rest.debug`, debuglink names).
+    #[arg(long = "debug-dir", value_name = "DIR")]
+    debug_dir: Vec<std::path::PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Addresses (hex); read from standard input, one per line, when none are given.
+    #[arg(value_name = "ADDR")]
+    addrs: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -90,6 +127,37 @@ struct CheckArgs {
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = 2 << 30)]
     max_input_bytes: u64,
+    #[command(flatten)]
+    binaries: BinaryArgs,
+}
+
+/// Binaries and debug info for cores and for symbolizing transcripts.
+#[derive(Args)]
+struct BinaryArgs {
+    /// An executable or shared library of the crashed process (repeatable).
+    #[arg(long = "exe", value_name = "PATH")]
+    exe: Vec<std::path::PathBuf>,
+    /// Look up the paths a core or transcript names under this directory.
+    #[arg(long, value_name = "DIR")]
+    sysroot: Option<std::path::PathBuf>,
+    /// Separate debug files: `DIR/.build-id/xx/rest.debug` and `.gnu_debuglink` names
+    /// (repeatable; /usr/lib/debug is always searched).
+    #[arg(long = "debug-dir", value_name = "DIR")]
+    debug_dir: Vec<std::path::PathBuf>,
+}
+
+impl BinaryArgs {
+    fn given(&self) -> bool {
+        !self.exe.is_empty() || self.sysroot.is_some() || !self.debug_dir.is_empty()
+    }
+    fn options(&self) -> tracecheck::symbolize::dwarf::SymbolOptions {
+        tracecheck::symbolize::dwarf::SymbolOptions {
+            exes: self.exe.clone(),
+            sysroot: self.sysroot.clone(),
+            debug_dirs: self.debug_dir.clone(),
+            system_debug_dir: true,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -104,6 +172,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Symbolize(args)) => symbolize_cmd(args),
         None => check(cli.check),
     }
 }
@@ -186,6 +255,28 @@ fn check(args: CheckArgs) -> ExitCode {
     let mut report = Report::default();
     let mut failed_input = false;
     for path in &args.files {
+        // ELF input: a core (by its header, whatever its name) or a binary given by mistake.
+        if path != "-" {
+            match elf_kind(path) {
+                Some(true) => {
+                    let opts = tracecheck::core::CoreOptions { symbols: args.binaries.options(), ..Default::default() };
+                    match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
+                        Ok(parsed) => report.inputs.push(analyze::analyze(path, parsed, &sel)),
+                        Err(e) => {
+                            eprintln!("tracecheck: {path}: {e}");
+                            failed_input = true;
+                        }
+                    }
+                    continue;
+                }
+                Some(false) => {
+                    eprintln!("tracecheck: {path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript");
+                    failed_input = true;
+                    continue;
+                }
+                None => {}
+            }
+        }
         let bytes = match read_input(path, args.max_input_bytes) {
             Ok(b) => b,
             Err(e) => {
@@ -195,11 +286,17 @@ fn check(args: CheckArgs) -> ExitCode {
             }
         };
         if bytes.starts_with(b"\x7fELF") {
-            eprintln!("tracecheck: {path} is an ELF file; reading core files is not implemented yet (run gdb on it and pass the transcript)");
+            // Only standard input gets here: a core must be given as a file (it is mapped).
+            eprintln!("tracecheck: {path} is an ELF file; give a core as a file path, not on standard input");
             failed_input = true;
             continue;
         }
-        let parsed = tracecheck::input::parse_bytes(&bytes);
+        #[allow(unused_mut)]
+        let mut parsed = tracecheck::input::parse_bytes(&bytes);
+        if args.binaries.given() {
+            let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(args.binaries.options());
+            tracecheck::symbolize::symbolize_trace(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes);
+        }
         let mut ir = analyze::analyze(path, parsed, &sel);
         if args.format == Format::Markdown && !args.no_raw {
             ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
@@ -238,5 +335,62 @@ fn check(args: CheckArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+// ---- binaries, DWARF and cores ---------------------------------------------------------
+
+/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
+fn elf_kind(path: &str) -> Option<bool> {
+    let mut head = [0u8; 18];
+    let mut f = std::fs::File::open(path).ok()?;
+    f.read_exact(&mut head).ok()?;
+    if !head.starts_with(b"\x7fELF") {
+        return None;
+    }
+    Some(tracecheck::core::is_core(&head))
+}
+
+fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
+    use tracecheck::symbolize::addr2line_mode::{self, Addr2LineOptions};
+    let m = match tracecheck::symbolize::dwarf::ElfModule::open(&a.exe, &{
+        let mut d = a.debug_dir.clone();
+        d.push("/usr/lib/debug".into());
+        d
+    }) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("tracecheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let addrs: Vec<u64> = if a.addrs.is_empty() {
+        let mut s = String::new();
+        if let Err(e) = io::stdin().lock().read_to_string(&mut s) {
+            eprintln!("tracecheck: cannot read standard input: {e}");
+            return ExitCode::from(2);
+        }
+        s.lines().filter(|l| !l.trim().is_empty()).map(addr2line_mode::parse_address).collect()
+    } else {
+        a.addrs.iter().map(|s| addr2line_mode::parse_address(s)).collect()
+    };
+    let o = Addr2LineOptions {
+        addresses: a.addresses,
+        functions: a.functions,
+        inlines: a.inlines,
+        demangle: a.demangle,
+        pretty: a.pretty,
+        basenames: a.basenames,
+        threads: a.threads,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    match addr2line_mode::run(&m, &addrs, &o, &mut out).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tracecheck: cannot write output: {e}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -392,7 +392,12 @@ pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: boo
         };
         let display_file = if gdb_names {
             file.as_deref().map(|p| match &comp_dir {
-                Some(d) => p.strip_prefix(d.as_str()).and_then(|r| r.strip_prefix('/')).unwrap_or(p).to_string(),
+                // gdb prints paths relative to an absolute compilation directory, and joined
+                // to a relative one (Debian's glibc: `./nptl/pthread_create.c`).
+                Some(d) => match p.strip_prefix(d.as_str()).and_then(|r| r.strip_prefix('/')) {
+                    Some(rest) if d.starts_with('/') || rest.contains('/') => rest.to_string(),
+                    _ => p.to_string(),
+                },
                 None => p.to_string(),
             })
         } else {
