@@ -293,12 +293,11 @@ fn read_note(core: &mut CoreFile, ty: u32, d: &[u8], notes: &mut Vec<String>) {
                 None => notes.push(format!("thread LWP {lwp}: NT_PRSTATUS is too short ({} bytes) for its registers", d.len())),
             }
         }
-        NT_PRPSINFO => {
-            if d.len() >= 136 {
+        NT_PRPSINFO
+            if d.len() >= 136 => {
                 core.program = Some(cstr(&d[40..56]));
                 core.command = Some(cstr(&d[56..136]));
             }
-        }
         // gcore writes one per thread: the first belongs to the thread that got the signal.
         NT_SIGINFO if core.siginfo.is_none() => {
             if let (Some(signo), Some(errno), Some(code)) = (u32_at(d, 0), u32_at(d, 4), u32_at(d, 8)) {

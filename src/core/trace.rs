@@ -112,11 +112,10 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         }
     }
     for p in &paths {
-        if let Some(first) = core.files.iter().find(|f| f.path == *p && f.offset == 0) {
-            if let Some(id) = build_id_in_memory(&raw, first.start) {
+        if let Some(first) = core.files.iter().find(|f| f.path == *p && f.offset == 0)
+            && let Some(id) = build_id_in_memory(&raw, first.start) {
                 sym.expect_build_id(p, id);
             }
-        }
     }
     let mut modules: Vec<MappedModule> = Vec::new();
     for p in &paths {

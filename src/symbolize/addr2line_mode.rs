@@ -59,16 +59,20 @@ fn answer(m: &ElfModule, ctx: Option<&addr2line::Context<Slice>>, addr: u64, o: 
     };
     let fallback = if in_alloc_section(m, addr) { m.symbol_name(addr) } else { None };
     if frames.is_empty() {
-        if let Some(name) = fallback {
-            // Only the symbol table knew it: a name, no line.
-            frames.push(super::SourceFrame { raw_function: Some(name.to_string()), function: Some(demangle(name).into_owned()), ..Default::default() });
+        if let Some((name, file)) = fallback {
+            // Only the symbol table knew it: a name, perhaps a file, no line.
+            frames.push(super::SourceFrame {
+                raw_function: Some(name.to_string()),
+                function: Some(demangle(name).into_owned()),
+                file: file.map(str::to_string),
+                ..Default::default()
+            });
         }
-    } else if let Some(last) = frames.last_mut() {
-        if last.function.is_none() {
-            last.raw_function = fallback.map(str::to_string);
-            last.function = fallback.map(|n| demangle(n).into_owned());
+    } else if let Some(last) = frames.last_mut()
+        && last.function.is_none() {
+            last.raw_function = fallback.map(|f| f.0.to_string());
+            last.function = fallback.map(|f| demangle(f.0).into_owned());
         }
-    }
     if frames.is_empty() {
         if o.functions {
             out.push_str(if o.pretty { "?? " } else { "??\n" });
@@ -115,13 +119,12 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
         let mut prev: Option<(u64, usize)> = None;
         for &i in part {
             let a = addrs[i as usize];
-            if let Some((pa, pi)) = prev {
-                if pa == a {
+            if let Some((pa, pi)) = prev
+                && pa == a {
                     let s: String = res.get(pi).map(|x: &(u32, String)| x.1.clone()).unwrap_or_default();
                     res.push((i, s));
                     continue;
                 }
-            }
             let mut s = String::new();
             answer(m, ctx.as_ref(), a, o, &mut s);
             prev = Some((a, res.len()));

@@ -9,13 +9,11 @@ pub fn demangle(name: &str) -> Cow<'_, str> {
     if let Ok(d) = rustc_demangle::try_demangle(name) {
         return Cow::Owned(format!("{d:#}"));
     }
-    if name.starts_with("_Z") {
-        if let Ok(sym) = cpp_demangle::Symbol::new(name) {
-            if let Ok(s) = sym.demangle() {
+    if name.starts_with("_Z")
+        && let Ok(sym) = cpp_demangle::Symbol::new(name)
+            && let Ok(s) = sym.demangle() {
                 return Cow::Owned(s);
             }
-        }
-    }
     Cow::Borrowed(name)
 }
 

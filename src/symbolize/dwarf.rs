@@ -36,6 +36,8 @@ struct ElfSym {
     address: u64,
     size: u64,
     name: &'static str,
+    /// The `STT_FILE` symbol before a local symbol (what binutils prints as its file).
+    file: Option<&'static str>,
 }
 
 /// A section's address and bytes.
@@ -186,11 +188,10 @@ impl ElfModule {
                     match object::File::parse(d) {
                         Ok(o) => {
                             let id = o.build_id().ok().flatten();
-                            if let (Some(a), Some(b)) = (&build_id, id) {
-                                if a.as_slice() != b {
+                            if let (Some(a), Some(b)) = (&build_id, id)
+                                && a.as_slice() != b {
                                     notes.push(format!("{}: debug file {} has build-id {}, not {}; not used", path.display(), p.display(), hex(b), hex(a)));
                                 }
-                            }
                             if !notes.iter().any(|n| n.contains("not used")) {
                                 debug_path = Some(p);
                                 dbg_obj = Some(o);
@@ -239,17 +240,15 @@ impl ElfModule {
             }
             None => None,
         };
-        if cfi.debug_frame.is_none() {
-            if let Some(o) = &dbg_obj {
+        if cfi.debug_frame.is_none()
+            && let Some(o) = &dbg_obj {
                 cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
             }
-        }
         let mut symbols = collect_symbols(&obj);
-        if symbols.is_empty() {
-            if let Some(o) = &dbg_obj {
+        if symbols.is_empty()
+            && let Some(o) = &dbg_obj {
                 symbols = collect_symbols(o);
             }
-        }
         Ok(ElfModule {
             ctx: Mutex::new(None),
             dwarf,
@@ -286,13 +285,19 @@ impl ElfModule {
     }
 
     /// The ELF virtual address for a file offset (through the PT_LOAD that maps it).
+    ///
+    /// Mappings start at a segment's page-aligned offset, and two segments may share a
+    /// page (text right after read-only data), so a segment that starts exactly there wins.
     pub fn offset_to_vaddr(&self, off: u64) -> Option<u64> {
         let page = 0xfff;
-        self.loads
-            .iter()
-            .find(|l| {
-                let start = l.offset & !page;
-                off >= start && off < l.offset + l.filesz.max(1)
+        let loads = || self.loads.iter().filter(|l| l.memsz > 0);
+        loads()
+            .find(|l| l.offset & !page == off)
+            .or_else(|| {
+                loads().find(|l| {
+                    let start = l.offset & !page;
+                    off >= start && off < l.offset + l.filesz.max(1)
+                })
             })
             .map(|l| off - (l.offset & !page) + (l.vaddr & !page))
     }
@@ -324,10 +329,11 @@ impl ElfModule {
     }
 
     /// The raw (mangled) symbol name at `vaddr`, for addr2line's fallback.
-    pub fn symbol_name(&self, vaddr: u64) -> Option<&str> {
+    /// With the symbol's source file name when the symbol table has one (local symbols).
+    pub fn symbol_name(&self, vaddr: u64) -> Option<(&str, Option<&str>)> {
         let i = self.symbols.partition_point(|s| s.address <= vaddr);
         let s = self.symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
-        Some(s.name)
+        Some((s.name, s.file))
     }
 
     /// A fresh addr2line context over this module's DWARF (for another thread).
@@ -344,24 +350,22 @@ impl ElfModule {
     pub fn symbol_info(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
-        if guard.is_none() {
-            if let Some(c) = self.new_context() {
+        if guard.is_none()
+            && let Some(c) = self.new_context() {
                 *guard = Some(c.map_err(|e| e.to_string()));
             }
-        }
         if let Some(ctx) = guard.as_ref() {
             let ctx = ctx.as_ref().map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
             frames = source_frames(ctx, vaddr, true).map_err(|e| self.dwarf_err(e))?;
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
-        if let (Some(last), Some(sym)) = (frames.last_mut(), &symbol) {
-            if last.function.is_none() {
+        if let (Some(last), Some(sym)) = (frames.last_mut(), &symbol)
+            && last.function.is_none() {
                 last.function = Some(sym.name.clone());
                 last.raw_function = Some(sym.name.clone());
                 last.display_function = Some(sym.name.clone());
             }
-        }
         if frames.is_empty() && symbol.is_none() {
             return Ok(None);
         }
@@ -390,19 +394,7 @@ pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: boo
             Some(l) => (l.file.map(str::to_string), l.line, l.column),
             None => (None, None, None),
         };
-        let display_file = if gdb_names {
-            file.as_deref().map(|p| match &comp_dir {
-                // gdb prints paths relative to an absolute compilation directory, and joined
-                // to a relative one (Debian's glibc: `./nptl/pthread_create.c`).
-                Some(d) => match p.strip_prefix(d.as_str()).and_then(|r| r.strip_prefix('/')) {
-                    Some(rest) if d.starts_with('/') || rest.contains('/') => rest.to_string(),
-                    _ => p.to_string(),
-                },
-                None => p.to_string(),
-            })
-        } else {
-            None
-        };
+        let display_file = if gdb_names { file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)) } else { None };
         out.push(SourceFrame {
             display_function: if gdb_names { raw.as_deref().map(gdb_function_name) } else { None },
             function: raw.as_deref().map(|r| demangle(r).into_owned()),
@@ -413,19 +405,97 @@ pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: boo
             column,
         });
     }
+    if gdb_names
+        && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
+            first.display_file = Some(display_path(comp_dir.as_deref(), &file));
+            first.line = Some(line);
+        }
     Ok(out)
+}
+
+/// The path as gdb prints it: relative to an absolute compilation directory, and joined
+/// to a relative one (Debian's glibc: `./nptl/pthread_create.c`, but
+/// `../sysdeps/unix/sysv/linux/pause.c` for a file in another directory).
+fn display_path(comp_dir: Option<&str>, p: &str) -> String {
+    match comp_dir {
+        Some(d) => match p.strip_prefix(d).and_then(|r| r.strip_prefix('/')) {
+            Some(rest) if d.starts_with('/') || rest.contains('/') => rest.to_string(),
+            _ => p.to_string(),
+        },
+        None => p.to_string(),
+    }
+}
+
+/// The line gdb reports for `vaddr`: among line-table rows at the same address, gdb
+/// prefers a statement boundary (`is_stmt`), where addr2line takes the last row.
+fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)> {
+    let unit = ctx.find_dwarf_and_unit(vaddr).skip_all_loads()?;
+    let program = unit.line_program.clone()?;
+    let mut rows = program.rows();
+    // (address, file index, line, is_stmt) of the running sequence.
+    let mut seq: Vec<(u64, u64, u32, bool)> = Vec::new();
+    while let Ok(Some((header, row))) = rows.next_row() {
+        if !row.end_sequence() {
+            seq.push((row.address(), row.file_index(), row.line().map(|l| l.get() as u32).unwrap_or(0), row.is_stmt()));
+            continue;
+        }
+        let covers = seq.first().is_some_and(|f| f.0 <= vaddr) && vaddr < row.address();
+        if !covers {
+            seq.clear();
+            continue;
+        }
+        let mut i = seq.partition_point(|r| r.0 <= vaddr).checked_sub(1)?;
+        if !seq[i].3 {
+            let mut j = i;
+            while j > 0 && seq[j - 1].0 == seq[j].0 && !seq[j].3 {
+                j -= 1;
+            }
+            if seq[j].3 {
+                i = j;
+            }
+        }
+        let (_, file, line, _) = seq[i];
+        if line == 0 {
+            return None;
+        }
+        let entry = header.file(file)?;
+        let mut path = unit.comp_dir.map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+        let push = |path: &mut String, p: &str| {
+            if p.starts_with('/') {
+                *path = p.to_string();
+            } else {
+                if !path.is_empty() && !path.ends_with('/') {
+                    path.push('/');
+                }
+                path.push_str(p);
+            }
+        };
+        if entry.directory_index() != 0
+            && let Some(d) = entry.directory(header) {
+                let d = unit.attr_string(d).ok()?;
+                push(&mut path, &d.to_string_lossy());
+            }
+        let name = unit.attr_string(entry.path_name()).ok()?;
+        push(&mut path, &name.to_string_lossy());
+        return Some((path, line));
+    }
+    None
 }
 
 fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
     let mut v: Vec<ElfSym> = Vec::new();
-    let push = |v: &mut Vec<ElfSym>, s: object::Symbol<'static, '_>| {
-        if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0 {
-            if let Ok(name) = s.name() {
-                if !name.is_empty() {
-                    v.push(ElfSym { address: s.address(), size: s.size(), name });
-                }
-            }
+    let mut file: Option<&'static str> = None;
+    let mut push = |v: &mut Vec<ElfSym>, s: object::Symbol<'static, '_>| {
+        if s.kind() == SymbolKind::File {
+            file = s.name().ok();
+            return;
         }
+        if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0
+            && let Ok(name) = s.name()
+                && !name.is_empty() {
+                    let file = if s.is_local() { file } else { None };
+                    v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+                }
     };
     for s in obj.symbols() {
         push(&mut v, s);
@@ -542,13 +612,12 @@ impl DwarfSymbols {
         };
         match ElfModule::open(&path, &self.opts.all_debug_dirs()) {
             Ok(m) => {
-                if let (Some(want), Some(have)) = (self.expected_ids.get(module), &m.build_id) {
-                    if want != have {
+                if let (Some(want), Some(have)) = (self.expected_ids.get(module), &m.build_id)
+                    && want != have {
                         let e = SymbolizeError::BuildIdMismatch { path: path.display().to_string(), expected: hex(want), found: hex(have) };
                         self.note(format!("{e}; it does not match the core and is not used"));
                         return None;
                     }
-                }
                 for n in &m.notes {
                     self.note(n.clone());
                 }
@@ -612,7 +681,7 @@ mod tests {
             let (s, e) = (u64::from_str_radix(s, 16).unwrap(), u64::from_str_radix(e, 16).unwrap());
             let off = u64::from_str_radix(parts[2], 16).unwrap();
             if (s..e).contains(&f) {
-                vaddr = m.offset_to_vaddr(f - s + off);
+                vaddr = m.offset_to_vaddr(off).map(|b| b + (f - s));
             }
         }
         let info = m.symbol_info(vaddr.expect("mapping of the test binary")).unwrap().unwrap();

@@ -204,16 +204,14 @@ pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut 
             }
         }
         for insn in &mut stop.disassembly {
-            if insn.location.is_none() {
-                if let Some((info, vaddr)) = lookup(insn.address.0) {
+            if insn.location.is_none()
+                && let Some((info, vaddr)) = lookup(insn.address.0) {
                     insn.location = info.label(vaddr).map(Into::into);
                 }
-            }
-            if let Some(target) = branch_target(&insn.text) {
-                if let Some(text) = describe(&mut lookup, target) {
+            if let Some(target) = branch_target(&insn.text)
+                && let Some(text) = describe(&mut lookup, target) {
                     code.push((Address(target), text.into()));
                 }
-            }
         }
     }
     code.sort_by_key(|c| c.0);

@@ -67,11 +67,12 @@ impl<'s> ModuleMap<'s> {
         let vaddr = match r.bias {
             Some(b) => addr.wrapping_sub(b),
             None => {
-                let off = addr - r.start + r.offset;
-                match self.sup {
-                    Some(s) => s.offset_to_vaddr(&r.path, off)?,
-                    None => off,
-                }
+                // The mapping's own offset names its segment; addresses inside follow it.
+                let base = match self.sup {
+                    Some(s) => s.offset_to_vaddr(&r.path, r.offset)?,
+                    None => r.offset,
+                };
+                base + (addr - r.start)
             }
         };
         Some(ModuleRef { path: r.path.clone(), vaddr })

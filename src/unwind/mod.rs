@@ -140,8 +140,8 @@ pub fn unwind(arch: UnwindArch, regs0: Vec<Option<u64>>, modules: &[MappedModule
             // The outermost frame of a thread whose entry saved no return address.
             return out;
         }
-        if let Some(p) = prev_cfa {
-            if !crossed_signal {
+        if let Some(p) = prev_cfa
+            && !crossed_signal {
                 if step.cfa == p {
                     out.stopped = Some("previous frame identical to this frame (corrupt stack?)".into());
                     return out;
@@ -151,7 +151,6 @@ pub fn unwind(arch: UnwindArch, regs0: Vec<Option<u64>>, modules: &[MappedModule
                     return out;
                 }
             }
-        }
         prev_cfa = Some(step.cfa);
         cur = UnwoundFrame { pc: next_pc, regs: step.regs, method: step.method, recovered: step.recovered, exact_pc: step.caller_exact, signal_trampoline: false };
     }
