@@ -152,13 +152,13 @@ impl ElfModule {
         let build_id = obj.build_id().ok().flatten().map(|b| b.to_vec());
         let loads = obj
             .segments()
-            .filter_map(|s| {
+            .map(|s| {
                 let (offset, filesz) = s.file_range();
                 let flags = match s.flags() {
                     object::SegmentFlags::Elf { p_flags, .. } => p_flags.0,
                     _ => 0,
                 };
-                Some(LoadSegment { vaddr: s.address(), memsz: s.size(), offset, filesz, flags })
+                LoadSegment { vaddr: s.address(), memsz: s.size(), offset, filesz, flags }
             })
             .collect();
         let section = |o: &object::File<'static>, name: &str| -> Option<SectionData> {
@@ -330,9 +330,11 @@ impl ElfModule {
 
     /// The raw (mangled) symbol name at `vaddr`, for addr2line's fallback.
     /// With the symbol's source file name when the symbol table has one (local symbols).
+    /// Like binutils, the nearest symbol at or below, whatever its size (padding after a
+    /// function is attributed to it).
     pub fn symbol_name(&self, vaddr: u64) -> Option<(&str, Option<&str>)> {
         let i = self.symbols.partition_point(|s| s.address <= vaddr);
-        let s = self.symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
+        let s = self.symbols[..i].last()?;
         Some((s.name, s.file))
     }
 

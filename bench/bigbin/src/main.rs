@@ -29,6 +29,9 @@ fn main() {
     let mut dw = gimli::write::Dwarf::new();
     let _ = dw.units.count();
     let r: nom::IResult<&str, &str> = nom::bytes::complete::tag("ab")("abc");
+    let f: syn::File = syn::parse_str("fn main() { let x = 1; }").unwrap();
+    let g = f.clone();
+    let _ = format!("{:?} {}", f, f == g);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async { tokio::time::sleep(std::time::Duration::from_millis(1)).await });
     println!("{} {} {} {} {:?} {}", back.name, re.is_match("a=1"), now, object::Object::architecture(&obj) as u8, r, w.write().map(|v| v.len()).unwrap_or(0));
