@@ -110,7 +110,8 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
     let mut order: Vec<u32> = (0..addrs.len() as u32).collect();
     order.sort_by_key(|&i| addrs[i as usize]);
     let threads = if o.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { o.threads };
-    let threads = if addrs.len() < 256 { 1 } else { threads.max(1) };
+    // A second context costs a second parse of the unit headers: only worth it for big batches.
+    let threads = if addrs.len() < 4096 { 1 } else { threads.max(1) };
     let chunk = order.len().div_ceil(threads).max(1);
     let mut answers: Vec<String> = vec![String::new(); addrs.len()];
     let work = |part: &[u32]| -> Vec<(u32, String)> {

@@ -26,7 +26,7 @@ fn main() {
     let obj = object::File::parse(&*data).unwrap();
     let mut w = object::write::Object::new(object::BinaryFormat::Elf, object::Architecture::X86_64, object::Endianness::Little);
     w.add_file_symbol(b"x".to_vec());
-    let mut dw = gimli::write::Dwarf::new();
+    let dw = gimli::write::Dwarf::new();
     let _ = dw.units.count();
     let r: nom::IResult<&str, &str> = nom::bytes::complete::tag("ab")("abc");
     let f: syn::File = syn::parse_str("fn main() { let x = 1; }").unwrap();
