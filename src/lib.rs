@@ -27,3 +27,8 @@ pub mod rules;
 pub mod runtime;
 pub mod signals;
 pub mod tui;
+
+// Binaries, DWARF and cores (the `core` branch).
+pub mod core;
+pub mod symbolize;
+pub mod unwind;

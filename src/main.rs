@@ -55,6 +55,8 @@ enum Command {
     /// Attach a note to a frame, a register, a finding or the whole trace (kept in
     /// FILE.tracecheck-notes.json), or list the notes with --list.
     Note(NoteArgs),
+    /// addr2line-compatible: file addresses of an ELF binary to function, file and line.
+    Symbolize(SymbolizeArgs),
 }
 
 #[derive(Args)]
@@ -83,6 +85,41 @@ struct NoteArgs {
     /// Remove the note with this id (ids are shown by --list).
     #[arg(long, value_name = "ID", conflicts_with_all = ["text", "frame", "register", "finding", "thread"])]
     remove: Option<String>,
+}
+
+/// `tracecheck symbolize`: the flags binutils addr2line has.
+#[derive(Args)]
+struct SymbolizeArgs {
+    /// The ELF file (default a.out, as addr2line).
+    #[arg(short = 'e', long = "exe", value_name = "FILE", default_value = "a.out")]
+    exe: std::path::PathBuf,
+    /// Print the address before each answer.
+    #[arg(short = 'a', long = "addresses")]
+    addresses: bool,
+    /// Print function names.
+    #[arg(short = 'f', long = "functions")]
+    functions: bool,
+    /// Print the inlined-call chain (innermost first).
+    #[arg(short = 'i', long = "inlines")]
+    inlines: bool,
+    /// Demangle Rust and C++ names.
+    #[arg(short = 'C', long = "demangle")]
+    demangle: bool,
+    /// One line per address.
+    #[arg(short = 'p', long = "pretty-print")]
+    pretty: bool,
+    /// File base names only.
+    #[arg(short = 's', long = "basenames")]
+    basenames: bool,
+    /// Separate debug files (`DIR/.build-id/xx/rest.debug`, debuglink names).
+    #[arg(long = "debug-dir", value_name = "DIR")]
+    debug_dir: Vec<std::path::PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Addresses (hex); read from standard input, one per line, when none are given.
+    #[arg(value_name = "ADDR")]
+    addrs: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -145,6 +182,37 @@ struct CheckArgs {
     /// Open the interactive terminal UI instead of printing a report.
     #[arg(long, short = 'i')]
     interactive: bool,
+    #[command(flatten)]
+    binaries: BinaryArgs,
+}
+
+/// Binaries and debug info for cores and for symbolizing transcripts.
+#[derive(Args)]
+struct BinaryArgs {
+    /// An executable or shared library of the crashed process (repeatable).
+    #[arg(long = "exe", value_name = "PATH")]
+    exe: Vec<std::path::PathBuf>,
+    /// Look up the paths a core or transcript names under this directory.
+    #[arg(long, value_name = "DIR")]
+    sysroot: Option<std::path::PathBuf>,
+    /// Separate debug files: `DIR/.build-id/xx/rest.debug` and `.gnu_debuglink` names
+    /// (repeatable; /usr/lib/debug is always searched).
+    #[arg(long = "debug-dir", value_name = "DIR")]
+    debug_dir: Vec<std::path::PathBuf>,
+}
+
+impl BinaryArgs {
+    fn given(&self) -> bool {
+        !self.exe.is_empty() || self.sysroot.is_some() || !self.debug_dir.is_empty()
+    }
+    fn options(&self) -> tracecheck::symbolize::dwarf::SymbolOptions {
+        tracecheck::symbolize::dwarf::SymbolOptions {
+            exes: self.exe.clone(),
+            sysroot: self.sysroot.clone(),
+            debug_dirs: self.debug_dir.clone(),
+            system_debug_dir: true,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -169,6 +237,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Symbolize(args)) => symbolize_cmd(args),
         None => check(cli.check),
     }
 }
@@ -289,24 +358,15 @@ fn check(args: CheckArgs) -> ExitCode {
     let mut notes = std::collections::BTreeMap::new();
     let mut failed_input = false;
     for path in &args.files {
-        let bytes = match read_input(path, args.max_input_bytes) {
-            Ok(b) => b,
+        let keep_raw = args.format == Format::Markdown && !args.no_raw;
+        let ir = match load_input(path, args.max_input_bytes, &sel, Some(&args.binaries), keep_raw) {
+            Ok(ir) => ir,
             Err(e) => {
                 eprintln!("tracecheck: {e}");
                 failed_input = true;
                 continue;
             }
         };
-        if bytes.starts_with(b"\x7fELF") {
-            eprintln!("tracecheck: {path} is an ELF file; reading core files is not implemented yet (run gdb on it and pass the transcript)");
-            failed_input = true;
-            continue;
-        }
-        let parsed = tracecheck::input::parse_bytes(&bytes);
-        let mut ir = analyze::analyze(path, parsed, &sel);
-        if args.format == Format::Markdown && !args.no_raw {
-            ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
-        }
         if args.format == Format::Markdown && path != "-" {
             // Sidecar notes go into the bug report; a broken sidecar is reported, not fatal.
             match tracecheck::notes::load(std::path::Path::new(path)) {
@@ -353,15 +413,40 @@ fn check(args: CheckArgs) -> ExitCode {
     }
 }
 
-/// Reads and analyzes one dump for the TUI and the `note` command (raw text kept).
-fn load_one(path: &str, max_input_bytes: u64, sel: &Selection) -> Result<analyze::InputReport, String> {
+/// Reads and analyzes one input: an ELF core (recognized by its header, whatever its name)
+/// or a transcript (symbolized when binaries are given). Used by batch mode, the TUI and
+/// `note`, so all three see the same model.
+fn load_input(path: &str, max_input_bytes: u64, sel: &Selection, binaries: Option<&BinaryArgs>, keep_raw: bool) -> Result<analyze::InputReport, String> {
+    if path != "-" {
+        match elf_kind(path) {
+            Some(true) => {
+                let symbols = binaries.map(BinaryArgs::options).unwrap_or_default();
+                let opts = tracecheck::core::CoreOptions { symbols, ..Default::default() };
+                return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
+                    Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
+                    Err(e) => Err(format!("{path}: {e}")),
+                };
+            }
+            Some(false) => {
+                return Err(format!("{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"));
+            }
+            None => {}
+        }
+    }
     let bytes = read_input(path, max_input_bytes)?;
     if bytes.starts_with(b"\x7fELF") {
-        return Err(format!("{path} is an ELF file; reading core files is not implemented yet"));
+        // Only standard input gets here: a core must be given as a file (it is mapped).
+        return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
     }
-    let parsed = tracecheck::input::parse_bytes(&bytes);
+    let mut parsed = tracecheck::input::parse_bytes(&bytes);
+    if let Some(b) = binaries.filter(|b| b.given()) {
+        let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(b.options());
+        tracecheck::symbolize::symbolize_trace(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes);
+    }
     let mut ir = analyze::analyze(path, parsed, sel);
-    ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+    if keep_raw {
+        ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+    }
     Ok(ir)
 }
 
@@ -372,7 +457,7 @@ fn tui(path: &str, args: &CheckArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
-    let ir = match load_one(path, args.max_input_bytes, &sel) {
+    let ir = match load_input(path, args.max_input_bytes, &sel, Some(&args.binaries), true) {
         Ok(ir) => ir,
         Err(e) => {
             eprintln!("tracecheck: {e}");
@@ -391,7 +476,7 @@ fn tui(path: &str, args: &CheckArgs) -> ExitCode {
 fn note(args: NoteArgs) -> ExitCode {
     use tracecheck::notes;
     let dump = std::path::Path::new(&args.file);
-    let ir = match load_one(&args.file, 2 << 30, &Selection::default()) {
+    let ir = match load_input(&args.file, 2 << 30, &Selection::default(), None, true) {
         Ok(ir) => ir,
         Err(e) => {
             eprintln!("tracecheck: {e}");
@@ -446,6 +531,63 @@ fn note(args: NoteArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("tracecheck: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+// ---- binaries, DWARF and cores ---------------------------------------------------------
+
+/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
+fn elf_kind(path: &str) -> Option<bool> {
+    let mut head = [0u8; 18];
+    let mut f = std::fs::File::open(path).ok()?;
+    f.read_exact(&mut head).ok()?;
+    if !head.starts_with(b"\x7fELF") {
+        return None;
+    }
+    Some(tracecheck::core::is_core(&head))
+}
+
+fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
+    use tracecheck::symbolize::addr2line_mode::{self, Addr2LineOptions};
+    let m = match tracecheck::symbolize::dwarf::ElfModule::open(&a.exe, &{
+        let mut d = a.debug_dir.clone();
+        d.push("/usr/lib/debug".into());
+        d
+    }) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("tracecheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let addrs: Vec<u64> = if a.addrs.is_empty() {
+        let mut s = String::new();
+        if let Err(e) = io::stdin().lock().read_to_string(&mut s) {
+            eprintln!("tracecheck: cannot read standard input: {e}");
+            return ExitCode::from(2);
+        }
+        s.lines().filter(|l| !l.trim().is_empty()).map(addr2line_mode::parse_address).collect()
+    } else {
+        a.addrs.iter().map(|s| addr2line_mode::parse_address(s)).collect()
+    };
+    let o = Addr2LineOptions {
+        addresses: a.addresses,
+        functions: a.functions,
+        inlines: a.inlines,
+        demangle: a.demangle,
+        pretty: a.pretty,
+        basenames: a.basenames,
+        threads: a.threads,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    match addr2line_mode::run(&m, &addrs, &o, &mut out).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tracecheck: cannot write output: {e}");
             ExitCode::from(2)
         }
     }

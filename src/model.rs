@@ -255,6 +255,38 @@ pub struct Register {
 pub struct RegisterSet {
     pub regs: Vec<Register>,
     pub span: Span,
+    /// How a core unwinder found this frame (`None` for registers a debugger printed).
+    pub unwind: Option<UnwindMethod>,
+    /// For unwound frames above #0: the registers whose value the unwinder restored for this
+    /// frame (pc, sp and the callee-saved registers the CFI saved). Every other register in
+    /// `regs` was carried over unchanged from the frame below and may be stale.
+    pub recovered: Vec<Sym>,
+}
+
+/// How the registers of one unwound frame were obtained.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnwindMethod {
+    /// The thread's own registers (frame #0 of a core).
+    Context,
+    /// Call frame information (`.eh_frame` / `.debug_frame`).
+    Cfi,
+    /// No CFI covered the callee: the frame-pointer chain (rbp / x29) was followed.
+    FramePointer,
+    /// No CFI and the callee's pc pointed outside any code: treated as "just called"
+    /// (return address at the stack pointer / in the link register).
+    ScanCall,
+}
+
+impl UnwindMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnwindMethod::Context => "context",
+            UnwindMethod::Cfi => "cfi",
+            UnwindMethod::FramePointer => "frame-pointer",
+            UnwindMethod::ScanCall => "call-heuristic",
+        }
+    }
 }
 
 impl RegisterSet {
@@ -446,6 +478,52 @@ pub struct Trace {
     pub core_command: Option<Box<str>>,
     /// The program being debugged, when the transcript names it.
     pub program: Option<Box<str>>,
+    /// The process memory, when the input was a core (its PT_LOAD segments plus the code of
+    /// the executables given with `--exe`). Rules read it through `RuleContext::read_u64`.
+    pub memory: Option<TraceMemory>,
+    /// Code addresses seen in registers, memory words and branch targets, with what the
+    /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
+    pub code_symbols: Vec<(Address, Sym)>,
+}
+
+/// Reads process memory: a core's segments, mapped files. Implementations never panic on
+/// addresses they do not hold; they just read nothing.
+pub trait MemorySource: Send + Sync {
+    /// Copies the bytes at `addr` into `buf`; returns how many leading bytes were available
+    /// (0 when `addr` is not readable).
+    fn read(&self, addr: u64, buf: &mut [u8]) -> usize;
+    /// A short description for diagnostics (`core.1234 (12 segments)`).
+    fn describe(&self) -> String;
+}
+
+/// A shared [`MemorySource`] that [`Trace`] can hold while still deriving `Clone`, `Debug`,
+/// `PartialEq` and `Eq`: two handles are equal when they are the same source.
+#[derive(Clone)]
+pub struct TraceMemory(pub Arc<dyn MemorySource>);
+
+impl TraceMemory {
+    pub fn new(src: impl MemorySource + 'static) -> Self {
+        TraceMemory(Arc::new(src))
+    }
+    /// A little-endian 8-byte word, if all 8 bytes are readable.
+    pub fn read_u64(&self, addr: u64) -> Option<u64> {
+        let mut b = [0u8; 8];
+        (self.0.read(addr, &mut b) == 8).then(|| u64::from_le_bytes(b))
+    }
+}
+
+impl PartialEq for TraceMemory {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for TraceMemory {}
+
+impl fmt::Debug for TraceMemory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TraceMemory({})", self.0.describe())
+    }
 }
 
 impl Trace {
@@ -464,6 +542,20 @@ impl Trace {
             (Some(f), Some(t)) => f.0 <= addr && addr < t.0,
             _ => false,
         })
+    }
+    /// Reads process memory (cores only); returns how many bytes were readable.
+    pub fn read_memory(&self, addr: u64, buf: &mut [u8]) -> usize {
+        self.memory.as_ref().map(|m| m.0.read(addr, buf)).unwrap_or(0)
+    }
+    /// What the symbolizer said about a code address (`<sym+off> at file:line`).
+    pub fn code_symbol(&self, addr: u64) -> Option<&str> {
+        let i = self.code_symbols.binary_search_by_key(&addr, |c| c.0.0).ok()?;
+        Some(&self.code_symbols[i].1)
+    }
+    /// A little-endian word from the process memory (cores only). Rules should prefer
+    /// `RuleContext::read_u64`, which also looks at the stop's `x/` dumps.
+    pub fn read_u64(&self, addr: u64) -> Option<u64> {
+        self.memory.as_ref()?.read_u64(addr)
     }
     /// The last stop that has threads: the one a reader usually means by "the crash".
     pub fn main_stop(&self) -> Option<&Stop> {

@@ -47,6 +47,11 @@ pub fn name(signo: i32) -> Option<&'static str> {
     SIGNALS.iter().find(|(_, s, _)| *s == signo).map(|(n, _, _)| *n)
 }
 
+/// The `strsignal` description of a signal number (`Segmentation fault`).
+pub fn description(signo: i32) -> Option<&'static str> {
+    SIGNALS.iter().find(|(_, s, _)| *s == signo).map(|(_, _, d)| *d)
+}
+
 /// Signal from a `strsignal` description (`Segmentation fault` → SIGSEGV), as Julia prints.
 pub fn from_description(desc: &str) -> Option<&'static str> {
     let d = desc.trim();

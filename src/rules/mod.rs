@@ -202,6 +202,12 @@ impl<'a> RuleContext<'a> {
         stop.disassembly.iter().find(|i| i.current).filter(|i| pc.is_none() || Some(i.address.0) == pc)
     }
 
+    /// An 8-byte little-endian word at `addr`: from the stop's `x/` dumps, else from the
+    /// trace's process memory (a core). `None` when neither holds all 8 bytes.
+    pub fn read_u64(&self, stop: &Stop, addr: u64) -> Option<u64> {
+        stop.read_u64(addr).or_else(|| self.trace.read_u64(addr))
+    }
+
     /// A register of the crashed thread's frame 0.
     pub fn reg0(&self, stop: &'a Stop, name: &str) -> Option<&'a Register> {
         stop.crashed_thread()?.registers.get(&0)?.reg(name)

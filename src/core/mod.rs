@@ -1,0 +1,352 @@
+//! ELF core files: reads a core (kernel-written or gdb's `gcore`) with `object` into a
+//! [`CoreFile`] — every thread's registers (NT_PRSTATUS), the signal (NT_SIGINFO), the
+//! file mappings (NT_FILE), auxv (NT_AUXV), the command line (NT_PRPSINFO) and the memory
+//! of its PT_LOAD segments — and then, in [`trace`], into the same [`crate::model::Trace`]
+//! the gdb parser builds, unwound and symbolized.
+//!
+//! x86-64 and AArch64 little-endian 64-bit cores are read. A truncated core still gives
+//! what its surviving bytes hold; what was lost is said in [`CoreFile::notes`].
+
+pub mod memory;
+pub mod regs;
+pub mod trace;
+
+use object::elf;
+use object::read::elf::{FileHeader, ProgramHeader};
+use std::ops::Deref;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use memory::CoreMemory;
+pub use trace::{CoreOptions, read_core_trace};
+
+/// Errors of the core reader: the input cannot be read as a core at all.
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    #[error("cannot open {path}: {source}")]
+    Open { path: String, source: std::io::Error },
+    #[error("not an ELF file")]
+    NotElf,
+    #[error("an ELF file but not a core (e_type {0})")]
+    NotCore(u16),
+    #[error("ELF header is damaged: {0}")]
+    BadHeader(String),
+    #[error("cores of machine {0} are not supported (x86-64 and AArch64 are)")]
+    UnsupportedMachine(u16),
+}
+
+impl CoreError {
+    /// A stable name for logs and tests.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CoreError::Open { .. } => "open",
+            CoreError::NotElf => "not-elf",
+            CoreError::NotCore(_) => "not-core",
+            CoreError::BadHeader(_) => "bad-header",
+            CoreError::UnsupportedMachine(_) => "unsupported-machine",
+        }
+    }
+}
+
+/// The bytes of a core: memory-mapped from a file, or owned (tests, stdin).
+pub enum CoreBytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Deref for CoreBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            CoreBytes::Mapped(m) => m,
+            CoreBytes::Owned(v) => v,
+        }
+    }
+}
+
+impl CoreBytes {
+    pub fn open(path: &Path) -> Result<CoreBytes, CoreError> {
+        let f = std::fs::File::open(path).map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
+        // SAFETY: read-only map; the core is not expected to change while it is read.
+        let m = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
+        Ok(CoreBytes::Mapped(m))
+    }
+}
+
+/// `e_type == ET_CORE`: the test for "this input is a core", whatever the file name.
+pub fn is_core(bytes: &[u8]) -> bool {
+    bytes.len() >= 18 && bytes.starts_with(b"\x7fELF") && elf_type(bytes) == Some(elf::ET_CORE.0)
+}
+
+fn elf_type(b: &[u8]) -> Option<u16> {
+    let v = [*b.get(16)?, *b.get(17)?];
+    Some(if b.get(5) == Some(&2) { u16::from_be_bytes(v) } else { u16::from_le_bytes(v) })
+}
+
+/// The architectures a core can be of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoreArch {
+    X86_64,
+    Aarch64,
+}
+
+/// One PT_LOAD segment: `[vaddr, vaddr+memsz)`, of which `filesz` bytes are in the file
+/// at `offset` (fewer when the core is truncated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub vaddr: u64,
+    pub memsz: u64,
+    pub offset: u64,
+    pub filesz: u64,
+    pub flags: u32,
+}
+
+impl Segment {
+    /// `r-xp` from the PF_* flags.
+    pub fn perms(&self) -> String {
+        let f = self.flags;
+        format!(
+            "{}{}{}p",
+            if f & elf::PF_R.0 != 0 { 'r' } else { '-' },
+            if f & elf::PF_W.0 != 0 { 'w' } else { '-' },
+            if f & elf::PF_X.0 != 0 { 'x' } else { '-' }
+        )
+    }
+}
+
+/// A file mapping from NT_FILE.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileMapping {
+    pub start: u64,
+    pub end: u64,
+    /// Byte offset in the file.
+    pub offset: u64,
+    pub path: String,
+}
+
+/// One thread of the core.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreThread {
+    pub lwp: u32,
+    /// `pr_cursig`: the signal this thread was stopped with.
+    pub cursig: u16,
+    /// Registers in gdb's `info registers` order, with gdb's names.
+    pub regs: Vec<(&'static str, u64)>,
+}
+
+/// The signal that killed the process (NT_SIGINFO).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SigInfo {
+    pub signo: i32,
+    pub errno: i32,
+    pub code: i32,
+    /// `si_addr` for fault signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP).
+    pub addr: Option<u64>,
+}
+
+/// Everything read from a core.
+pub struct CoreFile {
+    pub arch: CoreArch,
+    pub threads: Vec<CoreThread>,
+    pub siginfo: Option<SigInfo>,
+    pub files: Vec<FileMapping>,
+    pub auxv: Vec<(u64, u64)>,
+    pub segments: Vec<Segment>,
+    /// `pr_psargs` (what gdb prints as "Core was generated by").
+    pub command: Option<String>,
+    /// `pr_fname`.
+    pub program: Option<String>,
+    /// What was damaged or missing.
+    pub notes: Vec<String>,
+    pub bytes: Arc<CoreBytes>,
+}
+
+const NT_PRSTATUS: u32 = 1;
+const NT_PRPSINFO: u32 = 3;
+const NT_AUXV: u32 = 6;
+const NT_SIGINFO: u32 = 0x5349_4749;
+const NT_FILE: u32 = 0x4649_4c45;
+
+fn u16_at(b: &[u8], o: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(b.get(o..o + 2)?.try_into().ok()?))
+}
+fn u32_at(b: &[u8], o: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?))
+}
+fn u64_at(b: &[u8], o: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?))
+}
+fn cstr(b: &[u8]) -> String {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    String::from_utf8_lossy(&b[..end]).trim_end().to_string()
+}
+
+/// Reads a core. `Err` only when the input is not a core at all (or of another machine);
+/// damage inside a core becomes [`CoreFile::notes`].
+pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
+    let data: &[u8] = &bytes;
+    if !data.starts_with(b"\x7fELF") {
+        return Err(CoreError::NotElf);
+    }
+    match elf_type(data) {
+        Some(t) if t == elf::ET_CORE.0 => {}
+        Some(t) => return Err(CoreError::NotCore(t)),
+        None => return Err(CoreError::BadHeader("file ends inside the ELF header".into())),
+    }
+    if data.get(4) != Some(&elf::ELFCLASS64.0) || data.get(5) != Some(&elf::ELFDATA2LSB.0) {
+        return Err(CoreError::BadHeader("only 64-bit little-endian cores are read".into()));
+    }
+    let header = elf::FileHeader64::<object::LittleEndian>::parse(data).map_err(|e| CoreError::BadHeader(e.to_string()))?;
+    let endian = object::LittleEndian;
+    let machine = header.e_machine(endian);
+    let arch = if machine == elf::EM_X86_64 {
+        CoreArch::X86_64
+    } else if machine == elf::EM_AARCH64 {
+        CoreArch::Aarch64
+    } else {
+        return Err(CoreError::UnsupportedMachine(machine.0));
+    };
+    let mut notes = Vec::new();
+    let phdrs: &[elf::ProgramHeader64<object::LittleEndian>] = match header.program_headers(endian, data) {
+        Ok(p) => p,
+        Err(e) => {
+            notes.push(format!("program headers are unreadable ({e}): no threads, no memory"));
+            &[]
+        }
+    };
+    let mut core = CoreFile {
+        arch,
+        threads: Vec::new(),
+        siginfo: None,
+        files: Vec::new(),
+        auxv: Vec::new(),
+        segments: Vec::new(),
+        command: None,
+        program: None,
+        notes: Vec::new(),
+        bytes: bytes.clone(),
+    };
+    let len = data.len() as u64;
+    let mut truncated_segments = 0usize;
+    for ph in phdrs {
+        let t = ph.p_type(endian);
+        if t == elf::PT_LOAD {
+            let offset = ph.p_offset(endian);
+            let filesz = ph.p_filesz(endian);
+            let avail = len.saturating_sub(offset).min(filesz);
+            if avail < filesz {
+                truncated_segments += 1;
+            }
+            core.segments.push(Segment { vaddr: ph.p_vaddr(endian), memsz: ph.p_memsz(endian), offset, filesz: avail, flags: ph.p_flags(endian).0 });
+        } else if t == elf::PT_NOTE {
+            let off = ph.p_offset(endian) as usize;
+            let size = ph.p_filesz(endian) as usize;
+            let Some(nb) = data.get(off..off.saturating_add(size).min(data.len())) else {
+                notes.push("the note segment lies beyond the end of the file (truncated core): no threads".into());
+                continue;
+            };
+            if nb.len() < size {
+                notes.push(format!("the note segment is cut short ({} of {} bytes): later threads may be missing", nb.len(), size));
+            }
+            read_notes(&mut core, nb, &mut notes);
+        }
+    }
+    if truncated_segments > 0 {
+        notes.push(format!("the core is truncated: {truncated_segments} memory segments are missing bytes at their end; reads there fail"));
+    }
+    if core.threads.is_empty() {
+        notes.push("the core holds no thread (NT_PRSTATUS) notes".into());
+    }
+    core.segments.sort_by_key(|s| s.vaddr);
+    core.notes.append(&mut notes);
+    Ok(core)
+}
+
+fn read_notes(core: &mut CoreFile, mut b: &[u8], notes: &mut Vec<String>) {
+    // Nhdr: namesz, descsz, type; name and desc padded to 4 bytes.
+    while b.len() >= 12 {
+        let (Some(namesz), Some(descsz), Some(ty)) = (u32_at(b, 0), u32_at(b, 4), u32_at(b, 8)) else { break };
+        let name_end = 12usize.saturating_add(namesz as usize);
+        let desc_start = name_end.div_ceil(4) * 4;
+        let desc_end = desc_start.saturating_add(descsz as usize);
+        if desc_end > b.len() {
+            notes.push(format!("a note (type {ty:#x}) is cut short; notes after it are lost"));
+            break;
+        }
+        let name = &b[12..name_end.min(b.len())];
+        let desc = &b[desc_start..desc_end];
+        if name.starts_with(b"CORE") {
+            read_note(core, ty, desc, notes);
+        }
+        let next = desc_end.div_ceil(4) * 4;
+        b = b.get(next..).unwrap_or(&[]);
+    }
+}
+
+fn read_note(core: &mut CoreFile, ty: u32, d: &[u8], notes: &mut Vec<String>) {
+    match ty {
+        NT_PRSTATUS => {
+            let cursig = u16_at(d, 12).unwrap_or(0);
+            let lwp = u32_at(d, 32).unwrap_or(0);
+            match regs::from_prstatus(core.arch, d.get(112..).unwrap_or(&[])) {
+                Some(regs) => core.threads.push(CoreThread { lwp, cursig, regs }),
+                None => notes.push(format!("thread LWP {lwp}: NT_PRSTATUS is too short ({} bytes) for its registers", d.len())),
+            }
+        }
+        NT_PRPSINFO
+            if d.len() >= 136 => {
+                core.program = Some(cstr(&d[40..56]));
+                core.command = Some(cstr(&d[56..136]));
+            }
+        // gcore writes one per thread: the first belongs to the thread that got the signal.
+        NT_SIGINFO if core.siginfo.is_none() => {
+            if let (Some(signo), Some(errno), Some(code)) = (u32_at(d, 0), u32_at(d, 4), u32_at(d, 8)) {
+                let signo = signo as i32;
+                let code = code as i32;
+                // si_addr is meaningful for fault signals raised by the kernel (si_code > 0).
+                let fault = matches!(signo, 4 | 5 | 7 | 8 | 11) && code > 0;
+                core.siginfo = Some(SigInfo { signo, errno: errno as i32, code, addr: if fault { u64_at(d, 16) } else { None } });
+            }
+        }
+        NT_AUXV => {
+            for c in d.chunks_exact(16) {
+                if let (Some(k), Some(v)) = (u64_at(c, 0), u64_at(c, 8)) {
+                    if k == 0 {
+                        break;
+                    }
+                    core.auxv.push((k, v));
+                }
+            }
+        }
+        NT_FILE => {
+            let (Some(count), Some(page)) = (u64_at(d, 0), u64_at(d, 8)) else { return };
+            let count = count.min((d.len() as u64) / 24) as usize;
+            let names_at = 16 + count * 24;
+            let mut names = d.get(names_at..).unwrap_or(&[]).split(|&c| c == 0);
+            for i in 0..count {
+                let o = 16 + i * 24;
+                let (Some(s), Some(e), Some(pg)) = (u64_at(d, o), u64_at(d, o + 8), u64_at(d, o + 16)) else { break };
+                let path = names.next().map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default();
+                core.files.push(FileMapping { start: s, end: e, offset: pg.wrapping_mul(page), path });
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn garbage_is_not_a_core() {
+        assert_eq!(parse(Arc::new(CoreBytes::Owned(b"hello".to_vec()))).err().map(|e| e.name()), Some("not-elf"));
+        let mut exe = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0".to_vec();
+        exe.extend_from_slice(&[3, 0]); // ET_DYN
+        assert_eq!(parse(Arc::new(CoreBytes::Owned(exe))).err().map(|e| e.name()), Some("not-core"));
+        let mut cut = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0".to_vec();
+        cut.extend_from_slice(&[4, 0, 62, 0]); // ET_CORE, x86-64, then nothing
+        assert_eq!(parse(Arc::new(CoreBytes::Owned(cut))).err().map(|e| e.name()), Some("bad-header"));
+        assert!(!is_core(b"\x7fELF"));
+    }
+}

@@ -1,0 +1,272 @@
+//! From a [`CoreFile`] to the trace model: the same [`Trace`] the gdb parser builds
+//! (`formats: ["core"]`), with threads unwound by CFI, frames symbolized with their
+//! inlined calls, registers per frame, mappings, and the process memory attached for the
+//! rules. Everything that went wrong on the way becomes a diagnostic note.
+
+use super::memory::{CoreMemory, MappedModule};
+use super::regs;
+use super::{CoreArch, CoreBytes, CoreError, CoreFile};
+use crate::input::{Diagnostics, Note, Parsed};
+use crate::model::*;
+use crate::symbolize::dwarf::{DwarfSymbols, SymbolOptions};
+use crate::symbolize::symbolize_trace;
+use crate::unwind::{UnwindArch, unwind};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How to read a core.
+#[derive(Clone, Debug)]
+pub struct CoreOptions {
+    pub symbols: SymbolOptions,
+    /// Physical frames unwound per thread at most.
+    pub max_frames: usize,
+    /// Stop each backtrace at `main`, as gdb does (`set backtrace past-main off`).
+    pub stop_at_main: bool,
+}
+
+impl Default for CoreOptions {
+    fn default() -> Self {
+        CoreOptions { symbols: SymbolOptions { system_debug_dir: true, ..Default::default() }, max_frames: 512, stop_at_main: true }
+    }
+}
+
+/// Opens, reads, unwinds and symbolizes a core file.
+pub fn read_core_trace(path: &Path, opts: &CoreOptions) -> Result<Parsed, CoreError> {
+    let bytes = Arc::new(CoreBytes::open(path)?);
+    let core = super::parse(bytes)?;
+    Ok(core_to_trace(&core, &path.display().to_string(), opts))
+}
+
+fn note(notes: &mut Vec<Note>, m: impl Into<String>) {
+    notes.push(Note { line: None, message: m.into() });
+}
+
+/// The build-id of the ELF image mapped at `start`, read from process memory.
+pub fn build_id_in_memory(mem: &dyn MemorySource, start: u64) -> Option<Vec<u8>> {
+    let mut eh = [0u8; 64];
+    if mem.read(start, &mut eh) != 64 || !eh.starts_with(b"\x7fELF") || eh[4] != 2 {
+        return None;
+    }
+    let phoff = u64::from_le_bytes(eh[32..40].try_into().ok()?);
+    let phentsize = u16::from_le_bytes(eh[54..56].try_into().ok()?) as u64;
+    let phnum = u16::from_le_bytes(eh[56..58].try_into().ok()?) as u64;
+    if phentsize < 56 || phnum > 256 {
+        return None;
+    }
+    let mut ph = vec![0u8; (phentsize * phnum) as usize];
+    if mem.read(start + phoff, &mut ph) != ph.len() {
+        return None;
+    }
+    let rd = |b: &[u8], o: usize| -> u64 { b.get(o..o + 8).and_then(|x| x.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0) };
+    let entries: Vec<&[u8]> = ph.chunks(phentsize as usize).collect();
+    let min_load = entries.iter().filter(|e| e.first() == Some(&1)).map(|e| rd(e, 16) & !0xfff).min()?;
+    let bias = start.wrapping_sub(min_load);
+    for e in entries {
+        if u32::from_le_bytes(e.get(0..4)?.try_into().ok()?) != 4 {
+            continue;
+        }
+        let size = rd(e, 32).min(4096) as usize;
+        let mut n = vec![0u8; size];
+        let got = mem.read(bias.wrapping_add(rd(e, 16)), &mut n);
+        let mut b = &n[..got];
+        while b.len() >= 12 {
+            let namesz = u32::from_le_bytes(b[0..4].try_into().ok()?) as usize;
+            let descsz = u32::from_le_bytes(b[4..8].try_into().ok()?) as usize;
+            let ty = u32::from_le_bytes(b[8..12].try_into().ok()?);
+            let ds = (12 + namesz).div_ceil(4) * 4;
+            let de = ds + descsz;
+            if de > b.len() {
+                break;
+            }
+            if ty == 3 && b.get(12..12 + namesz.min(3)) == Some(b"GNU") {
+                return Some(b[ds..de].to_vec());
+            }
+            let next = de.div_ceil(4) * 4;
+            if next >= b.len() {
+                break;
+            }
+            b = &b[next..];
+        }
+    }
+    None
+}
+
+/// Builds the trace from a parsed core.
+pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed {
+    let mut notes: Vec<Note> = Vec::new();
+    for n in &core.notes {
+        note(&mut notes, n.clone());
+    }
+    let (arch, uarch) = match core.arch {
+        CoreArch::X86_64 => (Arch::X86_64, UnwindArch::X86_64),
+        CoreArch::Aarch64 => (Arch::Aarch64, UnwindArch::Aarch64),
+    };
+    let raw = CoreMemory::new(core.bytes.clone(), core.segments.clone(), Vec::new(), name.to_string());
+    let mut sym = DwarfSymbols::new(opts.symbols.clone());
+    // Paths in first-mapping order, with the build-id each had in the process.
+    let mut paths: Vec<&str> = Vec::new();
+    for f in &core.files {
+        if !paths.contains(&f.path.as_str()) {
+            paths.push(&f.path);
+        }
+    }
+    for p in &paths {
+        if let Some(first) = core.files.iter().find(|f| f.path == *p && f.offset == 0)
+            && let Some(id) = build_id_in_memory(&raw, first.start) {
+                sym.expect_build_id(p, id);
+            }
+    }
+    let mut modules: Vec<MappedModule> = Vec::new();
+    for p in &paths {
+        let Some(m) = sym.module(p) else { continue };
+        for f in core.files.iter().filter(|f| f.path == *p) {
+            if let Some(v) = m.offset_to_vaddr(f.offset) {
+                modules.push(MappedModule { start: f.start, end: f.end, bias: f.start.wrapping_sub(v), module: m.clone() });
+            }
+        }
+    }
+    let mem = CoreMemory::new(core.bytes.clone(), core.segments.clone(), modules.clone(), name.to_string());
+    let dwarf_nums = regs::dwarf_numbers(core.arch);
+
+    let mut stop = Stop::default();
+    if let Some(si) = core.siginfo {
+        stop.reason.kind = StopKind::Signal;
+        stop.reason.signo = Some(si.signo);
+        stop.reason.signal = crate::signals::name(si.signo).map(Arc::from);
+        stop.reason.si_code = Some(si.code);
+        stop.reason.address = si.addr.map(Address);
+        stop.reason.description = crate::signals::description(si.signo).map(Into::into);
+    } else if let Some(t) = core.threads.iter().find(|t| t.cursig != 0) {
+        stop.reason.kind = StopKind::Signal;
+        stop.reason.signo = Some(t.cursig as i32);
+        stop.reason.signal = crate::signals::name(t.cursig as i32).map(Arc::from);
+        stop.reason.description = crate::signals::description(t.cursig as i32).map(Into::into);
+    }
+    for (i, ct) in core.threads.iter().enumerate() {
+        let mut th = Thread { id: (i + 1).to_string().into(), lwp: Some(ct.lwp as u64), crashed: i == 0, current: i == 0, ..Default::default() };
+        if core.arch == CoreArch::X86_64 {
+            th.handle = ct.regs.iter().find(|r| r.0 == "fs_base").map(|r| r.1).filter(|&v| v != 0).map(Address);
+        }
+        let mut regs0 = vec![None; uarch.slots()];
+        for (n, dw) in &dwarf_nums {
+            if let Some(v) = ct.regs.iter().find(|r| r.0 == *n) {
+                regs0[*dw as usize] = Some(v.1);
+            }
+        }
+        let u = unwind(uarch, regs0, &modules, &mem, opts.max_frames);
+        th.backtrace_stopped = u.stopped.map(Into::into);
+        let mut index: u32 = 0;
+        'frames: for (k, uf) in u.frames.iter().enumerate() {
+            // Registers of this physical frame, in gdb's order.
+            let mut set = RegisterSet { unwind: Some(uf.method), ..Default::default() };
+            for (n, v0) in &ct.regs {
+                let v = match dwarf_nums.iter().find(|d| d.0 == *n) {
+                    Some((_, dw)) => uf.regs.get(*dw as usize).copied().flatten(),
+                    None => Some(*v0),
+                };
+                let v = if core.arch == CoreArch::Aarch64 && *n == "pc" { Some(uf.pc) } else { v };
+                if let Some(v) = v {
+                    set.regs.push(Register { name: Arc::from(*n), value: Some(v), natural: Some(regs::natural(core.arch, n, v).into()), span: Span::default() });
+                }
+            }
+            if k > 0 {
+                set.recovered = uf
+                    .recovered
+                    .iter()
+                    .filter_map(|dw| dwarf_nums.iter().find(|d| d.1 == *dw).map(|d| Arc::from(d.0)))
+                    .collect();
+                if core.arch == CoreArch::Aarch64 {
+                    set.recovered.push(Arc::from("pc"));
+                }
+            }
+            if uf.signal_trampoline {
+                th.frames.push(Frame { index, pc: Some(Address(uf.pc)), signal_handler: true, ..Default::default() });
+                th.registers.insert(index, set);
+                index += 1;
+                continue;
+            }
+            let probe = if uf.exact_pc { uf.pc } else { uf.pc.wrapping_sub(1) };
+            let m = modules.iter().find(|m| probe >= m.start && probe < m.end);
+            let info = m.and_then(|m| match m.module.symbol_info(probe.wrapping_sub(m.bias)) {
+                Ok(i) => i,
+                Err(e) => {
+                    note(&mut notes, e.to_string());
+                    None
+                }
+            });
+            let module_path: Option<Sym> = core.files.iter().find(|f| probe >= f.start && probe < f.end).map(|f| Arc::from(f.path.as_str()));
+            let mut is_main = false;
+            match info {
+                Some(info) if !info.frames.is_empty() => {
+                    let n = info.frames.len();
+                    for (j, sf) in info.frames.iter().enumerate() {
+                        let file: Option<Sym> = sf.display_file.as_deref().map(Arc::from);
+                        th.frames.push(Frame {
+                            index,
+                            pc: if j == 0 { Some(Address(uf.pc)) } else { None },
+                            function: sf.display_function.as_deref().map(Arc::from),
+                            file: file.clone(),
+                            line: sf.line,
+                            column: None,
+                            module: if file.is_none() { module_path.clone() } else { None },
+                            inlined: j > 0,
+                            ..Default::default()
+                        });
+                        th.registers.insert(index, set.clone());
+                        index += 1;
+                        if j == n - 1 && sf.display_function.as_deref() == Some("main") {
+                            is_main = true;
+                        }
+                    }
+                }
+                other => {
+                    let function = other.and_then(|i| i.symbol).map(|s| Arc::from(s.name.as_str()));
+                    is_main = function.as_deref() == Some("main");
+                    th.frames.push(Frame { index, pc: Some(Address(uf.pc)), function, module: module_path, ..Default::default() });
+                    th.registers.insert(index, set);
+                    index += 1;
+                }
+            }
+            if is_main && opts.stop_at_main {
+                if k + 1 < u.frames.len() {
+                    // gdb's `backtrace past-main off`: frames above main are not shown.
+                    th.backtrace_stopped = None;
+                }
+                break 'frames;
+            }
+        }
+        stop.threads.push(th);
+    }
+    let mut trace = Trace { formats: vec![Format::Core], arch, ..Default::default() };
+    trace.core_command = core.command.clone().map(Into::into);
+    trace.program = core.program.clone().map(Into::into);
+    // Mappings: NT_FILE entries (with perms from their segment), then anonymous segments.
+    let perms_at = |a: u64| core.segments.iter().find(|s| a >= s.vaddr && a < s.vaddr + s.memsz.max(1)).map(|s| s.perms());
+    for f in &core.files {
+        trace.mappings.push(Mapping {
+            start: Address(f.start),
+            end: Address(f.end),
+            offset: f.offset,
+            perms: perms_at(f.start).map(Into::into),
+            path: Some(Arc::from(f.path.as_str())),
+            span: Span::default(),
+        });
+    }
+    for s in &core.segments {
+        let covered = core.files.iter().any(|f| f.start < s.vaddr + s.memsz && s.vaddr < f.end);
+        if !covered && s.memsz > 0 {
+            trace.mappings.push(Mapping { start: Address(s.vaddr), end: Address(s.vaddr + s.memsz), offset: 0, perms: Some(s.perms().into()), path: None, span: Span::default() });
+        }
+    }
+    trace.mappings.sort_by_key(|m| (m.start, m.end));
+    trace.stops.push(stop);
+    trace.memory = Some(TraceMemory::new(mem));
+    symbolize_trace(&mut trace, &sym, &mut notes);
+    if core.arch == CoreArch::X86_64 {
+        note(&mut notes, "AVX-512 mask registers (k0-k7) and vector registers are not read from the core's XSAVE note");
+    }
+    let mut seen = BTreeMap::new();
+    notes.retain(|n| seen.insert(n.message.clone(), ()).is_none());
+    Parsed { trace, diagnostics: Diagnostics { notes, ..Default::default() } }
+}

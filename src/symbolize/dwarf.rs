@@ -1,0 +1,711 @@
+//! ELF modules with their DWARF: opening a binary (memory-mapped), finding its separate
+//! debug file (`DIR/.build-id/xx/rest.debug`, `.gnu_debuglink`), its symbol table, its
+//! CFI sections for the unwinder, and addr2line lookups.
+//!
+//! Nothing is parsed before it is needed: opening a module reads the ELF headers only;
+//! its addr2line `Context` (unit ranges) is built at the first lookup, and each unit's
+//! lines and functions when an address inside it is first asked for. [`DwarfSymbols`]
+//! caches one [`ElfModule`] per module path and implements [`SymbolSupplier`].
+
+use super::demangle::{demangle, gdb_function_name};
+use super::{NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
+use memmap2::Mmap;
+use object::{Object, ObjectSection, ObjectSegment, ObjectSymbol, SymbolKind};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The reader every module uses. `'static` because the bytes live in the module's own
+/// memory maps and boxes (see [`ElfModule`]'s safety note).
+pub type Slice = gimli::EndianSlice<'static, gimli::RunTimeEndian>;
+
+/// A PT_LOAD segment of a module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadSegment {
+    pub vaddr: u64,
+    pub memsz: u64,
+    pub offset: u64,
+    pub filesz: u64,
+    /// `PF_X | PF_W | PF_R` bits.
+    pub flags: u32,
+}
+
+/// One ELF symbol (text symbols only).
+#[derive(Clone, Copy, Debug)]
+struct ElfSym {
+    address: u64,
+    size: u64,
+    name: &'static str,
+    /// The `STT_FILE` symbol before a local symbol (what binutils prints as its file).
+    file: Option<&'static str>,
+}
+
+/// A section's address and bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct SectionData {
+    pub address: u64,
+    pub data: &'static [u8],
+}
+
+/// The sections the unwinder needs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CfiSections {
+    pub eh_frame: Option<SectionData>,
+    pub eh_frame_hdr: Option<SectionData>,
+    pub debug_frame: Option<SectionData>,
+    pub text: Option<SectionData>,
+    pub got: Option<SectionData>,
+}
+
+/// An opened ELF file with its (possibly separate) debug information.
+///
+/// Safety of the `'static` slices: every slice handed out points into `maps` (memory
+/// maps, whose addresses do not move when the `Mmap` value moves) or `owned` (boxed
+/// decompressed sections). Both are dropped last (field order), after `ctx`, `dwarf`,
+/// `symbols` and `cfi`, and the slices never leave the module with a `'static` lifetime
+/// (public accessors tie them to `&self`).
+pub struct ElfModule {
+    ctx: Mutex<Option<Result<addr2line::Context<Slice>, String>>>,
+    dwarf: Option<gimli::DwarfSections<Slice>>,
+    symbols: Vec<ElfSym>,
+    cfi: CfiSections,
+    file_data: &'static [u8],
+    /// The binary as given.
+    pub path: PathBuf,
+    /// Where the DWARF came from, when not from `path` itself.
+    pub debug_path: Option<PathBuf>,
+    pub build_id: Option<Vec<u8>>,
+    pub loads: Vec<LoadSegment>,
+    pub machine: object::Architecture,
+    pub little_endian: bool,
+    /// What was missing or odd, for diagnostics.
+    pub notes: Vec<String>,
+    // Kept alive for the slices above; never read directly.
+    _owned: Vec<Box<[u8]>>,
+    _maps: Vec<Mmap>,
+}
+
+impl std::fmt::Debug for ElfModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ElfModule").field("path", &self.path).field("debug_path", &self.debug_path).finish()
+    }
+}
+
+/// Options shared by the DWARF symbolizer and the core reader.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolOptions {
+    /// Executables and shared libraries given with `--exe`.
+    pub exes: Vec<PathBuf>,
+    /// Prefix for module paths recorded in a core or transcript.
+    pub sysroot: Option<PathBuf>,
+    /// Roots of separate debug files (`.build-id/xx/rest.debug`, debuglink names).
+    pub debug_dirs: Vec<PathBuf>,
+    /// Also search `/usr/lib/debug` (gdb's default debug-file-directory).
+    pub system_debug_dir: bool,
+}
+
+impl SymbolOptions {
+    fn all_debug_dirs(&self) -> Vec<PathBuf> {
+        let mut v = self.debug_dirs.clone();
+        if self.system_debug_dir {
+            match &self.sysroot {
+                Some(s) => v.push(s.join("usr/lib/debug")),
+                None => v.push(PathBuf::from("/usr/lib/debug")),
+            }
+        }
+        v
+    }
+}
+
+fn map_file(path: &Path) -> Result<Mmap, SymbolizeError> {
+    let f = std::fs::File::open(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
+    // SAFETY: the file is mapped read-only; like every debugger we assume it is not
+    // truncated underneath us while tracecheck runs.
+    unsafe { Mmap::map(&f) }.map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// `DIR/.build-id/xx/rest.debug` for a build-id.
+pub fn build_id_path(dir: &Path, id: &[u8]) -> Option<PathBuf> {
+    let (first, rest) = id.split_first()?;
+    Some(dir.join(".build-id").join(format!("{first:02x}")).join(format!("{}.debug", hex(rest))))
+}
+
+fn has_dwarf(obj: &object::File<'_>) -> bool {
+    obj.section_by_name(".debug_info").map(|s| s.size() > 0).unwrap_or(false)
+}
+
+impl ElfModule {
+    /// Opens `path` and finds its debug information (`debug_dirs` are searched for a
+    /// separate debug file when the binary itself has no `.debug_info`).
+    pub fn open(path: &Path, debug_dirs: &[PathBuf]) -> Result<ElfModule, SymbolizeError> {
+        let map = map_file(path)?;
+        // SAFETY: see the type's safety note; `map` moves into `maps` below.
+        let data: &'static [u8] = unsafe { std::slice::from_raw_parts(map.as_ptr(), map.len()) };
+        let obj = object::File::parse(data)
+            .map_err(|e| SymbolizeError::NotObject { path: path.display().to_string(), message: e.to_string() })?;
+        let mut maps = vec![map];
+        let mut notes = Vec::new();
+        let build_id = obj.build_id().ok().flatten().map(|b| b.to_vec());
+        let loads = obj
+            .segments()
+            .map(|s| {
+                let (offset, filesz) = s.file_range();
+                let flags = match s.flags() {
+                    object::SegmentFlags::Elf { p_flags, .. } => p_flags.0,
+                    _ => 0,
+                };
+                LoadSegment { vaddr: s.address(), memsz: s.size(), offset, filesz, flags }
+            })
+            .collect();
+        let section = |o: &object::File<'static>, name: &str| -> Option<SectionData> {
+            let s = o.section_by_name(name)?;
+            let d = s.data().ok()?;
+            Some(SectionData { address: s.address(), data: d })
+        };
+        let mut cfi = CfiSections {
+            eh_frame: section(&obj, ".eh_frame"),
+            eh_frame_hdr: section(&obj, ".eh_frame_hdr"),
+            debug_frame: section(&obj, ".debug_frame"),
+            text: section(&obj, ".text"),
+            got: section(&obj, ".got"),
+        };
+        let little_endian = obj.is_little_endian();
+        let machine = obj.architecture();
+
+        // Find the DWARF: the binary itself, else a separate debug file.
+        let mut debug_path = None;
+        let mut dbg_obj: Option<object::File<'static>> = None;
+        if !has_dwarf(&obj) {
+            match find_debug_file(path, &obj, debug_dirs) {
+                Some((p, m)) => {
+                    // SAFETY: as above; `m` moves into `maps`.
+                    let d: &'static [u8] = unsafe { std::slice::from_raw_parts(m.as_ptr(), m.len()) };
+                    maps.push(m);
+                    match object::File::parse(d) {
+                        Ok(o) => {
+                            let id = o.build_id().ok().flatten();
+                            if let (Some(a), Some(b)) = (&build_id, id)
+                                && a.as_slice() != b {
+                                    notes.push(format!("{}: debug file {} has build-id {}, not {}; not used", path.display(), p.display(), hex(b), hex(a)));
+                                }
+                            if !notes.iter().any(|n| n.contains("not used")) {
+                                debug_path = Some(p);
+                                dbg_obj = Some(o);
+                            }
+                        }
+                        Err(e) => notes.push(format!("{}: debug file {} is not readable: {e}", path.display(), p.display())),
+                    }
+                }
+                None => notes.push(format!(
+                    "{} has no debug info and no separate debug file was found{}; names come from its symbol table",
+                    path.display(),
+                    build_id.as_ref().map(|b| format!(" (build-id {})", hex(b))).unwrap_or_default()
+                )),
+            }
+        }
+        let mut owned: Vec<Box<[u8]>> = Vec::new();
+        let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
+        let dwarf = match dwarf_src {
+            Some(o) => {
+                let endian = if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+                let r = gimli::DwarfSections::load(|id| -> Result<Slice, SymbolizeError> {
+                    let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
+                    let bytes: &'static [u8] = match s.uncompressed_data() {
+                        Ok(std::borrow::Cow::Borrowed(b)) => b,
+                        Ok(std::borrow::Cow::Owned(v)) => {
+                            let b = v.into_boxed_slice();
+                            // SAFETY: the box's heap buffer does not move when the box moves
+                            // into `owned`, which outlives every use (type's safety note).
+                            let s: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
+                            owned.push(b);
+                            s
+                        }
+                        Err(e) => {
+                            return Err(SymbolizeError::Dwarf { path: path.display().to_string(), message: format!("{}: {e}", id.name()) });
+                        }
+                    };
+                    Ok(gimli::EndianSlice::new(bytes, endian))
+                });
+                match r {
+                    Ok(d) => Some(d),
+                    Err(e) => {
+                        notes.push(e.to_string());
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        if cfi.debug_frame.is_none()
+            && let Some(o) = &dbg_obj {
+                cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
+            }
+        let mut symbols = collect_symbols(&obj);
+        if symbols.is_empty()
+            && let Some(o) = &dbg_obj {
+                symbols = collect_symbols(o);
+            }
+        Ok(ElfModule {
+            ctx: Mutex::new(None),
+            dwarf,
+            symbols,
+            cfi,
+            file_data: data,
+            path: path.to_path_buf(),
+            debug_path,
+            build_id,
+            loads,
+            machine,
+            little_endian,
+            notes,
+            _owned: owned,
+            _maps: maps,
+        })
+    }
+
+    /// Whether DWARF was found (in the binary or a separate file).
+    pub fn has_debug_info(&self) -> bool {
+        self.dwarf.is_some()
+    }
+
+    /// The DWARF sections, to build more contexts (one per thread in batch mode).
+    pub fn dwarf(&self) -> Option<gimli::Dwarf<Slice>> {
+        let mut d = self.dwarf.as_ref()?.borrow(|s| *s);
+        d.populate_abbreviations_cache(gimli::AbbreviationsCacheStrategy::Duplicates);
+        Some(d)
+    }
+
+    /// CFI sections for the unwinder.
+    pub fn cfi(&self) -> &CfiSections {
+        &self.cfi
+    }
+
+    /// The ELF virtual address for a file offset (through the PT_LOAD that maps it).
+    ///
+    /// Mappings start at a segment's page-aligned offset, and two segments may share a
+    /// page (text right after read-only data), so a segment that starts exactly there wins.
+    pub fn offset_to_vaddr(&self, off: u64) -> Option<u64> {
+        let page = 0xfff;
+        let loads = || self.loads.iter().filter(|l| l.memsz > 0);
+        loads()
+            .find(|l| l.offset & !page == off)
+            .or_else(|| {
+                loads().find(|l| {
+                    let start = l.offset & !page;
+                    off >= start && off < l.offset + l.filesz.max(1)
+                })
+            })
+            .map(|l| off - (l.offset & !page) + (l.vaddr & !page))
+    }
+
+    /// Reads file bytes at a virtual address (code and read-only data of the module).
+    pub fn read_vaddr(&self, vaddr: u64, buf: &mut [u8]) -> usize {
+        for l in &self.loads {
+            if vaddr >= l.vaddr && vaddr < l.vaddr + l.filesz {
+                let off = (vaddr - l.vaddr + l.offset) as usize;
+                let avail = (l.vaddr + l.filesz - vaddr) as usize;
+                let n = buf.len().min(avail);
+                if let Some(src) = self.file_data.get(off..off + n) {
+                    buf[..n].copy_from_slice(src);
+                    return n;
+                }
+            }
+        }
+        0
+    }
+
+    /// The nearest text symbol at or below `vaddr` (inside its size when it has one).
+    pub fn nearest_symbol(&self, vaddr: u64) -> Option<NearSymbol> {
+        let i = self.symbols.partition_point(|s| s.address <= vaddr);
+        let s = self.symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
+        if s.size == 0 && self.symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
+            return None;
+        }
+        Some(NearSymbol { name: gdb_function_name(s.name), address: s.address })
+    }
+
+    /// The raw (mangled) symbol name at `vaddr`, for addr2line's fallback.
+    /// With the symbol's source file name when the symbol table has one (local symbols).
+    /// Like binutils, the nearest symbol at or below, whatever its size (padding after a
+    /// function is attributed to it).
+    pub fn symbol_name(&self, vaddr: u64) -> Option<(&str, Option<&str>)> {
+        let i = self.symbols.partition_point(|s| s.address <= vaddr);
+        let s = self.symbols[..i].last()?;
+        Some((s.name, s.file))
+    }
+
+    /// A fresh addr2line context over this module's DWARF (for another thread).
+    pub fn new_context(&self) -> Option<Result<addr2line::Context<Slice>, SymbolizeError>> {
+        let d = self.dwarf()?;
+        Some(addr2line::Context::from_dwarf(d).map_err(|e| self.dwarf_err(e)))
+    }
+
+    fn dwarf_err(&self, e: gimli::Error) -> SymbolizeError {
+        SymbolizeError::Dwarf { path: self.path.display().to_string(), message: e.to_string() }
+    }
+
+    /// Function, inline chain, file and line for a module address.
+    pub fn symbol_info(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
+        let mut frames = Vec::new();
+        let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none()
+            && let Some(c) = self.new_context() {
+                *guard = Some(c.map_err(|e| e.to_string()));
+            }
+        if let Some(ctx) = guard.as_ref() {
+            let ctx = ctx.as_ref().map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
+            frames = source_frames(ctx, vaddr, true).map_err(|e| self.dwarf_err(e))?;
+        }
+        drop(guard);
+        let symbol = self.nearest_symbol(vaddr);
+        if let (Some(last), Some(sym)) = (frames.last_mut(), &symbol)
+            && last.function.is_none() {
+                last.function = Some(sym.name.clone());
+                last.raw_function = Some(sym.name.clone());
+                last.display_function = Some(sym.name.clone());
+            }
+        if frames.is_empty() && symbol.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(SymbolInfo { frames, symbol }))
+    }
+}
+
+/// The inline chain at `vaddr`, innermost first. `gdb_names` also fills the gdb forms of
+/// names and paths (which needs the unit's compilation directory).
+pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: bool) -> Result<Vec<SourceFrame>, gimli::Error> {
+    let mut out = Vec::new();
+    let comp_dir: Option<String> = if gdb_names {
+        ctx.find_dwarf_and_unit(vaddr)
+            .skip_all_loads()
+            .and_then(|u| u.comp_dir.map(|d| d.to_string_lossy().into_owned()))
+    } else {
+        None
+    };
+    let mut it = ctx.find_frames(vaddr).skip_all_loads()?;
+    while let Some(f) = it.next()? {
+        let raw = match &f.function {
+            Some(n) => Some(n.raw_name()?.into_owned()),
+            None => None,
+        };
+        let (file, line, column) = match &f.location {
+            Some(l) => (l.file.map(str::to_string), l.line, l.column),
+            None => (None, None, None),
+        };
+        let display_file = if gdb_names { file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)) } else { None };
+        out.push(SourceFrame {
+            display_function: if gdb_names { raw.as_deref().map(gdb_function_name) } else { None },
+            function: raw.as_deref().map(|r| demangle(r).into_owned()),
+            raw_function: raw,
+            file,
+            display_file,
+            line: line.filter(|&l| l != 0),
+            column,
+        });
+    }
+    if gdb_names
+        && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
+            first.display_file = Some(display_path(comp_dir.as_deref(), &file));
+            first.line = Some(line);
+        }
+    Ok(out)
+}
+
+/// The path as gdb prints it: relative to an absolute compilation directory, and joined
+/// to a relative one (Debian's glibc: `./nptl/pthread_create.c`, but
+/// `../sysdeps/unix/sysv/linux/pause.c` for a file in another directory).
+fn display_path(comp_dir: Option<&str>, p: &str) -> String {
+    match comp_dir {
+        Some(d) => match p.strip_prefix(d).and_then(|r| r.strip_prefix('/')) {
+            Some(rest) if d.starts_with('/') || rest.contains('/') => rest.to_string(),
+            _ => p.to_string(),
+        },
+        None => p.to_string(),
+    }
+}
+
+/// The line gdb reports for `vaddr`: among line-table rows at the same address, gdb
+/// prefers a statement boundary (`is_stmt`), where addr2line takes the last row.
+fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)> {
+    let unit = ctx.find_dwarf_and_unit(vaddr).skip_all_loads()?;
+    let program = unit.line_program.clone()?;
+    let mut rows = program.rows();
+    // (address, file index, line, is_stmt) of the running sequence.
+    let mut seq: Vec<(u64, u64, u32, bool)> = Vec::new();
+    while let Ok(Some((header, row))) = rows.next_row() {
+        if !row.end_sequence() {
+            seq.push((row.address(), row.file_index(), row.line().map(|l| l.get() as u32).unwrap_or(0), row.is_stmt()));
+            continue;
+        }
+        let covers = seq.first().is_some_and(|f| f.0 <= vaddr) && vaddr < row.address();
+        if !covers {
+            seq.clear();
+            continue;
+        }
+        let mut i = seq.partition_point(|r| r.0 <= vaddr).checked_sub(1)?;
+        if !seq[i].3 {
+            let mut j = i;
+            while j > 0 && seq[j - 1].0 == seq[j].0 && !seq[j].3 {
+                j -= 1;
+            }
+            if seq[j].3 {
+                i = j;
+            }
+        }
+        let (_, file, line, _) = seq[i];
+        if line == 0 {
+            return None;
+        }
+        let entry = header.file(file)?;
+        let mut path = unit.comp_dir.map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+        let push = |path: &mut String, p: &str| {
+            if p.starts_with('/') {
+                *path = p.to_string();
+            } else {
+                if !path.is_empty() && !path.ends_with('/') {
+                    path.push('/');
+                }
+                path.push_str(p);
+            }
+        };
+        if entry.directory_index() != 0
+            && let Some(d) = entry.directory(header) {
+                let d = unit.attr_string(d).ok()?;
+                push(&mut path, &d.to_string_lossy());
+            }
+        let name = unit.attr_string(entry.path_name()).ok()?;
+        push(&mut path, &name.to_string_lossy());
+        return Some((path, line));
+    }
+    None
+}
+
+fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
+    let mut v: Vec<ElfSym> = Vec::new();
+    let mut file: Option<&'static str> = None;
+    let mut push = |v: &mut Vec<ElfSym>, s: object::Symbol<'static, '_>| {
+        if s.kind() == SymbolKind::File {
+            file = s.name().ok();
+            return;
+        }
+        if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0
+            && let Ok(name) = s.name()
+                && !name.is_empty() {
+                    let file = if s.is_local() { file } else { None };
+                    v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+                }
+    };
+    for s in obj.symbols() {
+        push(&mut v, s);
+    }
+    if v.is_empty() {
+        for s in obj.dynamic_symbols() {
+            push(&mut v, s);
+        }
+    }
+    // Prefer sized, global-looking names when several share an address.
+    v.sort_by(|a, b| a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_'))));
+    v.dedup_by_key(|s| s.address);
+    v
+}
+
+/// Looks for a separate debug file: by build-id in each debug dir, then by
+/// `.gnu_debuglink` next to the binary, in its `.debug/`, and under each debug dir.
+fn find_debug_file(path: &Path, obj: &object::File<'_>, debug_dirs: &[PathBuf]) -> Option<(PathBuf, Mmap)> {
+    let try_open = |p: PathBuf| -> Option<(PathBuf, Mmap)> {
+        if p.as_path() == path || !p.is_file() {
+            return None;
+        }
+        let m = map_file(&p).ok()?;
+        Some((p, m))
+    };
+    if let Some(id) = obj.build_id().ok().flatten() {
+        for d in debug_dirs {
+            if let Some(found) = build_id_path(d, id).and_then(try_open) {
+                return Some(found);
+            }
+        }
+    }
+    if let Some((name, _crc)) = obj.gnu_debuglink().ok().flatten() {
+        let name = String::from_utf8_lossy(name).into_owned();
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut cands = vec![dir.join(&name), dir.join(".debug").join(&name)];
+        let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        for d in debug_dirs {
+            cands.push(d.join(abs.strip_prefix("/").unwrap_or(&abs)).join(&name));
+            cands.push(d.join(&name));
+        }
+        for c in cands {
+            if let Some(found) = try_open(c) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+/// The DWARF symbolizer: modules opened on first use and cached by path.
+pub struct DwarfSymbols {
+    opts: SymbolOptions,
+    modules: Mutex<HashMap<String, Option<Arc<ElfModule>>>>,
+    /// Build-ids the process had loaded (from a core), by module path.
+    expected_ids: HashMap<String, Vec<u8>>,
+    notes: Mutex<Vec<String>>,
+}
+
+impl DwarfSymbols {
+    pub fn new(opts: SymbolOptions) -> Self {
+        DwarfSymbols { opts, modules: Mutex::new(HashMap::new()), expected_ids: HashMap::new(), notes: Mutex::new(Vec::new()) }
+    }
+
+    /// Tells the symbolizer which build-id the process had for a module (a core records
+    /// them); a file with another build-id is then refused with a note.
+    pub fn expect_build_id(&mut self, module: &str, id: Vec<u8>) {
+        self.expected_ids.insert(module.to_string(), id);
+    }
+
+    fn note(&self, s: String) {
+        let mut n = self.notes.lock().unwrap_or_else(|p| p.into_inner());
+        if !n.contains(&s) {
+            n.push(s);
+        }
+    }
+
+    /// The file to read for a module path: a matching `--exe` (same path, same file, or
+    /// same base name), else the path under `--sysroot`, else the path itself.
+    pub fn resolve(&self, module: &str) -> Option<PathBuf> {
+        let mp = Path::new(module);
+        let canon = std::fs::canonicalize(mp).ok();
+        for e in &self.opts.exes {
+            if e.as_path() == mp || (canon.is_some() && std::fs::canonicalize(e).ok() == canon) {
+                return Some(e.clone());
+            }
+        }
+        for e in &self.opts.exes {
+            if e.file_name().is_some() && e.file_name() == mp.file_name() {
+                return Some(e.clone());
+            }
+        }
+        if let Some(root) = &self.opts.sysroot {
+            let p = root.join(mp.strip_prefix("/").unwrap_or(mp));
+            return p.is_file().then_some(p);
+        }
+        mp.is_file().then(|| mp.to_path_buf())
+    }
+
+    /// The opened module for a path, or `None` (with a note) when it cannot be used.
+    pub fn module(&self, module: &str) -> Option<Arc<ElfModule>> {
+        if let Some(m) = self.modules.lock().unwrap_or_else(|p| p.into_inner()).get(module) {
+            return m.clone();
+        }
+        let opened = self.open_uncached(module);
+        self.modules.lock().unwrap_or_else(|p| p.into_inner()).insert(module.to_string(), opened.clone());
+        opened
+    }
+
+    fn open_uncached(&self, module: &str) -> Option<Arc<ElfModule>> {
+        let Some(path) = self.resolve(module) else {
+            self.note(format!("{module}: file not found (give it with --exe or --sysroot); its frames stay unsymbolized"));
+            return None;
+        };
+        match ElfModule::open(&path, &self.opts.all_debug_dirs()) {
+            Ok(m) => {
+                if let (Some(want), Some(have)) = (self.expected_ids.get(module), &m.build_id)
+                    && want != have {
+                        let e = SymbolizeError::BuildIdMismatch { path: path.display().to_string(), expected: hex(want), found: hex(have) };
+                        self.note(format!("{e}; it does not match the core and is not used"));
+                        return None;
+                    }
+                for n in &m.notes {
+                    self.note(n.clone());
+                }
+                Some(Arc::new(m))
+            }
+            Err(e) => {
+                self.note(e.to_string());
+                None
+            }
+        }
+    }
+}
+
+impl SymbolSupplier for DwarfSymbols {
+    fn lookup(&self, module: &str, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
+        match self.module(module) {
+            Some(m) => m.symbol_info(vaddr),
+            None => Ok(None),
+        }
+    }
+    fn offset_to_vaddr(&self, module: &str, offset: u64) -> Option<u64> {
+        match self.module(module) {
+            Some(m) => m.offset_to_vaddr(offset),
+            None => Some(offset),
+        }
+    }
+    fn text_vaddr(&self, module: &str) -> Option<u64> {
+        self.module(module)?.cfi.text.map(|t| t.address)
+    }
+    fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[inline(never)]
+    fn a_function_to_find() -> u64 {
+        std::hint::black_box(42)
+    }
+
+    /// As addr2line's correctness test: symbolize a function of this very test binary.
+    #[test]
+    fn finds_a_function_in_the_test_binary() {
+        let exe = std::env::current_exe().unwrap();
+        let m = ElfModule::open(&exe, &[]).unwrap();
+        assert!(m.has_debug_info(), "test binaries are built with debug info");
+        // Runtime address -> module vaddr via the PT_LOAD bias of this process.
+        let f = a_function_to_find as *const () as u64;
+        let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+        let exe_s = std::fs::canonicalize(&exe).unwrap().display().to_string();
+        let mut vaddr = None;
+        for l in maps.lines() {
+            let parts: Vec<&str> = l.split_whitespace().collect();
+            if parts.len() < 6 || parts[5] != exe_s {
+                continue;
+            }
+            let (s, e) = parts[0].split_once('-').unwrap();
+            let (s, e) = (u64::from_str_radix(s, 16).unwrap(), u64::from_str_radix(e, 16).unwrap());
+            let off = u64::from_str_radix(parts[2], 16).unwrap();
+            if (s..e).contains(&f) {
+                vaddr = m.offset_to_vaddr(off).map(|b| b + (f - s));
+            }
+        }
+        let info = m.symbol_info(vaddr.expect("mapping of the test binary")).unwrap().unwrap();
+        let outer = info.frames.last().unwrap();
+        assert!(outer.function.as_deref().unwrap().ends_with("a_function_to_find"), "{info:?}");
+        assert!(outer.file.as_deref().unwrap().ends_with("dwarf.rs"));
+        assert_eq!(outer.display_file.as_deref(), Some("src/symbolize/dwarf.rs"));
+        assert!(info.symbol.unwrap().name.ends_with("a_function_to_find"));
+    }
+
+    #[test]
+    fn build_id_layout() {
+        let p = build_id_path(Path::new("/d"), &[0xab, 0xcd, 0xef]).unwrap();
+        assert_eq!(p, PathBuf::from("/d/.build-id/ab/cdef.debug"));
+    }
+
+    #[test]
+    fn not_an_object_is_an_error_not_a_panic() {
+        let dir = std::env::temp_dir().join(format!("tc-notobj-{}", std::process::id()));
+        std::fs::write(&dir, b"hello").unwrap();
+        let e = ElfModule::open(&dir, &[]).unwrap_err();
+        assert_eq!(e.name(), "not-object");
+        let _ = std::fs::remove_file(&dir);
+    }
+}

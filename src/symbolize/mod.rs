@@ -1,0 +1,303 @@
+//! The symbolize stage: turns code addresses into function, inlined-call chain, file and
+//! line, and hands the trace on to `analyze` with names filled in.
+//!
+//! ```text
+//!  Trace (pcs, registers, x/ words) ──► ModuleMap (address → module + ELF vaddr)
+//!                                   ──► SymbolSupplier::lookup (DwarfSymbols | SymbolTable)
+//!                                   ──► frames, register naturals, Trace::code_symbols
+//! ```
+//!
+//! Lookups go through the [`SymbolSupplier`] trait, like rust-minidump's symbol suppliers:
+//! [`table::SymbolTable`] is an in-memory table for tests, [`dwarf::DwarfSymbols`] reads
+//! ELF files with `object`, `gimli` and `addr2line`, finds separate debug files, and loads
+//! each module's DWARF only when one of its addresses is first asked for.
+
+pub mod addr2line_mode;
+pub mod demangle;
+pub mod dwarf;
+pub mod modules;
+pub mod table;
+
+use crate::input::Note;
+use crate::model::*;
+use std::sync::Arc;
+
+pub use modules::{ModuleMap, ModuleRef};
+
+/// Errors of the symbolize stage.
+#[derive(Debug, thiserror::Error)]
+pub enum SymbolizeError {
+    #[error("cannot open {path}: {source}")]
+    Open { path: String, source: std::io::Error },
+    #[error("{path} is not an object file this tool reads: {message}")]
+    NotObject { path: String, message: String },
+    #[error("DWARF of {path} is damaged: {message}")]
+    Dwarf { path: String, message: String },
+    #[error("build-id mismatch for {path}: the core has {expected}, the file has {found}")]
+    BuildIdMismatch { path: String, expected: String, found: String },
+}
+
+impl SymbolizeError {
+    /// A stable name for logs and tests.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SymbolizeError::Open { .. } => "open",
+            SymbolizeError::NotObject { .. } => "not-object",
+            SymbolizeError::Dwarf { .. } => "dwarf",
+            SymbolizeError::BuildIdMismatch { .. } => "build-id-mismatch",
+        }
+    }
+}
+
+/// One level of the inlined-call chain at an address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceFrame {
+    /// The name as DWARF records it (linkage name when there is one), not demangled.
+    pub raw_function: Option<String>,
+    /// Demangled, with parameters (binutils `-C` form). `None` when unknown.
+    pub function: Option<String>,
+    /// The name gdb prints in a backtrace (C++ without parameter list).
+    pub display_function: Option<String>,
+    /// The full path as addr2line prints it (compilation directory joined).
+    pub file: Option<String>,
+    /// The path as gdb prints it (relative to the compilation directory when under it).
+    pub display_file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+/// The nearest ELF symbol at or below an address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NearSymbol {
+    /// Demangled name.
+    pub name: String,
+    /// Its start (module virtual address).
+    pub address: u64,
+}
+
+/// What a module knows about one of its addresses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymbolInfo {
+    /// Innermost (the inlined callee at the address) first; the last one is the function
+    /// that holds the address in the object code. Empty when there is no debug info.
+    pub frames: Vec<SourceFrame>,
+    /// From the ELF symbol table (what gdb prints as `<sym+off>`).
+    pub symbol: Option<NearSymbol>,
+}
+
+impl SymbolInfo {
+    /// `name+off` for an address, from the ELF symbol, else the DWARF function.
+    pub fn label(&self, vaddr: u64) -> Option<String> {
+        if let Some(s) = &self.symbol {
+            let off = vaddr.wrapping_sub(s.address);
+            return Some(if off == 0 { s.name.clone() } else { format!("{}+{}", s.name, off) });
+        }
+        self.frames.last().and_then(|f| f.display_function.clone())
+    }
+    /// `file:line` of the innermost level.
+    pub fn source(&self) -> Option<String> {
+        let f = self.frames.first()?;
+        Some(format!("{}:{}", f.display_file.as_deref()?, f.line?))
+    }
+}
+
+/// A source of symbols for modules, addressed by the module's path as the process mapped
+/// it and an address in the module's own ELF virtual address space.
+pub trait SymbolSupplier {
+    /// Looks up `vaddr` in `module`. `Ok(None)`: the module is unknown or holds nothing
+    /// there; `Err`: the module's files are damaged or do not match.
+    fn lookup(&self, module: &str, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError>;
+    /// Converts a file offset of `module` (what mappings record) to its ELF virtual
+    /// address. The default (identity) suits tables keyed by file offset.
+    fn offset_to_vaddr(&self, _module: &str, offset: u64) -> Option<u64> {
+        Some(offset)
+    }
+    /// The address of `.text` in the module, to place modules known only from
+    /// `info sharedlibrary` (which prints where `.text` was loaded).
+    fn text_vaddr(&self, _module: &str) -> Option<u64> {
+        None
+    }
+    /// Messages about modules (missing debug info, mismatches), drained by the stage.
+    fn take_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Counts of what the stage did, for diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub frames: usize,
+    pub registers: usize,
+    pub code_words: usize,
+}
+
+/// Runs the stage over a trace built from text (or a core): frames without a function
+/// get one, registers and memory words that point into code get `<sym+off> at file:line`,
+/// and disassembly rows get their location. Damaged symbol files become notes.
+pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut Vec<Note>) -> Stats {
+    let map = ModuleMap::from_trace(trace, sup);
+    let mut stats = Stats::default();
+    let mut errors: Vec<String> = Vec::new();
+    let mut lookup = |addr: u64| -> Option<(SymbolInfo, u64)> {
+        let m = map.find(addr)?;
+        match sup.lookup(&m.path, m.vaddr) {
+            Ok(Some(i)) => Some((i, m.vaddr)),
+            Ok(None) => None,
+            Err(e) => {
+                let s = e.to_string();
+                if !errors.contains(&s) {
+                    errors.push(s);
+                }
+                None
+            }
+        }
+    };
+    let mut code: Vec<(Address, Sym)> = Vec::new();
+    for stop in &mut trace.stops {
+        for th in &mut stop.threads {
+            for (pos, f) in th.frames.iter_mut().enumerate() {
+                if f.function.is_some() || f.signal_handler {
+                    continue;
+                }
+                let Some(pc) = f.pc else { continue };
+                // Callers' pcs are return addresses: look up the call instruction.
+                let probe = if pos > 0 && pc.0 > 0 { pc.0 - 1 } else { pc.0 };
+                if let Some((info, _)) = lookup(probe) {
+                    if let Some(sf) = info.frames.first() {
+                        f.function = sf.display_function.as_deref().map(Arc::from);
+                        if f.file.is_none() {
+                            f.file = sf.display_file.as_deref().map(Arc::from);
+                            f.line = sf.line;
+                        }
+                    }
+                    if f.function.is_none() {
+                        f.function = info.symbol.as_ref().map(|s| Arc::from(s.name.as_str()));
+                    }
+                    if f.function.is_some() {
+                        stats.frames += 1;
+                    }
+                }
+            }
+            for set in th.registers.values_mut() {
+                for r in &mut set.regs {
+                    let Some(v) = r.value else { continue };
+                    if r.natural.as_deref().is_some_and(|n| n.contains('<')) {
+                        continue;
+                    }
+                    if let Some(text) = describe(&mut lookup, v) {
+                        r.natural = Some(text.clone().into());
+                        code.push((Address(v), text.into()));
+                        stats.registers += 1;
+                    }
+                }
+            }
+        }
+        for m in &stop.memory {
+            if m.unit != 8 {
+                continue;
+            }
+            for &w in &m.words {
+                if let Some(text) = describe(&mut lookup, w) {
+                    code.push((Address(w), text.into()));
+                    stats.code_words += 1;
+                }
+            }
+        }
+        for insn in &mut stop.disassembly {
+            if insn.location.is_none()
+                && let Some((info, vaddr)) = lookup(insn.address.0) {
+                    insn.location = info.label(vaddr).map(Into::into);
+                }
+            if let Some(target) = branch_target(&insn.text)
+                && let Some(text) = describe(&mut lookup, target) {
+                    code.push((Address(target), text.into()));
+                }
+        }
+    }
+    code.sort_by_key(|c| c.0);
+    code.dedup_by_key(|c| c.0);
+    trace.code_symbols.extend(code);
+    for e in errors {
+        notes.push(Note { line: None, message: e });
+    }
+    for n in sup.take_notes() {
+        notes.push(Note { line: None, message: n });
+    }
+    stats
+}
+
+/// `<sym+off> at file:line` for a code address, `None` for anything else.
+fn describe(lookup: &mut impl FnMut(u64) -> Option<(SymbolInfo, u64)>, v: u64) -> Option<String> {
+    if v < 0x1000 {
+        return None;
+    }
+    let (info, vaddr) = lookup(v)?;
+    let label = info.label(vaddr)?;
+    Some(match info.source() {
+        Some(src) => format!("<{label}> at {src}"),
+        None => format!("<{label}>"),
+    })
+}
+
+/// The target of a direct call or jump as gdb/objdump print it (`call 0x401136 <f>`).
+pub fn branch_target(text: &str) -> Option<u64> {
+    let mut it = text.split_whitespace();
+    let op = it.next()?;
+    if !(op.starts_with("call") || op.starts_with('j') || op == "b" || op == "bl" || op.starts_with("b.") || op == "cbz" || op == "cbnz") {
+        return None;
+    }
+    it.find_map(|t| {
+        let t = t.trim_end_matches(',').trim_start_matches('#').trim_start_matches('*');
+        t.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolize::table::SymbolTable;
+
+    fn table() -> SymbolTable {
+        let mut t = SymbolTable::default();
+        t.add_function("/opt/app/cb", 0x1e10, 0x40, "julia_module_callback_4212", Some(("cb.jl", 12)));
+        t.add_function("/opt/app/cb", 0x1e50, 0x20, "jlcapi_module_callback_4213", None);
+        t
+    }
+
+    #[test]
+    fn registers_frames_and_words_get_symbols() {
+        let text = "\
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x55d0c3a40000     0x55d0c3a42000     0x2000        0x0  r-xp   /opt/app/cb
+(gdb) bt
+#0  0x000055d0c3a41e20 in ?? ()
+#1  0x000055d0c3a41e58 in ?? ()
+(gdb) info registers
+r13            0x55d0c3a41e20      94364346785312
+rip            0x55d0c3a41e20      0x55d0c3a41e20
+(gdb) x/2gx $sp
+0x7ffc0000:	0x000055d0c3a41e58	0x0000000000000001
+";
+        let mut p = crate::input::parse(text);
+        let mut notes = Vec::new();
+        let st = symbolize_trace(&mut p.trace, &table(), &mut notes);
+        let th = &p.trace.stops[0].threads[0];
+        assert_eq!(th.frames[0].function.as_deref(), Some("julia_module_callback_4212"));
+        assert_eq!(th.frames[0].file.as_deref(), Some("cb.jl"));
+        assert_eq!(th.frames[1].function.as_deref(), Some("jlcapi_module_callback_4213"));
+        let r13 = th.registers[&0].reg("r13").unwrap();
+        assert_eq!(r13.natural.as_deref(), Some("<julia_module_callback_4212+16> at cb.jl:12"));
+        assert!(p.trace.code_symbols.iter().any(|(a, s)| a.0 == 0x55d0c3a41e58 && s.contains("jlcapi_module_callback_4213+8")));
+        assert_eq!(st.frames, 2);
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn branch_targets() {
+        assert_eq!(branch_target("call   0x401136 <f>"), Some(0x401136));
+        assert_eq!(branch_target("jne    0x55d0c3a41e58 <g+8>"), Some(0x55d0c3a41e58));
+        assert_eq!(branch_target("mov    %rax,%rbx"), None);
+        assert_eq!(branch_target("bl\t0x4005d0 <abort@plt>"), Some(0x4005d0));
+    }
+}

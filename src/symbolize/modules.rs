@@ -1,0 +1,88 @@
+//! Where each code address lives: the module (mapped file) and the address inside that
+//! module's ELF virtual address space. Built from a trace's mappings (`info proc
+//! mappings`, a core's NT_FILE note) or, failing those, `info sharedlibrary`.
+//!
+//! The load bias of a PIE or shared library falls out of the mapping's file offset:
+//! `vaddr = offset_to_vaddr(addr - start + offset)`.
+
+use super::SymbolSupplier;
+use crate::model::Trace;
+
+/// One address range of a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Range {
+    start: u64,
+    end: u64,
+    /// Module vaddr = addr - start + base... computed per lookup via `offset`.
+    offset: u64,
+    /// For `info sharedlibrary` rows: a fixed bias (addr - bias = vaddr).
+    bias: Option<u64>,
+    path: String,
+}
+
+/// An address resolved to a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleRef {
+    pub path: String,
+    /// The module's ELF virtual address for the runtime address.
+    pub vaddr: u64,
+}
+
+/// Address ranges of the modules in a trace, sorted by start.
+#[derive(Clone, Default)]
+pub struct ModuleMap<'s> {
+    ranges: Vec<Range>,
+    sup: Option<&'s dyn SymbolSupplier>,
+}
+
+impl<'s> ModuleMap<'s> {
+    pub fn from_trace(trace: &Trace, sup: &'s dyn SymbolSupplier) -> Self {
+        let mut ranges: Vec<Range> = trace
+            .mappings
+            .iter()
+            .filter_map(|m| {
+                let p = m.path.as_deref()?;
+                if p.starts_with('[') || p.is_empty() {
+                    return None;
+                }
+                let path = p.strip_suffix(" (deleted)").unwrap_or(p).to_string();
+                Some(Range { start: m.start.0, end: m.end.0, offset: m.offset, bias: None, path })
+            })
+            .collect();
+        if ranges.is_empty() {
+            for l in &trace.libraries {
+                let (Some(from), Some(to)) = (l.from, l.to) else { continue };
+                let Some(text) = sup.text_vaddr(&l.path) else { continue };
+                ranges.push(Range { start: from.0, end: to.0, offset: 0, bias: Some(from.0.wrapping_sub(text)), path: l.path.to_string() });
+            }
+        }
+        ranges.sort_by_key(|r| (r.start, r.end));
+        ModuleMap { ranges, sup: Some(sup) }
+    }
+
+    /// The module holding `addr`, if any.
+    pub fn find(&self, addr: u64) -> Option<ModuleRef> {
+        let i = self.ranges.partition_point(|r| r.start <= addr);
+        let r = self.ranges[..i].iter().rev().find(|r| addr < r.end)?;
+        let vaddr = match r.bias {
+            Some(b) => addr.wrapping_sub(b),
+            None => {
+                // The mapping's own offset names its segment; addresses inside follow it.
+                let base = match self.sup {
+                    Some(s) => s.offset_to_vaddr(&r.path, r.offset)?,
+                    None => r.offset,
+                };
+                base + (addr - r.start)
+            }
+        };
+        Some(ModuleRef { path: r.path.clone(), vaddr })
+    }
+
+    /// Every module path, once.
+    pub fn paths(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.ranges.iter().map(|r| r.path.as_str()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}

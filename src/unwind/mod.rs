@@ -1,0 +1,419 @@
+//! Stack unwinding from a core: walks each thread's stack with the CFI of the mapped
+//! modules (`.eh_frame`, via `.eh_frame_hdr` when present, else `.debug_frame`), falling
+//! back to the frame-pointer chain where no CFI covers a pc, and says why it stopped.
+//!
+//! Input: the thread's registers at frame #0 (by DWARF number), the modules mapped in
+//! the process with their load bias, and process memory. Output: one [`UnwoundFrame`] per
+//! physical frame with every register value known for it and which of them the unwinder
+//! restored (the rest are carried over from the frame below), for the rules that compare
+//! callee-saved registers between frames.
+
+use crate::core::memory::MappedModule;
+use crate::model::{MemorySource, UnwindMethod};
+use gimli::{
+    BaseAddresses, CfaRule, DebugFrame, EhFrame, EhFrameHdr, Encoding, EvaluationResult, Location, Piece, Register,
+    RegisterRule, RunTimeEndian, UnwindContext, UnwindSection, Value,
+};
+
+/// The architectures the unwinder knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnwindArch {
+    X86_64,
+    Aarch64,
+}
+
+impl UnwindArch {
+    /// The return-address column.
+    pub fn ra(self) -> u16 {
+        match self {
+            UnwindArch::X86_64 => 16,
+            UnwindArch::Aarch64 => 30,
+        }
+    }
+    pub fn sp(self) -> u16 {
+        match self {
+            UnwindArch::X86_64 => 7,
+            UnwindArch::Aarch64 => 31,
+        }
+    }
+    pub fn fp(self) -> u16 {
+        match self {
+            UnwindArch::X86_64 => 6,
+            UnwindArch::Aarch64 => 29,
+        }
+    }
+    /// The slot that holds the pc: rip's column on x86-64; an internal 32 on AArch64.
+    pub fn pc(self) -> u16 {
+        match self {
+            UnwindArch::X86_64 => 16,
+            UnwindArch::Aarch64 => 32,
+        }
+    }
+    /// Number of register slots tracked.
+    pub fn slots(self) -> usize {
+        match self {
+            UnwindArch::X86_64 => 17,
+            UnwindArch::Aarch64 => 33,
+        }
+    }
+}
+
+/// One physical frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnwoundFrame {
+    pub pc: u64,
+    /// Register values by DWARF number (`None`: unknown / not saved).
+    pub regs: Vec<Option<u64>>,
+    pub method: UnwindMethod,
+    /// DWARF numbers of the registers restored for this frame (empty for frame #0).
+    pub recovered: Vec<u16>,
+    /// The pc is exact (frame #0, or a frame interrupted by a signal), not a return
+    /// address: look it up as is rather than at pc - 1.
+    pub exact_pc: bool,
+    /// This frame is a signal trampoline (`__restore_rt`): gdb's `<signal handler called>`.
+    pub signal_trampoline: bool,
+}
+
+/// The result for one thread.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unwound {
+    pub frames: Vec<UnwoundFrame>,
+    /// Why the walk ended early, in gdb's words where gdb has them.
+    pub stopped: Option<String>,
+}
+
+struct Step {
+    regs: Vec<Option<u64>>,
+    recovered: Vec<u16>,
+    cfa: u64,
+    method: UnwindMethod,
+    /// The callee was a signal trampoline: the caller's pc is exact.
+    caller_exact: bool,
+}
+
+enum StepResult {
+    Next(Step),
+    /// The CFI says the return address is undefined: the outermost frame.
+    End,
+    Fail(String),
+}
+
+/// Walks a thread's stack.
+pub fn unwind(arch: UnwindArch, regs0: Vec<Option<u64>>, modules: &[MappedModule], mem: &dyn MemorySource, max_frames: usize) -> Unwound {
+    let mut out = Unwound::default();
+    let Some(pc0) = regs0.get(arch.pc() as usize).copied().flatten() else {
+        out.stopped = Some("no pc for this thread".into());
+        return out;
+    };
+    let mut cur = UnwoundFrame { pc: pc0, regs: regs0, method: UnwindMethod::Context, recovered: Vec::new(), exact_pc: true, signal_trampoline: false };
+    let mut prev_cfa: Option<u64> = None;
+    let mut ctx = Box::new(UnwindContext::new());
+    loop {
+        if out.frames.len() + 1 >= max_frames {
+            out.frames.push(cur);
+            out.stopped = Some(format!("stopped after {max_frames} frames"));
+            return out;
+        }
+        let step = step(arch, &cur, modules, mem, &mut ctx, out.frames.is_empty());
+        let (step, sig) = match step {
+            (StepResult::Next(s), sig) => (s, sig),
+            (StepResult::End, sig) => {
+                cur.signal_trampoline = sig;
+                out.frames.push(cur);
+                return out;
+            }
+            (StepResult::Fail(why), sig) => {
+                cur.signal_trampoline = sig;
+                out.frames.push(cur);
+                out.stopped = Some(why);
+                return out;
+            }
+        };
+        cur.signal_trampoline = sig;
+        let next_pc = step.regs.get(arch.pc() as usize).copied().flatten();
+        let crossed_signal = cur.signal_trampoline || step.caller_exact;
+        out.frames.push(cur);
+        let Some(next_pc) = next_pc else {
+            return out;
+        };
+        if next_pc == 0 {
+            // The outermost frame of a thread whose entry saved no return address.
+            return out;
+        }
+        if let Some(p) = prev_cfa
+            && !crossed_signal {
+                if step.cfa == p {
+                    out.stopped = Some("previous frame identical to this frame (corrupt stack?)".into());
+                    return out;
+                }
+                if step.cfa < p {
+                    out.stopped = Some("previous frame inner to this frame (corrupt stack?)".into());
+                    return out;
+                }
+            }
+        prev_cfa = Some(step.cfa);
+        cur = UnwoundFrame { pc: next_pc, regs: step.regs, method: step.method, recovered: step.recovered, exact_pc: step.caller_exact, signal_trampoline: false };
+    }
+}
+
+fn module_for(modules: &[MappedModule], a: u64) -> Option<&MappedModule> {
+    modules.iter().find(|m| a >= m.start && a < m.end)
+}
+
+fn read_u64(mem: &dyn MemorySource, a: u64) -> Option<u64> {
+    let mut b = [0u8; 8];
+    (mem.read(a, &mut b) == 8).then(|| u64::from_le_bytes(b))
+}
+
+/// Unwinds one frame: the caller's registers.
+fn step(
+    arch: UnwindArch,
+    cur: &UnwoundFrame,
+    modules: &[MappedModule],
+    mem: &dyn MemorySource,
+    ctx: &mut UnwindContext<usize>,
+    first: bool,
+) -> (StepResult, bool) {
+    let probe = if cur.exact_pc { cur.pc } else { cur.pc.wrapping_sub(1) };
+    if let Some(m) = module_for(modules, probe) {
+        match cfi_step(arch, cur, m, probe, mem, ctx) {
+            Some(r) => return r,
+            None => {
+                // No CFI covers the pc: fall through to the frame pointer.
+            }
+        }
+    }
+    let sp = cur.regs[arch.sp() as usize];
+    let fp = cur.regs[arch.fp() as usize];
+    // A pc outside all code at frame #0 (a call through a bad pointer): the return
+    // address is where the call left it.
+    if first && module_for(modules, cur.pc).is_none() {
+        let Some(sp) = sp else { return (StepResult::Fail("no stack pointer".into()), false) };
+        let mut regs = cur.regs.clone();
+        let (ra, cfa) = match arch {
+            UnwindArch::X86_64 => match read_u64(mem, sp) {
+                Some(ra) => (ra, sp + 8),
+                None => return (StepResult::Fail(format!("Cannot access memory at address 0x{sp:x}")), false),
+            },
+            UnwindArch::Aarch64 => match cur.regs[30] {
+                Some(lr) => (lr, sp),
+                None => return (StepResult::Fail("no link register".into()), false),
+            },
+        };
+        regs[arch.pc() as usize] = Some(ra);
+        regs[arch.sp() as usize] = Some(cfa);
+        return (StepResult::Next(Step { regs, recovered: vec![arch.pc(), arch.sp()], cfa, method: UnwindMethod::ScanCall, caller_exact: false }), false);
+    }
+    let Some(fp) = fp.filter(|&f| f != 0) else {
+        return (StepResult::Fail(format!("no CFI for pc 0x{:x} and no frame pointer", cur.pc)), false);
+    };
+    let (Some(saved_fp), Some(ra)) = (read_u64(mem, fp), read_u64(mem, fp.wrapping_add(8))) else {
+        return (StepResult::Fail(format!("Cannot access memory at address 0x{fp:x}")), false);
+    };
+    let mut regs = cur.regs.clone();
+    regs[arch.fp() as usize] = Some(saved_fp);
+    regs[arch.pc() as usize] = Some(ra);
+    if arch == UnwindArch::Aarch64 {
+        regs[30] = Some(ra);
+    }
+    let cfa = fp.wrapping_add(16);
+    regs[arch.sp() as usize] = Some(cfa);
+    (StepResult::Next(Step { regs, recovered: vec![arch.pc(), arch.sp(), arch.fp()], cfa, method: UnwindMethod::FramePointer, caller_exact: false }), false)
+}
+
+/// The CFI step; `None` when the module has no CFI for the address.
+fn cfi_step(
+    arch: UnwindArch,
+    cur: &UnwoundFrame,
+    m: &MappedModule,
+    probe: u64,
+    mem: &dyn MemorySource,
+    ctx: &mut UnwindContext<usize>,
+) -> Option<(StepResult, bool)> {
+    let cfi = *m.module.cfi();
+    let endian = if m.module.little_endian { RunTimeEndian::Little } else { RunTimeEndian::Big };
+    let rel = probe.wrapping_sub(m.bias);
+    let mut bases = BaseAddresses::default();
+    if let Some(t) = cfi.text {
+        bases = bases.set_text(t.address);
+    }
+    if let Some(g) = cfi.got {
+        bases = bases.set_got(g.address);
+    }
+    // .eh_frame (through .eh_frame_hdr's table when there is one).
+    if let Some(eh) = cfi.eh_frame {
+        let b = bases.clone().set_eh_frame(eh.address);
+        let mut section = EhFrame::new(eh.data, endian);
+        section.set_address_size(8);
+        let hdr_b = match cfi.eh_frame_hdr {
+            Some(h) => b.clone().set_eh_frame_hdr(h.address),
+            None => b.clone(),
+        };
+        let fde = match cfi.eh_frame_hdr.and_then(|h| EhFrameHdr::new(h.data, endian).parse(&hdr_b, 8).ok()) {
+            Some(parsed) => match parsed.table() {
+                Some(t) => t.fde_for_address(&section, &hdr_b, rel, EhFrame::cie_from_offset).ok(),
+                None => section.fde_for_address(&b, rel, EhFrame::cie_from_offset).ok(),
+            },
+            None => section.fde_for_address(&b, rel, EhFrame::cie_from_offset).ok(),
+        };
+        if let Some(fde) = fde {
+            let sig = fde.is_signal_trampoline();
+            if let Ok(row) = fde.unwind_info_for_address(&section, &hdr_b, ctx, rel) {
+                let row = row.clone();
+                return Some((apply_row(arch, cur, &row, &section, mem, sig), sig));
+            }
+        }
+    }
+    if let Some(df) = cfi.debug_frame {
+        let mut section = DebugFrame::new(df.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&bases, rel, DebugFrame::cie_from_offset) {
+            let sig = fde.is_signal_trampoline();
+            if let Ok(row) = fde.unwind_info_for_address(&section, &bases, ctx, rel) {
+                let row = row.clone();
+                return Some((apply_row(arch, cur, &row, &section, mem, sig), sig));
+            }
+        }
+    }
+    None
+}
+
+type Slice = gimli::EndianSlice<'static, RunTimeEndian>;
+
+fn encoding() -> Encoding {
+    Encoding { format: gimli::Format::Dwarf32, version: 4, address_size: 8 }
+}
+
+/// Evaluates a CFI expression to an address or value.
+fn eval<S: UnwindSection<Slice>>(
+    section: &S,
+    e: &gimli::UnwindExpression<usize>,
+    regs: &[Option<u64>],
+    initial: Option<u64>,
+    mem: &dyn MemorySource,
+) -> Result<u64, String> {
+    let expr = e.get(section).map_err(|e| format!("bad CFI expression: {e}"))?;
+    let mut ev = expr.evaluation(encoding());
+    if let Some(v) = initial {
+        ev.set_initial_value(v);
+    }
+    let mut r = ev.evaluate().map_err(|e| format!("CFI expression failed: {e}"))?;
+    for _ in 0..1000 {
+        match r {
+            EvaluationResult::Complete => {
+                let pieces: Vec<Piece<Slice>> = ev.result();
+                return match pieces.first().map(|p| &p.location) {
+                    Some(Location::Address { address }) => Ok(*address),
+                    Some(Location::Value { value }) => value.to_u64(!0).map_err(|e| e.to_string()),
+                    _ => Err("CFI expression gave no address".into()),
+                };
+            }
+            EvaluationResult::RequiresMemory { address, size, .. } => {
+                let mut b = [0u8; 8];
+                let n = (size as usize).min(8);
+                if mem.read(address, &mut b[..n]) != n {
+                    return Err(format!("Cannot access memory at address 0x{address:x}"));
+                }
+                r = ev.resume_with_memory(Value::Generic(u64::from_le_bytes(b))).map_err(|e| e.to_string())?;
+            }
+            EvaluationResult::RequiresRegister { register, .. } => {
+                let v = regs.get(register.0 as usize).copied().flatten().ok_or_else(|| format!("register {} unknown", register.0))?;
+                r = ev.resume_with_register(Value::Generic(v)).map_err(|e| e.to_string())?;
+            }
+            _ => return Err("unsupported CFI expression".into()),
+        }
+    }
+    Err("CFI expression did not finish".into())
+}
+
+fn apply_row<S: UnwindSection<Slice>>(
+    arch: UnwindArch,
+    cur: &UnwoundFrame,
+    row: &gimli::UnwindTableRow<usize>,
+    section: &S,
+    mem: &dyn MemorySource,
+    signal: bool,
+) -> StepResult {
+    let cfa = match row.cfa() {
+        CfaRule::RegisterAndOffset { register, offset } => match cur.regs.get(register.0 as usize).copied().flatten() {
+            Some(v) => v.wrapping_add(*offset as u64),
+            None => return StepResult::Fail(format!("CFA register {} is not known in this frame", register.0)),
+        },
+        CfaRule::Expression(e) => match eval(section, e, &cur.regs, None, mem) {
+            Ok(v) => v,
+            Err(why) => return StepResult::Fail(why),
+        },
+    };
+    let mut regs = cur.regs.clone();
+    let mut recovered = Vec::new();
+    let ra = arch.ra();
+    let mut ra_value: Option<u64> = None;
+    let mut ra_seen = false;
+    for n in 0..arch.slots().min(33) as u16 {
+        if arch == UnwindArch::Aarch64 && n == 32 {
+            continue;
+        }
+        let rule = row.register(Register(n));
+        let Some(rule) = rule else {
+            // No rule: carried over unchanged, as gdb does.
+            continue;
+        };
+        let v: Option<Option<u64>> = match &rule {
+            RegisterRule::Undefined => {
+                if n == ra {
+                    return StepResult::End;
+                }
+                Some(None)
+            }
+            RegisterRule::SameValue => None,
+            RegisterRule::Offset(o) => {
+                let a = cfa.wrapping_add(*o as u64);
+                match read_u64(mem, a) {
+                    Some(v) => Some(Some(v)),
+                    None if n == ra => return StepResult::Fail(format!("Cannot access memory at address 0x{a:x}")),
+                    None => Some(None),
+                }
+            }
+            RegisterRule::ValOffset(o) => Some(Some(cfa.wrapping_add(*o as u64))),
+            RegisterRule::Register(r) => Some(cur.regs.get(r.0 as usize).copied().flatten()),
+            RegisterRule::Expression(e) => match eval(section, e, &cur.regs, Some(cfa), mem) {
+                Ok(a) => Some(read_u64(mem, a)),
+                Err(why) if n == ra => return StepResult::Fail(why),
+                Err(_) => Some(None),
+            },
+            RegisterRule::ValExpression(e) => match eval(section, e, &cur.regs, Some(cfa), mem) {
+                Ok(v) => Some(Some(v)),
+                Err(_) => Some(None),
+            },
+            RegisterRule::Constant(c) => Some(Some(*c)),
+            _ => None,
+        };
+        if n == ra {
+            ra_seen = v.is_some();
+            ra_value = v.flatten();
+        }
+        if let Some(v) = v {
+            regs[n as usize] = v;
+            if v.is_some() {
+                recovered.push(n);
+            }
+        }
+    }
+    // The rule table marks an absent RA rule Undefined; gdb treats an explicitly
+    // undefined RA as the outermost frame, and so do we (handled above). An RA with no
+    // rule at all on AArch64 means "still in x30".
+    let ra_value = if ra_seen { ra_value } else { cur.regs.get(ra as usize).copied().flatten() };
+    let Some(ra_value) = ra_value else {
+        return StepResult::Fail("the return address is not readable".into());
+    };
+    regs[arch.pc() as usize] = Some(ra_value);
+    regs[arch.sp() as usize] = Some(cfa);
+    if !recovered.contains(&arch.pc()) {
+        recovered.push(arch.pc());
+    }
+    if !recovered.contains(&arch.sp()) {
+        recovered.push(arch.sp());
+    }
+    recovered.sort_unstable();
+    StepResult::Next(Step { regs, recovered, cfa, method: UnwindMethod::Cfi, caller_exact: signal })
+}
