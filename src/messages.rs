@@ -62,7 +62,8 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("terminate called after throwing an instance of") || t.starts_with("terminate called without an active exception") || t.starts_with("terminate called recursively") {
         return Some(MessageKind::UncaughtException);
     }
-    if t.starts_with("thread '") && t.contains("' panicked at") {
+    // `thread 'main' panicked at …`; Rust 1.89+ adds the tid: `thread 'main' (26319) panicked at …`.
+    if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
     }
     if t.contains("Assertion `") && t.ends_with("failed.") || t.contains("Assertion failed:") {
@@ -86,6 +87,7 @@ mod tests {
         assert_eq!(classify("*** stack smashing detected ***: terminated"), Some(MessageKind::StackSmashing));
         assert_eq!(classify("terminate called after throwing an instance of 'std::out_of_range'"), Some(MessageKind::UncaughtException));
         assert_eq!(classify("thread 'main' panicked at src/main.rs:13:5:"), Some(MessageKind::Panic));
+        assert_eq!(classify("thread 'main' (26319) panicked at src/rust-panic.rs:23:28:"), Some(MessageKind::Panic));
         assert_eq!(classify("t: t.c:5: main: Assertion `x == 1' failed."), Some(MessageKind::Assertion));
         assert_eq!(classify("GC error (probable corruption)"), Some(MessageKind::GcCorruption));
         assert_eq!(classify("hello world"), None);

@@ -5,7 +5,19 @@
 //! The work is one pass over the lines. [`clean`] undoes pasting damage, then the
 //! [`Builder`] routes each line by the command that produced it (when the transcript echoes
 //! `(gdb) cmd`) or by its shape. The dialect modules hold the line parsers; the builder
-//! owns the state (current stop, thread, selected frame) and the model under construction.
+//! owns the state (current stop, selected thread and frame) and the model under
+//! construction.
+//!
+//! What the builder keeps track of, because the text alone does not say it:
+//! * the **selected thread and frame** (`thread N`, `frame N`, `up`, a lone `#N` line, `info
+//!   frame`'s `Stack level N`): registers, memory dumps, disassembly and printed values are
+//!   recorded against them, so `frame 1` + `info registers` lands in `registers[&1]`;
+//! * the **`thread apply all bt` section** whose frames are arriving (frames go to that
+//!   thread, while registers still go to the selected one);
+//! * the **stop location** printed after a stop line, which for cores (`#0 …` after `Program
+//!   terminated with signal`) identifies the crashing thread among the backtraces;
+//! * **continuations**: old gdb wraps long frame lines at 80 columns, `bt full` values span
+//!   lines, and `p` values open braces over several lines.
 
 pub mod clean;
 pub mod gdb;
@@ -113,6 +125,14 @@ pub(crate) enum Ctx {
     Libraries,
     InfoThreads,
     FrameInfo,
+    /// `info locals` (`store`: the selected frame has no `bt full` locals yet).
+    Locals,
+    /// `info args`: the values are already on the frame line.
+    Args,
+    /// `info symbol EXPR`.
+    Symbol,
+    /// `show environment [VAR]`.
+    Environment,
     /// A `p` command whose value continues over several lines.
     Print,
     JuliaNative,
@@ -125,6 +145,18 @@ pub(crate) struct PendingPrint {
     pub buf: String,
     pub depth: i32,
     pub span: Span,
+}
+
+/// A frame line that may continue on the next line (old gdb wraps at 80 columns:
+/// `#1  0x… in f (a=1, ` / `    b=2) at x.c:5`).
+struct FrameCont {
+    /// The frame it became: (thread index, position), when it became one.
+    frame: Option<(usize, usize)>,
+    /// It is the current stop's location.
+    location: bool,
+    /// The parentheses were not closed yet.
+    open: bool,
+    index: u32,
 }
 
 /// The state of one parse. Dialect modules drive it through its methods.
@@ -140,26 +172,46 @@ pub struct Builder {
     thread: Option<usize>,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
-    /// Frame whose registers `info registers` prints.
+    /// The selected frame: registers, memory dumps and disassembly are recorded against it.
     selected_frame: u32,
     pub(crate) ctx: Ctx,
-    /// Echoed command's expression, for `x/` and `p`.
+    /// Echoed command's expression, for `x/`, `p` and `info symbol`.
     cmd_expr: Option<Box<str>>,
-    /// Where `bt full` locals go: (thread index, frame position).
+    /// Indented (`bt full`) or `name = value` (`info locals`) lines are locals now.
+    locals_active: bool,
+    /// Where they go: (thread index, frame position); `None` reads and drops them.
     locals_target: Option<(usize, usize)>,
     locals_buf: String,
+    /// Brace depth of the local being read (a value spanning lines).
+    locals_depth: i32,
+    /// The last local's value was a gdb `warning:`; its real value follows unindented.
+    locals_warning: bool,
+    /// A frame line that may continue on the next line, and its text so far.
+    frame_cont: Option<FrameCont>,
+    frame_text: String,
     /// Index of the last frame line in a running backtrace.
     last_frame_index: Option<u32>,
     /// A lone frame line waiting to learn whether a backtrace follows.
     lone_frame: Option<u32>,
     /// The location printed right after a stop line (`0x… in main () at t.c:2`).
     expect_location: bool,
+    /// A frame or location line was the previous line: a source line may follow.
+    after_frame_line: bool,
+    /// The previous line was a source line saying the file is missing: `\tin file` may follow.
+    after_missing_source: bool,
     stop_location: Vec<Option<GdbOwnedLocation>>,
-    /// Thread named by the stop line, per stop.
+    /// Thread named by the stop line (or `[Current thread is N …]`), per stop.
     stop_thread: Vec<Option<Box<str>>>,
+    /// The current stop came from a core (`Program terminated with signal`): its thread is
+    /// not named, so the location must not be guessed onto thread 1.
+    core_stop: bool,
     pending_print: Option<PendingPrint>,
     /// Lines that are a stop's explanatory messages (abort/panic text) seen before the stop.
     pending_messages: Vec<Message>,
+    /// The previous line was a Rust `panicked at` line: its payload line follows.
+    expect_panic_payload: bool,
+    /// Continuation lines of a multi-line gdb warning still expected.
+    warning_lines: u8,
     pub(crate) julia: julia::JuliaState,
     pub(crate) rr: rr::RrState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
@@ -171,6 +223,11 @@ pub struct Builder {
 pub(crate) struct GdbOwnedLocation {
     pc: Option<u64>,
     function: Option<Sym>,
+    file: Option<Sym>,
+    line: Option<u32>,
+    module: Option<Sym>,
+    args: Option<Box<str>>,
+    span: Span,
 }
 
 impl Builder {
@@ -187,15 +244,25 @@ impl Builder {
             selected_frame: 0,
             ctx: Ctx::None,
             cmd_expr: None,
+            locals_active: false,
             locals_target: None,
             locals_buf: String::new(),
+            locals_depth: 0,
+            locals_warning: false,
+            frame_cont: None,
+            frame_text: String::new(),
             last_frame_index: None,
             lone_frame: None,
             expect_location: false,
+            after_frame_line: false,
+            after_missing_source: false,
             stop_location: Vec::new(),
             stop_thread: Vec::new(),
+            core_stop: false,
             pending_print: None,
             pending_messages: Vec::new(),
+            expect_panic_payload: false,
+            warning_lines: 0,
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
             last_verb: String::new(),
@@ -242,6 +309,16 @@ impl Builder {
         }
     }
 
+    /// A message that explains a stop (abort text, runtime error). Before any stop with a
+    /// reason it waits and joins the next stop.
+    pub(crate) fn add_message(&mut self, text: &str, n: u32) {
+        let msg = Message { text: text.into(), span: Span::line(n) };
+        match self.stop {
+            Some(i) if self.trace.stops[i].reason.kind != StopKind::Unknown => self.trace.stops[i].messages.push(msg),
+            _ => self.pending_messages.push(msg),
+        }
+    }
+
     // ---- stops and threads -------------------------------------------------------------
 
     pub(crate) fn stop_mut(&mut self) -> &mut Stop {
@@ -259,27 +336,33 @@ impl Builder {
     /// Starts a new stop (or reuses the current one when it holds nothing yet).
     pub(crate) fn new_stop(&mut self, reason: StopReason, thread: Option<&str>) -> usize {
         self.flush_locals();
+        self.frame_cont = None;
         let reuse = self.stop.filter(|&i| {
             let s = &self.trace.stops[i];
-            s.reason.kind == StopKind::Unknown && s.threads.iter().all(|t| t.frames.is_empty()) && s.memory.is_empty()
+            s.reason.kind == StopKind::Unknown
+                && s.threads.iter().all(|t| t.frames.is_empty() && t.registers.is_empty())
+                && s.memory.is_empty()
+                && s.disassembly.is_empty()
         });
         let i = match reuse {
             Some(i) => {
-                let span = self.trace.stops[i].span;
                 let s = &mut self.trace.stops[i];
                 s.reason = reason;
-                s.span = span;
                 s.span.extend_to(s.reason.span.first);
                 i
             }
             None => self.push_stop(reason),
         };
+        self.stop = Some(i);
         self.stop_thread[i] = thread.map(Box::from);
+        self.stop_location[i] = None;
+        self.core_stop = false;
         self.thread = None;
         self.bt_thread = None;
         self.selected_frame = 0;
         self.last_frame_index = None;
         self.lone_frame = None;
+        self.trace.stops[i].reverse = self.rr.reverse;
         let msgs = std::mem::take(&mut self.pending_messages);
         self.trace.stops[i].messages.extend(msgs);
         if let Some(t) = thread {
@@ -316,7 +399,8 @@ impl Builder {
         stop.threads.len() - 1
     }
 
-    /// The thread that frames without a thread header belong to.
+    /// The selected thread: the one frames without a thread header, registers and `frame N`
+    /// output belong to.
     pub(crate) fn current_thread(&mut self) -> usize {
         if let Some(t) = self.thread {
             return t;
@@ -337,6 +421,20 @@ impl Builder {
         self.last_frame_index = None;
     }
 
+    /// A location line follows (after a watchpoint's `Old value` / `New value`).
+    pub(crate) fn extend_expect_location(&mut self) {
+        self.expect_location = true;
+    }
+
+    /// The selected thread's id and frame, recorded with memory dumps, disassembly and
+    /// printed values.
+    fn selection(&mut self) -> (Option<Sym>, u32) {
+        let ti = self.current_thread();
+        let si = self.ensure_stop();
+        let id = self.trace.stops[si].threads[ti].id.clone();
+        (Some(self.intern(&id)), self.selected_frame)
+    }
+
     fn extend_stop_span(&mut self, n: u32) {
         if let Some(i) = self.stop {
             self.trace.stops[i].span.extend_to(n);
@@ -345,47 +443,37 @@ impl Builder {
 
     // ---- frames ------------------------------------------------------------------------
 
-    /// Adds or merges a frame into thread `ti` of the current stop.
+    /// Adds or merges a frame into thread `ti` of the current stop. Returns its position.
     pub(crate) fn put_frame(&mut self, ti: usize, f: Frame) -> usize {
         self.flush_locals();
         let si = self.ensure_stop();
         let max = self.limits.max_frames_per_thread;
         let th = &mut self.trace.stops[si].threads[ti];
         th.span.extend_to(f.span.first);
-        if let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
-            let old = &mut th.frames[pos];
-            let same = old.function == f.function || old.function.is_none() || f.function.is_none();
-            if same {
-                if f.pc.is_some() {
-                    old.pc = f.pc;
+        // Fast path: the next frame of a running backtrace.
+        let appending = th.frames.last().is_none_or(|l| l.index < f.index);
+        if !appending
+            && let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
+                let old = &mut th.frames[pos];
+                let same = old.function == f.function || old.function.is_none() || f.function.is_none();
+                if same {
+                    merge_frame(old, f);
+                    return pos;
                 }
-                if f.function.is_some() {
-                    old.function = f.function;
-                }
-                if f.args.is_some() {
-                    old.args = f.args;
-                }
-                if f.file.is_some() {
-                    old.file = f.file;
-                    old.line = f.line;
-                }
-                if f.module.is_some() {
-                    old.module = f.module;
-                }
-                old.inlined |= f.inlined;
-                old.signal_handler |= f.signal_handler;
-            } else {
                 // A different backtrace for the same thread: the newer one wins from here on.
                 th.frames.truncate(pos);
                 th.frames.push(f);
-                th.registers.retain(|&k, _| k < th.frames.len() as u32 - 1);
+                let keep = th.frames.len() as u32 - 1;
+                th.registers.retain(|&k, _| k < keep);
                 return th.frames.len() - 1;
             }
-            return pos;
-        }
         if th.frames.len() >= max {
             self.dropped_frames += 1;
             return th.frames.len().saturating_sub(1);
+        }
+        if appending {
+            th.frames.push(f);
+            return th.frames.len() - 1;
         }
         // Keep frames ordered by index.
         let pos = th.frames.partition_point(|x| x.index < f.index);
@@ -403,24 +491,70 @@ impl Builder {
             line: g.line,
             column: None,
             module: g.module.map(|s| self.intern(s)),
-            inlined: g.pc.is_none() && g.index > 0 && !g.signal_handler,
+            inlined: false,
             signal_handler: g.signal_handler,
             locals: None,
             span: Span::line(n),
         }
     }
 
+    /// gdb prints no address for a frame whose callee was inlined into it: mark the callee.
+    fn mark_inlined_callee(&mut self, ti: usize, pos: usize) {
+        let Some(si) = self.stop else { return };
+        let th = &mut self.trace.stops[si].threads[ti];
+        let Some(f) = th.frames.get(pos) else { return };
+        if f.index == 0 || f.pc.is_some() || f.signal_handler || (f.file.is_none() && f.module.is_none()) {
+            return;
+        }
+        let idx = f.index;
+        if pos > 0 && th.frames[pos - 1].index + 1 == idx {
+            th.frames[pos - 1].inlined = true;
+        }
+    }
+
     fn flush_locals(&mut self) {
-        if let Some((ti, fi)) = self.locals_target.take() {
-            if !self.locals_buf.is_empty() {
-                if let Some(si) = self.stop {
-                    if let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi)) {
-                        let text = std::mem::take(&mut self.locals_buf);
-                        f.locals = Some(text.into_boxed_str());
-                    }
+        self.locals_active = false;
+        if let Some((ti, fi)) = self.locals_target.take()
+            && !self.locals_buf.is_empty()
+                && let Some(si) = self.stop
+                    && let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi))
+                        && f.locals.is_none() {
+                            f.locals = Some(self.locals_buf.as_str().into());
+                        }
+        self.locals_buf.clear();
+        self.locals_depth = 0;
+        self.locals_warning = false;
+    }
+
+    /// One `name = value` line (or a continuation of a value spanning lines) of `bt full` or
+    /// `info locals`.
+    fn push_local(&mut self, t: &str) {
+        if self.locals_warning {
+            self.locals_warning = false;
+            // `v = warning: bits 64-128 … replacing with zeroes` then `{x = 0, …}` on its own
+            // line: keep the value, drop the warning.
+            if looks_like_value(t) {
+                if let Some(p) = self.locals_buf.rfind("= warning: ") {
+                    self.locals_buf.truncate(p + 2);
                 }
-                self.locals_buf.clear();
+                self.locals_buf.push_str(t);
+                self.track_locals_depth(t);
+                return;
             }
+        }
+        if !self.locals_buf.is_empty() {
+            self.locals_buf.push(if self.locals_depth > 0 { ' ' } else { '\n' });
+        }
+        self.locals_buf.push_str(t);
+        self.track_locals_depth(t);
+        if self.locals_depth == 0 && t.contains("= warning: ") {
+            self.locals_warning = true;
+        }
+    }
+
+    fn track_locals_depth(&mut self, t: &str) {
+        if memchr::memchr2(b'{', b'}', t.as_bytes()).is_some() {
+            self.locals_depth = (self.locals_depth + brace_depth(t)).max(0);
         }
     }
 
@@ -466,23 +600,38 @@ impl Builder {
 
     /// Routes one clean line. Returns whether it was recognized.
     fn line(&mut self, l: &str, n: u32) -> bool {
+        let after_frame = std::mem::replace(&mut self.after_frame_line, false);
+        let after_missing = std::mem::replace(&mut self.after_missing_source, false);
         // Hot path: backtrace lines and bt-full locals.
         let first = l.as_bytes().first().copied().unwrap_or(b'\n');
-        if first == b'#' {
-            if let Some(f) = gdb::frame_line(l) {
-                self.gdb_frame(f, n);
+        if first == b'#'
+            && let Some(f) = gdb::frame_line(l) {
+                self.end_frame_cont(n);
+                self.gdb_frame(f, l, n);
                 return true;
             }
-        }
-        if self.locals_target.is_some() && (first == b' ' || first == b'\t') && !l.trim().is_empty() {
-            if !self.locals_buf.is_empty() {
-                self.locals_buf.push('\n');
+        if first == b' ' || first == b'\t' {
+            if self.frame_cont.is_some() && self.frame_continues(l, n) {
+                return true;
             }
-            self.locals_buf.push_str(l.trim());
-            return true;
+            if self.locals_active {
+                let t = l.trim();
+                if !t.is_empty() {
+                    self.end_frame_cont(n);
+                    self.push_local(t);
+                    return true;
+                }
+            }
         }
-        if self.locals_target.is_some() && (l.starts_with("No locals.") || l.starts_with("No symbol table info available.")) {
-            return true;
+        self.end_frame_cont(n);
+        if self.locals_active {
+            if self.locals_warning && looks_like_value(l) {
+                self.push_local(l.trim());
+                return true;
+            }
+            if l.starts_with("No locals.") || l.starts_with("No symbol table info available.") || l.starts_with("No arguments.") {
+                return true;
+            }
         }
         // A multi-line printed value.
         if self.pending_print.is_some() {
@@ -508,6 +657,26 @@ impl Builder {
             self.command(dialect, cmd, n);
             return true;
         }
+        if self.warning_lines > 0 {
+            self.warning_lines -= 1;
+            if trimmed.starts_with("of file ") || trimmed.starts_with("Use `info auto-load") || trimmed.starts_with("To enable execution of this file") || trimmed.starts_with("add-auto-load-safe-path") || trimmed.starts_with("line to your configuration file") || trimmed.starts_with("For more information about this security") || trimmed.starts_with("\"Auto-loading safe path\"") || trimmed.starts_with("info \"(gdb)Auto-loading") || trimmed.starts_with("set auto-load safe-path /") {
+                return true;
+            }
+            self.warning_lines = 0;
+        }
+        if after_frame && gdb::is_spaced_source_line(trimmed) {
+            self.source_line_seen(trimmed);
+            return true;
+        }
+        if after_missing && trimmed.starts_with("in ") {
+            return true;
+        }
+        // Context-directed output of `info locals` / `info args`.
+        if matches!(self.ctx, Ctx::Locals | Ctx::Args) && (self.locals_depth > 0 || is_local_line(l)) {
+            self.locals_active = true;
+            self.push_local(l.trim());
+            return true;
+        }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
         if rr::line(self, trimmed, n) {
             return true;
@@ -518,26 +687,33 @@ impl Builder {
         if self.gdb_line(l, trimmed, n) {
             return true;
         }
+        if julia::fallback(self, trimmed, n) {
+            return true;
+        }
+        if std::mem::take(&mut self.expect_panic_payload) {
+            // `thread 'main' panicked at src/x.rs:3:5:` is followed by the panic payload.
+            self.add_message(trimmed, n);
+            return true;
+        }
         self.flush_locals();
         false
     }
 
-    fn gdb_frame(&mut self, g: GdbFrameLine<'_>, n: u32) {
+    fn gdb_frame(&mut self, g: GdbFrameLine<'_>, l: &str, n: u32) {
         self.saw(Format::Gdb);
-        if g.truncated {
-            self.note(Some(n), format!("frame #{} is cut off (argument list not closed)", g.index));
+        self.expect_panic_payload = false;
+        // A `#0` right after a stop line is the stop location (gdb prints it so for cores).
+        if self.expect_location && g.index == 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) {
+            self.put_stop_location(&g, n, Some(l));
+            return;
         }
+        self.expect_location = false;
         // Is this a continuation of a running backtrace?
         let continuing = matches!(self.last_frame_index, Some(k) if g.index == k + 1);
-        if let Some(k) = self.lone_frame.take() {
-            // The previous lone frame was the start of a backtrace after all.
-            let _ = k;
-        }
-        if !continuing && g.index != 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) {
+        self.lone_frame = None;
+        if !continuing && !matches!(self.ctx, Ctx::Backtrace { .. }) && (g.index != 0 || self.last_frame_index.is_none()) {
             // `frame 3` / `up` output (or a bt that starts mid-way): remember as lone.
             self.lone_frame = Some(g.index);
-        } else if !continuing && g.index == 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) && self.last_frame_index.is_none() {
-            self.lone_frame = Some(0);
         }
         let ti = match self.bt_thread {
             Some(t) => t,
@@ -545,11 +721,123 @@ impl Builder {
         };
         let frame = self.frame_from_gdb(&g, n);
         let pos = self.put_frame(ti, frame);
+        self.mark_inlined_callee(ti, pos);
+        if g.index == 0 && self.bt_thread.is_some() {
+            self.match_stop_location(ti);
+        }
         self.last_frame_index = Some(g.index);
+        self.locals_active = true;
         self.locals_target = Some((ti, pos));
         self.locals_buf.clear();
-        self.expect_location = false;
+        self.locals_depth = 0;
+        self.locals_warning = false;
+        if g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler) {
+            self.frame_text.clear();
+            self.frame_text.push_str(l.trim_end());
+            self.frame_cont = Some(FrameCont { frame: Some((ti, pos)), location: false, open: g.truncated, index: g.index });
+        }
+        self.after_frame_line = true;
         self.extend_stop_span(n);
+    }
+
+    /// Joins a wrapped frame line's continuation (`    at ../x.c:42`, `    b=2) at …`) and
+    /// re-reads the whole frame. Returns whether the line was a continuation.
+    fn frame_continues(&mut self, l: &str, n: u32) -> bool {
+        let Some(c) = self.frame_cont.as_ref() else { return false };
+        let t = l.trim();
+        if !(c.open || t.starts_with("at ") || t.starts_with("from ")) {
+            return false;
+        }
+        let (target, location, index) = (c.frame, c.location, c.index);
+        let mut text = std::mem::take(&mut self.frame_text);
+        if !(text.ends_with(' ') || text.ends_with('(')) {
+            text.push(' ');
+        }
+        text.push_str(t);
+        if text.len() > self.limits.max_line_len {
+            // A runaway continuation: stop joining.
+            self.frame_cont = None;
+            self.frame_text = text;
+            return true;
+        }
+        let parsed = gdb::frame_line(&text).map(|g| (self.frame_from_gdb(&g, n), g.truncated));
+        if let Some((f, open)) = parsed {
+            let done = !open && (f.file.is_some() || f.module.is_some());
+            if let Some((ti, pos)) = target {
+                if let Some(si) = self.stop
+                    && let Some(old) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(pos))
+                        && old.index == index {
+                            old.function = f.function.clone();
+                            old.args = f.args.clone();
+                            old.file = f.file.clone();
+                            old.line = f.line;
+                            old.module = f.module.clone();
+                            old.span.extend_to(n);
+                        }
+                self.mark_inlined_callee(ti, pos);
+            }
+            if location
+                && let Some(si) = self.stop
+                    && let Some(loc) = self.stop_location[si].as_mut() {
+                        loc.function = f.function.clone();
+                        loc.args = f.args.clone();
+                        loc.file = f.file.clone();
+                        loc.line = f.line;
+                        loc.module = f.module.clone();
+                        loc.span.extend_to(n);
+                    }
+            match self.frame_cont.as_mut() {
+                Some(c) if !done => c.open = open,
+                _ => self.frame_cont = None,
+            }
+        }
+        self.frame_text = text;
+        self.after_frame_line = true;
+        self.extend_stop_span(n);
+        true
+    }
+
+    /// The frame line did not continue: a cut-off argument list is final now.
+    fn end_frame_cont(&mut self, n: u32) {
+        if let Some(c) = self.frame_cont.take()
+            && c.open {
+                self.note(Some(n.saturating_sub(1)), format!("frame #{} is cut off (argument list not closed)", c.index));
+            }
+    }
+
+    /// A `#0` frame of a `thread apply all bt` section: when it is the stop's location, that
+    /// thread is the one that stopped (how cores say which thread crashed).
+    fn match_stop_location(&mut self, ti: usize) {
+        let Some(si) = self.stop else { return };
+        if self.stop_thread[si].is_some() {
+            return;
+        }
+        let Some(loc) = self.stop_location[si].as_ref() else { return };
+        let th = &self.trace.stops[si].threads[ti];
+        let Some(f) = th.frames.first().filter(|f| f.index == 0) else { return };
+        let hit = match (loc.pc, f.pc) {
+            (Some(a), Some(b)) => a == b.0,
+            _ => loc.function.is_some() && f.function == loc.function && f.file == loc.file && f.line == loc.line,
+        };
+        if hit {
+            let id = th.id.clone();
+            self.stop_thread[si] = Some(id);
+            self.trace.stops[si].threads[ti].crashed = true;
+            if self.thread.is_none() {
+                self.thread = Some(ti);
+            }
+        }
+    }
+
+    /// A source line echoed after a frame (`42\tx = 1;`): the frame is selected.
+    fn source_line_seen(&mut self, t: &str) {
+        if let Some(k) = self.lone_frame.take() {
+            self.selected_frame = k;
+            self.last_frame_index = None;
+        }
+        if t.ends_with("No such file or directory.") {
+            self.after_missing_source = true;
+        }
     }
 
     fn gdb_line(&mut self, l: &str, t: &str, n: u32) -> bool {
@@ -587,6 +875,22 @@ impl Builder {
                     return true;
                 }
             }
+            Ctx::Symbol => {
+                if let Some(s) = gdb::symbol_line(t) {
+                    self.put_symbol(s, n);
+                    return true;
+                }
+            }
+            Ctx::Environment => {
+                if let Some((k, v)) = t.split_once(" = ")
+                    && !k.is_empty() && !k.contains(' ') {
+                        self.trace.environment.push((k.into(), v.into()));
+                        return true;
+                    }
+                if t.starts_with("Environment variable \"") {
+                    return true;
+                }
+            }
             _ => {}
         }
         let first = t.as_bytes()[0];
@@ -599,7 +903,7 @@ impl Builder {
             if t.starts_with("0x") && t.contains(" in ") {
                 let mut f = GdbFrameLine::default();
                 if gdb::location(t, &mut f).is_some() {
-                    self.put_stop_location(f, n);
+                    self.put_stop_location(&f, n, Some(t));
                     return true;
                 }
             }
@@ -612,18 +916,16 @@ impl Builder {
                 return true;
             }
         }
-        if first == b'=' || l.starts_with("   0x") || first == b'-' {
-            if let Some(i) = gdb::insn_line(l) {
+        if (first == b'=' || l.starts_with("   0x") || first == b'-')
+            && let Some(i) = gdb::insn_line(l) {
                 self.put_insn(i, n);
                 return true;
             }
-        }
-        if first == b'$' {
-            if let Some((h, v)) = gdb::history_value(t) {
+        if first == b'$'
+            && let Some((h, v)) = gdb::history_value(t) {
                 self.start_print(Some(h), v, n);
                 return true;
             }
-        }
         if let Some(r) = gdb::register_line(t) {
             let in_block = self.ctx == Ctx::Registers;
             if in_block || gdb::is_core_register_name(r.name) {
@@ -656,20 +958,50 @@ impl Builder {
         }
         if let Some(r) = t.strip_prefix("[Switching to thread ") {
             // `thread N` output: `[Switching to thread 2 (Thread 0x… (LWP 5))]`
-            let id: String = r.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+            let id = thread_id_prefix(r);
             if !id.is_empty() {
-                self.select_thread(&id);
+                self.select_thread(id);
+            }
+            return true;
+        }
+        if let Some(r) = t.strip_prefix("[Switching to ") {
+            // After `Thread N "x" received signal`: `[Switching to Thread 0x… (LWP n)]` names
+            // the stopped thread's handle and LWP.
+            let mut h = gdb::GdbThreadHeader::default();
+            gdb::target_id(r.trim_end_matches(']'), &mut h);
+            let ti = self.current_thread();
+            let si = self.ensure_stop();
+            let th = &mut self.trace.stops[si].threads[ti];
+            th.handle = th.handle.or(h.handle.map(Address));
+            th.lwp = th.lwp.or(h.lwp);
+            return true;
+        }
+        if let Some(r) = t.strip_prefix("[Current thread is ") {
+            // Cores: the thread that received the signal.
+            let id = thread_id_prefix(r);
+            if !id.is_empty() {
+                let si = self.ensure_stop();
+                if self.stop_thread[si].is_none() {
+                    self.stop_thread[si] = Some(id.into());
+                    let ti = self.thread_by_id(id);
+                    self.trace.stops[si].threads[ti].crashed = true;
+                    self.thread = Some(ti);
+                }
             }
             return true;
         }
         if let Some(r) = t.strip_prefix("Core was generated by `") {
-            self.saw(Format::Gdb);
+            self.saw(Format::Core);
             let cmd = r.trim_end().trim_end_matches('.').trim_end_matches('\'');
             self.trace.core_command = Some(cmd.into());
+            if self.trace.program.is_none()
+                && let Some(p) = cmd.split_whitespace().next() {
+                    self.trace.program = Some(p.into());
+                }
             self.ensure_stop();
             return true;
         }
-        if t.starts_with("Stack level ") || t.starts_with(" rip = ") || t.starts_with(" pc = ") {
+        if t.starts_with("Stack level ") {
             self.ctx = Ctx::FrameInfo;
             return self.frame_info_line(t, n);
         }
@@ -678,23 +1010,36 @@ impl Builder {
         }
         if gdb::is_source_line(t) {
             // gdb echoes the source line after a stop or `frame N`: the frame is selected.
-            if let Some(k) = self.lone_frame.take() {
-                self.selected_frame = k;
-            }
+            self.source_line_seen(t);
             return true;
         }
         if let Some(r) = t.strip_prefix("Starting program: ") {
             self.trace.program = Some(r.split_whitespace().next().unwrap_or(r).into());
             return true;
         }
+        // Table headers select how the rows that follow are read, also without an echoed
+        // command.
+        if t.starts_with("Start Addr") || t.starts_with("Mapped address spaces:") {
+            self.ctx = Ctx::Mappings;
+            return true;
+        }
+        if t.starts_with("From") && t.contains("Syms Read") {
+            self.ctx = Ctx::Libraries;
+            return true;
+        }
+        if t.starts_with("Id") && t.contains("Target Id") {
+            self.ctx = Ctx::InfoThreads;
+            return true;
+        }
+        if t.starts_with("Dump of assembler code") {
+            self.ctx = Ctx::Disasm;
+            return true;
+        }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
-            let msg = Message { text: t.into(), span: Span::line(n) };
-            match self.stop {
-                Some(i) if self.trace.stops[i].reason.kind != StopKind::Unknown => {
-                    self.trace.stops[i].messages.push(msg)
-                }
-                _ => self.pending_messages.push(msg),
+            self.add_message(t, n);
+            if crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic) {
+                self.expect_panic_payload = true;
             }
             return true;
         }
@@ -702,9 +1047,30 @@ impl Builder {
             // `main () at t.c:2` (pc at the start of a line: no address printed).
             let mut f = GdbFrameLine::default();
             if gdb::location(t, &mut f).is_some() && f.function.is_some() && (f.file.is_some() || f.module.is_some() || f.args.is_some()) {
-                self.put_stop_location(f, n);
+                self.put_stop_location(&f, n, Some(t));
                 return true;
             }
+        }
+        if gdb::sourced_file_error(t) {
+            // Batch mode: a failing command ends the script. The error text follows.
+            self.note(Some(n), "the gdb command file stopped at a failing command");
+            return true;
+        }
+        if t.starts_with("warning: Missing auto-load script") || t.starts_with("warning: File \"") && t.contains("auto-loading has been declined") {
+            self.warning_lines = 6;
+            return true;
+        }
+        if t.starts_with("No more reverse-execution history.") {
+            let reason = StopReason {
+                kind: StopKind::Unknown,
+                description: Some("No more reverse-execution history".into()),
+                span: Span::line(n),
+                ..Default::default()
+            };
+            let si = self.new_stop(reason, None);
+            self.trace.stops[si].reverse = true;
+            self.expect_location = true;
+            return true;
         }
         if gdb::is_noise(t) {
             return true;
@@ -713,60 +1079,87 @@ impl Builder {
     }
 
     fn frame_info_line(&mut self, t: &str, n: u32) -> bool {
-        let si = self.ensure_stop();
-        let stop = &mut self.trace.stops[si];
-        if t.starts_with("Stack level ") {
-            let mut fi = FrameInfo { span: Span::line(n), ..Default::default() };
-            let r = &t[12..];
-            fi.level = r.split(',').next().and_then(|x| x.trim().parse().ok());
+        if let Some(r) = t.strip_prefix("Stack level ") {
+            let level = r.split(',').next().and_then(|x| x.trim().trim_end_matches(':').parse().ok());
+            if let Some(k) = level {
+                // `info frame` describes the selected frame.
+                self.selected_frame = k;
+            }
+            let (thread, _) = self.selection();
+            let mut fi = FrameInfo { level, thread, span: Span::line(n), ..Default::default() };
             if let Some(p) = r.find("frame at ") {
                 fi.frame_at = lexemes::hex_u64(&r[p + 9..]).ok().map(|(_, v)| Address(v));
             }
-            stop.frame_info.push(fi);
+            let si = self.ensure_stop();
+            self.trace.stops[si].frame_info.push(fi);
+            self.extend_stop_span(n);
             return true;
         }
-        let Some(fi) = stop.frame_info.last_mut() else { return false };
-        fi.span.extend_to(n);
+        let si = self.ensure_stop();
         let t = t.trim();
-        if let Some(r) = t.strip_prefix("rip = ").or_else(|| t.strip_prefix("pc = ")) {
+        let hex_after = |s: &str, key: &str| -> Option<Address> {
+            let p = s.find(key)?;
+            lexemes::hex_u64(&s[p + key.len()..]).ok().map(|(_, v)| Address(v))
+        };
+        let Some(fi) = self.trace.stops[si].frame_info.last_mut() else { return false };
+        if let Some(r) = t.strip_prefix("rip = ").or_else(|| t.strip_prefix("pc = ")).or_else(|| t.strip_prefix("eip = ")) {
             fi.pc = lexemes::hex_u64(r).ok().map(|(_, v)| Address(v));
-            if let Some(p) = r.find("saved rip = ").or_else(|| r.find("saved pc = ")) {
-                let q = &r[p..];
-                let q = &q[q.find("= ").map(|x| x + 2).unwrap_or(0)..];
-                fi.saved_pc = lexemes::hex_u64(q).ok().map(|(_, v)| Address(v));
-            }
-            return true;
-        }
-        if let Some(r) = t.strip_prefix("caller of frame at ") {
-            let _ = r;
-            return true;
-        }
-        if let Some(r) = t.strip_prefix("called by frame at ") {
-            let _ = r;
-            return true;
-        }
-        if t.starts_with("source language") || t.starts_with("Arglist at") || t.starts_with("Locals at") || t.starts_with("Previous frame") || t.starts_with("inlined into frame") || t.starts_with("Outermost frame") {
-            return true;
-        }
-        if t.starts_with("Saved registers:") {
-            return true;
-        }
-        // `rbp at 0x7ffe…, rip at 0x7ffe…`
-        let mut any = false;
-        for part in t.split(',') {
-            let part = part.trim();
-            if let Some((name, at)) = part.split_once(" at ") {
-                if let Some(a) = lexemes::parse_hex(at) {
-                    fi.saved_registers.push((Arc::from(name), Address(a)));
-                    any = true;
+            fi.saved_pc = hex_after(r, "saved rip = ").or_else(|| hex_after(r, "saved pc = ")).or_else(|| hex_after(r, "saved eip = "));
+            // `0x… in session_bytes (src/null-field.c:23); saved rip = …`
+            if let Some(p) = r.find(" in ") {
+                let f = &r[p + 4..];
+                let end = f.find([' ', ';']).unwrap_or(f.len());
+                let name = &f[..end];
+                if !name.is_empty() {
+                    let name: Sym = Arc::from(name);
+                    fi.function = Some(name);
                 }
             }
+        } else if t.starts_with("called by frame at ") || t.starts_with("caller of frame at ") {
+            for part in t.split(", ") {
+                if let Some(a) = hex_after(part, "called by frame at ") {
+                    fi.called_by_frame_at = Some(a);
+                    fi.called_by = fi.level.map(|l| l + 1);
+                }
+                if let Some(a) = hex_after(part, "caller of frame at ") {
+                    fi.caller_of_frame_at = Some(a);
+                    fi.caller_of = fi.level.and_then(|l| l.checked_sub(1));
+                }
+            }
+        } else if let Some(r) = t.strip_prefix("source language ") {
+            fi.language = Some(r.trim_end_matches('.').into());
+        } else if t.starts_with("Arglist at ") {
+            fi.arglist_at = hex_after(t, "Arglist at ");
+        } else if t.starts_with("Locals at ") {
+            fi.locals_at = hex_after(t, "Locals at ");
+            fi.previous_sp = hex_after(t, "Previous frame's sp is ");
+        } else if t.starts_with("Previous frame's sp is ") {
+            fi.previous_sp = hex_after(t, "Previous frame's sp is ");
+        } else if t.starts_with("inlined into frame") || t.starts_with("Outermost frame") || t.starts_with("Saved registers:") || t.starts_with("frame at ") {
+        } else {
+            // `rbp at 0x7ffe…, rip at 0x7ffe…`
+            let mut any = false;
+            for part in t.split(',') {
+                let part = part.trim();
+                if let Some((name, at)) = part.split_once(" at ")
+                    && let Some(a) = lexemes::parse_hex(at)
+                        && !name.is_empty() && !name.contains(' ') {
+                            fi.saved_registers.push((Arc::from(name), Address(a)));
+                            any = true;
+                        }
+            }
+            if !any {
+                return false;
+            }
         }
-        any
+        fi.span.extend_to(n);
+        self.extend_stop_span(n);
+        true
     }
 
     fn put_stop_line(&mut self, s: GdbStopLine<'_>, n: u32) {
         self.saw(Format::Gdb);
+        self.julia.end_report();
         let span = Span::line(n);
         let mut reason = StopReason { span, ..Default::default() };
         match s {
@@ -780,23 +1173,15 @@ impl Builder {
                 }
                 self.expect_location = true;
                 self.rr.after_stop(si);
-                return;
             }
             GdbStopLine::Terminated { signal, desc } => {
                 fill_signal(&mut reason, signal, desc);
                 reason.kind = StopKind::Signal;
-                let reuse = self.stop.filter(|&i| self.trace.stops[i].reason.kind == StopKind::Unknown);
-                let si = match reuse {
-                    Some(i) => {
-                        self.trace.stops[i].reason = reason;
-                        self.trace.stops[i].span.extend_to(n);
-                        i
-                    }
-                    None => self.new_stop(reason, None),
-                };
-                let _ = si;
+                self.new_stop(reason, None);
+                // A core: the next `#0 …` line is the crashing thread's frame 0, but which
+                // thread that is only the backtraces (or `[Current thread is N]`) tell.
+                self.core_stop = true;
                 self.expect_location = true;
-                return;
             }
             GdbStopLine::Breakpoint { thread: t, number, location } => {
                 reason.kind = StopKind::Breakpoint;
@@ -807,14 +1192,14 @@ impl Builder {
                 // The location is on this line.
                 let mut f = GdbFrameLine::default();
                 if gdb::location(location, &mut f).is_some() {
-                    self.put_stop_location(f, n);
+                    self.put_stop_location(&f, n, None);
                 }
                 self.expect_location = true;
             }
             GdbStopLine::Watchpoint { thread: t, number, expr } => {
                 reason.kind = StopKind::Watchpoint;
                 reason.number = Some(number);
-                if matches!(self.last_verb.as_str(), "watch" | "awatch" | "rwatch") {
+                if matches!(self.last_verb.as_str(), "watch" | "awatch" | "rwatch" | "wa") {
                     // The confirmation printed when a watchpoint is set, not a hit.
                     return;
                 }
@@ -837,20 +1222,42 @@ impl Builder {
         }
     }
 
-    fn put_stop_location(&mut self, g: GdbFrameLine<'_>, n: u32) {
+    /// The location printed with or after a stop line. `text` is the line, for a wrapped
+    /// continuation.
+    fn put_stop_location(&mut self, g: &GdbFrameLine<'_>, n: u32, text: Option<&str>) {
         self.expect_location = false;
+        self.after_frame_line = true;
         let si = self.ensure_stop();
-        let loc = GdbOwnedLocation { pc: g.pc, function: g.function.map(|s| self.intern(s)) };
+        let loc = GdbOwnedLocation {
+            pc: g.pc,
+            function: g.function.map(|s| self.intern(s)),
+            file: g.file.map(|s| self.intern(s)),
+            line: g.line,
+            module: g.module.map(|s| self.intern(s)),
+            args: g.args.map(Box::from),
+            span: Span::line(n),
+        };
         self.stop_location[si] = Some(loc);
-        // When the stop names its thread, the location is that thread's frame 0.
-        if self.stop_thread[si].is_some() || self.trace.stops[si].threads.is_empty() {
+        // When the stop names its thread (or there is only the one), the location is that
+        // thread's frame 0.
+        let mut target = None;
+        if !self.core_stop && (self.stop_thread[si].is_some() || self.trace.stops[si].threads.is_empty()) {
             let ti = self.current_thread();
-            let mut f = self.frame_from_gdb(&g, n);
+            let mut f = self.frame_from_gdb(g, n);
             f.index = 0;
-            f.inlined = false;
-            self.put_frame(ti, f);
+            let pos = self.put_frame(ti, f);
             self.locals_target = None;
+            target = Some((ti, pos));
         }
+        if let Some(text) = text
+            && (g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler)) {
+                self.frame_text.clear();
+                if !text.starts_with('#') {
+                    self.frame_text.push_str("#0  ");
+                }
+                self.frame_text.push_str(text.trim_end());
+                self.frame_cont = Some(FrameCont { frame: target, location: true, open: g.truncated, index: 0 });
+            }
         self.extend_stop_span(n);
     }
 
@@ -905,6 +1312,27 @@ impl Builder {
         if r.current {
             self.thread = Some(ti);
         }
+        self.extend_stop_span(n);
+    }
+
+    fn put_symbol(&mut self, s: gdb::GdbSymbolLine<'_>, n: u32) {
+        self.saw(Format::Gdb);
+        let (thread, frame) = self.selection();
+        let symbol = s.symbol.map(|x| self.intern(x));
+        let objfile = s.objfile.map(|x| self.intern(x));
+        let expr = self.cmd_expr.clone();
+        let si = self.ensure_stop();
+        self.trace.stops[si].symbols.push(SymbolLookup {
+            expr,
+            symbol,
+            offset: s.offset,
+            section: s.section.map(Box::from),
+            objfile,
+            thread,
+            frame,
+            span: Span::line(n),
+        });
+        self.extend_stop_span(n);
     }
 
     fn put_memory(&mut self, m: gdb::GdbMemoryRow<'_>, n: u32) {
@@ -913,11 +1341,15 @@ impl Builder {
             Ctx::Memory { unit, expr, .. } => (*unit, expr.clone()),
             _ => (None, None),
         };
+        let (thread, frame) = self.selection();
         let si = self.ensure_stop();
         let stop = &mut self.trace.stops[si];
+        stop.span.extend_to(n);
         if let Some(s) = m.string {
             stop.memory.push(MemoryDump {
                 expr,
+                thread,
+                frame,
                 address: Address(m.address),
                 unit: 0,
                 words: Vec::new(),
@@ -926,7 +1358,7 @@ impl Builder {
             });
             return;
         }
-        let unit = unit_hint.unwrap_or_else(|| match m.words[0].1 {
+        let unit = unit_hint.unwrap_or_else(|| match m.words.first().map(|w| w.1).unwrap_or(16) {
             1..=2 => 1,
             3..=4 => 2,
             5..=8 => 4,
@@ -942,15 +1374,17 @@ impl Builder {
                 return;
             }
         }
-        stop.memory.push(MemoryDump { expr, address: Address(m.address), unit, words, string: None, span: Span::line(n) });
-        stop.span.extend_to(n);
+        stop.memory.push(MemoryDump { expr, thread, frame, address: Address(m.address), unit, words, string: None, span: Span::line(n) });
     }
 
     fn put_insn(&mut self, i: gdb::GdbInsnLine<'_>, n: u32) {
         self.saw(Format::Gdb);
+        let (thread, frame) = self.selection();
         let si = self.ensure_stop();
         self.trace.stops[si].disassembly.push(Instruction {
             address: Address(i.address),
+            thread,
+            frame,
             location: i.location.map(Box::from),
             text: i.text.into(),
             current: i.current,
@@ -994,11 +1428,10 @@ impl Builder {
             if r.signo.is_none() {
                 r.signo = info.signo;
             }
-            if r.signal.is_none() {
-                if let Some(name) = info.signo.and_then(crate::signals::name) {
+            if r.signal.is_none()
+                && let Some(name) = info.signo.and_then(crate::signals::name) {
                     r.signal = Some(Arc::from(name));
                 }
-            }
             if r.kind == StopKind::Unknown && info.signo.is_some() {
                 r.kind = StopKind::Signal;
             }
@@ -1007,47 +1440,61 @@ impl Builder {
             if crate::signals::has_fault_address(signo) {
                 r.address = info.addr.map(Address).or(r.address);
             }
+            r.span.extend_to(p.span.last);
         }
         // `p $reg` / `p/x $reg`: a register value of the selected frame.
-        if let Some(expr) = p.expr.as_deref() {
-            if let Some(reg) = expr.strip_prefix('$') {
-                if reg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !reg.starts_with('_') && !reg.is_empty() && !reg.bytes().all(|b| b.is_ascii_digit()) {
-                    let v = p.buf.trim();
-                    // `(void (*)()) 0x5555… <main+16>` or `0x7ffe…` or a decimal.
-                    let val = v.rsplit(") ").next().unwrap_or(v);
-                    let val_tok = val.split_whitespace().next().unwrap_or("");
-                    let num = lexemes::parse_hex(val_tok).or_else(|| val_tok.parse::<i64>().ok().map(|x| x as u64));
-                    if let Some(num) = num {
-                        let nat = if v != val_tok { Some(v) } else { None };
-                        let name = match reg {
-                            "pc" if self.trace.arch == Arch::X86_64 => "rip",
-                            "sp" if self.trace.arch == Arch::X86_64 => "rsp",
-                            "fp" if self.trace.arch == Arch::X86_64 => "rbp",
-                            r => r,
-                        };
-                        let name = name.to_string();
-                        let nat = nat.map(str::to_string);
-                        // Only add when `info registers` did not already give it.
-                        let ti = self.current_thread();
-                        let have = self.trace.stops[si].threads[ti]
-                            .registers
-                            .get(&self.selected_frame)
-                            .map(|s| s.get(&name).is_some())
-                            .unwrap_or(false);
-                        if !have {
-                            self.put_register(&name, Some(num), nat.as_deref(), p.span.first);
-                        }
+        if let Some(reg) = p.expr.as_deref().and_then(|e| e.strip_prefix('$'))
+            && !reg.is_empty()
+                && !reg.starts_with('_')
+                && reg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !reg.bytes().all(|b| b.is_ascii_digit())
+            {
+                let v = p.buf.trim();
+                // `(void (*)()) 0x5555… <main+16>` or `0x7ffe…` or a decimal.
+                let val = v.rsplit(") ").next().unwrap_or(v);
+                let val_tok = val.split_whitespace().next().unwrap_or("");
+                let num = lexemes::parse_hex(val_tok).or_else(|| val_tok.parse::<i64>().ok().map(|x| x as u64));
+                if let Some(num) = num {
+                    let nat = if v != val_tok { Some(v.to_string()) } else { None };
+                    let name = self.register_alias(reg);
+                    // Only add when `info registers` did not already give it.
+                    let ti = self.current_thread();
+                    let have = self.trace.stops[si].threads[ti]
+                        .registers
+                        .get(&self.selected_frame)
+                        .is_some_and(|s| s.get(&name).is_some());
+                    if !have {
+                        self.put_register(&name, Some(num), nat.as_deref(), p.span.first);
                     }
                 }
             }
-        }
+        let (thread, frame) = self.selection();
         self.trace.stops[si].printed.push(PrintedValue {
             expr: p.expr,
+            thread,
+            frame,
             history: p.history,
             value: p.buf.into_boxed_str(),
             span: p.span,
         });
         self.extend_stop_span(p.span.last);
+    }
+
+    /// gdb's `$pc`, `$sp`, `$fp` under their architecture names when the register dump
+    /// shows which architecture this is.
+    fn register_alias(&mut self, reg: &str) -> String {
+        let x86 = self.trace.arch == Arch::X86_64 || {
+            let ti = self.current_thread();
+            let si = self.ensure_stop();
+            self.trace.stops[si].threads[ti].registers.values().any(|s| s.reg("rip").is_some() || s.reg("rsp").is_some())
+        };
+        match reg {
+            "pc" if x86 => "rip",
+            "sp" if x86 => "rsp",
+            "fp" if x86 => "rbp",
+            r => r,
+        }
+        .to_string()
     }
 
     // ---- commands ----------------------------------------------------------------------
@@ -1064,6 +1511,10 @@ impl Builder {
         self.last_frame_index = None;
         self.lone_frame = None;
         self.expect_location = false;
+        self.expect_panic_payload = false;
+        self.frame_cont = None;
+        self.flush_locals();
+        self.julia.end_report();
         let mut words = cmd.split_whitespace();
         let head = words.next().unwrap_or("");
         let (verb, fmt) = match head.split_once('/') {
@@ -1079,17 +1530,16 @@ impl Builder {
             "bt" | "backtrace" | "where" => {
                 let full = rest.iter().any(|w| *w == "full" || *w == "-full");
                 self.ctx = Ctx::Backtrace { full };
-                // A plain `bt` belongs to the current thread.
+                // A plain `bt` belongs to the selected thread.
             }
             "thread" | "t" => {
                 if rest.first() == Some(&"apply") {
                     let full = rest.contains(&"full");
                     self.ctx = Ctx::Backtrace { full };
-                } else if let Some(id) = rest.first() {
-                    if id.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                } else if let Some(id) = rest.first()
+                    && id.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
                         self.select_thread(id);
                     }
-                }
             }
             "taas" | "tfaas" => self.ctx = Ctx::Backtrace { full: false },
             "info" | "i" => {
@@ -1098,19 +1548,34 @@ impl Builder {
                     "registers" | "reg" | "r" | "all-registers" | "registers-all" => {
                         self.ctx = Ctx::Registers;
                     }
-                    "proc" if rest.get(1).map(|w| w.starts_with("map")).unwrap_or(false) => {
+                    "proc" if rest.get(1).is_some_and(|w| w.starts_with("map")) => {
                         self.ctx = Ctx::Mappings;
                     }
                     "sharedlibrary" | "shared" | "sharedlib" | "dll" => self.ctx = Ctx::Libraries,
                     "threads" | "thread" => self.ctx = Ctx::InfoThreads,
                     "frame" | "f" => self.ctx = Ctx::FrameInfo,
+                    "locals" | "lo" | "local" => {
+                        self.ctx = Ctx::Locals;
+                        self.locals_active = true;
+                        self.locals_target = self.selected_frame_position();
+                    }
+                    "args" | "arg" => {
+                        self.ctx = Ctx::Args;
+                        self.locals_active = true;
+                        self.locals_target = None;
+                    }
+                    "symbol" | "sym" => {
+                        self.ctx = Ctx::Symbol;
+                        let e = rest[1..].join(" ");
+                        self.cmd_expr = if e.is_empty() { None } else { Some(e.into()) };
+                    }
                     _ => {}
                 }
             }
             "frame" | "f" | "up" | "down" | "select-frame" => {
                 let k = rest.first().and_then(|w| w.parse::<u32>().ok());
                 match (verb, k) {
-                    ("up", k) => self.selected_frame += k.unwrap_or(1),
+                    ("up", k) => self.selected_frame = self.selected_frame.saturating_add(k.unwrap_or(1)),
                     ("down", k) => self.selected_frame = self.selected_frame.saturating_sub(k.unwrap_or(1)),
                     (_, Some(k)) => self.selected_frame = k,
                     _ => {}
@@ -1135,21 +1600,45 @@ impl Builder {
                 self.ctx = Ctx::Memory { unit, expr: if arg.is_empty() { None } else { Some(arg.as_str().into()) }, insns };
             }
             "disassemble" | "disas" => self.ctx = Ctx::Disasm,
-            "p" | "print" | "output" | "call" => {
+            "p" | "print" | "output" | "call" | "inspect" => {
                 self.cmd_expr = if arg.is_empty() { None } else { Some(arg.as_str().into()) };
                 self.ctx = Ctx::Print;
             }
-            "run" | "r" | "start" | "continue" | "c" | "cont" | "next" | "n" | "step" | "s" | "stepi" | "si" | "nexti" | "ni" | "finish" | "until" | "advance" | "jump" | "signal" | "kill" => {
-                // Output of the next stop follows.
+            "show" if rest.first().is_some_and(|w| w.starts_with("env")) => self.ctx = Ctx::Environment,
+            "set" if rest.first().is_some_and(|w| w.starts_with("env")) => {
+                // `set environment X=Y`, `set env X Y`, `set env X = Y`
+                let kv = rest[1..].join(" ");
+                let (k, v) = match kv.split_once('=') {
+                    Some((k, v)) => (k.trim(), v.trim()),
+                    None => match kv.split_once(' ') {
+                        Some((k, v)) => (k.trim(), v.trim()),
+                        None => (kv.trim(), ""),
+                    },
+                };
+                if !k.is_empty() {
+                    self.trace.environment.push((k.into(), v.into()));
+                }
             }
             _ => {}
         }
         rr::command(self, verb, &rest, n);
     }
 
+    /// Position of the selected frame in the selected thread, when that frame was printed.
+    fn selected_frame_position(&mut self) -> Option<(usize, usize)> {
+        let ti = self.current_thread();
+        let si = self.ensure_stop();
+        let k = self.selected_frame;
+        let th = &self.trace.stops[si].threads[ti];
+        let pos = th.frames.iter().position(|f| f.index == k)?;
+        th.frames[pos].locals.is_none().then_some((ti, pos))
+    }
+
     // ---- finishing ---------------------------------------------------------------------
 
     fn finish(mut self) -> Parsed {
+        let last = self.diag.lines_total;
+        self.end_frame_cont(last + 1);
         self.flush_locals();
         if let Some(p) = self.pending_print.take() {
             self.finish_print(p);
@@ -1162,54 +1651,17 @@ impl Builder {
             }
         }
         self.trace.formats = formats;
-        // Crashed threads.
-        for (si, stop) in self.trace.stops.iter_mut().enumerate() {
-            if stop.threads.iter().any(|t| t.crashed) {
-                continue;
-            }
-            if !matches!(stop.reason.kind, StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError) {
-                continue;
-            }
+        for si in 0..self.trace.stops.len() {
             let loc = self.stop_location.get(si).cloned().flatten();
-            let by_loc = loc.as_ref().and_then(|loc| {
-                stop.threads.iter().position(|t| {
-                    let f0 = t.frames.first();
-                    match (f0, loc.pc) {
-                        (Some(f), Some(pc)) if f.pc == Some(Address(pc)) => true,
-                        _ => false,
-                    }
-                }).or_else(|| {
-                    stop.threads.iter().position(|t| {
-                        t.frames.first().map(|f| f.function.is_some() && f.function == loc.function).unwrap_or(false)
-                    })
-                })
-            });
-            let pick = stop
-                .threads
-                .iter()
-                .position(|t| t.current)
-                .or(by_loc)
-                .or_else(|| if stop.threads.len() == 1 { Some(0) } else { None })
-                .or_else(|| stop.threads.iter().position(|t| &*t.id == "1"));
-            if let Some(i) = pick {
-                stop.threads[i].crashed = true;
-                if stop.threads[i].frames.is_empty() {
-                    if let Some(loc) = loc {
-                        stop.threads[i].frames.push(Frame {
-                            index: 0,
-                            pc: loc.pc.map(Address),
-                            function: loc.function,
-                            span: stop.reason.span,
-                            ..Default::default()
-                        });
-                    }
-                }
-            }
+            pick_crashed_thread(&mut self.trace.stops[si], loc);
         }
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
             self.trace.arch = infer_arch(&self.trace);
+        }
+        if self.trace.arch == Arch::X86_64 {
+            rename_generic_registers(&mut self.trace);
         }
         if self.dropped_frames > 0 {
             let msg = format!(
@@ -1220,6 +1672,134 @@ impl Builder {
         }
         Parsed { trace: self.trace, diagnostics: self.diag }
     }
+}
+
+/// Marks the thread a stop happened on, when no stop line named it: the one whose frame 0 is
+/// the printed stop location, else `info threads`' current one, else the only one, else 1.
+fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>) {
+    if stop.threads.iter().any(|t| t.crashed) {
+        return;
+    }
+    if !matches!(stop.reason.kind, StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError) {
+        return;
+    }
+    let frame0 = |t: &Thread| t.frames.first().filter(|f| f.index == 0).cloned();
+    let by_loc = loc.as_ref().and_then(|loc| {
+        let by_pc = loc.pc.and_then(|pc| stop.threads.iter().position(|t| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)))));
+        by_pc.or_else(|| {
+            let same_fn = |t: &Thread| frame0(t).is_some_and(|f| f.function.is_some() && f.function == loc.function);
+            let exact = |t: &Thread| frame0(t).is_some_and(|f| f.file == loc.file && f.line == loc.line);
+            stop.threads
+                .iter()
+                .position(|t| same_fn(t) && exact(t))
+                .or_else(|| stop.threads.iter().position(same_fn))
+        })
+    });
+    let pick = by_loc
+        .or_else(|| stop.threads.iter().position(|t| t.current))
+        .or(if stop.threads.len() == 1 { Some(0) } else { None })
+        .or_else(|| stop.threads.iter().position(|t| &*t.id == "1"));
+    match pick {
+        Some(i) => {
+            stop.threads[i].crashed = true;
+            if stop.threads[i].frames.is_empty()
+                && let Some(loc) = loc {
+                    stop.threads[i].frames.push(location_frame(loc));
+                }
+        }
+        None => {
+            // Only the stop location was printed (a core without `bt`).
+            if let Some(loc) = loc {
+                let span = loc.span;
+                stop.threads.push(Thread {
+                    id: "1".into(),
+                    crashed: true,
+                    frames: vec![location_frame(loc)],
+                    span,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+}
+
+fn location_frame(loc: GdbOwnedLocation) -> Frame {
+    Frame {
+        index: 0,
+        pc: loc.pc.map(Address),
+        function: loc.function,
+        args: loc.args,
+        file: loc.file,
+        line: loc.line,
+        module: loc.module,
+        span: loc.span,
+        ..Default::default()
+    }
+}
+
+fn merge_frame(old: &mut Frame, f: Frame) {
+    if f.pc.is_some() {
+        old.pc = f.pc;
+    }
+    if f.function.is_some() {
+        old.function = f.function;
+    }
+    if f.args.is_some() {
+        old.args = f.args;
+    }
+    if f.file.is_some() {
+        old.file = f.file;
+        old.line = f.line;
+    }
+    if f.module.is_some() {
+        old.module = f.module;
+    }
+    old.inlined |= f.inlined;
+    old.signal_handler |= f.signal_handler;
+    if f.locals.is_some() && old.locals.is_none() {
+        old.locals = f.locals;
+    }
+}
+
+/// `p $pc` before any register dump is stored as `pc`; on x86-64 it is `rip`.
+fn rename_generic_registers(t: &mut Trace) {
+    for s in &mut t.stops {
+        for th in &mut s.threads {
+            for set in th.registers.values_mut() {
+                for (generic, real) in [("pc", "rip"), ("sp", "rsp"), ("fp", "rbp")] {
+                    if let Some(i) = set.regs.iter().position(|r| &*r.name == generic) {
+                        if set.reg(real).is_some() {
+                            set.regs.remove(i);
+                        } else {
+                            set.regs[i].name = Arc::from(real);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The thread number at the start of `2 (Thread 0x… (LWP 5))]`.
+fn thread_id_prefix(r: &str) -> &str {
+    let d = r.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
+    &r[..d]
+}
+
+/// `name = value` as `info locals` prints it (also C++ `this`, `std::x`, `<anon>`).
+fn is_local_line(l: &str) -> bool {
+    let Some(p) = l.find(" = ") else { return false };
+    let name = &l[..p];
+    !name.is_empty()
+        && name.len() < 200
+        && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '<' || c == '$')
+        && !name.contains(['(', '"', '\t', '#'])
+}
+
+/// The start of a value: what follows a `warning:` gdb printed in place of a local's value.
+fn looks_like_value(l: &str) -> bool {
+    let t = l.trim_start();
+    t.starts_with(['{', '<', '"', '@', '\'', '-', '[']) || t.starts_with("0x") || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn brace_depth(s: &str) -> i32 {
@@ -1267,7 +1847,7 @@ fn infer_arch(t: &Trace) -> Arch {
             for set in th.registers.values() {
                 for r in &set.regs {
                     match &*r.name {
-                        "rip" | "rax" | "rsp" | "r13" | "eflags" => return Arch::X86_64,
+                        "rip" | "rax" | "rsp" | "r13" | "eflags" if set.reg("eip").is_none() => return Arch::X86_64,
                         "x0" | "x20" | "x29" | "x30" | "cpsr" => return Arch::Aarch64,
                         "eip" | "eax" | "esp" => return Arch::X86,
                         _ => {}
@@ -1275,15 +1855,18 @@ fn infer_arch(t: &Trace) -> Arch {
                 }
             }
         }
-        for i in &s.disassembly {
-            let t = &i.text;
-            if t.contains("%r") || t.contains("%e") || t.contains("rip") || t.contains("qword ptr") || t.contains("xmm") {
-                return Arch::X86_64;
-            }
-            if t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ") {
-                return Arch::Aarch64;
-            }
-        }
+    }
+    // Instruction syntax: 64-bit registers anywhere mean x86-64 (32-bit names appear in
+    // x86-64 code too).
+    let insns = || t.stops.iter().flat_map(|s| s.disassembly.iter()).map(|i| &*i.text);
+    if insns().any(|t| t.contains("%r") || t.contains("rip") || t.contains("qword ptr") || t.contains("xmm")) {
+        return Arch::X86_64;
+    }
+    if insns().any(|t| t.contains("%e") || t.contains("dword ptr [e")) {
+        return Arch::X86;
+    }
+    if insns().any(|t| t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ")) {
+        return Arch::Aarch64;
     }
     // Addresses above 2^47 with 0x7f… are x86-64 user space; AArch64 user space is 0xffff….
     for s in &t.stops {
