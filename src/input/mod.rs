@@ -916,7 +916,7 @@ impl Builder {
                 return true;
             }
         }
-        if (first == b'=' || l.starts_with("   0x") || first == b'-')
+        if (first == b'=' || first == b'-' || (l.starts_with([' ', '\t']) && t.starts_with("0x")))
             && let Some(i) = gdb::insn_line(l) {
                 self.put_insn(i, n);
                 return true;
