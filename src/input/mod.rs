@@ -421,6 +421,14 @@ impl Builder {
         self.last_frame_index = None;
     }
 
+    /// Records an inferior environment variable (the later value wins).
+    fn set_env(&mut self, k: &str, v: &str) {
+        match self.trace.environment.iter_mut().find(|(n, _)| &**n == k) {
+            Some(e) => e.1 = v.into(),
+            None => self.trace.environment.push((k.into(), v.into())),
+        }
+    }
+
     /// A location line follows (after a watchpoint's `Old value` / `New value`).
     pub(crate) fn extend_expect_location(&mut self) {
         self.expect_location = true;
@@ -884,7 +892,7 @@ impl Builder {
             Ctx::Environment => {
                 if let Some((k, v)) = t.split_once(" = ")
                     && !k.is_empty() && !k.contains(' ') {
-                        self.trace.environment.push((k.into(), v.into()));
+                        self.set_env(k, v);
                         return true;
                     }
                 if t.starts_with("Environment variable \"") {
@@ -918,6 +926,9 @@ impl Builder {
         }
         if (first == b'=' || first == b'-' || (l.starts_with([' ', '\t']) && t.starts_with("0x")))
             && let Some(i) = gdb::insn_line(l) {
+                if i.text.is_empty() && gdb::sourced_file_error(t) {
+                    self.note(Some(n), "the gdb command file stopped at a failing command (memory at the pc is unreadable)");
+                }
                 self.put_insn(i, n);
                 return true;
             }
@@ -1616,7 +1627,7 @@ impl Builder {
                     },
                 };
                 if !k.is_empty() {
-                    self.trace.environment.push((k.into(), v.into()));
+                    self.set_env(k, v);
                 }
             }
             _ => {}
