@@ -74,7 +74,7 @@ fn reg(t: &Thread, frame: u32, name: &str) -> u64 {
         .unwrap_or_else(|| panic!("no {name} in frame {frame}"))
 }
 
-fn frame<'a>(t: &'a Thread, index: u32) -> &'a Frame {
+fn frame(t: &Thread, index: u32) -> &Frame {
     t.frames.iter().find(|f| f.index == index).unwrap_or_else(|| panic!("no frame #{index}"))
 }
 
