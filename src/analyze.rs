@@ -98,6 +98,14 @@ pub fn is_machinery(f: &Frame) -> bool {
     if file.starts_with("/usr/include/") || file.contains("/include/c++/") || file.starts_with("/rustc/") || file.starts_with("library/core/src/") || file.starts_with("library/std/src/") || file.starts_with("library/alloc/src/") || file.starts_with("library/panic_abort/") {
         return true;
     }
+    // Julia's GC internals (static functions in src/gc.c, gc-stock.c…) and Julia's Base,
+    // which Julia prints with a relative path (`copy at ./array.jl:356`).
+    if (name.starts_with("gc_") || name == "_jl_gc_collect" || name == "maybe_collect") && file.contains("/src/gc") {
+        return true;
+    }
+    if file.starts_with("./") && file.ends_with(".jl") {
+        return true;
+    }
     false
 }
 

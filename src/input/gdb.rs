@@ -733,6 +733,8 @@ pub fn is_noise(l: &str) -> bool {
         "Mapped address spaces:",
         "(*): Shared library is missing debugging information.",
         "Type \"apropos word\"",
+        "Type \"show copying\"",
+        "(No debugging symbols found in",
         "For help, type",
         "GNU gdb ",
         "Copyright (C)",

@@ -405,8 +405,9 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
     };
     let idx = b.julia.next_index;
     b.julia.next_index += 1;
-    // `(unknown line)` frames name the object file; those with a line name a source file.
-    let is_object = f.line.is_none() && f.path.is_some();
+    // `(unknown line)` frames usually name the object file (`libc.so.6`, `sys.so`, the
+    // `julia` executable); a source file without a line stays a file.
+    let is_object = f.line.is_none() && f.path.is_some_and(|p| !is_source_path(p));
     let frame = Frame {
         index: idx,
         pc: f.ip.or(pc).map(Address),
@@ -419,6 +420,11 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
         ..Default::default()
     };
     b.put_frame(ti, frame);
+}
+
+fn is_source_path(p: &str) -> bool {
+    let base = p.rsplit(['/', '\\']).next().unwrap_or(p);
+    matches!(base.rsplit_once('.').map(|(_, e)| e), Some("jl" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "rs" | "S" | "s"))
 }
 
 pub(crate) fn blank(b: &mut Builder) {

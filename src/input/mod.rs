@@ -455,6 +455,7 @@ impl Builder {
     pub(crate) fn put_frame(&mut self, ti: usize, f: Frame) -> usize {
         self.flush_locals();
         let si = self.ensure_stop();
+        self.trace.stops[si].span.extend_to(f.span.last);
         let max = self.limits.max_frames_per_thread;
         let th = &mut self.trace.stops[si].threads[ti];
         th.span.extend_to(f.span.first);
@@ -663,6 +664,20 @@ impl Builder {
         if let Some((dialect, cmd)) = gdb::prompt(trimmed) {
             self.flush_locals();
             self.command(dialect, cmd, n);
+            return true;
+        }
+        // The shell command or REPL input that started it all (`$ rr replay`, `julia> f()`).
+        if let Some(cmd) = trimmed.strip_prefix("$ ") {
+            match cmd.split_whitespace().next() {
+                Some("rr") => self.saw(Format::Rr),
+                Some("gdb") => self.saw(Format::Gdb),
+                Some("julia") => self.saw(Format::Julia),
+                _ => {}
+            }
+            return true;
+        }
+        if trimmed.starts_with("julia> ") {
+            self.saw(Format::Julia);
             return true;
         }
         if self.warning_lines > 0 {
@@ -1045,6 +1060,13 @@ impl Builder {
         if t.starts_with("Dump of assembler code") {
             self.ctx = Ctx::Disasm;
             return true;
+        }
+        // The shell's report of the signal that killed the process.
+        if let Some(d) = t.strip_suffix(" (core dumped)") {
+            if crate::signals::from_description(d).is_some() {
+                self.add_message(t, n);
+                return true;
+            }
         }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {

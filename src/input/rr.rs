@@ -165,7 +165,14 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
         // `[FATAL src/ReplaySession.cc:1234:check_pending_sig()] …`, `[EMERGENCY] …`
         for tag in ["[FATAL ", "[EMERGENCY]", "[EMERGENCY "] {
             if let Some(r) = t.strip_prefix(tag) {
-                fatal_stop(b, t, r, n);
+                // `[FATAL src/X.cc:612:f() errno: EIO] message`: the location until `]`.
+                let r = r.trim();
+                let (loc, rest) = match r.find(']') {
+                    Some(p) => (&r[..p], r[p + 1..].trim()),
+                    None => (r, ""),
+                };
+                let loc = loc.split(" errno:").next().unwrap_or(loc).trim();
+                fatal_stop(b, t, if rest.is_empty() { loc } else { rest }, n);
                 return true;
             }
         }
@@ -200,7 +207,14 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
             b.stop_mut().messages.push(msg);
             return true;
         }
-        if t.starts_with("-> ") || t.starts_with("Tail of trace dump") || t.starts_with("Launch gdb with") || t.starts_with("gdb '-l'") {
+        if let Some(r) = t.strip_prefix("-> ") {
+            // ` -> Assertion `x' failed to hold. <details>`: the best one-line description.
+            let stop = b.stop_mut();
+            stop.reason.description = Some(r.trim().into());
+            stop.messages.push(Message { text: t.into(), span: Span::line(n) });
+            return true;
+        }
+        if t.starts_with("Tail of trace dump") || t.starts_with("Launch gdb with") || t.starts_with("gdb '-l'") {
             let msg = Message { text: t.into(), span: Span::line(n) };
             b.stop_mut().messages.push(msg);
             return true;
