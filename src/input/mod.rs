@@ -570,6 +570,8 @@ impl Builder {
     // ---- registers ---------------------------------------------------------------------
 
     pub(crate) fn put_register(&mut self, name: &str, value: Option<u64>, natural: Option<&str>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         let ti = self.current_thread();
         let si = self.ensure_stop();
         let name = self.intern(name);
@@ -718,7 +720,8 @@ impl Builder {
             self.add_message(trimmed, n);
             return true;
         }
-        self.flush_locals();
+        // Not understood: reported, and otherwise ignored (an interleaved log line must not
+        // end a `bt full` locals block or a `thread apply` section).
         false
     }
 
@@ -873,10 +876,6 @@ impl Builder {
             self.trace.stops[si].threads[ti].backtrace_stopped = Some(r.trim().into());
             self.flush_locals();
             return true;
-        }
-        if !t.starts_with("Thread ") {
-            // Any other output ends a `thread apply` section.
-            self.bt_thread = None;
         }
         // Context-directed shapes first.
         match self.ctx {
@@ -1295,6 +1294,8 @@ impl Builder {
     }
 
     fn put_mapping(&mut self, m: gdb::GdbMappingRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let path = m.path.map(|p| self.intern(p));
         self.trace.mappings.push(Mapping {
@@ -1308,6 +1309,8 @@ impl Builder {
     }
 
     fn put_library(&mut self, s: gdb::GdbSharedLibRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let path = self.intern(s.path);
         self.trace.libraries.push(Library {
@@ -1320,6 +1323,8 @@ impl Builder {
     }
 
     fn put_info_threads_row(&mut self, r: gdb::GdbInfoThreadsRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let ti = self.thread_by_id(r.id);
         let si = self.ensure_stop();
@@ -1349,6 +1354,8 @@ impl Builder {
     }
 
     fn put_symbol(&mut self, s: gdb::GdbSymbolLine<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let (thread, frame) = self.selection();
         let symbol = s.symbol.map(|x| self.intern(x));
@@ -1369,6 +1376,8 @@ impl Builder {
     }
 
     fn put_memory(&mut self, m: gdb::GdbMemoryRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let (unit_hint, expr) = match &self.ctx {
             Ctx::Memory { unit, expr, .. } => (*unit, expr.clone()),
@@ -1411,6 +1420,8 @@ impl Builder {
     }
 
     fn put_insn(&mut self, i: gdb::GdbInsnLine<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let (thread, frame) = self.selection();
         let si = self.ensure_stop();
@@ -1429,6 +1440,8 @@ impl Builder {
     // ---- printed values ----------------------------------------------------------------
 
     fn start_print(&mut self, history: Option<u32>, v: &str, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         let depth = brace_depth(v);
         let expr = self.cmd_expr.take();
         let p = PendingPrint { expr, history, buf: v.to_string(), depth, span: Span::line(n) };
