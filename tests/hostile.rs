@@ -9,7 +9,10 @@ use common::{parse_sample, render};
 use tracecheck::input::{self, Parsed};
 use tracecheck::model::*;
 
-fn frames_of(p: &Parsed) -> Vec<(u32, Option<u64>, String, Option<String>, Option<u32>)> {
+/// (index, pc, function, file, line) of each frame of the crashed thread.
+type FrameFacts = (u32, Option<u64>, String, Option<String>, Option<u32>);
+
+fn frames_of(p: &Parsed) -> Vec<FrameFacts> {
     let t = p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("crashed thread");
     t.frames
         .iter()

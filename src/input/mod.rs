@@ -1061,11 +1061,11 @@ impl Builder {
             return true;
         }
         // The shell's report of the signal that killed the process.
-        if let Some(d) = t.strip_suffix(" (core dumped)") {
-            if crate::signals::from_description(d).is_some() {
-                self.add_message(t, n);
-                return true;
-            }
+        if let Some(d) = t.strip_suffix(" (core dumped)")
+            && crate::signals::from_description(d).is_some()
+        {
+            self.add_message(t, n);
+            return true;
         }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
