@@ -44,6 +44,12 @@ impl JuliaState {
         self.in_gc_error = false;
         self.in_error_message = 0;
     }
+
+    /// A new stop started: the native-frame thread and pending frame belong to the old one.
+    pub(crate) fn forget_thread(&mut self) {
+        self.thread = None;
+        self.st_pending = None;
+    }
 }
 
 /// `[4053] signal 11 (1): Segmentation fault`, `signal (11): Segmentation fault`,
@@ -399,9 +405,10 @@ fn start_native_stop(b: &mut Builder, reason: StopReason) {
 }
 
 fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n: u32) {
+    let si = b.ensure_stop();
     let ti = match b.julia.thread {
-        Some(t) => t,
-        None => b.current_thread(),
+        Some(t) if t < b.trace.stops[si].threads.len() => t,
+        _ => b.current_thread(),
     };
     let idx = b.julia.next_index;
     b.julia.next_index += 1;

@@ -363,6 +363,11 @@ impl Builder {
         self.last_frame_index = None;
         self.lone_frame = None;
         self.trace.stops[i].reverse = self.rr.reverse;
+        // Thread indices of the previous stop mean nothing here.
+        self.julia.forget_thread();
+        if matches!(self.ctx, Ctx::JuliaNative | Ctx::JuliaStacktrace) {
+            self.ctx = Ctx::None;
+        }
         let msgs = std::mem::take(&mut self.pending_messages);
         self.trace.stops[i].messages.extend(msgs);
         if let Some(t) = thread {
@@ -402,10 +407,12 @@ impl Builder {
     /// The selected thread: the one frames without a thread header, registers and `frame N`
     /// output belong to.
     pub(crate) fn current_thread(&mut self) -> usize {
-        if let Some(t) = self.thread {
+        let si = self.ensure_stop();
+        if let Some(t) = self.thread
+            && t < self.trace.stops[si].threads.len()
+        {
             return t;
         }
-        let si = self.ensure_stop();
         let id: Box<str> = self.stop_thread[si].clone().unwrap_or_else(|| "1".into());
         let t = self.thread_by_id(&id);
         self.thread = Some(t);
@@ -434,6 +441,15 @@ impl Builder {
         self.expect_location = true;
     }
 
+    /// The thread frame lines go to: the running `thread apply` section's, else the selected.
+    fn frame_thread(&mut self) -> usize {
+        let si = self.ensure_stop();
+        match self.bt_thread {
+            Some(t) if t < self.trace.stops[si].threads.len() => t,
+            _ => self.current_thread(),
+        }
+    }
+
     /// The selected thread's id and frame, recorded with memory dumps, disassembly and
     /// printed values.
     fn selection(&mut self) -> (Option<Sym>, u32) {
@@ -457,7 +473,7 @@ impl Builder {
         let si = self.ensure_stop();
         self.trace.stops[si].span.extend_to(f.span.last);
         let max = self.limits.max_frames_per_thread;
-        let th = &mut self.trace.stops[si].threads[ti];
+        let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
         th.span.extend_to(f.span.first);
         // Fast path: the next frame of a running backtrace.
         let appending = th.frames.last().is_none_or(|l| l.index < f.index);
@@ -741,10 +757,7 @@ impl Builder {
             // `frame 3` / `up` output (or a bt that starts mid-way): remember as lone.
             self.lone_frame = Some(g.index);
         }
-        let ti = match self.bt_thread {
-            Some(t) => t,
-            None => self.current_thread(),
-        };
+        let ti = self.frame_thread();
         let frame = self.frame_from_gdb(&g, n);
         let pos = self.put_frame(ti, frame);
         self.mark_inlined_callee(ti, pos);
@@ -868,10 +881,7 @@ impl Builder {
 
     fn gdb_line(&mut self, l: &str, t: &str, n: u32) -> bool {
         if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
-            let ti = match self.bt_thread {
-                Some(t) => t,
-                None => self.current_thread(),
-            };
+            let ti = self.frame_thread();
             let si = self.ensure_stop();
             self.trace.stops[si].threads[ti].backtrace_stopped = Some(r.trim().into());
             self.flush_locals();
