@@ -35,3 +35,48 @@ fn culprits() {
         );
     }
 }
+
+/// `BENCH=/tmp/big.bench.txt cargo test --release --test dump bench -- --ignored --nocapture`:
+/// parse throughput on a large transcript (see sample-traces/gen-bench.sh).
+#[test]
+#[ignore]
+fn bench() {
+    let Some(path) = std::env::var_os("BENCH") else { return };
+    let bytes = std::fs::read(&path).expect("bench file");
+    // On-CPU time of this thread (Linux schedstat, ns): wall time lies on a loaded machine.
+    let cpu = || -> Option<f64> {
+        let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        Some(s.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
+    };
+    let mut best_cpu = f64::MAX;
+    let mut best = f64::MAX;
+    let mut frames = 0;
+    let mut summary = String::new();
+    for _ in 0..5 {
+        let (t, c) = (std::time::Instant::now(), cpu());
+        let p = tracecheck::input::parse_bytes(&bytes);
+        let dt = t.elapsed().as_secs_f64();
+        if let (Some(a), Some(b)) = (c, cpu()) {
+            best_cpu = best_cpu.min(b - a);
+        }
+        best = best.min(dt);
+        frames = p.trace.stops.iter().flat_map(|s| &s.threads).map(|t| t.frames.len()).sum::<usize>();
+        let stop = p.trace.main_stop();
+        summary = format!(
+            "{} threads, crashed {:?}, {} unrecognized lines",
+            stop.map(|s| s.threads.len()).unwrap_or(0),
+            stop.and_then(|s| s.crashed_thread()).map(|t| (t.id.to_string(), t.name.clone(), t.frames.len())),
+            p.diagnostics.lines_unrecognized
+        );
+        std::hint::black_box(&p);
+    }
+    let mb = bytes.len() as f64 / 1e6;
+    println!(
+        "{} bytes, {frames} frames: best wall {:.3} s = {:.0} MB/s, best on-CPU {:.3} s = {:.0} MB/s; {summary}",
+        bytes.len(),
+        best,
+        mb / best,
+        best_cpu,
+        mb / best_cpu
+    );
+}

@@ -70,7 +70,7 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     // Suffix: ` from LIB` or ` at FILE:LINE` (search from the right; the args come before).
     let mut head = rest;
-    if let Some(p) = rest.rfind(" from ") {
+    if let Some(p) = rfind_word(rest, " from ") {
         let lib = &rest[p + 6..];
         if !lib.is_empty() && !lib.contains(" (") && head[..p].ends_with(')') {
             f.module = Some(lib);
@@ -78,7 +78,7 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
         }
     }
     if f.module.is_none()
-        && let Some(p) = rest.rfind(" at ") {
+        && let Some(p) = rfind_word(rest, " at ") {
             let loc = &rest[p + 4..];
             if rest[..p].ends_with(')') {
                 if let Some((file, line, _)) = file_line(loc) {
@@ -125,6 +125,21 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// `s.rfind(word)` for a word that starts with a space: walks the spaces from the end with
+/// `memrchr`, which beats a general substring search on frame lines (the hot path).
+#[inline]
+fn rfind_word(s: &str, word: &str) -> Option<usize> {
+    let (b, w) = (s.as_bytes(), word.as_bytes());
+    let mut end = b.len();
+    while let Some(p) = memchr::memrchr(b' ', &b[..end]) {
+        if b[p..].starts_with(w) {
+            return Some(p);
+        }
+        end = p;
+    }
+    None
 }
 
 /// Whether a path names a shared object (`libc.so.6`, `libfoo.dylib`, `x.dll`).
@@ -848,6 +863,13 @@ mod tests {
 
         assert!(frame_line("#include <stdio.h>").is_none());
         assert!(frame_line("#1").is_none());
+    }
+
+    #[test]
+    fn rfind_words() {
+        for (s, w) in [("f () at a.c:1", " at "), ("a at b at c", " at "), ("x from y", " from "), ("no", " at "), ("  at ", " at "), ("f (s=\" at \") from /l.so", " from ")] {
+            assert_eq!(rfind_word(s, w), s.rfind(w), "{s:?} {w:?}");
+        }
     }
 
     #[test]

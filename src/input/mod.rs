@@ -572,7 +572,11 @@ impl Builder {
         }
         self.locals_buf.push_str(t);
         self.track_locals_depth(t);
-        if self.locals_depth == 0 && t.contains("= warning: ") {
+        // `name = warning: …`: gdb printed a warning where the value goes.
+        if self.locals_depth == 0
+            && let Some(p) = memchr::memchr(b'=', t.as_bytes())
+            && t[p + 1..].starts_with(" warning: ")
+        {
             self.locals_warning = true;
         }
     }
@@ -642,7 +646,7 @@ impl Builder {
                 return true;
             }
             if self.locals_active {
-                let t = l.trim();
+                let t = l.trim_ascii();
                 if !t.is_empty() {
                     self.end_frame_cont(n);
                     self.push_local(t);
