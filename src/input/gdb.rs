@@ -616,7 +616,8 @@ pub fn symbol_line(t: &str) -> Option<GdbSymbolLine<'_>> {
         Some((s, o)) => (s, Some(o)),
         None => (rest, None),
     };
-    if section.is_empty() || section.contains(' ') {
+    // ELF section names: `.text`, `.data.rel.ro`, `.bss`…
+    if !section.starts_with('.') || section.contains(' ') {
         return None;
     }
     let (symbol, offset) = match sym.rsplit_once(" + ") {
@@ -969,5 +970,77 @@ mod tests {
         assert_eq!(siginfo(v), Some(GdbSiginfo { signo: Some(11), code: Some(1), addr: Some(0x18) }));
         let v = "{si_signo = 11, si_errno = 0, si_code = 128, _sifields = {_sigfault = {si_addr = 0x0}}}";
         assert_eq!(siginfo(v).unwrap().code, Some(128));
+        // Rust syntax (selected frame in Rust code), from the rust-null sample.
+        let v = "siginfo {si_signo: 11, si_errno: 0, si_code: 1, _sifields: {_pad: [4120, 0 <repeats 27 times>], _kill: {si_pid: 4120, si_uid: 0}, _sigfault: {si_addr: 0x1018, _addr_lsb: 0, _addr_bnd: {_lower: 0x0, _upper: 0x0}}}}";
+        assert_eq!(siginfo(v), Some(GdbSiginfo { signo: Some(11), code: Some(1), addr: Some(0x1018) }));
+        // `si_addr_lsb`-like longer names do not match `si_addr`.
+        let v = "{si_signo = 7, si_code = 4, _sifields = {_sigfault = {si_addr_lsb = 3, si_addr = 0x7f00}}}";
+        assert_eq!(siginfo(v).unwrap().addr, Some(0x7f00));
+        assert_eq!(siginfo("{x = 1}"), None);
+    }
+
+    #[test]
+    fn old_gdb_and_abrt_shapes() {
+        // satyr rhbz-1239318: abrt prints the library after `at`.
+        let f = frame_line("#0  0x00007f77903f8239 in syscall () at /lib64/libc.so.6").unwrap();
+        assert_eq!((f.function, f.module, f.file), (Some("syscall"), Some("/lib64/libc.so.6"), None));
+        // A source file without a line stays a file.
+        let f = frame_line("#3  0x0000000000401136 in f () at t.c").unwrap();
+        assert_eq!((f.file, f.line), (Some("t.c"), None));
+        // satyr rhbz-621492: `Thread 11 (Thread 19965):` names the LWP in decimal.
+        let h = thread_header("Thread 11 (Thread 19965):").unwrap();
+        assert_eq!((h.id, h.lwp, h.handle), ("11", Some(19965), None));
+        // A wrapped frame line is cut off until its continuation arrives.
+        let f = frame_line("#1  0x0000003139e1f34e in nsProfileLock::FatalSignalHandler (signo=11, ").unwrap();
+        assert!(f.truncated);
+        assert_eq!(f.function, Some("nsProfileLock::FatalSignalHandler"));
+        assert!(is_spaced_source_line("42  ../nptl/sysdeps/unix/sysv/linux/pt-raise.c: No such file or directory."));
+        assert!(!is_spaced_source_line("42 is the answer"));
+        assert!(is_source_line("57\t./nptl/futex-internal.c: No such file or directory."));
+        assert!(is_shared_object("/lib/x86_64-linux-gnu/libstdc++.so.6") && !is_shared_object("src/x.c"));
+    }
+
+    #[test]
+    fn info_symbol() {
+        // null-fnptr, julia-trampoline-bad-r13 and write-rodata samples.
+        let s = symbol_line("stream_fill + 49 in section .text of /work/main/sample-traces/build/null-fnptr").unwrap();
+        assert_eq!((s.symbol, s.offset, s.section, s.objfile), (Some("stream_fill"), 49, Some(".text"), Some("/work/main/sample-traces/build/null-fnptr")));
+        let s = symbol_line("pass_callback_thunk_vtable in section .data.rel.ro of /work/main/sample-traces/build/julia-trampoline-bad-r13").unwrap();
+        assert_eq!((s.symbol, s.offset, s.section), (Some("pass_callback_thunk_vtable"), 0, Some(".data.rel.ro")));
+        let s = symbol_line("main + 4 in section .text").unwrap();
+        assert_eq!((s.symbol, s.objfile), (Some("main"), None));
+        assert_eq!(symbol_line("No symbol matches s.").unwrap().symbol, None);
+        assert_eq!(symbol_line("the answer in section four of the book"), None);
+    }
+
+    #[test]
+    fn batch_mode_errors() {
+        // null-fnptr: `x/2i $pc` at pc 0 fails after printing `=> 0x0:\t`.
+        let i = insn_line("=> 0x0:\tgdb/null-fnptr.gdb:48: Error in sourced command file:").unwrap();
+        assert_eq!((i.current, i.address, i.text), (true, 0, ""));
+        assert!(sourced_file_error("gdb/noncanonical.gdb:42: Error in sourced command file:"));
+    }
+
+    #[test]
+    fn aarch64_registers() {
+        // gdb's AArch64 `info registers` / `info all-registers` layout (name, hex, natural).
+        for (l, name, v) in [
+            ("x0             0x0                 0", "x0", Some(0)),
+            ("x29            0xfffffffff1c0      281474976707008", "x29", Some(0xfffffffff1c0)),
+            ("x30            0xaaaaaaaa0778      187649984432120", "x30", Some(0xaaaaaaaa0778)),
+            ("sp             0xfffffffff1c0      0xfffffffff1c0", "sp", Some(0xfffffffff1c0)),
+            ("pc             0xaaaaaaaa0754      0xaaaaaaaa0754 <main+20>", "pc", Some(0xaaaaaaaa0754)),
+            ("cpsr           0x80000000          [ EL=0 BTYPE=0 N ]", "cpsr", Some(0x80000000)),
+            ("fpsr           0x0                 [ ]", "fpsr", Some(0)),
+            ("fpcr           0x0                 [ Len=0 Stride=0 RMode=0 ]", "fpcr", Some(0)),
+            ("v0             {d = {f = {0x0, 0x0}, u = {0x0, 0x0}, s = {0x0, 0x0}}, s = {f = {0x0, 0x0, 0x0, 0x0}}}", "v0", None),
+            ("s0             {f = 0, u = 0, s = 0}", "s0", None),
+        ] {
+            let r = register_line(l).unwrap_or_else(|| panic!("{l}"));
+            assert_eq!((r.name, r.value), (name, v), "{l}");
+        }
+        assert!(is_core_register_name("x0") && is_core_register_name("cpsr"));
+        let i = insn_line("=> 0xaaaaaaaa0754 <main+20>:\tldr\tw0, [x0]").unwrap();
+        assert_eq!((i.current, i.location, i.text), (true, Some("main+20"), "ldr\tw0, [x0]"));
     }
 }

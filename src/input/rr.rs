@@ -296,4 +296,49 @@ mod tests {
         );
         assert_eq!(rr_backtrace_line("see [0x12]"), None);
     }
+
+    #[test]
+    fn when_answers_attach_to_the_stop() {
+        // rr's `when` family prints `Current event: N` / `Current tick: N` / `Current tid: N`
+        // (rr src/GdbCommand.cc); an answer before any stop waits for the next one.
+        let p = crate::input::parse(
+            "(rr) when
+Current event: 310
+(rr) continue
+Continuing.
+
+Program received signal SIGSEGV, Segmentation fault.
+0x000000000042e958 in tree_entry (desc=desc@entry=0x7ffd4fc47d00, entry=entry@entry=0x7ffd4fc47ba0) at tree-walk.c:98
+98\t\t*entry = desc->entry;
+(rr) when
+Current event: 312
+(rr) when-ticks
+Current tick: 327128
+(rr) when-tid
+Current tid: 13018
+(rr) reverse-stepi
+(rr) when
+Current event not known (diversion?)
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = p.trace.main_stop().expect("stop");
+        assert_eq!((s.rr_event, s.rr_ticks, s.rr_tid), (Some(312), Some(327128), Some(13018)));
+        assert_eq!(p.trace.stops[0].rr_event, Some(312), "the pending 310 is replaced by the stop's own answer");
+        assert!(p.trace.formats.contains(&Format::Rr));
+    }
+
+    #[test]
+    fn fatal_report_lines() {
+        // The shape of rr's fatal report (rr issues #1530, #2161, #4011).
+        let p = crate::input::parse(
+            "[FATAL /home/u/rr/src/fast_forward.cc:352:fast_forward_through_instruction() errno: 0 'Success'] \n (task 20944 (rec:11298) at time 218405)
+ ->  Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold. 
+",
+        );
+        let s = p.trace.main_stop().expect("stop");
+        assert_eq!(s.reason.kind, StopKind::RrFatal);
+        assert_eq!(s.rr_event, Some(218405));
+        assert_eq!(s.reason.description.as_deref(), Some("Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold."));
+    }
 }
