@@ -455,6 +455,26 @@ impl Stop {
     pub fn read_u64(&self, addr: u64) -> Option<u64> {
         self.memory.iter().find_map(|m| m.read_u64(addr))
     }
+    /// Whether something printed with `thread` selected belongs to the crashed thread.
+    fn in_crashed_thread(&self, thread: &Option<Sym>) -> bool {
+        match (thread, self.crashed_thread()) {
+            (Some(t), Some(c)) => **t == *c.id,
+            _ => true,
+        }
+    }
+    /// The `=>` instruction printed (`x/i $pc`, `disassemble`) while `frame` of the crashed
+    /// thread was selected. For frame 0 that is the faulting instruction; for an outer frame
+    /// it is the return address.
+    pub fn current_instruction(&self, frame: u32) -> Option<&Instruction> {
+        self.disassembly.iter().find(|i| i.current && i.frame == frame && self.in_crashed_thread(&i.thread))
+    }
+    /// The words of `x/… expr` printed while `frame` of the crashed thread was selected
+    /// (`x/4gx $r13` reads a different r13 in each frame).
+    pub fn memory_dump(&self, expr: &str, frame: u32) -> Option<&MemoryDump> {
+        self.memory
+            .iter()
+            .find(|m| m.expr.as_deref() == Some(expr) && m.frame == frame && m.string.is_none() && self.in_crashed_thread(&m.thread))
+    }
 }
 
 /// A memory mapping (`info proc mappings`, core NT_FILE notes).

@@ -592,3 +592,18 @@ fn poison() {
     assert_eq!(current_insn(s, 0).text.as_ref(), "mov    0x8(%rax),%eax");
     assert_eq!(frame(t, 1).locals().map(|l| l.0).collect::<Vec<_>>(), ["p", "c", "guard"]);
 }
+
+#[test]
+fn model_helpers_find_per_frame_facts() {
+    let (_, p) = parse_sample("julia-trampoline-bad-r13");
+    let s = main_stop(&p);
+    assert_eq!(s.current_instruction(0).map(|i| i.address.0), Some(0x555555555549));
+    assert_eq!(s.current_instruction(1).map(|i| i.address.0), Some(0x555555555535));
+    assert_eq!(s.current_instruction(3), None);
+    assert_eq!(s.memory_dump("$r13", 0).map(|m| m.address.0), Some(THUNK));
+    assert_eq!(s.memory_dump("$r13", 4).map(|m| m.address.0), Some(PGCSTACK));
+    assert_eq!(s.read_u64(PGCSTACK + 8), Some(0x6791));
+    let (_, p) = parse_sample("threads-crash");
+    let s = main_stop(&p);
+    assert_eq!(s.current_instruction(0).map(|i| i.text.as_ref()), Some("mov    %rdx,(%rax)"));
+}
