@@ -13,11 +13,12 @@ use std::sync::OnceLock;
 use tracecheck::input::{self, Parsed};
 use tracecheck::model::*;
 
-/// `cases` per property, or `PROPTEST_CASES` for a longer run. Failures are printed with
-/// their minimal input rather than persisted (integration tests have no `lib.rs` beside them).
+/// `cases` per property, or `PROPTEST_CASES` for a longer run. Failing seeds are kept in
+/// `tests/proptest_parse.proptest-regressions` (committed) and replayed first on every run.
 fn config(cases: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+    let regressions = proptest::test_runner::FileFailurePersistence::Direct(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/proptest_parse.proptest-regressions"));
+    ProptestConfig { cases, failure_persistence: Some(Box::new(regressions)), ..ProptestConfig::default() }
 }
 
 fn samples() -> &'static Vec<Vec<u8>> {
