@@ -97,8 +97,24 @@ pub fn is_machinery(f: &Frame) -> bool {
     if base.starts_with("libc.so") || base.starts_with("libc-") || base.starts_with("ld-linux") || base.starts_with("libpthread") || base.starts_with("libstdc++") || base.starts_with("libgcc_s") {
         return true;
     }
-    // glibc sources as gdb prints them (../sysdeps/…, ./nptl/…, ./stdlib/…, malloc.c)
-    if file.starts_with("../sysdeps/") || file.starts_with("./nptl/") || file.starts_with("./stdlib/") || file.starts_with("./malloc/") || file.starts_with("./assert/") || file.starts_with("./debug/") || file.starts_with("./signal/") || file.starts_with("./posix/") || file == "malloc.c" || file.starts_with("./libio/") {
+    // glibc sources as gdb prints them (../sysdeps/…, ./nptl/…, ./stdlib/…, malloc.c), also
+    // under a distribution's build path (/build/glibc-SzIz7B/glibc-2.31/string/../sysdeps/…).
+    if file.starts_with("../sysdeps/") || file.starts_with("./nptl/") || file.starts_with("./stdlib/") || file.starts_with("./malloc/") || file.starts_with("./assert/") || file.starts_with("./debug/") || file.starts_with("./signal/") || file.starts_with("./posix/") || file == "malloc.c" || file.starts_with("./libio/") || file.contains("/sysdeps/") || in_glibc_tree(file) {
+        return true;
+    }
+    // Library code compiled into the caller: C++ standard library headers (libstdc++'s
+    // /usr/include/c++/12/bits/stl_vector.h, libc++'s …/include/c++/v1/), other system
+    // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
+    // library/std/src/… when rustc's own paths are relative).
+    if file.starts_with("/usr/include/") || file.contains("/include/c++/") || file.starts_with("/rustc/") || file.starts_with("library/core/src/") || file.starts_with("library/std/src/") || file.starts_with("library/alloc/src/") || file.starts_with("library/panic_abort/") {
+        return true;
+    }
+    // Julia's GC internals (static functions in src/gc.c, gc-stock.c…) and Julia's Base,
+    // which Julia prints with a relative path (`copy at ./array.jl:356`).
+    if (name.starts_with("gc_") || name == "_jl_gc_collect" || name == "maybe_collect") && file.contains("/src/gc") {
+        return true;
+    }
+    if file.starts_with("./") && file.ends_with(".jl") {
         return true;
     }
     false
@@ -111,6 +127,13 @@ fn is_toolchain_source(file: &str) -> bool {
         || file.contains("/lib/rustlib/src/rust/library/")
         || RUST_LIBS.iter().any(|p| file.starts_with(p))
         || file.contains("/include/c++/")
+}
+
+/// A source path inside a glibc source tree (`/build/glibc-SzIz7B/glibc-2.31/string/…`):
+/// a directory named `glibc-<version>`.
+fn in_glibc_tree(file: &str) -> bool {
+    let mut dirs = file.split('/').rev().skip(1);
+    dirs.any(|d| d.strip_prefix("glibc-").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())))
 }
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {

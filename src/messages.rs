@@ -62,8 +62,8 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("terminate called after throwing an instance of") || t.starts_with("terminate called without an active exception") || t.starts_with("terminate called recursively") {
         return Some(MessageKind::UncaughtException);
     }
-    // `thread 'main' panicked at …`; newer Rust (1.95 in sample-traces/rust-panic) adds the OS thread id: `thread 'main' (12345) panicked at …`.
-    if t.starts_with("thread '") && (t.contains("' panicked at") || t.contains(") panicked at")) {
+    // `thread 'main' panicked at …`; Rust 1.89+ adds the tid: `thread 'main' (26319) panicked at …`.
+    if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
     }
     if t.contains("Assertion `") && t.ends_with("failed.") || t.contains("Assertion failed:") {

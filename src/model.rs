@@ -192,7 +192,9 @@ pub struct Frame {
     pub column: Option<u32>,
     /// The shared object the pc is in (`from /lib/libc.so.6`), or the Go/Julia module.
     pub module: Option<Sym>,
-    /// An inlined frame: it has no pc of its own (gdb prints no address for it).
+    /// This frame's code was inlined into the next outer frame (`index + 1`): the two share
+    /// one real stack frame, so they have the same pc and registers. gdb shows it by printing
+    /// the *outer* frame without an address; Julia prints `[inlined]` on this frame itself.
     pub inlined: bool,
     /// gdb's `<signal handler called>` marker frame.
     pub signal_handler: bool,
@@ -307,10 +309,15 @@ impl RegisterSet {
 }
 
 /// A run of memory words read with `x/` (or from a core).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct MemoryDump {
     /// The expression the user asked for (`$sp`, `$r13`), when the command was echoed.
     pub expr: Option<Box<str>>,
+    /// The thread selected when it was printed (register expressions like `$r13` are read
+    /// in that thread and frame).
+    pub thread: Option<Sym>,
+    /// The frame selected when it was printed (`frame 4` then `x/4gx $r13` reads frame 4's r13).
+    pub frame: u32,
     pub address: Address,
     /// Width of each unit in bytes (1, 2, 4, 8). 0 for strings.
     pub unit: u8,
@@ -344,9 +351,14 @@ impl MemoryDump {
     }
 }
 
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Instruction {
     pub address: Address,
+    /// The thread selected when it was printed.
+    pub thread: Option<Sym>,
+    /// The frame selected when it was printed: `=>` marks that frame's pc (the return address
+    /// for an outer frame), so only frame 0's marker is the faulting instruction.
+    pub frame: u32,
     /// `<main+16>` as printed, without the brackets.
     pub location: Option<Box<str>>,
     /// Mnemonic and operands as printed.
@@ -357,10 +369,14 @@ pub struct Instruction {
 }
 
 /// A value printed with `p` / `print`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct PrintedValue {
     /// The expression, when the command was echoed (`$_siginfo`, `$rip`).
     pub expr: Option<Box<str>>,
+    /// The thread selected when it was printed.
+    pub thread: Option<Sym>,
+    /// The frame selected when it was printed.
+    pub frame: u32,
     /// `$1`
     pub history: Option<u32>,
     pub value: Box<str>,
@@ -371,11 +387,30 @@ pub struct PrintedValue {
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct FrameInfo {
     pub level: Option<u32>,
+    /// The thread selected when it was printed.
+    pub thread: Option<Sym>,
+    /// `frame at 0x…`: the frame's CFA.
     pub frame_at: Option<Address>,
     pub pc: Option<Address>,
+    /// The function named on the `rip = 0x… in f (file:line)` line.
+    pub function: Option<Sym>,
     pub saved_pc: Option<Address>,
+    /// The level of the inner frame (`caller of frame at …` was printed): `level - 1`.
     pub caller_of: Option<u32>,
+    /// The level of the outer frame (`called by frame at …` was printed): `level + 1`.
     pub called_by: Option<u32>,
+    /// `caller of frame at 0x…`: the inner frame's CFA.
+    pub caller_of_frame_at: Option<Address>,
+    /// `called by frame at 0x…`: the outer frame's CFA.
+    pub called_by_frame_at: Option<Address>,
+    /// `Arglist at 0x…`
+    pub arglist_at: Option<Address>,
+    /// `Locals at 0x…`
+    pub locals_at: Option<Address>,
+    /// `Previous frame's sp is 0x…`: the caller's sp after return (the CFA).
+    pub previous_sp: Option<Address>,
+    /// `source language c.`
+    pub language: Option<Box<str>>,
     /// `Saved registers:` name -> address of the slot.
     pub saved_registers: Vec<(Sym, Address)>,
     pub span: Span,
@@ -393,9 +428,32 @@ pub struct Stop {
     pub disassembly: Vec<Instruction>,
     pub printed: Vec<PrintedValue>,
     pub frame_info: Vec<FrameInfo>,
+    /// `info symbol EXPR` answers.
+    pub symbols: Vec<SymbolLookup>,
+    /// rr `when-tid`: the recorded tid of the current task.
+    pub rr_tid: Option<u64>,
+    /// Reached by a reverse-execution command (`reverse-continue`, `reverse-step`…).
+    pub reverse: bool,
     /// Messages the program or runtime printed that explain the stop
     /// (`free(): double free detected`, `thread 'main' panicked at …`, assertion text).
     pub messages: Vec<Message>,
+    pub span: Span,
+}
+
+/// One `info symbol EXPR` answer: `stream_fill + 49 in section .text of /path/prog`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct SymbolLookup {
+    /// The expression asked about, when the command was echoed.
+    pub expr: Option<Box<str>>,
+    /// `None` for `No symbol matches EXPR.`
+    pub symbol: Option<Sym>,
+    pub offset: u64,
+    pub section: Option<Box<str>>,
+    /// The object file, when gdb names it (it omits it for the main executable of a live
+    /// process in some versions).
+    pub objfile: Option<Sym>,
+    pub thread: Option<Sym>,
+    pub frame: u32,
     pub span: Span,
 }
 
@@ -428,6 +486,26 @@ impl Stop {
     /// Reads a little-endian 8-byte word from any memory dump of this stop.
     pub fn read_u64(&self, addr: u64) -> Option<u64> {
         self.memory.iter().find_map(|m| m.read_u64(addr))
+    }
+    /// Whether something printed with `thread` selected belongs to the crashed thread.
+    fn in_crashed_thread(&self, thread: &Option<Sym>) -> bool {
+        match (thread, self.crashed_thread()) {
+            (Some(t), Some(c)) => **t == *c.id,
+            _ => true,
+        }
+    }
+    /// The `=>` instruction printed (`x/i $pc`, `disassemble`) while `frame` of the crashed
+    /// thread was selected. For frame 0 that is the faulting instruction; for an outer frame
+    /// it is the return address.
+    pub fn current_instruction(&self, frame: u32) -> Option<&Instruction> {
+        self.disassembly.iter().find(|i| i.current && i.frame == frame && self.in_crashed_thread(&i.thread))
+    }
+    /// The words of `x/… expr` printed while `frame` of the crashed thread was selected
+    /// (`x/4gx $r13` reads a different r13 in each frame).
+    pub fn memory_dump(&self, expr: &str, frame: u32) -> Option<&MemoryDump> {
+        self.memory
+            .iter()
+            .find(|m| m.expr.as_deref() == Some(expr) && m.frame == frame && m.string.is_none() && self.in_crashed_thread(&m.thread))
     }
 }
 
@@ -478,6 +556,9 @@ pub struct Trace {
     pub core_command: Option<Box<str>>,
     /// The program being debugged, when the transcript names it.
     pub program: Option<Box<str>>,
+    /// Inferior environment variables the transcript shows (`set environment X=Y`,
+    /// `show environment X`): `MALLOC_PERTURB_` explains 0xa5 patterns, for example.
+    pub environment: Vec<(Box<str>, Box<str>)>,
     /// The process memory, when the input was a core (its PT_LOAD segments plus the code of
     /// the executables given with `--exe`). Rules read it through `RuleContext::read_u64`.
     pub memory: Option<TraceMemory>,

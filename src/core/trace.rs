@@ -210,7 +210,8 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                             line: sf.line,
                             column: None,
                             module: if file.is_none() { module_path.clone() } else { None },
-                            inlined: j > 0,
+                            // Every level but the outermost was inlined into the next one (the model's meaning).
+                            inlined: j + 1 < n,
                             ..Default::default()
                         });
                         th.registers.insert(index, set.clone());

@@ -20,8 +20,7 @@ pub struct LineMarks {
 /// C0 control characters except tab. Used on input and before printing anything that came
 /// from a dump.
 pub fn strip_escapes(s: &str) -> Cow<'_, str> {
-    if !s.bytes().any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f) && !s.contains('\u{9b}')
-    {
+    if !may_need_cleaning(s.as_bytes()) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -76,6 +75,39 @@ pub fn strip_escapes(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether a line may hold a control character other than tab, DEL, or a C1 control (UTF-8
+/// `0xc2 0x80..=0x9f`). A false positive only costs the slow path. Eight bytes at a time:
+/// this runs on every line, and almost every line is clean.
+#[inline]
+fn may_need_cleaning(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero → its high bit is set in the result (and maybe a few more bits
+    // above a true hit, which is fine for a yes/no answer).
+    #[inline]
+    fn has_zero(x: u64) -> bool {
+        x.wrapping_sub(ONES) & !x & HIGH != 0
+    }
+    // A byte of `x` is below 0x20 (`hasless(x, 0x20)`, valid for n <= 128).
+    #[inline]
+    fn has_less_than_0x20(x: u64) -> bool {
+        x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0
+    }
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        if has_less_than_0x20(x) || has_zero(x ^ (ONES * 0x7f)) || has_zero(x ^ (ONES * 0xc2)) {
+            // Maybe only a tab: decide byte by byte.
+            if c.iter().any(|&b| (b < 0x20 && b != b'\t') || b == 0x7f || b == 0xc2) {
+                return true;
+            }
+        }
+    }
+    chunks.remainder().iter().any(|&b| (b < 0x20 && b != b'\t') || b == 0x7f || b == 0xc2)
 }
 
 /// Length of a GitHub-Actions style timestamp prefix (`2024-05-01T10:11:12.1234567Z `).
@@ -136,9 +168,9 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
         Cow::Owned(o) if start == 0 => Cow::Owned(o),
         Cow::Owned(o) => Cow::Owned(o[start..].to_string()),
     };
-    let t = s.trim();
+    let t = s.trim_start_matches([' ', '\t']);
     if t.starts_with("```") || t.starts_with("~~~") {
-        let info = t.trim_start_matches(['`', '~']);
+        let info = t.trim_end().trim_start_matches(['`', '~']);
         if info.chars().all(|c| c.is_ascii_alphanumeric() || "-_+ ".contains(c)) {
             marks.fence = true;
         }
@@ -148,7 +180,11 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
 
 /// Decodes bytes as UTF-8, replacing invalid sequences, and drops NUL bytes.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    let s = String::from_utf8_lossy(bytes);
+    // Validating is much faster than the lossy decoder's chunking; almost all input is valid.
+    let s = match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
     if s.contains('\0') {
         Cow::Owned(s.replace('\0', ""))
     } else {
@@ -182,6 +218,21 @@ mod tests {
         assert_eq!(l, "=> 0x401136 <main+4>:\tmov    (%rax),%eax");
         let (l, _) = clean_line(">");
         assert_eq!(l, "");
+    }
+
+    #[test]
+    fn fast_check_finds_every_control() {
+        for pos in 0..20 {
+            for bad in ["\u{1b}", "\r", "\u{7f}", "\u{9b}", "\0"] {
+                let mut s = "a".repeat(20);
+                s.insert_str(pos, bad);
+                assert!(may_need_cleaning(s.as_bytes()), "{bad:?} at {pos}");
+            }
+            let mut s = "a".repeat(20);
+            s.insert(pos, '\t');
+            assert!(!may_need_cleaning(s.as_bytes()), "tab at {pos}");
+        }
+        assert!(!may_need_cleaning("        mirror = {x = 10, y = 42, weight = -21} ä é ü".as_bytes()));
     }
 
     #[test]

@@ -217,7 +217,7 @@ fn info_program_reason(b: &mut Builder, r: &str, n: u32) -> bool {
         && b.stop_location[si].as_ref().and_then(|l| l.pc).is_none()
     {
         let function = b.stop_location[si].as_ref().and_then(|l| l.function.clone());
-        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function });
+        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function, ..Default::default() });
     }
     let cur = &mut b.trace.stops[si].reason;
     if cur.kind == StopKind::Unknown {

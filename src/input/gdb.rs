@@ -70,24 +70,33 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     // Suffix: ` from LIB` or ` at FILE:LINE` (search from the right; the args come before).
     let mut head = rest;
-    if let Some(p) = rest.rfind(" from ") {
+    if let Some(p) = rfind_word(rest, " from ") {
         let lib = &rest[p + 6..];
         if !lib.is_empty() && !lib.contains(" (") && head[..p].ends_with(')') {
             f.module = Some(lib);
             head = &rest[..p];
         }
     }
-    if f.module.is_none() {
-        if let Some(p) = rest.rfind(" at ") {
-            if let Some((file, line, _)) = file_line(&rest[p + 4..]) {
-                if rest[..p].ends_with(')') {
+    if f.module.is_none()
+        && let Some(p) = rfind_word(rest, " at ") {
+            let loc = &rest[p + 4..];
+            if rest[..p].ends_with(')') {
+                if let Some((file, line, _)) = file_line(loc) {
                     f.file = Some(file);
                     f.line = Some(line);
+                    head = &rest[..p];
+                } else if !loc.is_empty() && !loc.contains(' ') {
+                    // `foo () at /lib64/libc.so.6`: abrt-processed traces name the library
+                    // this way; a file without a line is kept as a file.
+                    if is_shared_object(loc) {
+                        f.module = Some(loc);
+                    } else {
+                        f.file = Some(loc);
+                    }
                     head = &rest[..p];
                 }
             }
         }
-    }
     // Args: the last balanced parenthesised group.
     match open_paren_of_last_group(head) {
         Some(open) => {
@@ -116,6 +125,27 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// `s.rfind(word)` for a word that starts with a space: walks the spaces from the end with
+/// `memrchr`, which beats a general substring search on frame lines (the hot path).
+#[inline]
+fn rfind_word(s: &str, word: &str) -> Option<usize> {
+    let (b, w) = (s.as_bytes(), word.as_bytes());
+    let mut end = b.len();
+    while let Some(p) = memchr::memrchr(b' ', &b[..end]) {
+        if b[p..].starts_with(w) {
+            return Some(p);
+        }
+        end = p;
+    }
+    None
+}
+
+/// Whether a path names a shared object (`libc.so.6`, `libfoo.dylib`, `x.dll`).
+pub fn is_shared_object(p: &str) -> bool {
+    let base = p.rsplit('/').next().unwrap_or(p);
+    base.contains(".so") || base.ends_with(".dylib") || base.ends_with(".dll") || base.ends_with(".DLL")
 }
 
 /// `rax            0x0                 0` and friends.
@@ -207,24 +237,29 @@ pub fn thread_header(l: &str) -> Option<GdbThreadHeader<'_>> {
 }
 
 /// `Thread 0x7ffff7d89640 (LWP 1235) "worker"`, `LWP 1235`, `process 123`.
-fn target_id<'a>(s: &'a str, h: &mut GdbThreadHeader<'a>) {
-    if let Some(p) = s.find("0x") {
-        if let Ok((_, v)) = hex_u64(&s[p..]) {
+pub fn target_id<'a>(s: &'a str, h: &mut GdbThreadHeader<'a>) {
+    if let Some(p) = s.find("0x")
+        && let Ok((_, v)) = hex_u64(&s[p..]) {
             h.handle = Some(v);
         }
-    }
+    let digits = |r: &str| -> Option<u64> {
+        let d = r.bytes().take_while(|c| c.is_ascii_digit()).count();
+        r[..d].parse().ok()
+    };
     if let Some(p) = s.find("LWP ") {
-        let d: String = s[p + 4..].chars().take_while(|c| c.is_ascii_digit()).collect();
-        h.lwp = d.parse().ok();
+        h.lwp = digits(&s[p + 4..]);
     } else if let Some(p) = s.find("process ") {
-        let d: String = s[p + 8..].chars().take_while(|c| c.is_ascii_digit()).collect();
-        h.lwp = d.parse().ok();
-    }
-    if let Some(q) = s.find('"') {
-        if let Some(e) = s[q + 1..].find('"') {
-            h.name = Some(&s[q + 1..q + 1 + e]);
+        h.lwp = digits(&s[p + 8..]);
+    } else if let Some(r) = s.strip_prefix("Thread ") {
+        // Old gdb on cores: `Thread 19965` is the LWP in decimal.
+        if !r.starts_with("0x") {
+            h.lwp = digits(r);
         }
     }
+    if let Some(q) = s.find('"')
+        && let Some(e) = s[q + 1..].find('"') {
+            h.name = Some(&s[q + 1..q + 1 + e]);
+        }
 }
 
 /// One row of `info threads`: `* 1    Thread 0x… (LWP 1234) "prog" 0x… in main () at t.c:5`.
@@ -269,11 +304,10 @@ pub fn info_threads_row(l: &str) -> Option<GdbInfoThreadsRow<'_>> {
             .map(|(i, _)| i)
             .unwrap_or(rest.len());
     }
-    if end < bytes.len() && rest[end..].starts_with(" \"") {
-        if let Some(q) = rest[end + 2..].find('"') {
+    if end < bytes.len() && rest[end..].starts_with(" \"")
+        && let Some(q) = rest[end + 2..].find('"') {
             end = end + 2 + q + 1;
         }
-    }
     let mut h = GdbThreadHeader { id, ..Default::default() };
     target_id(&rest[..end], &mut h);
     let frame_text = skip_ws(&rest[end..]);
@@ -547,8 +581,53 @@ pub fn insn_line(l: &str) -> Option<GdbInsnLine<'_>> {
         (None, r)
     };
     let r = r.strip_prefix(':')?;
-    let text = skip_ws(r);
+    let mut text = skip_ws(r);
+    // `=> 0x0:\tgdb/x.gdb:48: Error in sourced command file:`: the memory could not be read
+    // and gdb's error message was glued onto the half-printed line.
+    if sourced_file_error(text) {
+        text = "";
+    }
     Some(GdbInsnLine { current, address, location, text })
+}
+
+/// `gdb/x.gdb:42: Error in sourced command file:` (batch mode, a failing command).
+pub fn sourced_file_error(t: &str) -> bool {
+    t.trim_end().ends_with(": Error in sourced command file:")
+}
+
+/// One `info symbol` answer: `stream_fill + 49 in section .text of /path/prog`,
+/// `pass_callback_thunk_vtable in section .data.rel.ro`, `No symbol matches s.`
+#[derive(Debug, PartialEq, Eq)]
+pub struct GdbSymbolLine<'a> {
+    pub symbol: Option<&'a str>,
+    pub offset: u64,
+    pub section: Option<&'a str>,
+    pub objfile: Option<&'a str>,
+}
+
+pub fn symbol_line(t: &str) -> Option<GdbSymbolLine<'_>> {
+    let t = t.trim_end();
+    if t.starts_with("No symbol matches ") {
+        return Some(GdbSymbolLine { symbol: None, offset: 0, section: None, objfile: None });
+    }
+    let p = t.find(" in section ")?;
+    let (sym, rest) = (&t[..p], &t[p + 12..]);
+    let (section, objfile) = match rest.split_once(" of ") {
+        Some((s, o)) => (s, Some(o)),
+        None => (rest, None),
+    };
+    // ELF section names: `.text`, `.data.rel.ro`, `.bss`…
+    if !section.starts_with('.') || section.contains(' ') {
+        return None;
+    }
+    let (symbol, offset) = match sym.rsplit_once(" + ") {
+        Some((s, off)) => (s, off.parse().ok()?),
+        None => (sym, 0),
+    };
+    if symbol.is_empty() {
+        return None;
+    }
+    Some(GdbSymbolLine { symbol: Some(symbol), offset, section: Some(section), objfile })
 }
 
 /// Echoed commands: `(gdb) bt`, `(rr) when`, `pwndbg> i r`, `gef➤  x/4gx $sp`.
@@ -582,11 +661,23 @@ pub fn siginfo(v: &str) -> Option<GdbSiginfo> {
     if !v.contains("si_signo") {
         return None;
     }
+    // C syntax `si_code = 1`, Rust syntax `si_code: 1` (gdb uses the selected frame's
+    // language).
     fn field<'a>(v: &'a str, name: &str) -> Option<&'a str> {
-        let p = v.find(name)?;
-        let r = v[p + name.len()..].trim_start().strip_prefix('=')?.trim_start();
-        let end = r.find([',', '}', '\n', ' ']).unwrap_or(r.len());
-        Some(&r[..end])
+        let mut from = 0;
+        while let Some(p) = v[from..].find(name) {
+            let at = from + p;
+            from = at + name.len();
+            let before_ok = at == 0 || !v.as_bytes()[at - 1].is_ascii_alphanumeric() && v.as_bytes()[at - 1] != b'_';
+            let r = v[from..].trim_start();
+            let r = match r.strip_prefix('=').or_else(|| r.strip_prefix(':')) {
+                Some(r) if before_ok => r.trim_start(),
+                _ => continue,
+            };
+            let end = r.find([',', '}', '\n', ' ']).unwrap_or(r.len());
+            return Some(&r[..end]);
+        }
+        None
     }
     let signo = field(v, "si_signo").and_then(|s| s.parse().ok());
     let code = field(v, "si_code").and_then(|s| s.parse().ok().or_else(|| crate::signals::si_code_value(s)));
@@ -612,6 +703,13 @@ pub fn history_value(l: &str) -> Option<(u32, &str)> {
 pub fn is_source_line(l: &str) -> bool {
     let d = l.bytes().take_while(|b| b.is_ascii_digit()).count();
     d > 0 && d < 9 && l[d..].starts_with('\t')
+}
+
+/// The same with the tab turned into spaces (`42  ../sysdeps/…: No such file or directory.`),
+/// as old reports and re-flowed pastes have it. Only trusted right after a frame line.
+pub fn is_spaced_source_line(l: &str) -> bool {
+    let d = l.bytes().take_while(|b| b.is_ascii_digit()).count();
+    d > 0 && d < 9 && l[d..].starts_with("  ")
 }
 
 /// gdb chatter that carries no fact but is known (counted as recognized).
@@ -646,15 +744,13 @@ pub fn is_noise(l: &str) -> bool {
         "Missing separate debuginfo",
         "Missing separate debuginfos",
         "Try: ",
-        "Core was generated by",
-        "No symbol table info available.",
-        "No locals.",
-        "Stack level ",
         "Dump of assembler code",
         "End of assembler dump.",
         "Mapped address spaces:",
         "(*): Shared library is missing debugging information.",
         "Type \"apropos word\"",
+        "Type \"show copying\"",
+        "(No debugging symbols found in",
         "For help, type",
         "GNU gdb ",
         "Copyright (C)",
@@ -672,7 +768,6 @@ pub fn is_noise(l: &str) -> bool {
         "No frame selected.",
         "The program being debugged has been started already.",
         "Start it from the beginning?",
-        "[Switching to ",
         "[Current thread is ",
         "Cannot access memory at address",
         "process ",
@@ -686,12 +781,6 @@ pub fn is_noise(l: &str) -> bool {
         "Start Addr",
         "Initial frame selected; you cannot go up.",
         "Bottom (innermost) frame selected; you cannot go down.",
-        "Temporary breakpoint ",
-        "Breakpoint ",
-        "Hardware watchpoint ",
-        "Watchpoint ",
-        "Old value = ",
-        "New value = ",
         "Value returned is",
         "Python Exception",
         "Error while running hook",
@@ -709,16 +798,23 @@ pub fn is_noise(l: &str) -> bool {
         "Attempt to take contents of a non-pointer value.",
         "Could not fetch register",
         "value has been optimized out",
-        "Thread ",
-        "Backtrace stopped:",
-        "Saved registers:",
-        "Program terminated with signal",
-        "Program received signal",
         "[process ",
         "libthread_db",
     ];
     let t = l.trim_start();
-    t.is_empty() || PREFIXES.iter().any(|p| t.starts_with(p) || l.starts_with(p))
+    if t.is_empty() || PREFIXES.iter().any(|p| t.starts_with(p)) {
+        return true;
+    }
+    // `Breakpoint 1 at 0x1587: file x.c, line 5.` (set, not hit), `[Thread 0x… exited]`.
+    for p in ["Breakpoint ", "Temporary breakpoint ", "Hardware breakpoint "] {
+        if let Some(r) = t.strip_prefix(p) {
+            let d = r.bytes().take_while(|b| b.is_ascii_digit()).count();
+            if d > 0 && r[d..].starts_with(" at ") {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -768,6 +864,13 @@ mod tests {
 
         assert!(frame_line("#include <stdio.h>").is_none());
         assert!(frame_line("#1").is_none());
+    }
+
+    #[test]
+    fn rfind_words() {
+        for (s, w) in [("f () at a.c:1", " at "), ("a at b at c", " at "), ("x from y", " from "), ("no", " at "), ("  at ", " at "), ("f (s=\" at \") from /l.so", " from ")] {
+            assert_eq!(rfind_word(s, w), s.rfind(w), "{s:?} {w:?}");
+        }
     }
 
     #[test]
@@ -867,5 +970,77 @@ mod tests {
         assert_eq!(siginfo(v), Some(GdbSiginfo { signo: Some(11), code: Some(1), addr: Some(0x18) }));
         let v = "{si_signo = 11, si_errno = 0, si_code = 128, _sifields = {_sigfault = {si_addr = 0x0}}}";
         assert_eq!(siginfo(v).unwrap().code, Some(128));
+        // Rust syntax (selected frame in Rust code), from the rust-null sample.
+        let v = "siginfo {si_signo: 11, si_errno: 0, si_code: 1, _sifields: {_pad: [4120, 0 <repeats 27 times>], _kill: {si_pid: 4120, si_uid: 0}, _sigfault: {si_addr: 0x1018, _addr_lsb: 0, _addr_bnd: {_lower: 0x0, _upper: 0x0}}}}";
+        assert_eq!(siginfo(v), Some(GdbSiginfo { signo: Some(11), code: Some(1), addr: Some(0x1018) }));
+        // `si_addr_lsb`-like longer names do not match `si_addr`.
+        let v = "{si_signo = 7, si_code = 4, _sifields = {_sigfault = {si_addr_lsb = 3, si_addr = 0x7f00}}}";
+        assert_eq!(siginfo(v).unwrap().addr, Some(0x7f00));
+        assert_eq!(siginfo("{x = 1}"), None);
+    }
+
+    #[test]
+    fn old_gdb_and_abrt_shapes() {
+        // satyr rhbz-1239318: abrt prints the library after `at`.
+        let f = frame_line("#0  0x00007f77903f8239 in syscall () at /lib64/libc.so.6").unwrap();
+        assert_eq!((f.function, f.module, f.file), (Some("syscall"), Some("/lib64/libc.so.6"), None));
+        // A source file without a line stays a file.
+        let f = frame_line("#3  0x0000000000401136 in f () at t.c").unwrap();
+        assert_eq!((f.file, f.line), (Some("t.c"), None));
+        // satyr rhbz-621492: `Thread 11 (Thread 19965):` names the LWP in decimal.
+        let h = thread_header("Thread 11 (Thread 19965):").unwrap();
+        assert_eq!((h.id, h.lwp, h.handle), ("11", Some(19965), None));
+        // A wrapped frame line is cut off until its continuation arrives.
+        let f = frame_line("#1  0x0000003139e1f34e in nsProfileLock::FatalSignalHandler (signo=11, ").unwrap();
+        assert!(f.truncated);
+        assert_eq!(f.function, Some("nsProfileLock::FatalSignalHandler"));
+        assert!(is_spaced_source_line("42  ../nptl/sysdeps/unix/sysv/linux/pt-raise.c: No such file or directory."));
+        assert!(!is_spaced_source_line("42 is the answer"));
+        assert!(is_source_line("57\t./nptl/futex-internal.c: No such file or directory."));
+        assert!(is_shared_object("/lib/x86_64-linux-gnu/libstdc++.so.6") && !is_shared_object("src/x.c"));
+    }
+
+    #[test]
+    fn info_symbol() {
+        // null-fnptr, julia-trampoline-bad-r13 and write-rodata samples.
+        let s = symbol_line("stream_fill + 49 in section .text of /work/main/sample-traces/build/null-fnptr").unwrap();
+        assert_eq!((s.symbol, s.offset, s.section, s.objfile), (Some("stream_fill"), 49, Some(".text"), Some("/work/main/sample-traces/build/null-fnptr")));
+        let s = symbol_line("pass_callback_thunk_vtable in section .data.rel.ro of /work/main/sample-traces/build/julia-trampoline-bad-r13").unwrap();
+        assert_eq!((s.symbol, s.offset, s.section), (Some("pass_callback_thunk_vtable"), 0, Some(".data.rel.ro")));
+        let s = symbol_line("main + 4 in section .text").unwrap();
+        assert_eq!((s.symbol, s.objfile), (Some("main"), None));
+        assert_eq!(symbol_line("No symbol matches s.").unwrap().symbol, None);
+        assert_eq!(symbol_line("the answer in section four of the book"), None);
+    }
+
+    #[test]
+    fn batch_mode_errors() {
+        // null-fnptr: `x/2i $pc` at pc 0 fails after printing `=> 0x0:\t`.
+        let i = insn_line("=> 0x0:\tgdb/null-fnptr.gdb:48: Error in sourced command file:").unwrap();
+        assert_eq!((i.current, i.address, i.text), (true, 0, ""));
+        assert!(sourced_file_error("gdb/noncanonical.gdb:42: Error in sourced command file:"));
+    }
+
+    #[test]
+    fn aarch64_registers() {
+        // gdb's AArch64 `info registers` / `info all-registers` layout (name, hex, natural).
+        for (l, name, v) in [
+            ("x0             0x0                 0", "x0", Some(0)),
+            ("x29            0xfffffffff1c0      281474976707008", "x29", Some(0xfffffffff1c0)),
+            ("x30            0xaaaaaaaa0778      187649984432120", "x30", Some(0xaaaaaaaa0778)),
+            ("sp             0xfffffffff1c0      0xfffffffff1c0", "sp", Some(0xfffffffff1c0)),
+            ("pc             0xaaaaaaaa0754      0xaaaaaaaa0754 <main+20>", "pc", Some(0xaaaaaaaa0754)),
+            ("cpsr           0x80000000          [ EL=0 BTYPE=0 N ]", "cpsr", Some(0x80000000)),
+            ("fpsr           0x0                 [ ]", "fpsr", Some(0)),
+            ("fpcr           0x0                 [ Len=0 Stride=0 RMode=0 ]", "fpcr", Some(0)),
+            ("v0             {d = {f = {0x0, 0x0}, u = {0x0, 0x0}, s = {0x0, 0x0}}, s = {f = {0x0, 0x0, 0x0, 0x0}}}", "v0", None),
+            ("s0             {f = 0, u = 0, s = 0}", "s0", None),
+        ] {
+            let r = register_line(l).unwrap_or_else(|| panic!("{l}"));
+            assert_eq!((r.name, r.value), (name, v), "{l}");
+        }
+        assert!(is_core_register_name("x0") && is_core_register_name("cpsr"));
+        let i = insn_line("=> 0xaaaaaaaa0754 <main+20>:\tldr\tw0, [x0]").unwrap();
+        assert_eq!((i.current, i.location, i.text), (true, Some("main+20"), "ldr\tw0, [x0]"));
     }
 }

@@ -225,7 +225,7 @@ fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
         r.description = Some(m);
     }
     if let Some(pc) = pc {
-        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None });
+        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None, ..Default::default() });
     }
     b.trace.stops[si].span.extend_to(n);
     Some(())
@@ -253,7 +253,7 @@ fn pc_line(b: &mut Builder, t: &str, n: u32) -> bool {
         }
     }
     let Some(pc) = pc else { return false };
-    b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None });
+    b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None, ..Default::default() });
     b.trace.stops[si].reason.span.extend_to(n);
     b.trace.stops[si].span.extend_to(n);
     true

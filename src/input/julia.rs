@@ -1,19 +1,26 @@
 //! Julia's own crash output (no debugger involved):
 //!
 //! ```text
-//! [4053] signal 11 (1): Segmentation fault        (1.9+; older: `signal (11): Segmentation fault`)
+//! [4053] signal 11 (1): Segmentation fault        (1.10+; 1.9: `signal (11.1)`; older: `signal (11)`)
 //! in expression starting at /tmp/x.jl:3
 //! jl_gc_collect at /src/gc.c:123 [inlined]       native frames, innermost first
 //! unknown function (ip: 0x7f3e3fd8f4dc)
+//! gsignal at /usr/lib/libc.so.6 (unknown line)
 //! Allocations: 123 (Pool: 120; Big: 3); GC: 0
 //! ```
 //!
-//! and Julia-level exception traces (`ERROR: …` then `Stacktrace:` with `[n] f(x::T)` and
-//! `@ Module file:line` lines), plus `GC error (probable corruption)` aborts.
+//! Julia-level exception traces (`ERROR: …` then `Stacktrace:` with `[n] f(x::T)` and
+//! `@ Module file:line` lines, or both on one line), `GC error (probable corruption)` aborts
+//! with their object dump, and Windows' `Exception: EXCEPTION_ACCESS_VIOLATION at 0x… -- f at
+//! file:line` header. Native frames go to thread `1` of a signal stop; a `Stacktrace:` after
+//! native frames gets a thread of its own (`julia-N`), since the two lists overlap.
 
 use super::lexemes::{file_line, parse_hex};
 use super::{Builder, Ctx};
 use crate::model::*;
+
+/// How many lines of a GC error's object dump are kept as messages.
+const GC_DUMP_LINES_KEPT: usize = 40;
 
 #[derive(Default)]
 pub(crate) struct JuliaState {
@@ -22,12 +29,40 @@ pub(crate) struct JuliaState {
     next_index: u32,
     /// The last `[n]` Stacktrace frame, waiting for its `@ Module file:line` line.
     st_pending: Option<usize>,
-    /// After a `GC error` line: object dumps follow.
+    /// Inside a `GC error` report: its object dump runs until the signal header.
     in_gc_error: bool,
+    gc_lines_kept: usize,
+    /// After `ERROR:`: the message may continue over several lines until `Stacktrace:`.
+    in_error_message: u16,
+    /// `caused by:` sections seen in the current stop.
+    causes: u32,
 }
 
-/// `[pid] signal 11 (1): Segmentation fault` / `signal (11): Segmentation fault`.
-pub fn signal_header(t: &str) -> Option<(Option<u32>, i32, Option<i32>, &str)> {
+impl JuliaState {
+    /// Debugger output (a command, a stop line) ends any Julia report that was running.
+    pub(crate) fn end_report(&mut self) {
+        self.in_gc_error = false;
+        self.in_error_message = 0;
+    }
+
+    /// A new stop started: the native-frame thread and pending frame belong to the old one.
+    pub(crate) fn forget_thread(&mut self) {
+        self.thread = None;
+        self.st_pending = None;
+    }
+}
+
+/// `[4053] signal 11 (1): Segmentation fault`, `signal (11): Segmentation fault`,
+/// `[52149] signal (11.1): Segmentation fault`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct JuliaSignalHeader<'a> {
+    pub pid: Option<u32>,
+    pub signo: i32,
+    pub code: Option<i32>,
+    pub description: &'a str,
+}
+
+pub fn signal_header(t: &str) -> Option<JuliaSignalHeader<'_>> {
     let (pid, rest) = if let Some(r) = t.strip_prefix('[') {
         let e = r.find("] ")?;
         (r[..e].parse().ok(), &r[e + 2..])
@@ -36,9 +71,14 @@ pub fn signal_header(t: &str) -> Option<(Option<u32>, i32, Option<i32>, &str)> {
     };
     let rest = rest.strip_prefix("signal ")?;
     let (signo, code, rest) = if let Some(r) = rest.strip_prefix('(') {
-        // old form: `signal (11): desc`
+        // `signal (11): desc` (≤1.8) and `signal (11.1): desc` (1.9)
         let e = r.find(')')?;
-        (r[..e].parse().ok()?, None, &r[e + 1..])
+        let inner = &r[..e];
+        let (s, c) = match inner.split_once('.') {
+            Some((s, c)) => (s, c.parse().ok()),
+            None => (inner, None),
+        };
+        (s.parse().ok()?, c, &r[e + 1..])
     } else {
         let d = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
         let signo: i32 = rest[..d].parse().ok()?;
@@ -51,13 +91,25 @@ pub fn signal_header(t: &str) -> Option<(Option<u32>, i32, Option<i32>, &str)> {
         }
         (signo, code, r)
     };
-    let desc = rest.strip_prefix(": ")?;
-    Some((pid, signo, code, desc.trim()))
+    let description = rest.strip_prefix(": ")?.trim();
+    Some(JuliaSignalHeader { pid, signo, code, description })
+}
+
+/// One native frame of Julia's crash backtrace.
+#[derive(Debug, PartialEq, Eq, Default)]
+pub struct JuliaNativeFrame<'a> {
+    /// `None` for `unknown function`.
+    pub function: Option<&'a str>,
+    pub ip: Option<u64>,
+    /// A source file (with a line) or, for `(unknown line)` frames, the object file.
+    pub path: Option<&'a str>,
+    pub line: Option<u32>,
+    pub inlined: bool,
 }
 
 /// A native frame: `name at file:line [inlined]`, `name at /lib/libc.so.6 (unknown line)`,
-/// `unknown function (ip: 0x…)` (optionally ` at /lib/…`).
-pub fn native_frame(t: &str) -> Option<(Option<&str>, Option<u64>, Option<&str>, Option<u32>, bool)> {
+/// `unknown function (ip: 0x…)` (optionally ` at /lib/…`), `top-level scope at x.jl:3`.
+pub fn native_frame(t: &str) -> Option<JuliaNativeFrame<'_>> {
     let t = t.trim_end();
     let (t, inlined) = match t.strip_suffix(" [inlined]") {
         Some(r) => (r, true),
@@ -65,43 +117,62 @@ pub fn native_frame(t: &str) -> Option<(Option<&str>, Option<u64>, Option<&str>,
     };
     if let Some(r) = t.strip_prefix("unknown function (ip: ") {
         let e = r.find(')')?;
-        let ip = parse_hex(&r[..e])?;
-        let tail = r[e + 1..].trim();
-        let file = tail.strip_prefix("at ").map(str::trim).filter(|s| !s.is_empty());
-        let file = file.map(|f| f.trim_end_matches(" (unknown line)"));
-        return Some((None, Some(ip), file, None, inlined));
+        let ip_text = &r[..e];
+        let ip = if ip_text == "(nil" { Some(0) } else { parse_hex(ip_text) };
+        let tail = r[e + 1..].trim_start_matches(')').trim();
+        let path = tail
+            .strip_prefix("at ")
+            .map(|s| s.trim().trim_end_matches(" (unknown line)"))
+            .filter(|s| !s.is_empty() && *s != "(unknown file)");
+        return Some(JuliaNativeFrame { function: None, ip, path, line: None, inlined });
     }
-    let (name, loc) = t.split_once(" at ")?;
-    if name.is_empty() || name.contains(' ') && !name.contains('(') {
+    let (name, loc) = t.rsplit_once(" at ")?;
+    let name = name.trim();
+    if name.is_empty() || name.len() > 4096 {
         return None;
     }
-    if let Some(lib) = loc.strip_suffix(" (unknown line)") {
-        return Some((Some(name), None, Some(lib), None, inlined));
+    // Names are symbols (`jl_gc_collect`, `#start_repl_backend#46`, `julia_f_123`) or the two
+    // phrases Julia uses for non-functions; prose with spaces is not a frame.
+    if name.contains(' ') && !(name.starts_with("top-level scope") || name.starts_with("macro expansion") || name.contains('(')) {
+        return None;
+    }
+    if let Some(obj) = loc.strip_suffix(" (unknown line)") {
+        return Some(JuliaNativeFrame { function: Some(name), ip: None, path: Some(obj), line: None, inlined });
+    }
+    if loc == "(unknown file)" || loc == "no file:0" {
+        return Some(JuliaNativeFrame { function: Some(name), inlined, ..Default::default() });
     }
     let (file, line, _) = file_line(loc)?;
-    Some((Some(name), None, Some(file), Some(line), inlined))
+    Some(JuliaNativeFrame { function: Some(name), ip: None, path: Some(file), line: Some(line), inlined })
 }
 
 /// A Julia `Stacktrace:` entry: `[3] f(x::Int64)` with the location on the next line
 /// (`@ Module ~/file.jl:12 [inlined]`), or all on one line (`… @ Module file:12`, or the
 /// pre-1.6 `… at /path/file.jl:12`).
-pub fn stacktrace_entry(t: &str) -> Option<(u32, &str, Option<&str>)> {
+#[derive(Debug, PartialEq, Eq)]
+pub struct JuliaStacktraceEntry<'a> {
+    pub number: u32,
+    pub call: &'a str,
+    pub location: Option<&'a str>,
+}
+
+pub fn stacktrace_entry(t: &str) -> Option<JuliaStacktraceEntry<'_>> {
     let r = t.trim_start().strip_prefix('[')?;
     let e = r.find("] ")?;
-    let idx: u32 = r[..e].trim().parse().ok()?;
+    let number: u32 = r[..e].trim().parse().ok()?;
     let body = r[e + 2..].trim();
     if body.is_empty() {
         return None;
     }
     if let Some(p) = body.rfind(" @ ") {
-        return Some((idx, &body[..p], Some(&body[p + 3..])));
+        return Some(JuliaStacktraceEntry { number, call: body[..p].trim_end(), location: Some(body[p + 3..].trim()) });
     }
-    if let Some(p) = body.rfind(" at ") {
-        if file_line(body[p + 4..].trim_end_matches(" [inlined]")).is_some() {
-            return Some((idx, &body[..p], Some(&body[p + 4..])));
-        }
+    if let Some(p) = body.rfind(" at ")
+        && file_line(body[p + 4..].trim_end_matches(" [inlined]")).is_some()
+    {
+        return Some(JuliaStacktraceEntry { number, call: &body[..p], location: Some(&body[p + 4..]) });
     }
-    Some((idx, body, None))
+    Some(JuliaStacktraceEntry { number, call: body, location: None })
 }
 
 /// `@ Module ~/file.jl:12 [inlined]` or `@ ~/file.jl:12` → (module, file, line, inlined).
@@ -112,7 +183,7 @@ fn at_location(loc: &str) -> (Option<&str>, Option<&str>, Option<u32>, bool) {
         None => (loc, false),
     };
     let (module, path) = match loc.split_once(' ') {
-        Some((m, p)) if !m.contains('/') && !m.contains(':') => (Some(m), p.trim()),
+        Some((m, p)) if !m.contains('/') && !m.contains(':') && !m.contains('\\') => (Some(m), p.trim()),
         _ => (None, loc),
     };
     match file_line(path) {
@@ -123,14 +194,28 @@ fn at_location(loc: &str) -> (Option<&str>, Option<&str>, Option<u32>, bool) {
 
 fn split_call(sig: &str) -> (&str, Option<&str>) {
     // `f(x::Int64)` → ("f", "x::Int64"); `macro expansion` → (it, None)
-    if sig.ends_with(')') {
-        if let Some(open) = super::lexemes::open_paren_of_last_group(sig) {
-            if open > 0 {
-                return (&sig[..open], Some(&sig[open + 1..sig.len() - 1]));
-            }
-        }
+    if sig.ends_with(')')
+        && let Some(open) = super::lexemes::open_paren_of_last_group(sig)
+        && open > 0
+    {
+        return (&sig[..open], Some(&sig[open + 1..sig.len() - 1]));
     }
     (sig, None)
+}
+
+/// Windows: `Exception: EXCEPTION_ACCESS_VIOLATION at 0x6b5e158a -- gc_try_setmark at …`.
+fn windows_exception(t: &str) -> Option<(&str, Option<u64>, Option<&str>)> {
+    let r = t.strip_prefix("Exception: ")?;
+    let (name, rest) = r.split_once(' ')?;
+    if !name.starts_with("EXCEPTION_") {
+        return None;
+    }
+    let rest = rest.strip_prefix("at ")?;
+    let (addr, frame) = match rest.split_once(" -- ") {
+        Some((a, f)) => (a, Some(f)),
+        None => (rest, None),
+    };
+    Some((name, parse_hex(addr.trim()), frame))
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
@@ -139,36 +224,42 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return false;
     }
     // Signal header.
-    if t.starts_with("signal ") || (t.starts_with('[') && t.contains("] signal ")) {
-        if let Some((_pid, signo, code, desc)) = signal_header(t) {
-            b.saw(Format::Julia);
-            let mut reason = StopReason { kind: StopKind::Signal, span: Span::line(n), ..Default::default() };
-            reason.signo = Some(signo);
-            reason.signal = crate::signals::name(signo).map(|s| b.intern(s));
-            reason.si_code = code;
-            reason.description = Some(desc.into());
-            b.new_stop(reason, Some("1"));
-            b.julia.thread = Some(b.current_thread());
-            b.julia.next_index = 0;
-            b.ctx = Ctx::JuliaNative;
-            return true;
-        }
+    if (t.starts_with("signal ") || t.starts_with('[') && t.contains("] signal "))
+        && let Some(h) = signal_header(t)
+    {
+        b.saw(Format::Julia);
+        let mut reason = StopReason { kind: StopKind::Signal, span: Span::line(n), ..Default::default() };
+        reason.signo = Some(h.signo);
+        reason.signal = crate::signals::name(h.signo).map(|s| b.intern(s));
+        reason.si_code = h.code;
+        reason.description = Some(h.description.into());
+        start_native_stop(b, reason);
+        return true;
     }
-    if t.starts_with("in expression starting at ") {
+    if let Some((name, addr, frame)) = windows_exception(t) {
+        b.saw(Format::Julia);
+        let reason = StopReason {
+            kind: StopKind::Signal,
+            signal: Some(b.intern(name)),
+            description: Some(name.into()),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        start_native_stop(b, reason);
+        if let Some(f) = frame.and_then(native_frame) {
+            put_native_frame(b, f, addr, n);
+        }
+        return true;
+    }
+    if t.starts_with("in expression starting at ") || t.starts_with("while loading ") && t.contains("in expression starting on line") {
         b.saw(Format::Julia);
         return true;
     }
     if t.starts_with("GC error (probable corruption)") {
         b.saw(Format::Julia);
-        let msg = Message { text: t.into(), span: Span::line(n) };
         b.julia.in_gc_error = true;
-        let si = b.ensure_stop();
-        b.trace.stops[si].messages.push(msg);
-        return true;
-    }
-    if b.julia.in_gc_error && (t.starts_with("!!!") || t.starts_with("Allocations:") || t.starts_with("<?#") || t.starts_with("Queued root") || t.starts_with("Stack frame") || t.starts_with("Ignored") || t.starts_with("Last queued") || t.starts_with("Mark stack")) {
-        let msg = Message { text: t.into(), span: Span::line(n) };
-        b.stop_mut().messages.push(msg);
+        b.julia.gc_lines_kept = 1;
+        b.add_message(t, n);
         return true;
     }
     if t.starts_with("Allocations: ") && t.contains("(Pool: ") {
@@ -177,26 +268,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.julia.thread = None;
         return true;
     }
-    if b.ctx == Ctx::JuliaNative {
-        if let Some((name, ip, file, line, inlined)) = native_frame(t) {
-            let ti = b.julia.thread.unwrap_or_else(|| b.current_thread());
-            let idx = b.julia.next_index;
-            b.julia.next_index += 1;
-            let is_lib = file.map(|f| f.contains(".so") || f.contains(".dylib") || f.contains(".dll")).unwrap_or(false) && line.is_none();
-            let frame = Frame {
-                index: idx,
-                pc: ip.map(Address),
-                function: name.map(|s| b.intern(s)),
-                file: if is_lib { None } else { file.map(|s| b.intern(s)) },
-                line,
-                module: if is_lib { file.map(|s| b.intern(s)) } else { None },
-                inlined,
-                span: Span::line(n),
-                ..Default::default()
-            };
-            b.put_frame(ti, frame);
-            return true;
-        }
+    if t.starts_with("Please submit a bug report with steps to reproduce this fault") {
+        b.saw(Format::Julia);
+        return true;
+    }
+    if b.ctx == Ctx::JuliaNative
+        && let Some(f) = native_frame(t)
+    {
+        put_native_frame(b, f, None, n);
+        return true;
     }
     // Julia-level exceptions.
     if let Some(r) = t.strip_prefix("ERROR: ") {
@@ -207,32 +287,45 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             let reason = StopReason { kind: StopKind::RuntimeError, description: Some(r.into()), span: Span::line(n), ..Default::default() };
             b.new_stop(reason, Some("1"));
         }
-        let msg = Message { text: t.into(), span: Span::line(n) };
-        b.stop_mut().messages.push(msg);
+        b.julia.causes = 0;
+        b.julia.in_error_message = 200;
+        b.add_message(t, n);
         return true;
     }
     if t == "Stacktrace:" {
         b.saw(Format::Julia);
         b.ctx = Ctx::JuliaStacktrace;
         b.julia.st_pending = None;
-        // Its frames belong to a thread of their own when native frames were printed.
+        b.julia.in_error_message = 0;
+        // Its frames belong to a thread of their own when native frames were printed (or
+        // this is the stack of a `caused by:` exception).
         let si = b.ensure_stop();
-        let has_native = b.trace.stops[si].threads.iter().any(|t| !t.frames.is_empty());
-        if has_native {
-            let id = format!("julia-{}", b.trace.stops[si].threads.len() + 1);
+        let has_frames = b.trace.stops[si].threads.iter().any(|t| !t.frames.is_empty());
+        if has_frames {
+            let (id, name) = if b.julia.causes > 0 {
+                (format!("caused-by-{}", b.julia.causes), "caused by")
+            } else {
+                (format!("julia-{}", b.trace.stops[si].threads.len() + 1), "Julia stacktrace")
+            };
             b.select_thread(&id);
             let ti = b.current_thread();
-            b.trace.stops[si].threads[ti].name = Some("Julia stacktrace".into());
+            b.trace.stops[si].threads[ti].name = Some(name.into());
         } else {
             b.select_thread("1");
         }
         return true;
     }
     if b.ctx == Ctx::JuliaStacktrace {
-        if let Some((idx, sig, loc)) = stacktrace_entry(t) {
-            let (name, args) = split_call(sig);
-            let mut frame = Frame { index: idx.saturating_sub(1), function: Some(b.intern(name)), args: args.map(Box::from), span: Span::line(n), ..Default::default() };
-            if let Some(loc) = loc {
+        if let Some(e) = stacktrace_entry(t) {
+            let (name, args) = split_call(e.call);
+            let mut frame = Frame {
+                index: e.number.saturating_sub(1),
+                function: Some(b.intern(name)),
+                args: args.map(Box::from),
+                span: Span::line(n),
+                ..Default::default()
+            };
+            if let Some(loc) = e.location {
                 let (module, file, line, inlined) = at_location(loc);
                 frame.module = module.map(|m| b.intern(m));
                 frame.file = file.map(|f| b.intern(f));
@@ -241,7 +334,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             }
             let ti = b.current_thread();
             let pos = b.put_frame(ti, frame);
-            b.julia.st_pending = if loc.is_none() { Some(pos) } else { None };
+            b.julia.st_pending = if e.location.is_none() { Some(pos) } else { None };
             return true;
         }
         if let Some(loc) = t.strip_prefix("@ ") {
@@ -261,11 +354,84 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             }
             return true;
         }
-        if t.starts_with("caused by: ") || t.starts_with("in expression starting at") || t.starts_with("⋮ internal @") || t.starts_with("Use `err`") || t.starts_with("[inlined]") || t.starts_with("⋮") {
+        if t.starts_with("caused by: ") || t == "caused by:" {
+            b.julia.causes += 1;
+            b.julia.in_error_message = 200;
+            b.add_message(t, n);
+            return true;
+        }
+        if t.starts_with("⋮") || t.starts_with("Use `err`") || t.starts_with("[inlined]") || t.starts_with("... ") {
             return true;
         }
     }
+    if t.starts_with("Some type information was truncated.") {
+        b.saw(Format::Julia);
+        return true;
+    }
     false
+}
+
+/// Lines no parser recognized, inside a Julia report that runs on for many lines: a GC
+/// error's object dump, or a multi-line `ERROR:` message.
+pub(crate) fn fallback(b: &mut Builder, t: &str, n: u32) -> bool {
+    if b.julia.in_gc_error {
+        // The object dump (`jl_` printing, `Queued root`, `ptr queue` markers…) runs until
+        // the abort's signal header.
+        if b.julia.gc_lines_kept < GC_DUMP_LINES_KEPT {
+            b.julia.gc_lines_kept += 1;
+            b.add_message(t, n);
+        }
+        return true;
+    }
+    if b.julia.in_error_message > 0 {
+        // The rest of a multi-line error message (`ERROR: LoadError: …` is often followed by
+        // IR or a method list).
+        b.julia.in_error_message -= 1;
+        b.add_message(t, n);
+        return true;
+    }
+    false
+}
+
+/// A signal (or Windows exception) header: a new stop whose native frames follow on thread 1.
+fn start_native_stop(b: &mut Builder, reason: StopReason) {
+    b.julia.in_gc_error = false;
+    b.julia.in_error_message = 0;
+    b.julia.causes = 0;
+    b.new_stop(reason, Some("1"));
+    b.julia.thread = Some(b.current_thread());
+    b.julia.next_index = 0;
+    b.ctx = Ctx::JuliaNative;
+}
+
+fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n: u32) {
+    let si = b.ensure_stop();
+    let ti = match b.julia.thread {
+        Some(t) if t < b.trace.stops[si].threads.len() => t,
+        _ => b.current_thread(),
+    };
+    let idx = b.julia.next_index;
+    b.julia.next_index += 1;
+    // `(unknown line)` frames usually name the object file (`libc.so.6`, `sys.so`, the
+    // `julia` executable); a source file without a line stays a file.
+    let is_object = f.line.is_none() && f.path.is_some_and(|p| !is_source_path(p));
+    let frame = Frame {
+        index: idx,
+        pc: f.ip.or(pc).map(Address),
+        function: f.function.map(|s| b.intern(s)),
+        file: if is_object { None } else { f.path.map(|s| b.intern(s)) },
+        line: f.line,
+        module: if is_object { f.path.map(|s| b.intern(s)) } else { None },
+        inlined: f.inlined,
+        span: Span::line(n),
+        ..Default::default()
+    };
+    b.put_frame(ti, frame);
+}
+
+fn is_source_path(p: &str) -> bool {
+    let base = p.rsplit(['/', '\\']).next().unwrap_or(p);
+    matches!(base.rsplit_once('.').map(|(_, e)| e), Some("jl" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "rs" | "S" | "s"))
 }
 
 pub(crate) fn blank(b: &mut Builder) {
@@ -280,34 +446,67 @@ pub(crate) fn finish(_b: &mut Builder) {}
 mod tests {
     use super::*;
 
+    fn h(pid: Option<u32>, signo: i32, code: Option<i32>, d: &str) -> Option<JuliaSignalHeader<'_>> {
+        Some(JuliaSignalHeader { pid, signo, code, description: d })
+    }
+
     #[test]
     fn headers() {
-        assert_eq!(signal_header("signal (11): Segmentation fault"), Some((None, 11, None, "Segmentation fault")));
-        assert_eq!(signal_header("[61176] signal (6): Aborted"), Some((Some(61176), 6, None, "Aborted")));
-        assert_eq!(signal_header("[4053] signal 11 (1): Segmentation fault"), Some((Some(4053), 11, Some(1), "Segmentation fault")));
-        assert_eq!(signal_header("[1] signal 11 (128): Segmentation fault"), Some((Some(1), 11, Some(128), "Segmentation fault")));
+        // Real headers from Julia issues and the seeds (1.8, 1.9, 1.10+, macOS, GC abort).
+        assert_eq!(signal_header("signal (11): Segmentation fault"), h(None, 11, None, "Segmentation fault"));
+        assert_eq!(signal_header("[61176] signal (6): Aborted"), h(Some(61176), 6, None, "Aborted"));
+        assert_eq!(signal_header("[52149] signal (11.1): Segmentation fault"), h(Some(52149), 11, Some(1), "Segmentation fault"));
+        assert_eq!(signal_header("[4053] signal 11 (1): Segmentation fault"), h(Some(4053), 11, Some(1), "Segmentation fault"));
+        assert_eq!(signal_header("[10906] signal 11 (2): Segmentation fault: 11"), h(Some(10906), 11, Some(2), "Segmentation fault: 11"));
+        assert_eq!(signal_header("[99] signal 6 (-6): Aborted"), h(Some(99), 6, Some(-6), "Aborted"));
+        assert_eq!(signal_header("signal 11: Segmentation fault"), h(None, 11, None, "Segmentation fault"));
         assert_eq!(signal_header("signal handler installed"), None);
     }
 
     #[test]
     fn native_frames() {
-        assert_eq!(
-            native_frame("jl_deserialize_value_singleton at /cache/build/src/dump.c:1941 [inlined]"),
-            Some((Some("jl_deserialize_value_singleton"), None, Some("/cache/build/src/dump.c"), Some(1941), true))
-        );
-        assert_eq!(native_frame("unknown function (ip: 0x7f3e3fd8f4dc)"), Some((None, Some(0x7f3e3fd8f4dc), None, None, false)));
-        assert_eq!(native_frame("gsignal at /usr/lib/libc.so.6 (unknown line)"), Some((Some("gsignal"), None, Some("/usr/lib/libc.so.6"), None, false)));
+        let f = native_frame("jl_deserialize_value_singleton at /cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c:1941 [inlined]").unwrap();
+        assert_eq!((f.function, f.line, f.inlined), (Some("jl_deserialize_value_singleton"), Some(1941), true));
+        assert_eq!(f.path, Some("/cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c"));
+        let f = native_frame("unknown function (ip: 0x7f3e3fd8f4dc)").unwrap();
+        assert_eq!((f.function, f.ip), (None, Some(0x7f3e3fd8f4dc)));
+        let f = native_frame("unknown function (ip: (nil))").unwrap();
+        assert_eq!(f.ip, Some(0));
+        let f = native_frame("gsignal at /usr/lib/libc.so.6 (unknown line)").unwrap();
+        assert_eq!((f.function, f.path, f.line), (Some("gsignal"), Some("/usr/lib/libc.so.6"), None));
+        let f = native_frame("top-level scope at /home/u/x.jl:3").unwrap();
+        assert_eq!((f.function, f.line), (Some("top-level scope"), Some(3)));
+        let f = native_frame("#start_repl_backend#46 at /cache/build/builder-amdci4-2/julialang/julia-release-1-dot-10/usr/share/julia/stdlib/v1.10/REPL/src/REPL.jl:231").unwrap();
+        assert_eq!(f.function, Some("#start_repl_backend#46"));
+        let f = native_frame("gc_try_setmark at /home/Administrator/buildbot/worker/package_win64/build/src\\gc.c:1424 [inlined]").unwrap();
+        assert_eq!((f.line, f.inlined), (Some(1424), true));
+        let f = native_frame("GenericMemory at ./boot.jl:515 [inlined]").unwrap();
+        assert_eq!(f.path, Some("./boot.jl"));
         assert_eq!(native_frame("look at this"), None);
+        assert_eq!(native_frame("the program stopped at home"), None);
     }
 
     #[test]
     fn stacktrace_entries() {
-        assert_eq!(stacktrace_entry("  [1] enzyme_extract_world(fn::LLVM.Function)"), Some((1, "enzyme_extract_world(fn::LLVM.Function)", None)));
-        assert_eq!(
-            stacktrace_entry("[3] f(x::Int64) @ Module ~/path/file.jl:12 [inlined]"),
-            Some((3, "f(x::Int64)", Some("Module ~/path/file.jl:12 [inlined]")))
-        );
+        let e = stacktrace_entry("  [1] enzyme_extract_world(fn::LLVM.Function)").unwrap();
+        assert_eq!((e.number, e.call, e.location), (1, "enzyme_extract_world(fn::LLVM.Function)", None));
+        let e = stacktrace_entry("[3] f(x::Int64) @ Module ~/path/file.jl:12 [inlined]").unwrap();
+        assert_eq!((e.call, e.location), ("f(x::Int64)", Some("Module ~/path/file.jl:12 [inlined]")));
+        let e = stacktrace_entry(" [2] applychain           @ Lux/src/layers/containers.jl:577").unwrap();
+        assert_eq!((e.call, e.location), ("applychain", Some("Lux/src/layers/containers.jl:577")));
+        let e = stacktrace_entry(" [1] f at /tmp/x.jl:3").unwrap();
+        assert_eq!((e.call, e.location), ("f", Some("/tmp/x.jl:3")));
         assert_eq!(at_location("Enzyme.Compiler ~/.julia/dev/Enzyme/src/compiler.jl:2494"), (Some("Enzyme.Compiler"), Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2494), false));
         assert_eq!(at_location("~/.julia/dev/Enzyme/src/compiler.jl:2840 [inlined]"), (None, Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2840), true));
+        assert_eq!(at_location("REPL[2]:1"), (None, Some("REPL[2]"), Some(1), false));
+        assert_eq!(split_call("f(x::Int64)"), ("f", Some("x::Int64")));
+        assert_eq!(split_call("macro expansion"), ("macro expansion", None));
+    }
+
+    #[test]
+    fn windows_header() {
+        let (name, addr, frame) = windows_exception("Exception: EXCEPTION_ACCESS_VIOLATION at 0x6b5e158a -- gc_try_setmark at /home/Administrator/buildbot/worker/package_win64/build/src\\gc.c:1424 [inlined]").unwrap();
+        assert_eq!((name, addr), ("EXCEPTION_ACCESS_VIOLATION", Some(0x6b5e158a)));
+        assert!(frame.unwrap().starts_with("gc_try_setmark"));
     }
 }

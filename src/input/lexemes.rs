@@ -57,13 +57,11 @@ pub fn file_line(s: &str) -> Option<(&str, u32, Option<u32>)> {
     let (head, last) = s.rsplit_once(':')?;
     let last_n: u32 = last.parse().ok()?;
     // file:line:col ?
-    if let Some((file, mid)) = head.rsplit_once(':') {
-        if let Ok(line) = mid.parse::<u32>() {
-            if !file.is_empty() && !file.ends_with(' ') {
+    if let Some((file, mid)) = head.rsplit_once(':')
+        && let Ok(line) = mid.parse::<u32>()
+            && !file.is_empty() && !file.ends_with(' ') {
                 return Some((file, line, Some(last_n)));
             }
-        }
-    }
     if head.is_empty() {
         return None;
     }

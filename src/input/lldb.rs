@@ -499,7 +499,7 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
             let function = f.function.map(|s| b.intern(s));
-            b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function });
+            b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
     let frame = owned_frame(b, &f, n);
@@ -608,8 +608,9 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
         (Some(f), Some(o)) => Some(format!("{f}+{o}").into_boxed_str()),
         _ => None,
     };
+    let (thread, frame) = b.selection();
     let si = b.ensure_stop();
-    b.trace.stops[si].disassembly.push(Instruction { address: Address(address), location, text: text.into(), current, span: Span::line(n) });
+    b.trace.stops[si].disassembly.push(Instruction { address: Address(address), thread, frame, location, text: text.into(), current, span: Span::line(n) });
     b.extend_stop_span(n);
     Some(())
 }

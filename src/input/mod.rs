@@ -5,7 +5,19 @@
 //! The work is one pass over the lines. [`clean`] undoes pasting damage, then the
 //! [`Builder`] routes each line by the command that produced it (when the transcript echoes
 //! `(gdb) cmd`) or by its shape. The dialect modules hold the line parsers; the builder
-//! owns the state (current stop, thread, selected frame) and the model under construction.
+//! owns the state (current stop, selected thread and frame) and the model under
+//! construction.
+//!
+//! What the builder keeps track of, because the text alone does not say it:
+//! * the **selected thread and frame** (`thread N`, `frame N`, `up`, a lone `#N` line, `info
+//!   frame`'s `Stack level N`): registers, memory dumps, disassembly and printed values are
+//!   recorded against them, so `frame 1` + `info registers` lands in `registers[&1]`;
+//! * the **`thread apply all bt` section** whose frames are arriving (frames go to that
+//!   thread, while registers still go to the selected one);
+//! * the **stop location** printed after a stop line, which for cores (`#0 …` after `Program
+//!   terminated with signal`) identifies the crashing thread among the backtraces;
+//! * **continuations**: old gdb wraps long frame lines at 80 columns, `bt full` values span
+//!   lines, and `p` values open braces over several lines.
 
 pub mod clean;
 pub mod companion;
@@ -119,6 +131,14 @@ pub(crate) enum Ctx {
     Libraries,
     InfoThreads,
     FrameInfo,
+    /// `info locals` (`store`: the selected frame has no `bt full` locals yet).
+    Locals,
+    /// `info args`: the values are already on the frame line.
+    Args,
+    /// `info symbol EXPR`.
+    Symbol,
+    /// `show environment [VAR]`.
+    Environment,
     /// A `p` command whose value continues over several lines.
     Print,
     JuliaNative,
@@ -131,6 +151,18 @@ pub(crate) struct PendingPrint {
     pub buf: String,
     pub depth: i32,
     pub span: Span,
+}
+
+/// A frame line that may continue on the next line (old gdb wraps at 80 columns:
+/// `#1  0x… in f (a=1, ` / `    b=2) at x.c:5`).
+struct FrameCont {
+    /// The frame it became: (thread index, position), when it became one.
+    frame: Option<(usize, usize)>,
+    /// It is the current stop's location.
+    location: bool,
+    /// The parentheses were not closed yet.
+    open: bool,
+    index: u32,
 }
 
 /// The state of one parse. Dialect modules drive it through its methods.
@@ -146,23 +178,39 @@ pub struct Builder {
     thread: Option<usize>,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
-    /// Frame whose registers `info registers` prints.
+    /// The selected frame: registers, memory dumps and disassembly are recorded against it.
     selected_frame: u32,
     pub(crate) ctx: Ctx,
-    /// Echoed command's expression, for `x/` and `p`.
+    /// Echoed command's expression, for `x/`, `p` and `info symbol`.
     cmd_expr: Option<Box<str>>,
-    /// Where `bt full` locals go: (thread index, frame position).
+    /// Indented (`bt full`) or `name = value` (`info locals`) lines are locals now.
+    locals_active: bool,
+    /// Where they go: (thread index, frame position); `None` reads and drops them.
     locals_target: Option<(usize, usize)>,
     locals_buf: String,
+    /// Brace depth of the local being read (a value spanning lines).
+    locals_depth: i32,
+    /// The last local's value was a gdb `warning:`; its real value follows unindented.
+    locals_warning: bool,
+    /// A frame line that may continue on the next line, and its text so far.
+    frame_cont: Option<FrameCont>,
+    frame_text: String,
     /// Index of the last frame line in a running backtrace.
     last_frame_index: Option<u32>,
     /// A lone frame line waiting to learn whether a backtrace follows.
     lone_frame: Option<u32>,
     /// The location printed right after a stop line (`0x… in main () at t.c:2`).
     expect_location: bool,
+    /// A frame or location line was the previous line: a source line may follow.
+    after_frame_line: bool,
+    /// The previous line was a source line saying the file is missing: `\tin file` may follow.
+    after_missing_source: bool,
     stop_location: Vec<Option<GdbOwnedLocation>>,
-    /// Thread named by the stop line, per stop.
+    /// Thread named by the stop line (or `[Current thread is N …]`), per stop.
     stop_thread: Vec<Option<Box<str>>>,
+    /// The current stop came from a core (`Program terminated with signal`): its thread is
+    /// not named, so the location must not be guessed onto thread 1.
+    core_stop: bool,
     pending_print: Option<PendingPrint>,
     /// Lines that are a stop's explanatory messages (abort/panic text) seen before the stop.
     pending_messages: Vec<Message>,
@@ -170,6 +218,8 @@ pub struct Builder {
     /// (`thread 'main' panicked at src/main.rs:13:5:`) is followed by the panic payload,
     /// which is arbitrary text.
     message_follow: u8,
+    /// Continuation lines of a multi-line gdb warning still expected.
+    warning_lines: u8,
     pub(crate) julia: julia::JuliaState,
     pub(crate) rr: rr::RrState,
     pub(crate) companion: companion::CompanionState,
@@ -180,10 +230,15 @@ pub struct Builder {
     dropped_frames: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct GdbOwnedLocation {
     pc: Option<u64>,
     function: Option<Sym>,
+    file: Option<Sym>,
+    line: Option<u32>,
+    module: Option<Sym>,
+    args: Option<Box<str>>,
+    span: Span,
 }
 
 impl Builder {
@@ -200,16 +255,25 @@ impl Builder {
             selected_frame: 0,
             ctx: Ctx::None,
             cmd_expr: None,
+            locals_active: false,
             locals_target: None,
             locals_buf: String::new(),
+            locals_depth: 0,
+            locals_warning: false,
+            frame_cont: None,
+            frame_text: String::new(),
             last_frame_index: None,
             lone_frame: None,
             expect_location: false,
+            after_frame_line: false,
+            after_missing_source: false,
             stop_location: Vec::new(),
             stop_thread: Vec::new(),
+            core_stop: false,
             pending_print: None,
             pending_messages: Vec::new(),
             message_follow: 0,
+            warning_lines: 0,
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
             companion: Default::default(),
@@ -259,6 +323,16 @@ impl Builder {
         }
     }
 
+    /// A message that explains a stop (abort text, runtime error). Before any stop with a
+    /// reason it waits and joins the next stop.
+    pub(crate) fn add_message(&mut self, text: &str, n: u32) {
+        let msg = Message { text: text.into(), span: Span::line(n) };
+        match self.stop {
+            Some(i) if self.trace.stops[i].reason.kind != StopKind::Unknown => self.trace.stops[i].messages.push(msg),
+            _ => self.pending_messages.push(msg),
+        }
+    }
+
     // ---- stops and threads -------------------------------------------------------------
 
     pub(crate) fn stop_mut(&mut self) -> &mut Stop {
@@ -276,27 +350,38 @@ impl Builder {
     /// Starts a new stop (or reuses the current one when it holds nothing yet).
     pub(crate) fn new_stop(&mut self, reason: StopReason, thread: Option<&str>) -> usize {
         self.flush_locals();
+        self.frame_cont = None;
         let reuse = self.stop.filter(|&i| {
             let s = &self.trace.stops[i];
-            s.reason.kind == StopKind::Unknown && s.threads.iter().all(|t| t.frames.is_empty()) && s.memory.is_empty()
+            s.reason.kind == StopKind::Unknown
+                && s.threads.iter().all(|t| t.frames.is_empty() && t.registers.is_empty())
+                && s.memory.is_empty()
+                && s.disassembly.is_empty()
         });
         let i = match reuse {
             Some(i) => {
-                let span = self.trace.stops[i].span;
                 let s = &mut self.trace.stops[i];
                 s.reason = reason;
-                s.span = span;
                 s.span.extend_to(s.reason.span.first);
                 i
             }
             None => self.push_stop(reason),
         };
+        self.stop = Some(i);
         self.stop_thread[i] = thread.map(Box::from);
+        self.stop_location[i] = None;
+        self.core_stop = false;
         self.thread = None;
         self.bt_thread = None;
         self.selected_frame = 0;
         self.last_frame_index = None;
         self.lone_frame = None;
+        self.trace.stops[i].reverse = self.rr.reverse;
+        // Thread indices of the previous stop mean nothing here.
+        self.julia.forget_thread();
+        if matches!(self.ctx, Ctx::JuliaNative | Ctx::JuliaStacktrace) {
+            self.ctx = Ctx::None;
+        }
         let msgs = std::mem::take(&mut self.pending_messages);
         self.trace.stops[i].messages.extend(msgs);
         if let Some(t) = thread {
@@ -333,12 +418,15 @@ impl Builder {
         stop.threads.len() - 1
     }
 
-    /// The thread that frames without a thread header belong to.
+    /// The selected thread: the one frames without a thread header, registers and `frame N`
+    /// output belong to.
     pub(crate) fn current_thread(&mut self) -> usize {
-        if let Some(t) = self.thread {
+        let si = self.ensure_stop();
+        if let Some(t) = self.thread
+            && t < self.trace.stops[si].threads.len()
+        {
             return t;
         }
-        let si = self.ensure_stop();
         let id: Box<str> = self.stop_thread[si].clone().unwrap_or_else(|| "1".into());
         let t = self.thread_by_id(&id);
         self.thread = Some(t);
@@ -354,6 +442,37 @@ impl Builder {
         self.last_frame_index = None;
     }
 
+    /// Records an inferior environment variable (the later value wins).
+    fn set_env(&mut self, k: &str, v: &str) {
+        match self.trace.environment.iter_mut().find(|(n, _)| &**n == k) {
+            Some(e) => e.1 = v.into(),
+            None => self.trace.environment.push((k.into(), v.into())),
+        }
+    }
+
+    /// A location line follows (after a watchpoint's `Old value` / `New value`).
+    pub(crate) fn extend_expect_location(&mut self) {
+        self.expect_location = true;
+    }
+
+    /// The thread frame lines go to: the running `thread apply` section's, else the selected.
+    fn frame_thread(&mut self) -> usize {
+        let si = self.ensure_stop();
+        match self.bt_thread {
+            Some(t) if t < self.trace.stops[si].threads.len() => t,
+            _ => self.current_thread(),
+        }
+    }
+
+    /// The selected thread's id and frame, recorded with memory dumps, disassembly and
+    /// printed values.
+    pub(crate) fn selection(&mut self) -> (Option<Sym>, u32) {
+        let ti = self.current_thread();
+        let si = self.ensure_stop();
+        let id = self.trace.stops[si].threads[ti].id.clone();
+        (Some(self.intern(&id)), self.selected_frame)
+    }
+
     fn extend_stop_span(&mut self, n: u32) {
         if let Some(i) = self.stop {
             self.trace.stops[i].span.extend_to(n);
@@ -362,47 +481,38 @@ impl Builder {
 
     // ---- frames ------------------------------------------------------------------------
 
-    /// Adds or merges a frame into thread `ti` of the current stop.
+    /// Adds or merges a frame into thread `ti` of the current stop. Returns its position.
     pub(crate) fn put_frame(&mut self, ti: usize, f: Frame) -> usize {
         self.flush_locals();
         let si = self.ensure_stop();
+        self.trace.stops[si].span.extend_to(f.span.last);
         let max = self.limits.max_frames_per_thread;
-        let th = &mut self.trace.stops[si].threads[ti];
+        let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
         th.span.extend_to(f.span.first);
-        if let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
-            let old = &mut th.frames[pos];
-            let same = old.function == f.function || old.function.is_none() || f.function.is_none();
-            if same {
-                if f.pc.is_some() {
-                    old.pc = f.pc;
+        // Fast path: the next frame of a running backtrace.
+        let appending = th.frames.last().is_none_or(|l| l.index < f.index);
+        if !appending
+            && let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
+                let old = &mut th.frames[pos];
+                let same = old.function == f.function || old.function.is_none() || f.function.is_none();
+                if same {
+                    merge_frame(old, f);
+                    return pos;
                 }
-                if f.function.is_some() {
-                    old.function = f.function;
-                }
-                if f.args.is_some() {
-                    old.args = f.args;
-                }
-                if f.file.is_some() {
-                    old.file = f.file;
-                    old.line = f.line;
-                }
-                if f.module.is_some() {
-                    old.module = f.module;
-                }
-                old.inlined |= f.inlined;
-                old.signal_handler |= f.signal_handler;
-            } else {
                 // A different backtrace for the same thread: the newer one wins from here on.
                 th.frames.truncate(pos);
                 th.frames.push(f);
-                th.registers.retain(|&k, _| k < th.frames.len() as u32 - 1);
+                let keep = th.frames.len() as u32 - 1;
+                th.registers.retain(|&k, _| k < keep);
                 return th.frames.len() - 1;
             }
-            return pos;
-        }
         if th.frames.len() >= max {
             self.dropped_frames += 1;
             return th.frames.len().saturating_sub(1);
+        }
+        if appending {
+            th.frames.push(f);
+            return th.frames.len() - 1;
         }
         // Keep frames ordered by index.
         let pos = th.frames.partition_point(|x| x.index < f.index);
@@ -420,30 +530,82 @@ impl Builder {
             line: g.line,
             column: None,
             module: g.module.map(|s| self.intern(s)),
-            inlined: g.pc.is_none() && g.index > 0 && !g.signal_handler,
+            inlined: false,
             signal_handler: g.signal_handler,
             locals: None,
             span: Span::line(n),
         }
     }
 
+    /// gdb prints no address for a frame whose callee was inlined into it: mark the callee.
+    fn mark_inlined_callee(&mut self, ti: usize, pos: usize) {
+        let Some(si) = self.stop else { return };
+        let th = &mut self.trace.stops[si].threads[ti];
+        let Some(f) = th.frames.get(pos) else { return };
+        if f.index == 0 || f.pc.is_some() || f.signal_handler || (f.file.is_none() && f.module.is_none()) {
+            return;
+        }
+        let idx = f.index;
+        if pos > 0 && th.frames[pos - 1].index + 1 == idx {
+            th.frames[pos - 1].inlined = true;
+        }
+    }
+
     fn flush_locals(&mut self) {
-        if let Some((ti, fi)) = self.locals_target.take() {
-            if !self.locals_buf.is_empty() {
-                if let Some(si) = self.stop {
-                    if let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi)) {
-                        let text = std::mem::take(&mut self.locals_buf);
-                        f.locals = Some(text.into_boxed_str());
-                    }
+        self.locals_active = false;
+        if let Some((ti, fi)) = self.locals_target.take()
+            && !self.locals_buf.is_empty()
+                && let Some(si) = self.stop
+                    && let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi))
+                        && f.locals.is_none() {
+                            f.locals = Some(self.locals_buf.as_str().into());
+                        }
+        self.locals_buf.clear();
+        self.locals_depth = 0;
+        self.locals_warning = false;
+    }
+
+    /// One `name = value` line (or a continuation of a value spanning lines) of `bt full` or
+    /// `info locals`.
+    fn push_local(&mut self, t: &str) {
+        if self.locals_warning {
+            self.locals_warning = false;
+            // `v = warning: bits 64-128 … replacing with zeroes` then `{x = 0, …}` on its own
+            // line: keep the value, drop the warning.
+            if looks_like_value(t) {
+                if let Some(p) = self.locals_buf.rfind("= warning: ") {
+                    self.locals_buf.truncate(p + 2);
                 }
-                self.locals_buf.clear();
+                self.locals_buf.push_str(t);
+                self.track_locals_depth(t);
+                return;
             }
+        }
+        if !self.locals_buf.is_empty() {
+            self.locals_buf.push(if self.locals_depth > 0 { ' ' } else { '\n' });
+        }
+        self.locals_buf.push_str(t);
+        self.track_locals_depth(t);
+        // `name = warning: …`: gdb printed a warning where the value goes.
+        if self.locals_depth == 0
+            && let Some(p) = memchr::memchr(b'=', t.as_bytes())
+            && t[p + 1..].starts_with(" warning: ")
+        {
+            self.locals_warning = true;
+        }
+    }
+
+    fn track_locals_depth(&mut self, t: &str) {
+        if memchr::memchr2(b'{', b'}', t.as_bytes()).is_some() {
+            self.locals_depth = (self.locals_depth + brace_depth(t)).max(0);
         }
     }
 
     // ---- registers ---------------------------------------------------------------------
 
     pub(crate) fn put_register(&mut self, name: &str, value: Option<u64>, natural: Option<&str>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         let ti = self.current_thread();
         let si = self.ensure_stop();
         let name = self.intern(name);
@@ -483,23 +645,38 @@ impl Builder {
 
     /// Routes one clean line. Returns whether it was recognized.
     fn line(&mut self, l: &str, n: u32) -> bool {
+        let after_frame = std::mem::replace(&mut self.after_frame_line, false);
+        let after_missing = std::mem::replace(&mut self.after_missing_source, false);
         // Hot path: backtrace lines and bt-full locals.
         let first = l.as_bytes().first().copied().unwrap_or(b'\n');
-        if first == b'#' {
-            if let Some(f) = gdb::frame_line(l) {
-                self.gdb_frame(f, n);
+        if first == b'#'
+            && let Some(f) = gdb::frame_line(l) {
+                self.end_frame_cont(n);
+                self.gdb_frame(f, l, n);
                 return true;
             }
-        }
-        if self.locals_target.is_some() && (first == b' ' || first == b'\t') && !l.trim().is_empty() {
-            if !self.locals_buf.is_empty() {
-                self.locals_buf.push('\n');
+        if first == b' ' || first == b'\t' {
+            if self.frame_cont.is_some() && self.frame_continues(l, n) {
+                return true;
             }
-            self.locals_buf.push_str(l.trim());
-            return true;
+            if self.locals_active {
+                let t = l.trim_ascii();
+                if !t.is_empty() {
+                    self.end_frame_cont(n);
+                    self.push_local(t);
+                    return true;
+                }
+            }
         }
-        if self.locals_target.is_some() && (l.starts_with("No locals.") || l.starts_with("No symbol table info available.")) {
-            return true;
+        self.end_frame_cont(n);
+        if self.locals_active {
+            if self.locals_warning && looks_like_value(l) {
+                self.push_local(l.trim());
+                return true;
+            }
+            if l.starts_with("No locals.") || l.starts_with("No symbol table info available.") || l.starts_with("No arguments.") {
+                return true;
+            }
         }
         // A multi-line printed value.
         if self.pending_print.is_some() {
@@ -532,6 +709,40 @@ impl Builder {
             self.command(dialect, cmd, n);
             return true;
         }
+        // The shell command or REPL input that started it all (`$ rr replay`, `julia> f()`).
+        if let Some(cmd) = trimmed.strip_prefix("$ ") {
+            match cmd.split_whitespace().next() {
+                Some("rr") => self.saw(Format::Rr),
+                Some("gdb") => self.saw(Format::Gdb),
+                Some("julia") => self.saw(Format::Julia),
+                _ => {}
+            }
+            return true;
+        }
+        if trimmed.starts_with("julia> ") {
+            self.saw(Format::Julia);
+            return true;
+        }
+        if self.warning_lines > 0 {
+            self.warning_lines -= 1;
+            if trimmed.starts_with("of file ") || trimmed.starts_with("Use `info auto-load") || trimmed.starts_with("To enable execution of this file") || trimmed.starts_with("add-auto-load-safe-path") || trimmed.starts_with("line to your configuration file") || trimmed.starts_with("For more information about this security") || trimmed.starts_with("\"Auto-loading safe path\"") || trimmed.starts_with("info \"(gdb)Auto-loading") || trimmed.starts_with("set auto-load safe-path /") {
+                return true;
+            }
+            self.warning_lines = 0;
+        }
+        if after_frame && gdb::is_spaced_source_line(trimmed) {
+            self.source_line_seen(trimmed);
+            return true;
+        }
+        if after_missing && trimmed.starts_with("in ") {
+            return true;
+        }
+        // Context-directed output of `info locals` / `info args`.
+        if matches!(self.ctx, Ctx::Locals | Ctx::Args) && (self.locals_depth > 0 || is_local_line(l)) {
+            self.locals_active = true;
+            self.push_local(l.trim());
+            return true;
+        }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
         if rr::line(self, trimmed, n) {
             return true;
@@ -545,54 +756,158 @@ impl Builder {
         if self.gdb_line(l, trimmed, n) {
             return true;
         }
-        self.flush_locals();
+        if julia::fallback(self, trimmed, n) {
+            return true;
+        }
+        // Not understood: reported, and otherwise ignored (an interleaved log line must not
+        // end a `bt full` locals block or a `thread apply` section).
         false
     }
 
-    fn gdb_frame(&mut self, g: GdbFrameLine<'_>, n: u32) {
+    fn gdb_frame(&mut self, g: GdbFrameLine<'_>, l: &str, n: u32) {
         self.saw(Format::Gdb);
-        if g.truncated {
-            self.note(Some(n), format!("frame #{} is cut off (argument list not closed)", g.index));
+        // A `#0` right after a stop line is the stop location (gdb prints it so for cores).
+        if self.expect_location && g.index == 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) {
+            self.put_stop_location(&g, n, Some(l));
+            return;
         }
+        self.expect_location = false;
         // Is this a continuation of a running backtrace?
         let continuing = matches!(self.last_frame_index, Some(k) if g.index == k + 1);
-        if let Some(k) = self.lone_frame.take() {
-            // The previous lone frame was the start of a backtrace after all.
-            let _ = k;
-        }
-        if !continuing && g.index != 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) {
+        self.lone_frame = None;
+        if !continuing && !matches!(self.ctx, Ctx::Backtrace { .. }) && (g.index != 0 || self.last_frame_index.is_none()) {
             // `frame 3` / `up` output (or a bt that starts mid-way): remember as lone.
             self.lone_frame = Some(g.index);
-        } else if !continuing && g.index == 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) && self.last_frame_index.is_none() {
-            self.lone_frame = Some(0);
         }
-        let ti = match self.bt_thread {
-            Some(t) => t,
-            None => self.current_thread(),
-        };
+        let ti = self.frame_thread();
         let frame = self.frame_from_gdb(&g, n);
         let pos = self.put_frame(ti, frame);
+        self.mark_inlined_callee(ti, pos);
+        if g.index == 0 && self.bt_thread.is_some() {
+            self.match_stop_location(ti);
+        }
         self.last_frame_index = Some(g.index);
+        self.locals_active = true;
         self.locals_target = Some((ti, pos));
         self.locals_buf.clear();
-        self.expect_location = false;
+        self.locals_depth = 0;
+        self.locals_warning = false;
+        if g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler) {
+            self.frame_text.clear();
+            self.frame_text.push_str(l.trim_end());
+            self.frame_cont = Some(FrameCont { frame: Some((ti, pos)), location: false, open: g.truncated, index: g.index });
+        }
+        self.after_frame_line = true;
         self.extend_stop_span(n);
+    }
+
+    /// Joins a wrapped frame line's continuation (`    at ../x.c:42`, `    b=2) at …`) and
+    /// re-reads the whole frame. Returns whether the line was a continuation.
+    fn frame_continues(&mut self, l: &str, n: u32) -> bool {
+        let Some(c) = self.frame_cont.as_ref() else { return false };
+        let t = l.trim();
+        if !(c.open || t.starts_with("at ") || t.starts_with("from ")) {
+            return false;
+        }
+        let (target, location, index) = (c.frame, c.location, c.index);
+        let mut text = std::mem::take(&mut self.frame_text);
+        if !(text.ends_with(' ') || text.ends_with('(')) {
+            text.push(' ');
+        }
+        text.push_str(t);
+        if text.len() > self.limits.max_line_len {
+            // A runaway continuation: stop joining.
+            self.frame_cont = None;
+            self.frame_text = text;
+            return true;
+        }
+        let parsed = gdb::frame_line(&text).map(|g| (self.frame_from_gdb(&g, n), g.truncated));
+        if let Some((f, open)) = parsed {
+            let done = !open && (f.file.is_some() || f.module.is_some());
+            if let Some((ti, pos)) = target {
+                if let Some(si) = self.stop
+                    && let Some(old) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(pos))
+                        && old.index == index {
+                            old.function = f.function.clone();
+                            old.args = f.args.clone();
+                            old.file = f.file.clone();
+                            old.line = f.line;
+                            old.module = f.module.clone();
+                            old.span.extend_to(n);
+                        }
+                self.mark_inlined_callee(ti, pos);
+            }
+            if location
+                && let Some(si) = self.stop
+                    && let Some(loc) = self.stop_location[si].as_mut() {
+                        loc.function = f.function.clone();
+                        loc.args = f.args.clone();
+                        loc.file = f.file.clone();
+                        loc.line = f.line;
+                        loc.module = f.module.clone();
+                        loc.span.extend_to(n);
+                    }
+            match self.frame_cont.as_mut() {
+                Some(c) if !done => c.open = open,
+                _ => self.frame_cont = None,
+            }
+        }
+        self.frame_text = text;
+        self.after_frame_line = true;
+        self.extend_stop_span(n);
+        true
+    }
+
+    /// The frame line did not continue: a cut-off argument list is final now.
+    fn end_frame_cont(&mut self, n: u32) {
+        if let Some(c) = self.frame_cont.take()
+            && c.open {
+                self.note(Some(n.saturating_sub(1)), format!("frame #{} is cut off (argument list not closed)", c.index));
+            }
+    }
+
+    /// A `#0` frame of a `thread apply all bt` section: when it is the stop's location, that
+    /// thread is the one that stopped (how cores say which thread crashed).
+    fn match_stop_location(&mut self, ti: usize) {
+        let Some(si) = self.stop else { return };
+        if self.stop_thread[si].is_some() {
+            return;
+        }
+        let Some(loc) = self.stop_location[si].as_ref() else { return };
+        let th = &self.trace.stops[si].threads[ti];
+        let Some(f) = th.frames.first().filter(|f| f.index == 0) else { return };
+        let hit = match (loc.pc, f.pc) {
+            (Some(a), Some(b)) => a == b.0,
+            _ => loc.function.is_some() && f.function == loc.function && f.file == loc.file && f.line == loc.line,
+        };
+        if hit {
+            let id = th.id.clone();
+            self.stop_thread[si] = Some(id);
+            self.trace.stops[si].threads[ti].crashed = true;
+            if self.thread.is_none() {
+                self.thread = Some(ti);
+            }
+        }
+    }
+
+    /// A source line echoed after a frame (`42\tx = 1;`): the frame is selected.
+    fn source_line_seen(&mut self, t: &str) {
+        if let Some(k) = self.lone_frame.take() {
+            self.selected_frame = k;
+            self.last_frame_index = None;
+        }
+        if t.ends_with("No such file or directory.") {
+            self.after_missing_source = true;
+        }
     }
 
     fn gdb_line(&mut self, l: &str, t: &str, n: u32) -> bool {
         if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
-            let ti = match self.bt_thread {
-                Some(t) => t,
-                None => self.current_thread(),
-            };
+            let ti = self.frame_thread();
             let si = self.ensure_stop();
             self.trace.stops[si].threads[ti].backtrace_stopped = Some(r.trim().into());
             self.flush_locals();
             return true;
-        }
-        if !t.starts_with("Thread ") {
-            // Any other output ends a `thread apply` section.
-            self.bt_thread = None;
         }
         // Context-directed shapes first.
         match self.ctx {
@@ -614,6 +929,22 @@ impl Builder {
                     return true;
                 }
             }
+            Ctx::Symbol => {
+                if let Some(s) = gdb::symbol_line(t) {
+                    self.put_symbol(s, n);
+                    return true;
+                }
+            }
+            Ctx::Environment => {
+                if let Some((k, v)) = t.split_once(" = ")
+                    && !k.is_empty() && !k.contains(' ') {
+                        self.set_env(k, v);
+                        return true;
+                    }
+                if t.starts_with("Environment variable \"") {
+                    return true;
+                }
+            }
             _ => {}
         }
         let first = t.as_bytes()[0];
@@ -626,7 +957,7 @@ impl Builder {
             if t.starts_with("0x") && t.contains(" in ") {
                 let mut f = GdbFrameLine::default();
                 if gdb::location(t, &mut f).is_some() {
-                    self.put_stop_location(f, n);
+                    self.put_stop_location(&f, n, Some(t));
                     return true;
                 }
             }
@@ -639,18 +970,19 @@ impl Builder {
                 return true;
             }
         }
-        if first == b'=' || l.starts_with("   0x") || first == b'-' {
-            if let Some(i) = gdb::insn_line(l) {
+        if (first == b'=' || first == b'-' || (l.starts_with([' ', '\t']) && t.starts_with("0x")))
+            && let Some(i) = gdb::insn_line(l) {
+                if i.text.is_empty() && gdb::sourced_file_error(t) {
+                    self.note(Some(n), "the gdb command file stopped at a failing command (memory at the pc is unreadable)");
+                }
                 self.put_insn(i, n);
                 return true;
             }
-        }
-        if first == b'$' {
-            if let Some((h, v)) = gdb::history_value(t) {
+        if first == b'$'
+            && let Some((h, v)) = gdb::history_value(t) {
                 self.start_print(Some(h), v, n);
                 return true;
             }
-        }
         if let Some(r) = gdb::register_line(t) {
             let in_block = self.ctx == Ctx::Registers;
             if in_block || gdb::is_core_register_name(r.name) {
@@ -683,20 +1015,50 @@ impl Builder {
         }
         if let Some(r) = t.strip_prefix("[Switching to thread ") {
             // `thread N` output: `[Switching to thread 2 (Thread 0x… (LWP 5))]`
-            let id: String = r.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+            let id = thread_id_prefix(r);
             if !id.is_empty() {
-                self.select_thread(&id);
+                self.select_thread(id);
+            }
+            return true;
+        }
+        if let Some(r) = t.strip_prefix("[Switching to ") {
+            // After `Thread N "x" received signal`: `[Switching to Thread 0x… (LWP n)]` names
+            // the stopped thread's handle and LWP.
+            let mut h = gdb::GdbThreadHeader::default();
+            gdb::target_id(r.trim_end_matches(']'), &mut h);
+            let ti = self.current_thread();
+            let si = self.ensure_stop();
+            let th = &mut self.trace.stops[si].threads[ti];
+            th.handle = th.handle.or(h.handle.map(Address));
+            th.lwp = th.lwp.or(h.lwp);
+            return true;
+        }
+        if let Some(r) = t.strip_prefix("[Current thread is ") {
+            // Cores: the thread that received the signal.
+            let id = thread_id_prefix(r);
+            if !id.is_empty() {
+                let si = self.ensure_stop();
+                if self.stop_thread[si].is_none() {
+                    self.stop_thread[si] = Some(id.into());
+                    let ti = self.thread_by_id(id);
+                    self.trace.stops[si].threads[ti].crashed = true;
+                    self.thread = Some(ti);
+                }
             }
             return true;
         }
         if let Some(r) = t.strip_prefix("Core was generated by `") {
-            self.saw(Format::Gdb);
+            self.saw(Format::Core);
             let cmd = r.trim_end().trim_end_matches('.').trim_end_matches('\'');
             self.trace.core_command = Some(cmd.into());
+            if self.trace.program.is_none()
+                && let Some(p) = cmd.split_whitespace().next() {
+                    self.trace.program = Some(p.into());
+                }
             self.ensure_stop();
             return true;
         }
-        if t.starts_with("Stack level ") || t.starts_with(" rip = ") || t.starts_with(" pc = ") {
+        if t.starts_with("Stack level ") {
             self.ctx = Ctx::FrameInfo;
             return self.frame_info_line(t, n);
         }
@@ -705,13 +1067,36 @@ impl Builder {
         }
         if gdb::is_source_line(t) {
             // gdb echoes the source line after a stop or `frame N`: the frame is selected.
-            if let Some(k) = self.lone_frame.take() {
-                self.selected_frame = k;
-            }
+            self.source_line_seen(t);
             return true;
         }
         if let Some(r) = t.strip_prefix("Starting program: ") {
             self.trace.program = Some(r.split_whitespace().next().unwrap_or(r).into());
+            return true;
+        }
+        // Table headers select how the rows that follow are read, also without an echoed
+        // command.
+        if t.starts_with("Start Addr") || t.starts_with("Mapped address spaces:") {
+            self.ctx = Ctx::Mappings;
+            return true;
+        }
+        if t.starts_with("From") && t.contains("Syms Read") {
+            self.ctx = Ctx::Libraries;
+            return true;
+        }
+        if t.starts_with("Id") && t.contains("Target Id") {
+            self.ctx = Ctx::InfoThreads;
+            return true;
+        }
+        if t.starts_with("Dump of assembler code") {
+            self.ctx = Ctx::Disasm;
+            return true;
+        }
+        // The shell's report of the signal that killed the process.
+        if let Some(d) = t.strip_suffix(" (core dumped)")
+            && crate::signals::from_description(d).is_some()
+        {
+            self.add_message(t, n);
             return true;
         }
         // Program messages that explain an abort.
@@ -727,9 +1112,30 @@ impl Builder {
             // `main () at t.c:2` (pc at the start of a line: no address printed).
             let mut f = GdbFrameLine::default();
             if gdb::location(t, &mut f).is_some() && f.function.is_some() && (f.file.is_some() || f.module.is_some() || f.args.is_some()) {
-                self.put_stop_location(f, n);
+                self.put_stop_location(&f, n, Some(t));
                 return true;
             }
+        }
+        if gdb::sourced_file_error(t) {
+            // Batch mode: a failing command ends the script. The error text follows.
+            self.note(Some(n), "the gdb command file stopped at a failing command");
+            return true;
+        }
+        if t.starts_with("warning: Missing auto-load script") || t.starts_with("warning: File \"") && t.contains("auto-loading has been declined") {
+            self.warning_lines = 6;
+            return true;
+        }
+        if t.starts_with("No more reverse-execution history.") {
+            let reason = StopReason {
+                kind: StopKind::Unknown,
+                description: Some("No more reverse-execution history".into()),
+                span: Span::line(n),
+                ..Default::default()
+            };
+            let si = self.new_stop(reason, None);
+            self.trace.stops[si].reverse = true;
+            self.expect_location = true;
+            return true;
         }
         if gdb::is_noise(t) {
             return true;
@@ -765,60 +1171,87 @@ impl Builder {
     }
 
     fn frame_info_line(&mut self, t: &str, n: u32) -> bool {
-        let si = self.ensure_stop();
-        let stop = &mut self.trace.stops[si];
-        if t.starts_with("Stack level ") {
-            let mut fi = FrameInfo { span: Span::line(n), ..Default::default() };
-            let r = &t[12..];
-            fi.level = r.split(',').next().and_then(|x| x.trim().parse().ok());
+        if let Some(r) = t.strip_prefix("Stack level ") {
+            let level = r.split(',').next().and_then(|x| x.trim().trim_end_matches(':').parse().ok());
+            if let Some(k) = level {
+                // `info frame` describes the selected frame.
+                self.selected_frame = k;
+            }
+            let (thread, _) = self.selection();
+            let mut fi = FrameInfo { level, thread, span: Span::line(n), ..Default::default() };
             if let Some(p) = r.find("frame at ") {
                 fi.frame_at = lexemes::hex_u64(&r[p + 9..]).ok().map(|(_, v)| Address(v));
             }
-            stop.frame_info.push(fi);
+            let si = self.ensure_stop();
+            self.trace.stops[si].frame_info.push(fi);
+            self.extend_stop_span(n);
             return true;
         }
-        let Some(fi) = stop.frame_info.last_mut() else { return false };
-        fi.span.extend_to(n);
+        let si = self.ensure_stop();
         let t = t.trim();
-        if let Some(r) = t.strip_prefix("rip = ").or_else(|| t.strip_prefix("pc = ")) {
+        let hex_after = |s: &str, key: &str| -> Option<Address> {
+            let p = s.find(key)?;
+            lexemes::hex_u64(&s[p + key.len()..]).ok().map(|(_, v)| Address(v))
+        };
+        let Some(fi) = self.trace.stops[si].frame_info.last_mut() else { return false };
+        if let Some(r) = t.strip_prefix("rip = ").or_else(|| t.strip_prefix("pc = ")).or_else(|| t.strip_prefix("eip = ")) {
             fi.pc = lexemes::hex_u64(r).ok().map(|(_, v)| Address(v));
-            if let Some(p) = r.find("saved rip = ").or_else(|| r.find("saved pc = ")) {
-                let q = &r[p..];
-                let q = &q[q.find("= ").map(|x| x + 2).unwrap_or(0)..];
-                fi.saved_pc = lexemes::hex_u64(q).ok().map(|(_, v)| Address(v));
-            }
-            return true;
-        }
-        if let Some(r) = t.strip_prefix("caller of frame at ") {
-            let _ = r;
-            return true;
-        }
-        if let Some(r) = t.strip_prefix("called by frame at ") {
-            let _ = r;
-            return true;
-        }
-        if t.starts_with("source language") || t.starts_with("Arglist at") || t.starts_with("Locals at") || t.starts_with("Previous frame") || t.starts_with("inlined into frame") || t.starts_with("Outermost frame") {
-            return true;
-        }
-        if t.starts_with("Saved registers:") {
-            return true;
-        }
-        // `rbp at 0x7ffe…, rip at 0x7ffe…`
-        let mut any = false;
-        for part in t.split(',') {
-            let part = part.trim();
-            if let Some((name, at)) = part.split_once(" at ") {
-                if let Some(a) = lexemes::parse_hex(at) {
-                    fi.saved_registers.push((Arc::from(name), Address(a)));
-                    any = true;
+            fi.saved_pc = hex_after(r, "saved rip = ").or_else(|| hex_after(r, "saved pc = ")).or_else(|| hex_after(r, "saved eip = "));
+            // `0x… in session_bytes (src/null-field.c:23); saved rip = …`
+            if let Some(p) = r.find(" in ") {
+                let f = &r[p + 4..];
+                let end = f.find([' ', ';']).unwrap_or(f.len());
+                let name = &f[..end];
+                if !name.is_empty() {
+                    let name: Sym = Arc::from(name);
+                    fi.function = Some(name);
                 }
             }
+        } else if t.starts_with("called by frame at ") || t.starts_with("caller of frame at ") {
+            for part in t.split(", ") {
+                if let Some(a) = hex_after(part, "called by frame at ") {
+                    fi.called_by_frame_at = Some(a);
+                    fi.called_by = fi.level.map(|l| l + 1);
+                }
+                if let Some(a) = hex_after(part, "caller of frame at ") {
+                    fi.caller_of_frame_at = Some(a);
+                    fi.caller_of = fi.level.and_then(|l| l.checked_sub(1));
+                }
+            }
+        } else if let Some(r) = t.strip_prefix("source language ") {
+            fi.language = Some(r.trim_end_matches('.').into());
+        } else if t.starts_with("Arglist at ") {
+            fi.arglist_at = hex_after(t, "Arglist at ");
+        } else if t.starts_with("Locals at ") {
+            fi.locals_at = hex_after(t, "Locals at ");
+            fi.previous_sp = hex_after(t, "Previous frame's sp is ");
+        } else if t.starts_with("Previous frame's sp is ") {
+            fi.previous_sp = hex_after(t, "Previous frame's sp is ");
+        } else if t.starts_with("inlined into frame") || t.starts_with("Outermost frame") || t.starts_with("Saved registers:") || t.starts_with("frame at ") {
+        } else {
+            // `rbp at 0x7ffe…, rip at 0x7ffe…`
+            let mut any = false;
+            for part in t.split(',') {
+                let part = part.trim();
+                if let Some((name, at)) = part.split_once(" at ")
+                    && let Some(a) = lexemes::parse_hex(at)
+                        && !name.is_empty() && !name.contains(' ') {
+                            fi.saved_registers.push((Arc::from(name), Address(a)));
+                            any = true;
+                        }
+            }
+            if !any {
+                return false;
+            }
         }
-        any
+        fi.span.extend_to(n);
+        self.extend_stop_span(n);
+        true
     }
 
     fn put_stop_line(&mut self, s: GdbStopLine<'_>, n: u32) {
         self.saw(Format::Gdb);
+        self.julia.end_report();
         let span = Span::line(n);
         let mut reason = StopReason { span, ..Default::default() };
         match s {
@@ -832,23 +1265,15 @@ impl Builder {
                 }
                 self.expect_location = true;
                 self.rr.after_stop(si);
-                return;
             }
             GdbStopLine::Terminated { signal, desc } => {
                 fill_signal(&mut reason, signal, desc);
                 reason.kind = StopKind::Signal;
-                let reuse = self.stop.filter(|&i| self.trace.stops[i].reason.kind == StopKind::Unknown);
-                let si = match reuse {
-                    Some(i) => {
-                        self.trace.stops[i].reason = reason;
-                        self.trace.stops[i].span.extend_to(n);
-                        i
-                    }
-                    None => self.new_stop(reason, None),
-                };
-                let _ = si;
+                self.new_stop(reason, None);
+                // A core: the next `#0 …` line is the crashing thread's frame 0, but which
+                // thread that is only the backtraces (or `[Current thread is N]`) tell.
+                self.core_stop = true;
                 self.expect_location = true;
-                return;
             }
             GdbStopLine::Breakpoint { thread: t, number, location } => {
                 reason.kind = StopKind::Breakpoint;
@@ -859,14 +1284,14 @@ impl Builder {
                 // The location is on this line.
                 let mut f = GdbFrameLine::default();
                 if gdb::location(location, &mut f).is_some() {
-                    self.put_stop_location(f, n);
+                    self.put_stop_location(&f, n, None);
                 }
                 self.expect_location = true;
             }
             GdbStopLine::Watchpoint { thread: t, number, expr } => {
                 reason.kind = StopKind::Watchpoint;
                 reason.number = Some(number);
-                if matches!(self.last_verb.as_str(), "watch" | "awatch" | "rwatch") {
+                if matches!(self.last_verb.as_str(), "watch" | "awatch" | "rwatch" | "wa") {
                     // The confirmation printed when a watchpoint is set, not a hit.
                     return;
                 }
@@ -889,24 +1314,48 @@ impl Builder {
         }
     }
 
-    fn put_stop_location(&mut self, g: GdbFrameLine<'_>, n: u32) {
+    /// The location printed with or after a stop line. `text` is the line, for a wrapped
+    /// continuation.
+    fn put_stop_location(&mut self, g: &GdbFrameLine<'_>, n: u32, text: Option<&str>) {
         self.expect_location = false;
+        self.after_frame_line = true;
         let si = self.ensure_stop();
-        let loc = GdbOwnedLocation { pc: g.pc, function: g.function.map(|s| self.intern(s)) };
+        let loc = GdbOwnedLocation {
+            pc: g.pc,
+            function: g.function.map(|s| self.intern(s)),
+            file: g.file.map(|s| self.intern(s)),
+            line: g.line,
+            module: g.module.map(|s| self.intern(s)),
+            args: g.args.map(Box::from),
+            span: Span::line(n),
+        };
         self.stop_location[si] = Some(loc);
-        // When the stop names its thread, the location is that thread's frame 0.
-        if self.stop_thread[si].is_some() || self.trace.stops[si].threads.is_empty() {
+        // When the stop names its thread (or there is only the one), the location is that
+        // thread's frame 0.
+        let mut target = None;
+        if !self.core_stop && (self.stop_thread[si].is_some() || self.trace.stops[si].threads.is_empty()) {
             let ti = self.current_thread();
-            let mut f = self.frame_from_gdb(&g, n);
+            let mut f = self.frame_from_gdb(g, n);
             f.index = 0;
-            f.inlined = false;
-            self.put_frame(ti, f);
+            let pos = self.put_frame(ti, f);
             self.locals_target = None;
+            target = Some((ti, pos));
         }
+        if let Some(text) = text
+            && (g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler)) {
+                self.frame_text.clear();
+                if !text.starts_with('#') {
+                    self.frame_text.push_str("#0  ");
+                }
+                self.frame_text.push_str(text.trim_end());
+                self.frame_cont = Some(FrameCont { frame: target, location: true, open: g.truncated, index: 0 });
+            }
         self.extend_stop_span(n);
     }
 
     fn put_mapping(&mut self, m: gdb::GdbMappingRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let path = m.path.map(|p| self.intern(p));
         self.trace.mappings.push(Mapping {
@@ -920,6 +1369,8 @@ impl Builder {
     }
 
     fn put_library(&mut self, s: gdb::GdbSharedLibRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let path = self.intern(s.path);
         self.trace.libraries.push(Library {
@@ -932,6 +1383,8 @@ impl Builder {
     }
 
     fn put_info_threads_row(&mut self, r: gdb::GdbInfoThreadsRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let ti = self.thread_by_id(r.id);
         let si = self.ensure_stop();
@@ -957,19 +1410,48 @@ impl Builder {
         if r.current {
             self.thread = Some(ti);
         }
+        self.extend_stop_span(n);
+    }
+
+    fn put_symbol(&mut self, s: gdb::GdbSymbolLine<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
+        self.saw(Format::Gdb);
+        let (thread, frame) = self.selection();
+        let symbol = s.symbol.map(|x| self.intern(x));
+        let objfile = s.objfile.map(|x| self.intern(x));
+        let expr = self.cmd_expr.clone();
+        let si = self.ensure_stop();
+        self.trace.stops[si].symbols.push(SymbolLookup {
+            expr,
+            symbol,
+            offset: s.offset,
+            section: s.section.map(Box::from),
+            objfile,
+            thread,
+            frame,
+            span: Span::line(n),
+        });
+        self.extend_stop_span(n);
     }
 
     fn put_memory(&mut self, m: gdb::GdbMemoryRow<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
         let (unit_hint, expr) = match &self.ctx {
             Ctx::Memory { unit, expr, .. } => (*unit, expr.clone()),
             _ => (None, None),
         };
+        let (thread, frame) = self.selection();
         let si = self.ensure_stop();
         let stop = &mut self.trace.stops[si];
+        stop.span.extend_to(n);
         if let Some(s) = m.string {
             stop.memory.push(MemoryDump {
                 expr,
+                thread,
+                frame,
                 address: Address(m.address),
                 unit: 0,
                 words: Vec::new(),
@@ -978,7 +1460,7 @@ impl Builder {
             });
             return;
         }
-        let unit = unit_hint.unwrap_or_else(|| match m.words[0].1 {
+        let unit = unit_hint.unwrap_or_else(|| match m.words.first().map(|w| w.1).unwrap_or(16) {
             1..=2 => 1,
             3..=4 => 2,
             5..=8 => 4,
@@ -994,15 +1476,19 @@ impl Builder {
                 return;
             }
         }
-        stop.memory.push(MemoryDump { expr, address: Address(m.address), unit, words, string: None, span: Span::line(n) });
-        stop.span.extend_to(n);
+        stop.memory.push(MemoryDump { expr, thread, frame, address: Address(m.address), unit, words, string: None, span: Span::line(n) });
     }
 
     fn put_insn(&mut self, i: gdb::GdbInsnLine<'_>, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         self.saw(Format::Gdb);
+        let (thread, frame) = self.selection();
         let si = self.ensure_stop();
         self.trace.stops[si].disassembly.push(Instruction {
             address: Address(i.address),
+            thread,
+            frame,
             location: i.location.map(Box::from),
             text: i.text.into(),
             current: i.current,
@@ -1014,6 +1500,8 @@ impl Builder {
     // ---- printed values ----------------------------------------------------------------
 
     fn start_print(&mut self, history: Option<u32>, v: &str, n: u32) {
+        // Other output ends a `thread apply` section (unrecognized lines do not).
+        self.bt_thread = None;
         let depth = brace_depth(v);
         let expr = self.cmd_expr.take();
         let p = PendingPrint { expr, history, buf: v.to_string(), depth, span: Span::line(n) };
@@ -1046,11 +1534,10 @@ impl Builder {
             if r.signo.is_none() {
                 r.signo = info.signo;
             }
-            if r.signal.is_none() {
-                if let Some(name) = info.signo.and_then(crate::signals::name) {
+            if r.signal.is_none()
+                && let Some(name) = info.signo.and_then(crate::signals::name) {
                     r.signal = Some(Arc::from(name));
                 }
-            }
             if r.kind == StopKind::Unknown && info.signo.is_some() {
                 r.kind = StopKind::Signal;
             }
@@ -1059,47 +1546,61 @@ impl Builder {
             if crate::signals::has_fault_address(signo) {
                 r.address = info.addr.map(Address).or(r.address);
             }
+            r.span.extend_to(p.span.last);
         }
         // `p $reg` / `p/x $reg`: a register value of the selected frame.
-        if let Some(expr) = p.expr.as_deref() {
-            if let Some(reg) = expr.strip_prefix('$') {
-                if reg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !reg.starts_with('_') && !reg.is_empty() && !reg.bytes().all(|b| b.is_ascii_digit()) {
-                    let v = p.buf.trim();
-                    // `(void (*)()) 0x5555… <main+16>` or `0x7ffe…` or a decimal.
-                    let val = v.rsplit(") ").next().unwrap_or(v);
-                    let val_tok = val.split_whitespace().next().unwrap_or("");
-                    let num = lexemes::parse_hex(val_tok).or_else(|| val_tok.parse::<i64>().ok().map(|x| x as u64));
-                    if let Some(num) = num {
-                        let nat = if v != val_tok { Some(v) } else { None };
-                        let name = match reg {
-                            "pc" if self.trace.arch == Arch::X86_64 => "rip",
-                            "sp" if self.trace.arch == Arch::X86_64 => "rsp",
-                            "fp" if self.trace.arch == Arch::X86_64 => "rbp",
-                            r => r,
-                        };
-                        let name = name.to_string();
-                        let nat = nat.map(str::to_string);
-                        // Only add when `info registers` did not already give it.
-                        let ti = self.current_thread();
-                        let have = self.trace.stops[si].threads[ti]
-                            .registers
-                            .get(&self.selected_frame)
-                            .map(|s| s.get(&name).is_some())
-                            .unwrap_or(false);
-                        if !have {
-                            self.put_register(&name, Some(num), nat.as_deref(), p.span.first);
-                        }
+        if let Some(reg) = p.expr.as_deref().and_then(|e| e.strip_prefix('$'))
+            && !reg.is_empty()
+                && !reg.starts_with('_')
+                && reg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !reg.bytes().all(|b| b.is_ascii_digit())
+            {
+                let v = p.buf.trim();
+                // `(void (*)()) 0x5555… <main+16>` or `0x7ffe…` or a decimal.
+                let val = v.rsplit(") ").next().unwrap_or(v);
+                let val_tok = val.split_whitespace().next().unwrap_or("");
+                let num = lexemes::parse_hex(val_tok).or_else(|| val_tok.parse::<i64>().ok().map(|x| x as u64));
+                if let Some(num) = num {
+                    let nat = if v != val_tok { Some(v.to_string()) } else { None };
+                    let name = self.register_alias(reg);
+                    // Only add when `info registers` did not already give it.
+                    let ti = self.current_thread();
+                    let have = self.trace.stops[si].threads[ti]
+                        .registers
+                        .get(&self.selected_frame)
+                        .is_some_and(|s| s.get(&name).is_some());
+                    if !have {
+                        self.put_register(&name, Some(num), nat.as_deref(), p.span.first);
                     }
                 }
             }
-        }
+        let (thread, frame) = self.selection();
         self.trace.stops[si].printed.push(PrintedValue {
             expr: p.expr,
+            thread,
+            frame,
             history: p.history,
             value: p.buf.into_boxed_str(),
             span: p.span,
         });
         self.extend_stop_span(p.span.last);
+    }
+
+    /// gdb's `$pc`, `$sp`, `$fp` under their architecture names when the register dump
+    /// shows which architecture this is.
+    fn register_alias(&mut self, reg: &str) -> String {
+        let x86 = self.trace.arch == Arch::X86_64 || {
+            let ti = self.current_thread();
+            let si = self.ensure_stop();
+            self.trace.stops[si].threads[ti].registers.values().any(|s| s.reg("rip").is_some() || s.reg("rsp").is_some())
+        };
+        match reg {
+            "pc" if x86 => "rip",
+            "sp" if x86 => "rsp",
+            "fp" if x86 => "rbp",
+            r => r,
+        }
+        .to_string()
     }
 
     // ---- commands ----------------------------------------------------------------------
@@ -1116,6 +1617,9 @@ impl Builder {
         self.last_frame_index = None;
         self.lone_frame = None;
         self.expect_location = false;
+        self.frame_cont = None;
+        self.flush_locals();
+        self.julia.end_report();
         let mut words = cmd.split_whitespace();
         let head = words.next().unwrap_or("");
         let (verb, fmt) = match head.split_once('/') {
@@ -1131,17 +1635,16 @@ impl Builder {
             "bt" | "backtrace" | "where" => {
                 let full = rest.iter().any(|w| *w == "full" || *w == "-full");
                 self.ctx = Ctx::Backtrace { full };
-                // A plain `bt` belongs to the current thread.
+                // A plain `bt` belongs to the selected thread.
             }
             "thread" | "t" => {
                 if rest.first() == Some(&"apply") {
                     let full = rest.contains(&"full");
                     self.ctx = Ctx::Backtrace { full };
-                } else if let Some(id) = rest.first() {
-                    if id.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                } else if let Some(id) = rest.first()
+                    && id.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
                         self.select_thread(id);
                     }
-                }
             }
             "taas" | "tfaas" => self.ctx = Ctx::Backtrace { full: false },
             "info" | "i" => {
@@ -1150,19 +1653,34 @@ impl Builder {
                     "registers" | "reg" | "r" | "all-registers" | "registers-all" => {
                         self.ctx = Ctx::Registers;
                     }
-                    "proc" if rest.get(1).map(|w| w.starts_with("map")).unwrap_or(false) => {
+                    "proc" if rest.get(1).is_some_and(|w| w.starts_with("map")) => {
                         self.ctx = Ctx::Mappings;
                     }
                     "sharedlibrary" | "shared" | "sharedlib" | "dll" => self.ctx = Ctx::Libraries,
                     "threads" | "thread" => self.ctx = Ctx::InfoThreads,
                     "frame" | "f" => self.ctx = Ctx::FrameInfo,
+                    "locals" | "lo" | "local" => {
+                        self.ctx = Ctx::Locals;
+                        self.locals_active = true;
+                        self.locals_target = self.selected_frame_position();
+                    }
+                    "args" | "arg" => {
+                        self.ctx = Ctx::Args;
+                        self.locals_active = true;
+                        self.locals_target = None;
+                    }
+                    "symbol" | "sym" => {
+                        self.ctx = Ctx::Symbol;
+                        let e = rest[1..].join(" ");
+                        self.cmd_expr = if e.is_empty() { None } else { Some(e.into()) };
+                    }
                     _ => {}
                 }
             }
             "frame" | "f" | "up" | "down" | "select-frame" => {
                 let k = rest.first().and_then(|w| w.parse::<u32>().ok());
                 match (verb, k) {
-                    ("up", k) => self.selected_frame += k.unwrap_or(1),
+                    ("up", k) => self.selected_frame = self.selected_frame.saturating_add(k.unwrap_or(1)),
                     ("down", k) => self.selected_frame = self.selected_frame.saturating_sub(k.unwrap_or(1)),
                     (_, Some(k)) => self.selected_frame = k,
                     _ => {}
@@ -1187,12 +1705,24 @@ impl Builder {
                 self.ctx = Ctx::Memory { unit, expr: if arg.is_empty() { None } else { Some(arg.as_str().into()) }, insns };
             }
             "disassemble" | "disas" => self.ctx = Ctx::Disasm,
-            "p" | "print" | "output" | "call" => {
+            "p" | "print" | "output" | "call" | "inspect" => {
                 self.cmd_expr = if arg.is_empty() { None } else { Some(arg.as_str().into()) };
                 self.ctx = Ctx::Print;
             }
-            "run" | "r" | "start" | "continue" | "c" | "cont" | "next" | "n" | "step" | "s" | "stepi" | "si" | "nexti" | "ni" | "finish" | "until" | "advance" | "jump" | "signal" | "kill" => {
-                // Output of the next stop follows.
+            "show" if rest.first().is_some_and(|w| w.starts_with("env")) => self.ctx = Ctx::Environment,
+            "set" if rest.first().is_some_and(|w| w.starts_with("env")) => {
+                // `set environment X=Y`, `set env X Y`, `set env X = Y`
+                let kv = rest[1..].join(" ");
+                let (k, v) = match kv.split_once('=') {
+                    Some((k, v)) => (k.trim(), v.trim()),
+                    None => match kv.split_once(' ') {
+                        Some((k, v)) => (k.trim(), v.trim()),
+                        None => (kv.trim(), ""),
+                    },
+                };
+                if !k.is_empty() {
+                    self.set_env(k, v);
+                }
             }
             _ => {}
         }
@@ -1200,9 +1730,21 @@ impl Builder {
         lldb::command(self, dialect, head, &rest);
     }
 
+    /// Position of the selected frame in the selected thread, when that frame was printed.
+    fn selected_frame_position(&mut self) -> Option<(usize, usize)> {
+        let ti = self.current_thread();
+        let si = self.ensure_stop();
+        let k = self.selected_frame;
+        let th = &self.trace.stops[si].threads[ti];
+        let pos = th.frames.iter().position(|f| f.index == k)?;
+        th.frames[pos].locals.is_none().then_some((ti, pos))
+    }
+
     // ---- finishing ---------------------------------------------------------------------
 
     fn finish(mut self) -> Parsed {
+        let last = self.diag.lines_total;
+        self.end_frame_cont(last + 1);
         self.flush_locals();
         if let Some(p) = self.pending_print.take() {
             self.finish_print(p);
@@ -1215,54 +1757,17 @@ impl Builder {
             }
         }
         self.trace.formats = formats;
-        // Crashed threads.
-        for (si, stop) in self.trace.stops.iter_mut().enumerate() {
-            if stop.threads.iter().any(|t| t.crashed) {
-                continue;
-            }
-            if !matches!(stop.reason.kind, StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError) {
-                continue;
-            }
+        for si in 0..self.trace.stops.len() {
             let loc = self.stop_location.get(si).cloned().flatten();
-            let by_loc = loc.as_ref().and_then(|loc| {
-                stop.threads.iter().position(|t| {
-                    let f0 = t.frames.first();
-                    match (f0, loc.pc) {
-                        (Some(f), Some(pc)) if f.pc == Some(Address(pc)) => true,
-                        _ => false,
-                    }
-                }).or_else(|| {
-                    stop.threads.iter().position(|t| {
-                        t.frames.first().map(|f| f.function.is_some() && f.function == loc.function).unwrap_or(false)
-                    })
-                })
-            });
-            let pick = stop
-                .threads
-                .iter()
-                .position(|t| t.current)
-                .or(by_loc)
-                .or_else(|| if stop.threads.len() == 1 { Some(0) } else { None })
-                .or_else(|| stop.threads.iter().position(|t| &*t.id == "1"));
-            if let Some(i) = pick {
-                stop.threads[i].crashed = true;
-                if stop.threads[i].frames.is_empty() {
-                    if let Some(loc) = loc {
-                        stop.threads[i].frames.push(Frame {
-                            index: 0,
-                            pc: loc.pc.map(Address),
-                            function: loc.function,
-                            span: stop.reason.span,
-                            ..Default::default()
-                        });
-                    }
-                }
-            }
+            pick_crashed_thread(&mut self.trace.stops[si], loc);
         }
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
             self.trace.arch = infer_arch(&self.trace);
+        }
+        if self.trace.arch == Arch::X86_64 {
+            rename_generic_registers(&mut self.trace);
         }
         if self.dropped_frames > 0 {
             let msg = format!(
@@ -1273,6 +1778,134 @@ impl Builder {
         }
         Parsed { trace: self.trace, diagnostics: self.diag }
     }
+}
+
+/// Marks the thread a stop happened on, when no stop line named it: the one whose frame 0 is
+/// the printed stop location, else `info threads`' current one, else the only one, else 1.
+fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>) {
+    if stop.threads.iter().any(|t| t.crashed) {
+        return;
+    }
+    if !matches!(stop.reason.kind, StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError) {
+        return;
+    }
+    let frame0 = |t: &Thread| t.frames.first().filter(|f| f.index == 0).cloned();
+    let by_loc = loc.as_ref().and_then(|loc| {
+        let by_pc = loc.pc.and_then(|pc| stop.threads.iter().position(|t| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)))));
+        by_pc.or_else(|| {
+            let same_fn = |t: &Thread| frame0(t).is_some_and(|f| f.function.is_some() && f.function == loc.function);
+            let exact = |t: &Thread| frame0(t).is_some_and(|f| f.file == loc.file && f.line == loc.line);
+            stop.threads
+                .iter()
+                .position(|t| same_fn(t) && exact(t))
+                .or_else(|| stop.threads.iter().position(same_fn))
+        })
+    });
+    let pick = by_loc
+        .or_else(|| stop.threads.iter().position(|t| t.current))
+        .or(if stop.threads.len() == 1 { Some(0) } else { None })
+        .or_else(|| stop.threads.iter().position(|t| &*t.id == "1"));
+    match pick {
+        Some(i) => {
+            stop.threads[i].crashed = true;
+            if stop.threads[i].frames.is_empty()
+                && let Some(loc) = loc {
+                    stop.threads[i].frames.push(location_frame(loc));
+                }
+        }
+        None => {
+            // Only the stop location was printed (a core without `bt`).
+            if let Some(loc) = loc {
+                let span = loc.span;
+                stop.threads.push(Thread {
+                    id: "1".into(),
+                    crashed: true,
+                    frames: vec![location_frame(loc)],
+                    span,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+}
+
+fn location_frame(loc: GdbOwnedLocation) -> Frame {
+    Frame {
+        index: 0,
+        pc: loc.pc.map(Address),
+        function: loc.function,
+        args: loc.args,
+        file: loc.file,
+        line: loc.line,
+        module: loc.module,
+        span: loc.span,
+        ..Default::default()
+    }
+}
+
+fn merge_frame(old: &mut Frame, f: Frame) {
+    if f.pc.is_some() {
+        old.pc = f.pc;
+    }
+    if f.function.is_some() {
+        old.function = f.function;
+    }
+    if f.args.is_some() {
+        old.args = f.args;
+    }
+    if f.file.is_some() {
+        old.file = f.file;
+        old.line = f.line;
+    }
+    if f.module.is_some() {
+        old.module = f.module;
+    }
+    old.inlined |= f.inlined;
+    old.signal_handler |= f.signal_handler;
+    if f.locals.is_some() && old.locals.is_none() {
+        old.locals = f.locals;
+    }
+}
+
+/// `p $pc` before any register dump is stored as `pc`; on x86-64 it is `rip`.
+fn rename_generic_registers(t: &mut Trace) {
+    for s in &mut t.stops {
+        for th in &mut s.threads {
+            for set in th.registers.values_mut() {
+                for (generic, real) in [("pc", "rip"), ("sp", "rsp"), ("fp", "rbp")] {
+                    if let Some(i) = set.regs.iter().position(|r| &*r.name == generic) {
+                        if set.reg(real).is_some() {
+                            set.regs.remove(i);
+                        } else {
+                            set.regs[i].name = Arc::from(real);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The thread number at the start of `2 (Thread 0x… (LWP 5))]`.
+fn thread_id_prefix(r: &str) -> &str {
+    let d = r.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
+    &r[..d]
+}
+
+/// `name = value` as `info locals` prints it (also C++ `this`, `std::x`, `<anon>`).
+fn is_local_line(l: &str) -> bool {
+    let Some(p) = l.find(" = ") else { return false };
+    let name = &l[..p];
+    !name.is_empty()
+        && name.len() < 200
+        && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '<' || c == '$')
+        && !name.contains(['(', '"', '\t', '#'])
+}
+
+/// The start of a value: what follows a `warning:` gdb printed in place of a local's value.
+fn looks_like_value(l: &str) -> bool {
+    let t = l.trim_start();
+    t.starts_with(['{', '<', '"', '@', '\'', '-', '[']) || t.starts_with("0x") || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn brace_depth(s: &str) -> i32 {
@@ -1320,7 +1953,7 @@ fn infer_arch(t: &Trace) -> Arch {
             for set in th.registers.values() {
                 for r in &set.regs {
                     match &*r.name {
-                        "rip" | "rax" | "rsp" | "r13" | "eflags" => return Arch::X86_64,
+                        "rip" | "rax" | "rsp" | "r13" | "eflags" if set.reg("eip").is_none() => return Arch::X86_64,
                         "x0" | "x20" | "x29" | "x30" | "cpsr" => return Arch::Aarch64,
                         "eip" | "eax" | "esp" => return Arch::X86,
                         _ => {}
@@ -1328,15 +1961,18 @@ fn infer_arch(t: &Trace) -> Arch {
                 }
             }
         }
-        for i in &s.disassembly {
-            let t = &i.text;
-            if t.contains("%r") || t.contains("%e") || t.contains("rip") || t.contains("qword ptr") || t.contains("xmm") {
-                return Arch::X86_64;
-            }
-            if t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ") {
-                return Arch::Aarch64;
-            }
-        }
+    }
+    // Instruction syntax: 64-bit registers anywhere mean x86-64 (32-bit names appear in
+    // x86-64 code too).
+    let insns = || t.stops.iter().flat_map(|s| s.disassembly.iter()).map(|i| &*i.text);
+    if insns().any(|t| t.contains("%r") || t.contains("rip") || t.contains("qword ptr") || t.contains("xmm")) {
+        return Arch::X86_64;
+    }
+    if insns().any(|t| t.contains("%e") || t.contains("dword ptr [e")) {
+        return Arch::X86;
+    }
+    if insns().any(|t| t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ")) {
+        return Arch::Aarch64;
     }
     // Addresses above 2^47 with 0x7f… are x86-64 user space; AArch64 user space is 0xffff….
     for s in &t.stops {
@@ -1354,4 +1990,174 @@ fn infer_arch(t: &Trace) -> Arch {
         }
     }
     Arch::Unknown
+}
+
+#[cfg(test)]
+mod tests {
+    //! The builder's bookkeeping, on excerpts of the real transcripts in `sample-traces/`.
+    use super::*;
+
+    fn crashed(p: &Parsed) -> &Thread {
+        p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("thread")
+    }
+
+    #[test]
+    fn frame_n_then_registers_go_to_frame_n() {
+        // null-field.gdb.txt
+        let p = parse(
+            "Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555155 in session_bytes (s=0x0) at src/null-field.c:23
+23\t    return s->bytes_in;                     /* s == NULL -> fault at 0x18 */
+(gdb) info registers rip
+rip            0x555555555155      0x555555555155 <session_bytes+12>
+(gdb) frame 1
+#1  0x0000555555555191 in registry_total (r=0x7fffffffec20, upto=2) at src/null-field.c:30
+30\t        total += session_bytes(r->slots[i]);  /* slots[2] was never filled */
+(gdb) info registers rip rsp
+rip            0x555555555191      0x555555555191 <registry_total+54>
+rsp            0x7fffffffebb0      0x7fffffffebb0
+(gdb) x/2gx $sp
+0x7fffffffebb0:\t0x0000000200000000\t0x00007fffffffec20
+",
+        );
+        let t = crashed(&p);
+        assert_eq!(t.registers[&0].get("rip"), Some(0x555555555155));
+        assert_eq!(t.registers[&1].get("rip"), Some(0x555555555191));
+        assert_eq!(t.registers[&1].get("rsp"), Some(0x7fffffffebb0));
+        let m = &p.trace.stops[0].memory[0];
+        assert_eq!((m.expr.as_deref(), m.frame, m.words.len()), (Some("$sp"), 1, 2));
+        assert_eq!(t.frames.len(), 2);
+    }
+
+    #[test]
+    fn registers_after_thread_apply_all_go_to_the_stopped_thread() {
+        // threads-crash.gdb.txt, shortened
+        let p = parse(
+            "Thread 6 \"crasher\" received signal SIGSEGV, Segmentation fault.
+[Switching to Thread 0x7ffff5dcd6c0 (LWP 25997)]
+0x0000555555555266 in store_result (j=0x7fffffffec00, value=42) at src/threads-crash.c:39
+(gdb) thread apply all bt
+
+Thread 6 (Thread 0x7ffff5dcd6c0 (LWP 25997) \"crasher\"):
+#0  0x0000555555555266 in store_result (j=0x7fffffffec00, value=42) at src/threads-crash.c:39
+#1  0x00005555555552ee in crasher (arg=0x7fffffffec00) at src/threads-crash.c:54
+
+Thread 1 (Thread 0x7ffff7dd2740 (LWP 25990) \"threads-crash\"):
+#0  __futex_abstimed_wait_common64 (private=128, cancel=true, abstime=0x0, op=265, expected=25993, futex_word=0x7ffff7dd1990) at ./nptl/futex-internal.c:57
+#1  __futex_abstimed_wait_common (futex_word=futex_word@entry=0x7ffff7dd1990, expected=25993, clockid=clockid@entry=0, abstime=abstime@entry=0x0, private=private@entry=128, cancel=cancel@entry=true) at ./nptl/futex-internal.c:87
+#2  0x00007ffff7e5af7b in __GI___futex_abstimed_wait_cancelable64 (futex_word=futex_word@entry=0x7ffff7dd1990, expected=<optimized out>, clockid=clockid@entry=0, abstime=abstime@entry=0x0, private=private@entry=128) at ./nptl/futex-internal.c:139
+(gdb) info registers rdx
+rdx            0x2a                42
+",
+        );
+        let s = p.trace.main_stop().expect("stop");
+        let t6 = s.threads.iter().find(|t| &*t.id == "6").expect("thread 6");
+        let t1 = s.threads.iter().find(|t| &*t.id == "1").expect("thread 1");
+        assert!(t6.crashed && !t1.crashed);
+        assert_eq!((t6.lwp, t6.name.as_deref()), (Some(25997), Some("crasher")));
+        assert_eq!(t6.registers[&0].get("rdx"), Some(0x2a));
+        assert!(t1.registers.is_empty());
+        assert_eq!(t1.frames.len(), 3);
+        // #1 has no address: #0 was inlined into it.
+        assert!(t1.frames[0].inlined && !t1.frames[1].inlined);
+    }
+
+    #[test]
+    fn core_location_picks_the_crashing_thread() {
+        // satyr rhbz-1032472, shortened: the location after `Program terminated` is thread
+        // 1's frame 0 although thread 20 is listed first.
+        let p = parse(
+            "Core was generated by `epiphany http://i.imgur.com/TOI65jx.png'.
+Program terminated with signal SIGSEGV, Segmentation fault.
+#0  g_str_hash (v=v@entry=0x0) at ghash.c:1871
+1871\t  for (p = v; *p != '\\0'; p++)
+
+Thread 20 (Thread 0x7f557dffb700 (LWP 10039)):
+#0  pthread_cond_timedwait@@GLIBC_2.3.2 () at ../sysdeps/unix/sysv/linux/x86_64/pthread_cond_timedwait.S:238
+No locals.
+
+Thread 1 (Thread 0x7f5640696a00 (LWP 5445)):
+#0  g_str_hash (v=v@entry=0x0) at ghash.c:1871
+        p = 0x0
+        h = 5381
+#1  0x000000000046ed20 in ephy_location_entry_set_location (entry=entry@entry=0x22ae6d0, address=<optimized out>) at ephy-location-entry.c:1349
+rip            0x7f563913b630\t0x7f563913b630 <g_str_hash>
+",
+        );
+        assert_eq!(p.trace.core_command.as_deref(), Some("epiphany http://i.imgur.com/TOI65jx.png"));
+        let s = p.trace.main_stop().expect("stop");
+        assert_eq!(s.threads.len(), 2);
+        let t = s.crashed_thread().expect("thread");
+        assert_eq!((&*t.id, t.frames.len()), ("1", 2));
+        assert_eq!(t.frames[0].locals().collect::<Vec<_>>(), [("p", "0x0"), ("h", "5381")]);
+        // Registers printed after the backtraces belong to the crashing thread.
+        assert_eq!(t.registers[&0].get("rip"), Some(0x7f563913b630));
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+    }
+
+    #[test]
+    fn core_without_backtrace_keeps_the_location() {
+        let p = parse("Program terminated with signal SIGABRT, Aborted.\n#0  0xb7792424 in __kernel_vsyscall ()\n");
+        let t = crashed(&p);
+        assert_eq!((&*t.id, t.frames[0].function_name(), t.frames[0].pc), ("1", "__kernel_vsyscall", Some(Address(0xb7792424))));
+    }
+
+    #[test]
+    fn wrapped_frame_lines_and_values() {
+        // satyr quality_100.txt
+        let p = parse(
+            "#1  0x0000003139e1f34e in nsProfileLock::FatalSignalHandler (signo=11, 
+    info=<value optimized out>, context=<value optimized out>)
+    at nsProfileLock.cpp:213
+        unblock_sigs = {__val = {1024, 0 <repeats 15 times>}}
+#4  0x00007f909544ebef in nsTreeBodyFrame::PaintColumn (this=0x7f909108c8a8, 
+    aColumn=0x7f908861f760, aDirtyRect=<value optimized out>)
+    at /usr/src/debug/nsTreeBodyFrame.cpp:2915
+        colRect = {x = -1860605664, y = 32656, width = -1861695320, 
+          height = 32656}
+        viewRect = warning: bits 64-128 in computed object were optimized out; replacing with zeroes
+{x = 0, y = 0, width = 0, height = 0}
+        vtowoffset = {x = 0, y = 0}
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert!(p.diagnostics.notes.is_empty(), "{:?}", p.diagnostics.notes);
+        let t = crashed(&p);
+        assert_eq!(t.frames[0].args.as_deref(), Some("signo=11, info=<value optimized out>, context=<value optimized out>"));
+        assert_eq!((t.frames[0].file.as_deref(), t.frames[0].line), (Some("nsProfileLock.cpp"), Some(213)));
+        assert_eq!(t.frames[1].line, Some(2915));
+        let locals: Vec<(&str, &str)> = t.frames[1].locals().collect();
+        assert_eq!(locals[0], ("colRect", "{x = -1860605664, y = 32656, width = -1861695320, height = 32656}"));
+        assert_eq!(locals[1], ("viewRect", "{x = 0, y = 0, width = 0, height = 0}"));
+        assert_eq!(locals[2].0, "vtowoffset");
+    }
+
+    #[test]
+    fn lone_frame_line_selects_the_frame() {
+        // `up` without an echoed command: the frame line and source line select frame 2.
+        let p = parse(
+            "#0  0x0000555555555155 in session_bytes (s=0x0) at src/null-field.c:23
+#1  0x0000555555555191 in registry_total (r=0x7fffffffec20, upto=2) at src/null-field.c:30
+#2  0x00005555555551cc in report (r=0x7fffffffec20, label=0x555555556013 \"traffic\") at src/null-field.c:36
+
+#2  0x00005555555551cc in report (r=0x7fffffffec20, label=0x555555556013 \"traffic\") at src/null-field.c:36
+36\t    long t = registry_total(r, r->count);
+rip            0x5555555551cc      0x5555555551cc <report+37>
+",
+        );
+        let t = crashed(&p);
+        assert_eq!(t.frames.len(), 3);
+        assert_eq!(t.registers[&2].get("rip"), Some(0x5555555551cc));
+    }
+
+    #[test]
+    fn limits_bound_the_model() {
+        let mut text = String::new();
+        for k in 0..50 {
+            text.push_str(&format!("#{k}  0x0000000000401136 in f{k} () at t.c:{k}\n"));
+        }
+        let p = parse_with(&text, Limits { max_frames_per_thread: 10, max_line_len: 64 * 1024 });
+        assert_eq!(crashed(&p).frames.len(), 10);
+        assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("40 frames beyond the limit")));
+    }
 }

@@ -1,7 +1,24 @@
 //! rr's own lines. rr replays through an embedded gdb, so a replay transcript is gdb output
 //! (handled in `gdb.rs`) plus: the `(rr)` prompt, `when` / `when-ticks` / `when-tid`
-//! answers, reverse-execution commands, watchpoint `Old value` / `New value` pairs, and rr's
-//! own `[FATAL …]` and assertion reports.
+//! answers, reverse-execution commands (the stops they reach are marked `reverse`),
+//! watchpoint `Old value` / `New value` pairs, and rr's own failure reports:
+//!
+//! ```text
+//! [FATAL src/ReplaySession.cc:600:cont_syscall_boundary()]
+//!  (task 37985 (rec:165304) at time 87)
+//!  -> Assertion `false' failed to hold. Replay got unrecorded signal {signo:SIGSEGV,…}
+//! Tail of trace dump:
+//! {
+//!   real_time:633565.988482 global_time:67, event:`INSTRUCTION_TRAP' tid:165304, ticks:8129
+//! rax:0x7c0fc163 rbx:0x280003f … rip:0x7ee386c55d5f eflags:0x10206 …
+//! }
+//! === Start rr backtrace:
+//! rr(_ZN2rr13dump_rr_stackEv+0x33)[0x7d7565]
+//! === End rr backtrace
+//! ```
+//!
+//! and the plain `rr: src/TraceStream.cc:456: …: Assertion `…' failed.` abort. A report
+//! becomes an `RrFatal` stop; rr's own backtrace becomes its thread `rr`.
 
 use super::{Builder, Ctx};
 use crate::model::*;
@@ -16,6 +33,11 @@ pub(crate) struct RrState {
     pub watch_values: bool,
     /// Inside an `[FATAL …]` report (its indented lines and rr backtrace follow).
     pub in_fatal: bool,
+    /// Inside `Tail of trace dump:` braces.
+    in_dump: bool,
+    /// Inside `=== Start rr backtrace:`.
+    in_backtrace: bool,
+    next_rr_frame: u32,
 }
 
 impl RrState {
@@ -27,46 +49,93 @@ impl RrState {
 /// Called for every echoed command (any prompt).
 pub(crate) fn command(b: &mut Builder, verb: &str, _rest: &[&str], _n: u32) {
     b.rr.in_fatal = false;
+    b.rr.in_dump = false;
+    b.rr.in_backtrace = false;
     match verb {
-        "reverse-continue" | "rc" | "reverse-step" | "rs" | "reverse-next" | "rn" | "reverse-finish" | "reverse-stepi" | "rsi" | "reverse-nexti" | "rni" => {
+        "reverse-continue" | "rc" | "reverse-step" | "rs" | "reverse-next" | "rn" | "reverse-finish" | "reverse-stepi" | "rsi"
+        | "reverse-nexti" | "rni" => {
             b.saw(Format::Rr);
             b.rr.reverse = true;
         }
-        "when" | "when-ticks" | "when-tid" | "checkpoint" | "restart" | "run" if b.formats_has_rr() => {
-            b.rr.reverse = false;
-        }
         "when" | "when-ticks" | "when-tid" => b.saw(Format::Rr),
-        _ => b.rr.reverse = false,
+        "continue" | "c" | "cont" | "next" | "n" | "step" | "s" | "stepi" | "si" | "nexti" | "ni" | "finish" | "run" | "r" | "until"
+        | "advance" | "jump" | "restart" | "seek-ticks" => b.rr.reverse = false,
+        // Inspection commands keep the direction of the last run command.
+        _ => {}
     }
+}
+
+/// `rr(_ZN2rr13dump_rr_stackEv+0x33)[0x7d7565]`, `/usr/bin/rr(+0x403d1b)[0x556fc863bd1b]`,
+/// `rr[0x6b6b11]`: (module, symbol, offset, pc).
+fn rr_backtrace_line(t: &str) -> Option<(&str, Option<&str>, Option<u64>, u64)> {
+    let body = t.strip_suffix(']')?;
+    let open = body.rfind('[')?;
+    let pc = super::lexemes::parse_hex(&body[open + 1..])?;
+    let head = &body[..open];
+    if let Some(inner) = head.strip_suffix(')') {
+        let p = inner.find('(')?;
+        let module = &inner[..p];
+        let sym = &inner[p + 1..];
+        let (name, off) = match sym.rsplit_once('+') {
+            Some((n, o)) => (n, super::lexemes::parse_hex(o)),
+            None => (sym, None),
+        };
+        return Some((module, if name.is_empty() { None } else { Some(name) }, off, pc));
+    }
+    if head.is_empty() || head.contains(' ') {
+        return None;
+    }
+    Some((head, None, None, pc))
+}
+
+fn fatal_stop(b: &mut Builder, t: &str, description: &str, n: u32) {
+    b.saw(Format::Rr);
+    let reason = StopReason {
+        kind: StopKind::RrFatal,
+        description: Some(description.trim().into()),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    b.new_stop(reason, None);
+    b.rr.in_fatal = true;
+    b.rr.in_dump = false;
+    b.rr.in_backtrace = false;
+    b.rr.next_rr_frame = 0;
+    let msg = Message { text: t.into(), span: Span::line(n) };
+    b.stop_mut().messages.push(msg);
 }
 
 /// rr-specific lines. Returns whether the line was one.
 pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
     let first = t.as_bytes()[0];
     if first == b'C' {
-        if let Some(r) = t.strip_prefix("Current event: ") {
-            if let Ok(ev) = r.trim().parse::<u64>() {
+        if let Some(r) = t.strip_prefix("Current event: ")
+            && let Ok(ev) = r.trim().parse::<u64>() {
                 b.saw(Format::Rr);
                 match b.stop_index() {
-                    Some(i) => b.trace.stops[i].rr_event = Some(ev),
-                    None => b.rr.pending_event = Some(ev),
+                    Some(i) if b.trace.stops[i].reason.kind != StopKind::Unknown || !b.trace.stops[i].threads.is_empty() => {
+                        b.trace.stops[i].rr_event = Some(ev)
+                    }
+                    _ => b.rr.pending_event = Some(ev),
                 }
                 return true;
             }
+        if t.starts_with("Current event not known") {
+            b.saw(Format::Rr);
+            return true;
         }
-        if let Some(r) = t.strip_prefix("Current tick: ").or_else(|| t.strip_prefix("Current ticks: ")) {
-            if let Ok(tk) = r.trim().parse::<u64>() {
+        if let Some(r) = t.strip_prefix("Current tick: ").or_else(|| t.strip_prefix("Current ticks: "))
+            && let Ok(tk) = r.trim().parse::<u64>() {
                 b.saw(Format::Rr);
                 b.stop_mut().rr_ticks = Some(tk);
                 return true;
             }
-        }
-        if let Some(r) = t.strip_prefix("Current tid: ") {
-            if r.trim().parse::<u64>().is_ok() {
+        if let Some(r) = t.strip_prefix("Current tid: ")
+            && let Ok(tid) = r.trim().parse::<u64>() {
                 b.saw(Format::Rr);
+                b.stop_mut().rr_tid = Some(tid);
                 return true;
             }
-        }
     }
     if first == b'O' || first == b'N' {
         let (old, rest) = if let Some(r) = t.strip_prefix("Old value = ") {
@@ -76,8 +145,7 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
         } else {
             return false;
         };
-        // After a reverse-continue rr prints the pair without a fresh watchpoint line when
-        // the hit is reported before it; make sure the values land on a watchpoint stop.
+        // The values belong to a watchpoint hit; make sure they land on one.
         let si = b.ensure_stop();
         if b.trace.stops[si].reason.kind != StopKind::Watchpoint {
             let reason = StopReason { kind: StopKind::Watchpoint, span: Span::line(n), ..Default::default() };
@@ -90,56 +158,111 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
             r.new_value = Some(rest.into());
         }
         r.span.extend_to(n);
+        b.extend_expect_location();
         return true;
     }
     if first == b'[' {
-        // `[FATAL src/ReplaySession.cc:1234:check_pending_sig()] …`, `[ERROR …]`
-        for tag in ["[FATAL ", "[ERROR "] {
+        // `[FATAL src/ReplaySession.cc:1234:check_pending_sig()] …`, `[EMERGENCY] …`
+        for tag in ["[FATAL ", "[EMERGENCY]", "[EMERGENCY "] {
             if let Some(r) = t.strip_prefix(tag) {
-                b.saw(Format::Rr);
-                let fatal = tag == "[FATAL ";
-                let reason = StopReason {
-                    kind: if fatal { StopKind::RrFatal } else { StopKind::Unknown },
-                    description: Some(r.trim().into()),
-                    span: Span::line(n),
-                    ..Default::default()
+                // `[FATAL src/X.cc:612:f() errno: EIO] message`: the location until `]`.
+                let r = r.trim();
+                let (loc, rest) = match r.find(']') {
+                    Some(p) => (&r[..p], r[p + 1..].trim()),
+                    None => (r, ""),
                 };
-                if fatal {
-                    b.new_stop(reason, None);
-                    b.rr.in_fatal = true;
-                }
-                let msg = Message { text: t.into(), span: Span::line(n) };
-                b.stop_mut().messages.push(msg);
+                let loc = loc.split(" errno:").next().unwrap_or(loc).trim();
+                fatal_stop(b, t, if rest.is_empty() { loc } else { rest }, n);
                 return true;
             }
         }
-        if t.starts_with("[rr ") || t.starts_with("[INFO ") || t.starts_with("[WARN ") {
+        if t.starts_with("[ERROR ") || t.starts_with("[rr ") || t.starts_with("[INFO ") || t.starts_with("[WARN ") {
+            b.saw(Format::Rr);
+            let msg = Message { text: t.into(), span: Span::line(n) };
+            b.stop_mut().messages.push(msg);
+            return true;
+        }
+    }
+    if let Some(r) = t.strip_prefix("rr: ") {
+        // `rr: /src/rr/src/TraceStream.cc:456: bool …: Assertion `x' failed.`
+        if r.contains("Assertion `") && (r.contains("failed") || r.contains("to hold")) {
+            fatal_stop(b, t, r, n);
+            return true;
+        }
+        if r.starts_with("Saving execution to trace directory") || r.contains("trace") {
             b.saw(Format::Rr);
             return true;
         }
     }
     if b.rr.in_fatal {
-        // `(task 1234 (rec:1235) at time 5678)`, `-> Assertion `x' failed to hold. …`,
-        // `=== Start rr backtrace:` … `=== End rr backtrace`, `Tail of trace dump:`.
-        if t.starts_with("(task ") || t.starts_with("-> ") || t.starts_with("===") || t.starts_with("Tail of trace dump") || t.starts_with("{") || t.starts_with("}") || t.starts_with("Launch gdb") || t.starts_with("rr(") || t.starts_with("/") || t.starts_with("event:") {
-            if let Some(r) = t.strip_prefix("(task ") {
-                if let Some(p) = r.find("at time ") {
-                    let d: String = r[p + 8..].chars().take_while(|c| c.is_ascii_digit()).collect();
-                    if let Ok(ev) = d.parse() {
-                        b.stop_mut().rr_event = Some(ev);
-                    }
+        if let Some(r) = t.strip_prefix("(task ") {
+            // `(task 1234 (rec:1235) at time 5678)`: the event the failure happened at.
+            if let Some(p) = r.find("at time ") {
+                let d = r[p + 8..].bytes().take_while(|c| c.is_ascii_digit()).count();
+                if let Ok(ev) = r[p + 8..p + 8 + d].parse() {
+                    b.stop_mut().rr_event = Some(ev);
                 }
             }
             let msg = Message { text: t.into(), span: Span::line(n) };
             b.stop_mut().messages.push(msg);
             return true;
         }
-    }
-    if t.starts_with("rr: Saving execution to trace directory") || t.starts_with("rr: ") && t.contains("trace") {
-        b.saw(Format::Rr);
-        return true;
+        if let Some(r) = t.strip_prefix("-> ") {
+            // ` -> Assertion `x' failed to hold. <details>`: the best one-line description.
+            let stop = b.stop_mut();
+            stop.reason.description = Some(r.trim().into());
+            stop.messages.push(Message { text: t.into(), span: Span::line(n) });
+            return true;
+        }
+        if t.starts_with("Tail of trace dump") || t.starts_with("Launch gdb with") || t.starts_with("gdb '-l'") {
+            let msg = Message { text: t.into(), span: Span::line(n) };
+            b.stop_mut().messages.push(msg);
+            return true;
+        }
+        if t == "{" {
+            b.rr.in_dump = true;
+            return true;
+        }
+        if t == "}" || t == "..." {
+            b.rr.in_dump = false;
+            return true;
+        }
+        if b.rr.in_dump {
+            // `real_time:… global_time:67, event:`…' tid:…, ticks:…` and `rax:0x… rbx:0x…`.
+            return true;
+        }
+        if t.starts_with("=== Start rr backtrace") {
+            b.rr.in_backtrace = true;
+            return true;
+        }
+        if t.starts_with("=== End rr backtrace") {
+            b.rr.in_backtrace = false;
+            return true;
+        }
+        if b.rr.in_backtrace
+            && let Some((module, sym, _off, pc)) = rr_backtrace_line(t) {
+                let ti = b.thread_by_id("rr");
+                let si = b.ensure_stop();
+                b.trace.stops[si].threads[ti].name = Some("rr".into());
+                let index = b.rr.next_rr_frame;
+                b.rr.next_rr_frame += 1;
+                let frame = Frame {
+                    index,
+                    pc: Some(Address(pc)),
+                    function: sym.map(|s| b.intern(s)),
+                    module: Some(b.intern(module)),
+                    span: Span::line(n),
+                    ..Default::default()
+                };
+                b.put_frame(ti, frame);
+                return true;
+            }
     }
     if b.ctx == Ctx::None && t.starts_with("Program stopped.") && b.rr.reverse {
+        return true;
+    }
+    if t.starts_with("Really redefine built-in command") {
+        b.saw(Format::Rr);
         return true;
     }
     false
@@ -149,7 +272,73 @@ impl Builder {
     pub(crate) fn stop_index(&self) -> Option<usize> {
         self.stop
     }
-    pub(crate) fn formats_has_rr(&self) -> bool {
-        self.formats & (1 << (Format::Rr as u8)) != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backtrace_lines() {
+        // Real lines from rr issue reports (#2161, #3367).
+        assert_eq!(
+            rr_backtrace_line("rr(_ZN2rr13dump_rr_stackEv+0x33)[0x7d7565]"),
+            Some(("rr", Some("_ZN2rr13dump_rr_stackEv"), Some(0x33), 0x7d7565))
+        );
+        assert_eq!(rr_backtrace_line("rr[0x6b6b11]"), Some(("rr", None, None, 0x6b6b11)));
+        assert_eq!(
+            rr_backtrace_line("/home/sabae/src/rr/bin/rr(+0x403d1b)[0x556fc863bd1b]"),
+            Some(("/home/sabae/src/rr/bin/rr", None, Some(0x403d1b), 0x556fc863bd1b))
+        );
+        assert_eq!(
+            rr_backtrace_line("/lib64/libc.so.6(__libc_start_main+0xea)[0x7f753b23688a]"),
+            Some(("/lib64/libc.so.6", Some("__libc_start_main"), Some(0xea), 0x7f753b23688a))
+        );
+        assert_eq!(rr_backtrace_line("see [0x12]"), None);
+    }
+
+    #[test]
+    fn when_answers_attach_to_the_stop() {
+        // rr's `when` family prints `Current event: N` / `Current tick: N` / `Current tid: N`
+        // (rr src/GdbCommand.cc); an answer before any stop waits for the next one.
+        let p = crate::input::parse(
+            "(rr) when
+Current event: 310
+(rr) continue
+Continuing.
+
+Program received signal SIGSEGV, Segmentation fault.
+0x000000000042e958 in tree_entry (desc=desc@entry=0x7ffd4fc47d00, entry=entry@entry=0x7ffd4fc47ba0) at tree-walk.c:98
+98\t\t*entry = desc->entry;
+(rr) when
+Current event: 312
+(rr) when-ticks
+Current tick: 327128
+(rr) when-tid
+Current tid: 13018
+(rr) reverse-stepi
+(rr) when
+Current event not known (diversion?)
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = p.trace.main_stop().expect("stop");
+        assert_eq!((s.rr_event, s.rr_ticks, s.rr_tid), (Some(312), Some(327128), Some(13018)));
+        assert_eq!(p.trace.stops[0].rr_event, Some(312), "the pending 310 is replaced by the stop's own answer");
+        assert!(p.trace.formats.contains(&Format::Rr));
+    }
+
+    #[test]
+    fn fatal_report_lines() {
+        // The shape of rr's fatal report (rr issues #1530, #2161, #4011).
+        let p = crate::input::parse(
+            "[FATAL /home/u/rr/src/fast_forward.cc:352:fast_forward_through_instruction() errno: 0 'Success'] \n (task 20944 (rec:11298) at time 218405)
+ ->  Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold. 
+",
+        );
+        let s = p.trace.main_stop().expect("stop");
+        assert_eq!(s.reason.kind, StopKind::RrFatal);
+        assert_eq!(s.rr_event, Some(218405));
+        assert_eq!(s.reason.description.as_deref(), Some("Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold."));
     }
 }

@@ -53,18 +53,18 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Span::raw(" ")
         };
         spans.push(mark);
-        // gdb prints no pc for the frame an inlined call was inlined into (the model flags
-        // that frame `inlined`); it shares the pc of the frame(s) above it. The group runs
-        // from the frame with the pc (┬) to the host frame (└).
-        let next_inlined = th.frames.get(pos + 1).is_some_and(|n| n.inlined);
-        let group = match (f.inlined, next_inlined) {
-            (false, true) => "┬",
+        // `inlined` marks a frame that was inlined into the next (outer) frame, which shares
+        // its pc (gdb prints that host frame without an address). A group runs from the
+        // innermost inlined frame (┬) to its host (└).
+        let prev_inlined = pos > 0 && th.frames[pos - 1].inlined;
+        let group = match (f.inlined, prev_inlined) {
+            (true, false) => "┬",
             (true, true) => "│",
-            (true, false) => "└",
+            (false, true) => "└",
             (false, false) => " ",
         };
-        let host = if next_inlined {
-            th.frames[pos + 1..].iter().take_while(|n| n.inlined).last().map(|n| n.index)
+        let host = if f.inlined {
+            th.frames[pos + 1..].iter().find(|n| !n.inlined).map(|n| n.index)
         } else {
             None
         };
