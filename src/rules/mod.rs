@@ -24,6 +24,7 @@ pub mod stack_misaligned;
 pub mod stack_overflow;
 pub mod stack_pointer_wild;
 pub mod uncaught_exception;
+pub mod wild_pointer;
 pub mod write_to_readonly;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Hash)]
@@ -347,6 +348,7 @@ pub static RULES: &[Rule] = &[
     Rule { info: &panic::RULE, check: panic::check },
     Rule { info: &poison_value::RULE, check: poison_value::check },
     Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check },
+    Rule { info: &wild_pointer::RULE, check: wild_pointer::check },
 ];
 
 /// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).
