@@ -70,7 +70,7 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     // Suffix: ` from LIB` or ` at FILE:LINE` (search from the right; the args come before).
     let mut head = rest;
-    if let Some(p) = rest.rfind(" from ") {
+    if let Some(p) = rfind_from(rest) {
         let lib = &rest[p + 6..];
         if !lib.is_empty() && !lib.contains(" (") && head[..p].ends_with(')') {
             f.module = Some(lib);
@@ -78,7 +78,7 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
         }
     }
     if f.module.is_none() {
-        if let Some(p) = rest.rfind(" at ") {
+        if let Some(p) = rfind_spaced(rest, " at ") {
             if let Some((file, line, _)) = file_line(&rest[p + 4..]) {
                 if rest[..p].ends_with(')') {
                     f.file = Some(file);
@@ -116,6 +116,39 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// `s.rfind(needle)` for a needle that starts with a space: jumps from space to space with
+/// memrchr instead of running a two-way searcher (frame lines are short and have few spaces).
+#[inline]
+fn rfind_spaced(s: &str, needle: &str) -> Option<usize> {
+    debug_assert!(needle.starts_with(' '));
+    let (b, n) = (s.as_bytes(), needle.as_bytes());
+    let mut end = b.len();
+    while let Some(i) = memchr::memrchr(b' ', &b[..end]) {
+        if b[i..].starts_with(n) {
+            return Some(i);
+        }
+        end = i;
+    }
+    None
+}
+
+/// `s.rfind(" from ")` with a prebuilt SIMD substring finder: the needle is usually absent,
+/// so the whole line must be searched. Matches may overlap (`" from from "`), hence the
+/// restart one byte after each hit.
+#[inline]
+fn rfind_from(s: &str) -> Option<usize> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(" from "));
+    let b = s.as_bytes();
+    let mut last = None;
+    let mut at = 0;
+    while let Some(i) = FINDER.find(&b[at..]) {
+        last = Some(at + i);
+        at += i + 1;
+    }
+    last
 }
 
 /// `rax            0x0                 0` and friends.

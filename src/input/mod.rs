@@ -89,10 +89,15 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     let mut b = Builder::new(limits);
     let mut n: u32 = 0;
-    for raw in text.split('\n') {
+    // The same lines as `text.split('\n')`, found with the memchr crate's SIMD search.
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
         n = n.saturating_add(1);
-        b.feed(raw, n);
+        b.feed(&text[start..end], n);
+        start = end + 1;
     }
+    n = n.saturating_add(1);
+    b.feed(&text[start..], n);
     // A trailing newline does not make an extra line.
     if text.ends_with('\n') {
         b.diag.lines_total = b.diag.lines_total.saturating_sub(1);
@@ -138,6 +143,9 @@ pub struct Builder {
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
     thread: Option<usize>,
+    /// Thread id -> position in the current stop's `threads`, so that `thread apply all bt`
+    /// over thousands of threads does not search linearly per header (see [`ThreadIndex`]).
+    thread_index: ThreadIndex,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
     /// Frame whose registers `info registers` prints.
@@ -183,6 +191,7 @@ impl Builder {
             formats: 0,
             stop: None,
             thread: None,
+            thread_index: ThreadIndex::default(),
             bt_thread: None,
             selected_frame: 0,
             ctx: Ctx::None,
@@ -309,7 +318,7 @@ impl Builder {
     pub(crate) fn thread_by_id(&mut self, id: &str) -> usize {
         let si = self.ensure_stop();
         let stop = &mut self.trace.stops[si];
-        if let Some(i) = stop.threads.iter().position(|t| &*t.id == id) {
+        if let Some(i) = self.thread_index.find(si, &stop.threads, id) {
             return i;
         }
         stop.threads.push(Thread { id: id.into(), ..Default::default() });
@@ -352,6 +361,18 @@ impl Builder {
         let max = self.limits.max_frames_per_thread;
         let th = &mut self.trace.stops[si].threads[ti];
         th.span.extend_to(f.span.first);
+        // Frames stay sorted by index with no index twice (only this function adds frames
+        // during a parse), so a frame numbered past the last one is new and goes at the end:
+        // the common case of a running backtrace, without the search below.
+        let appends = th.frames.last().is_none_or(|x| x.index < f.index);
+        if appends {
+            if th.frames.len() >= max {
+                self.dropped_frames += 1;
+                return th.frames.len().saturating_sub(1);
+            }
+            th.frames.push(f);
+            return th.frames.len() - 1;
+        }
         if let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
             let old = &mut th.frames[pos];
             let same = old.function == f.function || old.function.is_none() || f.function.is_none();
@@ -415,8 +436,8 @@ impl Builder {
             if !self.locals_buf.is_empty() {
                 if let Some(si) = self.stop {
                     if let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi)) {
-                        let text = std::mem::take(&mut self.locals_buf);
-                        f.locals = Some(text.into_boxed_str());
+                        // One exact-size copy; the buffer keeps its capacity for the next frame.
+                        f.locals = Some(Box::from(self.locals_buf.as_str()));
                     }
                 }
                 self.locals_buf.clear();
@@ -474,12 +495,15 @@ impl Builder {
                 return true;
             }
         }
-        if self.locals_target.is_some() && (first == b' ' || first == b'\t') && !l.trim().is_empty() {
-            if !self.locals_buf.is_empty() {
-                self.locals_buf.push('\n');
+        if self.locals_target.is_some() && (first == b' ' || first == b'\t') {
+            let t = clean::trim(l);
+            if !t.is_empty() {
+                if !self.locals_buf.is_empty() {
+                    self.locals_buf.push('\n');
+                }
+                self.locals_buf.push_str(t);
+                return true;
             }
-            self.locals_buf.push_str(l.trim());
-            return true;
         }
         if self.locals_target.is_some() && (l.starts_with("No locals.") || l.starts_with("No symbol table info available.")) {
             return true;
@@ -1219,6 +1243,31 @@ impl Builder {
             self.note(None, msg);
         }
         Parsed { trace: self.trace, diagnostics: self.diag }
+    }
+}
+
+/// Thread id -> position in one stop's `threads`, kept in step lazily: threads are only ever
+/// appended during a parse, so the index catches up with the new ones on each lookup and is
+/// rebuilt when the stop changes. Gives the same answer as the first `position` with that id.
+#[derive(Default)]
+struct ThreadIndex {
+    stop: usize,
+    indexed: usize,
+    map: rustc_hash::FxHashMap<Box<str>, usize>,
+}
+
+impl ThreadIndex {
+    fn find(&mut self, stop: usize, threads: &[Thread], id: &str) -> Option<usize> {
+        if stop != self.stop || self.indexed > threads.len() {
+            self.stop = stop;
+            self.indexed = 0;
+            self.map.clear();
+        }
+        for (i, t) in threads.iter().enumerate().skip(self.indexed) {
+            self.map.entry(t.id.clone()).or_insert(i);
+        }
+        self.indexed = threads.len();
+        self.map.get(id).copied()
     }
 }
 
