@@ -21,7 +21,11 @@ fi
 
 echo "== machine"
 echo "date:   $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src benches examples bench Cargo.toml || echo ' (+ uncommitted changes)')"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src benches examples bench Cargo.toml || echo ' (+ uncommitted changes)')"
+else
+    echo "commit: (not a git checkout: $root)"
+fi
 echo "cpu:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
 echo "rustc:  $(rustc --version)"
 echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min; other work on the machine skews medians)"
