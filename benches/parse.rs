@@ -37,6 +37,11 @@ fn main() {
     // 1. Baseline: a bare memchr line scan that looks at each line's first byte.
     let scan = measure(iters, || black_box(memchr_scan(black_box(&bytes))));
     let (lines, hash_lines) = memchr_scan(&bytes);
+    // A second floor: UTF-8 validation plus `str::lines()` (what a naive parser starts with).
+    let std_lines = measure(iters, || {
+        let text = std::str::from_utf8(black_box(&bytes)).unwrap();
+        black_box(text.lines().filter(|l| l.as_bytes().first() == Some(&b'#')).count())
+    });
 
     // 2. Full parse into the model.
     let parse = measure(iters, || black_box(tracecheck::input::parse_bytes(black_box(&bytes))));
@@ -90,6 +95,7 @@ fn main() {
     println!("| measurement | best | median | throughput (best / median) |");
     println!("| --- | ---: | ---: | --- |");
     row("memchr line scan (baseline)", &scan, format!("{:.0} / {:.0} MB/s", mb / secs(scan.best), mb / secs(scan.median)));
+    row("str::from_utf8 + str::lines() (baseline)", &std_lines, format!("{:.0} / {:.0} MB/s", mb / secs(std_lines.best), mb / secs(std_lines.median)));
     row(
         "tracecheck::input::parse_bytes",
         &parse,
@@ -114,6 +120,18 @@ fn main() {
     );
     row("report::text::write (default options)", &text, format!("{} bytes of output", text_len));
     row(&format!("report::json::write ({json_iters} iterations)"), &json, format!("{:.1} MB of output, {:.0} MB/s", json_len as f64 / 1e6, json_len as f64 / 1e6 / secs(json.median)));
+
+    // The acceptance criteria of the performance issue (see docs/performance.md).
+    println!();
+    let parse_mbs = mb / secs(parse.median);
+    let rules_pct = 100.0 * secs(rules_all.median) / secs(parse.median);
+    println!("criterion: parse >= 200 MB/s on one core (median): {parse_mbs:.0} MB/s -> {}", verdict(parse_mbs >= 200.0));
+    println!("criterion: all rules add < 10% to parse time (median): {rules_pct:.2}% -> {}", verdict(rules_pct < 10.0));
+    println!("criterion: peak memory < 3x input: measured by examples/parse_mem.rs (bench/run.sh)");
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "PASS" } else { "FAIL" }
 }
 
 struct Timing {

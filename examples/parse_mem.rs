@@ -97,5 +97,7 @@ fn main() {
         hwm.saturating_sub(rss_before) as f64 / input
     );
     println!("size_of::<Frame>() = {}", std::mem::size_of::<tracecheck::model::Frame>());
+    let ratio = hwm as f64 / input;
+    println!("criterion: peak memory < 3x input (whole process, input included): {ratio:.2}x -> {}", if ratio < 3.0 { "PASS" } else { "FAIL" });
     std::hint::black_box(&parsed);
 }

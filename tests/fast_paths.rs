@@ -358,3 +358,37 @@ Thread 1 (Thread 0x2 (LWP 10)):
     let f: Vec<(u32, &str)> = t1.frames.iter().map(|f| (f.index, f.function_name())).collect();
     assert_eq!(f, [(0, "other")]);
 }
+
+/// `parse_bytes` before the change: decode the whole input, then parse it.
+fn parse_bytes_ref(bytes: &[u8]) -> tracecheck::input::Parsed {
+    let lossy = String::from_utf8_lossy(bytes);
+    let text: Cow<'_, str> = if lossy.contains('\0') { Cow::Owned(lossy.replace('\0', "")) } else { lossy };
+    let mut p = tracecheck::input::parse(&text);
+    if matches!(text, Cow::Owned(_)) {
+        p.diagnostics.notes.insert(
+            0,
+            tracecheck::input::Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+        );
+    }
+    p
+}
+
+const BYTE_PIECES: &[&[u8]] = &[
+    b"\n", b"\n", b"\r\n", b"\0", b"\0\n", b"\xff", b"\xe2\x82", b"\xe2\x82\xac", b"\xc3", b"\xf0\x9f\x98", b"\xed\xa0\x80",
+    b"#0  0x0000000000000001 in main (argc=1) at t.c:2", b"#1  f () from /lib/libc.so.6", b"        x = 1", b"No locals.",
+    b"Thread 2 (Thread 0x1 (LWP 3) \"w\"):", b"(gdb) bt full", b"Program received signal SIGSEGV, Segmentation fault.",
+    b"rax            0x0                 0", b" ", b"\t",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parse_bytes_same(pieces in proptest::collection::vec(proptest::sample::select(BYTE_PIECES), 0..24)) {
+        let bytes = pieces.concat();
+        let a = tracecheck::input::parse_bytes(&bytes);
+        let b = parse_bytes_ref(&bytes);
+        prop_assert_eq!(a.trace, b.trace);
+        prop_assert_eq!(a.diagnostics, b.diagnostics);
+    }
+}

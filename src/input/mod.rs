@@ -70,14 +70,30 @@ impl Default for Limits {
 
 /// Parses raw bytes (any encoding damage is replaced, NULs dropped).
 pub fn parse_bytes(bytes: &[u8]) -> Parsed {
-    let text = clean::decode(bytes);
-    let mut p = parse(&text);
-    if matches!(text, std::borrow::Cow::Owned(_)) {
-        p.diagnostics.notes.insert(
-            0,
-            Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
-        );
+    // Clean input, the common case: parse the bytes where they are.
+    if let (None, Ok(text)) = (memchr::memchr(0, bytes), std::str::from_utf8(bytes)) {
+        return parse(text);
     }
+    // Damaged input: decode line by line, so that only damaged lines are copied (decoding the
+    // whole text first would put a second copy of the input on the peak). The lines are the
+    // same: '\n' is never part of a UTF-8 sequence, and NULs are dropped within a line.
+    let mut b = Builder::new(Limits::default());
+    let mut n: u32 = 0;
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        n = n.saturating_add(1);
+        b.feed(&clean::decode(&bytes[start..end]), n);
+        start = end + 1;
+    }
+    n = n.saturating_add(1);
+    let last = clean::decode(&bytes[start..]);
+    b.feed(&last, n);
+    // The decoded text ends with '\n' when its last line decoded to nothing.
+    let mut p = b.finish_lines(n > 1 && last.is_empty());
+    p.diagnostics.notes.insert(
+        0,
+        Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+    );
     p
 }
 
@@ -98,12 +114,7 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     }
     n = n.saturating_add(1);
     b.feed(&text[start..], n);
-    // A trailing newline does not make an extra line.
-    if text.ends_with('\n') {
-        b.diag.lines_total = b.diag.lines_total.saturating_sub(1);
-        b.diag.lines_recognized = b.diag.lines_recognized.saturating_sub(1);
-    }
-    b.finish()
+    b.finish_lines(text.ends_with('\n'))
 }
 
 /// What the last echoed command asked for, which tells how to read its output.
@@ -1172,6 +1183,15 @@ impl Builder {
     }
 
     // ---- finishing ---------------------------------------------------------------------
+
+    fn finish_lines(mut self, ends_with_newline: bool) -> Parsed {
+        // A trailing newline does not make an extra line.
+        if ends_with_newline {
+            self.diag.lines_total = self.diag.lines_total.saturating_sub(1);
+            self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+        }
+        self.finish()
+    }
 
     fn finish(mut self) -> Parsed {
         self.flush_locals();
