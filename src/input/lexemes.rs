@@ -4,19 +4,74 @@
 //! add overhead on the hot path (every frame line goes through [`hex_u64`]).
 
 use nom::{
-    bytes::complete::{tag, take_while1},
+    bytes::complete::take_while1,
     IResult,
 };
 
 /// `0x` followed by 1-16 hex digits. Unlike nom's `hex_u32` it accepts full 64-bit values
 /// and fails (instead of wrapping) on more than 16 digits.
 pub fn hex_u64(i: &str) -> IResult<&str, u64> {
-    let (rest, _) = tag("0x")(i)?;
-    let (rest, digits) = take_while1(|c: char| c.is_ascii_hexdigit())(rest)?;
-    match parse_hex_digits(digits) {
-        Some(v) => Ok((rest, v)),
-        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::HexDigit))),
+    // Hand-written equivalent of `tag("0x")`, `take_while1(is_ascii_hexdigit)` and
+    // `parse_hex_digits` (same results and error kinds), in one pass: this runs for every
+    // frame line.
+    use nom::error::{Error, ErrorKind};
+    let Some(rest) = i.strip_prefix("0x") else {
+        return Err(nom::Err::Error(Error::new(i, ErrorKind::Tag)));
+    };
+    let b = rest.as_bytes();
+    // Leading zeros do not count towards the 16-digit limit.
+    let zeros = b.iter().take_while(|&&c| c == b'0').count();
+    let mut v = 0u64;
+    let mut n = zeros;
+    while n < b.len() {
+        let d = HEX_VALUE[b[n] as usize];
+        if d > 15 {
+            break;
+        }
+        v = (v << 4) | d as u64;
+        n += 1;
     }
+    if n == 0 {
+        return Err(nom::Err::Error(Error::new(rest, ErrorKind::TakeWhile1)));
+    }
+    if n - zeros > 16 {
+        return Err(nom::Err::Error(Error::new(i, ErrorKind::HexDigit)));
+    }
+    Ok((&rest[n..], v))
+}
+
+/// The value of each ASCII hex digit; 0xff for every other byte.
+static HEX_VALUE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `s.parse::<u32>().ok()`, with a fast path for the plain 1-9 digit numbers of line numbers.
+#[inline]
+fn parse_u32(s: &str) -> Option<u32> {
+    let b = s.as_bytes();
+    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0u32, |v, &c| v * 10 + (c - b'0') as u32));
+    }
+    s.parse().ok()
+}
+
+/// `s.rsplit_once(':')` through the memchr crate's memrchr.
+#[inline]
+fn rsplit_colon(s: &str) -> Option<(&str, &str)> {
+    let p = memchr::memrchr(b':', s.as_bytes())?;
+    Some((&s[..p], &s[p + 1..]))
 }
 
 /// Hex digits without the prefix; `None` when empty or wider than 64 bits.
@@ -54,14 +109,16 @@ pub fn dec_u32(i: &str) -> IResult<&str, u32> {
 /// be non-empty and the line a number; a trailing `[inlined]` or similar is not accepted here.
 pub fn file_line(s: &str) -> Option<(&str, u32, Option<u32>)> {
     let s = s.trim_end();
-    let (head, last) = s.rsplit_once(':')?;
-    let last_n: u32 = last.parse().ok()?;
+    let (head, last) = rsplit_colon(s)?;
+    let last_n: u32 = parse_u32(last)?;
     // file:line:col ?
-    if let Some((file, mid)) = head.rsplit_once(':')
-        && let Ok(line) = mid.parse::<u32>()
-            && !file.is_empty() && !file.ends_with(' ') {
+    if let Some((file, mid)) = rsplit_colon(head) {
+        if let Some(line) = parse_u32(mid) {
+            if !file.is_empty() && !file.ends_with(' ') {
                 return Some((file, line, Some(last_n)));
             }
+        }
+    }
     if head.is_empty() {
         return None;
     }
@@ -81,6 +138,37 @@ pub fn hex_width(s: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// Position of the first `"`, `'`, `(` or `)` in `b`, testing 8 bytes at a time (SWAR; each
+/// test is exact per byte, so no carry crosses bytes).
+#[inline]
+fn next_quote_or_paren(b: &[u8]) -> Option<usize> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    #[inline(always)]
+    fn mask(x: u64) -> u64 {
+        let low = x & LOW7;
+        // bytes 0x27..=0x29: '\'', '(', ')'
+        let ge27 = low + ONES * (0x80 - 0x27);
+        let ge2a = low + ONES * (0x80 - 0x2a);
+        let range = ge27 & !ge2a;
+        // byte 0x22: '"'
+        let t = (x ^ (ONES * 0x22)) & LOW7;
+        let quote = !((t + LOW7) | x ^ (ONES * 0x22));
+        (range | quote) & !x & HIGH
+    }
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        let m = mask(u64::from_le_bytes(c.try_into().unwrap()));
+        if m != 0 {
+            return Some(base + (m.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(|&c| matches!(c, b'"' | b'\'' | b'(' | b')')).map(|k| base + k)
+}
+
 /// Finds the index of the `(` that opens the balanced group ending at `s.len()-1` (which must
 /// be `)`), skipping quoted strings. Returns `None` when unbalanced.
 pub fn open_paren_of_last_group(s: &str) -> Option<usize> {
@@ -95,6 +183,19 @@ pub fn open_paren_of_last_group(s: &str) -> Option<usize> {
     let mut in_chr = false;
     let mut i = 0;
     while i < b.len() {
+        // Jump to the next byte that can change the state (same result as stepping one byte
+        // at a time; this function sees every frame line's argument list).
+        let skip = if in_str {
+            memchr::memchr2(b'"', b'\\', &b[i..])
+        } else if in_chr {
+            memchr::memchr2(b'\'', b'\\', &b[i..])
+        } else {
+            next_quote_or_paren(&b[i..])
+        };
+        match skip {
+            Some(k) => i += k,
+            None => break,
+        }
         let c = b[i];
         if in_str {
             if c == b'\\' {

@@ -88,14 +88,30 @@ impl Default for Limits {
 
 /// Parses raw bytes (any encoding damage is replaced, NULs dropped).
 pub fn parse_bytes(bytes: &[u8]) -> Parsed {
-    let text = clean::decode(bytes);
-    let mut p = parse(&text);
-    if matches!(text, std::borrow::Cow::Owned(_)) {
-        p.diagnostics.notes.insert(
-            0,
-            Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
-        );
+    // Clean input, the common case: parse the bytes where they are.
+    if let (None, Ok(text)) = (memchr::memchr(0, bytes), std::str::from_utf8(bytes)) {
+        return parse(text);
     }
+    // Damaged input: decode line by line, so that only damaged lines are copied (decoding the
+    // whole text first would put a second copy of the input on the peak). The lines are the
+    // same: '\n' is never part of a UTF-8 sequence, and NULs are dropped within a line.
+    let mut b = Builder::new(Limits::default());
+    let mut n: u32 = 0;
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        n = n.saturating_add(1);
+        b.feed(&clean::decode(&bytes[start..end]), n);
+        start = end + 1;
+    }
+    n = n.saturating_add(1);
+    let last = clean::decode(&bytes[start..]);
+    b.feed(&last, n);
+    // The decoded text ends with '\n' when its last line decoded to nothing.
+    let mut p = b.finish_lines(n > 1 && last.is_empty());
+    p.diagnostics.notes.insert(
+        0,
+        Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+    );
     p
 }
 
@@ -107,16 +123,16 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     let mut b = Builder::new(limits);
     let mut n: u32 = 0;
-    for raw in text.split('\n') {
+    // The same lines as `text.split('\n')`, found with the memchr crate's SIMD search.
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
         n = n.saturating_add(1);
-        b.feed(raw, n);
+        b.feed(&text[start..end], n);
+        start = end + 1;
     }
-    // A trailing newline does not make an extra line.
-    if text.ends_with('\n') {
-        b.diag.lines_total = b.diag.lines_total.saturating_sub(1);
-        b.diag.lines_recognized = b.diag.lines_recognized.saturating_sub(1);
-    }
-    b.finish()
+    n = n.saturating_add(1);
+    b.feed(&text[start..], n);
+    b.finish_lines(text.ends_with('\n'))
 }
 
 /// What the last echoed command asked for, which tells how to read its output.
@@ -176,6 +192,9 @@ pub struct Builder {
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
     thread: Option<usize>,
+    /// Thread id -> position in the current stop's `threads`, so that `thread apply all bt`
+    /// over thousands of threads does not search linearly per header (see [`ThreadIndex`]).
+    thread_index: ThreadIndex,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
     /// The selected frame: registers, memory dumps and disassembly are recorded against it.
@@ -251,6 +270,7 @@ impl Builder {
             formats: 0,
             stop: None,
             thread: None,
+            thread_index: ThreadIndex::default(),
             bt_thread: None,
             selected_frame: 0,
             ctx: Ctx::None,
@@ -411,7 +431,7 @@ impl Builder {
     pub(crate) fn thread_by_id(&mut self, id: &str) -> usize {
         let si = self.ensure_stop();
         let stop = &mut self.trace.stops[si];
-        if let Some(i) = stop.threads.iter().position(|t| &*t.id == id) {
+        if let Some(i) = self.thread_index.find(si, &stop.threads, id) {
             return i;
         }
         stop.threads.push(Thread { id: id.into(), ..Default::default() });
@@ -1742,6 +1762,15 @@ impl Builder {
 
     // ---- finishing ---------------------------------------------------------------------
 
+    fn finish_lines(mut self, ends_with_newline: bool) -> Parsed {
+        // A trailing newline does not make an extra line.
+        if ends_with_newline {
+            self.diag.lines_total = self.diag.lines_total.saturating_sub(1);
+            self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+        }
+        self.finish()
+    }
+
     fn finish(mut self) -> Parsed {
         let last = self.diag.lines_total;
         self.end_frame_cont(last + 1);
@@ -1906,6 +1935,31 @@ fn is_local_line(l: &str) -> bool {
 fn looks_like_value(l: &str) -> bool {
     let t = l.trim_start();
     t.starts_with(['{', '<', '"', '@', '\'', '-', '[']) || t.starts_with("0x") || t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Thread id -> position in one stop's `threads`, kept in step lazily: threads are only ever
+/// appended during a parse, so the index catches up with the new ones on each lookup and is
+/// rebuilt when the stop changes. Gives the same answer as the first `position` with that id.
+#[derive(Default)]
+struct ThreadIndex {
+    stop: usize,
+    indexed: usize,
+    map: rustc_hash::FxHashMap<Box<str>, usize>,
+}
+
+impl ThreadIndex {
+    fn find(&mut self, stop: usize, threads: &[Thread], id: &str) -> Option<usize> {
+        if stop != self.stop || self.indexed > threads.len() {
+            self.stop = stop;
+            self.indexed = 0;
+            self.map.clear();
+        }
+        for (i, t) in threads.iter().enumerate().skip(self.indexed) {
+            self.map.entry(t.id.clone()).or_insert(i);
+        }
+        self.indexed = threads.len();
+        self.map.get(id).copied()
+    }
 }
 
 fn brace_depth(s: &str) -> i32 {

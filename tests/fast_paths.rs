@@ -1,0 +1,409 @@
+//! The parser's hot-path shortcuts (see docs/performance.md) must give exactly what the plain
+//! code they replaced gave. Each `*_ref` function below is that plain code, kept verbatim as
+//! the specification; proptest compares the two on generated inputs that are dense in the
+//! bytes the shortcuts special-case (controls, quotes, parens, spaces, colons, hex digits).
+
+// The reference functions are the old code verbatim, nested `if`s included.
+#![allow(clippy::collapsible_if)]
+
+use proptest::prelude::*;
+use std::borrow::Cow;
+use tracecheck::input::{clean, gdb, lexemes};
+use tracecheck::input::lexemes::{file_line, hex_u64, open_paren_of_last_group};
+
+// ---- reference implementations (the code before the optimization) ----------------------
+
+fn strip_escapes_ref(s: &str) -> Cow<'_, str> {
+    if !s.bytes().any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f) && !s.contains('\u{9b}') {
+        return Cow::Borrowed(s);
+    }
+    // The slow path itself is unchanged: reuse it.
+    match clean::strip_escapes(s) {
+        Cow::Borrowed(b) => Cow::Owned(b.to_string()),
+        o => o,
+    }
+}
+
+fn timestamp_prefix_ref(s: &str) -> usize {
+    let b = s.as_bytes();
+    if b.len() < 21 || !b[0].is_ascii_digit() || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' {
+        return 0;
+    }
+    let lim = b.len().min(40);
+    for i in 19..lim {
+        if b[i] == b' ' {
+            let stamp = &b[..i];
+            if stamp.iter().all(|c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'.' | b'T' | b'Z' | b'+')) {
+                return i + 1;
+            }
+            return 0;
+        }
+    }
+    0
+}
+
+fn clean_line_ref(raw: &str) -> (Cow<'_, str>, clean::LineMarks) {
+    let mut marks = clean::LineMarks::default();
+    let mut s: Cow<'_, str> = Cow::Borrowed(raw.strip_suffix('\r').unwrap_or(raw));
+    let stripped = strip_escapes_ref(&s);
+    if let Cow::Owned(o) = stripped {
+        marks.had_escapes = true;
+        s = Cow::Owned(o);
+    }
+    let mut start = 0usize;
+    loop {
+        let rest = &s[start..];
+        let t = timestamp_prefix_ref(rest);
+        if t > 0 {
+            start += t;
+            continue;
+        }
+        if let Some(r) = rest.strip_prefix('>') {
+            if r.is_empty() {
+                start += 1;
+                continue;
+            }
+            if r.starts_with(' ') || r.starts_with('>') {
+                start += 1 + usize::from(r.starts_with(' '));
+                continue;
+            }
+        }
+        break;
+    }
+    let s = match s {
+        Cow::Borrowed(b) => Cow::Borrowed(&b[start..]),
+        Cow::Owned(o) if start == 0 => Cow::Owned(o),
+        Cow::Owned(o) => Cow::Owned(o[start..].to_string()),
+    };
+    let t = s.trim();
+    if t.starts_with("```") || t.starts_with("~~~") {
+        let info = t.trim_start_matches(['`', '~']);
+        if info.chars().all(|c| c.is_ascii_alphanumeric() || "-_+ ".contains(c)) {
+            marks.fence = true;
+        }
+    }
+    (s, marks)
+}
+
+fn hex_u64_ref(i: &str) -> Option<(&str, u64)> {
+    let rest = i.strip_prefix("0x")?;
+    let n = rest.chars().take_while(|c| c.is_ascii_hexdigit()).count();
+    if n == 0 {
+        return None;
+    }
+    let v = lexemes::parse_hex_digits(&rest[..n])?;
+    Some((&rest[n..], v))
+}
+
+fn file_line_ref(s: &str) -> Option<(&str, u32, Option<u32>)> {
+    let s = s.trim_end();
+    let (head, last) = s.rsplit_once(':')?;
+    let last_n: u32 = last.parse().ok()?;
+    if let Some((file, mid)) = head.rsplit_once(':') {
+        if let Ok(line) = mid.parse::<u32>() {
+            if !file.is_empty() && !file.ends_with(' ') {
+                return Some((file, line, Some(last_n)));
+            }
+        }
+    }
+    if head.is_empty() {
+        return None;
+    }
+    Some((head, last_n, None))
+}
+
+fn open_paren_ref(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.last() != Some(&b')') {
+        return None;
+    }
+    let mut depth = 0i32;
+    let mut open_at = None;
+    let mut in_str = false;
+    let mut in_chr = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_str = false;
+            }
+        } else if in_chr {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'\'' {
+                in_chr = false;
+            }
+        } else {
+            match c {
+                b'"' => in_str = true,
+                b'\'' if i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') => in_chr = true,
+                b'(' => {
+                    if depth == 0 {
+                        open_at = Some(i);
+                    }
+                    depth += 1;
+                }
+                b')' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        depth = 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if depth == 0 && !in_str { open_at } else { None }
+}
+
+fn location_ref<'a>(rest: &'a str, f: &mut gdb::GdbFrameLine<'a>) -> Option<()> {
+    let mut rest = rest;
+    if rest.starts_with("0x") {
+        let (r, pc) = hex_u64(rest).ok()?;
+        f.pc = Some(pc);
+        rest = r;
+        if let Some(r) = rest.strip_prefix(" in ") {
+            rest = r;
+        } else {
+            // `#5  0x00007f… ()`? Not gdb; `0x… in` is required after a pc.
+            let r = rest.trim();
+            if r.is_empty() {
+                return Some(());
+            }
+            return None;
+        }
+    }
+    if rest.starts_with("<signal handler called>") {
+        f.signal_handler = true;
+        f.function = Some("<signal handler called>");
+        return Some(());
+    }
+    let rest = rest.trim_end();
+    if rest.is_empty() {
+        return None;
+    }
+    // Suffix: ` from LIB` or ` at FILE:LINE` (search from the right; the args come before).
+    let mut head = rest;
+    if let Some(p) = rest.rfind(" from ") {
+        let lib = &rest[p + 6..];
+        if !lib.is_empty() && !lib.contains(" (") && head[..p].ends_with(')') {
+            f.module = Some(lib);
+            head = &rest[..p];
+        }
+    }
+    if f.module.is_none()
+        && let Some(p) = rest.rfind(" at ") {
+            let loc = &rest[p + 4..];
+            if rest[..p].ends_with(')') {
+                if let Some((file, line, _)) = file_line(loc) {
+                    f.file = Some(file);
+                    f.line = Some(line);
+                    head = &rest[..p];
+                } else if !loc.is_empty() && !loc.contains(' ') {
+                    // `foo () at /lib64/libc.so.6`: abrt-processed traces name the library
+                    // this way; a file without a line is kept as a file.
+                    if gdb::is_shared_object(loc) {
+                        f.module = Some(loc);
+                    } else {
+                        f.file = Some(loc);
+                    }
+                    head = &rest[..p];
+                }
+            }
+        }
+    // Args: the last balanced parenthesised group.
+    match open_paren_of_last_group(head) {
+        Some(open) => {
+            let name = head[..open].trim_end();
+            f.args = Some(&head[open + 1..head.len() - 1]);
+            f.function = if name == "??" || name.is_empty() { None } else { Some(name) };
+        }
+        None => {
+            // A truncated line: `foo (a=1, b=` — keep the name.
+            if let Some(open) = head.find(" (") {
+                let name = &head[..open];
+                f.function = if name == "??" { None } else { Some(name) };
+                f.args = Some(&head[open + 2..]);
+            } else if !head.contains(' ') || head.starts_with("??") {
+                f.function = if head == "??" { None } else { Some(head) };
+            } else {
+                return None;
+            }
+            f.truncated = true;
+        }
+    }
+    if let Some(name) = f.function {
+        // Things that are not function names: prose sentences that happen to end in ")".
+        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") {
+            return None;
+        }
+    }
+    Some(())
+}
+
+// ---- generators -------------------------------------------------------------------------
+
+/// Strings made of pieces that hit every special case of the shortcuts.
+fn tricky(pieces: &'static [&'static str], max: usize) -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(pieces), 0..max).prop_map(|v| v.concat())
+}
+
+const CLEAN_PIECES: &[&str] = &[
+    " ", "        ", "\t", "\r", "\x1b[31m", "\x1b[m", "\x1b]0;t\x07", "\u{9b}1m", "\u{85}", "\u{a0}", "\u{3000}", "\x7f",
+    "\x00", "\x0b", "\x0c", "\x01", "\x08", "\x1e", "\x1f", "\u{80}", "\u{9f}", "\u{7ff}", "\u{1f600}", "`", "```", "~~~", "~", "> ", ">", "2024-05-01T10:11:12.1234567Z ", "2024-05-01T10:11:12Z ",
+    "#0  ", "0x7ffff7d8a740", " in ", "main ()", "x = 1", "é", "ab", "gdb", "-", "_", "+", "0", "9",
+];
+
+const FRAME_PIECES: &[&str] = &[
+    " ", "  ", "\t", "0x", "0x0000555555555139", "0x00000000000000000001", "0x1ffffffffffffffff", "deadBEEF", "0", "7", "42",
+    " in ", "??", "f", "std::vector<int>::at", "operator()", "(", ")", "\"", "'", "\\", "'('", "40 '('", "'\\''", "\"x)y\"",
+    "a=1", ", ", " from ", "from", " from from ", "/lib/libc.so.6", " at ", "at", "src/a.c", ":", "13", ":5", ":+7", "C:\\x\\a.c",
+    "<signal handler called>", "é", "\u{3000}", "\r",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn strip_escapes_same(s in tricky(CLEAN_PIECES, 12)) {
+        prop_assert_eq!(clean::strip_escapes(&s), strip_escapes_ref(&s));
+        // The fast path must also keep borrowing whenever the old code did.
+        prop_assert_eq!(matches!(clean::strip_escapes(&s), Cow::Borrowed(_)), matches!(strip_escapes_ref(&s), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn clean_line_same(s in tricky(CLEAN_PIECES, 12)) {
+        let (a, ma) = clean::clean_line(&s);
+        let (b, mb) = clean_line_ref(&s);
+        prop_assert_eq!(&a, &b);
+        prop_assert_eq!(ma, mb);
+    }
+
+    #[test]
+    fn trim_same(s in tricky(CLEAN_PIECES, 12)) {
+        prop_assert_eq!(clean::trim(&s), s.trim());
+    }
+
+    #[test]
+    fn hex_same(s in tricky(FRAME_PIECES, 4)) {
+        prop_assert_eq!(lexemes::hex_u64(&s).ok(), hex_u64_ref(&s));
+    }
+
+    #[test]
+    fn file_line_same(s in tricky(FRAME_PIECES, 8)) {
+        prop_assert_eq!(lexemes::file_line(&s), file_line_ref(&s));
+    }
+
+    #[test]
+    fn open_paren_same(s in tricky(FRAME_PIECES, 16)) {
+        prop_assert_eq!(lexemes::open_paren_of_last_group(&s), open_paren_ref(&s));
+    }
+
+    #[test]
+    fn location_same(s in tricky(FRAME_PIECES, 16)) {
+        let mut a = gdb::GdbFrameLine::default();
+        let mut b = gdb::GdbFrameLine::default();
+        let ra = gdb::location(&s, &mut a);
+        let rb = location_ref(&s, &mut b);
+        prop_assert_eq!(ra, rb);
+        if ra.is_some() {
+            prop_assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn overlapping_from_is_found_like_rfind() {
+    // " from " can overlap itself; the last match must win, as with `str::rfind`.
+    for s in ["f (x) from from /lib/a.so", "f (x) from /lib/a from b", "f (x) from  from /l", "g () from "] {
+        let mut a = gdb::GdbFrameLine::default();
+        let mut b = gdb::GdbFrameLine::default();
+        assert_eq!(gdb::location(s, &mut a), location_ref(s, &mut b), "{s}");
+        assert_eq!(a, b, "{s}");
+    }
+}
+
+/// The builder's shortcuts: thread lookup by id through an index, appending a frame without
+/// searching, reusing the locals buffer. The transcript revisits threads, sends frames out of
+/// order and replaces a backtrace; the model must be what the linear searches gave.
+#[test]
+fn builder_shortcuts_keep_merging_rules() {
+    let text = "\
+(gdb) thread apply all bt full
+Thread 2 (Thread 0x1 (LWP 11) \"w\"):
+#0  0x0000000000000001 in a (x=1) at a.c:1
+        i = 1
+        j = 2
+#1  0x0000000000000002 in b () at a.c:2
+No locals.
+
+Thread 1 (Thread 0x2 (LWP 10)):
+#0  0x0000000000000003 in c () at c.c:3
+        k =  3\t
+
+Thread 2 (Thread 0x1 (LWP 11) \"w\"):
+#0  0x0000000000000001 in a (x=1) at a.c:1
+#3  0x0000000000000004 in d () at a.c:4
+        z = 0
+#2  0x0000000000000005 in e () at a.c:5
+(gdb) thread apply 1 bt
+Thread 1 (Thread 0x2 (LWP 10)):
+#0  0x0000000000000009 in other () at o.c:9
+";
+    let p = tracecheck::input::parse(text);
+    let stop = &p.trace.stops[0];
+    let ids: Vec<&str> = stop.threads.iter().map(|t| &*t.id).collect();
+    assert_eq!(ids, ["2", "1"]);
+    let t2 = &stop.threads[0];
+    let f: Vec<(u32, &str)> = t2.frames.iter().map(|f| (f.index, f.function_name())).collect();
+    assert_eq!(f, [(0, "a"), (1, "b"), (2, "e"), (3, "d")]);
+    assert_eq!(t2.frames[0].locals.as_deref(), Some("i = 1\nj = 2"));
+    assert_eq!(t2.frames[3].locals.as_deref(), Some("z = 0"));
+    assert_eq!(t2.name.as_deref(), Some("w"));
+    // A different function at #0 of thread 1: the newer backtrace replaces the old one.
+    let t1 = &stop.threads[1];
+    let f: Vec<(u32, &str)> = t1.frames.iter().map(|f| (f.index, f.function_name())).collect();
+    assert_eq!(f, [(0, "other")]);
+}
+
+/// `parse_bytes` before the change: decode the whole input, then parse it.
+fn parse_bytes_ref(bytes: &[u8]) -> tracecheck::input::Parsed {
+    let lossy = String::from_utf8_lossy(bytes);
+    let text: Cow<'_, str> = if lossy.contains('\0') { Cow::Owned(lossy.replace('\0', "")) } else { lossy };
+    let mut p = tracecheck::input::parse(&text);
+    if matches!(text, Cow::Owned(_)) {
+        p.diagnostics.notes.insert(
+            0,
+            tracecheck::input::Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+        );
+    }
+    p
+}
+
+const BYTE_PIECES: &[&[u8]] = &[
+    b"\n", b"\n", b"\r\n", b"\0", b"\0\n", b"\xff", b"\xe2\x82", b"\xe2\x82\xac", b"\xc3", b"\xf0\x9f\x98", b"\xed\xa0\x80",
+    b"#0  0x0000000000000001 in main (argc=1) at t.c:2", b"#1  f () from /lib/libc.so.6", b"        x = 1", b"No locals.",
+    b"Thread 2 (Thread 0x1 (LWP 3) \"w\"):", b"(gdb) bt full", b"Program received signal SIGSEGV, Segmentation fault.",
+    b"rax            0x0                 0", b" ", b"\t",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parse_bytes_same(pieces in proptest::collection::vec(proptest::sample::select(BYTE_PIECES), 0..24)) {
+        let bytes = pieces.concat();
+        let a = tracecheck::input::parse_bytes(&bytes);
+        let b = parse_bytes_ref(&bytes);
+        prop_assert_eq!(a.trace, b.trace);
+        prop_assert_eq!(a.diagnostics, b.diagnostics);
+    }
+}
