@@ -51,6 +51,10 @@ enum Command {
     Tui {
         #[arg(value_name = "FILE")]
         file: String,
+        /// Follow a growing gdb/rr log (`set logging file FILE`): re-read it as it grows and
+        /// jump to each new stop. FILE need not exist yet.
+        #[arg(long)]
+        follow: bool,
     },
     /// Attach a note to a frame, a register, a finding or the whole trace (kept in
     /// FILE.tracecheck-notes.json), or list the notes with --list.
@@ -228,7 +232,8 @@ fn main() -> ExitCode {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
-        Some(Command::Tui { file }) => tui(&file, &cli.check),
+        Some(Command::Tui { file, follow: false }) => tui(&file, &cli.check),
+        Some(Command::Tui { file, follow: true }) => tui_follow(&file, &cli.check),
         Some(Command::Note(args)) => note(args),
         None if cli.check.interactive => match cli.check.files.as_slice() {
             [file] => tui(file, &cli.check),
@@ -465,6 +470,22 @@ fn tui(path: &str, args: &CheckArgs) -> ExitCode {
         }
     };
     match tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tracecheck: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn tui_follow(path: &str, args: &CheckArgs) -> ExitCode {
+    if path == "-" {
+        eprintln!("tracecheck: --follow reads a file, not standard input");
+        return ExitCode::from(2);
+    }
+    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
+    let started = std::time::Instant::now();
+    match tracecheck::tui::run_follow(std::path::PathBuf::from(path), sel, args.max_input_bytes, started) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tracecheck: {e:#}");

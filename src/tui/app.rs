@@ -7,6 +7,7 @@
 
 use super::common::matches;
 use super::theme::Theme;
+use super::follow::{self, Follow};
 use super::{detail, findings, frames, header, memory, popup, raw, registers};
 use crate::analyze::InputReport;
 use crate::classify::Classifier;
@@ -18,6 +19,7 @@ use ratatui::Frame as TermFrame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use std::cell::{Cell, OnceCell};
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// The panes, in `Tab` order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,6 +74,8 @@ pub enum Action {
     SearchNext,
     SearchPrev,
     Threads,
+    /// `s`: the list of stops (with rr event numbers).
+    Stops,
     Help,
     NextStop,
     PrevStop,
@@ -105,6 +109,7 @@ pub enum Mode {
     Normal,
     Help { scroll: u16 },
     Threads { selected: usize },
+    Stops { selected: usize },
     Prompt { kind: PromptKind, text: String },
     Export,
 }
@@ -196,8 +201,30 @@ pub struct App {
     pub(crate) findings_offset: Cell<usize>,
     pub(crate) raw_top: Cell<usize>,
     pub(crate) threads_offset: Cell<usize>,
+    pub(crate) stops_offset: Cell<usize>,
     raw_lower: OnceCell<Vec<u8>>,
+    /// `tui --follow`: the file being followed (see `follow.rs` and [`App::follow_tick`]).
+    pub follow: Option<Follow>,
+    /// When the user last pressed a key or used the mouse.
+    pub last_input: Option<Instant>,
+    /// Follow mode: the selection is where the last jump put it and the user has not moved
+    /// since, so re-parses keep it on the newest stop and its top finding.
+    pub auto: bool,
+    /// Follow mode: a stop arrived that the view did not jump to (the footer says so).
+    pub new_stop: Option<usize>,
 }
+
+/// The selection, by identity rather than position, to put back after a re-parse.
+struct SelectionKey {
+    stop: usize,
+    thread: Option<Box<str>>,
+    frame: usize,
+    register: Option<Sym>,
+    finding: Option<FindingKey>,
+}
+
+/// A finding's identity across re-parses: rule, stop, thread, frame.
+type FindingKey = (&'static str, Option<usize>, Option<String>, Option<u32>);
 
 impl App {
     /// Opens on the crashing thread and the most important finding (`findings[0]`, ranked
@@ -243,7 +270,12 @@ impl App {
             findings_offset: Cell::new(0),
             raw_top: Cell::new(0),
             threads_offset: Cell::new(0),
+            stops_offset: Cell::new(0),
             raw_lower: OnceCell::new(),
+            follow: None,
+            last_input: None,
+            auto: false,
+            new_stop: None,
             ir,
         };
         app.select_stop(stop);
@@ -437,6 +469,223 @@ impl App {
         self.status = Some((msg, false));
     }
 
+    // ----- follow mode --------------------------------------------------------------
+
+    /// `tracecheck tui --follow FILE`: starts with what FILE holds now (or nothing, when gdb
+    /// has not created it yet) and opens on its newest stop.
+    pub fn following(path: PathBuf, selection: crate::rules::Selection, max_bytes: u64, theme: Theme) -> App {
+        let mut ir = crate::analyze::analyze(&path.to_string_lossy(), crate::input::parse(""), &selection);
+        ir.raw = Some(String::new());
+        let mut app = App::new(ir, Some(path.clone()), theme);
+        app.follow = Some(Follow::new(path, selection, max_bytes));
+        app.auto = true;
+        app.follow_tick(Instant::now());
+        app
+    }
+
+    /// One poll of the followed file (the event loop calls it every
+    /// [`follow::POLL_INTERVAL`]; tests call it directly with their own clock). Reads only
+    /// the appended bytes; shows new complete lines in the Raw pane at once; re-parses the
+    /// whole text when complete lines arrived and the last parse's cost allows it
+    /// (`PARSE_GAP_FACTOR`). Returns whether anything on screen may have changed.
+    pub fn follow_tick(&mut self, now: Instant) -> bool {
+        let Some(f) = self.follow.as_mut() else { return false };
+        let before = (f.missing, f.over_limit);
+        let polled = f.poll();
+        // The header shows both.
+        let mut changed = (f.missing, f.over_limit) != before;
+        match polled {
+            Ok(p) => {
+                if p.reset {
+                    self.follow_reset();
+                    changed = true;
+                }
+                if !p.text.is_empty() {
+                    self.extend_raw(&p.text);
+                    changed = true;
+                    if let Some(f) = self.follow.as_mut() {
+                        f.dirty = true;
+                    }
+                }
+            }
+            Err(e) => {
+                let msg = format!("cannot read {}: {e}", self.ir.path);
+                if self.status.as_ref().map(|(m, _)| m.as_str()) != Some(msg.as_str()) {
+                    self.status = Some((msg, true));
+                    changed = true;
+                }
+            }
+        }
+        let due = self.follow.as_ref().is_some_and(|f| f.dirty && f.next_parse.is_none_or(|t| now >= t));
+        if due {
+            self.follow_parse(now);
+            changed = true;
+        }
+        changed
+    }
+
+    /// Appends complete lines to the raw text and its line index (no rescan of older text).
+    fn extend_raw(&mut self, text: &str) {
+        let raw = self.ir.raw.get_or_insert_with(String::new);
+        let old = raw.len();
+        raw.push_str(text);
+        if self.raw_lines.is_empty() {
+            self.raw_lines.push(0);
+        }
+        // Starting at the newline that ended the old text: the line after it starts now.
+        let from = old.saturating_sub(1);
+        let len = raw.len();
+        for i in memchr::memchr_iter(b'\n', &raw.as_bytes()[from..]) {
+            let start = from + i + 1;
+            if start < len && self.raw_lines.last().is_none_or(|&l| start > l) {
+                self.raw_lines.push(start);
+            }
+        }
+        self.raw_lower = OnceCell::new();
+    }
+
+    /// The followed file was truncated or replaced: forget everything read from it.
+    fn follow_reset(&mut self) {
+        let sel = self.follow.as_ref().map(|f| f.selection.clone()).unwrap_or_default();
+        let mut ir = crate::analyze::analyze(&self.ir.path, crate::input::parse(""), &sel);
+        ir.raw = Some(String::new());
+        self.ir = ir;
+        self.raw_lines = vec![0];
+        self.raw_lower = OnceCell::new();
+        (self.stop, self.thread, self.frame, self.register, self.finding) = (0, 0, 0, 0, 0);
+        (self.raw_cursor, self.detail_scroll, self.memory_scroll) = (0, 0, 0);
+        self.new_stop = None;
+        self.auto = true;
+        if let Some(f) = self.follow.as_mut() {
+            f.dirty = true;
+            f.next_parse = None;
+        }
+        let list = std::mem::take(&mut self.notes);
+        self.set_notes(list);
+        self.status = Some((format!("{} was truncated or replaced; reading it from the start", self.ir.path), false));
+    }
+
+    /// Re-parses the whole text read so far and decides where the view goes: to the newest
+    /// stop (and its top finding) when one arrived, unless the user is busy elsewhere.
+    fn follow_parse(&mut self, now: Instant) {
+        let Some(f) = self.follow.as_ref() else { return };
+        let sel = f.selection.clone();
+        let lossy = f.lossy;
+        let raw = self.ir.raw.take().unwrap_or_default();
+        let started = Instant::now();
+        let mut parsed = crate::input::parse_bytes(raw.as_bytes());
+        if lossy {
+            parsed.diagnostics.notes.insert(
+                0,
+                crate::input::Note { line: None, message: "input is not valid UTF-8; bad bytes were replaced".into() },
+            );
+        }
+        let mut ir = crate::analyze::analyze(&self.ir.path, parsed, &sel);
+        let cost = started.elapsed();
+        ir.raw = Some(raw);
+        let key = self.selection_key();
+        let old_n = self.trace().stops.len();
+        self.ir = ir;
+        let list = std::mem::take(&mut self.notes);
+        self.set_notes(list);
+        if let Some(f) = self.follow.as_mut() {
+            f.dirty = false;
+            f.parses += 1;
+            f.last_parse = cost;
+            f.total_parse += cost;
+            // `now` is when the parse started: wait PARSE_GAP_FACTOR times its cost after its end.
+            f.next_parse = Some(now + cost * (1 + follow::PARSE_GAP_FACTOR));
+        }
+        let n = self.trace().stops.len();
+        if n == 0 {
+            self.restore_selection(key);
+            return;
+        }
+        let arrived = n > old_n;
+        let idle = self.last_input.is_none_or(|t| now.saturating_duration_since(t) >= follow::GRACE);
+        let on_last = old_n == 0 || self.stop + 1 >= old_n;
+        if self.auto || (arrived && self.mode == Mode::Normal && (on_last || idle)) {
+            self.jump_to_stop(n - 1);
+            self.auto = true;
+        } else {
+            self.restore_selection(key);
+            if arrived {
+                self.new_stop = Some(n - 1);
+                // A message about the old stop count ("stop 1/3") would contradict the notice.
+                if self.status.as_ref().is_some_and(|(_, err)| !err) {
+                    self.status = None;
+                }
+            }
+        }
+        if self.new_stop.is_some_and(|s| s >= n || self.stop >= s) {
+            self.new_stop = None;
+        }
+    }
+
+    /// Selects stop `si`, its crashed thread and its top-ranked finding (or its crash frame).
+    pub fn jump_to_stop(&mut self, si: usize) {
+        if si >= self.trace().stops.len() {
+            return;
+        }
+        self.select_stop(si);
+        self.detail_scroll = 0;
+        match self.ir.findings.iter().position(|f| f.stop == Some(si)) {
+            Some(i) => {
+                self.select_finding(i);
+                self.focus = Pane::Findings;
+                self.item_pane = Pane::Findings;
+            }
+            None => {
+                self.focus = Pane::Frames;
+                self.item_pane = Pane::Frames;
+            }
+        }
+        self.follow_raw();
+        self.new_stop = None;
+    }
+
+    fn selection_key(&self) -> SelectionKey {
+        SelectionKey {
+            stop: self.stop,
+            thread: self.current_thread().map(|t| t.id.clone()),
+            frame: self.frame,
+            register: self.current_register().map(|r| r.name.clone()),
+            finding: self.current_finding().map(|f| (f.rule, f.stop, f.thread.clone(), f.frame)),
+        }
+    }
+
+    /// Puts the selection back after a re-parse, by identity where it still exists.
+    fn restore_selection(&mut self, key: SelectionKey) {
+        let n = self.trace().stops.len();
+        self.stop = key.stop.min(n.saturating_sub(1));
+        let ti = match (&key.thread, self.current_stop()) {
+            (Some(id), Some(s)) => s.threads.iter().position(|t| t.id == *id).or_else(|| s.crashed_thread_index()),
+            (None, Some(s)) => s.crashed_thread_index(),
+            _ => None,
+        };
+        self.thread = ti.unwrap_or(0);
+        let nf = self.current_thread().map(|t| t.frames.len()).unwrap_or(0);
+        self.frame = key.frame.min(nf.saturating_sub(1));
+        let reg = self.frame_registers().and_then(|set| key.register.as_ref().and_then(|name| set.regs.iter().position(|r| r.name == *name)));
+        let nr = self.frame_registers().map(|r| r.regs.len()).unwrap_or(0);
+        self.register = reg.unwrap_or(self.register.min(nr.saturating_sub(1)));
+        let found = key.finding.as_ref().and_then(|(rule, stop, thread, frame)| {
+            self.ir.findings.iter().position(|f| f.rule == *rule && f.stop == *stop && f.thread == *thread && f.frame == *frame)
+        });
+        self.finding = found.unwrap_or(self.finding.min(self.ir.findings.len().saturating_sub(1)));
+        self.raw_cursor = self.raw_cursor.min(self.raw_lines.len().saturating_sub(1));
+    }
+
+    /// `stop 2/3 · rr event 4100` (the rr part when the stop has an event number).
+    pub fn stop_label(&self, si: usize) -> String {
+        let n = self.trace().stops.len();
+        let mut s = format!("stop {}/{n}", si + 1);
+        if let Some(ev) = self.trace().stops.get(si).and_then(|s| s.rr_event) {
+            s.push_str(&format!(" · rr event {ev}"));
+        }
+        s
+    }
+
     // ----- selection ----------------------------------------------------------------
 
     fn select_stop(&mut self, si: usize) {
@@ -600,6 +849,7 @@ impl App {
         match &self.mode {
             Mode::Help { scroll } => popup::help(self, area, *scroll, buf),
             Mode::Threads { selected } => popup::threads(self, area, *selected, buf),
+            Mode::Stops { selected } => popup::stops(self, area, *selected, buf),
             Mode::Export => popup::export(self, area, buf),
             _ => {}
         }
@@ -608,7 +858,7 @@ impl App {
     pub fn mode_kind(&self) -> ModeKind {
         match self.mode {
             Mode::Normal => ModeKind::Normal,
-            Mode::Help { .. } | Mode::Threads { .. } => ModeKind::Popup,
+            Mode::Help { .. } | Mode::Threads { .. } | Mode::Stops { .. } => ModeKind::Popup,
             Mode::Prompt { .. } => ModeKind::Prompt,
             Mode::Export => ModeKind::Export,
         }
@@ -622,6 +872,17 @@ impl App {
             self.size = Rect::new(0, 0, w, h);
             return;
         }
+        // Follow mode: the user is here; new stops no longer move the view while they look
+        // at an earlier one (see `follow_parse`).
+        self.last_input = Some(Instant::now());
+        self.auto = false;
+        self.update_mode(action);
+        if self.new_stop.is_some_and(|s| self.stop >= s || s >= self.trace().stops.len()) {
+            self.new_stop = None;
+        }
+    }
+
+    fn update_mode(&mut self, action: Action) {
         if !matches!(action, Action::Click { .. } | Action::Scroll { .. }) && self.mode == Mode::Normal {
             self.status = None;
         }
@@ -661,6 +922,28 @@ impl App {
                     }
                     Action::Quit => self.quit = true,
                     Action::Back | Action::Threads => self.mode = Mode::Normal,
+                    _ => {}
+                }
+            }
+            Mode::Stops { selected } => {
+                let n = self.trace().stops.len();
+                let last = n.saturating_sub(1);
+                match action {
+                    Action::Down => self.mode = Mode::Stops { selected: (selected + 1).min(last) },
+                    Action::Up => self.mode = Mode::Stops { selected: selected.saturating_sub(1) },
+                    Action::PageDown => self.mode = Mode::Stops { selected: (selected + 10).min(last) },
+                    Action::PageUp => self.mode = Mode::Stops { selected: selected.saturating_sub(10) },
+                    Action::Top => self.mode = Mode::Stops { selected: 0 },
+                    Action::Bottom => self.mode = Mode::Stops { selected: last },
+                    Action::Open => {
+                        self.mode = Mode::Normal;
+                        if selected < n {
+                            self.jump_to_stop(selected);
+                            self.status = Some((self.stop_label(selected), false));
+                        }
+                    }
+                    Action::Quit => self.quit = true,
+                    Action::Back | Action::Stops => self.mode = Mode::Normal,
                     _ => {}
                 }
             }
@@ -713,7 +996,16 @@ impl App {
             Action::PageUp => self.move_by(-(self.page() as isize)),
             Action::PageDown => self.move_by(self.page() as isize),
             Action::Top => self.move_by(isize::MIN / 2),
-            Action::Bottom => self.move_by(isize::MAX / 2),
+            // While the footer announces a new stop, End goes there (and follows again).
+            Action::Bottom => match self.new_stop {
+                Some(_) => {
+                    let last = self.trace().stops.len().saturating_sub(1);
+                    self.jump_to_stop(last);
+                    self.auto = true;
+                    self.status = Some((self.stop_label(last), false));
+                }
+                None => self.move_by(isize::MAX / 2),
+            },
             Action::Left => {
                 if self.focus == Pane::Raw {
                     self.raw_hscroll = self.raw_hscroll.saturating_sub(8);
@@ -739,6 +1031,13 @@ impl App {
             Action::Threads => {
                 self.mode = Mode::Threads { selected: self.thread };
             }
+            Action::Stops => {
+                if self.trace().stops.is_empty() {
+                    self.status = Some(("no stops in this dump yet".into(), false));
+                } else {
+                    self.mode = Mode::Stops { selected: self.stop };
+                }
+            }
             Action::Help => self.mode = Mode::Help { scroll: 0 },
             Action::NextStop | Action::PrevStop => {
                 let n = self.trace().stops.len();
@@ -746,7 +1045,7 @@ impl App {
                     let s = if action == Action::NextStop { (self.stop + 1) % n } else { (self.stop + n - 1) % n };
                     self.select_stop(s);
                     self.follow_raw();
-                    self.status = Some((format!("stop {} of {n}", s + 1), false));
+                    self.status = Some((self.stop_label(s), false));
                 } else {
                     self.status = Some(("this dump has one stop".into(), false));
                 }

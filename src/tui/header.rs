@@ -1,5 +1,6 @@
-//! The header line (file, stop, crashed thread, counts) and the footer line (prompt, status
-//! message or key hints). Also the "terminal too small" screen.
+//! The header line (file, follow state, counts, stop and rr event, stop reason) and the footer
+//! line (new-stop notice, prompt, status message or key hints). Also the "terminal too small"
+//! screen.
 
 use super::app::{App, MIN, Mode, PromptKind};
 use super::common::{clean, fit};
@@ -12,6 +13,16 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let name = app.ir.path.rsplit('/').next().unwrap_or(&app.ir.path);
     let mut spans = vec![Span::styled("tracecheck ", t.title()), Span::styled(clean(name), t.bold())];
+    if let Some(f) = &app.follow {
+        let state = if f.missing {
+            " [following: waiting for the file]"
+        } else if f.over_limit {
+            " [following stopped: over --max-input-bytes]"
+        } else {
+            " [following]"
+        };
+        spans.push(Span::styled(state, t.key()));
+    }
     let nf = app.ir.findings.len();
     let sev = app.ir.findings.first().map(|f| t.severity(f.severity)).unwrap_or(t.dim());
     spans.push(Span::styled(format!(" · {nf} finding{}", if nf == 1 { "" } else { "s" }), sev));
@@ -21,8 +32,10 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     }
     if let Some(s) = app.current_stop() {
         let n = app.trace().stops.len();
-        let stop = if n > 1 { format!(" · stop {}/{n}", app.stop + 1) } else { String::new() };
+        let stop = if n > 1 || s.rr_event.is_some() { format!(" · {}", app.stop_label(app.stop)) } else { String::new() };
         spans.push(Span::raw(format!("{stop} · {}", clean(&crate::report::describe_reason(&s.reason)))));
+    } else if app.follow.is_some() {
+        spans.push(Span::styled(" · no stop yet", t.dim()));
     }
     fit(spans, area.width as usize).render(area, buf);
 }
@@ -33,6 +46,14 @@ const HINTS: &[(&str, &str)] =
 
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
+    // Follow mode: a stop arrived while the user was looking at an earlier one.
+    let notice: Vec<Span<'static>> = match app.new_stop {
+        Some(s) if !matches!(app.mode, Mode::Prompt { .. }) => {
+            let ev = app.trace().stops.get(s).and_then(|x| x.rr_event).map(|e| format!(" · rr event {e}")).unwrap_or_default();
+            vec![Span::styled(format!("new stop {}{ev} (press ] / End)", s + 1), t.title()), Span::raw("  ")]
+        }
+        _ => Vec::new(),
+    };
     let line = match &app.mode {
         Mode::Prompt { kind, text } => {
             let label = match kind {
@@ -59,7 +80,9 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             }
         },
     };
-    fit(line.spans, area.width as usize).render(area, buf);
+    let mut spans = notice;
+    spans.extend(line.spans);
+    fit(spans, area.width as usize).render(area, buf);
 }
 
 pub fn too_small(app: &App, area: Rect, buf: &mut Buffer) {

@@ -37,6 +37,7 @@ pub const NORMAL: &[(KeyCode, KeyModifiers, Action, &str)] = &[
     (KeyCode::Enter, N, Action::Open, "Enter"),
     (KeyCode::Esc, N, Action::Back, "Esc"),
     (KeyCode::Char('t'), N, Action::Threads, "t"),
+    (KeyCode::Char('s'), N, Action::Stops, "s"),
     (KeyCode::Char('['), N, Action::PrevStop, "["),
     (KeyCode::Char(']'), N, Action::NextStop, "]"),
     (KeyCode::Char('/'), N, Action::SearchStart, "/"),

@@ -13,6 +13,7 @@ pub mod app;
 pub mod common;
 pub mod detail;
 pub mod findings;
+pub mod follow;
 pub mod frames;
 pub mod header;
 pub mod keys;
@@ -105,31 +106,65 @@ fn apply(app: &mut App, ev: Event) {
 /// Runs the TUI until the user quits. `started` is when the program started, for the
 /// first-frame time printed with `TRACECHECK_TIMING=1` (see docs/tui.md).
 pub fn run(ir: InputReport, dump: Option<PathBuf>, started: Instant) -> anyhow::Result<()> {
-    let mut app = App::new(ir, dump, theme::Theme::from_env());
+    run_app(App::new(ir, dump, theme::Theme::from_env()), started)
+}
+
+/// `tracecheck tui --follow FILE`: the TUI on a file that is still growing (a gdb log). FILE
+/// need not exist yet. See `follow.rs`.
+pub fn run_follow(path: PathBuf, selection: crate::rules::Selection, max_bytes: u64, started: Instant) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("{} is a directory", path.display());
+    }
+    run_app(App::following(path, selection, max_bytes, theme::Theme::from_env()), started)
+}
+
+fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
     let mut guard = TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
     guard.terminal.draw(|f| app.draw(f, f.area()))?;
     let first_frame = started.elapsed();
+    let mut next_tick = Instant::now() + follow::POLL_INTERVAL;
     while !app.quit {
-        let ev = event::read()?;
-        apply(&mut app, ev);
-        // Coalesce bursts (held keys, wheel, paste) into one redraw.
-        while !app.quit && event::poll(Duration::ZERO)? {
+        // Without --follow, wait for input; with it, also wake up to poll the file.
+        let input = match app.follow {
+            None => true,
+            Some(_) => event::poll(next_tick.saturating_duration_since(Instant::now()))?,
+        };
+        let mut redraw = false;
+        if input {
             apply(&mut app, event::read()?);
+            // Coalesce bursts (held keys, wheel, paste) into one redraw.
+            while !app.quit && event::poll(Duration::ZERO)? {
+                apply(&mut app, event::read()?);
+            }
+            redraw = true;
+        }
+        if app.follow.is_some() && Instant::now() >= next_tick {
+            redraw |= app.follow_tick(Instant::now());
+            next_tick = Instant::now() + follow::POLL_INTERVAL;
         }
         if let Some(text) = app.clipboard.take() {
             let mut out = io::stdout();
             out.write_all(osc52(&text).as_bytes())?;
             out.flush()?;
         }
-        if !app.quit {
+        if redraw && !app.quit {
             guard.terminal.draw(|f| app.draw(f, f.area()))?;
         }
     }
     drop(guard);
     if std::env::var_os("TRACECHECK_TIMING").is_some() {
         eprintln!("tracecheck: first frame drawn {:.1} ms after start", first_frame.as_secs_f64() * 1000.0);
+        if let Some(f) = &app.follow {
+            eprintln!(
+                "tracecheck: follow: {} parses of up to {} bytes, last {:.1} ms, total {:.1} ms",
+                f.parses,
+                f.offset(),
+                f.last_parse.as_secs_f64() * 1000.0,
+                f.total_parse.as_secs_f64() * 1000.0
+            );
+        }
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! Popups drawn over the panes: the key help (text from `assets/help.txt`), the thread list
-//! and the export choice.
+//! Popups drawn over the panes: the key help (text from `assets/help.txt`), the thread list,
+//! the stop list and the export choice.
 
 use super::app::App;
 use super::common::{block, clean, fit, inner, pad_style, window};
@@ -49,6 +49,49 @@ pub fn threads(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
             v.push(Span::styled(clean(f.function_name()), t.text()));
         }
         v.push(Span::styled(format!("  ({} frames)", th.frames.len()), t.dim()));
+        let mut l = fit(v, w);
+        if i == selected {
+            l = pad_style(l, w, t.selected());
+        }
+        l.render(Rect::new(inner.x, inner.y + y as u16, inner.width, 1), buf);
+    }
+}
+
+/// The stops in the order the transcript shows them (for an rr session that went back and
+/// forth in time, the order they were reached), each with its rr event number when known.
+pub fn stops(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
+    let stops = &app.trace().stops;
+    let t = &app.theme;
+    let r = centered(area, area.width.saturating_sub(8).max(30), area.height.saturating_sub(4).max(6));
+    Clear.render(r, buf);
+    block(format!(" Stops ({}) · Enter selects · Esc closes ", stops.len()), true, t).render(r, buf);
+    let inner = inner(r);
+    let h = inner.height as usize;
+    let w = inner.width as usize;
+    let first = window(selected, stops.len(), h, &app.stops_offset);
+    for (y, i) in (first..stops.len().min(first + h)).enumerate() {
+        let s = &stops[i];
+        let mut v: Vec<Span<'static>> = vec![
+            Span::styled(if i == app.stop { "* " } else { "  " }, t.bold()),
+            Span::styled(format!("{:<4}", i + 1), t.bold()),
+        ];
+        match s.rr_event {
+            Some(ev) => v.push(Span::styled(format!("rr event {ev:<8} "), t.key())),
+            None if stops.iter().any(|s| s.rr_event.is_some()) => v.push(Span::raw(" ".repeat(18))),
+            None => {}
+        }
+        v.push(Span::styled(clean(&crate::report::describe_reason(&s.reason)), t.text()));
+        if let Some(f) = s.crashed_thread().and_then(|th| th.frames.first()) {
+            v.push(Span::styled(format!(" · {}", clean(f.function_name())), t.dim()));
+        }
+        let nf = app.ir.findings.iter().filter(|f| f.stop == Some(i)).count();
+        if nf > 0 {
+            let sev = app.ir.findings.iter().find(|f| f.stop == Some(i)).map(|f| t.severity(f.severity)).unwrap_or(t.dim());
+            v.push(Span::styled(format!(" · {nf} finding{}", if nf == 1 { "" } else { "s" }), sev));
+        }
+        if s.span.first > 0 {
+            v.push(Span::styled(format!("  (line {})", s.span.first), t.dim()));
+        }
         let mut l = fit(v, w);
         if i == selected {
             l = pad_style(l, w, t.selected());

@@ -1,0 +1,257 @@
+//! `tracecheck tui --follow FILE`: reads a log that gdb (or `rr replay`) is still writing.
+//!
+//! [`Follow`] is the file side only: each [`Follow::poll`] looks at the file's metadata and
+//! reads just the bytes appended since the last poll. Only complete lines come out; a last
+//! line without its newline waits in `partial` until the newline arrives. A file that got
+//! shorter, was replaced (another inode) or whose first bytes changed is read again from the
+//! start ([`Polled::reset`]). The App keeps the text and decides when to re-parse
+//! (`App::follow_tick`, see docs/tui.md "Following a live session" for the design and the
+//! measured costs).
+
+use crate::rules::Selection;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How often the event loop polls the file.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(200);
+/// A user who pressed a key this recently, on a stop other than the last one, is not moved
+/// to a new stop; the footer says a new stop arrived instead.
+pub const GRACE: Duration = Duration::from_secs(5);
+/// After a re-parse that took `t`, the next one starts at least `PARSE_GAP_FACTOR * t` after
+/// it ended, so parsing uses at most 1 / (1 + PARSE_GAP_FACTOR) of a core (25%) however
+/// large the log grows. Below about 15 MB a parse takes under 200 / (1 + 3) = 50 ms… 70 ms
+/// and this never delays one (see docs/tui.md for the figures).
+pub const PARSE_GAP_FACTOR: u32 = 3;
+/// At most this many bytes are read in one poll, so a huge log arriving at once does not
+/// freeze the keys; the rest comes in the next polls.
+pub const MAX_READ_PER_POLL: u64 = 64 << 20;
+/// Bytes of the file's start remembered to notice that it was rewritten.
+const HEAD: usize = 64;
+
+/// What one poll found.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Polled {
+    /// The file was truncated, replaced or rewritten: everything read so far is void.
+    /// `text` then holds the new file's complete lines from its start.
+    pub reset: bool,
+    /// Newly completed lines (each ending in `\n`), decoded like `String::from_utf8_lossy`.
+    pub text: String,
+    /// Some of `text` was not valid UTF-8 and was replaced.
+    pub lossy: bool,
+}
+
+/// The state of following one file.
+#[derive(Debug)]
+pub struct Follow {
+    pub path: PathBuf,
+    /// Rules to run on each re-parse (`--rule`, `--skip-rule`).
+    pub selection: Selection,
+    /// `--max-input-bytes`: following stops reading past this size.
+    pub max_bytes: u64,
+    /// Bytes of the file consumed so far (complete lines plus `partial`).
+    offset: u64,
+    /// The last line read, still without its newline.
+    partial: Vec<u8>,
+    /// (device, inode) of the file read so far.
+    identity: Option<(u64, u64)>,
+    /// The first bytes of the file as read.
+    head: Vec<u8>,
+    /// Complete lines arrived since the last parse.
+    pub dirty: bool,
+    /// Earliest time for the next parse (the last parse's start + (1 + `PARSE_GAP_FACTOR`) ×
+    /// its cost).
+    pub next_parse: Option<Instant>,
+    /// The file does not exist (yet): gdb creates it at `set logging enabled on`.
+    pub missing: bool,
+    /// The file is over `max_bytes`; nothing more is read.
+    pub over_limit: bool,
+    /// How many parses ran, and the last one's cost (parse + analyze), for the header and
+    /// for `TRACECHECK_TIMING=1`.
+    pub parses: u64,
+    pub last_parse: Duration,
+    pub total_parse: Duration,
+    /// Some input so far was not valid UTF-8.
+    pub lossy: bool,
+}
+
+impl Follow {
+    pub fn new(path: PathBuf, selection: Selection, max_bytes: u64) -> Follow {
+        Follow {
+            path,
+            selection,
+            max_bytes,
+            offset: 0,
+            partial: Vec::new(),
+            identity: None,
+            head: Vec::new(),
+            dirty: false,
+            next_parse: None,
+            missing: false,
+            over_limit: false,
+            parses: 0,
+            last_parse: Duration::ZERO,
+            total_parse: Duration::ZERO,
+            lossy: false,
+        }
+    }
+
+    /// Bytes consumed so far, including an incomplete last line.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+    /// The incomplete last line waiting for its newline.
+    pub fn partial(&self) -> &[u8] {
+        &self.partial
+    }
+
+    fn forget(&mut self) {
+        self.offset = 0;
+        self.partial.clear();
+        self.head.clear();
+        self.identity = None;
+        self.over_limit = false;
+        self.lossy = false;
+    }
+
+    /// Reads what was appended since the last poll. A missing file is not an error (it may
+    /// not have been created yet, or is being rotated): what was read stays.
+    pub fn poll(&mut self) -> io::Result<Polled> {
+        let mut out = Polled::default();
+        let meta = match std::fs::metadata(&self.path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                self.missing = true;
+                return Ok(out);
+            }
+            Err(e) => return Err(e),
+        };
+        self.missing = false;
+        if meta.is_dir() {
+            return Err(io::Error::other(format!("{} is a directory", self.path.display())));
+        }
+        let identity = file_identity(&meta);
+        let len = meta.len();
+        let replaced = self.identity.is_some() && identity.is_some() && self.identity != identity;
+        if replaced || len < self.offset {
+            self.forget();
+            out.reset = true;
+        }
+        if len == self.offset || self.over_limit {
+            return Ok(out);
+        }
+        let mut f = File::open(&self.path)?;
+        // Same size or larger but rewritten from the start (`set logging overwrite on` and a
+        // quick burst of output): the remembered first bytes differ.
+        if !out.reset && !self.head.is_empty() {
+            let mut now = vec![0; self.head.len()];
+            if f.read_exact(&mut now).is_err() || now != self.head {
+                self.forget();
+                out.reset = true;
+            }
+        }
+        if self.offset == 0 {
+            self.identity = identity;
+        }
+        if len > self.max_bytes {
+            self.over_limit = true;
+            return Ok(out);
+        }
+        f.seek(SeekFrom::Start(self.offset))?;
+        let want = (len - self.offset).min(MAX_READ_PER_POLL);
+        let before = self.partial.len();
+        // `len` may be stale by now; read what is there up to `want`.
+        let got = f.take(want).read_to_end(&mut self.partial)?;
+        // `head` is always the first min(HEAD, offset) bytes of the file.
+        if (self.offset as usize) < HEAD {
+            let take = (HEAD - self.offset as usize).min(got);
+            self.head.extend_from_slice(&self.partial[before..before + take]);
+        }
+        self.offset += got as u64;
+        if let Some(nl) = memchr::memrchr(b'\n', &self.partial) {
+            let rest = self.partial.split_off(nl + 1);
+            let complete = std::mem::replace(&mut self.partial, rest);
+            out.text = match String::from_utf8(complete) {
+                Ok(s) => s,
+                Err(e) => {
+                    out.lossy = true;
+                    self.lossy = true;
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                }
+            };
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(unix)]
+fn file_identity(m: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_identity(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tracecheck-follow-unit-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d.join("log.txt")
+    }
+    fn append(p: &std::path::Path, s: &[u8]) {
+        std::fs::OpenOptions::new().create(true).append(true).open(p).unwrap().write_all(s).unwrap();
+    }
+
+    #[test]
+    fn complete_lines_only_and_resets() {
+        let p = temp("lines");
+        let mut f = Follow::new(p.clone(), Selection::default(), 1 << 30);
+        assert_eq!(f.poll().unwrap(), Polled::default());
+        assert!(f.missing);
+        append(&p, b"one\ntw");
+        let r = f.poll().unwrap();
+        assert!(!f.missing);
+        assert_eq!(r.text, "one\n");
+        assert_eq!(f.partial(), b"tw");
+        assert_eq!(f.poll().unwrap(), Polled::default());
+        append(&p, b"o\nthree");
+        assert_eq!(f.poll().unwrap().text, "two\n");
+        // A multi-byte character split between two writes comes out whole.
+        append(&p, "\n\u{e9}".as_bytes().split_at(2).0);
+        assert_eq!(f.poll().unwrap().text, "three\n");
+        append(&p, &"\u{e9}\n".as_bytes()[1..]);
+        let r = f.poll().unwrap();
+        assert_eq!((r.text.as_str(), r.lossy), ("\u{e9}\n", false));
+        // Truncation: read again from the start.
+        std::fs::write(&p, b"new\n").unwrap();
+        let r = f.poll().unwrap();
+        assert!(r.reset);
+        assert_eq!(r.text, "new\n");
+        // Rewritten to a longer file with other first bytes: also a reset.
+        std::fs::write(&p, b"other start, longer than before\n").unwrap();
+        let r = f.poll().unwrap();
+        assert!(r.reset, "{r:?}");
+        assert_eq!(r.text, "other start, longer than before\n");
+        // Replaced by another file (log rotation).
+        let q = p.with_extension("new");
+        std::fs::write(&q, b"rotated\n").unwrap();
+        std::fs::rename(&q, &p).unwrap();
+        let r = f.poll().unwrap();
+        assert!(r.reset);
+        assert_eq!(r.text, "rotated\n");
+        // Invalid UTF-8 is replaced, as in the batch path.
+        append(&p, b"bad \xff byte\n");
+        let r = f.poll().unwrap();
+        assert!(r.lossy);
+        assert_eq!(r.text, "bad \u{fffd} byte\n");
+    }
+}
