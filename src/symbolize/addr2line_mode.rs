@@ -11,7 +11,8 @@
 //! printed in input order. Deliberate difference from binutils: no `(discriminator N)`
 //! suffix (the addr2line crate does not report discriminators).
 
-use super::dwarf::{ElfModule, Slice, source_frames};
+use super::batch::{self, Frame};
+use super::dwarf::ElfModule;
 use super::demangle::demangle;
 use std::io::{self, Write};
 
@@ -46,33 +47,30 @@ fn in_alloc_section(m: &ElfModule, a: u64) -> bool {
     m.loads.iter().any(|l| l.memsz > 0 && a >= l.vaddr && a < l.vaddr + l.memsz)
 }
 
-/// Formats the answer for one address (all lines, each ending in `\n`).
-fn answer(m: &ElfModule, ctx: Option<&addr2line::Context<Slice>>, addr: u64, o: &Addr2LineOptions, out: &mut String) {
+/// Whether the answer needs the symbol table: DWARF knows nothing of the address, or not
+/// the name of its outermost function.
+fn needs_symbol(m: &ElfModule, frames: &[Frame<'_>], addr: u64) -> bool {
+    frames.last().is_none_or(|f| f.name.is_none()) && in_alloc_section(m, addr)
+}
+
+/// Formats the answer for one address (all lines, each ending in `\n`) from its frames,
+/// innermost first, and the nearest ELF symbol (when [`needs_symbol`]): binutils takes
+/// the symbol's name (and file, for a local symbol) when DWARF has none.
+fn answer(frames: &[Frame<'_>], symbol: Option<(&str, Option<&str>)>, addr: u64, o: &Addr2LineOptions, out: &mut String) {
     use std::fmt::Write as _;
     if o.addresses {
         let _ = write!(out, "0x{addr:016x}");
         out.push_str(if o.pretty { ": " } else { "\n" });
     }
-    let mut frames = match ctx {
-        Some(c) if in_alloc_section(m, addr) => source_frames(c, addr, false).unwrap_or_default(),
-        _ => Vec::new(),
+    // Only the symbol table knows it: a name, perhaps a file, no line.
+    let from_symbols;
+    let frames = match symbol {
+        Some((name, file)) if frames.is_empty() => {
+            from_symbols = [Frame { name: Some(name.into()), file, line: None }];
+            &from_symbols[..]
+        }
+        _ => frames,
     };
-    let fallback = if in_alloc_section(m, addr) { m.symbol_name(addr) } else { None };
-    if frames.is_empty() {
-        if let Some((name, file)) = fallback {
-            // Only the symbol table knew it: a name, perhaps a file, no line.
-            frames.push(super::SourceFrame {
-                raw_function: Some(name.to_string()),
-                function: Some(demangle(name).into_owned()),
-                file: file.map(str::to_string),
-                ..Default::default()
-            });
-        }
-    } else if let Some(last) = frames.last_mut()
-        && last.function.is_none() {
-            last.raw_function = fallback.map(|f| f.0.to_string());
-            last.function = fallback.map(|f| demangle(f.0).into_owned());
-        }
     if frames.is_empty() {
         if o.functions {
             out.push_str(if o.pretty { "?? " } else { "??\n" });
@@ -86,14 +84,21 @@ fn answer(m: &ElfModule, ctx: Option<&addr2line::Context<Slice>>, addr: u64, o: 
             out.push_str(" (inlined by) ");
         }
         if o.functions {
-            let name = if o.demangle { f.function.as_deref() } else { f.raw_function.as_deref() };
-            match name {
-                Some(name) if !name.is_empty() => out.push_str(name),
+            // The outermost level without a DWARF name takes the symbol's.
+            let symbol = if i + 1 == frames.len() { symbol.map(|s| s.0) } else { None };
+            match f.name.as_deref().or(symbol) {
+                Some(name) if !name.is_empty() => {
+                    if o.demangle {
+                        out.push_str(&demangle(name));
+                    } else {
+                        out.push_str(name);
+                    }
+                }
                 _ => out.push_str("??"),
             }
             out.push_str(if o.pretty { " at " } else { "\n" });
         }
-        let file = f.file.as_deref().map(|p| if o.basenames { p.rsplit('/').next().unwrap_or(p) } else { p });
+        let file = f.file.map(|p| if o.basenames { p.rsplit('/').next().unwrap_or(p) } else { p });
         out.push_str(file.unwrap_or("??"));
         out.push(':');
         match f.line {
@@ -107,50 +112,48 @@ fn answer(m: &ElfModule, ctx: Option<&addr2line::Context<Slice>>, addr: u64, o: 
 
 /// Resolves `addrs` (in any order) and writes the answers in input order.
 pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write) -> io::Result<()> {
-    let mut order: Vec<u32> = (0..addrs.len() as u32).collect();
-    order.sort_by_key(|&i| addrs[i as usize]);
+    // Distinct addresses inside the file's loaded segments, sorted: the DWARF queries.
+    let mut qs: Vec<u64> = addrs.iter().copied().filter(|&a| in_alloc_section(m, a)).collect();
+    qs.sort_unstable();
+    qs.dedup();
     let threads = if o.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { o.threads };
-    // A second context costs a second parse of the unit headers: only worth it for big batches.
-    let threads = if addrs.len() < 4096 { 1 } else { threads.max(1) };
-    let chunk = order.len().div_ceil(threads).max(1);
-    let mut answers: Vec<String> = vec![String::new(); addrs.len()];
-    let work = |part: &[u32]| -> Vec<(u32, String)> {
-        let ctx = m.new_context().and_then(|r| r.ok());
-        let mut res = Vec::with_capacity(part.len());
-        let mut prev: Option<(u64, usize)> = None;
-        for &i in part {
-            let a = addrs[i as usize];
-            if let Some((pa, pi)) = prev
-                && pa == a {
-                    let s: String = res.get(pi).map(|x: &(u32, String)| x.1.clone()).unwrap_or_default();
-                    res.push((i, s));
-                    continue;
-                }
-            let mut s = String::new();
-            answer(m, ctx.as_ref(), a, o, &mut s);
-            prev = Some((a, res.len()));
-            res.push((i, s));
+    // An answer, or the frames (owned) of one that needs the symbol table (done after,
+    // in one pass over the table for all of them).
+    type Owned = Vec<(Option<String>, Option<String>, Option<u32>)>;
+    let emit = |addr: u64, frames: &[Frame<'_>]| -> Result<String, Owned> {
+        if needs_symbol(m, frames, addr) {
+            return Err(frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect());
         }
-        res
+        let mut s = String::new();
+        answer(frames, None, addr, o, &mut s);
+        Ok(s)
     };
-    if threads == 1 {
-        for (i, s) in work(&order) {
-            answers[i as usize] = s;
-        }
-    } else {
-        std::thread::scope(|sc| {
-            let handles: Vec<_> = order.chunks(chunk).map(|part| sc.spawn(move || work(part))).collect();
-            for h in handles {
-                if let Ok(v) = h.join() {
-                    for (i, s) in v {
-                        answers[i as usize] = s;
-                    }
-                }
+    let mut answers: Vec<Result<String, Owned>> = match m.dwarf_for_one_pass() {
+        Some(d) => batch::resolve(&d, &qs, threads, &emit),
+        None => qs.iter().map(|&a| emit(a, &[])).collect(),
+    };
+    let missing: Vec<usize> = (0..qs.len()).filter(|&i| answers[i].is_err()).collect();
+    if !missing.is_empty() {
+        let symbols = m.symbol_names(&missing.iter().map(|&i| qs[i]).collect::<Vec<_>>());
+        for (&i, sym) in missing.iter().zip(symbols) {
+            if let Err(owned) = &answers[i] {
+                let frames: Vec<Frame<'_>> = owned.iter().map(|(n, f, l)| Frame { name: n.as_deref().map(Into::into), file: f.as_deref(), line: *l }).collect();
+                let mut s = String::new();
+                answer(&frames, sym, qs[i], o, &mut s);
+                answers[i] = Ok(s);
             }
-        });
+        }
     }
-    for s in &answers {
-        w.write_all(s.as_bytes())?;
+    let mut other = String::new();
+    for &a in addrs {
+        match qs.binary_search(&a).ok().and_then(|i| answers[i].as_ref().ok()) {
+            Some(s) => w.write_all(s.as_bytes())?,
+            None => {
+                other.clear();
+                answer(&[], None, a, o, &mut other);
+                w.write_all(other.as_bytes())?;
+            }
+        }
     }
     Ok(())
 }

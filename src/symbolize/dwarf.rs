@@ -67,7 +67,11 @@ pub struct CfiSections {
 pub struct ElfModule {
     ctx: Mutex<Option<Result<addr2line::Context<Slice>, String>>>,
     dwarf: Option<gimli::DwarfSections<Slice>>,
-    symbols: Vec<ElfSym>,
+    /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
+    /// and a binary with full DWARF may never need them).
+    symbols: std::sync::OnceLock<Vec<ElfSym>>,
+    /// Where the symbols come from: the binary, then its debug file.
+    symbol_sources: Vec<&'static [u8]>,
     cfi: CfiSections,
     file_data: &'static [u8],
     /// The binary as given.
@@ -244,15 +248,17 @@ impl ElfModule {
             && let Some(o) = &dbg_obj {
                 cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
             }
-        let mut symbols = collect_symbols(&obj);
-        if symbols.is_empty()
-            && let Some(o) = &dbg_obj {
-                symbols = collect_symbols(o);
+        let mut symbol_sources = vec![data];
+        if dbg_obj.is_some()
+            && let Some(m) = maps.get(1) {
+                // SAFETY: as above (the debug file's map lives in `maps`).
+                symbol_sources.push(unsafe { std::slice::from_raw_parts(m.as_ptr(), m.len()) });
             }
         Ok(ElfModule {
             ctx: Mutex::new(None),
             dwarf,
-            symbols,
+            symbols: std::sync::OnceLock::new(),
+            symbol_sources,
             cfi,
             file_data: data,
             path: path.to_path_buf(),
@@ -277,6 +283,13 @@ impl ElfModule {
         let mut d = self.dwarf.as_ref()?.borrow(|s| *s);
         d.populate_abbreviations_cache(gimli::AbbreviationsCacheStrategy::Duplicates);
         Some(d)
+    }
+
+    /// The DWARF sections without the shared-abbreviations cache, for a single pass over
+    /// the units (batch lookups parse each unit once, so the cache's pass over every unit
+    /// header would be wasted).
+    pub fn dwarf_for_one_pass(&self) -> Option<gimli::Dwarf<Slice>> {
+        Some(self.dwarf.as_ref()?.borrow(|s| *s))
     }
 
     /// CFI sections for the unwinder.
@@ -318,11 +331,27 @@ impl ElfModule {
         0
     }
 
+    /// The text symbols, sorted by address (read at the first call).
+    fn symbols(&self) -> &[ElfSym] {
+        self.symbols.get_or_init(|| {
+            for d in &self.symbol_sources {
+                if let Ok(o) = object::File::parse(*d) {
+                    let v = collect_symbols(&o);
+                    if !v.is_empty() {
+                        return v;
+                    }
+                }
+            }
+            Vec::new()
+        })
+    }
+
     /// The nearest text symbol at or below `vaddr` (inside its size when it has one).
     pub fn nearest_symbol(&self, vaddr: u64) -> Option<NearSymbol> {
-        let i = self.symbols.partition_point(|s| s.address <= vaddr);
-        let s = self.symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
-        if s.size == 0 && self.symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
+        let symbols = self.symbols();
+        let i = symbols.partition_point(|s| s.address <= vaddr);
+        let s = symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
+        if s.size == 0 && symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
             return None;
         }
         Some(NearSymbol { name: gdb_function_name(s.name), address: s.address })
@@ -333,9 +362,49 @@ impl ElfModule {
     /// Like binutils, the nearest symbol at or below, whatever its size (padding after a
     /// function is attributed to it).
     pub fn symbol_name(&self, vaddr: u64) -> Option<(&str, Option<&str>)> {
-        let i = self.symbols.partition_point(|s| s.address <= vaddr);
-        let s = self.symbols[..i].last()?;
+        let symbols = self.symbols();
+        let i = symbols.partition_point(|s| s.address <= vaddr);
+        let s = symbols[..i].last()?;
         Some((s.name, s.file))
+    }
+
+    /// [`Self::symbol_name`] for many addresses (sorted ascending) at once. Unless the
+    /// sorted table is already built, this is one pass over the symbol table, much
+    /// cheaper than building the table when there are few addresses to look up.
+    pub fn symbol_names(&self, addrs: &[u64]) -> Vec<Option<(&str, Option<&str>)>> {
+        if self.symbols.get().is_some() {
+            return addrs.iter().map(|&a| self.symbol_name(a)).collect();
+        }
+        for d in &self.symbol_sources {
+            let Ok(o) = object::File::parse(*d) else { continue };
+            // best[j]: the nearest symbol in (addrs[j - 1], addrs[j]].
+            let mut best: Vec<Option<ElfSym>> = vec![None; addrs.len()];
+            let mut any = false;
+            text_symbols(&o, |s| {
+                any = true;
+                let j = addrs.partition_point(|&a| a < s.address);
+                if let Some(b) = best.get_mut(j) {
+                    match b {
+                        Some(c) if c.address > s.address || (c.address == s.address && !preferred(&s, c)) => {}
+                        _ => *b = Some(s),
+                    }
+                }
+            });
+            if !any {
+                continue;
+            }
+            let mut last: Option<ElfSym> = None;
+            return best
+                .into_iter()
+                .map(|b| {
+                    if b.is_some() {
+                        last = b;
+                    }
+                    last.map(|s| (s.name, s.file))
+                })
+                .collect();
+        }
+        vec![None; addrs.len()]
     }
 
     /// A fresh addr2line context over this module's DWARF (for another thread).
@@ -484,30 +553,46 @@ fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)
     None
 }
 
-fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
-    let mut v: Vec<ElfSym> = Vec::new();
+/// Calls `f` with each text symbol of `obj` in table order (the symbol table, else the
+/// dynamic one), with the source file (`STT_FILE`) of local symbols.
+fn text_symbols(obj: &object::File<'static>, mut f: impl FnMut(ElfSym)) {
     let mut file: Option<&'static str> = None;
-    let mut push = |v: &mut Vec<ElfSym>, s: object::Symbol<'static, '_>| {
+    // Whether `s` was a text symbol (passed on to `f`).
+    let mut visit = |s: object::Symbol<'static, '_>| -> bool {
         if s.kind() == SymbolKind::File {
             file = s.name().ok();
-            return;
+            return false;
         }
         if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0
             && let Ok(name) = s.name()
                 && !name.is_empty() {
                     let file = if s.is_local() { file } else { None };
-                    v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+                    f(ElfSym { address: s.address(), size: s.size(), name, file });
+                    return true;
                 }
+        false
     };
+    let mut any = false;
     for s in obj.symbols() {
-        push(&mut v, s);
+        any |= visit(s);
     }
-    if v.is_empty() {
+    if !any {
         for s in obj.dynamic_symbols() {
-            push(&mut v, s);
+            visit(s);
         }
     }
-    // Prefer sized, global-looking names when several share an address.
+}
+
+/// Whether `a` wins over `b` at the same address: sized, then global-looking names;
+/// on a full tie the earlier one in the table (`a` comes later here) stays.
+fn preferred(a: &ElfSym, b: &ElfSym) -> bool {
+    a.size > b.size || (a.size == b.size && !a.name.starts_with('_') && b.name.starts_with('_'))
+}
+
+fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
+    let mut v: Vec<ElfSym> = Vec::new();
+    text_symbols(obj, |s| v.push(s));
+    // Prefer sized, global-looking names when several share an address (`preferred`).
     v.sort_by(|a, b| a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_'))));
     v.dedup_by_key(|s| s.address);
     v

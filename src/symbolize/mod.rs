@@ -13,6 +13,7 @@
 //! each module's DWARF only when one of its addresses is first asked for.
 
 pub mod addr2line_mode;
+pub mod batch;
 pub mod demangle;
 pub mod dwarf;
 pub mod modules;
