@@ -240,82 +240,328 @@ struct Open {
     child_depth: usize,
 }
 
+/// How to step over the attributes of one abbreviation without decoding them: fixed-size
+/// runs are added up once, so most DIEs are skipped with one addition.
+#[derive(Clone, Copy)]
+struct Plan {
+    kind: Kind,
+    children: bool,
+    /// Variable-size attributes (`steps[steps.0..steps.1]` of the walk's table).
+    steps: (u32, u32),
+    /// Fixed-size bytes after the last variable-size attribute (or in all).
+    fixed: usize,
+    /// Where a subprogram's pc range is.
+    pc: Pc,
+}
+
+#[derive(Clone, Copy)]
+enum Pc {
+    /// At fixed places: `DW_AT_low_pc` (`DW_FORM_addr`) and `DW_AT_high_pc`, with the
+    /// latter's size in bytes (negative: an address rather than a length).
+    Fixed(usize, usize, i8),
+    /// Nowhere (declarations, abstract instances): no `DW_AT_low_pc`, no `DW_AT_ranges`.
+    None,
+    /// Elsewhere: gimli reads the attributes.
+    Decode,
+}
+
+/// What the walk does with a DIE.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Not built yet (a hole in the table).
+    Unknown,
+    Subprogram,
+    Inlined,
+    Other,
+}
+
+/// A variable-size attribute, after `before` bytes of fixed-size ones.
+#[derive(Clone, Copy)]
+struct Step {
+    before: u32,
+    op: Op,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Leb,
+    Str,
+    Block1,
+    Block2,
+    Block4,
+    BlockLeb,
+    /// A form this table does not know (`DW_FORM_indirect`, vendor forms): gimli skips
+    /// the DIE.
+    Gimli,
+}
+
+#[allow(non_upper_case_globals)]
+fn form_size(form: gimli::DwForm, enc: gimli::Encoding) -> Option<usize> {
+    use gimli::constants::*;
+    let word = enc.format.word_size() as usize;
+    Some(match form {
+        DW_FORM_addr => enc.address_size as usize,
+        DW_FORM_implicit_const | DW_FORM_flag_present => 0,
+        DW_FORM_data1 | DW_FORM_flag | DW_FORM_strx1 | DW_FORM_ref1 | DW_FORM_addrx1 => 1,
+        DW_FORM_data2 | DW_FORM_ref2 | DW_FORM_addrx2 | DW_FORM_strx2 => 2,
+        DW_FORM_addrx3 | DW_FORM_strx3 => 3,
+        DW_FORM_data4 | DW_FORM_ref_sup4 | DW_FORM_ref4 | DW_FORM_strx4 | DW_FORM_addrx4 => 4,
+        DW_FORM_data8 | DW_FORM_ref8 | DW_FORM_ref_sig8 | DW_FORM_ref_sup8 => 8,
+        DW_FORM_data16 => 16,
+        DW_FORM_sec_offset | DW_FORM_GNU_ref_alt | DW_FORM_strp | DW_FORM_strp_sup | DW_FORM_GNU_strp_alt | DW_FORM_line_strp => word,
+        DW_FORM_ref_addr if enc.version == 2 => enc.address_size as usize,
+        DW_FORM_ref_addr => word,
+        _ => return None,
+    })
+}
+
+impl Plan {
+    const UNKNOWN: Plan = Plan { kind: Kind::Unknown, children: false, steps: (0, 0), fixed: 0, pc: Pc::Decode };
+
+    /// The plan of `a`; its variable steps are appended to `all`.
+    #[allow(non_upper_case_globals)]
+    fn new(a: &gimli::Abbreviation, enc: gimli::Encoding, all: &mut Vec<Step>) -> Plan {
+        use gimli::constants::*;
+        let mut steps = Vec::new();
+        let mut run = 0usize;
+        // Offset of the next attribute from the DIE's first attribute, while known.
+        let mut at = Some(0usize);
+        let (mut low, mut high, mut ranges, mut any_low) = (None, None, false, false);
+        for spec in a.attributes() {
+            let form = spec.form();
+            any_low |= spec.name() == DW_AT_low_pc;
+            match (spec.name(), at) {
+                (DW_AT_low_pc, Some(o)) if form == DW_FORM_addr => low = Some(o),
+                (DW_AT_high_pc, Some(o)) => {
+                    high = match form {
+                        DW_FORM_addr => Some((o, -(enc.address_size as i8))),
+                        DW_FORM_data1 => Some((o, 1)),
+                        DW_FORM_data2 => Some((o, 2)),
+                        DW_FORM_data4 => Some((o, 4)),
+                        DW_FORM_data8 => Some((o, 8)),
+                        _ => None,
+                    }
+                }
+                (DW_AT_ranges, _) => ranges = true,
+                _ => {}
+            }
+            match form_size(form, enc) {
+                Some(n) => {
+                    run += n;
+                    at = at.map(|o| o + n);
+                }
+                None => {
+                    at = None;
+                    let op = match form {
+                        DW_FORM_udata | DW_FORM_sdata | DW_FORM_ref_udata | DW_FORM_strx | DW_FORM_GNU_str_index | DW_FORM_addrx
+                        | DW_FORM_GNU_addr_index | DW_FORM_loclistx | DW_FORM_rnglistx => Op::Leb,
+                        DW_FORM_string => Op::Str,
+                        DW_FORM_block1 => Op::Block1,
+                        DW_FORM_block2 => Op::Block2,
+                        DW_FORM_block4 => Op::Block4,
+                        DW_FORM_block | DW_FORM_exprloc => Op::BlockLeb,
+                        _ => Op::Gimli,
+                    };
+                    steps.push(Step { before: run as u32, op });
+                    run = 0;
+                }
+            }
+        }
+        let fixed = run;
+        let pc = match (low, high, ranges) {
+            _ if !any_low && !ranges => Pc::None,
+            (Some(l), Some((h, n)), false) => Pc::Fixed(l, h, n),
+            _ => Pc::Decode,
+        };
+        let kind = match a.tag() {
+            DW_TAG_subprogram => Kind::Subprogram,
+            DW_TAG_inlined_subroutine => Kind::Inlined,
+            _ => Kind::Other,
+        };
+        let first = all.len() as u32;
+        all.extend(steps);
+        Plan { kind, children: a.has_children(), steps: (first, all.len() as u32), fixed, pc }
+    }
+}
+
+/// A bad DIE: the unit's lookups fail, as they would with the addr2line crate.
+#[derive(Debug)]
+struct Bad;
+
+impl From<gimli::Error> for Bad {
+    fn from(_: gimli::Error) -> Bad {
+        Bad
+    }
+}
+
+#[inline]
+fn leb(d: &[u8], pos: &mut usize) -> Result<u64, Bad> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = *d.get(*pos).ok_or(Bad)?;
+        *pos += 1;
+        if shift < 64 {
+            v |= u64::from(b & 0x7f) << shift;
+        }
+        shift += 7;
+        if b & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+}
+
+#[inline]
+fn uint(d: &[u8], pos: usize, n: usize, little: bool) -> Result<u64, Bad> {
+    let b = d.get(pos..pos + n).ok_or(Bad)?;
+    let mut v = 0u64;
+    if little {
+        for &x in b.iter().rev() {
+            v = v << 8 | u64::from(x);
+        }
+    } else {
+        for &x in b {
+            v = v << 8 | u64::from(x);
+        }
+    }
+    Ok(v)
+}
+
 /// Finds, for the queries `qs` (sorted addresses) of one unit, the subprogram and the
 /// inlined chain of each, visiting each DIE at most once and stopping when every query
 /// has its function and no open DIE can add to a chain.
-fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found]) -> gimli::Result<()> {
+///
+/// DIEs are stepped over with [`Plan`]s straight from the section bytes; gimli decodes
+/// only the subprograms that hold a query (or whose pc range is not at a fixed place)
+/// and the inlined calls inside them.
+fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
+    use gimli::Section as _;
+    let info = u.dwarf.debug_info.reader();
+    let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(info));
+    let start = u.header.debug_info_offset().ok_or(Bad)?.0;
+    let d = info.slice().get(start..start + u.header.length_including_self()).ok_or(Bad)?;
+    let enc = u.header.encoding();
+    let v5 = enc.version >= 5;
+    let mut plans: Vec<Plan> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
     let mut left = qs.len();
-    let mut e = u.entries_raw(None)?;
+    let mut pos = u.header.header_size();
+    let mut depth: isize = 0;
     let mut stack: Vec<Open> = Vec::new();
+    // Depth of the open DIE on top of `stack` (below any DIE when there is none).
+    let mut top = isize::MIN;
     let mut qbuf: Vec<u32> = Vec::new();
     let mut ranges: Vec<gimli::Range> = Vec::new();
-    let v5 = u.header.version() >= 5;
-    while !e.is_empty() {
-        let depth = e.next_depth();
-        let off = e.next_offset();
-        while stack.last().is_some_and(|o| o.depth >= depth) {
-            let o = stack.pop().unwrap_or_else(|| unreachable!());
+    while pos < d.len() {
+        let off = UnitOffset(pos);
+        let die_depth = depth;
+        let b = d[pos];
+        let code = if b < 0x80 {
+            pos += 1;
+            u64::from(b)
+        } else {
+            leb(d, &mut pos)?
+        };
+        if code == 0 {
+            depth -= 1;
+            continue;
+        }
+        let c = code as usize;
+        if plans.get(c).is_none_or(|p| p.kind == Kind::Unknown) {
+            let a = u.abbreviations.get(code).ok_or(Bad)?;
+            if c > 1 << 20 {
+                return Err(Bad);
+            }
+            if plans.len() <= c {
+                plans.resize(c + 1, Plan::UNKNOWN);
+            }
+            plans[c] = Plan::new(a, enc, &mut steps);
+        }
+        let plan = &plans[c];
+        if plan.children {
+            depth += 1;
+        }
+        // The common case: a DIE that is neither a subprogram nor an inlined call, and
+        // closes no open DIE.
+        if plan.kind == Kind::Other && top < die_depth {
+            skip(u, plan, &steps, d, &mut pos, off, little)?;
+            continue;
+        }
+        while top >= die_depth {
+            let o = stack.pop().ok_or(Bad)?;
             qbuf.truncate(o.start);
+            top = stack.last().map_or(isize::MIN, |o| o.depth);
         }
-        // Done when every query has its function and no open DIE holds a query.
-        if left == 0 && stack.iter().all(|o| o.end == o.start) {
-            break;
-        }
-        let Some(abbrev) = e.read_abbreviation()? else { continue };
-        match abbrev.tag() {
-            gimli::DW_TAG_subprogram => {
-                let start = qbuf.len();
-                if left == 0 {
-                    e.skip_attributes(abbrev.attributes())?;
-                } else {
-                    let mut ra = RangeAttrs::default();
-                    for spec in abbrev.attributes() {
-                        let a = e.read_attribute(*spec)?;
-                        ra.take(u, &a)?;
+        let owner = stack.last().filter(|o| o.end > o.start).map(|o| (o.start, o.end, o.child_depth));
+        match plan.kind {
+            Kind::Subprogram if left > 0 => {
+                let qstart = qbuf.len();
+                ranges.clear();
+                if let Pc::Fixed(lo_at, hi_at, n) = plan.pc {
+                    // Fast path: the pc range at fixed places.
+                    let low = uint(d, pos + lo_at, enc.address_size as usize, little)?;
+                    let high = uint(d, pos + hi_at, n.unsigned_abs() as usize, little)?;
+                    let r = gimli::Range { begin: low, end: if n < 0 { high } else { low.wrapping_add(high) } };
+                    if r.begin < r.end {
+                        ranges.push(r);
                     }
-                    ranges.clear();
+                    skip(u, plan, &steps, d, &mut pos, off, little)?;
+                } else if let Pc::None = plan.pc {
+                    skip(u, plan, &steps, d, &mut pos, off, little)?;
+                } else {
+                    let mut e = u.entries_raw(Some(off))?;
+                    let a = e.read_abbreviation()?.ok_or(Bad)?;
+                    let mut ra = RangeAttrs::default();
+                    for spec in a.attributes() {
+                        let at = e.read_attribute(*spec)?;
+                        ra.take(u, &at)?;
+                    }
+                    pos = e.next_offset().0;
                     ra.for_each(u, |r| ranges.push(r))?;
-                    for r in &ranges {
-                        let lo = qs.partition_point(|&a| a < r.begin);
-                        let hi = lo + qs[lo..].partition_point(|&a| a < r.end);
-                        for (q, f) in found.iter_mut().enumerate().take(hi).skip(lo) {
-                            if f.function.is_none() {
-                                f.function = Some(off);
-                                left -= 1;
-                                qbuf.push(q as u32);
-                            }
+                }
+                for r in &ranges {
+                    let lo = qs.partition_point(|&a| a < r.begin);
+                    let hi = lo + qs[lo..].partition_point(|&a| a < r.end);
+                    for (q, f) in found.iter_mut().enumerate().take(hi).skip(lo) {
+                        if f.function.is_none() {
+                            f.function = Some(off);
+                            left -= 1;
+                            qbuf.push(q as u32);
                         }
                     }
-                    if qbuf.len() - start > 1 {
-                        qbuf[start..].sort_unstable();
-                    }
                 }
-                if abbrev.has_children() {
-                    stack.push(Open { depth, start, end: qbuf.len(), child_depth: 0 });
+                if qbuf.len() - qstart > 1 {
+                    qbuf[qstart..].sort_unstable();
+                }
+                if plan.children {
+                    stack.push(Open { depth: die_depth, start: qstart, end: qbuf.len(), child_depth: 0 });
                 }
             }
-            gimli::DW_TAG_inlined_subroutine if stack.last().is_some_and(|o| o.end > o.start) => {
-                let (pstart, pend, idepth) = stack.last().map(|o| (o.start, o.end, o.child_depth)).unwrap_or_default();
+            Kind::Inlined if owner.is_some() => {
+                let (pstart, pend, idepth) = owner.unwrap_or_default();
+                let mut e = u.entries_raw(Some(off))?;
+                let a = e.read_abbreviation()?.ok_or(Bad)?;
                 let mut ra = RangeAttrs::default();
                 let mut call_file = None;
                 let mut call_line = 0;
-                for spec in abbrev.attributes() {
-                    let a = e.read_attribute(*spec)?;
-                    match a.name() {
+                for spec in a.attributes() {
+                    let at = e.read_attribute(*spec)?;
+                    match at.name() {
                         gimli::DW_AT_call_file => {
-                            if let AttributeValue::FileIndex(f) = a.value()
+                            if let AttributeValue::FileIndex(f) = at.value()
                                 && (f > 0 || v5)
                             {
                                 call_file = Some(f);
                             }
                         }
-                        gimli::DW_AT_call_line => call_line = a.udata_value().unwrap_or(0) as u32,
-                        _ => ra.take(u, &a)?,
+                        gimli::DW_AT_call_line => call_line = at.udata_value().unwrap_or(0) as u32,
+                        _ => ra.take(u, &at)?,
                     }
                 }
+                pos = e.next_offset().0;
                 ranges.clear();
                 ra.for_each(u, |r| ranges.push(r))?;
-                let start = qbuf.len();
+                let qstart = qbuf.len();
                 for i in pstart..pend {
                     let q = qbuf[i] as usize;
                     let a = qs[q];
@@ -324,60 +570,346 @@ fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found])
                         qbuf.push(q as u32);
                     }
                 }
-                if abbrev.has_children() && qbuf.len() > start {
-                    stack.push(Open { depth, start, end: qbuf.len(), child_depth: idepth + 1 });
+                if plan.children && qbuf.len() > qstart {
+                    stack.push(Open { depth: die_depth, start: qstart, end: qbuf.len(), child_depth: idepth + 1 });
                 } else {
-                    qbuf.truncate(start);
+                    qbuf.truncate(qstart);
                 }
             }
-            _ => e.skip_attributes(abbrev.attributes())?,
+            Kind::Subprogram => {
+                // Nothing left to find, but its inlined calls are not its caller's.
+                skip(u, plan, &steps, d, &mut pos, off, little)?;
+                if plan.children {
+                    stack.push(Open { depth: die_depth, start: qbuf.len(), end: qbuf.len(), child_depth: 0 });
+                }
+            }
+            _ => skip(u, plan, &steps, d, &mut pos, off, little)?,
+        }
+        top = stack.last().map_or(isize::MIN, |o| o.depth);
+        // Done when every query has its function and no open DIE holds a query.
+        if left == 0 && stack.iter().all(|o| o.end == o.start) {
+            break;
         }
     }
     Ok(())
 }
 
-/// Runs the unit's line program and records, for each query, the row holding it: in the
-/// first sequence that covers it, the last row at or below it (rows at the same address:
-/// the last one). Stops when every query has a row.
-fn walk_lines(program: gimli::IncompleteLineProgram<Slice>, qs: &[u64], found: &mut [Found]) -> gimli::Result<()> {
-    let mut left = qs.len();
-    let mut rows = program.rows();
-    let mut seq: Vec<(u64, u64, u32)> = Vec::new();
-    while let Some((_, row)) = rows.next_row()? {
-        if !row.end_sequence() {
-            let (address, file, line) = (row.address(), row.file_index(), row.line().map(|l| l.get() as u32).unwrap_or(0));
-            match seq.last_mut() {
-                Some(last) if last.0 == address => *last = (address, file, line),
-                _ => seq.push((address, file, line)),
-            }
-            continue;
-        }
-        let end = row.address();
-        if let Some(&(start, _, _)) = seq.first()
-            && start < end
-        {
-            let lo = qs.partition_point(|&a| a < start);
-            let hi = lo + qs[lo..].partition_point(|&a| a < end);
-            for q in lo..hi {
-                if found[q].row.is_some() {
-                    continue;
+/// Steps `pos` over the attributes of the DIE at `off` (whose code was just read).
+#[inline(always)]
+fn skip(u: gimli::UnitRef<'_, Slice>, plan: &Plan, steps: &[Step], d: &[u8], pos: &mut usize, off: UnitOffset<usize>, little: bool) -> Result<(), Bad> {
+    let (a, b) = plan.steps;
+    if a != b {
+        for st in &steps[a as usize..b as usize] {
+            *pos += st.before as usize;
+            match st.op {
+                Op::Leb => loop {
+                    let x = *d.get(*pos).ok_or(Bad)?;
+                    *pos += 1;
+                    if x < 0x80 {
+                        break;
+                    }
+                },
+                Op::BlockLeb => {
+                    let n = leb(d, pos)?;
+                    *pos = pos.checked_add(usize::try_from(n).map_err(|_| Bad)?).ok_or(Bad)?;
                 }
-                let a = qs[q];
-                let i = match seq.binary_search_by(|r| r.0.cmp(&a)) {
-                    Ok(i) => i,
-                    Err(0) => continue,
-                    Err(i) => i - 1,
-                };
-                found[q].row = Some((seq[i].1, seq[i].2));
-                left -= 1;
-            }
-            if left == 0 {
-                break;
+                Op::Str => *pos += memchr::memchr(0, d.get(*pos..).ok_or(Bad)?).ok_or(Bad)? + 1,
+                Op::Block1 => *pos += 1 + uint(d, *pos, 1, little)? as usize,
+                Op::Block2 => *pos += 2 + uint(d, *pos, 2, little)? as usize,
+                Op::Block4 => *pos += 4 + uint(d, *pos, 4, little)? as usize,
+                Op::Gimli => return skip_with_gimli(u, off, pos),
             }
         }
-        seq.clear();
+    }
+    *pos += plan.fixed;
+    Ok(())
+}
+
+/// Lets gimli step over the DIE at `off` (forms [`Plan`] does not know).
+#[cold]
+#[inline(never)]
+fn skip_with_gimli(u: gimli::UnitRef<'_, Slice>, off: UnitOffset<usize>, pos: &mut usize) -> Result<(), Bad> {
+    let mut e = u.entries_raw(Some(off))?;
+    let a = e.read_abbreviation()?.ok_or(Bad)?;
+    e.skip_attributes(a.attributes())?;
+    *pos = e.next_offset().0;
+    Ok(())
+}
+
+/// Why the fast line-program reader gave up.
+enum LinesError {
+    /// Damaged program: the unit's lookups fail (as with gimli).
+    Bad,
+    /// `DW_LNE_define_file`, which changes the file table: gimli runs the program instead.
+    DefineFile,
+}
+
+/// Runs a line program straight from its bytes, with gimli's semantics (tombstone
+/// sequences skipped, address overflow an error), and gives `sink` each row gimli's
+/// `next_row` would return, until the sink says stop.
+fn run_line_program(h: &gimli::LineProgramHeader<Slice>, sink: &mut impl Rows) -> Result<(), LinesError> {
+    let prog = h.raw_program_buf();
+    let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(&prog));
+    let d = prog.slice();
+    let lengths = h.standard_opcode_lengths().slice();
+    let enc = h.line_encoding();
+    let (base, range) = (h.opcode_base(), enc.line_range);
+    let (min_len, max_ops) = (u64::from(enc.minimum_instruction_length), u64::from(enc.maximum_operations_per_instruction));
+    if range == 0 || max_ops == 0 {
+        return Err(LinesError::Bad);
+    }
+    let asize = h.address_size();
+    if !matches!(asize, 1 | 2 | 4 | 8) {
+        return Err(LinesError::Bad);
+    }
+    let mask: u64 = !0 >> (64 - u32::from(asize) * 8);
+    let min_tombstone = 0u64.wrapping_sub(2) & mask;
+    let bad = |_| LinesError::Bad;
+    // Registers (only those that matter here).
+    let (mut address, mut op_index, mut file, mut line, mut tombstone) = (0u64, 0u64, 1u64, 1u64, false);
+    let advance = |address: &mut u64, op_index: &mut u64, tombstone: bool, adv: u64| -> Result<(), LinesError> {
+        if tombstone {
+            return Ok(());
+        }
+        let by = if max_ops == 1 {
+            *op_index = 0;
+            min_len.wrapping_mul(adv)
+        } else {
+            let o = op_index.wrapping_add(adv);
+            *op_index = o % max_ops;
+            min_len.wrapping_mul(o / max_ops)
+        };
+        let a = address.checked_add(by).ok_or(LinesError::Bad)?;
+        if a & !mask != 0 {
+            return Err(LinesError::Bad);
+        }
+        *address = a;
+        Ok(())
+    };
+    // Special opcodes: (operation advance, line advance) by opcode.
+    let mut special = [(0u64, 0i64); 256];
+    for op in base..=255 {
+        let adj = op - base;
+        special[usize::from(op)] = (u64::from(adj / range), i64::from(enc.line_base) + i64::from(adj % range));
+    }
+    let mut pos = 0usize;
+    while pos < d.len() {
+        let op = d[pos];
+        pos += 1;
+        // Whether the instruction appends a row, and whether it ends the sequence.
+        let (emit, end) = if op >= base {
+            let (adv, step) = special[usize::from(op)];
+            line = if step < 0 { line.saturating_sub(step.unsigned_abs()) } else { line.wrapping_add(step as u64) };
+            if max_ops == 1 && !tombstone {
+                op_index = 0;
+                address = address.checked_add(min_len.wrapping_mul(adv)).filter(|a| a & !mask == 0).ok_or(LinesError::Bad)?;
+            } else {
+                advance(&mut address, &mut op_index, tombstone, adv)?;
+            }
+            (true, false)
+        } else if op == 0 {
+            let len = leb(d, &mut pos).map_err(bad)?;
+            let len = usize::try_from(len).map_err(|_| LinesError::Bad)?;
+            let rest = d.get(pos..pos.checked_add(len).ok_or(LinesError::Bad)?).ok_or(LinesError::Bad)?;
+            pos += len;
+            match rest.first().copied() {
+                None => return Err(LinesError::Bad),
+                Some(1) => (true, true),
+                Some(2) => {
+                    let a = uint(rest, 1, usize::from(asize), little).map_err(bad)?;
+                    tombstone = a < address || a >= min_tombstone;
+                    if !tombstone {
+                        address = a;
+                        op_index = 0;
+                    }
+                    (false, false)
+                }
+                Some(3) if h.version() <= 4 => return Err(LinesError::DefineFile),
+                Some(_) => (false, false),
+            }
+        } else {
+            match op {
+                1 => (true, false), // copy
+                2 => {
+                    let adv = leb(d, &mut pos).map_err(bad)?;
+                    advance(&mut address, &mut op_index, tombstone, adv)?;
+                    (false, false)
+                }
+                3 => {
+                    let v = sleb(d, &mut pos).map_err(bad)?;
+                    line = if v < 0 { line.saturating_sub(v.unsigned_abs()) } else { line.wrapping_add(v as u64) };
+                    (false, false)
+                }
+                4 => {
+                    file = leb(d, &mut pos).map_err(bad)?;
+                    (false, false)
+                }
+                5 | 12 => {
+                    leb(d, &mut pos).map_err(bad)?; // column, isa
+                    (false, false)
+                }
+                6 | 7 | 10 | 11 => (false, false), // negate_stmt, basic_block, prologue_end, epilogue_begin
+                8 => {
+                    advance(&mut address, &mut op_index, tombstone, u64::from((255 - base) / range))?;
+                    (false, false)
+                }
+                9 => {
+                    let v = uint(d, pos, 2, little).map_err(bad)?;
+                    pos += 2;
+                    if !tombstone {
+                        let a = address.checked_add(v).ok_or(LinesError::Bad)?;
+                        if a & !mask != 0 {
+                            return Err(LinesError::Bad);
+                        }
+                        address = a;
+                        op_index = 0;
+                    }
+                    (false, false)
+                }
+                _ => {
+                    // Unknown standard opcode: skip its LEB128 arguments.
+                    let n = *lengths.get(usize::from(op) - 1).ok_or(LinesError::Bad)?;
+                    for _ in 0..n {
+                        leb(d, &mut pos).map_err(bad)?;
+                    }
+                    (false, false)
+                }
+            }
+        };
+        if emit {
+            if !tombstone && !sink.row(address, file, line as u32, end) {
+                return Ok(());
+            }
+            if end {
+                (address, op_index, file, line, tombstone) = (0, 0, 1, 1, false);
+            }
+        }
     }
     Ok(())
+}
+
+#[inline]
+fn sleb(d: &[u8], pos: &mut usize) -> Result<i64, Bad> {
+    let mut v = 0i64;
+    let mut shift = 0;
+    loop {
+        let b = *d.get(*pos).ok_or(Bad)?;
+        *pos += 1;
+        if shift < 64 {
+            v |= i64::from(b & 0x7f) << shift;
+        }
+        shift += 7;
+        if b & 0x80 == 0 {
+            if shift < 64 && b & 0x40 != 0 {
+                v |= -1i64 << shift;
+            }
+            return Ok(v);
+        }
+    }
+}
+
+/// Where a line program's rows go.
+trait Rows {
+    /// One row (`end`: the end of a sequence); false to stop.
+    fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool;
+}
+
+/// Takes a line program's rows and records, for each query, the row holding it: in the
+/// first sequence that covers it, the last row at or below it (of rows at one address,
+/// the last) -- what the addr2line crate's binary search over the stored rows finds.
+/// Rows are not stored: a cursor over the sorted queries moves with them.
+struct RowSink<'a> {
+    qs: &'a [u64],
+    found: &'a mut [Found],
+    left: usize,
+    /// First address of the running sequence.
+    start: Option<u64>,
+    /// Next query not yet given a row of the running sequence.
+    next: usize,
+    /// The last row seen (address, file, line).
+    prev: (u64, u64, u32),
+    /// Rows given to queries in the running sequence, kept until it proves valid.
+    pending: Vec<(usize, u64, u32)>,
+}
+
+impl<'a> RowSink<'a> {
+    fn new(qs: &'a [u64], found: &'a mut [Found]) -> Self {
+        let left = found.iter().filter(|f| f.row.is_none()).count();
+        RowSink { qs, found, left, start: None, next: 0, prev: (0, 0, 0), pending: Vec::new() }
+    }
+
+    /// Queries below `end` from the cursor on get the previous row.
+    #[inline]
+    fn give_prev(&mut self, end: u64) {
+        while let Some(&a) = self.qs.get(self.next) {
+            if a >= end {
+                break;
+            }
+            self.pending.push((self.next, self.prev.1, self.prev.2));
+            self.next += 1;
+        }
+    }
+
+}
+
+impl Rows for RowSink<'_> {
+    /// False when every query has its row.
+    #[inline]
+    fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
+        if !end {
+            match self.start {
+                None => {
+                    self.start = Some(address);
+                    self.next = self.qs.partition_point(|&a| a < address);
+                    self.pending.clear();
+                }
+                Some(_) if address == self.prev.0 => {}
+                Some(_) => self.give_prev(address),
+            }
+            self.prev = (address, file, line);
+            return true;
+        }
+        if let Some(start) = self.start.take()
+            && start < address
+        {
+            self.give_prev(address);
+            for &(q, file, line) in &self.pending {
+                let f = &mut self.found[q];
+                if f.row.is_none() {
+                    f.row = Some((file, line));
+                    self.left -= 1;
+                }
+            }
+            if self.left == 0 {
+                return false;
+            }
+        }
+        self.pending.clear();
+        true
+    }
+}
+
+/// Runs the unit's line program for the queries' rows (see [`RowSink`]).
+fn walk_lines(program: &gimli::IncompleteLineProgram<Slice>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
+    match run_line_program(program.header(), &mut RowSink::new(qs, found)) {
+        Ok(()) => Ok(()),
+        Err(LinesError::Bad) => Err(Bad),
+        Err(LinesError::DefineFile) => {
+            // Rare (DWARF 2-4 only): let gimli run it, file table and all.
+            for f in found.iter_mut() {
+                f.row = None;
+            }
+            let mut sink = RowSink::new(qs, found);
+            let mut rows = program.clone().rows();
+            while let Some((_, row)) = rows.next_row()? {
+                let line = row.line().map(|l| l.get() as u32).unwrap_or(0);
+                if !sink.row(row.address(), row.file_index(), line, row.end_sequence()) {
+                    break;
+                }
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The addr2line crate's file-name rendering: compilation directory, then the file's
@@ -530,7 +1062,7 @@ fn do_unit<T>(
     if walk_functions(u, qs, &mut found).is_err() {
         return failed();
     }
-    if let Some(p) = dw.line_program.clone()
+    if let Some(p) = &dw.line_program
         && walk_lines(p, qs, &mut found).is_err()
     {
         return failed();
@@ -686,4 +1218,112 @@ pub fn resolve<T: Send>(
         threads = 1;
     }
     answers.into_iter().zip(qs).map(|(a, &addr)| a.unwrap_or_else(|| emit(addr, &[]))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolize::dwarf::{ElfModule, source_frames};
+
+    type Plain = Vec<(Option<String>, Option<String>, Option<u32>)>;
+
+    fn plain(frames: &[Frame<'_>]) -> Plain {
+        frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
+    }
+
+    /// Addresses spread over the test binary's `.text` (sorted, distinct).
+    fn text_addresses(m: &ElfModule, n: usize) -> Vec<u64> {
+        let text = m.cfi().text.expect(".text");
+        let len = text.data.len() as u64;
+        let mut qs: Vec<u64> = (0..n as u64).map(|i| text.address + i * len / n as u64 + i % 13).collect();
+        qs.sort_unstable();
+        qs.dedup();
+        qs
+    }
+
+    /// The batch engine answers as the addr2line crate's `Context` does, address by address.
+    #[test]
+    fn agrees_with_the_addr2line_crate_on_the_test_binary() {
+        let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        let qs = text_addresses(&m, 600);
+        let ctx = m.new_context().unwrap().unwrap();
+        let d = m.dwarf_for_one_pass().unwrap();
+        for threads in [1, 2] {
+            let mine = resolve(&d, &qs, threads, &|_, f| plain(f));
+            let mut with_frames = 0;
+            for (a, got) in qs.iter().zip(&mine) {
+                let want: Plain = source_frames(&ctx, *a, false)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|f| (f.raw_function, f.file, f.line))
+                    .collect();
+                assert_eq!(got, &want, "address {a:#x}");
+                with_frames += usize::from(!got.is_empty());
+            }
+            assert!(with_frames > qs.len() / 2, "most of .text has DWARF ({with_frames}/{})", qs.len());
+        }
+    }
+
+    /// Collects every row, as gimli's `next_row` gives them.
+    struct All(Vec<(u64, u64, u32, bool)>);
+
+    impl Rows for All {
+        fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
+            self.0.push((address, file, line, end));
+            true
+        }
+    }
+
+    /// The line-program reader yields gimli's rows, unit by unit.
+    #[test]
+    fn line_programs_run_as_gimli_runs_them() {
+        let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        let d = m.dwarf_for_one_pass().unwrap();
+        let mut units = d.units();
+        let mut n = 0;
+        while let Some(h) = units.next().unwrap() {
+            let u = d.unit(h).unwrap();
+            let Some(p) = u.line_program.clone() else { continue };
+            let mut mine = All(Vec::new());
+            if run_line_program(p.header(), &mut mine).is_err() {
+                panic!("unit at {:?}", h.offset());
+            }
+            let mut theirs = Vec::new();
+            let mut rows = p.rows();
+            while let Some((_, r)) = rows.next_row().unwrap() {
+                theirs.push((r.address(), r.file_index(), r.line().map(|l| l.get() as u32).unwrap_or(0), r.end_sequence()));
+            }
+            assert_eq!(mine.0, theirs, "unit at {:?}", h.offset());
+            n += 1;
+            if n == 150 {
+                break;
+            }
+        }
+        assert!(n > 10);
+    }
+
+    /// Rows as the addr2line crate picks them: first covering sequence, last row at or
+    /// below the address, the last of rows at one address, nothing before a sequence.
+    #[test]
+    fn row_choice() {
+        let qs = [0x0f, 0x10, 0x14, 0x17, 0x18, 0x20, 0x30, 0x41];
+        let mut found: Vec<Found> = (0..qs.len()).map(|_| Found::default()).collect();
+        let mut sink = RowSink::new(&qs, &mut found);
+        for &(a, file, line, end) in &[
+            (0x10, 1, 5, false),
+            (0x14, 1, 6, false),
+            (0x14, 2, 7, false), // same address: this one wins
+            (0x18, 1, 8, false),
+            (0x20, 0, 0, true),
+            (0x30, 1, 9, false), // empty sequence (end before start): ignored
+            (0x30, 0, 0, true),
+            (0x16, 3, 1, false), // overlaps the first: it keeps its answers
+            (0x40, 3, 2, false),
+            (0x42, 0, 0, true),
+        ] {
+            assert!(sink.row(a, file, line, end));
+        }
+        let rows: Vec<Option<(u64, u32)>> = found.iter().map(|f| f.row).collect();
+        assert_eq!(rows, [None, Some((1, 5)), Some((2, 7)), Some((2, 7)), Some((1, 8)), Some((3, 1)), Some((3, 1)), Some((3, 2))]);
+    }
 }

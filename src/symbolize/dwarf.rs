@@ -377,30 +377,37 @@ impl ElfModule {
         }
         for d in &self.symbol_sources {
             let Ok(o) = object::File::parse(*d) else { continue };
-            // best[j]: the nearest symbol in (addrs[j - 1], addrs[j]].
-            let mut best: Vec<Option<ElfSym>> = vec![None; addrs.len()];
-            let mut any = false;
-            text_symbols(&o, |s| {
-                any = true;
-                let j = addrs.partition_point(|&a| a < s.address);
-                if let Some(b) = best.get_mut(j) {
-                    match b {
-                        Some(c) if c.address > s.address || (c.address == s.address && !preferred(&s, c)) => {}
-                        _ => *b = Some(s),
-                    }
+            // best[j]: the nearest symbol in (addrs[j - 1], addrs[j]]: (address, size, name, file).
+            type Best = Option<(u64, u64, &'static str, Option<object::SymbolIndex>)>;
+            let mut best: Vec<Best> = vec![None; addrs.len()];
+            let any = text_symbols(&o, |s, file| {
+                let (address, size) = (s.address(), s.size());
+                let Some(b) = best.get_mut(addrs.partition_point(|&a| a < address)) else { return };
+                // Names are read only for symbols that may win.
+                let wins = match b {
+                    None => true,
+                    Some(c) => c.0 < address || (c.0 == address && (size > c.1 || (size == c.1 && c.2.starts_with('_')))),
+                };
+                if !wins {
+                    return;
+                }
+                let Some(name) = symbol_name_of(s) else { return };
+                match b {
+                    Some(c) if c.0 == address && !preferred((size, name), (c.1, c.2)) => {}
+                    _ => *b = Some((address, size, name, file)),
                 }
             });
             if !any {
                 continue;
             }
-            let mut last: Option<ElfSym> = None;
+            let mut last = None;
             return best
                 .into_iter()
                 .map(|b| {
                     if b.is_some() {
                         last = b;
                     }
-                    last.map(|s| (s.name, s.file))
+                    last.map(|(_, _, name, file)| (name, file_name_of(&o, file)))
                 })
                 .collect();
         }
@@ -554,44 +561,71 @@ fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)
 }
 
 /// Calls `f` with each text symbol of `obj` in table order (the symbol table, else the
-/// dynamic one), with the source file (`STT_FILE`) of local symbols.
-fn text_symbols(obj: &object::File<'static>, mut f: impl FnMut(ElfSym)) {
-    let mut file: Option<&'static str> = None;
-    // Whether `s` was a text symbol (passed on to `f`).
-    let mut visit = |s: object::Symbol<'static, '_>| -> bool {
-        if s.kind() == SymbolKind::File {
-            file = s.name().ok();
-            return false;
-        }
-        if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0
-            && let Ok(name) = s.name()
-                && !name.is_empty() {
-                    let file = if s.is_local() { file } else { None };
-                    f(ElfSym { address: s.address(), size: s.size(), name, file });
-                    return true;
-                }
-        false
-    };
+/// dynamic one), with the `STT_FILE` symbol before it when it is local. Names are not
+/// read here (that is most of the cost of a pass): `f` must skip symbols whose name is
+/// empty or unreadable, as [`symbol_name_of`] does. Returns whether there was one with a
+/// name.
+fn text_symbols<'o>(obj: &'o object::File<'static>, mut f: impl FnMut(&object::Symbol<'static, 'o>, Option<object::SymbolIndex>)) -> bool {
+    let mut file: Option<object::SymbolIndex> = None;
+    // Whether the table has a text symbol with a name (else the dynamic one is used).
     let mut any = false;
+    let mut visit = |s: object::Symbol<'static, 'o>, any: &mut bool| {
+        if s.kind() == SymbolKind::File {
+            file = Some(s.index());
+            return;
+        }
+        if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0 {
+            if !*any {
+                if symbol_name_of(&s).is_none() {
+                    return;
+                }
+                *any = true;
+            }
+            f(&s, if s.is_local() { file } else { None });
+        }
+    };
     for s in obj.symbols() {
-        any |= visit(s);
+        visit(s, &mut any);
     }
     if !any {
         for s in obj.dynamic_symbols() {
-            visit(s);
+            visit(s, &mut any);
         }
     }
+    any
+}
+
+/// A symbol's name, when it has a readable, non-empty one.
+fn symbol_name_of(s: &object::Symbol<'static, '_>) -> Option<&'static str> {
+    s.name().ok().filter(|n| !n.is_empty())
+}
+
+/// The name of the `STT_FILE` symbol at `index`.
+fn file_name_of(obj: &object::File<'static>, index: Option<object::SymbolIndex>) -> Option<&'static str> {
+    obj.symbol_by_index(index?).ok()?.name().ok()
 }
 
 /// Whether `a` wins over `b` at the same address: sized, then global-looking names;
 /// on a full tie the earlier one in the table (`a` comes later here) stays.
-fn preferred(a: &ElfSym, b: &ElfSym) -> bool {
-    a.size > b.size || (a.size == b.size && !a.name.starts_with('_') && b.name.starts_with('_'))
+fn preferred(a: (u64, &str), b: (u64, &str)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && !a.1.starts_with('_') && b.1.starts_with('_'))
 }
 
 fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
     let mut v: Vec<ElfSym> = Vec::new();
-    text_symbols(obj, |s| v.push(s));
+    let mut last_file: Option<(object::SymbolIndex, Option<&'static str>)> = None;
+    text_symbols(obj, |s, file| {
+        let Some(name) = symbol_name_of(s) else { return };
+        let file = file.and_then(|i| match last_file {
+            Some((j, n)) if j == i => n,
+            _ => {
+                let n = file_name_of(obj, Some(i));
+                last_file = Some((i, n));
+                n
+            }
+        });
+        v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+    });
     // Prefer sized, global-looking names when several share an address (`preferred`).
     v.sort_by(|a, b| a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_'))));
     v.dedup_by_key(|s| s.address);
@@ -777,6 +811,22 @@ mod tests {
         assert!(outer.file.as_deref().unwrap().ends_with("dwarf.rs"));
         assert_eq!(outer.display_file.as_deref(), Some("src/symbolize/dwarf.rs"));
         assert!(info.symbol.unwrap().name.ends_with("a_function_to_find"));
+    }
+
+    /// One pass over the symbol table finds what the sorted table finds.
+    #[test]
+    fn symbol_names_in_one_pass_match_the_table() {
+        let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        let text = m.cfi().text.unwrap();
+        let mut qs: Vec<u64> = (0..2000u64).map(|i| text.address - 64 + i * (text.data.len() as u64 + 128) / 2000).collect();
+        qs.sort_unstable();
+        let pass: Vec<Option<(String, Option<String>)>> =
+            m.symbol_names(&qs).into_iter().map(|s| s.map(|(n, f)| (n.to_string(), f.map(str::to_string)))).collect();
+        assert!(m.symbols.get().is_none(), "the pass does not build the table");
+        let table: Vec<Option<(String, Option<String>)>> =
+            qs.iter().map(|&a| m.symbol_name(a).map(|(n, f)| (n.to_string(), f.map(str::to_string)))).collect();
+        assert_eq!(pass, table);
+        assert!(pass.iter().filter(|p| p.is_some()).count() > 1900);
     }
 
     #[test]
