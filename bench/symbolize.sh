@@ -3,13 +3,19 @@
 # llvm-symbolizer and the addr2line crate's example tool, on a large DWARF binary.
 #
 # Usage: bench/symbolize.sh [BINARY]
-#   BINARY defaults to bench/bigbin built with full debug info (about 1-3 minutes to
-#   build the first time; needs crates.io). Needs binutils, llvm (llvm-symbolizer),
-#   python3, GNU time; the addr2line crate tool is installed into $A2L_ROOT with
+#   BINARY defaults to bench/bigbin built with full debug info (about 4 minutes to
+#   build the first time, into $WORK/bigbin-target; needs crates.io). Pass an already
+#   built bigbin to skip that. Needs binutils, llvm (llvm-symbolizer), python3; the
+#   addr2line crate tool is installed into $A2L_ROOT with
 #   `cargo install addr2line --features bin` when missing.
+#   RUNS (default 3): runs per tool; the best wall time is kept.
+#   TC_BASELINE: another tracecheck binary (an older build) to time alongside.
 #
-# Prints: DWARF size, correctness against binutils on 100,000 addresses, and
-# wall time + peak RSS for each tool on 1,000 and 100,000 addresses (start-up included).
+# Prints: DWARF size, correctness against binutils on 100,000 addresses, and wall time +
+# peak RSS for each tool on 1,000 and 100,000 addresses (whole process, start-up
+# included), the tools taking turns run by run so that they share the machine's load;
+# then the 1,000-address speed-up over binutils addr2line against the 10x criterion,
+# and the load average before and after.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=${WORK:-/tmp/tracecheck-bench}
@@ -28,7 +34,7 @@ if [[ ! -x $A2L_ROOT/bin/addr2line ]]; then
     cargo install -q addr2line --version 0.27.1 --features bin --root "$A2L_ROOT"
 fi
 a2l_crate="$A2L_ROOT/bin/addr2line"
-for t in addr2line llvm-symbolizer python3 /usr/bin/time; do
+for t in addr2line llvm-symbolizer python3; do
     command -v "$t" >/dev/null || { echo "symbolize.sh: $t not found" >&2; exit 1; }
 done
 
@@ -69,22 +75,51 @@ for x, y in diff[:5]:
     print("  tracecheck:", " | ".join(x)); print("  binutils:  ", " | ".join(y))
 PY
 
-measure() {  # name, input, command...  (best of 3 runs, page cache warm)
-    local name=$1 input=$2; shift 2
-    local best="" bkb=0
-    for _ in 1 2 3; do
-        /usr/bin/time -f "%e %M" -o "$work/time" "$@" <"$input" >/dev/null
-        read -r secs kb <"$work/time"
-        if [[ -z $best ]] || python3 -c "import sys; sys.exit(0 if $secs < $best else 1)"; then best=$secs; fi
-        ((kb > bkb)) && bkb=$kb
-    done
-    printf '  %-22s %8.2f s  %8d MB peak RSS\n' "$name" "$best" $((bkb / 1024))
+# Side by side: each round runs every tool once (in turn) on warm caches; best wall time
+# (perf_counter) and peak RSS (wait4) per tool. Tools: NAME=COMMAND lines on stdin.
+measure() {  # input-file label
+    python3 -c '
+import os, shlex, subprocess, sys, time
+inp, label, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tools = [l.split("=", 1) for l in sys.stdin.read().splitlines() if l.strip()]
+best = {n: (float("inf"), 0) for n, _ in tools}
+for _ in range(runs):
+    for name, cmd in tools:
+        with open(inp, "rb") as f, open(os.devnull, "wb") as null:
+            t = time.perf_counter()
+            p = subprocess.Popen(shlex.split(cmd), stdin=f, stdout=null)
+            _, status, ru = os.wait4(p.pid, 0)
+            wall = time.perf_counter() - t
+        if status != 0:
+            sys.exit(f"{name} failed ({status})")
+        w, rss = best[name]
+        best[name] = (min(w, wall), max(rss, ru.ru_maxrss))
+print(f"{label} addresses (-a -f -i -C; whole process, best of {runs}):")
+for name, _ in tools:
+    w, rss = best[name]
+    print(f"  {name:22s} {w:8.3f} s  {rss // 1024:6d} MB peak RSS")
+tc, bu = best.get("tracecheck symbolize"), best.get("binutils addr2line")
+if tc and bu:
+    x = bu[0] / tc[0]
+    verdict = ("met" if x >= 10 else "NOT met") if label == "1k" else ""
+    print(f"  tracecheck vs binutils: {x:.1f}x faster" + (f" (criterion >= 10x at 1,000 addresses: {verdict})" if verdict else ""))
+' "$1" "$2" "${RUNS:-3}"
 }
 cat "$bin" >/dev/null
-for n in 1k 100k; do
-    echo "$n addresses (-a -f -i -C; start-up included):"
-    measure "tracecheck symbolize" "$work/addrs$n.txt" "$tc" symbolize -a -f -i -C -e "$bin"
-    [[ $n == 1k || ${BINUTILS_100K:-0} == 1 ]] && measure "binutils addr2line" "$work/addrs$n.txt" addr2line -a -f -i -C -e "$bin"
-    measure "llvm-symbolizer" "$work/addrs$n.txt" llvm-symbolizer --obj="$bin" --output-style=GNU -a -f -i -C
-    measure "addr2line crate" "$work/addrs$n.txt" "$a2l_crate" -a -f -i -C -e "$bin"
-done
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+baseline=${TC_BASELINE:+"tracecheck baseline=$TC_BASELINE symbolize -a -f -i -C -e $bin"}
+measure "$work/addrs1k.txt" 1k <<TOOLS
+tracecheck symbolize=$tc symbolize -a -f -i -C -e $bin
+$baseline
+binutils addr2line=addr2line -a -f -i -C -e $bin
+llvm-symbolizer=llvm-symbolizer --obj=$bin --output-style=GNU -a -f -i -C
+addr2line crate=$a2l_crate -a -f -i -C -e $bin
+TOOLS
+measure "$work/addrs100k.txt" 100k <<TOOLS
+tracecheck symbolize=$tc symbolize -a -f -i -C -e $bin
+$baseline
+$([[ ${BINUTILS_100K:-0} == 1 ]] && echo "binutils addr2line=addr2line -a -f -i -C -e $bin")
+llvm-symbolizer=llvm-symbolizer --obj=$bin --output-style=GNU -a -f -i -C
+addr2line crate=$a2l_crate -a -f -i -C -e $bin
+TOOLS
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -88,10 +88,10 @@ fn candidates(dwarf: &gimli::Dwarf<Slice>, units: &UnitIndex, qs: &[u64]) -> Vec
         if r.begin >= r.end {
             return;
         }
-        let lo = qs.partition_point(|&a| a < r.begin);
-        let hi = lo + qs[lo..].partition_point(|&a| a < r.end);
-        for q in lo..hi {
+        let mut q = qs.partition_point(|&a| a < r.begin);
+        while qs.get(q).is_some_and(|&a| a < r.end) {
             hits.push(Hit { query: q as u32, end: r.end, unit: unit as u32 });
+            q += 1;
         }
     };
     let mut covered = vec![false; units.headers.len()];
