@@ -13,7 +13,7 @@
 
 use super::batch::{self, Frame};
 use super::dwarf::ElfModule;
-use super::demangle::demangle;
+use super::demangle::demangle_into;
 use std::io::{self, Write};
 
 /// The flags, as in binutils addr2line.
@@ -89,7 +89,7 @@ fn answer(frames: &[Frame<'_>], symbol: Option<(&str, Option<&str>)>, addr: u64,
             match f.name.as_deref().or(symbol) {
                 Some(name) if !name.is_empty() => {
                     if o.demangle {
-                        out.push_str(&demangle(name));
+                        demangle_into(name, out);
                     } else {
                         out.push_str(name);
                     }
@@ -120,13 +120,21 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
     // An answer, or the frames (owned) of one that needs the symbol table (done after,
     // in one pass over the table for all of them).
     type Owned = Vec<(Option<String>, Option<String>, Option<u32>)>;
+    thread_local! {
+        // Answers are written here, then copied out at their exact size: growing a string
+        // per answer would mean reallocations, which take the allocator's arena lock (and
+        // with two threads, contend for it).
+        static BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
     let emit = |addr: u64, frames: &[Frame<'_>]| -> Result<String, Owned> {
         if needs_symbol(m, frames, addr) {
             return Err(frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect());
         }
-        let mut s = String::new();
-        answer(frames, None, addr, o, &mut s);
-        Ok(s)
+        Ok(BUF.with_borrow_mut(|b| {
+            b.clear();
+            answer(frames, None, addr, o, b);
+            b.as_str().to_owned()
+        }))
     };
     let mut answers: Vec<Result<String, Owned>> = match m.dwarf_for_one_pass() {
         Some(d) => batch::resolve(&d, &qs, threads, &emit),

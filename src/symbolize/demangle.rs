@@ -17,6 +17,17 @@ pub fn demangle(name: &str) -> Cow<'_, str> {
     Cow::Borrowed(name)
 }
 
+/// [`demangle`], appended to `out` (Rust names are written straight into it, with no
+/// string of their own).
+pub fn demangle_into(name: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    if let Ok(d) = rustc_demangle::try_demangle(name) {
+        let _ = write!(out, "{d:#}");
+        return;
+    }
+    out.push_str(&demangle(name));
+}
+
 /// The function name as gdb prints it in a backtrace: demangled, and for C++ without the
 /// parameter list and trailing qualifiers (`ns::Foo::bar(int) const` → `ns::Foo::bar`).
 pub fn gdb_function_name(name: &str) -> String {
@@ -65,6 +76,15 @@ mod tests {
     fn rust_legacy_and_v0_lose_their_hash() {
         assert_eq!(demangle("_ZN9rust_null12read_payload17h0123456789abcdefE"), "rust_null::read_payload");
         assert_eq!(demangle("_RNvCs1234_7mycrate3foo"), "mycrate::foo");
+    }
+
+    #[test]
+    fn demangle_into_appends_what_demangle_returns() {
+        for n in ["_ZN9rust_null12read_payload17h0123456789abcdefE", "_RNvCs1234_7mycrate3foo", "_ZN3Foo3barEi", "main", "_Znot valid"] {
+            let mut s = String::from(">");
+            demangle_into(n, &mut s);
+            assert_eq!(s, format!(">{}", demangle(n)));
+        }
     }
 
     #[test]
