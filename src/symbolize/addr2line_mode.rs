@@ -5,11 +5,12 @@
 //! the function (`??` when unknown) and `file:line` (`??:0` when nothing is known,
 //! `file:?` when the line is unknown). Addresses are the ELF file's virtual addresses.
 //!
-//! Speed comes from batching: the addresses are sorted, split into one contiguous chunk
-//! per core, and each chunk is resolved by its own addr2line `Context` over the shared,
-//! memory-mapped DWARF, so every unit is parsed at most once per chunk. The answers are
-//! printed in input order. Deliberate difference from binutils: no `(discriminator N)`
-//! suffix (the addr2line crate does not report discriminators).
+//! Speed comes from batching: the distinct addresses are sorted and resolved together by
+//! [`batch::resolve`], which visits each unit that holds one of them once, for all of
+//! them, and shares the units out between threads; addresses DWARF does not know go to
+//! the ELF symbol table in one pass. The answers are printed in input order. Deliberate
+//! difference from binutils: no `(discriminator N)` suffix (the addr2line crate, whose
+//! rules the batch engine follows, does not report discriminators).
 
 use super::batch::{self, Frame};
 use super::dwarf::ElfModule;
