@@ -84,13 +84,22 @@ struct Hit {
 /// addr2line crate tries them (by range end, then unit).
 fn candidates(dwarf: &gimli::Dwarf<Slice>, units: &UnitIndex, qs: &[u64]) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
-    let add = |hits: &mut Vec<Hit>, unit: usize, r: gimli::Range| {
+    // Index in `hits` of each query's latest hit: a unit's ranges come one after another, so
+    // a unit that covers a query through several ranges gets one hit (the earliest end).
+    let mut latest: Vec<usize> = vec![usize::MAX; qs.len()];
+    let mut add = |hits: &mut Vec<Hit>, unit: usize, r: gimli::Range| {
         if r.begin >= r.end {
             return;
         }
         let mut q = qs.partition_point(|&a| a < r.begin);
         while qs.get(q).is_some_and(|&a| a < r.end) {
-            hits.push(Hit { query: q as u32, end: r.end, unit: unit as u32 });
+            match hits.get_mut(latest[q]) {
+                Some(h) if h.unit == unit as u32 => h.end = h.end.min(r.end),
+                _ => {
+                    latest[q] = hits.len();
+                    hits.push(Hit { query: q as u32, end: r.end, unit: unit as u32 });
+                }
+            }
             q += 1;
         }
     };
@@ -439,10 +448,12 @@ fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found])
     let info = u.dwarf.debug_info.reader();
     let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(info));
     let start = u.header.debug_info_offset().ok_or(Bad)?.0;
-    let d = info.slice().get(start..start + u.header.length_including_self()).ok_or(Bad)?;
+    let end = start.checked_add(u.header.length_including_self()).ok_or(Bad)?;
+    let d = info.slice().get(start..end).ok_or(Bad)?;
     let enc = u.header.encoding();
     let v5 = enc.version >= 5;
     let mut plans: Vec<Plan> = Vec::new();
+    let mut sparse: FxHashMap<u64, Plan> = FxHashMap::default();
     let mut steps: Vec<Step> = Vec::new();
     let mut left = qs.len();
     let mut pos = u.header.header_size();
@@ -466,18 +477,28 @@ fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found])
             depth -= 1;
             continue;
         }
-        let c = code as usize;
-        if plans.get(c).is_none_or(|p| p.kind == Kind::Unknown) {
-            let a = u.abbreviations.get(code).ok_or(Bad)?;
-            if c > 1 << 20 {
-                return Err(Bad);
+        // Codes are small and dense in practice; a table indexed by code, and a map for
+        // the odd huge one (a damaged file's could ask for a giant table).
+        let plan: &Plan = match usize::try_from(code) {
+            Ok(c) if c < 1 << 16 => {
+                if plans.get(c).is_none_or(|p| p.kind == Kind::Unknown) {
+                    let a = u.abbreviations.get(code).ok_or(Bad)?;
+                    if plans.len() <= c {
+                        plans.resize(c + 1, Plan::UNKNOWN);
+                    }
+                    plans[c] = Plan::new(a, enc, &mut steps);
+                }
+                &plans[c]
             }
-            if plans.len() <= c {
-                plans.resize(c + 1, Plan::UNKNOWN);
+            _ => {
+                if !sparse.contains_key(&code) {
+                    let a = u.abbreviations.get(code).ok_or(Bad)?;
+                    let p = Plan::new(a, enc, &mut steps);
+                    sparse.insert(code, p);
+                }
+                &sparse[&code]
             }
-            plans[c] = Plan::new(a, enc, &mut steps);
-        }
-        let plan = &plans[c];
+        };
         if plan.children {
             depth += 1;
         }
@@ -697,7 +718,8 @@ fn run_line_program(h: &gimli::LineProgramHeader<Slice>, sink: &mut impl Rows) -
         let op = d[pos];
         pos += 1;
         // Whether the instruction appends a row, and whether it ends the sequence.
-        let (emit, end) = if op >= base {
+        // (Opcode 0 is always an extended opcode, whatever the header says.)
+        let (emit, end) = if op >= base && op != 0 {
             let (adv, step) = special[usize::from(op)];
             line = if step < 0 { line.saturating_sub(step.unsigned_abs()) } else { line.wrapping_add(step as u64) };
             if max_ops == 1 && !tombstone {
