@@ -288,9 +288,11 @@ impl<'a> Classifier<'a> {
                 }
             }
             _ => {
-                if (0x7ff0_0000_0000..0x8000_0000_0000).contains(&v) {
+                // Stack pointers are usually printed (handled above, with ASLR or not); the
+                // fixed range is the no-ASLR layout gdb runs programs with.
+                if (0x7fff_ff00_0000..0x8000_0000_0000).contains(&v) {
                     RegionKind::Stack
-                } else if (0x7f00_0000_0000..0x7ff0_0000_0000).contains(&v) {
+                } else if (0x7f00_0000_0000..0x7fff_ff00_0000).contains(&v) {
                     RegionKind::Anonymous
                 } else if Self::in_pie_range(Arch::X86_64, v) {
                     // PIE image and the brk heap right after it.
