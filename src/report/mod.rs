@@ -29,6 +29,10 @@ pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option
         // Registers hold integers as often as pointers: say "small integer", not "zero page".
         return Some(if v == 0 { "null".to_string() } else { "small integer".to_string() });
     }
+    if (v as i64) < 0 && (v as i64) > -0x10000 {
+        // -1, -128, …: an integer, not a kernel address.
+        return Some(format!("small negative integer ({})", v as i64));
+    }
     let mut class = c.classify(v);
     if let Some(nat) = r.natural.as_deref() {
         if let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>')) {
