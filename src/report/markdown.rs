@@ -140,7 +140,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     let mut summary = format!("The program stopped with {}", escape(&describe_reason(&stop.reason)));
     if let Some(a) = stop.reason.address
         && stop.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false) {
-            summary.push_str(&format!("; the fault address {} is {}", code(&format!("{:#x}", a.0)), escape(&c.classify(a.0).to_string())));
+            summary.push_str(&format!("; fault address {} ({})", code(&format!("{:#x}", a.0)), escape(&c.classify(a.0).to_string())));
         }
     if let Some(th) = stop.crashed_thread() {
         summary.push_str(&format!(" in thread {}", escape(&th.id)));
