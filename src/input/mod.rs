@@ -27,6 +27,9 @@ pub mod julia;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod stream;
+
+pub use stream::{StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
 use crate::model::*;
 use gdb::{GdbFrameLine, GdbStopLine};
@@ -78,11 +81,27 @@ pub struct Limits {
     pub max_frames_per_thread: usize,
     /// Characters kept of one line; longer lines are cut (and noted).
     pub max_line_len: usize,
+    /// Frames kept in the whole trace (all stops and threads); later frames are dropped.
+    pub max_frames: usize,
+    /// Threads kept in the whole trace; frames of later threads are dropped.
+    pub max_threads: usize,
+    /// Stops kept; later stop lines add to the last stop kept.
+    pub max_stops: usize,
+    /// Bytes of recognized lines that may grow the model (a catch-all for registers,
+    /// memory rows, disassembly, mappings, messages…); later lines are counted, not read.
+    pub max_model_bytes: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_frames_per_thread: 100_000, max_line_len: 64 * 1024 }
+        Limits {
+            max_frames_per_thread: 100_000,
+            max_line_len: 64 * 1024,
+            max_frames: 1_000_000,
+            max_threads: 100_000,
+            max_stops: 10_000,
+            max_model_bytes: 256 << 20,
+        }
     }
 }
 
@@ -109,7 +128,7 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     let mut n: u32 = 0;
     for raw in text.split('\n') {
         n = n.saturating_add(1);
-        b.feed(raw, n);
+        b.feed_bounded(raw, n);
     }
     // A trailing newline does not make an extra line.
     if text.ends_with('\n') {
@@ -228,6 +247,8 @@ pub struct Builder {
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
+    /// Model-size limits and the thread index (`stream.rs`).
+    pub(crate) guard: stream::Guard,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -281,6 +302,7 @@ impl Builder {
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
+            guard: Default::default(),
         }
     }
 
@@ -393,6 +415,9 @@ impl Builder {
     }
 
     fn push_stop(&mut self, reason: StopReason) -> usize {
+        if let Some(i) = self.stop_over_limit() {
+            return i;
+        }
         let mut s = Stop { reason, ..Default::default() };
         s.span = s.reason.span;
         if let Some(ev) = self.rr.pending_event.take() {
@@ -410,12 +435,8 @@ impl Builder {
     /// Finds or creates the thread with this id in the current stop.
     pub(crate) fn thread_by_id(&mut self, id: &str) -> usize {
         let si = self.ensure_stop();
-        let stop = &mut self.trace.stops[si];
-        if let Some(i) = stop.threads.iter().position(|t| &*t.id == id) {
-            return i;
-        }
-        stop.threads.push(Thread { id: id.into(), ..Default::default() });
-        stop.threads.len() - 1
+        // Indexed lookup and the thread limit: `stream.rs`.
+        self.find_or_add_thread(si, id)
     }
 
     /// The selected thread: the one frames without a thread header, registers and `frame N`
@@ -444,8 +465,11 @@ impl Builder {
 
     /// Records an inferior environment variable (the later value wins).
     fn set_env(&mut self, k: &str, v: &str) {
+        // Bounded: the lookup below is a scan.
+        let full = self.trace.environment.len() >= stream::MAX_ENVIRONMENT;
         match self.trace.environment.iter_mut().find(|(n, _)| &**n == k) {
             Some(e) => e.1 = v.into(),
+            None if full => {}
             None => self.trace.environment.push((k.into(), v.into())),
         }
     }
@@ -487,12 +511,21 @@ impl Builder {
         let si = self.ensure_stop();
         self.trace.stops[si].span.extend_to(f.span.last);
         let max = self.limits.max_frames_per_thread;
+        if self.frame_over_limit(si, ti) {
+            return usize::MAX;
+        }
         let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
         th.span.extend_to(f.span.first);
         // Fast path: the next frame of a running backtrace.
         let appending = th.frames.last().is_none_or(|l| l.index < f.index);
+        // Frames are kept sorted by unique index: a binary search, not a scan (a hostile
+        // dump repeats `#0` after 100,000 frames).
+        let found = || {
+            let p = th.frames.partition_point(|x| x.index < f.index);
+            th.frames.get(p).filter(|x| x.index == f.index).map(|_| p)
+        };
         if !appending
-            && let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
+            && let Some(pos) = found() {
                 let old = &mut th.frames[pos];
                 let same = old.function == f.function || old.function.is_none() || f.function.is_none();
                 if same {
@@ -506,10 +539,17 @@ impl Builder {
                 th.registers.retain(|&k, _| k < keep);
                 return th.frames.len() - 1;
             }
+        // A dropped frame has no position (`usize::MAX`): its locals and continuation lines
+        // must not land on another frame.
         if th.frames.len() >= max {
             self.dropped_frames += 1;
-            return th.frames.len().saturating_sub(1);
+            return usize::MAX;
         }
+        if self.guard.frames >= self.limits.max_frames as u64 {
+            self.guard.dropped_frames += 1;
+            return usize::MAX;
+        }
+        self.guard.frames += 1;
         if appending {
             th.frames.push(f);
             return th.frames.len() - 1;
@@ -1750,6 +1790,7 @@ impl Builder {
             self.finish_print(p);
         }
         julia::finish(&mut self);
+        self.finish_limits();
         let mut formats = Vec::new();
         for f in [Format::Gdb, Format::Rr, Format::Julia, Format::Go, Format::Lldb, Format::Core] {
             if self.formats & (1 << (f as u8)) != 0 {
@@ -2156,7 +2197,7 @@ rip            0x5555555551cc      0x5555555551cc <report+37>
         for k in 0..50 {
             text.push_str(&format!("#{k}  0x0000000000401136 in f{k} () at t.c:{k}\n"));
         }
-        let p = parse_with(&text, Limits { max_frames_per_thread: 10, max_line_len: 64 * 1024 });
+        let p = parse_with(&text, Limits { max_frames_per_thread: 10, ..Limits::default() });
         assert_eq!(crashed(&p).frames.len(), 10);
         assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("40 frames beyond the limit")));
     }
