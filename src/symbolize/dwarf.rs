@@ -402,6 +402,11 @@ impl ElfModule {
 /// names and paths (which needs the unit's compilation directory).
 pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: bool) -> Result<Vec<SourceFrame>, gimli::Error> {
     let mut out = Vec::new();
+    // addr2line computes `vaddr + 1` (an overflow panic in debug builds): no code lives at
+    // the last address anyway.
+    if vaddr == u64::MAX {
+        return Ok(out);
+    }
     let comp_dir: Option<String> = if gdb_names {
         ctx.find_dwarf_and_unit(vaddr)
             .skip_all_loads()
