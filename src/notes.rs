@@ -440,7 +440,7 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
                 Placement::Finding(i) => format!("finding {}", ir.findings.get(i).map(|f| f.rule).unwrap_or("?")),
                 Placement::Orphan => format!("UNANCHORED (was {})", n.target),
             };
-            format!("{}  [{}]  {}", n.id, crate::report::safe(&place), crate::report::safe(&n.text).replace('\n', " "))
+            format!("{}  [{}]  {}", crate::report::safe(&n.id), crate::report::safe(&place), crate::report::safe(&n.text).replace('\n', " "))
         })
         .collect()
 }

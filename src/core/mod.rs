@@ -233,11 +233,19 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
         if t == elf::PT_LOAD {
             let offset = ph.p_offset(endian);
             let filesz = ph.p_filesz(endian);
-            let avail = len.saturating_sub(offset).min(filesz);
+            let vaddr = ph.p_vaddr(endian);
+            // A segment cannot run past the end of the address space: `vaddr + memsz` and
+            // `vaddr + filesz` must not overflow anywhere later.
+            let room = u64::MAX - vaddr;
+            let avail = len.saturating_sub(offset).min(filesz).min(room);
             if avail < filesz {
                 truncated_segments += 1;
             }
-            core.segments.push(Segment { vaddr: ph.p_vaddr(endian), memsz: ph.p_memsz(endian), offset, filesz: avail, flags: ph.p_flags(endian).0 });
+            let memsz = ph.p_memsz(endian);
+            if memsz > room {
+                notes.push(format!("a segment at {vaddr:#x} claims {memsz:#x} bytes, past the end of the address space; it was cut"));
+            }
+            core.segments.push(Segment { vaddr, memsz: memsz.min(room), offset, filesz: avail, flags: ph.p_flags(endian).0 });
         } else if t == elf::PT_NOTE {
             let off = ph.p_offset(endian) as usize;
             let size = ph.p_filesz(endian) as usize;

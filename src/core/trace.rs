@@ -9,7 +9,7 @@ use super::{CoreArch, CoreBytes, CoreError, CoreFile};
 use crate::input::{Diagnostics, Note, Parsed};
 use crate::model::*;
 use crate::symbolize::dwarf::{DwarfSymbols, SymbolOptions};
-use crate::symbolize::symbolize_trace;
+use crate::symbolize::symbolize_trace_until;
 use crate::unwind::{UnwindArch, unwind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -23,11 +23,13 @@ pub struct CoreOptions {
     pub max_frames: usize,
     /// Stop each backtrace at `main`, as gdb does (`set backtrace past-main off`).
     pub stop_at_main: bool,
+    /// Symbolization stops at this instant (`--symbolize-timeout`).
+    pub symbolize_deadline: Option<std::time::Instant>,
 }
 
 impl Default for CoreOptions {
     fn default() -> Self {
-        CoreOptions { symbols: SymbolOptions { system_debug_dir: true, ..Default::default() }, max_frames: 512, stop_at_main: true }
+        CoreOptions { symbols: SymbolOptions { system_debug_dir: true, ..Default::default() }, max_frames: 512, stop_at_main: true, symbolize_deadline: None }
     }
 }
 
@@ -263,7 +265,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     trace.mappings.sort_by_key(|m| (m.start, m.end));
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));
-    symbolize_trace(&mut trace, &sym, &mut notes);
+    symbolize_trace_until(&mut trace, &sym, &mut notes, opts.symbolize_deadline);
     if core.arch == CoreArch::X86_64 {
         note(&mut notes, "AVX-512 mask registers (k0-k7) and vector registers are not read from the core's XSAVE note");
     }

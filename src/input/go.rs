@@ -342,7 +342,9 @@ fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
     let pos = b.go.pending.take()?;
     let file = b.intern(file);
     let si = b.ensure_stop();
-    if let Some(f) = b.trace.stops[si].threads[ti].frames.get_mut(pos) {
+    // `go.thread` may be an index from an earlier stop (an lldb stop line between a
+    // goroutine header and its location line): look it up, never index.
+    if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(pos)) {
         f.file = Some(file);
         f.line = Some(line);
         f.pc = pc.map(Address).or(f.pc);

@@ -27,6 +27,9 @@ pub mod julia;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod stream;
+
+pub use stream::{StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
 use crate::model::*;
 use gdb::{GdbFrameLine, GdbStopLine};
@@ -78,11 +81,27 @@ pub struct Limits {
     pub max_frames_per_thread: usize,
     /// Characters kept of one line; longer lines are cut (and noted).
     pub max_line_len: usize,
+    /// Frames kept in the whole trace (all stops and threads); later frames are dropped.
+    pub max_frames: usize,
+    /// Threads kept in the whole trace; frames of later threads are dropped.
+    pub max_threads: usize,
+    /// Stops kept; later stop lines add to the last stop kept.
+    pub max_stops: usize,
+    /// Bytes of recognized lines that may grow the model (a catch-all for registers,
+    /// memory rows, disassembly, mappings, messages…); later lines are counted, not read.
+    pub max_model_bytes: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_frames_per_thread: 100_000, max_line_len: 64 * 1024 }
+        Limits {
+            max_frames_per_thread: 100_000,
+            max_line_len: 64 * 1024,
+            max_frames: 1_000_000,
+            max_threads: 100_000,
+            max_stops: 10_000,
+            max_model_bytes: 256 << 20,
+        }
     }
 }
 
@@ -127,11 +146,11 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
         n = n.saturating_add(1);
-        b.feed(&text[start..end], n);
+        b.feed_bounded(&text[start..end], n);
         start = end + 1;
     }
     n = n.saturating_add(1);
-    b.feed(&text[start..], n);
+    b.feed_bounded(&text[start..], n);
     b.finish_lines(text.ends_with('\n'))
 }
 
@@ -192,9 +211,6 @@ pub struct Builder {
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
     thread: Option<usize>,
-    /// Thread id -> position in the current stop's `threads`, so that `thread apply all bt`
-    /// over thousands of threads does not search linearly per header (see [`ThreadIndex`]).
-    thread_index: ThreadIndex,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
     /// The selected frame: registers, memory dumps and disassembly are recorded against it.
@@ -247,6 +263,8 @@ pub struct Builder {
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
+    /// Model-size limits and the thread index (`stream.rs`).
+    pub(crate) guard: stream::Guard,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -270,7 +288,6 @@ impl Builder {
             formats: 0,
             stop: None,
             thread: None,
-            thread_index: ThreadIndex::default(),
             bt_thread: None,
             selected_frame: 0,
             ctx: Ctx::None,
@@ -301,6 +318,7 @@ impl Builder {
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
+            guard: Default::default(),
         }
     }
 
@@ -413,6 +431,9 @@ impl Builder {
     }
 
     fn push_stop(&mut self, reason: StopReason) -> usize {
+        if let Some(i) = self.stop_over_limit() {
+            return i;
+        }
         let mut s = Stop { reason, ..Default::default() };
         s.span = s.reason.span;
         if let Some(ev) = self.rr.pending_event.take() {
@@ -430,12 +451,8 @@ impl Builder {
     /// Finds or creates the thread with this id in the current stop.
     pub(crate) fn thread_by_id(&mut self, id: &str) -> usize {
         let si = self.ensure_stop();
-        let stop = &mut self.trace.stops[si];
-        if let Some(i) = self.thread_index.find(si, &stop.threads, id) {
-            return i;
-        }
-        stop.threads.push(Thread { id: id.into(), ..Default::default() });
-        stop.threads.len() - 1
+        // Indexed lookup and the thread limit: `stream.rs`.
+        self.find_or_add_thread(si, id)
     }
 
     /// The selected thread: the one frames without a thread header, registers and `frame N`
@@ -464,8 +481,11 @@ impl Builder {
 
     /// Records an inferior environment variable (the later value wins).
     fn set_env(&mut self, k: &str, v: &str) {
+        // Bounded: the lookup below is a scan.
+        let full = self.trace.environment.len() >= stream::MAX_ENVIRONMENT;
         match self.trace.environment.iter_mut().find(|(n, _)| &**n == k) {
             Some(e) => e.1 = v.into(),
+            None if full => {}
             None => self.trace.environment.push((k.into(), v.into())),
         }
     }
@@ -507,12 +527,21 @@ impl Builder {
         let si = self.ensure_stop();
         self.trace.stops[si].span.extend_to(f.span.last);
         let max = self.limits.max_frames_per_thread;
+        if self.frame_over_limit(si, ti) {
+            return usize::MAX;
+        }
         let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
         th.span.extend_to(f.span.first);
         // Fast path: the next frame of a running backtrace.
         let appending = th.frames.last().is_none_or(|l| l.index < f.index);
+        // Frames are kept sorted by unique index: a binary search, not a scan (a hostile
+        // dump repeats `#0` after 100,000 frames).
+        let found = || {
+            let p = th.frames.partition_point(|x| x.index < f.index);
+            th.frames.get(p).filter(|x| x.index == f.index).map(|_| p)
+        };
         if !appending
-            && let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
+            && let Some(pos) = found() {
                 let old = &mut th.frames[pos];
                 let same = old.function == f.function || old.function.is_none() || f.function.is_none();
                 if same {
@@ -526,10 +555,17 @@ impl Builder {
                 th.registers.retain(|&k, _| k < keep);
                 return th.frames.len() - 1;
             }
+        // A dropped frame has no position (`usize::MAX`): its locals and continuation lines
+        // must not land on another frame.
         if th.frames.len() >= max {
             self.dropped_frames += 1;
-            return th.frames.len().saturating_sub(1);
+            return usize::MAX;
         }
+        if self.guard.frames >= self.limits.max_frames as u64 {
+            self.guard.dropped_frames += 1;
+            return usize::MAX;
+        }
+        self.guard.frames += 1;
         if appending {
             th.frames.push(f);
             return th.frames.len() - 1;
@@ -1779,6 +1815,7 @@ impl Builder {
             self.finish_print(p);
         }
         julia::finish(&mut self);
+        self.finish_limits();
         let mut formats = Vec::new();
         for f in [Format::Gdb, Format::Rr, Format::Julia, Format::Go, Format::Lldb, Format::Core] {
             if self.formats & (1 << (f as u8)) != 0 {
@@ -1935,31 +1972,6 @@ fn is_local_line(l: &str) -> bool {
 fn looks_like_value(l: &str) -> bool {
     let t = l.trim_start();
     t.starts_with(['{', '<', '"', '@', '\'', '-', '[']) || t.starts_with("0x") || t.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// Thread id -> position in one stop's `threads`, kept in step lazily: threads are only ever
-/// appended during a parse, so the index catches up with the new ones on each lookup and is
-/// rebuilt when the stop changes. Gives the same answer as the first `position` with that id.
-#[derive(Default)]
-struct ThreadIndex {
-    stop: usize,
-    indexed: usize,
-    map: rustc_hash::FxHashMap<Box<str>, usize>,
-}
-
-impl ThreadIndex {
-    fn find(&mut self, stop: usize, threads: &[Thread], id: &str) -> Option<usize> {
-        if stop != self.stop || self.indexed > threads.len() {
-            self.stop = stop;
-            self.indexed = 0;
-            self.map.clear();
-        }
-        for (i, t) in threads.iter().enumerate().skip(self.indexed) {
-            self.map.entry(t.id.clone()).or_insert(i);
-        }
-        self.indexed = threads.len();
-        self.map.get(id).copied()
-    }
 }
 
 fn brace_depth(s: &str) -> i32 {
@@ -2210,7 +2222,7 @@ rip            0x5555555551cc      0x5555555551cc <report+37>
         for k in 0..50 {
             text.push_str(&format!("#{k}  0x0000000000401136 in f{k} () at t.c:{k}\n"));
         }
-        let p = parse_with(&text, Limits { max_frames_per_thread: 10, max_line_len: 64 * 1024 });
+        let p = parse_with(&text, Limits { max_frames_per_thread: 10, ..Limits::default() });
         assert_eq!(crashed(&p).frames.len(), 10);
         assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("40 frames beyond the limit")));
     }

@@ -17,6 +17,15 @@ pub fn safe(s: &str) -> Cow<'_, str> {
     crate::input::clean::strip_escapes(s)
 }
 
+/// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,
+/// so text from a dump or a file name cannot forge a line of its own.
+pub fn safe_line(s: &str) -> Cow<'_, str> {
+    match safe(s) {
+        Cow::Borrowed(b) if !b.contains('\n') => Cow::Borrowed(b),
+        c => Cow::Owned(c.replace('\n', "\\n")),
+    }
+}
+
 /// One-line annotation for a register value: what it points into, plus the symbol gdb
 /// printed next to it. `None` for registers that are not addresses (flags, segments).
 pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option<String> {

@@ -143,11 +143,30 @@ impl ElfModule {
     /// separate debug file when the binary itself has no `.debug_info`).
     pub fn open(path: &Path, debug_dirs: &[PathBuf]) -> Result<ElfModule, SymbolizeError> {
         let map = map_file(path)?;
-        // SAFETY: see the type's safety note; `map` moves into `maps` below.
+        // SAFETY: see the type's safety note; `map` moves into `maps` in `from_data`.
         let data: &'static [u8] = unsafe { std::slice::from_raw_parts(map.as_ptr(), map.len()) };
+        Self::from_data(path, data, vec![map], Vec::new(), debug_dirs)
+    }
+
+    /// Reads an ELF image held in memory (fuzzing, tests). `name` is only used in messages;
+    /// no separate debug file is searched for.
+    pub fn from_bytes(name: &Path, bytes: Vec<u8>) -> Result<ElfModule, SymbolizeError> {
+        let b = bytes.into_boxed_slice();
+        // SAFETY: the box's heap buffer does not move when the box moves into `owned`,
+        // which outlives every use (type's safety note).
+        let data: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
+        Self::from_data(name, data, Vec::new(), vec![b], &[])
+    }
+
+    fn from_data(
+        path: &Path,
+        data: &'static [u8],
+        mut maps: Vec<Mmap>,
+        mut owned: Vec<Box<[u8]>>,
+        debug_dirs: &[PathBuf],
+    ) -> Result<ElfModule, SymbolizeError> {
         let obj = object::File::parse(data)
             .map_err(|e| SymbolizeError::NotObject { path: path.display().to_string(), message: e.to_string() })?;
-        let mut maps = vec![map];
         let mut notes = Vec::new();
         let build_id = obj.build_id().ok().flatten().map(|b| b.to_vec());
         let loads = obj
@@ -158,7 +177,12 @@ impl ElfModule {
                     object::SegmentFlags::Elf { p_flags, .. } => p_flags.0,
                     _ => 0,
                 };
-                LoadSegment { vaddr: s.address(), memsz: s.size(), offset, filesz, flags }
+                // Clamped so that `vaddr + memsz`, `vaddr + filesz` and `offset + filesz`
+                // cannot overflow (a damaged file may claim anything).
+                let vaddr = s.address();
+                let room = u64::MAX - vaddr;
+                let filesz = filesz.min(room).min((data.len() as u64).saturating_sub(offset));
+                LoadSegment { vaddr, memsz: s.size().min(room), offset, filesz, flags }
             })
             .collect();
         let section = |o: &object::File<'static>, name: &str| -> Option<SectionData> {
@@ -207,7 +231,6 @@ impl ElfModule {
                 )),
             }
         }
-        let mut owned: Vec<Box<[u8]>> = Vec::new();
         let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
         let dwarf = match dwarf_src {
             Some(o) => {
@@ -296,20 +319,20 @@ impl ElfModule {
             .or_else(|| {
                 loads().find(|l| {
                     let start = l.offset & !page;
-                    off >= start && off < l.offset + l.filesz.max(1)
+                    off >= start && off < l.offset.saturating_add(l.filesz.max(1))
                 })
             })
-            .map(|l| off - (l.offset & !page) + (l.vaddr & !page))
+            .and_then(|l| (off - (l.offset & !page)).checked_add(l.vaddr & !page))
     }
 
     /// Reads file bytes at a virtual address (code and read-only data of the module).
     pub fn read_vaddr(&self, vaddr: u64, buf: &mut [u8]) -> usize {
         for l in &self.loads {
             if vaddr >= l.vaddr && vaddr < l.vaddr + l.filesz {
-                let off = (vaddr - l.vaddr + l.offset) as usize;
-                let avail = (l.vaddr + l.filesz - vaddr) as usize;
+                let Some(off) = (vaddr - l.vaddr).checked_add(l.offset).and_then(|o| usize::try_from(o).ok()) else { continue };
+                let avail = usize::try_from(l.vaddr + l.filesz - vaddr).unwrap_or(usize::MAX);
                 let n = buf.len().min(avail);
-                if let Some(src) = self.file_data.get(off..off + n) {
+                if let Some(src) = off.checked_add(n).and_then(|end| self.file_data.get(off..end)) {
                     buf[..n].copy_from_slice(src);
                     return n;
                 }
@@ -379,6 +402,11 @@ impl ElfModule {
 /// names and paths (which needs the unit's compilation directory).
 pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: bool) -> Result<Vec<SourceFrame>, gimli::Error> {
     let mut out = Vec::new();
+    // addr2line computes `vaddr + 1` (an overflow panic in debug builds): no code lives at
+    // the last address anyway.
+    if vaddr == u64::MAX {
+        return Ok(out);
+    }
     let comp_dir: Option<String> = if gdb_names {
         ctx.find_dwarf_and_unit(vaddr)
             .skip_all_loads()

@@ -135,11 +135,24 @@ pub struct Stats {
 /// get one, registers and memory words that point into code get `<sym+off> at file:line`,
 /// and disassembly rows get their location. Damaged symbol files become notes.
 pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut Vec<Note>) -> Stats {
+    symbolize_trace_until(trace, sup, notes, None)
+}
+
+/// [`symbolize_trace`] with a time budget: once `deadline` has passed, the remaining
+/// addresses are left as they are and a `limit reached:` note says how many. (One lookup
+/// already running — the first one in a module parses its DWARF units — is not cut short.)
+pub fn symbolize_trace_until(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut Vec<Note>, deadline: Option<std::time::Instant>) -> Stats {
     let map = ModuleMap::from_trace(trace, sup);
     let mut stats = Stats::default();
     let mut errors: Vec<String> = Vec::new();
+    let started = std::time::Instant::now();
+    let mut skipped: u64 = 0;
     let mut lookup = |addr: u64| -> Option<(SymbolInfo, u64)> {
         let m = map.find(addr)?;
+        if skipped > 0 || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            skipped += 1;
+            return None;
+        }
         match sup.lookup(&m.path, m.vaddr) {
             Ok(Some(i)) => Some((i, m.vaddr)),
             Ok(None) => None,
@@ -217,6 +230,16 @@ pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut 
     code.sort_by_key(|c| c.0);
     code.dedup_by_key(|c| c.0);
     trace.code_symbols.extend(code);
+    if skipped > 0 {
+        notes.push(Note {
+            line: None,
+            message: format!(
+                "{}symbolization stopped after {:.1} s (--symbolize-timeout); {skipped} addresses were left as they were",
+                crate::input::stream::LIMIT_NOTE,
+                started.elapsed().as_secs_f64()
+            ),
+        });
+    }
     for e in errors {
         notes.push(Note { line: None, message: e });
     }

@@ -72,7 +72,8 @@ impl<'s> ModuleMap<'s> {
                     Some(s) => s.offset_to_vaddr(&r.path, r.offset)?,
                     None => r.offset,
                 };
-                base + (addr - r.start)
+                // Damaged mappings (a core's NT_FILE) can put this past the address space.
+                base.checked_add(addr - r.start)?
             }
         };
         Some(ModuleRef { path: r.path.clone(), vaddr })

@@ -3,6 +3,8 @@
 //! paths to the sample traces.
 #![allow(dead_code)]
 
+
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use tracecheck::input::Parsed;
