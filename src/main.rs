@@ -14,7 +14,7 @@ use tracecheck::rules::{self, Selection, Severity};
 #[command(
     name = "tracecheck",
     version,
-    about = "Reads what a debugger saw at a crash (gdb, rr, Julia runtime output) and says what is wrong with the machine state.",
+    about = "Reads what a debugger saw at a crash (gdb, rr, lldb, Julia and Go runtime output, ELF cores) and says what is wrong with the machine state.",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
