@@ -445,6 +445,12 @@ impl Builder {
         let i = self.trace.stops.len() - 1;
         self.stop = Some(i);
         self.thread = None;
+        // The Go reader's thread indices (goroutine being read, register block owner, frame
+        // awaiting its location) belong to the previous stop: a Julia or lldb line between
+        // a goroutine and its registers starts a stop with other threads.
+        self.go.thread = None;
+        self.go.regs_thread = None;
+        self.go.pending = None;
         i
     }
 

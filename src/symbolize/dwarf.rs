@@ -344,7 +344,8 @@ impl ElfModule {
     /// The nearest text symbol at or below `vaddr` (inside its size when it has one).
     pub fn nearest_symbol(&self, vaddr: u64) -> Option<NearSymbol> {
         let i = self.symbols.partition_point(|s| s.address <= vaddr);
-        let s = self.symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
+        let s = self.symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr - s.address < s.size)?;
+        // (`s.address <= vaddr` here; `address + size` can pass the end of the address space.)
         if s.size == 0 && self.symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
             return None;
         }
