@@ -242,7 +242,11 @@ struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_input_bytes: 2 << 30, limits: Default::default(), symbolize_timeout: Some(std::time::Duration::from_secs(60)) }
+        Budget {
+            max_input_bytes: 2 << 30,
+            limits: Default::default(),
+            symbolize_timeout: Some(std::time::Duration::from_secs(60)),
+        }
     }
 }
 
@@ -278,10 +282,9 @@ fn main() -> ExitCode {
     let code = run();
     if std::env::var_os("TRACECHECK_REPORT_PEAK_RSS").is_some_and(|v| v == "1") {
         // For the adversarial tests and for people sizing machines: the peak resident size.
-        if let Some(hwm) = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
-        {
+        if let Some(hwm) = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
+        }) {
             eprintln!("tracecheck: peak RSS {hwm} kB");
         }
     }
@@ -375,7 +378,9 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
     }
     let dir = dir.or_else(|| {
         let data = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
-        let data = data.or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| std::path::PathBuf::from(h).join(".local/share")));
+        let data = data.or_else(|| {
+            std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        });
         data.map(|d| d.join("tracecheck"))
     });
     let Some(dir) = dir else {
@@ -397,7 +402,11 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
 fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     if path == "-" {
-        io::stdin().lock().take(limit + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read standard input: {e}"))?;
+        io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
     } else {
         let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
         if let Ok(m) = f.metadata() {
@@ -418,7 +427,9 @@ fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
 
 fn check(args: CheckArgs) -> ExitCode {
     if args.files.is_empty() {
-        eprintln!("tracecheck: no input file (try `tracecheck sample-traces/null-field.gdb.txt`, or `-` for standard input; `tracecheck --help` for more)");
+        eprintln!(
+            "tracecheck: no input file (try `tracecheck sample-traces/null-field.gdb.txt`, or `-` for standard input; `tracecheck --help` for more)"
+        );
         return ExitCode::from(2);
     }
     for id in args.rule.iter().chain(args.skip_rule.iter()) {
@@ -461,15 +472,23 @@ fn check(args: CheckArgs) -> ExitCode {
         ColorChoice::Auto => io::stdout().is_terminal(),
     } && std::env::var_os("NO_COLOR").map(|v| v.is_empty()).unwrap_or(true);
     let res = match args.format {
-        Format::Text => report::text::write(&report, &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose }, &mut out),
+        Format::Text => report::text::write(
+            &report,
+            &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose },
+            &mut out,
+        ),
         Format::Json => report::json::write(&report, &mut out),
-        Format::Markdown => report::markdown::write(&report, &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() }, &mut out),
+        Format::Markdown => report::markdown::write(
+            &report,
+            &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() },
+            &mut out,
+        ),
     };
-    if let Err(e) = res.and_then(|_| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("tracecheck: cannot write output: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = res.and_then(|_| out.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("tracecheck: cannot write output: {e}");
+        return ExitCode::from(2);
     }
     if failed_input {
         return ExitCode::from(2);
@@ -480,32 +499,38 @@ fn check(args: CheckArgs) -> ExitCode {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    let fail = threshold.map(|t| report.inputs.iter().any(|i| i.findings.iter().any(|f| f.severity >= t))).unwrap_or(false);
-    if fail {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    let fail =
+        threshold.map(|t| report.inputs.iter().any(|i| i.findings.iter().any(|f| f.severity >= t))).unwrap_or(false);
+    if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 /// Reads and analyzes one input: an ELF core (recognized by its header, whatever its name)
 /// or a transcript (symbolized when binaries are given). Used by batch mode, the TUI and
 /// `note`, so all three see the same model. Standard input and big files are streamed.
-fn load_input(path: &str, budget: &Budget, sel: &Selection, binaries: Option<&BinaryArgs>, keep_raw: bool) -> Result<analyze::InputReport, String> {
+fn load_input(
+    path: &str,
+    budget: &Budget,
+    sel: &Selection,
+    binaries: Option<&BinaryArgs>,
+    keep_raw: bool,
+) -> Result<analyze::InputReport, String> {
     let deadline = budget.symbolize_timeout.map(|d| std::time::Instant::now() + d);
     let mut size = None;
     if path != "-" {
         match elf_kind(path) {
             Some(true) => {
                 let symbols = binaries.map(BinaryArgs::options).unwrap_or_default();
-                let opts = tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
+                let opts =
+                    tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
                 return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
                     Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
                     Err(e) => Err(format!("{path}: {e}")),
                 };
             }
             Some(false) => {
-                return Err(format!("{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"));
+                return Err(format!(
+                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
+                ));
             }
             None => {}
         }
@@ -533,7 +558,11 @@ fn load_input(path: &str, budget: &Budget, sel: &Selection, binaries: Option<&Bi
 
 /// Streams standard input or a big file through the parser: memory stays bounded by the
 /// model limits, and the raw text kept for markdown is cut at [`RAW_KEPT_WHEN_STREAMING`].
-fn stream_input(path: &str, budget: &Budget, keep_raw: bool) -> Result<(tracecheck::input::Parsed, Option<Vec<u8>>), String> {
+fn stream_input(
+    path: &str,
+    budget: &Budget,
+    keep_raw: bool,
+) -> Result<(tracecheck::input::Parsed, Option<Vec<u8>>), String> {
     use io::BufRead;
     let opts = tracecheck::input::StreamOptions {
         limits: budget.limits,
@@ -635,7 +664,14 @@ fn note(args: NoteArgs) -> ExitCode {
                     println!("{l}");
                 }
                 if f.notes.is_empty() {
-                    eprintln!("{}", report::safe_line(&format!("no notes for {} (they would be in {})", args.file, notes::sidecar_path(dump).display())));
+                    eprintln!(
+                        "{}",
+                        report::safe_line(&format!(
+                            "no notes for {} (they would be in {})",
+                            args.file,
+                            notes::sidecar_path(dump).display()
+                        ))
+                    );
                 }
                 ExitCode::SUCCESS
             }
@@ -658,7 +694,8 @@ fn note(args: NoteArgs) -> ExitCode {
             }
         };
     }
-    let spec = notes::TargetSpec { frame: args.frame, register: args.register, finding: args.finding, thread: args.thread };
+    let spec =
+        notes::TargetSpec { frame: args.frame, register: args.register, finding: args.finding, thread: args.thread };
     let text = args.text.unwrap_or_default();
     if text.trim().is_empty() {
         eprintln!("tracecheck: the note is empty");

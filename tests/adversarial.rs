@@ -8,9 +8,9 @@
 //! documented in `docs/reliability.md`, with a clear message and a partial result where
 //! one exists. Inputs are generated here, never committed.
 
-mod common;
 #[path = "common/child.rs"]
 mod child;
+mod common;
 
 use child::{Outcome, tracecheck};
 use std::io::Write;
@@ -54,11 +54,16 @@ fn one_gib_on_stdin_is_streamed_in_bounded_memory() {
     for t in 0..4096u32 {
         let mut b = format!("\nThread {} (Thread 0x7ffff7d8{t:04x} (LWP {}):\n", t + 2, 4000 + t);
         for k in 0..48u32 {
-            b.push_str(&format!("#{k:<3} 0x00005555555{t:04x}{k:02x} in worker_{k} (arg=0x{t:x}, n={k}) at src/worker.c:{}\n", 100 + k));
+            b.push_str(&format!(
+                "#{k:<3} 0x00005555555{t:04x}{k:02x} in worker_{k} (arg=0x{t:x}, n={k}) at src/worker.c:{}\n",
+                100 + k
+            ));
         }
         b.push_str("rax            0xffffffffffffffff  -1\nrip            0x555555555155      0x555555555155 <session_bytes+12>\n");
         for g in 0..6 {
-            b.push_str(&format!("[worker-{t}] 2026-04-14 09:12:33,441 INFO heartbeat ok (queue depth {g}) \u{1b}[31mred\u{1b}[m\n"));
+            b.push_str(&format!(
+                "[worker-{t}] 2026-04-14 09:12:33,441 INFO heartbeat ok (queue depth {g}) \u{1b}[31mred\u{1b}[m\n"
+            ));
         }
         blocks.push(b);
     }
@@ -207,10 +212,11 @@ fn invalid_utf8_and_nul_bytes() {
 #[test]
 fn every_register_all_ones() {
     let regs = [
-        "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip",
-        "eflags", "cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base", "k0",
+        "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+        "rip", "eflags", "cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base", "k0",
     ];
-    let mut s = String::from("Program received signal SIGSEGV, Segmentation fault.\n0xffffffffffffffff in ?? ()\n(gdb) bt\n");
+    let mut s =
+        String::from("Program received signal SIGSEGV, Segmentation fault.\n0xffffffffffffffff in ?? ()\n(gdb) bt\n");
     for k in 0..8 {
         s.push_str(&format!("#{k}  0xffffffffffffffff in f{k} (p=0xffffffffffffffff) at a.c:4294967295\n"));
     }
@@ -227,7 +233,10 @@ fn every_register_all_ones() {
     let p = tmp("ones.txt");
     std::fs::write(&p, &s).expect("write");
     for fmt in ["text", "json", "markdown"] {
-        check_bounded(&run_file(&p, &["-f", fmt, "-v", "--fail-on", "never", "--exe", "/nonexistent"]), "all-ones registers");
+        check_bounded(
+            &run_file(&p, &["-f", fmt, "-v", "--fail-on", "never", "--exe", "/nonexistent"]),
+            "all-ones registers",
+        );
     }
 }
 
@@ -250,7 +259,11 @@ fn put_u64(b: &mut [u8], o: usize, v: u64) {
 fn phdrs(b: &[u8]) -> Vec<(usize, u32)> {
     let phoff = u64::from_le_bytes(b[32..40].try_into().expect("8")) as usize;
     let (size, n) = (u16_at(b, 54) as usize, u16_at(b, 56) as usize);
-    (0..n).map(|i| (phoff + i * size, u32::from_le_bytes(b[phoff + i * size..phoff + i * size + 4].try_into().expect("4")))).collect()
+    (0..n)
+        .map(|i| {
+            (phoff + i * size, u32::from_le_bytes(b[phoff + i * size..phoff + i * size + 4].try_into().expect("4")))
+        })
+        .collect()
 }
 
 /// p_offset 16, p_vaddr 16+8, p_filesz 32, p_memsz 40 within a 64-bit program header.
@@ -266,21 +279,30 @@ fn mutate_loads(f: impl Fn(&mut [u8], usize, usize)) -> Vec<u8> {
 fn damaged_cores() {
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("offsets past the end", mutate_loads(|b, h, _| put_u64(b, h + 8, 1 << 62))),
-        ("offset + size overflows", mutate_loads(|b, h, _| {
-            put_u64(b, h + 8, u64::MAX - 8);
-            put_u64(b, h + 32, 4096);
-        })),
+        (
+            "offset + size overflows",
+            mutate_loads(|b, h, _| {
+                put_u64(b, h + 8, u64::MAX - 8);
+                put_u64(b, h + 32, 4096);
+            }),
+        ),
         ("file sizes past the end", mutate_loads(|b, h, _| put_u64(b, h + 32, 1 << 50))),
         ("2^40 bytes of memory", mutate_loads(|b, h, _| put_u64(b, h + 40, 1 << 40))),
         ("every segment at the same address", mutate_loads(|b, h, _| put_u64(b, h + 16, 0x7fff_ffff_e000))),
-        ("overlapping segments", mutate_loads(|b, h, k| {
-            put_u64(b, h + 16, 0x400000 + k as u64 * 0x800);
-            put_u64(b, h + 40, 0x10000);
-        })),
-        ("segments at the top of the address space", mutate_loads(|b, h, _| {
-            put_u64(b, h + 16, u64::MAX - 0xfff);
-            put_u64(b, h + 40, 0x10000);
-        })),
+        (
+            "overlapping segments",
+            mutate_loads(|b, h, k| {
+                put_u64(b, h + 16, 0x400000 + k as u64 * 0x800);
+                put_u64(b, h + 40, 0x10000);
+            }),
+        ),
+        (
+            "segments at the top of the address space",
+            mutate_loads(|b, h, _| {
+                put_u64(b, h + 16, u64::MAX - 0xfff);
+                put_u64(b, h + 40, 0x10000);
+            }),
+        ),
         ("note offset past the end", {
             let mut b = seed_core();
             for (h, t) in phdrs(&b) {
@@ -491,7 +513,9 @@ fn dwarf_with_reference_cycles() {
     let _ = m.symbol_info(0x401010);
     // addr2line mode, every address of the cycle.
     let mut c = tracecheck();
-    c.args(["symbolize", "-e"]).arg(&p).args(["-a", "-f", "-i", "-C", "0x401000", "0x401008", "0x40100c", "0x401044", "0x401088", "0x4010ff"]);
+    c.args(["symbolize", "-e"])
+        .arg(&p)
+        .args(["-a", "-f", "-i", "-C", "0x401000", "0x401008", "0x40100c", "0x401044", "0x401088", "0x4010ff"]);
     let o = child::run(c, None, LIMIT);
     check_bounded(&o, "DWARF cycles (symbolize)");
     assert_eq!(o.stdout_text().lines().filter(|l| l.starts_with("0x")).count(), 6, "{}", o.stdout_text());

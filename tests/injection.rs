@@ -25,7 +25,8 @@ const PAYLOADS: &[&str] = &[
     "\u{85}\u{9d}",
 ];
 
-const MARKUP: &[&str] = &["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "</details>", "```"];
+const MARKUP: &[&str] =
+    &["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "</details>", "```"];
 
 fn all(tag: &str) -> String {
     let mut s = String::new();
@@ -120,7 +121,12 @@ fn assert_inert(what: &str, bytes: &[u8], allow_sgr: bool) {
             continue;
         }
         let bad = (c < ' ' && c != '\t' && c != '\n') || c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c);
-        assert!(!bad, "{what}: control character {:?} at byte {i}: {:?}", c, &text[i.saturating_sub(30)..(i + 10).min(text.len())]);
+        assert!(
+            !bad,
+            "{what}: control character {:?} at byte {i}: {:?}",
+            c,
+            &text[i.saturating_sub(30)..(i + 10).min(text.len())]
+        );
     }
 }
 
@@ -195,7 +201,10 @@ fn batch_formats_neutralize_escapes_and_markup() {
             // serde escapes what is left; the document still parses.
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
             let s = v.to_string();
-            assert!(!s.contains('\u{1b}') && !s.contains('\u{9b}') && !s.contains('\u{7}'), "JSON strings hold controls: {s}");
+            assert!(
+                !s.contains('\u{1b}') && !s.contains('\u{9b}') && !s.contains('\u{7}'),
+                "JSON strings hold controls: {s}"
+            );
         }
     }
 }

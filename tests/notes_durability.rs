@@ -43,7 +43,16 @@ fn kill_9_during_saves_loses_nothing_that_was_confirmed() {
         let mut children: Vec<(String, std::process::Child)> = (0..3)
             .map(|w| {
                 let t = format!("{text}.{w}");
-                let c = bin().arg("note").arg(&d).arg("--frame").arg("1").arg(&t).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn");
+                let c = bin()
+                    .arg("note")
+                    .arg(&d)
+                    .arg("--frame")
+                    .arg("1")
+                    .arg(&t)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("spawn");
                 (t, c)
             })
             .collect();
@@ -60,7 +69,8 @@ fn kill_9_during_saves_loses_nothing_that_was_confirmed() {
                 killed += 1;
             }
         }
-        let f = tracecheck::notes::load(&d).unwrap_or_else(|e| panic!("round {k}: the sidecar does not parse after a kill: {e}"));
+        let f = tracecheck::notes::load(&d)
+            .unwrap_or_else(|e| panic!("round {k}: the sidecar does not parse after a kill: {e}"));
         for t in &confirmed {
             assert!(f.notes.iter().any(|n| &n.text == t), "round {k}: confirmed note {t:?} is lost");
         }
@@ -71,7 +81,10 @@ fn kill_9_during_saves_loses_nothing_that_was_confirmed() {
     let text = std::fs::read_to_string(&side).expect("sidecar");
     assert!(text.ends_with("}\n"), "sidecar not whole");
     eprintln!("kill -9: {rounds} rounds, {finished} writers confirmed, {killed} killed; every confirmed note kept");
-    assert!(killed > 0 && finished > 0, "the test did not exercise both outcomes ({killed} killed, {finished} finished)");
+    assert!(
+        killed > 0 && finished > 0,
+        "the test did not exercise both outcomes ({killed} killed, {finished} finished)"
+    );
 }
 
 /// N processes adding notes to the same dump at once keep all of each other's notes.

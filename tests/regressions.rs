@@ -20,7 +20,8 @@ fn survives(bytes: &[u8]) {
 /// threads with the old stop's thread index (index out of bounds in `go::location`).
 #[test]
 fn go_location_after_an_lldb_stop_line() {
-    let mut input = b"SIGSEGV: segmentation violation\nPC=0x0 m=0 sigcode=1 addr=0x0\n\ngoroutine 1 [running]:\n".to_vec();
+    let mut input =
+        b"SIGSEGV: segmentation violation\nPC=0x0 m=0 sigcode=1 addr=0x0\n\ngoroutine 1 [running]:\n".to_vec();
     input.extend_from_slice(b"fata\x0agoroutine 2 [fo e\x00\x00\x00dle)]:\x0ar).\x0a(lldb) s launch\x0a81pped\x0a* thread #1, name = 'ul, stop reason = s= 0x0\x0aruntiin()\x0a\x09cbruntime/.go:363 +0xd0xc\x01\x00\x00\x00\x00\x00\x00\x00");
     survives(&input);
 }
@@ -42,7 +43,8 @@ fn go_register_after_a_new_stop() {
 #[test]
 fn symbolizing_the_last_address() {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/dwarf_symbolize/seed-crash-g-O1");
-    let m = tracecheck::symbolize::dwarf::ElfModule::from_bytes(&p, std::fs::read(&p).expect("seed binary")).expect("ELF");
+    let m =
+        tracecheck::symbolize::dwarf::ElfModule::from_bytes(&p, std::fs::read(&p).expect("seed binary")).expect("ELF");
     assert!(m.symbol_info(u64::MAX).is_ok());
 }
 
@@ -123,7 +125,11 @@ fn core_mapping_offset_at_the_top_of_the_address_space() {
     assert!(patched > 0, "the seed core has an NT_FILE note");
     let cf = core::parse(Arc::new(CoreBytes::Owned(b))).expect("still a core");
     let opts = CoreOptions {
-        symbols: tracecheck::symbolize::dwarf::SymbolOptions { sysroot: Some("/nonexistent-regression-sysroot".into()), system_debug_dir: false, ..Default::default() },
+        symbols: tracecheck::symbolize::dwarf::SymbolOptions {
+            sysroot: Some("/nonexistent-regression-sysroot".into()),
+            system_debug_dir: false,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let parsed = core::trace::core_to_trace(&cf, "regression.core", &opts);

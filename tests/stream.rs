@@ -43,7 +43,11 @@ fn streaming_gives_the_same_model_as_whole_input() {
         let bytes = std::fs::read(&p).expect("read");
         let whole = input::parse_bytes(&bytes);
         for chunk in [1usize, 7, 4096, 1 << 20] {
-            let s = input::parse_reader(BufReader::with_capacity(64.max(chunk), Dribble(&bytes, chunk)), &StreamOptions::default()).expect("read");
+            let s = input::parse_reader(
+                BufReader::with_capacity(64.max(chunk), Dribble(&bytes, chunk)),
+                &StreamOptions::default(),
+            )
+            .expect("read");
             assert_eq!(common::render(&s.parsed), common::render(&whole), "{} (reads of {chunk})", p.display());
             assert_eq!(s.parsed.diagnostics, whole.diagnostics, "{} (reads of {chunk})", p.display());
             assert_eq!(s.bytes, bytes.len() as u64);
@@ -53,7 +57,15 @@ fn streaming_gives_the_same_model_as_whole_input() {
 
 #[test]
 fn streaming_edge_cases_match() {
-    let cases: &[&[u8]] = &[b"", b"\n", b"\n\n", b"#0  0x1 in f ()", b"#0  0x1 in f ()\n", b"a\r\nb\r\n", b"\xff\x00\n#0 0x1 in g ()\n\x00"];
+    let cases: &[&[u8]] = &[
+        b"",
+        b"\n",
+        b"\n\n",
+        b"#0  0x1 in f ()",
+        b"#0  0x1 in f ()\n",
+        b"a\r\nb\r\n",
+        b"\xff\x00\n#0 0x1 in g ()\n\x00",
+    ];
     for &c in cases {
         let s = input::parse_reader(c, &StreamOptions::default()).expect("read");
         let w = input::parse_bytes(c);
@@ -80,7 +92,11 @@ fn long_lines_are_cut_without_being_held() {
     b.extend(std::iter::repeat_n(b'x', 1 << 20));
     b.extend_from_slice(b")\n#1  0x2 in main ()\n");
     let lim = Limits { max_line_len: 1000, ..Limits::default() };
-    let s = input::parse_reader(BufReader::with_capacity(4096, Dribble(&b, 3000)), &StreamOptions { limits: lim, ..Default::default() }).expect("read");
+    let s = input::parse_reader(
+        BufReader::with_capacity(4096, Dribble(&b, 3000)),
+        &StreamOptions { limits: lim, ..Default::default() },
+    )
+    .expect("read");
     let notes: Vec<&str> = s.parsed.diagnostics.notes.iter().map(|n| n.message.as_str()).collect();
     assert!(notes.iter().any(|n| n.contains("line is 1048593 bytes long; only the first 1000 were read")), "{notes:?}");
     let th = &s.parsed.trace.stops[0].threads[0];
@@ -97,8 +113,13 @@ fn limits_bound_threads_frames_stops_and_model_bytes() {
     let p = input::parse_bytes_with(t.as_bytes(), lim);
     let threads: usize = p.trace.stops.iter().map(|s| s.threads.len()).sum();
     let frames: usize = p.trace.stops.iter().flat_map(|s| &s.threads).map(|t| t.frames.len()).sum();
-    assert!(p.trace.stops.len() <= 20 && threads <= 10 && frames <= 15, "{} stops, {threads} threads, {frames} frames", p.trace.stops.len());
-    let notes: Vec<&str> = p.diagnostics.notes.iter().map(|n| n.message.as_str()).filter(|m| m.starts_with("limit reached: ")).collect();
+    assert!(
+        p.trace.stops.len() <= 20 && threads <= 10 && frames <= 15,
+        "{} stops, {threads} threads, {frames} frames",
+        p.trace.stops.len()
+    );
+    let notes: Vec<&str> =
+        p.diagnostics.notes.iter().map(|n| n.message.as_str()).filter(|m| m.starts_with("limit reached: ")).collect();
     assert!(notes.iter().any(|n| n.contains("--max-threads")), "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("--max-stops")), "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("--max-frames-kept")), "{notes:?}");
@@ -108,8 +129,13 @@ fn limits_bound_threads_frames_stops_and_model_bytes() {
         r.push_str(&format!("r{k}            0x{k:x}      {k}\n"));
     }
     let p = input::parse_bytes_with(r.as_bytes(), Limits { max_model_bytes: 10_000, ..Limits::default() });
-    let regs: usize = p.trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| t.registers.values()).map(|s| s.regs.len()).sum();
+    let regs: usize =
+        p.trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| t.registers.values()).map(|s| s.regs.len()).sum();
     assert!(regs < 200, "{regs} registers kept");
-    assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("the model reached its size limit")), "{:?}", p.diagnostics.notes);
+    assert!(
+        p.diagnostics.notes.iter().any(|n| n.message.contains("the model reached its size limit")),
+        "{:?}",
+        p.diagnostics.notes
+    );
     assert_eq!(p.diagnostics.lines_total, 10_001);
 }

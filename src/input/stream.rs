@@ -68,10 +68,12 @@ impl Builder {
             }
             return;
         }
-        let before = (self.diag.lines_recognized, self.dropped_frames, self.guard.dropped_frames, self.guard.overflow_frames);
+        let before =
+            (self.diag.lines_recognized, self.dropped_frames, self.guard.dropped_frames, self.guard.overflow_frames);
         self.feed(raw, n);
         let grew = self.diag.lines_recognized != before.0
-            && (self.dropped_frames, self.guard.dropped_frames, self.guard.overflow_frames) == (before.1, before.2, before.3);
+            && (self.dropped_frames, self.guard.dropped_frames, self.guard.overflow_frames)
+                == (before.1, before.2, before.3);
         if grew && !raw.is_empty() {
             self.guard.model_bytes += (raw.len().min(self.limits.max_line_len) as u64) + RECORD_OVERHEAD;
             if self.guard.model_bytes > self.limits.max_model_bytes {
@@ -161,7 +163,10 @@ impl Builder {
             ));
         }
         if g.dropped_stops > 0 {
-            notes.push(format!("{} stops beyond the limit of {} were merged into the last stop kept (--max-stops)", g.dropped_stops, l.max_stops));
+            notes.push(format!(
+                "{} stops beyond the limit of {} were merged into the last stop kept (--max-stops)",
+                g.dropped_stops, l.max_stops
+            ));
         }
         if let Some(at) = g.full_at {
             notes.push(format!(

@@ -4,7 +4,7 @@ use super::annotate_register;
 use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
 use crate::model::*;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use std::io::Write;
 
 pub const SCHEMA: &str = "tracecheck/1";
@@ -203,7 +203,12 @@ fn input_head(ir: &InputReport) -> Value {
 
 /// Writes an object's entries in order, calling `special` for the entry whose key is `key`
 /// (its value in `obj` is a placeholder).
-fn write_object(out: &mut dyn Write, obj: &Value, key: &str, special: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+fn write_object(
+    out: &mut dyn Write,
+    obj: &Value,
+    key: &str,
+    special: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let Value::Object(map) = obj else {
         return serde_json::to_writer(&mut *out, obj).map_err(std::io::Error::from);
     };
@@ -261,7 +266,12 @@ pub fn write_input(out: &mut dyn Write, ir: &InputReport) -> std::io::Result<()>
 /// The whole document. Compact JSON (newlines between stops, threads and frames), written
 /// as it is built so a dump with a million frames does not need the document in memory.
 pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    write!(out, "{{\"schema\":{},\"tool\":{},\"inputs\":[", serde_json::to_string(SCHEMA)?, json!({"name": "tracecheck", "version": env!("CARGO_PKG_VERSION")}))?;
+    write!(
+        out,
+        "{{\"schema\":{},\"tool\":{},\"inputs\":[",
+        serde_json::to_string(SCHEMA)?,
+        json!({"name": "tracecheck", "version": env!("CARGO_PKG_VERSION")})
+    )?;
     for (i, ir) in report.inputs.iter().enumerate() {
         if i > 0 {
             out.write_all(b",")?;

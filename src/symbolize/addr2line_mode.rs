@@ -11,8 +11,8 @@
 //! printed in input order. Deliberate difference from binutils: no `(discriminator N)`
 //! suffix (the addr2line crate does not report discriminators).
 
-use super::dwarf::{ElfModule, Slice, source_frames};
 use super::demangle::demangle;
+use super::dwarf::{ElfModule, Slice, source_frames};
 use std::io::{self, Write};
 
 /// The flags, as in binutils addr2line.
@@ -69,10 +69,11 @@ fn answer(m: &ElfModule, ctx: Option<&addr2line::Context<Slice>>, addr: u64, o: 
             });
         }
     } else if let Some(last) = frames.last_mut()
-        && last.function.is_none() {
-            last.raw_function = fallback.map(|f| f.0.to_string());
-            last.function = fallback.map(|f| demangle(f.0).into_owned());
-        }
+        && last.function.is_none()
+    {
+        last.raw_function = fallback.map(|f| f.0.to_string());
+        last.function = fallback.map(|f| demangle(f.0).into_owned());
+    }
     if frames.is_empty() {
         if o.functions {
             out.push_str(if o.pretty { "?? " } else { "??\n" });
@@ -109,7 +110,8 @@ fn answer(m: &ElfModule, ctx: Option<&addr2line::Context<Slice>>, addr: u64, o: 
 pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write) -> io::Result<()> {
     let mut order: Vec<u32> = (0..addrs.len() as u32).collect();
     order.sort_by_key(|&i| addrs[i as usize]);
-    let threads = if o.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { o.threads };
+    let threads =
+        if o.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { o.threads };
     // A second context costs a second parse of the unit headers: only worth it for big batches.
     let threads = if addrs.len() < 4096 { 1 } else { threads.max(1) };
     let chunk = order.len().div_ceil(threads).max(1);
@@ -121,11 +123,12 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
         for &i in part {
             let a = addrs[i as usize];
             if let Some((pa, pi)) = prev
-                && pa == a {
-                    let s: String = res.get(pi).map(|x: &(u32, String)| x.1.clone()).unwrap_or_default();
-                    res.push((i, s));
-                    continue;
-                }
+                && pa == a
+            {
+                let s: String = res.get(pi).map(|x: &(u32, String)| x.1.clone()).unwrap_or_default();
+                res.push((i, s));
+                continue;
+            }
             let mut s = String::new();
             answer(m, ctx.as_ref(), a, o, &mut s);
             prev = Some((a, res.len()));

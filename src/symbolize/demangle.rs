@@ -11,9 +11,10 @@ pub fn demangle(name: &str) -> Cow<'_, str> {
     }
     if name.starts_with("_Z")
         && let Ok(sym) = cpp_demangle::Symbol::new(name)
-            && let Ok(s) = sym.demangle() {
-                return Cow::Owned(s);
-            }
+        && let Ok(s) = sym.demangle()
+    {
+        return Cow::Owned(s);
+    }
     Cow::Borrowed(name)
 }
 

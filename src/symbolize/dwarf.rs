@@ -118,7 +118,8 @@ impl SymbolOptions {
 }
 
 fn map_file(path: &Path) -> Result<Mmap, SymbolizeError> {
-    let f = std::fs::File::open(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
+    let f =
+        std::fs::File::open(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
     // SAFETY: the file is mapped read-only; like every debugger we assume it is not
     // truncated underneath us while tracecheck runs.
     unsafe { Mmap::map(&f) }.map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })
@@ -213,15 +214,24 @@ impl ElfModule {
                         Ok(o) => {
                             let id = o.build_id().ok().flatten();
                             if let (Some(a), Some(b)) = (&build_id, id)
-                                && a.as_slice() != b {
-                                    notes.push(format!("{}: debug file {} has build-id {}, not {}; not used", path.display(), p.display(), hex(b), hex(a)));
-                                }
+                                && a.as_slice() != b
+                            {
+                                notes.push(format!(
+                                    "{}: debug file {} has build-id {}, not {}; not used",
+                                    path.display(),
+                                    p.display(),
+                                    hex(b),
+                                    hex(a)
+                                ));
+                            }
                             if !notes.iter().any(|n| n.contains("not used")) {
                                 debug_path = Some(p);
                                 dbg_obj = Some(o);
                             }
                         }
-                        Err(e) => notes.push(format!("{}: debug file {} is not readable: {e}", path.display(), p.display())),
+                        Err(e) => {
+                            notes.push(format!("{}: debug file {} is not readable: {e}", path.display(), p.display()))
+                        }
                     }
                 }
                 None => notes.push(format!(
@@ -234,7 +244,8 @@ impl ElfModule {
         let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
         let dwarf = match dwarf_src {
             Some(o) => {
-                let endian = if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+                let endian =
+                    if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
                 let r = gimli::DwarfSections::load(|id| -> Result<Slice, SymbolizeError> {
                     let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
                     let bytes: &'static [u8] = match s.uncompressed_data() {
@@ -248,7 +259,10 @@ impl ElfModule {
                             s
                         }
                         Err(e) => {
-                            return Err(SymbolizeError::Dwarf { path: path.display().to_string(), message: format!("{}: {e}", id.name()) });
+                            return Err(SymbolizeError::Dwarf {
+                                path: path.display().to_string(),
+                                message: format!("{}: {e}", id.name()),
+                            });
                         }
                     };
                     Ok(gimli::EndianSlice::new(bytes, endian))
@@ -264,14 +278,16 @@ impl ElfModule {
             None => None,
         };
         if cfi.debug_frame.is_none()
-            && let Some(o) = &dbg_obj {
-                cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
-            }
+            && let Some(o) = &dbg_obj
+        {
+            cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
+        }
         let mut symbols = collect_symbols(&obj);
         if symbols.is_empty()
-            && let Some(o) = &dbg_obj {
-                symbols = collect_symbols(o);
-            }
+            && let Some(o) = &dbg_obj
+        {
+            symbols = collect_symbols(o);
+        }
         Ok(ElfModule {
             ctx: Mutex::new(None),
             dwarf,
@@ -329,7 +345,9 @@ impl ElfModule {
     pub fn read_vaddr(&self, vaddr: u64, buf: &mut [u8]) -> usize {
         for l in &self.loads {
             if vaddr >= l.vaddr && vaddr < l.vaddr + l.filesz {
-                let Some(off) = (vaddr - l.vaddr).checked_add(l.offset).and_then(|o| usize::try_from(o).ok()) else { continue };
+                let Some(off) = (vaddr - l.vaddr).checked_add(l.offset).and_then(|o| usize::try_from(o).ok()) else {
+                    continue;
+                };
                 let avail = usize::try_from(l.vaddr + l.filesz - vaddr).unwrap_or(usize::MAX);
                 let n = buf.len().min(avail);
                 if let Some(src) = off.checked_add(n).and_then(|end| self.file_data.get(off..end)) {
@@ -377,21 +395,25 @@ impl ElfModule {
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none()
-            && let Some(c) = self.new_context() {
-                *guard = Some(c.map_err(|e| e.to_string()));
-            }
+            && let Some(c) = self.new_context()
+        {
+            *guard = Some(c.map_err(|e| e.to_string()));
+        }
         if let Some(ctx) = guard.as_ref() {
-            let ctx = ctx.as_ref().map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
+            let ctx = ctx
+                .as_ref()
+                .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
             frames = source_frames(ctx, vaddr, true).map_err(|e| self.dwarf_err(e))?;
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
         if let (Some(last), Some(sym)) = (frames.last_mut(), &symbol)
-            && last.function.is_none() {
-                last.function = Some(sym.name.clone());
-                last.raw_function = Some(sym.name.clone());
-                last.display_function = Some(sym.name.clone());
-            }
+            && last.function.is_none()
+        {
+            last.function = Some(sym.name.clone());
+            last.raw_function = Some(sym.name.clone());
+            last.display_function = Some(sym.name.clone());
+        }
         if frames.is_empty() && symbol.is_none() {
             return Ok(None);
         }
@@ -401,7 +423,11 @@ impl ElfModule {
 
 /// The inline chain at `vaddr`, innermost first. `gdb_names` also fills the gdb forms of
 /// names and paths (which needs the unit's compilation directory).
-pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: bool) -> Result<Vec<SourceFrame>, gimli::Error> {
+pub fn source_frames(
+    ctx: &addr2line::Context<Slice>,
+    vaddr: u64,
+    gdb_names: bool,
+) -> Result<Vec<SourceFrame>, gimli::Error> {
     let mut out = Vec::new();
     // addr2line computes `vaddr + 1` (an overflow panic in debug builds): no code lives at
     // the last address anyway.
@@ -436,11 +462,10 @@ pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: boo
             column,
         });
     }
-    if gdb_names
-        && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
-            first.display_file = Some(display_path(comp_dir.as_deref(), &file));
-            first.line = Some(line);
-        }
+    if gdb_names && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
+        first.display_file = Some(display_path(comp_dir.as_deref(), &file));
+        first.line = Some(line);
+    }
     Ok(out)
 }
 
@@ -502,10 +527,11 @@ fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)
             }
         };
         if entry.directory_index() != 0
-            && let Some(d) = entry.directory(header) {
-                let d = unit.attr_string(d).ok()?;
-                push(&mut path, &d.to_string_lossy());
-            }
+            && let Some(d) = entry.directory(header)
+        {
+            let d = unit.attr_string(d).ok()?;
+            push(&mut path, &d.to_string_lossy());
+        }
         let name = unit.attr_string(entry.path_name()).ok()?;
         push(&mut path, &name.to_string_lossy());
         return Some((path, line));
@@ -521,12 +547,15 @@ fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
             file = s.name().ok();
             return;
         }
-        if s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0
+        if s.kind() == SymbolKind::Text
+            && s.is_definition()
+            && s.address() != 0
             && let Ok(name) = s.name()
-                && !name.is_empty() {
-                    let file = if s.is_local() { file } else { None };
-                    v.push(ElfSym { address: s.address(), size: s.size(), name, file });
-                }
+            && !name.is_empty()
+        {
+            let file = if s.is_local() { file } else { None };
+            v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+        }
     };
     for s in obj.symbols() {
         push(&mut v, s);
@@ -537,7 +566,9 @@ fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
         }
     }
     // Prefer sized, global-looking names when several share an address.
-    v.sort_by(|a, b| a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_'))));
+    v.sort_by(|a, b| {
+        a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_')))
+    });
     v.dedup_by_key(|s| s.address);
     v
 }
@@ -588,7 +619,12 @@ pub struct DwarfSymbols {
 
 impl DwarfSymbols {
     pub fn new(opts: SymbolOptions) -> Self {
-        DwarfSymbols { opts, modules: Mutex::new(HashMap::new()), expected_ids: HashMap::new(), notes: Mutex::new(Vec::new()) }
+        DwarfSymbols {
+            opts,
+            modules: Mutex::new(HashMap::new()),
+            expected_ids: HashMap::new(),
+            notes: Mutex::new(Vec::new()),
+        }
     }
 
     /// Tells the symbolizer which build-id the process had for a module (a core records
@@ -638,17 +674,24 @@ impl DwarfSymbols {
 
     fn open_uncached(&self, module: &str) -> Option<Arc<ElfModule>> {
         let Some(path) = self.resolve(module) else {
-            self.note(format!("{module}: file not found (give it with --exe or --sysroot); its frames stay unsymbolized"));
+            self.note(format!(
+                "{module}: file not found (give it with --exe or --sysroot); its frames stay unsymbolized"
+            ));
             return None;
         };
         match ElfModule::open(&path, &self.opts.all_debug_dirs()) {
             Ok(m) => {
                 if let (Some(want), Some(have)) = (self.expected_ids.get(module), &m.build_id)
-                    && want != have {
-                        let e = SymbolizeError::BuildIdMismatch { path: path.display().to_string(), expected: hex(want), found: hex(have) };
-                        self.note(format!("{e}; it does not match the core and is not used"));
-                        return None;
-                    }
+                    && want != have
+                {
+                    let e = SymbolizeError::BuildIdMismatch {
+                        path: path.display().to_string(),
+                        expected: hex(want),
+                        found: hex(have),
+                    };
+                    self.note(format!("{e}; it does not match the core and is not used"));
+                    return None;
+                }
                 for n in &m.notes {
                     self.note(n.clone());
                 }

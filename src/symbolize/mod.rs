@@ -141,7 +141,12 @@ pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut 
 /// [`symbolize_trace`] with a time budget: once `deadline` has passed, the remaining
 /// addresses are left as they are and a `limit reached:` note says how many. (One lookup
 /// already running — the first one in a module parses its DWARF units — is not cut short.)
-pub fn symbolize_trace_until(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut Vec<Note>, deadline: Option<std::time::Instant>) -> Stats {
+pub fn symbolize_trace_until(
+    trace: &mut Trace,
+    sup: &dyn SymbolSupplier,
+    notes: &mut Vec<Note>,
+    deadline: Option<std::time::Instant>,
+) -> Stats {
     let map = ModuleMap::from_trace(trace, sup);
     let mut stats = Stats::default();
     let mut errors: Vec<String> = Vec::new();
@@ -218,13 +223,15 @@ pub fn symbolize_trace_until(trace: &mut Trace, sup: &dyn SymbolSupplier, notes:
         }
         for insn in &mut stop.disassembly {
             if insn.location.is_none()
-                && let Some((info, vaddr)) = lookup(insn.address.0) {
-                    insn.location = info.label(vaddr).map(Into::into);
-                }
+                && let Some((info, vaddr)) = lookup(insn.address.0)
+            {
+                insn.location = info.label(vaddr).map(Into::into);
+            }
             if let Some(target) = branch_target(&insn.text)
-                && let Some(text) = describe(&mut lookup, target) {
-                    code.push((Address(target), text.into()));
-                }
+                && let Some(text) = describe(&mut lookup, target)
+            {
+                code.push((Address(target), text.into()));
+            }
         }
     }
     code.sort_by_key(|c| c.0);
@@ -266,7 +273,14 @@ fn describe(lookup: &mut impl FnMut(u64) -> Option<(SymbolInfo, u64)>, v: u64) -
 pub fn branch_target(text: &str) -> Option<u64> {
     let mut it = text.split_whitespace();
     let op = it.next()?;
-    if !(op.starts_with("call") || op.starts_with('j') || op == "b" || op == "bl" || op.starts_with("b.") || op == "cbz" || op == "cbnz") {
+    if !(op.starts_with("call")
+        || op.starts_with('j')
+        || op == "b"
+        || op == "bl"
+        || op.starts_with("b.")
+        || op == "cbz"
+        || op == "cbnz")
+    {
         return None;
     }
     it.find_map(|t| {
@@ -311,7 +325,12 @@ rip            0x55d0c3a41e20      0x55d0c3a41e20
         assert_eq!(th.frames[1].function.as_deref(), Some("jlcapi_module_callback_4213"));
         let r13 = th.registers[&0].reg("r13").unwrap();
         assert_eq!(r13.natural.as_deref(), Some("<julia_module_callback_4212+16> at cb.jl:12"));
-        assert!(p.trace.code_symbols.iter().any(|(a, s)| a.0 == 0x55d0c3a41e58 && s.contains("jlcapi_module_callback_4213+8")));
+        assert!(
+            p.trace
+                .code_symbols
+                .iter()
+                .any(|(a, s)| a.0 == 0x55d0c3a41e58 && s.contains("jlcapi_module_callback_4213+8"))
+        );
         assert_eq!(st.frames, 2);
         assert!(notes.is_empty());
     }

@@ -66,7 +66,9 @@ pub fn tracecheck() -> Command {
 /// Runs `cmd`; `feed` writes its standard input (dropped when done, which closes it).
 pub fn run(mut cmd: Command, feed: Option<Box<dyn FnOnce(ChildStdin) + Send>>, limit: Duration) -> Outcome {
     cmd.env("TRACECHECK_REPORT_PEAK_RSS", "1");
-    cmd.stdin(if feed.is_some() { Stdio::piped() } else { Stdio::null() }).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(if feed.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let started = Instant::now();
     // Reaped by `wait4` below (which also gives the exit status), not `Child::wait`.
     #[allow(clippy::zombie_processes)]
