@@ -90,12 +90,24 @@ fn main() {
         d.lines_recognized,
         d.lines_unrecognized
     );
-    println!("size_of::<Frame>() = {} bytes, size_of::<Thread>() = {} bytes", std::mem::size_of::<tracecheck::model::Frame>(), std::mem::size_of::<tracecheck::model::Thread>());
+    println!(
+        "size_of::<Frame>() = {} bytes, size_of::<Thread>() = {} bytes",
+        std::mem::size_of::<tracecheck::model::Frame>(),
+        std::mem::size_of::<tracecheck::model::Thread>()
+    );
     println!();
     println!("| measurement | best | median | throughput (best / median) |");
     println!("| --- | ---: | ---: | --- |");
-    row("memchr line scan (baseline)", &scan, format!("{:.0} / {:.0} MB/s", mb / secs(scan.best), mb / secs(scan.median)));
-    row("str::from_utf8 + str::lines() (baseline)", &std_lines, format!("{:.0} / {:.0} MB/s", mb / secs(std_lines.best), mb / secs(std_lines.median)));
+    row(
+        "memchr line scan (baseline)",
+        &scan,
+        format!("{:.0} / {:.0} MB/s", mb / secs(scan.best), mb / secs(scan.median)),
+    );
+    row(
+        "str::from_utf8 + str::lines() (baseline)",
+        &std_lines,
+        format!("{:.0} / {:.0} MB/s", mb / secs(std_lines.best), mb / secs(std_lines.median)),
+    );
     row(
         "tracecheck::input::parse_bytes",
         &parse,
@@ -111,7 +123,10 @@ fn main() {
     row(
         &format!("rules::run, Selection::default() ({n_default} of {} rules)", rules::RULES.len()),
         &rules_default,
-        format!("{:.2}% of parse (median); {findings} findings", 100.0 * secs(rules_default.median) / secs(parse.median)),
+        format!(
+            "{:.2}% of parse (median); {findings} findings",
+            100.0 * secs(rules_default.median) / secs(parse.median)
+        ),
     );
     row(
         &format!("rules::run, all {} registered rules", rules::RULES.len()),
@@ -119,13 +134,20 @@ fn main() {
         format!("{:.2}% of parse (median)", 100.0 * secs(rules_all.median) / secs(parse.median)),
     );
     row("report::text::write (default options)", &text, format!("{} bytes of output", text_len));
-    row(&format!("report::json::write ({json_iters} iterations)"), &json, format!("{:.1} MB of output, {:.0} MB/s", json_len as f64 / 1e6, json_len as f64 / 1e6 / secs(json.median)));
+    row(
+        &format!("report::json::write ({json_iters} iterations)"),
+        &json,
+        format!("{:.1} MB of output, {:.0} MB/s", json_len as f64 / 1e6, json_len as f64 / 1e6 / secs(json.median)),
+    );
 
     // The acceptance criteria of the performance issue (see docs/performance.md).
     println!();
     let parse_mbs = mb / secs(parse.median);
     let rules_pct = 100.0 * secs(rules_all.median) / secs(parse.median);
-    println!("criterion: parse >= 200 MB/s on one core (median): {parse_mbs:.0} MB/s -> {}", verdict(parse_mbs >= 200.0));
+    println!(
+        "criterion: parse >= 200 MB/s on one core (median): {parse_mbs:.0} MB/s -> {}",
+        verdict(parse_mbs >= 200.0)
+    );
     println!("criterion: all rules add < 10% to parse time (median): {rules_pct:.2}% -> {}", verdict(rules_pct < 10.0));
     println!("criterion: peak memory < 3x input: measured by examples/parse_mem.rs (bench/run.sh)");
 }
@@ -205,7 +227,10 @@ fn input_path() -> PathBuf {
     if !p.exists() {
         eprintln!("{} is missing; generating it with sample-traces/gen-bench.sh (about 30 s)", p.display());
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        let st = Command::new(root.join("sample-traces/gen-bench.sh")).arg(&p).status().expect("run sample-traces/gen-bench.sh");
+        let st = Command::new(root.join("sample-traces/gen-bench.sh"))
+            .arg(&p)
+            .status()
+            .expect("run sample-traces/gen-bench.sh");
         assert!(st.success(), "gen-bench.sh failed");
     }
     p

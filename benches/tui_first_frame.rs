@@ -67,7 +67,12 @@ fn phases(path: &std::path::Path) {
     let ms = |x: Duration| x.as_secs_f64() * 1e3;
     println!(
         "phases: read {:.1} ms, parse {:.1} ms, analyze {:.1} ms, raw copy {:.1} ms, App::new {:.1} ms, draw {:.1} ms",
-        ms(a), ms(b - a), ms(c - b), ms(d - c), ms(e - d), ms(f - e)
+        ms(a),
+        ms(b - a),
+        ms(c - b),
+        ms(d - c),
+        ms(e - d),
+        ms(f - e)
     );
 }
 
@@ -77,7 +82,12 @@ fn main() {
         None => (synthetic().0, true),
     };
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    println!("dump: {} ({:.1} MB{})", path.display(), size as f64 / 1e6, if synthetic_file { ", synthetic" } else { "" });
+    println!(
+        "dump: {} ({:.1} MB{})",
+        path.display(),
+        size as f64 / 1e6,
+        if synthetic_file { ", synthetic" } else { "" }
+    );
     phases(&path);
     for (w, h) in [(80u16, 24u16), (200, 50)] {
         let mut runs: Vec<Duration> = (0..7).map(|_| once(&path, w, h)).collect();

@@ -60,9 +60,9 @@ fn status_kb(key: &str) -> Option<u64> {
 }
 
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/target/bench/gdb-3000.bench.txt").to_string()
-    });
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/target/bench/gdb-3000.bench.txt").to_string());
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let input = bytes.len() as f64;
     let mb = |b: f64| b / 1e6;
@@ -98,6 +98,9 @@ fn main() {
     );
     println!("size_of::<Frame>() = {}", std::mem::size_of::<tracecheck::model::Frame>());
     let ratio = hwm as f64 / input;
-    println!("criterion: peak memory < 3x input (whole process, input included): {ratio:.2}x -> {}", if ratio < 3.0 { "PASS" } else { "FAIL" });
+    println!(
+        "criterion: peak memory < 3x input (whole process, input included): {ratio:.2}x -> {}",
+        if ratio < 3.0 { "PASS" } else { "FAIL" }
+    );
     std::hint::black_box(&parsed);
 }

@@ -47,35 +47,151 @@ pub fn is_machinery(f: &Frame) -> bool {
     let module = f.module.as_deref().unwrap_or("");
     let file = f.file.as_deref().unwrap_or("");
     const EXACT: &[&str] = &[
-        "raise", "abort", "__GI_raise", "__GI_abort", "gsignal", "__pthread_kill_implementation", "__pthread_kill_internal",
-        "pthread_kill", "__pthread_kill", "__libc_message", "__libc_message_impl", "__malloc_assert", "malloc_printerr",
-        "__assert_fail", "__assert_fail_base", "__assert_perror_fail", "__fortify_fail", "__chk_fail", "__stack_chk_fail",
-        "__stack_chk_fail_local", "_int_free", "_int_malloc", "_int_realloc", "__GI___libc_free", "__libc_free", "free",
-        "malloc", "realloc", "calloc", "cfree", "tcache_double_free_verify", "_int_free_merge_chunk", "_int_free_create_chunk",
-        "_int_free_maybe_consolidate", "__GI___clock_nanosleep", "std::terminate", "__cxa_throw", "__cxa_rethrow",
-        "__gxx_personality_v0", "_Unwind_RaiseException", "_Unwind_Resume", "__cxxabiv1::__terminate",
-        "__gnu_cxx::__verbose_terminate_handler", "std::__throw_out_of_range_fmt", "std::__throw_out_of_range",
-        "std::__throw_bad_alloc", "std::__throw_logic_error", "std::__throw_length_error", "std::__throw_invalid_argument",
-        "jl_throw", "ijl_throw", "jl_error", "ijl_error", "jl_errorf", "ijl_errorf", "jl_sig_throw", "jl_rethrow",
-        "ijl_rethrow", "jl_bounds_error", "ijl_bounds_error_int", "jl_type_error", "ijl_type_error", "jl_gc_collect",
-        "ijl_gc_collect", "jl_apply_generic", "ijl_apply_generic", "jl_invoke", "ijl_invoke", "_jl_invoke", "jl_apply",
-        "jl_critical_error", "jl_exit_thread0_cb", "sigdie_handler", "segv_handler", "jl_call_in_ctx", "signal_listener",
-        "runtime.sigpanic", "runtime.raise", "runtime.raisebadsignal", "runtime.crash", "runtime.dieFromSignal",
-        "runtime.fatalthrow", "runtime.fatalpanic", "runtime.throw", "runtime.gopanic", "runtime.sighandler",
-        "runtime.sigtrampgo", "runtime.sigtramp", "runtime.panicmem", "runtime.panicmemAddr", "runtime.panicIndex",
-        "rust_panic", "__rust_start_panic", "rust_begin_unwind", "__rust_end_short_backtrace", "__rust_abort",
-        "__libc_start_call_main", "__libc_start_main_impl", "__libc_start_main", "_start", "start_thread", "clone3", "clone",
+        "raise",
+        "abort",
+        "__GI_raise",
+        "__GI_abort",
+        "gsignal",
+        "__pthread_kill_implementation",
+        "__pthread_kill_internal",
+        "pthread_kill",
+        "__pthread_kill",
+        "__libc_message",
+        "__libc_message_impl",
+        "__malloc_assert",
+        "malloc_printerr",
+        "__assert_fail",
+        "__assert_fail_base",
+        "__assert_perror_fail",
+        "__fortify_fail",
+        "__chk_fail",
+        "__stack_chk_fail",
+        "__stack_chk_fail_local",
+        "_int_free",
+        "_int_malloc",
+        "_int_realloc",
+        "__GI___libc_free",
+        "__libc_free",
+        "free",
+        "malloc",
+        "realloc",
+        "calloc",
+        "cfree",
+        "tcache_double_free_verify",
+        "_int_free_merge_chunk",
+        "_int_free_create_chunk",
+        "_int_free_maybe_consolidate",
+        "__GI___clock_nanosleep",
+        "std::terminate",
+        "__cxa_throw",
+        "__cxa_rethrow",
+        "__gxx_personality_v0",
+        "_Unwind_RaiseException",
+        "_Unwind_Resume",
+        "__cxxabiv1::__terminate",
+        "__gnu_cxx::__verbose_terminate_handler",
+        "std::__throw_out_of_range_fmt",
+        "std::__throw_out_of_range",
+        "std::__throw_bad_alloc",
+        "std::__throw_logic_error",
+        "std::__throw_length_error",
+        "std::__throw_invalid_argument",
+        "jl_throw",
+        "ijl_throw",
+        "jl_error",
+        "ijl_error",
+        "jl_errorf",
+        "ijl_errorf",
+        "jl_sig_throw",
+        "jl_rethrow",
+        "ijl_rethrow",
+        "jl_bounds_error",
+        "ijl_bounds_error_int",
+        "jl_type_error",
+        "ijl_type_error",
+        "jl_gc_collect",
+        "ijl_gc_collect",
+        "jl_apply_generic",
+        "ijl_apply_generic",
+        "jl_invoke",
+        "ijl_invoke",
+        "_jl_invoke",
+        "jl_apply",
+        "jl_critical_error",
+        "jl_exit_thread0_cb",
+        "sigdie_handler",
+        "segv_handler",
+        "jl_call_in_ctx",
+        "signal_listener",
+        "runtime.sigpanic",
+        "runtime.raise",
+        "runtime.raisebadsignal",
+        "runtime.crash",
+        "runtime.dieFromSignal",
+        "runtime.fatalthrow",
+        "runtime.fatalpanic",
+        "runtime.throw",
+        "runtime.gopanic",
+        "runtime.sighandler",
+        "runtime.sigtrampgo",
+        "runtime.sigtramp",
+        "runtime.panicmem",
+        "runtime.panicmemAddr",
+        "runtime.panicIndex",
+        "rust_panic",
+        "__rust_start_panic",
+        "rust_begin_unwind",
+        "__rust_end_short_backtrace",
+        "__rust_abort",
+        "__libc_start_call_main",
+        "__libc_start_main_impl",
+        "__libc_start_main",
+        "_start",
+        "start_thread",
+        "clone3",
+        "clone",
     ];
     if EXACT.contains(&name) {
         return true;
     }
     const PREFIXES: &[&str] = &[
-        "core::panicking::", "std::panicking::", "std::sys::", "std::rt::", "core::result::unwrap_failed",
-        "core::option::unwrap_failed", "core::option::expect_failed", "std::process::abort", "core::slice::index::",
-        "panic_abort::", "std::sys_common::backtrace", "std::backtrace_rs", "__rust_", "__GI___", "__libc_", "__pthread_",
-        "_dl_", "__sigsetjmp", "runtime.", "jl_gc_", "gc_mark", "gc_sweep", "ijl_gc_", "_Unwind_", "__cxxabiv1",
-        "std::__throw", "__gnu_cxx::__verbose", "__interceptor_", "__asan", "__sanitizer", "__ubsan", "__tsan",
-        "__msan", "_jl_gc_", "gc_dump_queue_and_abort", "gc_assert_datatype_fail", "jl_datatype_layout",
+        "core::panicking::",
+        "std::panicking::",
+        "std::sys::",
+        "std::rt::",
+        "core::result::unwrap_failed",
+        "core::option::unwrap_failed",
+        "core::option::expect_failed",
+        "std::process::abort",
+        "core::slice::index::",
+        "panic_abort::",
+        "std::sys_common::backtrace",
+        "std::backtrace_rs",
+        "__rust_",
+        "__GI___",
+        "__libc_",
+        "__pthread_",
+        "_dl_",
+        "__sigsetjmp",
+        "runtime.",
+        "jl_gc_",
+        "gc_mark",
+        "gc_sweep",
+        "ijl_gc_",
+        "_Unwind_",
+        "__cxxabiv1",
+        "std::__throw",
+        "__gnu_cxx::__verbose",
+        "__interceptor_",
+        "__asan",
+        "__sanitizer",
+        "__ubsan",
+        "__tsan",
+        "__msan",
+        "_jl_gc_",
+        "gc_dump_queue_and_abort",
+        "gc_assert_datatype_fail",
+        "jl_datatype_layout",
     ];
     if PREFIXES.iter().any(|p| name.starts_with(p)) {
         return true;
@@ -87,26 +203,52 @@ pub fn is_machinery(f: &Frame) -> bool {
     if is_toolchain_source(file) {
         return true;
     }
-    const STD_NAMESPACES: &[&str] = &["core::", "std::", "alloc::", "__gnu_cxx::", "__cxxabiv1::", "panic_abort::", "panic_unwind::"];
+    const STD_NAMESPACES: &[&str] =
+        &["core::", "std::", "alloc::", "__gnu_cxx::", "__cxxabiv1::", "panic_abort::", "panic_unwind::"];
     if file.is_empty() && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
     // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
     let lib = if module.is_empty() { file } else { module };
     let base = lib.rsplit('/').next().unwrap_or(lib);
-    if base.starts_with("libc.so") || base.starts_with("libc-") || base.starts_with("ld-linux") || base.starts_with("libpthread") || base.starts_with("libstdc++") || base.starts_with("libgcc_s") {
+    if base.starts_with("libc.so")
+        || base.starts_with("libc-")
+        || base.starts_with("ld-linux")
+        || base.starts_with("libpthread")
+        || base.starts_with("libstdc++")
+        || base.starts_with("libgcc_s")
+    {
         return true;
     }
     // glibc sources as gdb prints them (../sysdeps/…, ./nptl/…, ./stdlib/…, malloc.c), also
     // under a distribution's build path (/build/glibc-SzIz7B/glibc-2.31/string/../sysdeps/…).
-    if file.starts_with("../sysdeps/") || file.starts_with("./nptl/") || file.starts_with("./stdlib/") || file.starts_with("./malloc/") || file.starts_with("./assert/") || file.starts_with("./debug/") || file.starts_with("./signal/") || file.starts_with("./posix/") || file == "malloc.c" || file.starts_with("./libio/") || file.contains("/sysdeps/") || in_glibc_tree(file) {
+    if file.starts_with("../sysdeps/")
+        || file.starts_with("./nptl/")
+        || file.starts_with("./stdlib/")
+        || file.starts_with("./malloc/")
+        || file.starts_with("./assert/")
+        || file.starts_with("./debug/")
+        || file.starts_with("./signal/")
+        || file.starts_with("./posix/")
+        || file == "malloc.c"
+        || file.starts_with("./libio/")
+        || file.contains("/sysdeps/")
+        || in_glibc_tree(file)
+    {
         return true;
     }
     // Library code compiled into the caller: C++ standard library headers (libstdc++'s
     // /usr/include/c++/12/bits/stl_vector.h, libc++'s …/include/c++/v1/), other system
     // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
     // library/std/src/… when rustc's own paths are relative).
-    if file.starts_with("/usr/include/") || file.contains("/include/c++/") || file.starts_with("/rustc/") || file.starts_with("library/core/src/") || file.starts_with("library/std/src/") || file.starts_with("library/alloc/src/") || file.starts_with("library/panic_abort/") {
+    if file.starts_with("/usr/include/")
+        || file.contains("/include/c++/")
+        || file.starts_with("/rustc/")
+        || file.starts_with("library/core/src/")
+        || file.starts_with("library/std/src/")
+        || file.starts_with("library/alloc/src/")
+        || file.starts_with("library/panic_abort/")
+    {
         return true;
     }
     // Julia's GC internals (static functions in src/gc.c, gc-stock.c…) and Julia's Base,
@@ -122,7 +264,8 @@ pub fn is_machinery(f: &Frame) -> bool {
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
 fn is_toolchain_source(file: &str) -> bool {
-    const RUST_LIBS: &[&str] = &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
+    const RUST_LIBS: &[&str] =
+        &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
     file.starts_with("/rustc/")
         || file.contains("/lib/rustlib/src/rust/library/")
         || RUST_LIBS.iter().any(|p| file.starts_with(p))
@@ -138,7 +281,10 @@ fn in_glibc_tree(file: &str) -> bool {
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
     let th = stop.crashed_thread()?;
-    let pos = th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+    let pos = th
+        .frames
+        .iter()
+        .position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
         .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
     Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
 }
@@ -202,13 +348,10 @@ pub fn frame_arg_string(f: &Frame, name: &str) -> Option<String> {
 /// `CrashLine`).
 pub fn crash_line(stop: &Stop) -> Option<String> {
     let th = stop.crashed_thread()?;
-    th.frames
-        .iter()
-        .filter(|f| !is_machinery(f))
-        .find_map(|f| match (&f.file, f.line) {
-            (Some(file), Some(line)) => Some(format!("{file}:{line}")),
-            _ => None,
-        })
+    th.frames.iter().filter(|f| !is_machinery(f)).find_map(|f| match (&f.file, f.line) {
+        (Some(file), Some(line)) => Some(format!("{file}:{line}")),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -292,13 +435,27 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
     #[test]
     fn user_code_in_namespace_std_is_not_machinery() {
         // A user specialisation `std::hash<Key>` defined in the user's own file.
-        let f = Frame { function: Some("std::hash<Key>::operator()".into()), file: Some("src/key.cpp".into()), line: Some(12), ..Default::default() };
+        let f = Frame {
+            function: Some("std::hash<Key>::operator()".into()),
+            file: Some("src/key.cpp".into()),
+            line: Some(12),
+            ..Default::default()
+        };
         assert!(!is_machinery(&f));
-        let f = Frame { function: Some("std::vector<int>::at".into()), file: Some("/usr/include/c++/12/bits/stl_vector.h".into()), ..Default::default() };
+        let f = Frame {
+            function: Some("std::vector<int>::at".into()),
+            file: Some("/usr/include/c++/12/bits/stl_vector.h".into()),
+            ..Default::default()
+        };
         assert!(is_machinery(&f));
         let f = Frame { function: Some("core::panicking::panic_fmt".into()), ..Default::default() };
         assert!(is_machinery(&f));
-        let f = Frame { function: Some("_jl_gc_collect".into()), file: Some("/cache/build/src/gc-stock.c".into()), line: Some(3074), ..Default::default() };
+        let f = Frame {
+            function: Some("_jl_gc_collect".into()),
+            file: Some("/cache/build/src/gc-stock.c".into()),
+            line: Some(3074),
+            ..Default::default()
+        };
         assert!(is_machinery(&f));
     }
 }

@@ -222,7 +222,10 @@ impl<'a> Classifier<'a> {
         }
         let exec = m.executable();
         let write = m.writable();
-        let anon = path.is_empty() || path.starts_with("/memfd:") || path.starts_with("/dev/zero") || path.contains("(deleted)") && path.contains("/memfd");
+        let anon = path.is_empty()
+            || path.starts_with("/memfd:")
+            || path.starts_with("/dev/zero")
+            || path.contains("(deleted)") && path.contains("/memfd");
         if anon {
             if exec == Some(true) {
                 return RegionKind::Jit;
@@ -240,7 +243,12 @@ impl<'a> Classifier<'a> {
             // Old gdb without a Perms column: guess from the offset (first mapping of a file is
             // usually its ELF header and text for non-PIE; cannot tell reliably).
             _ => {
-                if self.trace.libraries.iter().any(|l| matches!((l.from, l.to), (Some(f), Some(t)) if f.0 <= v && v < t.0)) {
+                if self
+                    .trace
+                    .libraries
+                    .iter()
+                    .any(|l| matches!((l.from, l.to), (Some(f), Some(t)) if f.0 <= v && v < t.0))
+                {
                     RegionKind::Code
                 } else {
                     RegionKind::WritableData
@@ -275,22 +283,24 @@ impl<'a> Classifier<'a> {
         }
         match self.trace.arch {
             Arch::Aarch64 => {
-                if v >= 0xffff_f000_0000 && v < 0x1_0000_0000_0000 {
+                if (0xffff_f000_0000..0x1_0000_0000_0000).contains(&v) {
                     RegionKind::Stack
                 } else if Self::in_pie_range(Arch::Aarch64, v) {
                     self.guess_pie(v)
                 } else if (0xffff_0000_0000..0xffff_f000_0000).contains(&v) {
                     RegionKind::Anonymous
-                } else if v < 0x1_0000_0000 && v >= 0x400000 {
+                } else if (0x400000..0x1_0000_0000).contains(&v) {
                     RegionKind::Code
                 } else {
                     RegionKind::Unknown
                 }
             }
             _ => {
-                if (0x7ff0_0000_0000..0x8000_0000_0000).contains(&v) {
+                // Stack pointers are usually printed (handled above, with ASLR or not); the
+                // fixed range is the no-ASLR layout gdb runs programs with.
+                if (0x7fff_ff00_0000..0x8000_0000_0000).contains(&v) {
                     RegionKind::Stack
-                } else if (0x7f00_0000_0000..0x7ff0_0000_0000).contains(&v) {
+                } else if (0x7f00_0000_0000..0x7fff_ff00_0000).contains(&v) {
                     RegionKind::Anonymous
                 } else if Self::in_pie_range(Arch::X86_64, v) {
                     // PIE image and the brk heap right after it.
@@ -352,8 +362,7 @@ Mapped address spaces:
 
     #[test]
     fn heuristics_are_labelled() {
-        let mut t = Trace::default();
-        t.arch = Arch::X86_64;
+        let t = Trace { arch: Arch::X86_64, ..Default::default() };
         let c = Classifier::new(&t);
         let cl = c.classify(0x7fffffffe700);
         assert_eq!(cl.kind, RegionKind::Stack);

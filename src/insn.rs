@@ -98,7 +98,14 @@ fn att_mem(op: &str) -> Option<MemOperand> {
         return Some(MemOperand { base, index, scale, disp, pc_relative, segment });
     }
     if segment.is_some() {
-        return Some(MemOperand { base: None, index: None, scale: 1, disp: parse_int(op).unwrap_or(0), pc_relative: false, segment });
+        return Some(MemOperand {
+            base: None,
+            index: None,
+            scale: 1,
+            disp: parse_int(op).unwrap_or(0),
+            pc_relative: false,
+            segment,
+        });
     }
     // Absolute memory operand `0x601040` (no `$`), only for moves.
     None
@@ -157,8 +164,14 @@ fn a64_mem(op: &str) -> Option<MemOperand> {
 }
 
 fn is_a64(mn: &str, ops: &str) -> bool {
-    ops.contains('[') && (ops.contains('#') || ops.contains("x") || ops.contains("w")) && !ops.contains("ptr")
-        && (mn.starts_with("ld") || mn.starts_with("st") || mn.starts_with("prfm") || mn.starts_with("cas") || mn.starts_with("swp"))
+    ops.contains('[')
+        && (ops.contains('#') || ops.contains("x") || ops.contains("w"))
+        && !ops.contains("ptr")
+        && (mn.starts_with("ld")
+            || mn.starts_with("st")
+            || mn.starts_with("prfm")
+            || mn.starts_with("cas")
+            || mn.starts_with("swp"))
 }
 
 /// Decodes one disassembly text (`mov    0x18(%rax),%rax`).
@@ -180,18 +193,45 @@ pub fn decode(text: &str) -> Decoded {
     let mut words = t.splitn(2, char::is_whitespace);
     let mut mnemonic = words.next().unwrap_or("").to_ascii_lowercase();
     let mut ops = words.next().unwrap_or("").trim();
-    while matches!(mnemonic.as_str(), "lock" | "rep" | "repz" | "repnz" | "repe" | "repne" | "notrack" | "bnd" | "data16" | "cs" | "ds") {
+    while matches!(
+        mnemonic.as_str(),
+        "lock" | "rep" | "repz" | "repnz" | "repe" | "repne" | "notrack" | "bnd" | "data16" | "cs" | "ds"
+    ) {
         let mut w = ops.splitn(2, char::is_whitespace);
         mnemonic = w.next().unwrap_or("").to_ascii_lowercase();
         ops = w.next().unwrap_or("").trim();
     }
-    let mut d = Decoded { mnemonic: mnemonic.clone(), mem: None, access: None, indirect_target: None, needs_alignment: None, stack_access: false };
+    let mut d = Decoded {
+        mnemonic: mnemonic.clone(),
+        mem: None,
+        access: None,
+        indirect_target: None,
+        needs_alignment: None,
+        stack_access: false,
+    };
     let operands = split_operands(ops);
     let intel = ops.contains('[') && !is_a64(&mnemonic, ops);
     let a64 = is_a64(&mnemonic, ops);
     // AT&T size suffixes (`movl`, `addq`) dropped, for matching families.
     let base_mn: &str = match mnemonic.as_str() {
-        m if m.len() > 3 && (m.starts_with("mov") || m.starts_with("add") || m.starts_with("sub") || m.starts_with("cmp") || m.starts_with("push") || m.starts_with("pop") || m.starts_with("test") || m.starts_with("inc") || m.starts_with("dec") || m.starts_with("and") || m.starts_with("or") || m.starts_with("xor")) && m.ends_with(['q', 'l', 'w', 'b']) && !m.starts_with("movs") => &m[..m.len() - 1],
+        m if m.len() > 3
+            && (m.starts_with("mov")
+                || m.starts_with("add")
+                || m.starts_with("sub")
+                || m.starts_with("cmp")
+                || m.starts_with("push")
+                || m.starts_with("pop")
+                || m.starts_with("test")
+                || m.starts_with("inc")
+                || m.starts_with("dec")
+                || m.starts_with("and")
+                || m.starts_with("or")
+                || m.starts_with("xor"))
+            && m.ends_with(['q', 'l', 'w', 'b'])
+            && !m.starts_with("movs") =>
+        {
+            &m[..m.len() - 1]
+        }
         "callq" => "call",
         "jmpq" => "jmp",
         m => m,
@@ -224,14 +264,52 @@ pub fn decode(text: &str) -> Decoded {
         d.indirect_target = operands.first().map(|s| s.to_ascii_lowercase());
         return d;
     }
-    if mnemonic == "lea" || mnemonic.starts_with("lea") || mnemonic == "nop" || mnemonic.starts_with("nop") || mnemonic.starts_with("prefetch") || mnemonic == "adr" || mnemonic == "adrp" {
+    if mnemonic == "lea"
+        || mnemonic.starts_with("lea")
+        || mnemonic == "nop"
+        || mnemonic.starts_with("nop")
+        || mnemonic.starts_with("prefetch")
+        || mnemonic == "adr"
+        || mnemonic == "adrp"
+    {
         return d;
     }
-    if matches!(mnemonic.as_str(), "movaps" | "movapd" | "movdqa" | "vmovaps" | "vmovapd" | "vmovdqa" | "vmovdqa64" | "vmovdqa32" | "movntdq" | "movntps" | "vmovntdq" | "fxsave" | "fxrstor" | "fxsave64" | "fxrstor64") {
-        d.needs_alignment = Some(if mnemonic.starts_with('v') && ops.contains("ymm") { 32 } else if ops.contains("zmm") { 64 } else { 16 });
+    if matches!(
+        mnemonic.as_str(),
+        "movaps"
+            | "movapd"
+            | "movdqa"
+            | "vmovaps"
+            | "vmovapd"
+            | "vmovdqa"
+            | "vmovdqa64"
+            | "vmovdqa32"
+            | "movntdq"
+            | "movntps"
+            | "vmovntdq"
+            | "fxsave"
+            | "fxrstor"
+            | "fxsave64"
+            | "fxrstor64"
+    ) {
+        d.needs_alignment = Some(if mnemonic.starts_with('v') && ops.contains("ymm") {
+            32
+        } else if ops.contains("zmm") {
+            64
+        } else {
+            16
+        });
     }
     // SSE arithmetic with a memory operand also requires 16-byte alignment (non-VEX).
-    if d.needs_alignment.is_none() && !mnemonic.starts_with('v') && (mnemonic.ends_with("ps") || mnemonic.ends_with("pd") || mnemonic.starts_with('p')) && ops.contains("xmm") && !mnemonic.starts_with("movu") && !mnemonic.contains("movu") && !mnemonic.starts_with("push") && !mnemonic.starts_with("pop") {
+    if d.needs_alignment.is_none()
+        && !mnemonic.starts_with('v')
+        && (mnemonic.ends_with("ps") || mnemonic.ends_with("pd") || mnemonic.starts_with('p'))
+        && ops.contains("xmm")
+        && !mnemonic.starts_with("movu")
+        && !mnemonic.contains("movu")
+        && !mnemonic.starts_with("push")
+        && !mnemonic.starts_with("pop")
+    {
         d.needs_alignment = Some(16);
     }
     if a64 {
@@ -239,14 +317,26 @@ pub fn decode(text: &str) -> Decoded {
         if let Some(i) = mem_at {
             // Rejoin `[x1, #24]` that split_operands kept whole.
             d.mem = a64_mem(&operands[i..].join(", "));
-            d.access = Some(if mnemonic.starts_with("st") { Access::Write } else if mnemonic.starts_with("ld") || mnemonic.starts_with("prfm") { Access::Read } else { Access::ReadWrite });
+            d.access = Some(if mnemonic.starts_with("st") {
+                Access::Write
+            } else if mnemonic.starts_with("ld") || mnemonic.starts_with("prfm") {
+                Access::Read
+            } else {
+                Access::ReadWrite
+            });
         }
         return d;
     }
     // x86: find the memory operand and its position.
     let mut mem_pos = None;
     for (i, op) in operands.iter().enumerate() {
-        let m = if intel { if op.contains('[') { intel_mem(op) } else { None } } else if op.starts_with('$') || op.starts_with('%') && !op.contains(':') { None } else { att_mem(op) };
+        let m = if intel {
+            if op.contains('[') { intel_mem(op) } else { None }
+        } else if op.starts_with('$') || op.starts_with('%') && !op.contains(':') {
+            None
+        } else {
+            att_mem(op)
+        };
         if let Some(m) = m {
             d.mem = Some(m);
             mem_pos = Some(i);
@@ -257,12 +347,27 @@ pub fn decode(text: &str) -> Decoded {
         let n = operands.len();
         // AT&T: destination is last; Intel: destination is first.
         let is_dest = if intel { pos == 0 } else { pos == n - 1 };
-        let pure_move = base_mn.starts_with("mov") || mnemonic.starts_with("vmov") || mnemonic.starts_with("set") || mnemonic.starts_with("stos");
+        let pure_move = base_mn.starts_with("mov")
+            || mnemonic.starts_with("vmov")
+            || mnemonic.starts_with("set")
+            || mnemonic.starts_with("stos");
         d.access = Some(if n == 1 {
             // `incl (%rax)`, `notl`, `pushq (%rax)`, `fstp`: unary read-modify-write or read.
-            if base_mn.starts_with("push") || base_mn.starts_with("fld") { Access::Read } else if base_mn.starts_with("fst") || base_mn.starts_with("set") { Access::Write } else { Access::ReadWrite }
+            if base_mn.starts_with("push") || base_mn.starts_with("fld") {
+                Access::Read
+            } else if base_mn.starts_with("fst") || base_mn.starts_with("set") {
+                Access::Write
+            } else {
+                Access::ReadWrite
+            }
         } else if is_dest {
-            if pure_move { Access::Write } else if base_mn.starts_with("cmp") || base_mn.starts_with("test") { Access::Read } else { Access::ReadWrite }
+            if pure_move {
+                Access::Write
+            } else if base_mn.starts_with("cmp") || base_mn.starts_with("test") {
+                Access::Read
+            } else {
+                Access::ReadWrite
+            }
         } else {
             Access::Read
         });
@@ -288,7 +393,11 @@ fn names_reg(op: &str, reg: &str) -> bool {
     op.split(|c: char| !c.is_ascii_alphanumeric()).any(|tok| {
         let t = tok.to_ascii_lowercase();
         t == reg
-            || (reg.starts_with('r') && reg[1..].chars().all(|c| c.is_ascii_digit()) && t.len() == reg.len() + 1 && t.starts_with(reg) && t.ends_with(['d', 'w', 'b']))
+            || (reg.starts_with('r')
+                && reg[1..].chars().all(|c| c.is_ascii_digit())
+                && t.len() == reg.len() + 1
+                && t.starts_with(reg)
+                && t.ends_with(['d', 'w', 'b']))
             || w_form.as_deref() == Some(t.as_str())
     })
 }
@@ -307,7 +416,8 @@ pub fn reg_use(text: &str, reg: &str) -> Option<RegUse> {
     }
     let d = decode(t);
     if let Some(m) = &d.mem
-        && (m.base.as_deref().is_some_and(|b| names_reg(b, reg)) || m.index.as_deref().is_some_and(|i| names_reg(i, reg)))
+        && (m.base.as_deref().is_some_and(|b| names_reg(b, reg))
+            || m.index.as_deref().is_some_and(|i| names_reg(i, reg)))
     {
         return Some(RegUse::Read);
     }
@@ -346,7 +456,8 @@ pub fn reg_use(text: &str, reg: &str) -> Option<RegUse> {
         return Some(RegUse::Read);
     }
     if names_reg(dest, reg) {
-        let pure = mn.starts_with("mov") || mn.starts_with("lea") || mn.starts_with("set") || mn == "adr" || mn == "adrp";
+        let pure =
+            mn.starts_with("mov") || mn.starts_with("lea") || mn.starts_with("set") || mn == "adr" || mn == "adrp";
         let compare = mn.starts_with("cmp") || mn.starts_with("test") || mn == "cmn" || mn == "tst";
         return Some(if compare || !pure { RegUse::Read } else { RegUse::Write });
     }

@@ -14,7 +14,7 @@ use tracecheck::rules::{self, Selection, Severity};
 #[command(
     name = "tracecheck",
     version,
-    about = "Reads what a debugger saw at a crash (gdb, rr, Julia runtime output) and says what is wrong with the machine state.",
+    about = "Reads what a debugger saw at a crash (gdb, rr, lldb, Julia and Go runtime output, ELF cores) and says what is wrong with the machine state.",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -180,6 +180,19 @@ struct CheckArgs {
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = 2 << 30)]
     max_input_bytes: u64,
+    /// Frames kept of one input, over all threads and stops (later frames are dropped, with
+    /// a note). `--max-frames` is how many are shown per backtrace.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_frames_kept: usize,
+    /// Threads kept of one input (later threads are left out, with a note).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_threads: usize,
+    /// Stops kept of one input (later stops are merged into the last one, with a note).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_stops: usize,
+    /// Stop symbolizing after this many seconds and report what was done (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    symbolize_timeout: f64,
     /// Markdown: add source lines around each frame when the source file exists locally.
     #[arg(long)]
     with_source: bool,
@@ -219,7 +232,66 @@ impl BinaryArgs {
     }
 }
 
+/// How much of one input is read and kept.
+#[derive(Clone, Copy)]
+struct Budget {
+    max_input_bytes: u64,
+    limits: tracecheck::input::Limits,
+    symbolize_timeout: Option<std::time::Duration>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_input_bytes: 2 << 30,
+            limits: Default::default(),
+            symbolize_timeout: Some(std::time::Duration::from_secs(60)),
+        }
+    }
+}
+
+impl CheckArgs {
+    fn budget(&self) -> Budget {
+        Budget {
+            max_input_bytes: self.max_input_bytes,
+            limits: tracecheck::input::Limits {
+                max_frames: self.max_frames_kept,
+                max_threads: self.max_threads,
+                max_stops: self.max_stops,
+                ..Default::default()
+            },
+            symbolize_timeout: (self.symbolize_timeout > 0.0 && self.symbolize_timeout.is_finite())
+                .then(|| std::time::Duration::from_secs_f64(self.symbolize_timeout.min(1e9))),
+        }
+    }
+}
+
+/// Inputs bigger than this are streamed (not read into memory whole); standard input always is.
+const STREAM_ABOVE: u64 = 64 << 20;
+
+/// Bytes of a streamed input kept for the markdown report's raw transcript.
+const RAW_KEPT_WHEN_STREAMING: usize = 16 << 20;
+
+/// Prints a message to stderr with anything that came from outside (paths, dump text)
+/// stripped of terminal escapes and control characters.
+fn error_line(msg: &str) {
+    eprintln!("tracecheck: {}", report::safe_line(msg));
+}
+
 fn main() -> ExitCode {
+    let code = run();
+    if std::env::var_os("TRACECHECK_REPORT_PEAK_RSS").is_some_and(|v| v == "1") {
+        // For the adversarial tests and for people sizing machines: the peak resident size.
+        if let Some(hwm) = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
+        }) {
+            eprintln!("tracecheck: peak RSS {hwm} kB");
+        }
+    }
+    code
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -250,17 +322,17 @@ fn main() -> ExitCode {
 fn list_rules(write_docs: Option<std::path::PathBuf>) -> ExitCode {
     if let Some(dir) = write_docs {
         if let Err(e) = std::fs::create_dir_all(&dir) {
-            eprintln!("tracecheck: cannot create {}: {e}", dir.display());
+            error_line(&format!("cannot create {}: {e}", dir.display()));
             return ExitCode::from(2);
         }
         for r in rules::RULES {
             let path = dir.join(format!("{}.md", r.info.id));
             if let Err(e) = std::fs::write(&path, rules::doc_page(r.info)) {
-                eprintln!("tracecheck: cannot write {}: {e}", path.display());
+                error_line(&format!("cannot write {}: {e}", path.display()));
                 return ExitCode::from(2);
             }
         }
-        println!("wrote {} rule pages to {}", rules::RULES.len(), dir.display());
+        println!("{}", report::safe_line(&format!("wrote {} rule pages to {}", rules::RULES.len(), dir.display())));
         return ExitCode::SUCCESS;
     }
     let mut out = io::stdout().lock();
@@ -282,7 +354,7 @@ fn explain(id: &str) -> ExitCode {
         }
         None => {
             let ids: Vec<&str> = rules::RULES.iter().map(|r| r.info.id).collect();
-            eprintln!("tracecheck: no rule '{id}'; rules are: {}", ids.join(", "));
+            error_line(&format!("no rule '{id}'; rules are: {}", ids.join(", ")));
             ExitCode::from(2)
         }
     }
@@ -306,7 +378,9 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
     }
     let dir = dir.or_else(|| {
         let data = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
-        let data = data.or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| std::path::PathBuf::from(h).join(".local/share")));
+        let data = data.or_else(|| {
+            std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        });
         data.map(|d| d.join("tracecheck"))
     });
     let Some(dir) = dir else {
@@ -315,11 +389,11 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
     };
     let path = dir.join("tracecheck.py");
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, companion_script())) {
-        eprintln!("tracecheck: cannot write {}: {e}", path.display());
+        error_line(&format!("cannot write {}: {e}", path.display()));
         return ExitCode::from(2);
     }
     let path = path.canonicalize().unwrap_or(path);
-    eprintln!("tracecheck: installed the gdb companion script at {}", path.display());
+    error_line(&format!("installed the gdb companion script at {}", path.display()));
     eprintln!("tracecheck: add this line to ~/.gdbinit (rr replay reads it too), or type it in gdb:");
     println!("source {}", path.display());
     ExitCode::SUCCESS
@@ -328,7 +402,11 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
 fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     if path == "-" {
-        io::stdin().lock().take(limit + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read standard input: {e}"))?;
+        io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
     } else {
         let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
         if let Ok(m) = f.metadata() {
@@ -349,12 +427,14 @@ fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
 
 fn check(args: CheckArgs) -> ExitCode {
     if args.files.is_empty() {
-        eprintln!("tracecheck: no input file (try `tracecheck sample-traces/null-field.gdb.txt`, or `-` for standard input; `tracecheck --help` for more)");
+        eprintln!(
+            "tracecheck: no input file (try `tracecheck sample-traces/null-field.gdb.txt`, or `-` for standard input; `tracecheck --help` for more)"
+        );
         return ExitCode::from(2);
     }
     for id in args.rule.iter().chain(args.skip_rule.iter()) {
         if rules::find(id).is_none() {
-            eprintln!("tracecheck: unknown rule '{id}' (see `tracecheck rules`)");
+            error_line(&format!("unknown rule '{id}' (see `tracecheck rules`)"));
             return ExitCode::from(2);
         }
     }
@@ -364,21 +444,22 @@ fn check(args: CheckArgs) -> ExitCode {
     let mut failed_input = false;
     for path in &args.files {
         let keep_raw = args.format == Format::Markdown && !args.no_raw;
-        let ir = match load_input(path, args.max_input_bytes, &sel, Some(&args.binaries), keep_raw) {
+        let ir = match load_input(path, &args.budget(), &sel, Some(&args.binaries), keep_raw) {
             Ok(ir) => ir,
             Err(e) => {
-                eprintln!("tracecheck: {e}");
+                error_line(&e);
                 failed_input = true;
                 continue;
             }
         };
+        report_limits(&ir);
         if args.format == Format::Markdown && path != "-" {
             // Sidecar notes go into the bug report; a broken sidecar is reported, not fatal.
             match tracecheck::notes::load(std::path::Path::new(path)) {
                 Ok(f) => {
                     notes.insert(path.clone(), f.notes);
                 }
-                Err(e) => eprintln!("tracecheck: warning: {e}"),
+                Err(e) => error_line(&format!("warning: {e}")),
             }
         }
         report.inputs.push(ir);
@@ -391,15 +472,23 @@ fn check(args: CheckArgs) -> ExitCode {
         ColorChoice::Auto => io::stdout().is_terminal(),
     } && std::env::var_os("NO_COLOR").map(|v| v.is_empty()).unwrap_or(true);
     let res = match args.format {
-        Format::Text => report::text::write(&report, &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose }, &mut out),
+        Format::Text => report::text::write(
+            &report,
+            &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose },
+            &mut out,
+        ),
         Format::Json => report::json::write(&report, &mut out),
-        Format::Markdown => report::markdown::write(&report, &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() }, &mut out),
+        Format::Markdown => report::markdown::write(
+            &report,
+            &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() },
+            &mut out,
+        ),
     };
-    if let Err(e) = res.and_then(|_| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("tracecheck: cannot write output: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = res.and_then(|_| out.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("tracecheck: cannot write output: {e}");
+        return ExitCode::from(2);
     }
     if failed_input {
         return ExitCode::from(2);
@@ -410,49 +499,113 @@ fn check(args: CheckArgs) -> ExitCode {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    let fail = threshold.map(|t| report.inputs.iter().any(|i| i.findings.iter().any(|f| f.severity >= t))).unwrap_or(false);
-    if fail {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    let fail =
+        threshold.map(|t| report.inputs.iter().any(|i| i.findings.iter().any(|f| f.severity >= t))).unwrap_or(false);
+    if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 /// Reads and analyzes one input: an ELF core (recognized by its header, whatever its name)
 /// or a transcript (symbolized when binaries are given). Used by batch mode, the TUI and
-/// `note`, so all three see the same model.
-fn load_input(path: &str, max_input_bytes: u64, sel: &Selection, binaries: Option<&BinaryArgs>, keep_raw: bool) -> Result<analyze::InputReport, String> {
+/// `note`, so all three see the same model. Standard input and big files are streamed.
+fn load_input(
+    path: &str,
+    budget: &Budget,
+    sel: &Selection,
+    binaries: Option<&BinaryArgs>,
+    keep_raw: bool,
+) -> Result<analyze::InputReport, String> {
+    let deadline = budget.symbolize_timeout.map(|d| std::time::Instant::now() + d);
+    let mut size = None;
     if path != "-" {
         match elf_kind(path) {
             Some(true) => {
                 let symbols = binaries.map(BinaryArgs::options).unwrap_or_default();
-                let opts = tracecheck::core::CoreOptions { symbols, ..Default::default() };
+                let opts =
+                    tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
                 return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
                     Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
                     Err(e) => Err(format!("{path}: {e}")),
                 };
             }
             Some(false) => {
-                return Err(format!("{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"));
+                return Err(format!(
+                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
+                ));
             }
             None => {}
         }
+        size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len());
     }
-    let bytes = read_input(path, max_input_bytes)?;
-    if bytes.starts_with(b"\x7fELF") {
-        // Only standard input gets here: a core must be given as a file (it is mapped).
-        return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
-    }
-    let mut parsed = tracecheck::input::parse_bytes(&bytes);
+    let (mut parsed, raw) = if path == "-" || size.is_some_and(|n| n > STREAM_ABOVE && n <= budget.max_input_bytes) {
+        stream_input(path, budget, keep_raw)?
+    } else {
+        let bytes = read_input(path, budget.max_input_bytes)?;
+        if bytes.starts_with(b"\x7fELF") {
+            return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
+        }
+        (tracecheck::input::parse_bytes_with(&bytes, budget.limits), keep_raw.then_some(bytes))
+    };
     if let Some(b) = binaries.filter(|b| b.given()) {
         let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(b.options());
-        tracecheck::symbolize::symbolize_trace(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes);
+        tracecheck::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
     }
     let mut ir = analyze::analyze(path, parsed, sel);
-    if keep_raw {
+    if let Some(bytes) = raw {
         ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
     }
     Ok(ir)
+}
+
+/// Streams standard input or a big file through the parser: memory stays bounded by the
+/// model limits, and the raw text kept for markdown is cut at [`RAW_KEPT_WHEN_STREAMING`].
+fn stream_input(
+    path: &str,
+    budget: &Budget,
+    keep_raw: bool,
+) -> Result<(tracecheck::input::Parsed, Option<Vec<u8>>), String> {
+    use io::BufRead;
+    let opts = tracecheck::input::StreamOptions {
+        limits: budget.limits,
+        keep_raw: if keep_raw { RAW_KEPT_WHEN_STREAMING } else { 0 },
+        max_bytes: budget.max_input_bytes,
+    };
+    let run = |r: &mut dyn BufRead| -> Result<tracecheck::input::Streamed, String> {
+        let what = if path == "-" { "standard input".to_string() } else { path.to_string() };
+        if r.fill_buf().map_err(|e| format!("cannot read {what}: {e}"))?.starts_with(b"\x7fELF") {
+            return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
+        }
+        tracecheck::input::parse_reader(r, &opts).map_err(|e| format!("cannot read {what}: {e}"))
+    };
+    let streamed = if path == "-" {
+        run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+        run(&mut io::BufReader::with_capacity(1 << 20, f))?
+    };
+    if streamed.over_max {
+        return Err(format!("{path} is over --max-input-bytes {}", budget.max_input_bytes));
+    }
+    let mut parsed = streamed.parsed;
+    if keep_raw && !streamed.raw_complete {
+        parsed.diagnostics.notes.push(tracecheck::input::Note {
+            line: None,
+            message: format!(
+                "the raw transcript in the markdown report holds the first {} MiB of {} bytes",
+                RAW_KEPT_WHEN_STREAMING >> 20,
+                streamed.bytes
+            ),
+        });
+    }
+    Ok((parsed, keep_raw.then_some(streamed.raw)))
+}
+
+/// Repeats the diagnostics notes that say a result is partial on stderr.
+fn report_limits(ir: &analyze::InputReport) {
+    for n in &ir.parsed.diagnostics.notes {
+        if n.message.starts_with(tracecheck::input::stream::LIMIT_NOTE) {
+            error_line(&format!("{}: {}", ir.path, n.message));
+        }
+    }
 }
 
 fn tui(path: &str, args: &CheckArgs) -> ExitCode {
@@ -462,17 +615,17 @@ fn tui(path: &str, args: &CheckArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
-    let ir = match load_input(path, args.max_input_bytes, &sel, Some(&args.binaries), true) {
+    let ir = match load_input(path, &args.budget(), &sel, Some(&args.binaries), true) {
         Ok(ir) => ir,
         Err(e) => {
-            eprintln!("tracecheck: {e}");
+            error_line(&e);
             return ExitCode::from(2);
         }
     };
     match tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tracecheck: {e:#}");
+            error_line(&format!("{e:#}"));
             ExitCode::from(2)
         }
     }
@@ -497,10 +650,10 @@ fn tui_follow(path: &str, args: &CheckArgs) -> ExitCode {
 fn note(args: NoteArgs) -> ExitCode {
     use tracecheck::notes;
     let dump = std::path::Path::new(&args.file);
-    let ir = match load_input(&args.file, 2 << 30, &Selection::default(), None, true) {
+    let ir = match load_input(&args.file, &Budget::default(), &Selection::default(), None, true) {
         Ok(ir) => ir,
         Err(e) => {
-            eprintln!("tracecheck: {e}");
+            error_line(&e);
             return ExitCode::from(2);
         }
     };
@@ -511,12 +664,19 @@ fn note(args: NoteArgs) -> ExitCode {
                     println!("{l}");
                 }
                 if f.notes.is_empty() {
-                    eprintln!("no notes for {} (they would be in {})", args.file, notes::sidecar_path(dump).display());
+                    eprintln!(
+                        "{}",
+                        report::safe_line(&format!(
+                            "no notes for {} (they would be in {})",
+                            args.file,
+                            notes::sidecar_path(dump).display()
+                        ))
+                    );
                 }
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("tracecheck: {e}");
+                error_line(&e.to_string());
                 ExitCode::from(2)
             }
         };
@@ -525,16 +685,17 @@ fn note(args: NoteArgs) -> ExitCode {
         return match notes::remove(dump, id) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => {
-                eprintln!("tracecheck: no note with id {id} (see `tracecheck note {} --list`)", args.file);
+                error_line(&format!("no note with id {id} (see `tracecheck note {} --list`)", args.file));
                 ExitCode::from(2)
             }
             Err(e) => {
-                eprintln!("tracecheck: {e}");
+                error_line(&e.to_string());
                 ExitCode::from(2)
             }
         };
     }
-    let spec = notes::TargetSpec { frame: args.frame, register: args.register, finding: args.finding, thread: args.thread };
+    let spec =
+        notes::TargetSpec { frame: args.frame, register: args.register, finding: args.finding, thread: args.thread };
     let text = args.text.unwrap_or_default();
     if text.trim().is_empty() {
         eprintln!("tracecheck: the note is empty");
@@ -547,11 +708,11 @@ fn note(args: NoteArgs) -> ExitCode {
     });
     match res {
         Ok(desc) => {
-            eprintln!("noted on {} in {}", report::safe(&desc), notes::sidecar_path(dump).display());
+            eprintln!("{}", report::safe_line(&format!("noted on {desc} in {}", notes::sidecar_path(dump).display())));
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("tracecheck: {e}");
+            error_line(&e.to_string());
             ExitCode::from(2)
         }
     }
@@ -579,7 +740,7 @@ fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
     }) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("tracecheck: {e}");
+            error_line(&e.to_string());
             return ExitCode::from(2);
         }
     };

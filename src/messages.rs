@@ -59,7 +59,10 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if HEAP.iter().any(|h| t.contains(h)) {
         return Some(MessageKind::HeapCorruption);
     }
-    if t.starts_with("terminate called after throwing an instance of") || t.starts_with("terminate called without an active exception") || t.starts_with("terminate called recursively") {
+    if t.starts_with("terminate called after throwing an instance of")
+        || t.starts_with("terminate called without an active exception")
+        || t.starts_with("terminate called recursively")
+    {
         return Some(MessageKind::UncaughtException);
     }
     // `thread 'main' panicked at …`; Rust 1.89+ adds the tid: `thread 'main' (26319) panicked at …`.
@@ -120,7 +123,8 @@ pub fn parse_assertion(t: &str) -> Option<Assertion<'_>> {
     // macOS: `(x), function f, file a.c, line 5`
     if let Some((expr, tail)) = r.rsplit_once(", function ") {
         let (function, tail) = tail.split_once(", file ").unwrap_or((tail, ""));
-        let (file, line) = tail.split_once(", line ").map(|(f, l)| (Some(f), l.trim().parse().ok())).unwrap_or((None, None));
+        let (file, line) =
+            tail.split_once(", line ").map(|(f, l)| (Some(f), l.trim().parse().ok())).unwrap_or((None, None));
         let expr = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')).unwrap_or(expr);
         return Some(Assertion { program: None, file, line, function: Some(function), expr });
     }
@@ -128,7 +132,13 @@ pub fn parse_assertion(t: &str) -> Option<Assertion<'_>> {
     if let Some((expr, tail)) = r.rsplit_once(" (") {
         let parts: Vec<&str> = tail.trim_end_matches(')').split(": ").collect();
         if let [file, function, line] = parts[..] {
-            return Some(Assertion { program: None, file: Some(file), line: line.parse().ok(), function: Some(function), expr });
+            return Some(Assertion {
+                program: None,
+                file: Some(file),
+                line: line.parse().ok(),
+                function: Some(function),
+                expr,
+            });
         }
     }
     Some(Assertion { program: None, file: None, line: None, function: None, expr: r })
@@ -179,7 +189,10 @@ mod tests {
     fn kinds() {
         assert_eq!(classify("free(): double free detected in tcache 2"), Some(MessageKind::HeapCorruption));
         assert_eq!(classify("*** stack smashing detected ***: terminated"), Some(MessageKind::StackSmashing));
-        assert_eq!(classify("terminate called after throwing an instance of 'std::out_of_range'"), Some(MessageKind::UncaughtException));
+        assert_eq!(
+            classify("terminate called after throwing an instance of 'std::out_of_range'"),
+            Some(MessageKind::UncaughtException)
+        );
         assert_eq!(classify("thread 'main' panicked at src/main.rs:13:5:"), Some(MessageKind::Panic));
         assert_eq!(classify("thread 'main' (26319) panicked at src/rust-panic.rs:23:28:"), Some(MessageKind::Panic));
         assert_eq!(classify("thread 'main' panicked at 'explicit panic', src/main.rs:2:5"), Some(MessageKind::Panic));
@@ -194,11 +207,25 @@ mod tests {
         let a = parse_assertion("assert-fail: src/assert-fail.c:9: range_width: Assertion `r->lo <= r->hi && \"range is inverted\"' failed.").unwrap();
         assert_eq!(
             a,
-            Assertion { program: Some("assert-fail"), file: Some("src/assert-fail.c"), line: Some(9), function: Some("range_width"), expr: "r->lo <= r->hi && \"range is inverted\"" }
+            Assertion {
+                program: Some("assert-fail"),
+                file: Some("src/assert-fail.c"),
+                line: Some(9),
+                function: Some("range_width"),
+                expr: "r->lo <= r->hi && \"range is inverted\""
+            }
         );
         // Seed 001 (Julia debug build).
         let a = parse_assertion("julia-debug: /home/tim/Julia/src/julia/src/dump.c:2159: jl_deserialize_value: Assertion `offs < backref_list.len' failed.").unwrap();
-        assert_eq!((a.file, a.line, a.function, a.expr), (Some("/home/tim/Julia/src/julia/src/dump.c"), Some(2159), Some("jl_deserialize_value"), "offs < backref_list.len"));
+        assert_eq!(
+            (a.file, a.line, a.function, a.expr),
+            (
+                Some("/home/tim/Julia/src/julia/src/dump.c"),
+                Some(2159),
+                Some("jl_deserialize_value"),
+                "offs < backref_list.len"
+            )
+        );
         let a = parse_assertion("Assertion failed: x == 1 (t.c: main: 5)").unwrap();
         assert_eq!((a.file, a.line, a.function, a.expr), (Some("t.c"), Some(5), Some("main"), "x == 1"));
         let a = parse_assertion("Assertion failed: (x == 1), function main, file t.c, line 5.").unwrap();
@@ -217,9 +244,18 @@ mod tests {
             Some(PanicHeader { thread: "main", location: Some("src/main.rs:13:5"), payload: None })
         );
         assert_eq!(
-            parse_panic_header("thread '<unnamed>' panicked at 'called `Option::unwrap()` on a `None` value', src/lib.rs:4:37"),
-            Some(PanicHeader { thread: "<unnamed>", location: Some("src/lib.rs:4:37"), payload: Some("called `Option::unwrap()` on a `None` value") })
+            parse_panic_header(
+                "thread '<unnamed>' panicked at 'called `Option::unwrap()` on a `None` value', src/lib.rs:4:37"
+            ),
+            Some(PanicHeader {
+                thread: "<unnamed>",
+                location: Some("src/lib.rs:4:37"),
+                payload: Some("called `Option::unwrap()` on a `None` value")
+            })
         );
-        assert_eq!(thrown_type("terminate called after throwing an instance of 'std::out_of_range'"), Some("std::out_of_range"));
+        assert_eq!(
+            thrown_type("terminate called after throwing an instance of 'std::out_of_range'"),
+            Some("std::out_of_range")
+        );
     }
 }

@@ -17,11 +17,7 @@ pub struct Address(pub u64);
 
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() {
-            write!(f, "0x{:x}", self.0)
-        } else {
-            write!(f, "0x{:016x}", self.0)
-        }
+        if f.alternate() { write!(f, "0x{:x}", self.0) } else { write!(f, "0x{:016x}", self.0) }
     }
 }
 
@@ -171,9 +167,10 @@ impl StopReason {
     /// The symbolic `si_code` name for this signal (`SEGV_MAPERR`, `SI_KERNEL`, …).
     pub fn code_name(&self) -> Option<&'static str> {
         let code = self.si_code?;
-        crate::signals::si_code_name(self.signo.or_else(|| {
-            self.signal.as_deref().and_then(crate::signals::signo)
-        })?, code)
+        crate::signals::si_code_name(
+            self.signo.or_else(|| self.signal.as_deref().and_then(crate::signals::signo))?,
+            code,
+        )
     }
 }
 
@@ -503,9 +500,12 @@ impl Stop {
     /// The words of `x/… expr` printed while `frame` of the crashed thread was selected
     /// (`x/4gx $r13` reads a different r13 in each frame).
     pub fn memory_dump(&self, expr: &str, frame: u32) -> Option<&MemoryDump> {
-        self.memory
-            .iter()
-            .find(|m| m.expr.as_deref() == Some(expr) && m.frame == frame && m.string.is_none() && self.in_crashed_thread(&m.thread))
+        self.memory.iter().find(|m| {
+            m.expr.as_deref() == Some(expr)
+                && m.frame == frame
+                && m.string.is_none()
+                && self.in_crashed_thread(&m.thread)
+        })
     }
 }
 

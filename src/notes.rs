@@ -58,9 +58,14 @@ pub struct Note {
 pub enum Target {
     /// The whole trace.
     Trace,
-    Frame { frame: FrameAnchor },
+    Frame {
+        frame: FrameAnchor,
+    },
     /// A register as seen in one frame.
-    Register { register: String, frame: FrameAnchor },
+    Register {
+        register: String,
+        frame: FrameAnchor,
+    },
     /// A finding, by rule id and (when the finding names one) its frame.
     Finding {
         rule: String,
@@ -104,7 +109,9 @@ impl fmt::Display for Target {
         match self {
             Target::Trace => f.write_str("the whole trace"),
             Target::Frame { frame } => write!(f, "frame #{} {} (thread {})", frame.index, frame.function, frame.thread),
-            Target::Register { register, frame } => write!(f, "register {register} at frame #{} {}", frame.index, frame.function),
+            Target::Register { register, frame } => {
+                write!(f, "register {register} at frame #{} {}", frame.index, frame.function)
+            }
             Target::Finding { rule, frame: Some(fr) } => write!(f, "finding {rule} (frame #{})", fr.index),
             Target::Finding { rule, frame: None } => write!(f, "finding {rule}"),
         }
@@ -118,7 +125,9 @@ pub enum NotesError {
     Io { path: PathBuf, source: io::Error },
     #[error("notes file {path} is broken ({reason}); it was left as it is and nothing was saved — fix or move it away")]
     Broken { path: PathBuf, reason: String },
-    #[error("notes file {path} has format version {found}, newer than this tracecheck reads ({VERSION}); it was left as it is and nothing was saved — use a newer tracecheck")]
+    #[error(
+        "notes file {path} has format version {found}, newer than this tracecheck reads ({VERSION}); it was left as it is and nothing was saved — use a newer tracecheck"
+    )]
     NewerVersion { path: PathBuf, found: u32 },
     #[error("notes need a dump file on disk (standard input has no place for a sidecar)")]
     NoFile,
@@ -158,13 +167,16 @@ fn lock_path(sidecar: &Path) -> PathBuf {
 
 /// Parses sidecar text. Rejects newer versions and anything that is not a notes file.
 pub fn parse(text: &str, path: &Path) -> Result<NotesFile, NotesError> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| NotesError::Broken { path: path.to_path_buf(), reason: e.to_string() })?;
+    let v: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| NotesError::Broken { path: path.to_path_buf(), reason: e.to_string() })?;
     let version = v.get("version").and_then(|x| x.as_u64());
     match version {
         None => return Err(NotesError::Broken { path: path.to_path_buf(), reason: "no \"version\" field".into() }),
         Some(n) if n > VERSION as u64 => {
-            return Err(NotesError::NewerVersion { path: path.to_path_buf(), found: u32::try_from(n).unwrap_or(u32::MAX) });
+            return Err(NotesError::NewerVersion {
+                path: path.to_path_buf(),
+                found: u32::try_from(n).unwrap_or(u32::MAX),
+            });
         }
         Some(_) => {}
     }
@@ -193,7 +205,8 @@ fn load_sidecar(path: &Path) -> Result<NotesFile, NotesError> {
 pub fn update(dump: &Path, change: impl FnOnce(&mut NotesFile)) -> Result<NotesFile, NotesError> {
     let path = sidecar_path(dump);
     let lock = lock_path(&path);
-    let lock_file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock).map_err(io_err(&lock))?;
+    let lock_file =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock).map_err(io_err(&lock))?;
     // flock: released when `lock_file` is dropped (also if this process dies).
     lock_file.lock().map_err(io_err(&lock))?;
     let mut file = load_sidecar(&path)?;
@@ -225,7 +238,8 @@ fn write_atomically(path: &Path, file: &NotesFile) -> Result<(), NotesError> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut json = serde_json::to_string_pretty(file).map_err(|e| NotesError::Broken { path: path.to_path_buf(), reason: e.to_string() })?;
+    let mut json = serde_json::to_string_pretty(file)
+        .map_err(|e| NotesError::Broken { path: path.to_path_buf(), reason: e.to_string() })?;
     json.push('\n');
     let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{base}.tmp.{}.{}", std::process::id(), unique()));
@@ -283,12 +297,15 @@ pub fn resolve_frame(trace: &Trace, a: &FrameAnchor) -> Option<ResolvedFrame> {
         order.push(a.stop);
     }
     order.extend((0..trace.stops.len()).rev().filter(|&s| s != a.stop));
-    let same_fn = |f: &Frame| f.function_name() == a.function && (a.file.is_none() || f.file.as_deref() == a.file.as_deref());
+    let same_fn =
+        |f: &Frame| f.function_name() == a.function && (a.file.is_none() || f.file.as_deref() == a.file.as_deref());
     for si in order {
         let stop = &trace.stops[si];
         let Some(ti) = stop.threads.iter().position(|t| *t.id == *a.thread) else { continue };
         let th = &stop.threads[ti];
-        if let Some(p) = th.frames.iter().position(|f| f.index == a.index && same_fn(f) && (a.line.is_none() || f.line == a.line)) {
+        if let Some(p) =
+            th.frames.iter().position(|f| f.index == a.index && same_fn(f) && (a.line.is_none() || f.line == a.line))
+        {
             return Some(ResolvedFrame { stop: si, thread: ti, position: p, index: a.index, moved: false });
         }
         if let Some(p) = th.frames.iter().position(|f| f.index == a.index && same_fn(f)) {
@@ -312,7 +329,10 @@ pub fn resolve_frame(trace: &Trace, a: &FrameAnchor) -> Option<ResolvedFrame> {
 pub enum Placement {
     Trace,
     Frame(ResolvedFrame),
-    Register { register: String, frame: ResolvedFrame },
+    Register {
+        register: String,
+        frame: ResolvedFrame,
+    },
     /// Index into `InputReport::findings`.
     Finding(usize),
     /// The anchor no longer matches anything in the dump.
@@ -416,13 +436,14 @@ pub fn target_for(ir: &InputReport, spec: &TargetSpec) -> Result<Target, NotesEr
         None => Ok(Target::Frame { frame: anchor }),
         Some(r) => {
             if let Some(set) = th.registers.get(&index)
-                && set.reg(r).is_none() {
-                    let names: Vec<&str> = set.regs.iter().map(|x| &*x.name).take(24).collect();
-                    return Err(NotesError::Target(format!(
-                        "no register '{r}' at frame #{index}; registers printed there: {}",
-                        names.join(" ")
-                    )));
-                }
+                && set.reg(r).is_none()
+            {
+                let names: Vec<&str> = set.regs.iter().map(|x| &*x.name).take(24).collect();
+                return Err(NotesError::Target(format!(
+                    "no register '{r}' at frame #{index}; registers printed there: {}",
+                    names.join(" ")
+                )));
+            }
             Ok(Target::Register { register: r.clone(), frame: anchor })
         }
     }
@@ -440,7 +461,12 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
                 Placement::Finding(i) => format!("finding {}", ir.findings.get(i).map(|f| f.rule).unwrap_or("?")),
                 Placement::Orphan => format!("UNANCHORED (was {})", n.target),
             };
-            format!("{}  [{}]  {}", n.id, crate::report::safe(&place), crate::report::safe(&n.text).replace('\n', " "))
+            format!(
+                "{}  [{}]  {}",
+                crate::report::safe(&n.id),
+                crate::report::safe(&place),
+                crate::report::safe(&n.text).replace('\n', " ")
+            )
         })
         .collect()
 }
@@ -545,7 +571,8 @@ Program received signal SIGSEGV, Segmentation fault.
     #[test]
     fn frame_notes_reanchor_when_the_index_shifts() {
         let r = ir(BT);
-        let Target::Frame { frame } = target_for(&r, &TargetSpec { frame: Some(2), ..Default::default() }).unwrap() else {
+        let Target::Frame { frame } = target_for(&r, &TargetSpec { frame: Some(2), ..Default::default() }).unwrap()
+        else {
             panic!()
         };
         assert_eq!(frame.function, "report");
@@ -572,7 +599,8 @@ Program received signal SIGSEGV, Segmentation fault.
         let r = ir(BT);
         let e = target_for(&r, &TargetSpec { frame: Some(9), ..Default::default() }).unwrap_err();
         assert!(e.to_string().contains("#0–#3"), "{e}");
-        let e = target_for(&r, &TargetSpec { finding: Some("pinned-register".into()), ..Default::default() }).unwrap_err();
+        let e =
+            target_for(&r, &TargetSpec { finding: Some("pinned-register".into()), ..Default::default() }).unwrap_err();
         assert!(e.to_string().contains("no finding"), "{e}");
         assert_eq!(target_for(&r, &TargetSpec::default()).unwrap(), Target::Trace);
     }
@@ -583,7 +611,14 @@ Program received signal SIGSEGV, Segmentation fault.
             id: "a1".into(),
             target: Target::Register {
                 register: "r13".into(),
-                frame: FrameAnchor { stop: 0, thread: "1".into(), index: 0, function: "f".into(), file: None, line: None },
+                frame: FrameAnchor {
+                    stop: 0,
+                    thread: "1".into(),
+                    index: 0,
+                    function: "f".into(),
+                    file: None,
+                    line: None,
+                },
             },
             text: "stale thunk".into(),
             created: 5,

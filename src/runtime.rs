@@ -365,7 +365,9 @@ fn is_ghc_name(name: &str) -> bool {
     if name.starts_with("stg_") {
         return true;
     }
-    let Some(stem) = ["_info", "_con_info", "_fast", "_entry", "_ret"].iter().find_map(|s| name.strip_suffix(s)) else { return false };
+    let Some(stem) = ["_info", "_con_info", "_fast", "_entry", "_ret"].iter().find_map(|s| name.strip_suffix(s)) else {
+        return false;
+    };
     // z-encoding marks (`zi` = '.', `zd` = '$', `zu` = '_', `zm` = '-', `zp` = '+') or a
     // capitalised module prefix (`Main_…`); plain C `print_info` is neither.
     let z = ["zi", "zd", "zu", "zm", "zp", "zl", "zr", "zc", "zh"].iter().any(|m| stem.contains(m));
@@ -380,13 +382,23 @@ pub fn convention_of_name(name: &str) -> Convention {
     if n.starts_with("julia_") {
         return Convention::JuliaSpecsig;
     }
-    if n.starts_with("japi1_") || n.starts_with("japi3_") || n.starts_with("jfptr_") || n.starts_with("tojlinvoke") || n.starts_with("jlcall_") {
+    if n.starts_with("japi1_")
+        || n.starts_with("japi3_")
+        || n.starts_with("jfptr_")
+        || n.starts_with("tojlinvoke")
+        || n.starts_with("jlcall_")
+    {
         return Convention::JuliaJlcall;
     }
     if n.starts_with("jlcapi_") {
         return Convention::JuliaCfunction;
     }
-    if n.starts_with("$s") || n.starts_with("_$s") || n.starts_with("$S") || n.starts_with("_$S") || n.starts_with("_T0") {
+    if n.starts_with("$s")
+        || n.starts_with("_$s")
+        || n.starts_with("$S")
+        || n.starts_with("_$S")
+        || n.starts_with("_T0")
+    {
         return Convention::Swift;
     }
     if is_ghc_name(n) {
@@ -402,7 +414,12 @@ pub fn convention_of_name(name: &str) -> Convention {
 /// (`jlplt_*`) are Julia but follow the C ABI.
 pub fn runtime_of_name(name: &str) -> Runtime {
     let n = name.trim();
-    if n.starts_with("jl_") || n.starts_with("ijl_") || n.starts_with("jlplt_") || n.starts_with("jlsys_") || n.starts_with("jsys1_") {
+    if n.starts_with("jl_")
+        || n.starts_with("ijl_")
+        || n.starts_with("jlplt_")
+        || n.starts_with("jlsys_")
+        || n.starts_with("jsys1_")
+    {
         return Runtime::Julia;
     }
     convention_of_name(n).runtime()
@@ -443,10 +460,28 @@ mod tests {
 
     #[test]
     fn go_names_and_c_lookalikes() {
-        for g in ["runtime.gopanic", "main.main", "main.(*T).M", "main.main.func1", "net/http.(*conn).serve", "github.com/x/y.F", "sync.(*Mutex).Lock"] {
+        for g in [
+            "runtime.gopanic",
+            "main.main",
+            "main.(*T).M",
+            "main.main.func1",
+            "net/http.(*conn).serve",
+            "github.com/x/y.F",
+            "sync.(*Mutex).Lock",
+        ] {
             assert_eq!(convention_of_name(g), Convention::GoAbiInternal, "{g}");
         }
-        for c in ["main", "main.cold", "foo.part.0", "bar.isra.0", "std::vector<int>::at", "__GI_raise", "memcpy@plt", "histogram_add", "rust_panic::main"] {
+        for c in [
+            "main",
+            "main.cold",
+            "foo.part.0",
+            "bar.isra.0",
+            "std::vector<int>::at",
+            "__GI_raise",
+            "memcpy@plt",
+            "histogram_add",
+            "rust_panic::main",
+        ] {
             assert_eq!(convention_of_name(c), Convention::SysV, "{c}");
         }
     }

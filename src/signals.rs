@@ -55,18 +55,14 @@ pub fn description(signo: i32) -> Option<&'static str> {
 /// Signal from a `strsignal` description (`Segmentation fault` → SIGSEGV), as Julia prints.
 pub fn from_description(desc: &str) -> Option<&'static str> {
     let d = desc.trim();
-    SIGNALS
-        .iter()
-        .find(|(_, _, t)| t.eq_ignore_ascii_case(d))
-        .map(|(n, _, _)| *n)
-        .or(match d {
-            "Floating point exception" => Some("SIGFPE"),
-            "Abort" | "Aborted (core dumped)" => Some("SIGABRT"),
-            "Illegal instruction (core dumped)" => Some("SIGILL"),
-            "Bus error (core dumped)" => Some("SIGBUS"),
-            "Segmentation fault (core dumped)" => Some("SIGSEGV"),
-            _ => None,
-        })
+    SIGNALS.iter().find(|(_, _, t)| t.eq_ignore_ascii_case(d)).map(|(n, _, _)| *n).or(match d {
+        "Floating point exception" => Some("SIGFPE"),
+        "Abort" | "Aborted (core dumped)" => Some("SIGABRT"),
+        "Illegal instruction (core dumped)" => Some("SIGILL"),
+        "Bus error (core dumped)" => Some("SIGBUS"),
+        "Segmentation fault (core dumped)" => Some("SIGSEGV"),
+        _ => None,
+    })
 }
 
 pub const SI_USER: i32 = 0;
@@ -92,30 +88,46 @@ pub fn si_code_name(signo: i32, code: i32) -> Option<&'static str> {
     }
     let table: &[&str] = match signo {
         4 => &[
-            "ILL_ILLOPC", "ILL_ILLOPN", "ILL_ILLADR", "ILL_ILLTRP", "ILL_PRVOPC", "ILL_PRVREG",
-            "ILL_COPROC", "ILL_BADSTK", "ILL_BADIADDR",
+            "ILL_ILLOPC",
+            "ILL_ILLOPN",
+            "ILL_ILLADR",
+            "ILL_ILLTRP",
+            "ILL_PRVOPC",
+            "ILL_PRVREG",
+            "ILL_COPROC",
+            "ILL_BADSTK",
+            "ILL_BADIADDR",
         ],
         8 => &[
-            "FPE_INTDIV", "FPE_INTOVF", "FPE_FLTDIV", "FPE_FLTOVF", "FPE_FLTUND", "FPE_FLTRES",
-            "FPE_FLTINV", "FPE_FLTSUB", "FPE_FLTUNK", "FPE_CONDTRAP",
+            "FPE_INTDIV",
+            "FPE_INTOVF",
+            "FPE_FLTDIV",
+            "FPE_FLTOVF",
+            "FPE_FLTUND",
+            "FPE_FLTRES",
+            "FPE_FLTINV",
+            "FPE_FLTSUB",
+            "FPE_FLTUNK",
+            "FPE_CONDTRAP",
         ],
         11 => &[
-            "SEGV_MAPERR", "SEGV_ACCERR", "SEGV_BNDERR", "SEGV_PKUERR", "SEGV_ACCADI",
-            "SEGV_ADIDERR", "SEGV_ADIPERR", "SEGV_MTEAERR", "SEGV_MTESERR", "SEGV_CPERR",
+            "SEGV_MAPERR",
+            "SEGV_ACCERR",
+            "SEGV_BNDERR",
+            "SEGV_PKUERR",
+            "SEGV_ACCADI",
+            "SEGV_ADIDERR",
+            "SEGV_ADIPERR",
+            "SEGV_MTEAERR",
+            "SEGV_MTESERR",
+            "SEGV_CPERR",
         ],
         7 => &["BUS_ADRALN", "BUS_ADRERR", "BUS_OBJERR", "BUS_MCEERR_AR", "BUS_MCEERR_AO"],
         5 => &["TRAP_BRKPT", "TRAP_TRACE", "TRAP_BRANCH", "TRAP_HWBKPT", "TRAP_UNK", "TRAP_PERF"],
-        17 => &[
-            "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED", "CLD_TRAPPED", "CLD_STOPPED",
-            "CLD_CONTINUED",
-        ],
+        17 => &["CLD_EXITED", "CLD_KILLED", "CLD_DUMPED", "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED"],
         _ => &[],
     };
-    if code >= 1 {
-        table.get((code - 1) as usize).copied()
-    } else {
-        None
-    }
+    if code >= 1 { table.get((code - 1) as usize).copied() } else { None }
 }
 
 /// Inverse of [`si_code_name`].

@@ -72,7 +72,12 @@ fn exit_codes() {
 #[test]
 fn stdin_and_skip_rule() {
     let text = std::fs::read(root().join("sample-traces/null-field.gdb.txt")).unwrap();
-    let mut child = bin().args(["--format", "json", "--skip-rule", "null-dereference", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = bin()
+        .args(["--format", "json", "--skip-rule", "null-dereference", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     use std::io::Write;
     child.stdin.take().unwrap().write_all(&text).unwrap();
     let out = child.wait_with_output().unwrap();
@@ -87,9 +92,19 @@ fn stdin_and_skip_rule() {
 fn text_output_has_no_colour_when_piped_or_no_color() {
     let o = run(&["sample-traces/null-field.gdb.txt"]);
     assert!(!o.stdout.contains(&0x1b));
-    let o = bin().args(["--color", "always", "sample-traces/null-field.gdb.txt"]).env("NO_COLOR", "1").current_dir(root()).output().unwrap();
+    let o = bin()
+        .args(["--color", "always", "sample-traces/null-field.gdb.txt"])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .output()
+        .unwrap();
     assert!(!o.stdout.contains(&0x1b));
-    let o = bin().args(["--color", "always", "sample-traces/null-field.gdb.txt"]).env_remove("NO_COLOR").current_dir(root()).output().unwrap();
+    let o = bin()
+        .args(["--color", "always", "sample-traces/null-field.gdb.txt"])
+        .env_remove("NO_COLOR")
+        .current_dir(root())
+        .output()
+        .unwrap();
     assert!(o.stdout.contains(&0x1b));
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("null-dereference"));
@@ -126,7 +141,8 @@ fn json_contract_on_every_sample() {
     }
     for s in samples() {
         let out = bin().args(["--format", "json"]).arg(&s).output().unwrap();
-        let mut child = Command::new("python3").arg(&checker).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut child =
+            Command::new("python3").arg(&checker).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         use std::io::Write;
         child.stdin.take().unwrap().write_all(&out.stdout).unwrap();
         let res = child.wait_with_output().unwrap();
@@ -172,7 +188,9 @@ fn markdown_escapes_dump_text() {
             let closer = "`".repeat(run);
             match after.find(&closer) {
                 Some(b) => rest = &after[b + run..],
-                None => { rest = ""; }
+                None => {
+                    rest = "";
+                }
             }
         }
         outside.push_str(rest);

@@ -75,8 +75,7 @@ fn build(name: &str, dir: &Path) -> PathBuf {
 fn collect(prog: &Path, dump: &Path, cmds: &[String]) -> String {
     let script = root().join("assets/tracecheck.py");
     let mut gdb = Command::new("gdb");
-    gdb.args(["-q", "-batch", "-nx", "-ex", "set pagination off", "-ex"])
-        .arg(format!("source {}", script.display()));
+    gdb.args(["-q", "-batch", "-nx", "-ex", "set pagination off", "-ex"]).arg(format!("source {}", script.display()));
     for c in cmds {
         gdb.arg("-ex").arg(c);
     }
@@ -91,7 +90,10 @@ fn collect(prog: &Path, dump: &Path, cmds: &[String]) -> String {
         )
     });
     let said = String::from_utf8_lossy(&out.stdout);
-    assert!(said.contains("tracecheck-collect: wrote") || said.contains("tracecheck-collect: appended"), "gdb output:\n{said}");
+    assert!(
+        said.contains("tracecheck-collect: wrote") || said.contains("tracecheck-collect: appended"),
+        "gdb output:\n{said}"
+    );
     text
 }
 
@@ -157,7 +159,10 @@ fn companion_dumps_of_real_crashes() {
         let regs = th.registers.get(&0).expect("frame 0 registers");
         assert!(regs.get("rip").is_some() && regs.get("rsp").is_some(), "{name}: rip and rsp");
         // The words behind the stack pointer are always dumped.
-        assert!(stop.memory.iter().any(|m| m.expr.as_deref() == Some("$sp") && m.words.len() == 16), "{name}: x/16gx $sp");
+        assert!(
+            stop.memory.iter().any(|m| m.expr.as_deref() == Some("$sp") && m.words.len() == 16),
+            "{name}: x/16gx $sp"
+        );
         assert!(stop.disassembly.iter().any(|i| i.current), "{name}: x/8i $pc marks the pc");
         // Outer frames have their own `info registers`.
         if th.frames.len() > 1 {

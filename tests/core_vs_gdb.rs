@@ -50,7 +50,17 @@ fn run(cmd: &mut Command) -> String {
 fn gdb(dir: &Path) -> Command {
     let mut c = Command::new("gdb");
     c.current_dir(dir).env_clear().env("PATH", "/usr/bin:/bin").env("HOME", dir).env("LANG", "C");
-    c.args(["-q", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex", "set pagination off", "-iex", "set width 0"]);
+    c.args([
+        "-q",
+        "-batch",
+        "-nx",
+        "-iex",
+        "set debuginfod enabled off",
+        "-iex",
+        "set pagination off",
+        "-iex",
+        "set width 0",
+    ]);
     c
 }
 
@@ -84,7 +94,12 @@ fn gdb_on_core(dir: &Path, prog: &str, core: &Path, extra: &[&str]) -> (Trace, S
 
 fn ours(core: &Path, exes: &[PathBuf], debug_dirs: &[PathBuf]) -> tracecheck::input::Parsed {
     let opts = CoreOptions {
-        symbols: SymbolOptions { exes: exes.to_vec(), debug_dirs: debug_dirs.to_vec(), system_debug_dir: true, ..Default::default() },
+        symbols: SymbolOptions {
+            exes: exes.to_vec(),
+            debug_dirs: debug_dirs.to_vec(),
+            system_debug_dir: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     read_core_trace(core, &opts).expect("core reads")
@@ -205,9 +220,15 @@ int main(void) {
 
 fn build_threads(dir: &Path, name: &str) -> PathBuf {
     std::fs::write(dir.join("threads.c"), THREADS_C).unwrap();
-    run(Command::new("gcc")
-        .current_dir(dir)
-        .args(["-O2", "-g", "-fno-optimize-sibling-calls", "-pthread", "threads.c", "-o", name]));
+    run(Command::new("gcc").current_dir(dir).args([
+        "-O2",
+        "-g",
+        "-fno-optimize-sibling-calls",
+        "-pthread",
+        "threads.c",
+        "-o",
+        name,
+    ]));
     dir.join(name)
 }
 
@@ -325,7 +346,10 @@ fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
         std::fs::write(&t, &bytes[..cut]).unwrap();
         match read_core_trace(&t, &CoreOptions::default()) {
             Ok(p) => assert!(
-                p.diagnostics.notes.iter().any(|n| n.message.contains("truncated") || n.message.contains("cut short") || n.message.contains("beyond the end") || n.message.contains("no thread")),
+                p.diagnostics.notes.iter().any(|n| n.message.contains("truncated")
+                    || n.message.contains("cut short")
+                    || n.message.contains("beyond the end")
+                    || n.message.contains("no thread")),
                 "cut at {cut}: {:?}",
                 p.diagnostics.notes
             ),
@@ -340,9 +364,14 @@ fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
     let _ = read_core_trace(&j, &CoreOptions::default());
     // Stack memory overwritten with garbage: unwinding stops and says why.
     let mut smashed = bytes.clone();
-    let p = read_core_trace(&core, &CoreOptions { symbols: SymbolOptions { exes: vec![exe.clone()], ..Default::default() }, ..Default::default() }).unwrap();
+    let p = read_core_trace(
+        &core,
+        &CoreOptions { symbols: SymbolOptions { exes: vec![exe.clone()], ..Default::default() }, ..Default::default() },
+    )
+    .unwrap();
     let rsp = p.trace.main_stop().unwrap().crashed_thread().unwrap().registers[&0].get("rsp").unwrap();
-    let parsed = tracecheck::core::parse(std::sync::Arc::new(tracecheck::core::CoreBytes::Owned(bytes.clone()))).unwrap();
+    let parsed =
+        tracecheck::core::parse(std::sync::Arc::new(tracecheck::core::CoreBytes::Owned(bytes.clone()))).unwrap();
     let seg = parsed.segments.iter().find(|s| rsp >= s.vaddr && rsp < s.vaddr + s.filesz).expect("stack segment");
     let off = (seg.offset + rsp - seg.vaddr) as usize;
     for b in smashed[off..off + 512].iter_mut() {
@@ -350,7 +379,11 @@ fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
     }
     let s = dir.join("smashed.core");
     std::fs::write(&s, &smashed).unwrap();
-    let p = read_core_trace(&s, &CoreOptions { symbols: SymbolOptions { exes: vec![exe.clone()], ..Default::default() }, ..Default::default() }).unwrap();
+    let p = read_core_trace(
+        &s,
+        &CoreOptions { symbols: SymbolOptions { exes: vec![exe.clone()], ..Default::default() }, ..Default::default() },
+    )
+    .unwrap();
     let th = p.trace.main_stop().unwrap().crashed_thread().unwrap().clone();
     assert!(th.backtrace_stopped.is_some() || th.frames.len() < 5, "{:?} {:?}", th.backtrace_stopped, th.frames);
 
@@ -359,14 +392,26 @@ fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
     std::fs::write(dir.join("other.c"), other_src).unwrap();
     std::fs::create_dir_all(dir.join("other")).unwrap();
     run(Command::new("gcc").current_dir(&dir).args(["-O2", "-g", "-pthread", "other.c", "-o", "other/threads"]));
-    let p = read_core_trace(&core, &CoreOptions { symbols: SymbolOptions { exes: vec![dir.join("other/threads")], ..Default::default() }, ..Default::default() }).unwrap();
+    let p = read_core_trace(
+        &core,
+        &CoreOptions {
+            symbols: SymbolOptions { exes: vec![dir.join("other/threads")], ..Default::default() },
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("build-id mismatch")), "{:?}", p.diagnostics.notes);
     assert!(!p.trace.main_stop().unwrap().threads.is_empty());
 
     // The CLI: a core by header whatever its name, JSON with formats ["core"].
     let renamed = dir.join("crash-dump.bin");
     std::fs::copy(&core, &renamed).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tracecheck")).args(["--format", "json", "--exe"]).arg(&exe).arg(&renamed).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .args(["--format", "json", "--exe"])
+        .arg(&exe)
+        .arg(&renamed)
+        .output()
+        .unwrap();
     assert!(matches!(out.status.code(), Some(0) | Some(1)), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["inputs"][0]["formats"][0], "core");
@@ -399,7 +444,10 @@ fn symbolize_agrees_with_binutils_addr2line() {
     addrs.push("0".into());
     addrs.push("ffffff".into());
     let theirs = run(Command::new("addr2line").args(["-a", "-f", "-i", "-C", "-e"]).arg(&exe).args(&addrs));
-    let mine = run(Command::new(env!("CARGO_BIN_EXE_tracecheck")).args(["symbolize", "-a", "-f", "-i", "-C", "-e"]).arg(&exe).args(&addrs));
+    let mine = run(Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .args(["symbolize", "-a", "-f", "-i", "-C", "-e"])
+        .arg(&exe)
+        .args(&addrs));
     // Deliberate difference: no " (discriminator N)" suffix.
     let strip = |s: &str| -> String {
         s.lines().map(|l| l.split(" (discriminator").next().unwrap_or(l).to_string()).collect::<Vec<_>>().join("\n")

@@ -162,7 +162,8 @@ fn casr_crash_line_agreement() {
         doc.contains(&format!("{agree}/{total}")),
         "docs/corpus.md does not state the current agreement figure {agree}/{total}"
     );
-    let undocumented: Vec<&String> = differ.iter().map(|d| &d.0).filter(|n| !doc.contains(n.trim_end_matches(".casrep"))).collect();
+    let undocumented: Vec<&String> =
+        differ.iter().map(|d| &d.0).filter(|n| !doc.contains(n.trim_end_matches(".casrep"))).collect();
     assert!(undocumented.is_empty(), "disagreements not explained in docs/corpus.md: {undocumented:?}");
 }
 
@@ -180,7 +181,13 @@ const SATYR: &[SatyrExpect] = &[
     // No `Thread N` headers: one thread. The `#0 write ()` after the stop line is the crash
     // location; the backtrace after `[Some crap]` is that thread's (its pc differs: the
     // file was spliced, the function is the same).
-    SatyrExpect { file: "no-thread-header.txt", signal: "SIGSEGV", threads: &[("1", 6)], crashed: "1", frame0: "write" },
+    SatyrExpect {
+        file: "no-thread-header.txt",
+        signal: "SIGSEGV",
+        threads: &[("1", 6)],
+        crashed: "1",
+        frame0: "write",
+    },
     // Wrapped (80-column) frame lines; raise ← FatalSignalHandler ← <signal handler> ←
     // nsTreeBodyFrame::PrefillPropertyArray.
     SatyrExpect { file: "quality_100.txt", signal: "SIGSEGV", threads: &[("1", 21)], crashed: "1", frame0: "raise" },
@@ -190,8 +197,26 @@ const SATYR: &[SatyrExpect] = &[
         file: "rhbz-1032472.txt",
         signal: "SIGSEGV",
         threads: &[
-            ("20", 11), ("19", 9), ("18", 9), ("17", 9), ("16", 9), ("15", 9), ("14", 9), ("13", 9), ("12", 9), ("11", 9),
-            ("10", 8), ("9", 9), ("8", 8), ("7", 9), ("6", 8), ("5", 9), ("4", 9), ("3", 8), ("2", 8), ("1", 31),
+            ("20", 11),
+            ("19", 9),
+            ("18", 9),
+            ("17", 9),
+            ("16", 9),
+            ("15", 9),
+            ("14", 9),
+            ("13", 9),
+            ("12", 9),
+            ("11", 9),
+            ("10", 8),
+            ("9", 9),
+            ("8", 8),
+            ("7", 9),
+            ("6", 8),
+            ("5", 9),
+            ("4", 9),
+            ("3", 8),
+            ("2", 8),
+            ("1", 31),
         ],
         crashed: "1",
         frame0: "g_str_hash",
@@ -209,12 +234,30 @@ const SATYR: &[SatyrExpect] = &[
     SatyrExpect {
         file: "rhbz-621492.txt",
         signal: "SIGSEGV",
-        threads: &[("11", 9), ("10", 6), ("9", 10), ("8", 7), ("7", 8), ("6", 12), ("5", 6), ("4", 12), ("3", 6), ("2", 14), ("1", 111)],
+        threads: &[
+            ("11", 9),
+            ("10", 6),
+            ("9", 10),
+            ("8", 7),
+            ("7", 8),
+            ("6", 12),
+            ("5", 6),
+            ("4", 12),
+            ("3", 6),
+            ("2", 14),
+            ("1", 111),
+        ],
         crashed: "1",
         frame0: "raise",
     },
     // i386 Xorg abort: one thread, `Backtrace stopped` after an nvidia driver frame.
-    SatyrExpect { file: "rhbz-955617.txt", signal: "SIGABRT", threads: &[("1", 13)], crashed: "1", frame0: "__kernel_vsyscall" },
+    SatyrExpect {
+        file: "rhbz-955617.txt",
+        signal: "SIGABRT",
+        threads: &[("1", 13)],
+        crashed: "1",
+        frame0: "__kernel_vsyscall",
+    },
 ];
 
 #[test]

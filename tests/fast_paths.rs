@@ -8,8 +8,8 @@
 
 use proptest::prelude::*;
 use std::borrow::Cow;
-use tracecheck::input::{clean, gdb, lexemes};
 use tracecheck::input::lexemes::{file_line, hex_u64, open_paren_of_last_group};
+use tracecheck::input::{clean, gdb, lexemes};
 
 // ---- reference implementations (the code before the optimization) ----------------------
 
@@ -200,25 +200,26 @@ fn location_ref<'a>(rest: &'a str, f: &mut gdb::GdbFrameLine<'a>) -> Option<()> 
         }
     }
     if f.module.is_none()
-        && let Some(p) = rest.rfind(" at ") {
-            let loc = &rest[p + 4..];
-            if rest[..p].ends_with(')') {
-                if let Some((file, line, _)) = file_line(loc) {
-                    f.file = Some(file);
-                    f.line = Some(line);
-                    head = &rest[..p];
-                } else if !loc.is_empty() && !loc.contains(' ') {
-                    // `foo () at /lib64/libc.so.6`: abrt-processed traces name the library
-                    // this way; a file without a line is kept as a file.
-                    if gdb::is_shared_object(loc) {
-                        f.module = Some(loc);
-                    } else {
-                        f.file = Some(loc);
-                    }
-                    head = &rest[..p];
+        && let Some(p) = rest.rfind(" at ")
+    {
+        let loc = &rest[p + 4..];
+        if rest[..p].ends_with(')') {
+            if let Some((file, line, _)) = file_line(loc) {
+                f.file = Some(file);
+                f.line = Some(line);
+                head = &rest[..p];
+            } else if !loc.is_empty() && !loc.contains(' ') {
+                // `foo () at /lib64/libc.so.6`: abrt-processed traces name the library
+                // this way; a file without a line is kept as a file.
+                if gdb::is_shared_object(loc) {
+                    f.module = Some(loc);
+                } else {
+                    f.file = Some(loc);
                 }
+                head = &rest[..p];
             }
         }
+    }
     // Args: the last balanced parenthesised group.
     match open_paren_of_last_group(head) {
         Some(open) => {
@@ -257,16 +258,96 @@ fn tricky(pieces: &'static [&'static str], max: usize) -> impl Strategy<Value = 
 }
 
 const CLEAN_PIECES: &[&str] = &[
-    " ", "        ", "\t", "\r", "\x1b[31m", "\x1b[m", "\x1b]0;t\x07", "\u{9b}1m", "\u{85}", "\u{a0}", "\u{3000}", "\x7f",
-    "\x00", "\x0b", "\x0c", "\x01", "\x08", "\x1e", "\x1f", "\u{80}", "\u{9f}", "\u{7ff}", "\u{1f600}", "`", "```", "~~~", "~", "> ", ">", "2024-05-01T10:11:12.1234567Z ", "2024-05-01T10:11:12Z ",
-    "#0  ", "0x7ffff7d8a740", " in ", "main ()", "x = 1", "é", "ab", "gdb", "-", "_", "+", "0", "9",
+    " ",
+    "        ",
+    "\t",
+    "\r",
+    "\x1b[31m",
+    "\x1b[m",
+    "\x1b]0;t\x07",
+    "\u{9b}1m",
+    "\u{85}",
+    "\u{a0}",
+    "\u{3000}",
+    "\x7f",
+    "\x00",
+    "\x0b",
+    "\x0c",
+    "\x01",
+    "\x08",
+    "\x1e",
+    "\x1f",
+    "\u{80}",
+    "\u{9f}",
+    "\u{7ff}",
+    "\u{1f600}",
+    "`",
+    "```",
+    "~~~",
+    "~",
+    "> ",
+    ">",
+    "2024-05-01T10:11:12.1234567Z ",
+    "2024-05-01T10:11:12Z ",
+    "#0  ",
+    "0x7ffff7d8a740",
+    " in ",
+    "main ()",
+    "x = 1",
+    "é",
+    "ab",
+    "gdb",
+    "-",
+    "_",
+    "+",
+    "0",
+    "9",
 ];
 
 const FRAME_PIECES: &[&str] = &[
-    " ", "  ", "\t", "0x", "0x0000555555555139", "0x00000000000000000001", "0x1ffffffffffffffff", "deadBEEF", "0", "7", "42",
-    " in ", "??", "f", "std::vector<int>::at", "operator()", "(", ")", "\"", "'", "\\", "'('", "40 '('", "'\\''", "\"x)y\"",
-    "a=1", ", ", " from ", "from", " from from ", "/lib/libc.so.6", " at ", "at", "src/a.c", ":", "13", ":5", ":+7", "C:\\x\\a.c",
-    "<signal handler called>", "é", "\u{3000}", "\r",
+    " ",
+    "  ",
+    "\t",
+    "0x",
+    "0x0000555555555139",
+    "0x00000000000000000001",
+    "0x1ffffffffffffffff",
+    "deadBEEF",
+    "0",
+    "7",
+    "42",
+    " in ",
+    "??",
+    "f",
+    "std::vector<int>::at",
+    "operator()",
+    "(",
+    ")",
+    "\"",
+    "'",
+    "\\",
+    "'('",
+    "40 '('",
+    "'\\''",
+    "\"x)y\"",
+    "a=1",
+    ", ",
+    " from ",
+    "from",
+    " from from ",
+    "/lib/libc.so.6",
+    " at ",
+    "at",
+    "src/a.c",
+    ":",
+    "13",
+    ":5",
+    ":+7",
+    "C:\\x\\a.c",
+    "<signal handler called>",
+    "é",
+    "\u{3000}",
+    "\r",
 ];
 
 proptest! {
@@ -382,17 +463,37 @@ fn parse_bytes_ref(bytes: &[u8]) -> tracecheck::input::Parsed {
     if matches!(text, Cow::Owned(_)) {
         p.diagnostics.notes.insert(
             0,
-            tracecheck::input::Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+            tracecheck::input::Note {
+                line: None,
+                message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into(),
+            },
         );
     }
     p
 }
 
 const BYTE_PIECES: &[&[u8]] = &[
-    b"\n", b"\n", b"\r\n", b"\0", b"\0\n", b"\xff", b"\xe2\x82", b"\xe2\x82\xac", b"\xc3", b"\xf0\x9f\x98", b"\xed\xa0\x80",
-    b"#0  0x0000000000000001 in main (argc=1) at t.c:2", b"#1  f () from /lib/libc.so.6", b"        x = 1", b"No locals.",
-    b"Thread 2 (Thread 0x1 (LWP 3) \"w\"):", b"(gdb) bt full", b"Program received signal SIGSEGV, Segmentation fault.",
-    b"rax            0x0                 0", b" ", b"\t",
+    b"\n",
+    b"\n",
+    b"\r\n",
+    b"\0",
+    b"\0\n",
+    b"\xff",
+    b"\xe2\x82",
+    b"\xe2\x82\xac",
+    b"\xc3",
+    b"\xf0\x9f\x98",
+    b"\xed\xa0\x80",
+    b"#0  0x0000000000000001 in main (argc=1) at t.c:2",
+    b"#1  f () from /lib/libc.so.6",
+    b"        x = 1",
+    b"No locals.",
+    b"Thread 2 (Thread 0x1 (LWP 3) \"w\"):",
+    b"(gdb) bt full",
+    b"Program received signal SIGSEGV, Segmentation fault.",
+    b"rax            0x0                 0",
+    b" ",
+    b"\t",
 ];
 
 proptest! {

@@ -16,7 +16,9 @@ fn frames_of(p: &Parsed) -> Vec<FrameFacts> {
     let t = p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("crashed thread");
     t.frames
         .iter()
-        .map(|f| (f.index, f.pc.map(|a| a.0), f.function_name().to_string(), f.file.as_deref().map(str::to_string), f.line))
+        .map(|f| {
+            (f.index, f.pc.map(|a| a.0), f.function_name().to_string(), f.file.as_deref().map(str::to_string), f.line)
+        })
         .collect()
 }
 
@@ -72,7 +74,10 @@ fn terminal_colours() {
     assert!(coloured.contains("\u{1b}[33msession_bytes\u{1b}[m"));
     assert_same_model("null-field", &coloured);
     // Other escapes: a window-title OSC and a bold prompt.
-    let p = input::parse(&format!("\u{1b}]0;gdb\u{7}\u{1b}[1m(gdb) \u{1b}[0mbt\n{}", &text[text.find("#0").unwrap_or(0)..]));
+    let p = input::parse(&format!(
+        "\u{1b}]0;gdb\u{7}\u{1b}[1m(gdb) \u{1b}[0mbt\n{}",
+        &text[text.find("#0").unwrap_or(0)..]
+    ));
     assert_eq!(frames_of(&p)[..4], frames_of(&clean)[..4]);
 }
 
@@ -81,7 +86,10 @@ fn markdown_quotes() {
     let (text, _) = parse_sample("threads-crash");
     assert_same_model("threads-crash", &map_lines(&text, |l| format!("> {l}")));
     // Nested quotes, and `>` alone on blank lines.
-    assert_same_model("threads-crash", &map_lines(&text, |l| if l.is_empty() { ">".into() } else { format!("> > {l}") }));
+    assert_same_model(
+        "threads-crash",
+        &map_lines(&text, |l| if l.is_empty() { ">".into() } else { format!("> > {l}") }),
+    );
 }
 
 #[test]
@@ -122,7 +130,12 @@ fn interleaved_log_lines() {
     // Every log line is reported, with its line number.
     let logs = out.lines().filter(|l| l.starts_with("[worker-")).count();
     assert_eq!(p.diagnostics.lines_unrecognized as usize, logs);
-    assert!(p.diagnostics.unrecognized.iter().all(|u| out.lines().nth(u.line as usize - 1).is_some_and(|l| l.starts_with("[worker-"))));
+    assert!(
+        p.diagnostics
+            .unrecognized
+            .iter()
+            .all(|u| out.lines().nth(u.line as usize - 1).is_some_and(|l| l.starts_with("[worker-")))
+    );
 }
 
 #[test]
@@ -151,14 +164,20 @@ fn sections_in_any_order() {
     let t = s.crashed_thread().expect("thread");
     assert_eq!(t.frames.len(), 4);
     // The registers came before the stop, in a stop of their own.
-    assert!(p.trace.stops.iter().any(|s| s.threads.iter().any(|t| t.registers.get(&0).and_then(|r| r.get("rip")) == Some(0x555555555155))));
+    assert!(
+        p.trace
+            .stops
+            .iter()
+            .any(|s| s.threads.iter().any(|t| t.registers.get(&0).and_then(|r| r.get("rip")) == Some(0x555555555155)))
+    );
 }
 
 #[test]
 fn truncated_last_line() {
     let (text, clean) = parse_sample("null-field");
     // Cut inside frame #3's argument list of the first `bt`.
-    let cut = text.find("#3  0x0000555555555254 in main (argc=1, ar").expect("frame 3") + "#3  0x0000555555555254 in main (argc=1, ar".len();
+    let cut = text.find("#3  0x0000555555555254 in main (argc=1, ar").expect("frame 3")
+        + "#3  0x0000555555555254 in main (argc=1, ar".len();
     let p = input::parse(&text[..cut]);
     let f = frames_of(&p);
     assert_eq!(f[..3], frames_of(&clean)[..3]);
@@ -187,7 +206,10 @@ fn one_megabyte_line() {
     assert_eq!(frames_of(&p), frames_of(&clean));
     assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("bytes long")));
     // A 1 MB frame line (a huge argument): the frame is kept, cut and noted.
-    let huge_frame = format!("#0  0x0000555555555139 in f (s=0x1 \"{}\") at t.c:2\n#1  0x0000555555555150 in main () at t.c:9\n", "A".repeat(1 << 20));
+    let huge_frame = format!(
+        "#0  0x0000555555555139 in f (s=0x1 \"{}\") at t.c:2\n#1  0x0000555555555150 in main () at t.c:9\n",
+        "A".repeat(1 << 20)
+    );
     let p = input::parse(&huge_frame);
     let f = frames_of(&p);
     assert_eq!((f[0].2.as_str(), f[1].2.as_str(), f[1].4), ("f", "main", Some(9)));

@@ -52,16 +52,19 @@ fn notes_from_the_shell_appear_next_to_what_they_annotate() {
     // The trace note is at the top, escaped: no HTML, no markdown, no escape sequence.
     let top = lines.iter().position(|l| l.starts_with("> **Note:**")).unwrap();
     assert!(top < lines.iter().position(|l| l.starts_with("The program stopped")).unwrap());
-    assert_eq!(
-        lines[top],
-        "> **Note:** &lt;script&gt;alert(1)&lt;/script&gt; \\`code\\` \\| pipe \\!\\[img\\](x) "
-    );
+    assert_eq!(lines[top], "> **Note:** &lt;script&gt;alert(1)&lt;/script&gt; \\`code\\` \\| pipe \\!\\[img\\](x) ");
     assert!(!md.contains('\u{1b}'));
     // --list shows each note and where it lands.
     let out = note(&d, &["--list"]);
     let list = String::from_utf8(out.stdout).unwrap();
     assert_eq!(list.lines().count(), 4, "{list}");
-    assert!(list.contains("[frame #2]") && list.contains("[rax @ frame #0]") && list.contains("[finding null-dereference]") && list.contains("[trace]"), "{list}");
+    assert!(
+        list.contains("[frame #2]")
+            && list.contains("[rax @ frame #0]")
+            && list.contains("[finding null-dereference]")
+            && list.contains("[trace]"),
+        "{list}"
+    );
     assert!(!list.contains('\u{1b}'));
     // --remove by id.
     let id = list.lines().find(|l| l.contains("[trace]")).unwrap().split_whitespace().next().unwrap().to_string();
@@ -73,7 +76,9 @@ fn notes_from_the_shell_appear_next_to_what_they_annotate() {
 #[test]
 fn note_errors_are_one_line_and_exit_2() {
     let d = copy("null-field.gdb.txt");
-    for args in [&["--frame", "99", "x"][..], &["--finding", "no-such-rule", "x"], &["--register", "xyz", "x"], &["   "]] {
+    for args in
+        [&["--frame", "99", "x"][..], &["--finding", "no-such-rule", "x"], &["--register", "xyz", "x"], &["   "]]
+    {
         let o = note(&d, args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
@@ -98,7 +103,11 @@ fn with_source_only_when_asked() {
     // The frames say `src/null-field.c`; put the sample's source next to the dump.
     let src_dir = d.parent().unwrap().join("src");
     std::fs::create_dir_all(&src_dir).unwrap();
-    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-traces/src/null-field.c"), src_dir.join("null-field.c")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-traces/src/null-field.c"),
+        src_dir.join("null-field.c"),
+    )
+    .unwrap();
     let without = markdown(&d, &[]);
     assert!(!without.contains("### Source"));
     let with = markdown(&d, &["--with-source"]);

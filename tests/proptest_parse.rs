@@ -17,7 +17,10 @@ use tracecheck::model::*;
 /// `tests/proptest_parse.proptest-regressions` (committed) and replayed first on every run.
 fn config(cases: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
-    let regressions = proptest::test_runner::FileFailurePersistence::Direct(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/proptest_parse.proptest-regressions"));
+    let regressions = proptest::test_runner::FileFailurePersistence::Direct(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/proptest_parse.proptest-regressions"
+    ));
     ProptestConfig { cases, failure_persistence: Some(Box::new(regressions)), ..ProptestConfig::default() }
 }
 
@@ -59,7 +62,10 @@ fn invariants(p: &Parsed) {
         }
     }
     assert!(p.trace.mappings.windows(2).all(|w| w[0].start <= w[1].start), "mappings sorted");
-    let _ = p.trace.main_stop().map(|s| (s.crashed_thread(), tracecheck::analyze::culprit(s), tracecheck::analyze::crash_line(s)));
+    let _ = p
+        .trace
+        .main_stop()
+        .map(|s| (s.crashed_thread(), tracecheck::analyze::culprit(s), tracecheck::analyze::crash_line(s)));
 }
 
 #[derive(Debug, Clone)]
@@ -111,7 +117,8 @@ const PREFIXES: &[&str] = &["> ", "2026-04-14T09:12:33.4412093Z ", "\x1b[1m", " 
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         any::<usize>().prop_map(Mutation::Truncate),
-        (any::<usize>(), any::<usize>(), 0usize..4096, any::<usize>()).prop_map(|(other, from, len, at)| Mutation::Splice { other, from, len, at }),
+        (any::<usize>(), any::<usize>(), 0usize..4096, any::<usize>())
+            .prop_map(|(other, from, len, at)| Mutation::Splice { other, from, len, at }),
         (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Flip { at, byte }),
         (any::<usize>(), any::<usize>()).prop_map(|(at, what)| Mutation::Insert { at, what }),
         any::<usize>().prop_map(Mutation::DeleteLine),
@@ -121,7 +128,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 }
 
 fn line_bounds(b: &[u8], k: usize) -> Option<(usize, usize)> {
-    let starts: Vec<usize> = std::iter::once(0).chain(b.iter().enumerate().filter(|(_, c)| **c == b'\n').map(|(i, _)| i + 1)).collect();
+    let starts: Vec<usize> =
+        std::iter::once(0).chain(b.iter().enumerate().filter(|(_, c)| **c == b'\n').map(|(i, _)| i + 1)).collect();
     let s = *starts.get(k % starts.len())?;
     let e = b[s..].iter().position(|c| *c == b'\n').map(|p| s + p + 1).unwrap_or(b.len());
     Some((s, e))
@@ -234,7 +242,12 @@ fn gen_frame() -> impl Strategy<Value = GenFrame> {
         "/lib/x86_64-linux-gnu/lib[a-z]{1,6}\\.so\\.[0-9]".prop_map(Loc::Module),
         Just(Loc::Nothing),
     ];
-    (proptest::option::of(any::<u64>()), function, args, loc).prop_map(|(pc, function, args, location)| GenFrame { pc, function, args, location })
+    (proptest::option::of(any::<u64>()), function, args, loc).prop_map(|(pc, function, args, location)| GenFrame {
+        pc,
+        function,
+        args,
+        location,
+    })
 }
 
 fn render_frame(k: usize, f: &GenFrame) -> String {
@@ -251,7 +264,10 @@ fn render_frame(k: usize, f: &GenFrame) -> String {
     s
 }
 
-const REGS: &[&str] = &["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", "eflags"];
+const REGS: &[&str] = &[
+    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "rip", "eflags",
+];
 
 proptest! {
     #![proptest_config(config(256))]

@@ -32,16 +32,35 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             ],
         )],
     ),
-    ("null-fnptr.gdb.txt", &[("bad-pc", &["pc = 0x0: call through a NULL function pointer", "[sp] = 0x5555555551a7 is stream_fill+49 (frame #1)"])]),
-    ("noncanonical.gdb.txt", &[("noncanonical-address", &["rax = 0xdead000000000000 is non-canonical", "accesses 0xdead000000000008"])]),
+    (
+        "null-fnptr.gdb.txt",
+        &[(
+            "bad-pc",
+            &["pc = 0x0: call through a NULL function pointer", "[sp] = 0x5555555551a7 is stream_fill+49 (frame #1)"],
+        )],
+    ),
+    (
+        "noncanonical.gdb.txt",
+        &[("noncanonical-address", &["rax = 0xdead000000000000 is non-canonical", "accesses 0xdead000000000008"])],
+    ),
     ("poison.gdb.txt", &[("noncanonical-address", &["rax = 0xa5a5a5a5a5a5a5a5 is non-canonical"])]),
     ("smashed-stack.gdb.txt", &[("noncanonical-address", &["`ret` returns to [rsp] = 0x4141414141414141"])]),
     ("write-rodata.gdb.txt", &[("write-to-readonly", &["write to 0x555555556004", "read-only data", "in upcase"])]),
     (
         "stack-overflow.gdb.txt",
-        &[("stack-overflow", &["fault address 0x7fffff7fe108 is 0xef8 bytes below the stack", "[stack]", "walk recurses 2074 frames deep"])],
+        &[(
+            "stack-overflow",
+            &[
+                "fault address 0x7fffff7fe108 is 0xef8 bytes below the stack",
+                "[stack]",
+                "walk recurses 2074 frames deep",
+            ],
+        )],
     ),
-    ("misaligned-sse.gdb.txt", &[("stack-misaligned", &["rsp = 0x7fffffffec18 is 8 mod 16 at the call from call_misaligned (frame #1)"])]),
+    (
+        "misaligned-sse.gdb.txt",
+        &[("stack-misaligned", &["rsp = 0x7fffffffec18 is 8 mod 16 at the call from call_misaligned (frame #1)"])],
+    ),
 ];
 
 fn findings(name: &str) -> Vec<Finding> {

@@ -3,7 +3,8 @@
 
 use tracecheck::rules::{self, Selection};
 
-const RULES: &[&str] = &["poison-value", "heap-corruption", "corrupt-backtrace", "uncaught-exception", "panic", "assertion-failure"];
+const RULES: &[&str] =
+    &["poison-value", "heap-corruption", "corrupt-backtrace", "uncaught-exception", "panic", "assertion-failure"];
 
 /// sample → the rules (of [`RULES`]) that fire on it, in any order.
 const EXPECTED: &[(&str, &[&str])] = &[
@@ -58,7 +59,10 @@ fn rules_fire_exactly_where_expected() {
         let mut want: Vec<&str> = expected.to_vec();
         want.sort();
         if got != want {
-            wrong.push(format!("{name}: expected {want:?}, got {got:?}: {:#?}", findings.iter().map(|f| &f.message).collect::<Vec<_>>()));
+            wrong.push(format!(
+                "{name}: expected {want:?}, got {got:?}: {:#?}",
+                findings.iter().map(|f| &f.message).collect::<Vec<_>>()
+            ));
         }
         // One finding per rule per stop on these single-stop samples.
         let mut dedup = got.clone();

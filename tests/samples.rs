@@ -92,7 +92,10 @@ fn memory<'a>(s: &'a Stop, expr: &str, frame: u32) -> &'a MemoryDump {
 
 /// The `=>` instruction printed while `frame` was selected.
 fn current_insn(s: &Stop, frame: u32) -> &Instruction {
-    s.disassembly.iter().find(|i| i.current && i.frame == frame).unwrap_or_else(|| panic!("no => line for frame {frame}"))
+    s.disassembly
+        .iter()
+        .find(|i| i.current && i.frame == frame)
+        .unwrap_or_else(|| panic!("no => line for frame {frame}"))
 }
 
 fn signal(s: &Stop, name: &str, code: Option<i32>, addr: Option<u64>) {
@@ -148,7 +151,10 @@ fn null_field() {
     assert_eq!(s.frame_info.len(), 1);
     let fi = &s.frame_info[0];
     assert_eq!((fi.level, fi.saved_pc), (Some(0), Some(Address(0x555555555191))));
-    assert_eq!(fi.saved_registers.iter().map(|(n, a)| (&**n, a.0)).collect::<Vec<_>>(), [("rbp", 0x7fffffffeba0), ("rip", 0x7fffffffeba8)]);
+    assert_eq!(
+        fi.saved_registers.iter().map(|(n, a)| (&**n, a.0)).collect::<Vec<_>>(),
+        [("rbp", 0x7fffffffeba0), ("rip", 0x7fffffffeba8)]
+    );
     assert_eq!(p.trace.mappings.len(), 23);
     assert_eq!(p.trace.libraries.len(), 2);
     assert_eq!(p.trace.arch, Arch::X86_64);
@@ -169,7 +175,10 @@ fn null_fnptr() {
     assert_eq!(memory(s, "$sp", 0).words[0], 0x5555555551a7);
     // `info symbol *(void **)$sp` names the return address.
     let sym = &s.symbols[0];
-    assert_eq!((sym.expr.as_deref(), sym.symbol.as_deref(), sym.offset, sym.section.as_deref()), (Some("*(void **)$sp"), Some("stream_fill"), 49, Some(".text")));
+    assert_eq!(
+        (sym.expr.as_deref(), sym.symbol.as_deref(), sym.offset, sym.section.as_deref()),
+        (Some("*(void **)$sp"), Some("stream_fill"), 49, Some(".text"))
+    );
     // `f 1` + `i r rip rsp rbp`
     assert_eq!(t.registers[&1].regs.len(), 3);
     assert_eq!(reg(t, 1, "rip"), 0x5555555551a7);
@@ -193,7 +202,12 @@ fn stack_overflow() {
     assert_eq!(t.frames[30].index, 2071);
     assert_eq!(frame(t, 2073).function_name(), "main");
     assert!(t.frames[..32].iter().all(|f| f.function_name() == "walk"));
-    assert!(t.frames[0].args.as_deref().is_some_and(|a| a.starts_with("path=<error reading variable: Cannot access memory")));
+    assert!(
+        t.frames[0]
+            .args
+            .as_deref()
+            .is_some_and(|a| a.starts_with("path=<error reading variable: Cannot access memory"))
+    );
     assert_eq!(reg(t, 0, "rsp"), 0x7fffff7fe100);
     let stack = p.trace.mappings.iter().find(|m| m.path.as_deref() == Some("[stack]")).expect("[stack]");
     assert_eq!((stack.start.0, stack.end.0), (0x7fffff7ff000, 0x7ffffffff000));
@@ -208,7 +222,10 @@ fn threads_crash() {
     let s = main_stop(&p);
     signal(s, "SIGSEGV", Some(1), Some(0));
     let t = crashed(&p);
-    assert_eq!((&*t.id, t.name.as_deref(), t.lwp, t.handle), ("6", Some("crasher"), Some(25997), Some(Address(0x7ffff5dcd6c0))));
+    assert_eq!(
+        (&*t.id, t.name.as_deref(), t.lwp, t.handle),
+        ("6", Some("crasher"), Some(25997), Some(Address(0x7ffff5dcd6c0)))
+    );
     assert_eq!(functions(t), ["store_result", "crasher", "start_thread", "clone3"]);
     assert_eq!(t.frames[0].args.as_deref(), Some("j=0x7fffffffec00, value=42"));
     // Registers printed after `thread apply all bt full` belong to the stopped thread.
@@ -218,12 +235,22 @@ fn threads_crash() {
     assert_eq!(s.threads.iter().filter(|t| !t.registers.is_empty()).count(), 1);
     let names: Vec<(&str, Option<&str>)> = s.threads.iter().map(|t| (&*t.id, t.name.as_deref())).collect();
     assert_eq!(names.len(), 6);
-    for (id, name) in [("1", "threads-crash"), ("2", "io-reader"), ("3", "io-writer"), ("4", "gc-sweeper"), ("5", "timer"), ("6", "crasher")] {
+    for (id, name) in [
+        ("1", "threads-crash"),
+        ("2", "io-reader"),
+        ("3", "io-writer"),
+        ("4", "gc-sweeper"),
+        ("5", "timer"),
+        ("6", "crasher"),
+    ] {
         assert!(names.contains(&(id, Some(name))), "thread {id} {name}");
     }
     for id in ["2", "3", "4", "5"] {
         let w = s.threads.iter().find(|t| &*t.id == id).expect("worker");
-        assert_eq!(functions(w)[3..], ["__pthread_cond_wait_common", "___pthread_cond_wait", "park", "worker", "start_thread", "clone3"]);
+        assert_eq!(
+            functions(w)[3..],
+            ["__pthread_cond_wait_common", "___pthread_cond_wait", "park", "worker", "start_thread", "clone3"]
+        );
         // __pthread_cond_wait_common and the futex waits are inlined (gdb prints their
         // callers without an address).
         assert!(w.frames[0].inlined && w.frames[3].inlined && !w.frames[5].inlined);
@@ -287,7 +314,10 @@ fn assert_fail() {
     // `f 6` + `i r`
     assert_eq!(reg(t, 6, "rip"), 0x55555555518e);
     let strings: Vec<&str> = s.memory.iter().filter_map(|m| m.string.as_deref()).collect();
-    assert_eq!(strings, ["\"r->lo <= r->hi && \\\"range is inverted\\\"\"", "\"src/assert-fail.c\"", "\"range_width\""]);
+    assert_eq!(
+        strings,
+        ["\"r->lo <= r->hi && \\\"range is inverted\\\"\"", "\"src/assert-fail.c\"", "\"range_width\""]
+    );
     // `f 5` + `info args` are read but not stored as locals; `f 7` + `info locals` are.
     assert_eq!(frame(t, 7).locals().map(|l| l.0).collect::<Vec<_>>(), ["ok", "bad"]);
     assert_eq!(frame(t, 5).locals, None);
@@ -327,7 +357,10 @@ fn rust_null() {
     // `p $_siginfo` printed in Rust syntax.
     signal(s, "SIGSEGV", Some(1), Some(0x1018));
     let t = crashed(&p);
-    assert_eq!(functions(t), ["core::ptr::read_volatile<u64>", "rust_null::read_payload", "rust_null::sum_payloads", "rust_null::main"]);
+    assert_eq!(
+        functions(t),
+        ["core::ptr::read_volatile<u64>", "rust_null::read_payload", "rust_null::sum_payloads", "rust_null::main"]
+    );
     assert_eq!(t.frames[0].args.as_deref(), Some("src=0x1018"));
     assert_eq!(t.frames[1].args.as_deref(), Some("rec=0x1000"));
     assert_eq!(reg(t, 0, "rax"), 0x1018);
@@ -370,7 +403,16 @@ const PGCSTACK: u64 = 0x555555559318;
 fn julia_frames(t: &Thread) {
     assert_eq!(
         functions(t),
-        ["julia_module_callback_4212", "jlcapi_module_callback_4213", "run_pass_manager", "LLVMRunPasses", "julia_run_21", "jfptr_run_22", "ijl_apply_generic", "main"]
+        [
+            "julia_module_callback_4212",
+            "jlcapi_module_callback_4213",
+            "run_pass_manager",
+            "LLVMRunPasses",
+            "julia_run_21",
+            "jfptr_run_22",
+            "ijl_apply_generic",
+            "main"
+        ]
     );
     assert_eq!(file_line(&t.frames[3]), (Some("src/julia-trampoline.c"), Some(113)));
     assert!(t.frames.iter().all(|f| f.pc.is_some()));
@@ -408,8 +450,17 @@ fn julia_trampoline_bad_r13() {
     assert_eq!(memory(s, "*(void **)$r13", 4).words, [0x8, 0, MODULE, THUNK]);
     // `disassemble` in frame 0 marks +15; in frame 1 it marks the return address.
     let i = current_insn(s, 0);
-    assert_eq!((i.address.0, i.location.as_deref(), i.text.as_ref()), (0x555555555549, Some("+15"), "mov    0x10(%rax),%rax"));
-    assert_eq!(s.disassembly.iter().filter(|i| i.frame == 0 && i.location.as_deref().is_some_and(|l| l.starts_with('+'))).count(), 27);
+    assert_eq!(
+        (i.address.0, i.location.as_deref(), i.text.as_ref()),
+        (0x555555555549, Some("+15"), "mov    0x10(%rax),%rax")
+    );
+    assert_eq!(
+        s.disassembly
+            .iter()
+            .filter(|i| i.frame == 0 && i.location.as_deref().is_some_and(|l| l.starts_with('+')))
+            .count(),
+        27
+    );
     assert_eq!(current_insn(s, 1).address.0, 0x555555555535);
     // `frame 2` + `info frame`: run_pass_manager saves r13.
     let fi = s.frame_info.iter().find(|f| f.level == Some(2)).expect("info frame 2");
@@ -417,7 +468,10 @@ fn julia_trampoline_bad_r13() {
     assert!(fi.saved_registers.iter().any(|(n, a)| &**n == "r13" && a.0 == 0x7fffffffeae8));
     // `info symbol *(void **)$r13`
     let sym = &s.symbols[0];
-    assert_eq!((sym.symbol.as_deref(), sym.section.as_deref()), (Some("pass_callback_thunk_vtable"), Some(".data.rel.ro")));
+    assert_eq!(
+        (sym.symbol.as_deref(), sym.section.as_deref()),
+        (Some("pass_callback_thunk_vtable"), Some(".data.rel.ro"))
+    );
     let heap = p.trace.mappings.iter().find(|m| m.path.as_deref() == Some("[heap]")).expect("[heap]");
     assert!(heap.contains(THUNK));
     // `frame 3` + `info args`: read, not stored as locals.
@@ -468,7 +522,10 @@ fn c_r13_plain() {
     assert_eq!(reg(t, 0, "rax"), 0);
     assert_eq!(reg(t, 0, "mxcsr"), 0x1f80);
     assert_eq!(reg(t, 0, "k7"), 0);
-    assert!(all.reg("zmm31").is_some_and(|r| r.value.is_none() && r.natural.as_deref().is_some_and(|n| n.starts_with("{v32_bfloat16"))));
+    assert!(
+        all.reg("zmm31")
+            .is_some_and(|r| r.value.is_none() && r.natural.as_deref().is_some_and(|n| n.starts_with("{v32_bfloat16")))
+    );
     assert!(all.reg("st0").is_some());
     // `f 1` + `i r`, then `x/4gx $r13` and `info frame` in frame 1.
     assert_eq!(reg(t, 1, "r13"), 0x7fffffffec40);
@@ -587,7 +644,16 @@ fn poison() {
     assert_eq!(memory(s, "c", 0).words, [0x7ffff7fa8cc0, 0x7ffff7fa8cc0, 0, 0]);
     assert_eq!(
         memory(s, "&c->peer", 0).words,
-        [0xa5a5a5a5a5a5a5a5, 0xa5a5a5a5a5a5a5a5, 0x600, 0x50, 0x5a5a5a5a5a5a5a5a, 0x5a5a5a5a5a5a5a5a, 0x5a5a5a5a5a5a5a5a, 0x5a5a5a5a5a5a5a5a]
+        [
+            0xa5a5a5a5a5a5a5a5,
+            0xa5a5a5a5a5a5a5a5,
+            0x600,
+            0x50,
+            0x5a5a5a5a5a5a5a5a,
+            0x5a5a5a5a5a5a5a5a,
+            0x5a5a5a5a5a5a5a5a,
+            0x5a5a5a5a5a5a5a5a
+        ]
     );
     assert_eq!(current_insn(s, 0).text.as_ref(), "mov    0x8(%rax),%eax");
     assert_eq!(frame(t, 1).locals().map(|l| l.0).collect::<Vec<_>>(), ["p", "c", "guard"]);

@@ -135,7 +135,10 @@ fn go_nil_deref_panic() {
         assert_eq!(s.reason.signal.as_deref(), Some("SIGSEGV"));
         assert_eq!(s.reason.si_code, Some(1));
         assert_eq!(s.reason.address, Some(Address(0x18)));
-        assert_eq!(s.reason.description.as_deref(), Some("runtime error: invalid memory address or nil pointer dereference"));
+        assert_eq!(
+            s.reason.description.as_deref(),
+            Some("runtime error: invalid memory address or nil pointer dereference")
+        );
         let th = s.crashed_thread().unwrap();
         assert_eq!(&*th.id, "goroutine 1");
         assert_eq!(th.name.as_deref(), Some("running"));
@@ -251,7 +254,10 @@ fn lldb_null_field() {
     assert_eq!((&*th.id, th.name.as_deref()), ("1", Some("null-field")));
     assert_eq!(names(th)[..4], ["session_bytes", "registry_total", "report", "main"]);
     assert_eq!(th.frames[0].pc, Some(Address(0x555555555155)));
-    assert_eq!((th.frames[0].file.as_deref(), th.frames[0].line, th.frames[0].column), (Some("null-field.c"), Some(23), Some(13)));
+    assert_eq!(
+        (th.frames[0].file.as_deref(), th.frames[0].line, th.frames[0].column),
+        (Some("null-field.c"), Some(23), Some(13))
+    );
     assert_eq!(th.frames[0].module.as_deref(), Some("null-field"));
     assert_eq!(reg(s, 0, "rax"), Some(0));
     assert_eq!(reg(s, 0, "rip"), Some(0x555555555155));
@@ -259,9 +265,11 @@ fn lldb_null_field() {
     // `frame select 1` then `register read rip rsp rbp rdi`.
     assert_eq!(reg(s, 1, "rip"), Some(0x555555555191));
     assert!(th.frames[1].locals.as_deref().unwrap_or("").contains("upto = 2"));
-    let words = s.memory.iter().find(|m| m.expr.as_deref() == Some("$rsp") && m.unit == 8).expect("memory read -s8 $rsp");
+    let words =
+        s.memory.iter().find(|m| m.expr.as_deref() == Some("$rsp") && m.unit == 8).expect("memory read -s8 $rsp");
     assert_eq!(words.words.len(), 4);
-    let bytes = s.memory.iter().find(|m| m.expr.as_deref() == Some("$rsp") && m.unit == 1).expect("memory read $rsp (bytes)");
+    let bytes =
+        s.memory.iter().find(|m| m.expr.as_deref() == Some("$rsp") && m.unit == 1).expect("memory read $rsp (bytes)");
     assert_eq!(bytes.words.len(), 32);
     assert_eq!(s.read_u64(0x7fffffffeb90), Some(words.words[0]), "bytes and words agree");
     assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("evaluation failed")));
@@ -297,7 +305,11 @@ fn lldb_julia_trampoline_registers_per_frame() {
     assert_eq!(reg(s, 0, "r13"), Some(0x5555555593b0));
     assert_eq!(reg(s, 2, "r13"), Some(0x5555555593b0));
     assert_eq!(reg(s, 4, "r13"), Some(0x555555559318));
-    let m = s.memory.iter().find(|m| m.expr.as_deref() == Some("$r13") && m.address == Address(0x5555555593b0)).expect("memory read $r13");
+    let m = s
+        .memory
+        .iter()
+        .find(|m| m.expr.as_deref() == Some("$r13") && m.address == Address(0x5555555593b0))
+        .expect("memory read $r13");
     assert_eq!(m.words, vec![0x555555557dd0, 0x555555555528, 0x2a, u64::MAX]);
     assert!(s.disassembly.iter().any(|i| i.current && i.location.as_deref() == Some("julia_module_callback_4212+15")));
 }

@@ -87,13 +87,21 @@ fn rr_fatal_report() {
     let (_, p) = parse("rr-fatal.rr.txt");
     let s = p.trace.main_stop().expect("stop");
     assert_eq!(s.reason.kind, StopKind::RrFatal);
-    assert!(s.reason.description.as_deref().is_some_and(|d| d.starts_with("Assertion `false' failed to hold. Replay got unrecorded signal")));
+    assert!(
+        s.reason
+            .description
+            .as_deref()
+            .is_some_and(|d| d.starts_with("Assertion `false' failed to hold. Replay got unrecorded signal"))
+    );
     assert_eq!(s.rr_event, Some(2417));
     assert!(s.messages[0].text.starts_with("[FATAL src/ReplaySession.cc:612:cont_syscall_boundary()]"));
     // rr's own backtrace is thread `rr`.
     let rr = s.threads.iter().find(|t| &*t.id == "rr").expect("rr thread");
     assert_eq!(rr.frames.len(), 9);
-    assert_eq!(rr.frames[3].function_name(), "_ZN2rr13ReplaySession21cont_syscall_boundaryEPNS_10ReplayTaskERKNS0_15StepConstraintsE");
+    assert_eq!(
+        rr.frames[3].function_name(),
+        "_ZN2rr13ReplaySession21cont_syscall_boundaryEPNS_10ReplayTaskERKNS0_15StepConstraintsE"
+    );
     assert_eq!(rr.frames[3].pc, Some(Address(0x55d6a8052b71)));
     assert_eq!(rr.frames[6].module.as_deref(), Some("/lib/x86_64-linux-gnu/libc.so.6"));
 }
@@ -112,7 +120,10 @@ fn julia_1_8_segfault() {
     let (_, p) = parse("julia-1.8-segfault.julia.txt");
     assert_eq!(p.trace.formats, [Format::Julia]);
     let s = p.trace.main_stop().expect("stop");
-    assert_eq!((s.reason.kind, s.reason.signal.as_deref(), s.reason.signo, s.reason.si_code), (StopKind::Signal, Some("SIGSEGV"), Some(11), None));
+    assert_eq!(
+        (s.reason.kind, s.reason.signal.as_deref(), s.reason.signo, s.reason.si_code),
+        (StopKind::Signal, Some("SIGSEGV"), Some(11), None)
+    );
     let t = s.crashed_thread().expect("thread");
     assert_eq!(t.frames.len(), 23);
     let f0 = &t.frames[0];
@@ -126,7 +137,10 @@ fn julia_1_8_segfault() {
     assert_eq!(t.frames[22].module.as_deref(), Some("/home/dev/julia-1.8.5/bin/julia"));
     // The crash line is the first frame outside the runtime with a line: Julia's own C code
     // is not machinery (a deserializer bug is a runtime bug), Base (`./loading.jl`) is.
-    assert_eq!(tracecheck::analyze::crash_line(s).as_deref(), Some("/cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c:1941"));
+    assert_eq!(
+        tracecheck::analyze::crash_line(s).as_deref(),
+        Some("/cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c:1941")
+    );
     assert_eq!(s.messages.last().map(|m| &*m.text), Some("Segmentation fault (core dumped)"));
 }
 
@@ -141,7 +155,10 @@ fn julia_1_12_segfault() {
     assert_eq!(t.frames.len(), 15);
     assert_eq!(functions(t)[..2], ["julia_module_callback_4212", "jlcapi_module_callback_4213"]);
     // A Julia source file without a line stays a file; a library is a module.
-    assert_eq!((t.frames[1].file.as_deref(), t.frames[1].line), (Some("/home/dev/.julia/packages/LLVM/b3kFs/src/newpm.jl"), None));
+    assert_eq!(
+        (t.frames[1].file.as_deref(), t.frames[1].line),
+        (Some("/home/dev/.julia/packages/LLVM/b3kFs/src/newpm.jl"), None)
+    );
     assert!(t.frames[3].module.as_deref().is_some_and(|m| m.ends_with("libLLVM-18jl.so")));
     assert_eq!(t.frames[14].pc, Some(Address(0)));
     assert!(t.frames[4].inlined);
@@ -172,14 +189,22 @@ fn julia_error_two_line_stacktrace() {
     let (_, p) = parse("julia-error-twoline.julia.txt");
     let s = p.trace.main_stop().expect("stop");
     assert_eq!(s.reason.kind, StopKind::RuntimeError);
-    assert!(s.reason.description.as_deref().is_some_and(|d| d.starts_with("LoadError: AssertionError: Enzyme: could not find world")));
+    assert!(
+        s.reason
+            .description
+            .as_deref()
+            .is_some_and(|d| d.starts_with("LoadError: AssertionError: Enzyme: could not find world"))
+    );
     // The IR lines after `ERROR:` are part of the message.
     assert_eq!(s.messages.len(), 4);
     let t = s.crashed_thread().expect("thread");
     assert_eq!(t.frames.len(), 9);
     let f0 = &t.frames[0];
     assert_eq!((f0.function_name(), f0.args.as_deref()), ("enzyme_extract_world", Some("fn::LLVM.Function")));
-    assert_eq!((f0.module.as_deref(), f0.file.as_deref(), f0.line), (Some("Enzyme.Compiler"), Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2494)));
+    assert_eq!(
+        (f0.module.as_deref(), f0.file.as_deref(), f0.line),
+        (Some("Enzyme.Compiler"), Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2494))
+    );
     assert!(t.frames[2].inlined && t.frames[2].module.is_none());
     assert_eq!(t.frames[4].function_name(), "#compile#202");
     assert_eq!((t.frames[8].file.as_deref(), t.frames[8].line), (Some("REPL[2]"), Some(1)));

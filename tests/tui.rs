@@ -395,7 +395,11 @@ fn note_in_tui_lands_in_sidecar_markdown_and_survives_a_rerun() {
     assert!(screen.contains("Export bug report"), "{screen}");
     key(&mut app, Action::Open);
     let exported = std::fs::read_to_string(app.export_path()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck")).args(["--format", "markdown"]).arg(&p).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .args(["--format", "markdown"])
+        .arg(&p)
+        .output()
+        .unwrap();
     let md = String::from_utf8(out.stdout).unwrap();
     for doc in [&exported, &md] {
         // Frame note right under frame #3 in the backtrace.
@@ -403,7 +407,10 @@ fn note_in_tui_lands_in_sidecar_markdown_and_survives_a_rerun() {
         let i = lines.iter().position(|l| l.starts_with("#3 ") && l.contains("LLVMRunPasses")).unwrap();
         assert!(lines[i + 1].contains("^ note: thunk passed as | *module* <b>"), "{}", lines[i + 1]);
         // Register note in the r13 row of the table, escaped.
-        assert!(lines.iter().any(|l| l.starts_with("| r13 |") && l.contains("r13 holds the thunk, not pgcstack")), "{doc}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("| r13 |") && l.contains("r13 holds the thunk, not pgcstack")),
+            "{doc}"
+        );
         // Finding note under the finding; trace note at the top.
         assert!(doc.contains("  - **note:** rax came from \\[r13+0x10\\]"), "{doc}");
         assert!(doc.contains("> **Note:** seen with Julia 1.12"), "{doc}");

@@ -24,10 +24,31 @@ impl Tmux {
         Tmux { socket: format!("tracecheck-follow-{tag}-{}", std::process::id()) }
     }
     fn cmd(&self, args: &[&str]) -> std::process::Output {
-        Command::new("tmux").arg("-L").arg(&self.socket).arg("-f").arg("/dev/null").args(args).output().expect("run tmux")
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("-f")
+            .arg("/dev/null")
+            .args(args)
+            .output()
+            .expect("run tmux")
     }
     fn start(&self, cmd: &str) {
-        let out = self.cmd(&["new-session", "-d", "-s", "tc", "-x", "100", "-y", "30", "env", "LANG=C.UTF-8", "sh", "-c", cmd]);
+        let out = self.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "tc",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            "env",
+            "LANG=C.UTF-8",
+            "sh",
+            "-c",
+            cmd,
+        ]);
         assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
     }
     fn screen(&self) -> String {
@@ -134,7 +155,8 @@ fn follow_in_tmux_while_a_shell_appends() {
     t.wait_for("waiting for the log", |s| header(s).contains("[following: waiting for the file]"));
 
     shell(&format!("cat {} >> {log_q}", at("good-a.txt")));
-    let s = t.wait_for("the breakpoint stop", |s| header(s).contains("[following]") && header(s).contains("breakpoint 1"));
+    let s =
+        t.wait_for("the breakpoint stop", |s| header(s).contains("[following]") && header(s).contains("breakpoint 1"));
     assert!(s.contains("julia_module_callback_4212"), "{s}");
     assert!(!header(&s).contains("stop 2/2"), "the half-written exit line was parsed:\n{s}");
 

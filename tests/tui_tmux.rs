@@ -15,7 +15,14 @@ struct Tmux {
 
 impl Tmux {
     fn cmd(&self, args: &[&str]) -> std::process::Output {
-        Command::new("tmux").arg("-L").arg(&self.socket).arg("-f").arg("/dev/null").args(args).output().expect("run tmux")
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("-f")
+            .arg("/dev/null")
+            .args(args)
+            .output()
+            .expect("run tmux")
     }
     fn screen(&self) -> String {
         String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "tc"]).stdout).into_owned()
@@ -84,7 +91,8 @@ fn tui_in_tmux_end_to_end() {
     let t = Tmux { socket: format!("tracecheck-test-{}", std::process::id()) };
     let bin = env!("CARGO_BIN_EXE_tracecheck");
     let cmd = format!("{} tui '{}'", bin, dump.display());
-    let out = t.cmd(&["new-session", "-d", "-s", "tc", "-x", "100", "-y", "30", "env", "LANG=C.UTF-8", "sh", "-c", &cmd]);
+    let out =
+        t.cmd(&["new-session", "-d", "-s", "tc", "-x", "100", "-y", "30", "env", "LANG=C.UTF-8", "sh", "-c", &cmd]);
     assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
 
     let s = t.wait_for("the first frame", |s| s.contains("Findings ("));
@@ -108,7 +116,9 @@ fn tui_in_tmux_end_to_end() {
     t.keys(&["6", "/"]);
     t.text("info frame");
     t.keys(&["Enter"]);
-    t.wait_for("the search result", |s| s.lines().last().is_some_and(|l| l.starts_with("/info frame")) && s.contains("(gdb) info frame"));
+    t.wait_for("the search result", |s| {
+        s.lines().last().is_some_and(|l| l.starts_with("/info frame")) && s.contains("(gdb) info frame")
+    });
 
     // Export to a file.
     t.keys(&["e"]);

@@ -36,9 +36,9 @@ impl CoreMemory {
         if addr >= s.vaddr + s.filesz {
             return 0;
         }
-        let off = (s.offset + (addr - s.vaddr)) as usize;
-        let n = buf.len().min((s.vaddr + s.filesz - addr) as usize);
-        match self.bytes.get(off..off + n) {
+        let Some(off) = s.offset.checked_add(addr - s.vaddr).and_then(|o| usize::try_from(o).ok()) else { return 0 };
+        let n = buf.len().min(usize::try_from(s.vaddr + s.filesz - addr).unwrap_or(usize::MAX));
+        match off.checked_add(n).and_then(|end| self.bytes.get(off..end)) {
             Some(src) => {
                 buf[..n].copy_from_slice(src);
                 n

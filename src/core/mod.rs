@@ -66,9 +66,11 @@ impl Deref for CoreBytes {
 
 impl CoreBytes {
     pub fn open(path: &Path) -> Result<CoreBytes, CoreError> {
-        let f = std::fs::File::open(path).map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
+        let f =
+            std::fs::File::open(path).map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
         // SAFETY: read-only map; the core is not expected to change while it is read.
-        let m = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
+        let m = unsafe { memmap2::Mmap::map(&f) }
+            .map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
         Ok(CoreBytes::Mapped(m))
     }
 }
@@ -196,7 +198,8 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
     if data.get(4) != Some(&elf::ELFCLASS64.0) || data.get(5) != Some(&elf::ELFDATA2LSB.0) {
         return Err(CoreError::BadHeader("only 64-bit little-endian cores are read".into()));
     }
-    let header = elf::FileHeader64::<object::LittleEndian>::parse(data).map_err(|e| CoreError::BadHeader(e.to_string()))?;
+    let header =
+        elf::FileHeader64::<object::LittleEndian>::parse(data).map_err(|e| CoreError::BadHeader(e.to_string()))?;
     let endian = object::LittleEndian;
     let machine = header.e_machine(endian);
     let arch = if machine == elf::EM_X86_64 {
@@ -233,11 +236,27 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
         if t == elf::PT_LOAD {
             let offset = ph.p_offset(endian);
             let filesz = ph.p_filesz(endian);
-            let avail = len.saturating_sub(offset).min(filesz);
+            let vaddr = ph.p_vaddr(endian);
+            // A segment cannot run past the end of the address space: `vaddr + memsz` and
+            // `vaddr + filesz` must not overflow anywhere later.
+            let room = u64::MAX - vaddr;
+            let avail = len.saturating_sub(offset).min(filesz).min(room);
             if avail < filesz {
                 truncated_segments += 1;
             }
-            core.segments.push(Segment { vaddr: ph.p_vaddr(endian), memsz: ph.p_memsz(endian), offset, filesz: avail, flags: ph.p_flags(endian).0 });
+            let memsz = ph.p_memsz(endian);
+            if memsz > room {
+                notes.push(format!(
+                    "a segment at {vaddr:#x} claims {memsz:#x} bytes, past the end of the address space; it was cut"
+                ));
+            }
+            core.segments.push(Segment {
+                vaddr,
+                memsz: memsz.min(room),
+                offset,
+                filesz: avail,
+                flags: ph.p_flags(endian).0,
+            });
         } else if t == elf::PT_NOTE {
             let off = ph.p_offset(endian) as usize;
             let size = ph.p_filesz(endian) as usize;
@@ -246,7 +265,11 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
                 continue;
             };
             if nb.len() < size {
-                notes.push(format!("the note segment is cut short ({} of {} bytes): later threads may be missing", nb.len(), size));
+                notes.push(format!(
+                    "the note segment is cut short ({} of {} bytes): later threads may be missing",
+                    nb.len(),
+                    size
+                ));
             }
             read_notes(&mut core, nb, &mut notes);
         }
@@ -290,14 +313,14 @@ fn read_note(core: &mut CoreFile, ty: u32, d: &[u8], notes: &mut Vec<String>) {
             let lwp = u32_at(d, 32).unwrap_or(0);
             match regs::from_prstatus(core.arch, d.get(112..).unwrap_or(&[])) {
                 Some(regs) => core.threads.push(CoreThread { lwp, cursig, regs }),
-                None => notes.push(format!("thread LWP {lwp}: NT_PRSTATUS is too short ({} bytes) for its registers", d.len())),
+                None => notes
+                    .push(format!("thread LWP {lwp}: NT_PRSTATUS is too short ({} bytes) for its registers", d.len())),
             }
         }
-        NT_PRPSINFO
-            if d.len() >= 136 => {
-                core.program = Some(cstr(&d[40..56]));
-                core.command = Some(cstr(&d[56..136]));
-            }
+        NT_PRPSINFO if d.len() >= 136 => {
+            core.program = Some(cstr(&d[40..56]));
+            core.command = Some(cstr(&d[56..136]));
+        }
         // gcore writes one per thread: the first belongs to the thread that got the signal.
         NT_SIGINFO if core.siginfo.is_none() => {
             if let (Some(signo), Some(errno), Some(code)) = (u32_at(d, 0), u32_at(d, 4), u32_at(d, 8)) {
@@ -305,7 +328,8 @@ fn read_note(core: &mut CoreFile, ty: u32, d: &[u8], notes: &mut Vec<String>) {
                 let code = code as i32;
                 // si_addr is meaningful for fault signals raised by the kernel (si_code > 0).
                 let fault = matches!(signo, 4 | 5 | 7 | 8 | 11) && code > 0;
-                core.siginfo = Some(SigInfo { signo, errno: errno as i32, code, addr: if fault { u64_at(d, 16) } else { None } });
+                core.siginfo =
+                    Some(SigInfo { signo, errno: errno as i32, code, addr: if fault { u64_at(d, 16) } else { None } });
             }
         }
         NT_AUXV => {

@@ -5,25 +5,40 @@ use super::CoreArch;
 
 /// x86-64 `user_regs_struct` field order.
 const X86_64_USER: [&str; 27] = [
-    "r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8", "rax", "rcx", "rdx", "rsi", "rdi", "orig_rax", "rip",
-    "cs", "eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
+    "r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8", "rax", "rcx", "rdx", "rsi", "rdi", "orig_rax",
+    "rip", "cs", "eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
 ];
 
 /// gdb's `info registers` order on x86-64 (general registers).
 pub const X86_64_GDB: [&str; 26] = [
-    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip",
-    "eflags", "cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base",
+    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "rip", "eflags", "cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base",
 ];
 
 /// DWARF register numbers (System V x86-64 psABI) of the general registers.
 pub const X86_64_DWARF: [(&str, u16); 17] = [
-    ("rax", 0), ("rdx", 1), ("rcx", 2), ("rbx", 3), ("rsi", 4), ("rdi", 5), ("rbp", 6), ("rsp", 7), ("r8", 8), ("r9", 9),
-    ("r10", 10), ("r11", 11), ("r12", 12), ("r13", 13), ("r14", 14), ("r15", 15), ("rip", 16),
+    ("rax", 0),
+    ("rdx", 1),
+    ("rcx", 2),
+    ("rbx", 3),
+    ("rsi", 4),
+    ("rdi", 5),
+    ("rbp", 6),
+    ("rsp", 7),
+    ("r8", 8),
+    ("r9", 9),
+    ("r10", 10),
+    ("r11", 11),
+    ("r12", 12),
+    ("r13", 13),
+    ("r14", 14),
+    ("r15", 15),
+    ("rip", 16),
 ];
 
 const AARCH64_NAMES: [&str; 34] = [
-    "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
-    "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "sp", "pc", "cpsr",
+    "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17",
+    "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "sp", "pc", "cpsr",
 ];
 
 /// The registers of a `pr_reg` block, in gdb's order and names.
@@ -60,7 +75,8 @@ pub fn dwarf_numbers(arch: CoreArch) -> Vec<(&'static str, u16)> {
 pub fn natural(arch: CoreArch, name: &str, v: u64) -> String {
     match (arch, name) {
         (CoreArch::X86_64, "eflags") => eflags(v),
-        (CoreArch::X86_64, "rip" | "rsp" | "rbp" | "fs_base" | "gs_base") | (CoreArch::Aarch64, "sp" | "pc" | "x29") => format!("0x{v:x}"),
+        (CoreArch::X86_64, "rip" | "rsp" | "rbp" | "fs_base" | "gs_base")
+        | (CoreArch::Aarch64, "sp" | "pc" | "x29") => format!("0x{v:x}"),
         _ => (v as i64).to_string(),
     }
 }
@@ -68,8 +84,21 @@ pub fn natural(arch: CoreArch, name: &str, v: u64) -> String {
 /// `[ PF ZF IF ]` as gdb prints eflags.
 pub fn eflags(v: u64) -> String {
     const BITS: [(u32, &str); 15] = [
-        (0, "CF"), (2, "PF"), (4, "AF"), (6, "ZF"), (7, "SF"), (8, "TF"), (9, "IF"), (10, "DF"), (11, "OF"), (14, "NT"),
-        (16, "RF"), (17, "VM"), (18, "AC"), (19, "VIF"), (20, "VIP"),
+        (0, "CF"),
+        (2, "PF"),
+        (4, "AF"),
+        (6, "ZF"),
+        (7, "SF"),
+        (8, "TF"),
+        (9, "IF"),
+        (10, "DF"),
+        (11, "OF"),
+        (14, "NT"),
+        (16, "RF"),
+        (17, "VM"),
+        (18, "AC"),
+        (19, "VIF"),
+        (20, "VIP"),
     ];
     let mut s = String::from("[ ");
     for (b, n) in BITS {

@@ -9,7 +9,7 @@ use super::{CoreArch, CoreBytes, CoreError, CoreFile};
 use crate::input::{Diagnostics, Note, Parsed};
 use crate::model::*;
 use crate::symbolize::dwarf::{DwarfSymbols, SymbolOptions};
-use crate::symbolize::symbolize_trace;
+use crate::symbolize::symbolize_trace_until;
 use crate::unwind::{UnwindArch, unwind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -23,11 +23,18 @@ pub struct CoreOptions {
     pub max_frames: usize,
     /// Stop each backtrace at `main`, as gdb does (`set backtrace past-main off`).
     pub stop_at_main: bool,
+    /// Symbolization stops at this instant (`--symbolize-timeout`).
+    pub symbolize_deadline: Option<std::time::Instant>,
 }
 
 impl Default for CoreOptions {
     fn default() -> Self {
-        CoreOptions { symbols: SymbolOptions { system_debug_dir: true, ..Default::default() }, max_frames: 512, stop_at_main: true }
+        CoreOptions {
+            symbols: SymbolOptions { system_debug_dir: true, ..Default::default() },
+            max_frames: 512,
+            stop_at_main: true,
+            symbolize_deadline: None,
+        }
     }
 }
 
@@ -58,7 +65,9 @@ pub fn build_id_in_memory(mem: &dyn MemorySource, start: u64) -> Option<Vec<u8>>
     if mem.read(start + phoff, &mut ph) != ph.len() {
         return None;
     }
-    let rd = |b: &[u8], o: usize| -> u64 { b.get(o..o + 8).and_then(|x| x.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0) };
+    let rd = |b: &[u8], o: usize| -> u64 {
+        b.get(o..o + 8).and_then(|x| x.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0)
+    };
     let entries: Vec<&[u8]> = ph.chunks(phentsize as usize).collect();
     let min_load = entries.iter().filter(|e| e.first() == Some(&1)).map(|e| rd(e, 16) & !0xfff).min()?;
     let bias = start.wrapping_sub(min_load);
@@ -113,16 +122,22 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     }
     for p in &paths {
         if let Some(first) = core.files.iter().find(|f| f.path == *p && f.offset == 0)
-            && let Some(id) = build_id_in_memory(&raw, first.start) {
-                sym.expect_build_id(p, id);
-            }
+            && let Some(id) = build_id_in_memory(&raw, first.start)
+        {
+            sym.expect_build_id(p, id);
+        }
     }
     let mut modules: Vec<MappedModule> = Vec::new();
     for p in &paths {
         let Some(m) = sym.module(p) else { continue };
         for f in core.files.iter().filter(|f| f.path == *p) {
             if let Some(v) = m.offset_to_vaddr(f.offset) {
-                modules.push(MappedModule { start: f.start, end: f.end, bias: f.start.wrapping_sub(v), module: m.clone() });
+                modules.push(MappedModule {
+                    start: f.start,
+                    end: f.end,
+                    bias: f.start.wrapping_sub(v),
+                    module: m.clone(),
+                });
             }
         }
     }
@@ -144,7 +159,13 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         stop.reason.description = crate::signals::description(t.cursig as i32).map(Into::into);
     }
     for (i, ct) in core.threads.iter().enumerate() {
-        let mut th = Thread { id: (i + 1).to_string().into(), lwp: Some(ct.lwp as u64), crashed: i == 0, current: i == 0, ..Default::default() };
+        let mut th = Thread {
+            id: (i + 1).to_string().into(),
+            lwp: Some(ct.lwp as u64),
+            crashed: i == 0,
+            current: i == 0,
+            ..Default::default()
+        };
         if core.arch == CoreArch::X86_64 {
             th.handle = ct.regs.iter().find(|r| r.0 == "fs_base").map(|r| r.1).filter(|&v| v != 0).map(Address);
         }
@@ -167,7 +188,12 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 };
                 let v = if core.arch == CoreArch::Aarch64 && *n == "pc" { Some(uf.pc) } else { v };
                 if let Some(v) = v {
-                    set.regs.push(Register { name: Arc::from(*n), value: Some(v), natural: Some(regs::natural(core.arch, n, v).into()), span: Span::default() });
+                    set.regs.push(Register {
+                        name: Arc::from(*n),
+                        value: Some(v),
+                        natural: Some(regs::natural(core.arch, n, v).into()),
+                        span: Span::default(),
+                    });
                 }
             }
             if k > 0 {
@@ -195,7 +221,8 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                     None
                 }
             });
-            let module_path: Option<Sym> = core.files.iter().find(|f| probe >= f.start && probe < f.end).map(|f| Arc::from(f.path.as_str()));
+            let module_path: Option<Sym> =
+                core.files.iter().find(|f| probe >= f.start && probe < f.end).map(|f| Arc::from(f.path.as_str()));
             let mut is_main = false;
             match info {
                 Some(info) if !info.frames.is_empty() => {
@@ -224,7 +251,13 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 other => {
                     let function = other.and_then(|i| i.symbol).map(|s| Arc::from(s.name.as_str()));
                     is_main = function.as_deref() == Some("main");
-                    th.frames.push(Frame { index, pc: Some(Address(uf.pc)), function, module: module_path, ..Default::default() });
+                    th.frames.push(Frame {
+                        index,
+                        pc: Some(Address(uf.pc)),
+                        function,
+                        module: module_path,
+                        ..Default::default()
+                    });
                     th.registers.insert(index, set);
                     index += 1;
                 }
@@ -243,7 +276,8 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     trace.core_command = core.command.clone().map(Into::into);
     trace.program = core.program.clone().map(Into::into);
     // Mappings: NT_FILE entries (with perms from their segment), then anonymous segments.
-    let perms_at = |a: u64| core.segments.iter().find(|s| a >= s.vaddr && a < s.vaddr + s.memsz.max(1)).map(|s| s.perms());
+    let perms_at =
+        |a: u64| core.segments.iter().find(|s| a >= s.vaddr && a < s.vaddr + s.memsz.max(1)).map(|s| s.perms());
     for f in &core.files {
         trace.mappings.push(Mapping {
             start: Address(f.start),
@@ -257,13 +291,20 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     for s in &core.segments {
         let covered = core.files.iter().any(|f| f.start < s.vaddr + s.memsz && s.vaddr < f.end);
         if !covered && s.memsz > 0 {
-            trace.mappings.push(Mapping { start: Address(s.vaddr), end: Address(s.vaddr + s.memsz), offset: 0, perms: Some(s.perms().into()), path: None, span: Span::default() });
+            trace.mappings.push(Mapping {
+                start: Address(s.vaddr),
+                end: Address(s.vaddr + s.memsz),
+                offset: 0,
+                perms: Some(s.perms().into()),
+                path: None,
+                span: Span::default(),
+            });
         }
     }
     trace.mappings.sort_by_key(|m| (m.start, m.end));
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));
-    symbolize_trace(&mut trace, &sym, &mut notes);
+    symbolize_trace_until(&mut trace, &sym, &mut notes, opts.symbolize_deadline);
     if core.arch == CoreArch::X86_64 {
         note(&mut notes, "AVX-512 mask registers (k0-k7) and vector registers are not read from the core's XSAVE note");
     }

@@ -160,10 +160,7 @@ fn timestamp_prefix(s: &str) -> usize {
     for i in 19..lim {
         if b[i] == b' ' {
             let stamp = &b[..i];
-            if stamp
-                .iter()
-                .all(|c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'.' | b'T' | b'Z' | b'+'))
-            {
+            if stamp.iter().all(|c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'.' | b'T' | b'Z' | b'+')) {
                 return i + 1;
             }
             return 0;
@@ -236,11 +233,7 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(bytes),
     };
-    if memchr::memchr(0, s.as_bytes()).is_some() {
-        Cow::Owned(s.replace('\0', ""))
-    } else {
-        s
-    }
+    if memchr::memchr(0, s.as_bytes()).is_some() { Cow::Owned(s.replace('\0', "")) } else { s }
 }
 
 #[cfg(test)]

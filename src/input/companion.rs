@@ -69,9 +69,10 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
         b.companion.pc = None;
         if b.trace.program.is_none()
             && let Some(p) = meta.split(", ").find_map(|part| part.strip_prefix("program "))
-                && p != "?" {
-                    b.trace.program = Some(p.into());
-                }
+            && p != "?"
+        {
+            b.trace.program = Some(p.into());
+        }
         return true;
     }
     if let Some(r) = t.strip_prefix("It stopped ") {
@@ -110,10 +111,11 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     if b.ctx == Ctx::Registers
-        && let Some((name, v, nat)) = system_register(t) {
-            b.put_register(name, Some(v), Some(nat), n);
-            return true;
-        }
+        && let Some((name, v, nat)) = system_register(t)
+    {
+        b.put_register(name, Some(v), Some(nat), n);
+        return true;
+    }
     if !b.companion.in_collect {
         return false;
     }
@@ -173,7 +175,10 @@ fn is_target_files_line(t: &str) -> bool {
 fn system_register(t: &str) -> Option<(&str, u64, &str)> {
     let (name, rest) = t.split_once(' ')?;
     let nb = name.as_bytes();
-    if nb.is_empty() || !nb[0].is_ascii_uppercase() || !nb.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_') {
+    if nb.is_empty()
+        || !nb[0].is_ascii_uppercase()
+        || !nb.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+    {
         return None;
     }
     let rest = rest.trim_start();
@@ -241,9 +246,10 @@ fn same_stop(b: &Builder, reason: &StopReason, pc: Option<u64>) -> bool {
     if cur.reason.signal != reason.signal || (reason.number.is_some() && cur.reason.number != reason.number) {
         return false;
     }
-    let cur_pc = b.stop_location[si].as_ref().and_then(|l| l.pc).or_else(|| {
-        cur.crashed_thread().and_then(|t| t.frames.first()).and_then(|f| f.pc).map(|a| a.0)
-    });
+    let cur_pc = b.stop_location[si]
+        .as_ref()
+        .and_then(|l| l.pc)
+        .or_else(|| cur.crashed_thread().and_then(|t| t.frames.first()).and_then(|f| f.pc).map(|a| a.0));
     match (cur_pc, pc) {
         (Some(a), Some(b)) => a == b,
         _ => true,
@@ -258,12 +264,75 @@ fn traced_command(t: &str) -> Option<&str> {
     }
     let verb = cmd.split([' ', '/']).next().unwrap_or("");
     const VERBS: &[&str] = &[
-        "bt", "backtrace", "where", "info", "i", "x", "p", "print", "output", "frame", "f", "select-frame", "up", "down",
-        "thread", "disassemble", "disas", "run", "r", "start", "continue", "c", "next", "n", "step", "s", "stepi", "si",
-        "nexti", "ni", "finish", "until", "advance", "break", "b", "tbreak", "watch", "rwatch", "awatch", "delete", "list",
-        "reverse-continue", "rc", "reverse-step", "rs", "reverse-next", "rn", "reverse-stepi", "rsi", "reverse-nexti",
-        "rni", "reverse-finish", "when", "when-ticks", "when-tid", "set", "show", "source", "tracecheck-collect",
-        "tracecheck-check", "tracecheck-tui", "taas", "tfaas", "kill", "detach", "target", "file", "core-file", "python",
+        "bt",
+        "backtrace",
+        "where",
+        "info",
+        "i",
+        "x",
+        "p",
+        "print",
+        "output",
+        "frame",
+        "f",
+        "select-frame",
+        "up",
+        "down",
+        "thread",
+        "disassemble",
+        "disas",
+        "run",
+        "r",
+        "start",
+        "continue",
+        "c",
+        "next",
+        "n",
+        "step",
+        "s",
+        "stepi",
+        "si",
+        "nexti",
+        "ni",
+        "finish",
+        "until",
+        "advance",
+        "break",
+        "b",
+        "tbreak",
+        "watch",
+        "rwatch",
+        "awatch",
+        "delete",
+        "list",
+        "reverse-continue",
+        "rc",
+        "reverse-step",
+        "rs",
+        "reverse-next",
+        "rn",
+        "reverse-stepi",
+        "rsi",
+        "reverse-nexti",
+        "rni",
+        "reverse-finish",
+        "when",
+        "when-ticks",
+        "when-tid",
+        "set",
+        "show",
+        "source",
+        "tracecheck-collect",
+        "tracecheck-check",
+        "tracecheck-tui",
+        "taas",
+        "tfaas",
+        "kill",
+        "detach",
+        "target",
+        "file",
+        "core-file",
+        "python",
     ];
     VERBS.contains(&verb).then_some(cmd)
 }

@@ -78,25 +78,26 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
         }
     }
     if f.module.is_none()
-        && let Some(p) = rfind_word(rest, " at ") {
-            let loc = &rest[p + 4..];
-            if rest[..p].ends_with(')') {
-                if let Some((file, line, _)) = file_line(loc) {
-                    f.file = Some(file);
-                    f.line = Some(line);
-                    head = &rest[..p];
-                } else if !loc.is_empty() && !loc.contains(' ') {
-                    // `foo () at /lib64/libc.so.6`: abrt-processed traces name the library
-                    // this way; a file without a line is kept as a file.
-                    if is_shared_object(loc) {
-                        f.module = Some(loc);
-                    } else {
-                        f.file = Some(loc);
-                    }
-                    head = &rest[..p];
+        && let Some(p) = rfind_word(rest, " at ")
+    {
+        let loc = &rest[p + 4..];
+        if rest[..p].ends_with(')') {
+            if let Some((file, line, _)) = file_line(loc) {
+                f.file = Some(file);
+                f.line = Some(line);
+                head = &rest[..p];
+            } else if !loc.is_empty() && !loc.contains(' ') {
+                // `foo () at /lib64/libc.so.6`: abrt-processed traces name the library
+                // this way; a file without a line is kept as a file.
+                if is_shared_object(loc) {
+                    f.module = Some(loc);
+                } else {
+                    f.file = Some(loc);
                 }
+                head = &rest[..p];
             }
         }
+    }
     // Args: the last balanced parenthesised group.
     match open_paren_of_last_group(head) {
         Some(open) => {
@@ -180,11 +181,7 @@ pub fn register_line(l: &str) -> Option<GdbRegisterLine<'_>> {
             return None;
         }
         let nat = skip_ws(after).trim_end();
-        return Some(GdbRegisterLine {
-            name,
-            value: Some(v),
-            natural: if nat.is_empty() { None } else { Some(nat) },
-        });
+        return Some(GdbRegisterLine { name, value: Some(v), natural: if nat.is_empty() { None } else { Some(nat) } });
     }
     // Vector and x87 registers: `{v8_bfloat16 = …}`, `0  (raw 0x0000…)`, `<unavailable>`.
     if rest.starts_with('{') || rest.starts_with("<unavailable>") || rest.starts_with("<not saved>") {
@@ -193,7 +190,13 @@ pub fn register_line(l: &str) -> Option<GdbRegisterLine<'_>> {
     if rest.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         // `st0  0  (raw 0x…)` or a decimal-only register.
         let tok = rest.split_whitespace().next()?;
-        if tok.parse::<f64>().is_ok() || tok == "-nan(0xc000000000000000)" || tok.starts_with("-nan") || tok.starts_with("nan") || tok == "inf" || tok == "-inf" {
+        if tok.parse::<f64>().is_ok()
+            || tok == "-nan(0xc000000000000000)"
+            || tok.starts_with("-nan")
+            || tok.starts_with("nan")
+            || tok == "inf"
+            || tok == "-inf"
+        {
             return Some(GdbRegisterLine { name, value: None, natural: Some(rest.trim_end()) });
         }
     }
@@ -204,12 +207,38 @@ pub fn register_line(l: &str) -> Option<GdbRegisterLine<'_>> {
 pub fn is_core_register_name(n: &str) -> bool {
     matches!(
         n,
-        "rax" | "rbx" | "rcx" | "rdx" | "rsi" | "rdi" | "rbp" | "rsp" | "r8" | "r9" | "r10"
-            | "r11" | "r12" | "r13" | "r14" | "r15" | "rip" | "eflags" | "eax" | "ebx" | "ecx"
-            | "edx" | "esi" | "edi" | "ebp" | "esp" | "eip" | "cpsr" | "pstate" | "fpsr" | "fpcr"
-    ) || (n.len() <= 3
-        && n.starts_with('x')
-        && n[1..].parse::<u8>().map(|v| v <= 30).unwrap_or(false))
+        "rax"
+            | "rbx"
+            | "rcx"
+            | "rdx"
+            | "rsi"
+            | "rdi"
+            | "rbp"
+            | "rsp"
+            | "r8"
+            | "r9"
+            | "r10"
+            | "r11"
+            | "r12"
+            | "r13"
+            | "r14"
+            | "r15"
+            | "rip"
+            | "eflags"
+            | "eax"
+            | "ebx"
+            | "ecx"
+            | "edx"
+            | "esi"
+            | "edi"
+            | "ebp"
+            | "esp"
+            | "eip"
+            | "cpsr"
+            | "pstate"
+            | "fpsr"
+            | "fpcr"
+    ) || (n.len() <= 3 && n.starts_with('x') && n[1..].parse::<u8>().map(|v| v <= 30).unwrap_or(false))
 }
 
 /// `Thread 2 (Thread 0x7ffff7d89640 (LWP 1235) "worker"):` — the header before each
@@ -239,9 +268,10 @@ pub fn thread_header(l: &str) -> Option<GdbThreadHeader<'_>> {
 /// `Thread 0x7ffff7d89640 (LWP 1235) "worker"`, `LWP 1235`, `process 123`.
 pub fn target_id<'a>(s: &'a str, h: &mut GdbThreadHeader<'a>) {
     if let Some(p) = s.find("0x")
-        && let Ok((_, v)) = hex_u64(&s[p..]) {
-            h.handle = Some(v);
-        }
+        && let Ok((_, v)) = hex_u64(&s[p..])
+    {
+        h.handle = Some(v);
+    }
     let digits = |r: &str| -> Option<u64> {
         let d = r.bytes().take_while(|c| c.is_ascii_digit()).count();
         r[..d].parse().ok()
@@ -257,9 +287,10 @@ pub fn target_id<'a>(s: &'a str, h: &mut GdbThreadHeader<'a>) {
         }
     }
     if let Some(q) = s.find('"')
-        && let Some(e) = s[q + 1..].find('"') {
-            h.name = Some(&s[q + 1..q + 1 + e]);
-        }
+        && let Some(e) = s[q + 1..].find('"')
+    {
+        h.name = Some(&s[q + 1..q + 1 + e]);
+    }
 }
 
 /// One row of `info threads`: `* 1    Thread 0x… (LWP 1234) "prog" 0x… in main () at t.c:5`.
@@ -304,10 +335,12 @@ pub fn info_threads_row(l: &str) -> Option<GdbInfoThreadsRow<'_>> {
             .map(|(i, _)| i)
             .unwrap_or(rest.len());
     }
-    if end < bytes.len() && rest[end..].starts_with(" \"")
-        && let Some(q) = rest[end + 2..].find('"') {
-            end = end + 2 + q + 1;
-        }
+    if end < bytes.len()
+        && rest[end..].starts_with(" \"")
+        && let Some(q) = rest[end + 2..].find('"')
+    {
+        end = end + 2 + q + 1;
+    }
     let mut h = GdbThreadHeader { id, ..Default::default() };
     target_id(&rest[..end], &mut h);
     let frame_text = skip_ws(&rest[end..]);
@@ -394,7 +427,9 @@ pub fn stop_line(l: &str) -> Option<GdbStopLine<'_>> {
             return Some(GdbStopLine::Breakpoint { thread, number, location: loc });
         }
     }
-    for wp in ["Hardware watchpoint ", "Watchpoint ", "Hardware read watchpoint ", "Hardware access (read/write) watchpoint "] {
+    for wp in
+        ["Hardware watchpoint ", "Watchpoint ", "Hardware read watchpoint ", "Hardware access (read/write) watchpoint "]
+    {
         if let Some(r) = rest.strip_prefix(wp) {
             let (num, expr) = r.split_once(": ")?;
             let number = num.parse().ok()?;
@@ -529,7 +564,12 @@ pub fn memory_row(l: &str) -> Option<GdbMemoryRow<'_>> {
     };
     let rest = rest.strip_prefix(':')?;
     let body = skip_ws(rest);
-    if body.starts_with('"') || body.starts_with("<error:") || body.starts_with("U\"") || body.starts_with("u\"") || body.starts_with("L\"") {
+    if body.starts_with('"')
+        || body.starts_with("<error:")
+        || body.starts_with("U\"")
+        || body.starts_with("u\"")
+        || body.starts_with("L\"")
+    {
         return Some(GdbMemoryRow { address, symbol, words: Vec::new(), string: Some(body) });
     }
     let mut words = Vec::new();
@@ -681,9 +721,7 @@ pub fn siginfo(v: &str) -> Option<GdbSiginfo> {
     }
     let signo = field(v, "si_signo").and_then(|s| s.parse().ok());
     let code = field(v, "si_code").and_then(|s| s.parse().ok().or_else(|| crate::signals::si_code_value(s)));
-    let addr = field(v, "si_addr").and_then(|s| {
-        parse_hex(s).or_else(|| if s == "0x0" { Some(0) } else { None })
-    });
+    let addr = field(v, "si_addr").and_then(|s| parse_hex(s).or_else(|| if s == "0x0" { Some(0) } else { None }));
     Some(GdbSiginfo { signo, code, addr })
 }
 
@@ -824,7 +862,10 @@ mod tests {
     #[test]
     fn frames_of_every_shape() {
         let f = frame_line("#0  0x0000555555555139 in main () at t.c:2").unwrap();
-        assert_eq!((f.index, f.pc, f.function, f.args, f.file, f.line), (0, Some(0x555555555139), Some("main"), Some(""), Some("t.c"), Some(2)));
+        assert_eq!(
+            (f.index, f.pc, f.function, f.args, f.file, f.line),
+            (0, Some(0x555555555139), Some("main"), Some(""), Some("t.c"), Some(2))
+        );
 
         let f = frame_line("#1  0x00007ffff7e0a15f in __pthread_kill_internal (signo=6, threadid=<optimized out>) at ./nptl/pthread_kill.c:78").unwrap();
         assert_eq!(f.function, Some("__pthread_kill_internal"));
@@ -854,7 +895,10 @@ mod tests {
         let f = frame_line("#3  0x00007ffff7ad1234 in foo(int) () from /usr/lib/libfoo.so").unwrap();
         assert_eq!((f.function, f.args), (Some("foo(int)"), Some("")));
 
-        let f = frame_line("#5  0x000055555555a1b2 in core::panicking::panic_fmt (fmt=...) at library/core/src/panicking.rs:72").unwrap();
+        let f = frame_line(
+            "#5  0x000055555555a1b2 in core::panicking::panic_fmt (fmt=...) at library/core/src/panicking.rs:72",
+        )
+        .unwrap();
         assert_eq!(f.function, Some("core::panicking::panic_fmt"));
 
         // A truncated paste keeps what it can.
@@ -868,7 +912,14 @@ mod tests {
 
     #[test]
     fn rfind_words() {
-        for (s, w) in [("f () at a.c:1", " at "), ("a at b at c", " at "), ("x from y", " from "), ("no", " at "), ("  at ", " at "), ("f (s=\" at \") from /l.so", " from ")] {
+        for (s, w) in [
+            ("f () at a.c:1", " at "),
+            ("a at b at c", " at "),
+            ("x from y", " from "),
+            ("no", " at "),
+            ("  at ", " at "),
+            ("f (s=\" at \") from /l.so", " from "),
+        ] {
             assert_eq!(rfind_word(s, w), s.rfind(w), "{s:?} {w:?}");
         }
     }
@@ -897,7 +948,9 @@ mod tests {
         assert_eq!((h.id, h.handle, h.lwp, h.name), ("2", Some(0x7ffff7d89640), Some(1235), Some("worker")));
         let h = thread_header("Thread 1 (LWP 3575):").unwrap();
         assert_eq!((h.id, h.lwp), ("1", Some(3575)));
-        let r = info_threads_row("* 1    Thread 0x7ffff7d8a740 (LWP 1234) \"prog\" 0x0000555555555139 in main () at t.c:5").unwrap();
+        let r =
+            info_threads_row("* 1    Thread 0x7ffff7d8a740 (LWP 1234) \"prog\" 0x0000555555555139 in main () at t.c:5")
+                .unwrap();
         assert!(r.current);
         assert_eq!((r.id, r.lwp, r.name), ("1", Some(1234), Some("prog")));
         assert_eq!(r.frame.unwrap().function, Some("main"));
@@ -910,11 +963,21 @@ mod tests {
     fn stops() {
         assert_eq!(
             stop_line("Program received signal SIGSEGV, Segmentation fault."),
-            Some(GdbStopLine::Signal { thread: None, thread_name: None, signal: "SIGSEGV", desc: "Segmentation fault" })
+            Some(GdbStopLine::Signal {
+                thread: None,
+                thread_name: None,
+                signal: "SIGSEGV",
+                desc: "Segmentation fault"
+            })
         );
         assert_eq!(
             stop_line("Thread 3 \"crasher\" received signal SIGSEGV, Segmentation fault."),
-            Some(GdbStopLine::Signal { thread: Some("3"), thread_name: Some("crasher"), signal: "SIGSEGV", desc: "Segmentation fault" })
+            Some(GdbStopLine::Signal {
+                thread: Some("3"),
+                thread_name: Some("crasher"),
+                signal: "SIGSEGV",
+                desc: "Segmentation fault"
+            })
         );
         assert_eq!(
             stop_line("Program terminated with signal 11, Segmentation fault."),
@@ -935,12 +998,16 @@ mod tests {
     #[test]
     fn mappings_and_libs() {
         let m = mapping_row("      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/t").unwrap();
-        assert_eq!((m.start, m.end, m.offset, m.perms, m.path), (0x555555554000, 0x555555555000, 0, Some("r--p"), Some("/tmp/t")));
+        assert_eq!(
+            (m.start, m.end, m.offset, m.perms, m.path),
+            (0x555555554000, 0x555555555000, 0, Some("r--p"), Some("/tmp/t"))
+        );
         let m = mapping_row("            0x6d8000           0x71b000    0x43000        0x0 [heap]").unwrap();
         assert_eq!((m.perms, m.path), (None, Some("[heap]")));
         let m = mapping_row("      0x7ffff7a28000     0x7ffff7a2c000     0x4000        0x0 ").unwrap();
         assert_eq!(m.path, None);
-        let s = sharedlib_row("0x00007ffff7dab700  0x00007ffff7f3d93d  Yes (*)     /lib/x86_64-linux-gnu/libc.so.6").unwrap();
+        let s = sharedlib_row("0x00007ffff7dab700  0x00007ffff7f3d93d  Yes (*)     /lib/x86_64-linux-gnu/libc.so.6")
+            .unwrap();
         assert_eq!((s.from, s.syms_read, s.path), (Some(0x7ffff7dab700), true, "/lib/x86_64-linux-gnu/libc.so.6"));
         let s = sharedlib_row("                                        No          linux-vdso.so.1").unwrap();
         assert_eq!((s.from, s.syms_read), (None, false));
@@ -956,7 +1023,10 @@ mod tests {
         assert_eq!(m.string, Some("\"hello\""));
         assert!(memory_row("0x1234 in main ()").is_none());
         let i = insn_line("=> 0x555555555139 <main+16>:\tmov    0x8(%rax),%rax").unwrap();
-        assert_eq!((i.current, i.address, i.location, i.text), (true, 0x555555555139, Some("main+16"), "mov    0x8(%rax),%rax"));
+        assert_eq!(
+            (i.current, i.address, i.location, i.text),
+            (true, 0x555555555139, Some("main+16"), "mov    0x8(%rax),%rax")
+        );
         let i = insn_line("   0x0000555555555129 <+0>:\tpush   %rbp").unwrap();
         assert!(!i.current);
         let i = insn_line("==> 0x5e3099: movups xmm0, xmmword ptr [rax + 0x70]").unwrap();
@@ -1004,7 +1074,10 @@ mod tests {
     fn info_symbol() {
         // null-fnptr, julia-trampoline-bad-r13 and write-rodata samples.
         let s = symbol_line("stream_fill + 49 in section .text of /work/main/sample-traces/build/null-fnptr").unwrap();
-        assert_eq!((s.symbol, s.offset, s.section, s.objfile), (Some("stream_fill"), 49, Some(".text"), Some("/work/main/sample-traces/build/null-fnptr")));
+        assert_eq!(
+            (s.symbol, s.offset, s.section, s.objfile),
+            (Some("stream_fill"), 49, Some(".text"), Some("/work/main/sample-traces/build/null-fnptr"))
+        );
         let s = symbol_line("pass_callback_thunk_vtable in section .data.rel.ro of /work/main/sample-traces/build/julia-trampoline-bad-r13").unwrap();
         assert_eq!((s.symbol, s.offset, s.section), (Some("pass_callback_thunk_vtable"), 0, Some(".data.rel.ro")));
         let s = symbol_line("main + 4 in section .text").unwrap();
@@ -1033,7 +1106,11 @@ mod tests {
             ("cpsr           0x80000000          [ EL=0 BTYPE=0 N ]", "cpsr", Some(0x80000000)),
             ("fpsr           0x0                 [ ]", "fpsr", Some(0)),
             ("fpcr           0x0                 [ Len=0 Stride=0 RMode=0 ]", "fpcr", Some(0)),
-            ("v0             {d = {f = {0x0, 0x0}, u = {0x0, 0x0}, s = {0x0, 0x0}}, s = {f = {0x0, 0x0, 0x0, 0x0}}}", "v0", None),
+            (
+                "v0             {d = {f = {0x0, 0x0}, u = {0x0, 0x0}, s = {0x0, 0x0}}, s = {f = {0x0, 0x0, 0x0, 0x0}}}",
+                "v0",
+                None,
+            ),
             ("s0             {f = 0, u = 0, s = 0}", "s0", None),
         ] {
             let r = register_line(l).unwrap_or_else(|| panic!("{l}"));

@@ -67,10 +67,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         push_message(b, t, n);
         return true;
     }
-    if t.starts_with("[signal ") && t.ends_with(']')
-        && let Some(()) = signal_bracket(b, &t[8..t.len() - 1], n) {
-            return true;
-        }
+    if t.starts_with("[signal ")
+        && t.ends_with(']')
+        && let Some(()) = signal_bracket(b, &t[8..t.len() - 1], n)
+    {
+        return true;
+    }
     if let Some((sig, desc)) = signal_heading(t) {
         start(b, StopKind::Signal, None, n);
         let si = b.ensure_stop();
@@ -84,30 +86,40 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if t.starts_with("PC=0x") {
         return pc_line(b, t, n);
     }
-    if t == "signal arrived during cgo execution" || t.starts_with("unexpected fault address 0x") || t.starts_with("runtime: ") || t.starts_with("[recovered]") {
+    if t == "signal arrived during cgo execution"
+        || t.starts_with("unexpected fault address 0x")
+        || t.starts_with("runtime: ")
+        || t.starts_with("[recovered]")
+    {
         if let Some(a) = t.strip_prefix("unexpected fault address ")
-            && let Some(v) = parse_hex(a) {
-                let si = b.ensure_stop();
-                b.trace.stops[si].reason.address.get_or_insert(Address(v));
-            }
+            && let Some(v) = parse_hex(a)
+        {
+            let si = b.ensure_stop();
+            b.trace.stops[si].reason.address.get_or_insert(Address(v));
+        }
         push_message(b, t, n);
         return true;
     }
     if let Some(r) = t.strip_prefix("goroutine ")
-        && let Some(()) = goroutine_header(b, r, n) {
-            return true;
-        }
+        && let Some(()) = goroutine_header(b, r, n)
+    {
+        return true;
+    }
     if t == "runtime stack:" {
         select(b, "runtime stack", Some("system stack"), n);
         return true;
     }
-    if t == "...additional frames elided..." || t == "goroutine running on other thread; stack unavailable" || t.starts_with("exit status ") {
+    if t == "...additional frames elided..."
+        || t == "goroutine running on other thread; stack unavailable"
+        || t.starts_with("exit status ")
+    {
         return true;
     }
     if l.starts_with('\t')
-        && let Some(()) = location(b, t.trim_start(), n) {
-            return true;
-        }
+        && let Some(()) = location(b, t.trim_start(), n)
+    {
+        return true;
+    }
     if let Some(r) = t.strip_prefix("created by ") {
         // The goroutine's creator, not a frame on its stack; its location line follows.
         let _ = r;
@@ -124,23 +136,24 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     if b.go.thread.is_some()
-        && let Some((func, args)) = frame_line(t) {
-            let ti = b.go.thread.unwrap_or(0);
-            let idx = b.go.next_index;
-            b.go.next_index += 1;
-            let frame = Frame {
-                index: idx,
-                function: Some(b.intern(func)),
-                args: Some(args.into()),
-                inlined: args == "...",
-                span: Span::line(n),
-                ..Default::default()
-            };
-            let pos = b.put_frame(ti, frame);
-            b.go.pending = Some(pos);
-            b.go.created_by = false;
-            return true;
-        }
+        && let Some((func, args)) = frame_line(t)
+    {
+        let ti = b.go.thread.unwrap_or(0);
+        let idx = b.go.next_index;
+        b.go.next_index += 1;
+        let frame = Frame {
+            index: idx,
+            function: Some(b.intern(func)),
+            args: Some(args.into()),
+            inlined: args == "...",
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let pos = b.put_frame(ti, frame);
+        b.go.pending = Some(pos);
+        b.go.created_by = false;
+        return true;
+    }
     false
 }
 
@@ -153,7 +166,8 @@ fn push_message(b: &mut Builder, t: &str, n: u32) {
 fn start(b: &mut Builder, kind: StopKind, desc: Option<&str>, n: u32) {
     b.saw(Format::Go);
     let si = b.ensure_stop();
-    let fresh_go = b.go.active && b.go.thread.is_none() && b.trace.stops[si].threads.iter().all(|t| t.frames.is_empty());
+    let fresh_go =
+        b.go.active && b.go.thread.is_none() && b.trace.stops[si].threads.iter().all(|t| t.frames.is_empty());
     if !fresh_go {
         b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
     }
@@ -174,7 +188,10 @@ fn start(b: &mut Builder, kind: StopKind, desc: Option<&str>, n: u32) {
 /// `SIGSEGV: segmentation violation` (the fatal-signal heading): `(name, description)`.
 fn signal_heading(t: &str) -> Option<(&str, &str)> {
     let (sig, desc) = t.split_once(": ")?;
-    if !sig.starts_with("SIG") || sig.len() < 5 || !sig[3..].bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+    if !sig.starts_with("SIG")
+        || sig.len() < 5
+        || !sig[3..].bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    {
         return None;
     }
     // Go's sigtable descriptions are lowercase words.
@@ -342,7 +359,9 @@ fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
     let pos = b.go.pending.take()?;
     let file = b.intern(file);
     let si = b.ensure_stop();
-    if let Some(f) = b.trace.stops[si].threads[ti].frames.get_mut(pos) {
+    // `go.thread` may be an index from an earlier stop (an lldb stop line between a
+    // goroutine header and its location line): look it up, never index.
+    if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(pos)) {
         f.file = Some(file);
         f.line = Some(line);
         f.pc = pc.map(Address).or(f.pc);
@@ -356,7 +375,11 @@ fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 /// digits, spaces, one hex value.
 fn register_line(t: &str) -> Option<(&str, u64)> {
     let (name, v) = t.split_once(' ')?;
-    if name.is_empty() || name.len() > 7 || !name.as_bytes()[0].is_ascii_lowercase() || !name.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+    if name.is_empty()
+        || name.len() > 7
+        || !name.as_bytes()[0].is_ascii_lowercase()
+        || !name.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    {
         return None;
     }
     let v = v.trim_start();
@@ -379,10 +402,11 @@ fn put_register(b: &mut Builder, name: &str, v: u64, n: u32) {
     let name = if arm64 {
         for r in set.regs.iter_mut() {
             if let Some(k) = r.name.strip_prefix('r').and_then(|d| d.parse::<u8>().ok())
-                && k <= 29 {
-                    r.natural = Some(format!("r{k}").into());
-                    r.name = format!("x{k}").into();
-                }
+                && k <= 29
+            {
+                r.natural = Some(format!("r{k}").into());
+                r.name = format!("x{k}").into();
+            }
         }
         "x30"
     } else {
@@ -411,7 +435,10 @@ mod tests {
         assert_eq!(signal_heading("SIGABRT: abort"), Some(("SIGABRT", "abort")));
         assert_eq!(signal_heading("SIGFOO: Not Go"), None);
         assert_eq!(signal_heading("SIG: x"), None);
-        assert_eq!(frame_line("runtime.(*scavengerState).park(0x4f15e0)"), Some(("runtime.(*scavengerState).park", "0x4f15e0")));
+        assert_eq!(
+            frame_line("runtime.(*scavengerState).park(0x4f15e0)"),
+            Some(("runtime.(*scavengerState).park", "0x4f15e0"))
+        );
         assert_eq!(frame_line("panic({0x46e420, 0x4ea580})"), Some(("panic", "{0x46e420, 0x4ea580}")));
         assert_eq!(frame_line("main.main()"), Some(("main.main", "")));
         assert_eq!(frame_line("not a frame (really)"), None);

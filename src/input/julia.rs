@@ -133,7 +133,9 @@ pub fn native_frame(t: &str) -> Option<JuliaNativeFrame<'_>> {
     }
     // Names are symbols (`jl_gc_collect`, `#start_repl_backend#46`, `julia_f_123`) or the two
     // phrases Julia uses for non-functions; prose with spaces is not a frame.
-    if name.contains(' ') && !(name.starts_with("top-level scope") || name.starts_with("macro expansion") || name.contains('(')) {
+    if name.contains(' ')
+        && !(name.starts_with("top-level scope") || name.starts_with("macro expansion") || name.contains('('))
+    {
         return None;
     }
     if let Some(obj) = loc.strip_suffix(" (unknown line)") {
@@ -251,7 +253,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         return true;
     }
-    if t.starts_with("in expression starting at ") || t.starts_with("while loading ") && t.contains("in expression starting on line") {
+    if t.starts_with("in expression starting at ")
+        || t.starts_with("while loading ") && t.contains("in expression starting on line")
+    {
         b.saw(Format::Julia);
         return true;
     }
@@ -284,7 +288,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         let si = b.ensure_stop();
         let has_signal = b.trace.stops[si].reason.kind == StopKind::Signal;
         if !has_signal {
-            let reason = StopReason { kind: StopKind::RuntimeError, description: Some(r.into()), span: Span::line(n), ..Default::default() };
+            let reason = StopReason {
+                kind: StopKind::RuntimeError,
+                description: Some(r.into()),
+                span: Span::line(n),
+                ..Default::default()
+            };
             b.new_stop(reason, Some("1"));
         }
         b.julia.causes = 0;
@@ -431,7 +440,10 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
 
 fn is_source_path(p: &str) -> bool {
     let base = p.rsplit(['/', '\\']).next().unwrap_or(p);
-    matches!(base.rsplit_once('.').map(|(_, e)| e), Some("jl" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "rs" | "S" | "s"))
+    matches!(
+        base.rsplit_once('.').map(|(_, e)| e),
+        Some("jl" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "rs" | "S" | "s")
+    )
 }
 
 pub(crate) fn blank(b: &mut Builder) {
@@ -455,9 +467,18 @@ mod tests {
         // Real headers from Julia issues and the seeds (1.8, 1.9, 1.10+, macOS, GC abort).
         assert_eq!(signal_header("signal (11): Segmentation fault"), h(None, 11, None, "Segmentation fault"));
         assert_eq!(signal_header("[61176] signal (6): Aborted"), h(Some(61176), 6, None, "Aborted"));
-        assert_eq!(signal_header("[52149] signal (11.1): Segmentation fault"), h(Some(52149), 11, Some(1), "Segmentation fault"));
-        assert_eq!(signal_header("[4053] signal 11 (1): Segmentation fault"), h(Some(4053), 11, Some(1), "Segmentation fault"));
-        assert_eq!(signal_header("[10906] signal 11 (2): Segmentation fault: 11"), h(Some(10906), 11, Some(2), "Segmentation fault: 11"));
+        assert_eq!(
+            signal_header("[52149] signal (11.1): Segmentation fault"),
+            h(Some(52149), 11, Some(1), "Segmentation fault")
+        );
+        assert_eq!(
+            signal_header("[4053] signal 11 (1): Segmentation fault"),
+            h(Some(4053), 11, Some(1), "Segmentation fault")
+        );
+        assert_eq!(
+            signal_header("[10906] signal 11 (2): Segmentation fault: 11"),
+            h(Some(10906), 11, Some(2), "Segmentation fault: 11")
+        );
         assert_eq!(signal_header("[99] signal 6 (-6): Aborted"), h(Some(99), 6, Some(-6), "Aborted"));
         assert_eq!(signal_header("signal 11: Segmentation fault"), h(None, 11, None, "Segmentation fault"));
         assert_eq!(signal_header("signal handler installed"), None);
@@ -478,7 +499,10 @@ mod tests {
         assert_eq!((f.function, f.line), (Some("top-level scope"), Some(3)));
         let f = native_frame("#start_repl_backend#46 at /cache/build/builder-amdci4-2/julialang/julia-release-1-dot-10/usr/share/julia/stdlib/v1.10/REPL/src/REPL.jl:231").unwrap();
         assert_eq!(f.function, Some("#start_repl_backend#46"));
-        let f = native_frame("gc_try_setmark at /home/Administrator/buildbot/worker/package_win64/build/src\\gc.c:1424 [inlined]").unwrap();
+        let f = native_frame(
+            "gc_try_setmark at /home/Administrator/buildbot/worker/package_win64/build/src\\gc.c:1424 [inlined]",
+        )
+        .unwrap();
         assert_eq!((f.line, f.inlined), (Some(1424), true));
         let f = native_frame("GenericMemory at ./boot.jl:515 [inlined]").unwrap();
         assert_eq!(f.path, Some("./boot.jl"));
@@ -496,8 +520,14 @@ mod tests {
         assert_eq!((e.call, e.location), ("applychain", Some("Lux/src/layers/containers.jl:577")));
         let e = stacktrace_entry(" [1] f at /tmp/x.jl:3").unwrap();
         assert_eq!((e.call, e.location), ("f", Some("/tmp/x.jl:3")));
-        assert_eq!(at_location("Enzyme.Compiler ~/.julia/dev/Enzyme/src/compiler.jl:2494"), (Some("Enzyme.Compiler"), Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2494), false));
-        assert_eq!(at_location("~/.julia/dev/Enzyme/src/compiler.jl:2840 [inlined]"), (None, Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2840), true));
+        assert_eq!(
+            at_location("Enzyme.Compiler ~/.julia/dev/Enzyme/src/compiler.jl:2494"),
+            (Some("Enzyme.Compiler"), Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2494), false)
+        );
+        assert_eq!(
+            at_location("~/.julia/dev/Enzyme/src/compiler.jl:2840 [inlined]"),
+            (None, Some("~/.julia/dev/Enzyme/src/compiler.jl"), Some(2840), true)
+        );
         assert_eq!(at_location("REPL[2]:1"), (None, Some("REPL[2]"), Some(1), false));
         assert_eq!(split_call("f(x::Int64)"), ("f", Some("x::Int64")));
         assert_eq!(split_call("macro expansion"), ("macro expansion", None));

@@ -3,10 +3,7 @@
 //! They are nom parsers over `&str`, or plain functions where a nom combinator would only
 //! add overhead on the hot path (every frame line goes through [`hex_u64`]).
 
-use nom::{
-    bytes::complete::take_while1,
-    IResult,
-};
+use nom::{IResult, bytes::complete::take_while1};
 
 /// `0x` followed by 1-16 hex digits. Unlike nom's `hex_u32` it accepts full 64-bit values
 /// and fails (instead of wrapping) on more than 16 digits.
@@ -112,12 +109,12 @@ pub fn file_line(s: &str) -> Option<(&str, u32, Option<u32>)> {
     let (head, last) = rsplit_colon(s)?;
     let last_n: u32 = parse_u32(last)?;
     // file:line:col ?
-    if let Some((file, mid)) = rsplit_colon(head) {
-        if let Some(line) = parse_u32(mid) {
-            if !file.is_empty() && !file.ends_with(' ') {
-                return Some((file, line, Some(last_n)));
-            }
-        }
+    if let Some((file, mid)) = rsplit_colon(head)
+        && let Some(line) = parse_u32(mid)
+        && !file.is_empty()
+        && !file.ends_with(' ')
+    {
+        return Some((file, line, Some(last_n)));
     }
     if head.is_empty() {
         return None;
@@ -133,9 +130,7 @@ pub fn skip_ws(s: &str) -> &str {
 
 /// Counts hex digits after `0x` at the start of `s` (0 when there is no `0x`).
 pub fn hex_width(s: &str) -> usize {
-    s.strip_prefix("0x")
-        .map(|d| d.bytes().take_while(|b| b.is_ascii_hexdigit()).count())
-        .unwrap_or(0)
+    s.strip_prefix("0x").map(|d| d.bytes().take_while(|b| b.is_ascii_hexdigit()).count()).unwrap_or(0)
 }
 
 /// Position of the first `"`, `'`, `(` or `)` in `b`, testing 8 bytes at a time (SWAR; each
@@ -217,9 +212,7 @@ pub fn open_paren_of_last_group(s: &str) -> Option<usize> {
             match c {
                 b'"' => in_str = true,
                 // A char literal as gdb prints it: 40 '(' — only when it looks like one.
-                b'\'' if i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') => {
-                    in_chr = true
-                }
+                b'\'' if i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') => in_chr = true,
                 b'(' => {
                     if depth == 0 {
                         open_at = Some(i);
@@ -237,11 +230,7 @@ pub fn open_paren_of_last_group(s: &str) -> Option<usize> {
         }
         i += 1;
     }
-    if depth == 0 && !in_str {
-        open_at
-    } else {
-        None
-    }
+    if depth == 0 && !in_str { open_at } else { None }
 }
 
 #[cfg(test)]
@@ -262,7 +251,10 @@ mod tests {
     fn file_lines() {
         assert_eq!(file_line("t.c:2"), Some(("t.c", 2, None)));
         assert_eq!(file_line("src/main.rs:13:5"), Some(("src/main.rs", 13, Some(5))));
-        assert_eq!(file_line("../sysdeps/unix/sysv/linux/raise.c:50"), Some(("../sysdeps/unix/sysv/linux/raise.c", 50, None)));
+        assert_eq!(
+            file_line("../sysdeps/unix/sysv/linux/raise.c:50"),
+            Some(("../sysdeps/unix/sysv/linux/raise.c", 50, None))
+        );
         assert_eq!(file_line("C:\\x\\a.c:7"), Some(("C:\\x\\a.c", 7, None)));
         assert_eq!(file_line("nocolon"), None);
         assert_eq!(file_line(":5"), None);

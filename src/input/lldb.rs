@@ -14,7 +14,7 @@
 //! A thread's id is lldb's index (`6` for `thread #6`), like gdb's thread number.
 
 use super::lexemes::{file_line, open_paren_of_last_group, parse_hex};
-use super::{gdb, Builder, Ctx, GdbOwnedLocation};
+use super::{Builder, Ctx, GdbOwnedLocation, gdb};
 use crate::model::*;
 
 /// What the last `(lldb)` command prints.
@@ -27,7 +27,10 @@ pub(crate) enum LldbCmd {
     Backtrace,
     Registers,
     /// `memory read` / `x`: unit size when given, and the address expression.
-    Memory { unit: Option<u8>, expr: Option<Box<str>> },
+    Memory {
+        unit: Option<u8>,
+        expr: Option<Box<str>>,
+    },
     Disassemble,
     FrameSelect,
     FrameVariable,
@@ -89,11 +92,13 @@ pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str])
         ("down", _, _) => b.lldb.selected_frame = b.lldb.selected_frame.saturating_sub(sub.parse::<u32>().unwrap_or(1)),
         _ => {}
     }
-    if verb == "thread" && sub == "select"
-        && let Some(id) = rest.get(1) {
-            b.lldb.selected_thread = Some((*id).into());
-            b.lldb.selected_frame = 0;
-        }
+    if verb == "thread"
+        && sub == "select"
+        && let Some(id) = rest.get(1)
+    {
+        b.lldb.selected_thread = Some((*id).into());
+        b.lldb.selected_frame = 0;
+    }
 }
 
 /// `memory read --size 8 --format x --count 4 $rsp`, `memory read -s8 -fx -c4 $r13`,
@@ -177,7 +182,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         return true;
     }
-    if t.starts_with("Executing commands in '") || t.starts_with("error: ") || t.starts_with("warning: ") || t.starts_with("note: ") {
+    if t.starts_with("Executing commands in '")
+        || t.starts_with("error: ")
+        || t.starts_with("warning: ")
+        || t.starts_with("note: ")
+    {
         if let Some(e) = t.strip_prefix("error: ") {
             b.note(Some(n), format!("lldb: {e}"));
         }
@@ -346,14 +355,15 @@ fn put_thread_header(b: &mut Builder, h: ThreadHeader<'_>, n: u32) -> bool {
     }
     b.lldb.frames_thread = Some(ti);
     if let Some(fr) = h.frame
-        && let Some(mut f) = parse_frame_body(fr) {
-            f.index = 0;
-            let has = !b.trace.stops[si].threads[ti].frames.is_empty();
-            if !has {
-                let frame = owned_frame(b, &f, n);
-                b.put_frame(ti, frame);
-            }
+        && let Some(mut f) = parse_frame_body(fr)
+    {
+        f.index = 0;
+        let has = !b.trace.stops[si].threads[ti].frames.is_empty();
+        if !has {
+            let frame = owned_frame(b, &f, n);
+            b.put_frame(ti, frame);
         }
+    }
     b.trace.stops[si].span.extend_to(n);
     true
 }
@@ -432,38 +442,53 @@ fn frame_line(t: &str) -> Option<LldbFrame<'_>> {
 fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
     let (pc_s, rest) = body.split_once(' ').unwrap_or((body, ""));
     let pc = parse_hex(pc_s)?;
-    let mut f = LldbFrame { index: 0, selected: false, pc: Some(pc), module: None, function: None, args: None, file: None, line: None, column: None, inlined: false };
+    let mut f = LldbFrame {
+        index: 0,
+        selected: false,
+        pc: Some(pc),
+        module: None,
+        function: None,
+        args: None,
+        file: None,
+        line: None,
+        column: None,
+        inlined: false,
+    };
     let mut rest = rest.trim();
     if rest.is_empty() {
         return Some(f);
     }
     if let Some((m, r)) = rest.split_once('`')
-        && !m.contains(' ') {
-            f.module = Some(m);
-            rest = r;
-        }
+        && !m.contains(' ')
+    {
+        f.module = Some(m);
+        rest = r;
+    }
     // ` at file:line[:col]` at the end (the args may hold ` at ` themselves).
     if let Some(p) = rest.rfind(" at ")
         && let Some((file, line, col)) = file_line(&rest[p + 4..])
-            && !file.contains(' ') {
-                f.file = Some(file);
-                f.line = Some(line);
-                f.column = col;
-                rest = &rest[..p];
-            }
+        && !file.contains(' ')
+    {
+        f.file = Some(file);
+        f.line = Some(line);
+        f.column = col;
+        rest = &rest[..p];
+    }
     if let Some((name, off)) = rest.rsplit_once(" + ")
-        && off.bytes().all(|c| c.is_ascii_digit()) {
-            rest = name;
-        }
+        && off.bytes().all(|c| c.is_ascii_digit())
+    {
+        rest = name;
+    }
     if let Some(p) = rest.find(" [inlined] ") {
         f.inlined = true;
         rest = &rest[p + 11..];
     }
     if let Some(open) = open_paren_of_last_group(rest)
-        && open > 0 {
-            f.args = Some(&rest[open + 1..rest.len() - 1]);
-            rest = &rest[..open];
-        }
+        && open > 0
+    {
+        f.args = Some(&rest[open + 1..rest.len() - 1]);
+        rest = &rest[..open];
+    }
     f.function = (!rest.is_empty()).then_some(rest);
     Some(f)
 }
@@ -585,10 +610,12 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
         return None;
     }
     if let Some(head) = t.strip_suffix(':')
-        && head.contains('`') && !head.contains(' ') {
-            b.lldb.disasm_function = head.split_once('`').map(|(_, f)| f.into());
-            return Some(());
-        }
+        && head.contains('`')
+        && !head.contains(' ')
+    {
+        b.lldb.disasm_function = head.split_once('`').map(|(_, f)| f.into());
+        return Some(());
+    }
     let (current, r) = match l.strip_prefix("->") {
         Some(r) => (true, r.trim_start()),
         None if l.starts_with("    0x") => (false, l.trim_start()),
@@ -610,7 +637,15 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
     };
     let (thread, frame) = b.selection();
     let si = b.ensure_stop();
-    b.trace.stops[si].disassembly.push(Instruction { address: Address(address), thread, frame, location, text: text.into(), current, span: Span::line(n) });
+    b.trace.stops[si].disassembly.push(Instruction {
+        address: Address(address),
+        thread,
+        frame,
+        location,
+        text: text.into(),
+        current,
+        span: Span::line(n),
+    });
     b.extend_stop_span(n);
     Some(())
 }
@@ -620,7 +655,10 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
 fn is_source_line(l: &str) -> bool {
     let r = l.strip_prefix("->").unwrap_or(l).trim_start_matches(' ');
     let digits = r.bytes().take_while(u8::is_ascii_digit).count();
-    if digits > 0 && r[digits..].starts_with("  ") && (r[digits..].trim_start_matches(' ').starts_with('\t') || r[digits..].trim().is_empty()) {
+    if digits > 0
+        && r[digits..].starts_with("  ")
+        && (r[digits..].trim_start_matches(' ').starts_with('\t') || r[digits..].trim().is_empty())
+    {
         return true;
     }
     l.starts_with("    \t") && l.trim() == "^"
@@ -681,9 +719,15 @@ mod tests {
 
     #[test]
     fn frames() {
-        let f = frame_line("* frame #0: 0x0000555555555155 null-field`session_bytes(s=0x0000000000000000) at null-field.c:23:13").unwrap();
+        let f = frame_line(
+            "* frame #0: 0x0000555555555155 null-field`session_bytes(s=0x0000000000000000) at null-field.c:23:13",
+        )
+        .unwrap();
         assert_eq!((f.index, f.selected, f.pc), (0, true, Some(0x555555555155)));
-        assert_eq!((f.module, f.function, f.args), (Some("null-field"), Some("session_bytes"), Some("s=0x0000000000000000")));
+        assert_eq!(
+            (f.module, f.function, f.args),
+            (Some("null-field"), Some("session_bytes"), Some("s=0x0000000000000000"))
+        );
         assert_eq!((f.file, f.line, f.column), (Some("null-field.c"), Some(23), Some(13)));
         let f = frame_line("frame #6: 0x0000555555555081 null-field`_start + 33").unwrap();
         assert_eq!((f.function, f.file, f.args), (Some("_start"), None, None));
@@ -714,8 +758,14 @@ mod tests {
 
     #[test]
     fn memory_commands() {
-        assert_eq!(memory_cmd("memory", &["read", "--size", "8", "--format", "x", "--count", "4", "$rsp"]), LldbCmd::Memory { unit: Some(8), expr: Some("$rsp".into()) });
-        assert_eq!(memory_cmd("memory", &["read", "-s8", "-fx", "-c4", "$r13"]), LldbCmd::Memory { unit: Some(8), expr: Some("$r13".into()) });
+        assert_eq!(
+            memory_cmd("memory", &["read", "--size", "8", "--format", "x", "--count", "4", "$rsp"]),
+            LldbCmd::Memory { unit: Some(8), expr: Some("$rsp".into()) }
+        );
+        assert_eq!(
+            memory_cmd("memory", &["read", "-s8", "-fx", "-c4", "$r13"]),
+            LldbCmd::Memory { unit: Some(8), expr: Some("$r13".into()) }
+        );
         assert_eq!(memory_cmd("x/4gx", &["$rax"]), LldbCmd::Memory { unit: Some(8), expr: Some("$rax".into()) });
         assert_eq!(memory_cmd("memory", &["read", "$rsp"]), LldbCmd::Memory { unit: None, expr: Some("$rsp".into()) });
     }

@@ -27,6 +27,9 @@ pub mod julia;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod stream;
+
+pub use stream::{StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
 use crate::model::*;
 use gdb::{GdbFrameLine, GdbStopLine};
@@ -78,11 +81,27 @@ pub struct Limits {
     pub max_frames_per_thread: usize,
     /// Characters kept of one line; longer lines are cut (and noted).
     pub max_line_len: usize,
+    /// Frames kept in the whole trace (all stops and threads); later frames are dropped.
+    pub max_frames: usize,
+    /// Threads kept in the whole trace; frames of later threads are dropped.
+    pub max_threads: usize,
+    /// Stops kept; later stop lines add to the last stop kept.
+    pub max_stops: usize,
+    /// Bytes of recognized lines that may grow the model (a catch-all for registers,
+    /// memory rows, disassembly, mappings, messages…); later lines are counted, not read.
+    pub max_model_bytes: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_frames_per_thread: 100_000, max_line_len: 64 * 1024 }
+        Limits {
+            max_frames_per_thread: 100_000,
+            max_line_len: 64 * 1024,
+            max_frames: 1_000_000,
+            max_threads: 100_000,
+            max_stops: 10_000,
+            max_model_bytes: 256 << 20,
+        }
     }
 }
 
@@ -127,11 +146,11 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
         n = n.saturating_add(1);
-        b.feed(&text[start..end], n);
+        b.feed_bounded(&text[start..end], n);
         start = end + 1;
     }
     n = n.saturating_add(1);
-    b.feed(&text[start..], n);
+    b.feed_bounded(&text[start..], n);
     b.finish_lines(text.ends_with('\n'))
 }
 
@@ -139,9 +158,15 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Ctx {
     None,
-    Backtrace { full: bool },
+    Backtrace {
+        full: bool,
+    },
     Registers,
-    Memory { unit: Option<u8>, expr: Option<Box<str>>, insns: bool },
+    Memory {
+        unit: Option<u8>,
+        expr: Option<Box<str>>,
+        insns: bool,
+    },
     Disasm,
     Mappings,
     Libraries,
@@ -192,9 +217,6 @@ pub struct Builder {
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
     thread: Option<usize>,
-    /// Thread id -> position in the current stop's `threads`, so that `thread apply all bt`
-    /// over thousands of threads does not search linearly per header (see [`ThreadIndex`]).
-    thread_index: ThreadIndex,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
     /// The selected frame: registers, memory dumps and disassembly are recorded against it.
@@ -247,6 +269,8 @@ pub struct Builder {
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
+    /// Model-size limits and the thread index (`stream.rs`).
+    pub(crate) guard: stream::Guard,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -270,7 +294,6 @@ impl Builder {
             formats: 0,
             stop: None,
             thread: None,
-            thread_index: ThreadIndex::default(),
             bt_thread: None,
             selected_frame: 0,
             ctx: Ctx::None,
@@ -301,6 +324,7 @@ impl Builder {
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
+            guard: Default::default(),
         }
     }
 
@@ -413,6 +437,9 @@ impl Builder {
     }
 
     fn push_stop(&mut self, reason: StopReason) -> usize {
+        if let Some(i) = self.stop_over_limit() {
+            return i;
+        }
         let mut s = Stop { reason, ..Default::default() };
         s.span = s.reason.span;
         if let Some(ev) = self.rr.pending_event.take() {
@@ -424,18 +451,20 @@ impl Builder {
         let i = self.trace.stops.len() - 1;
         self.stop = Some(i);
         self.thread = None;
+        // The Go reader's thread indices (goroutine being read, register block owner, frame
+        // awaiting its location) belong to the previous stop: a Julia or lldb line between
+        // a goroutine and its registers starts a stop with other threads.
+        self.go.thread = None;
+        self.go.regs_thread = None;
+        self.go.pending = None;
         i
     }
 
     /// Finds or creates the thread with this id in the current stop.
     pub(crate) fn thread_by_id(&mut self, id: &str) -> usize {
         let si = self.ensure_stop();
-        let stop = &mut self.trace.stops[si];
-        if let Some(i) = self.thread_index.find(si, &stop.threads, id) {
-            return i;
-        }
-        stop.threads.push(Thread { id: id.into(), ..Default::default() });
-        stop.threads.len() - 1
+        // Indexed lookup and the thread limit: `stream.rs`.
+        self.find_or_add_thread(si, id)
     }
 
     /// The selected thread: the one frames without a thread header, registers and `frame N`
@@ -464,8 +493,11 @@ impl Builder {
 
     /// Records an inferior environment variable (the later value wins).
     fn set_env(&mut self, k: &str, v: &str) {
+        // Bounded: the lookup below is a scan.
+        let full = self.trace.environment.len() >= stream::MAX_ENVIRONMENT;
         match self.trace.environment.iter_mut().find(|(n, _)| &**n == k) {
             Some(e) => e.1 = v.into(),
+            None if full => {}
             None => self.trace.environment.push((k.into(), v.into())),
         }
     }
@@ -507,29 +539,44 @@ impl Builder {
         let si = self.ensure_stop();
         self.trace.stops[si].span.extend_to(f.span.last);
         let max = self.limits.max_frames_per_thread;
+        if self.frame_over_limit(si, ti) {
+            return usize::MAX;
+        }
         let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
         th.span.extend_to(f.span.first);
         // Fast path: the next frame of a running backtrace.
         let appending = th.frames.last().is_none_or(|l| l.index < f.index);
-        if !appending
-            && let Some(pos) = th.frames.iter().rposition(|x| x.index == f.index) {
-                let old = &mut th.frames[pos];
-                let same = old.function == f.function || old.function.is_none() || f.function.is_none();
-                if same {
-                    merge_frame(old, f);
-                    return pos;
-                }
-                // A different backtrace for the same thread: the newer one wins from here on.
-                th.frames.truncate(pos);
-                th.frames.push(f);
-                let keep = th.frames.len() as u32 - 1;
-                th.registers.retain(|&k, _| k < keep);
-                return th.frames.len() - 1;
+        // Frames are kept sorted by unique index: a binary search, not a scan (a hostile
+        // dump repeats `#0` after 100,000 frames).
+        let found = || {
+            let p = th.frames.partition_point(|x| x.index < f.index);
+            th.frames.get(p).filter(|x| x.index == f.index).map(|_| p)
+        };
+        if !appending && let Some(pos) = found() {
+            let old = &mut th.frames[pos];
+            let same = old.function == f.function || old.function.is_none() || f.function.is_none();
+            if same {
+                merge_frame(old, f);
+                return pos;
             }
+            // A different backtrace for the same thread: the newer one wins from here on.
+            th.frames.truncate(pos);
+            th.frames.push(f);
+            let keep = th.frames.len() as u32 - 1;
+            th.registers.retain(|&k, _| k < keep);
+            return th.frames.len() - 1;
+        }
+        // A dropped frame has no position (`usize::MAX`): its locals and continuation lines
+        // must not land on another frame.
         if th.frames.len() >= max {
             self.dropped_frames += 1;
-            return th.frames.len().saturating_sub(1);
+            return usize::MAX;
         }
+        if self.guard.frames >= self.limits.max_frames as u64 {
+            self.guard.dropped_frames += 1;
+            return usize::MAX;
+        }
+        self.guard.frames += 1;
         if appending {
             th.frames.push(f);
             return th.frames.len() - 1;
@@ -575,11 +622,12 @@ impl Builder {
         self.locals_active = false;
         if let Some((ti, fi)) = self.locals_target.take()
             && !self.locals_buf.is_empty()
-                && let Some(si) = self.stop
-                    && let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi))
-                        && f.locals.is_none() {
-                            f.locals = Some(self.locals_buf.as_str().into());
-                        }
+            && let Some(si) = self.stop
+            && let Some(f) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(fi))
+            && f.locals.is_none()
+        {
+            f.locals = Some(self.locals_buf.as_str().into());
+        }
         self.locals_buf.clear();
         self.locals_depth = 0;
         self.locals_warning = false;
@@ -670,11 +718,12 @@ impl Builder {
         // Hot path: backtrace lines and bt-full locals.
         let first = l.as_bytes().first().copied().unwrap_or(b'\n');
         if first == b'#'
-            && let Some(f) = gdb::frame_line(l) {
-                self.end_frame_cont(n);
-                self.gdb_frame(f, l, n);
-                return true;
-            }
+            && let Some(f) = gdb::frame_line(l)
+        {
+            self.end_frame_cont(n);
+            self.gdb_frame(f, l, n);
+            return true;
+        }
         if first == b' ' || first == b'\t' {
             if self.frame_cont.is_some() && self.frame_continues(l, n) {
                 return true;
@@ -694,7 +743,10 @@ impl Builder {
                 self.push_local(l.trim());
                 return true;
             }
-            if l.starts_with("No locals.") || l.starts_with("No symbol table info available.") || l.starts_with("No arguments.") {
+            if l.starts_with("No locals.")
+                || l.starts_with("No symbol table info available.")
+                || l.starts_with("No arguments.")
+            {
                 return true;
             }
         }
@@ -745,7 +797,16 @@ impl Builder {
         }
         if self.warning_lines > 0 {
             self.warning_lines -= 1;
-            if trimmed.starts_with("of file ") || trimmed.starts_with("Use `info auto-load") || trimmed.starts_with("To enable execution of this file") || trimmed.starts_with("add-auto-load-safe-path") || trimmed.starts_with("line to your configuration file") || trimmed.starts_with("For more information about this security") || trimmed.starts_with("\"Auto-loading safe path\"") || trimmed.starts_with("info \"(gdb)Auto-loading") || trimmed.starts_with("set auto-load safe-path /") {
+            if trimmed.starts_with("of file ")
+                || trimmed.starts_with("Use `info auto-load")
+                || trimmed.starts_with("To enable execution of this file")
+                || trimmed.starts_with("add-auto-load-safe-path")
+                || trimmed.starts_with("line to your configuration file")
+                || trimmed.starts_with("For more information about this security")
+                || trimmed.starts_with("\"Auto-loading safe path\"")
+                || trimmed.starts_with("info \"(gdb)Auto-loading")
+                || trimmed.starts_with("set auto-load safe-path /")
+            {
                 return true;
             }
             self.warning_lines = 0;
@@ -795,7 +856,10 @@ impl Builder {
         // Is this a continuation of a running backtrace?
         let continuing = matches!(self.last_frame_index, Some(k) if g.index == k + 1);
         self.lone_frame = None;
-        if !continuing && !matches!(self.ctx, Ctx::Backtrace { .. }) && (g.index != 0 || self.last_frame_index.is_none()) {
+        if !continuing
+            && !matches!(self.ctx, Ctx::Backtrace { .. })
+            && (g.index != 0 || self.last_frame_index.is_none())
+        {
             // `frame 3` / `up` output (or a bt that starts mid-way): remember as lone.
             self.lone_frame = Some(g.index);
         }
@@ -815,7 +879,8 @@ impl Builder {
         if g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler) {
             self.frame_text.clear();
             self.frame_text.push_str(l.trim_end());
-            self.frame_cont = Some(FrameCont { frame: Some((ti, pos)), location: false, open: g.truncated, index: g.index });
+            self.frame_cont =
+                Some(FrameCont { frame: Some((ti, pos)), location: false, open: g.truncated, index: g.index });
         }
         self.after_frame_line = true;
         self.extend_stop_span(n);
@@ -847,26 +912,28 @@ impl Builder {
             if let Some((ti, pos)) = target {
                 if let Some(si) = self.stop
                     && let Some(old) = self.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(pos))
-                        && old.index == index {
-                            old.function = f.function.clone();
-                            old.args = f.args.clone();
-                            old.file = f.file.clone();
-                            old.line = f.line;
-                            old.module = f.module.clone();
-                            old.span.extend_to(n);
-                        }
+                    && old.index == index
+                {
+                    old.function = f.function.clone();
+                    old.args = f.args.clone();
+                    old.file = f.file.clone();
+                    old.line = f.line;
+                    old.module = f.module.clone();
+                    old.span.extend_to(n);
+                }
                 self.mark_inlined_callee(ti, pos);
             }
             if location
                 && let Some(si) = self.stop
-                    && let Some(loc) = self.stop_location[si].as_mut() {
-                        loc.function = f.function.clone();
-                        loc.args = f.args.clone();
-                        loc.file = f.file.clone();
-                        loc.line = f.line;
-                        loc.module = f.module.clone();
-                        loc.span.extend_to(n);
-                    }
+                && let Some(loc) = self.stop_location[si].as_mut()
+            {
+                loc.function = f.function.clone();
+                loc.args = f.args.clone();
+                loc.file = f.file.clone();
+                loc.line = f.line;
+                loc.module = f.module.clone();
+                loc.span.extend_to(n);
+            }
             match self.frame_cont.as_mut() {
                 Some(c) if !done => c.open = open,
                 _ => self.frame_cont = None,
@@ -881,9 +948,10 @@ impl Builder {
     /// The frame line did not continue: a cut-off argument list is final now.
     fn end_frame_cont(&mut self, n: u32) {
         if let Some(c) = self.frame_cont.take()
-            && c.open {
-                self.note(Some(n.saturating_sub(1)), format!("frame #{} is cut off (argument list not closed)", c.index));
-            }
+            && c.open
+        {
+            self.note(Some(n.saturating_sub(1)), format!("frame #{} is cut off (argument list not closed)", c.index));
+        }
     }
 
     /// A `#0` frame of a `thread apply all bt` section: when it is the stop's location, that
@@ -957,10 +1025,12 @@ impl Builder {
             }
             Ctx::Environment => {
                 if let Some((k, v)) = t.split_once(" = ")
-                    && !k.is_empty() && !k.contains(' ') {
-                        self.set_env(k, v);
-                        return true;
-                    }
+                    && !k.is_empty()
+                    && !k.contains(' ')
+                {
+                    self.set_env(k, v);
+                    return true;
+                }
                 if t.starts_with("Environment variable \"") {
                     return true;
                 }
@@ -991,18 +1061,23 @@ impl Builder {
             }
         }
         if (first == b'=' || first == b'-' || (l.starts_with([' ', '\t']) && t.starts_with("0x")))
-            && let Some(i) = gdb::insn_line(l) {
-                if i.text.is_empty() && gdb::sourced_file_error(t) {
-                    self.note(Some(n), "the gdb command file stopped at a failing command (memory at the pc is unreadable)");
-                }
-                self.put_insn(i, n);
-                return true;
+            && let Some(i) = gdb::insn_line(l)
+        {
+            if i.text.is_empty() && gdb::sourced_file_error(t) {
+                self.note(
+                    Some(n),
+                    "the gdb command file stopped at a failing command (memory at the pc is unreadable)",
+                );
             }
+            self.put_insn(i, n);
+            return true;
+        }
         if first == b'$'
-            && let Some((h, v)) = gdb::history_value(t) {
-                self.start_print(Some(h), v, n);
-                return true;
-            }
+            && let Some((h, v)) = gdb::history_value(t)
+        {
+            self.start_print(Some(h), v, n);
+            return true;
+        }
         if let Some(r) = gdb::register_line(t) {
             let in_block = self.ctx == Ctx::Registers;
             if in_block || gdb::is_core_register_name(r.name) {
@@ -1072,9 +1147,10 @@ impl Builder {
             let cmd = r.trim_end().trim_end_matches('.').trim_end_matches('\'');
             self.trace.core_command = Some(cmd.into());
             if self.trace.program.is_none()
-                && let Some(p) = cmd.split_whitespace().next() {
-                    self.trace.program = Some(p.into());
-                }
+                && let Some(p) = cmd.split_whitespace().next()
+            {
+                self.trace.program = Some(p.into());
+            }
             self.ensure_stop();
             return true;
         }
@@ -1121,7 +1197,8 @@ impl Builder {
         }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
-            let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic) && t.trim_end().ends_with(':');
+            let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic)
+                && t.trim_end().ends_with(':');
             self.push_message(Message { text: t.into(), span: Span::line(n) });
             if panic_header {
                 self.message_follow = MAX_MESSAGE_CONTINUATION;
@@ -1131,7 +1208,10 @@ impl Builder {
         if self.expect_location && !t.starts_with('[') {
             // `main () at t.c:2` (pc at the start of a line: no address printed).
             let mut f = GdbFrameLine::default();
-            if gdb::location(t, &mut f).is_some() && f.function.is_some() && (f.file.is_some() || f.module.is_some() || f.args.is_some()) {
+            if gdb::location(t, &mut f).is_some()
+                && f.function.is_some()
+                && (f.file.is_some() || f.module.is_some() || f.args.is_some())
+            {
                 self.put_stop_location(&f, n, Some(t));
                 return true;
             }
@@ -1141,7 +1221,9 @@ impl Builder {
             self.note(Some(n), "the gdb command file stopped at a failing command");
             return true;
         }
-        if t.starts_with("warning: Missing auto-load script") || t.starts_with("warning: File \"") && t.contains("auto-loading has been declined") {
+        if t.starts_with("warning: Missing auto-load script")
+            || t.starts_with("warning: File \"") && t.contains("auto-loading has been declined")
+        {
             self.warning_lines = 6;
             return true;
         }
@@ -1214,9 +1296,13 @@ impl Builder {
             lexemes::hex_u64(&s[p + key.len()..]).ok().map(|(_, v)| Address(v))
         };
         let Some(fi) = self.trace.stops[si].frame_info.last_mut() else { return false };
-        if let Some(r) = t.strip_prefix("rip = ").or_else(|| t.strip_prefix("pc = ")).or_else(|| t.strip_prefix("eip = ")) {
+        if let Some(r) =
+            t.strip_prefix("rip = ").or_else(|| t.strip_prefix("pc = ")).or_else(|| t.strip_prefix("eip = "))
+        {
             fi.pc = lexemes::hex_u64(r).ok().map(|(_, v)| Address(v));
-            fi.saved_pc = hex_after(r, "saved rip = ").or_else(|| hex_after(r, "saved pc = ")).or_else(|| hex_after(r, "saved eip = "));
+            fi.saved_pc = hex_after(r, "saved rip = ")
+                .or_else(|| hex_after(r, "saved pc = "))
+                .or_else(|| hex_after(r, "saved eip = "));
             // `0x… in session_bytes (src/null-field.c:23); saved rip = …`
             if let Some(p) = r.find(" in ") {
                 let f = &r[p + 4..];
@@ -1247,7 +1333,11 @@ impl Builder {
             fi.previous_sp = hex_after(t, "Previous frame's sp is ");
         } else if t.starts_with("Previous frame's sp is ") {
             fi.previous_sp = hex_after(t, "Previous frame's sp is ");
-        } else if t.starts_with("inlined into frame") || t.starts_with("Outermost frame") || t.starts_with("Saved registers:") || t.starts_with("frame at ") {
+        } else if t.starts_with("inlined into frame")
+            || t.starts_with("Outermost frame")
+            || t.starts_with("Saved registers:")
+            || t.starts_with("frame at ")
+        {
         } else {
             // `rbp at 0x7ffe…, rip at 0x7ffe…`
             let mut any = false;
@@ -1255,10 +1345,12 @@ impl Builder {
                 let part = part.trim();
                 if let Some((name, at)) = part.split_once(" at ")
                     && let Some(a) = lexemes::parse_hex(at)
-                        && !name.is_empty() && !name.contains(' ') {
-                            fi.saved_registers.push((Arc::from(name), Address(a)));
-                            any = true;
-                        }
+                    && !name.is_empty()
+                    && !name.contains(' ')
+                {
+                    fi.saved_registers.push((Arc::from(name), Address(a)));
+                    any = true;
+                }
             }
             if !any {
                 return false;
@@ -1362,14 +1454,15 @@ impl Builder {
             target = Some((ti, pos));
         }
         if let Some(text) = text
-            && (g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler)) {
-                self.frame_text.clear();
-                if !text.starts_with('#') {
-                    self.frame_text.push_str("#0  ");
-                }
-                self.frame_text.push_str(text.trim_end());
-                self.frame_cont = Some(FrameCont { frame: target, location: true, open: g.truncated, index: 0 });
+            && (g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler))
+        {
+            self.frame_text.clear();
+            if !text.starts_with('#') {
+                self.frame_text.push_str("#0  ");
             }
+            self.frame_text.push_str(text.trim_end());
+            self.frame_cont = Some(FrameCont { frame: target, location: true, open: g.truncated, index: 0 });
+        }
         self.extend_stop_span(n);
     }
 
@@ -1496,7 +1589,16 @@ impl Builder {
                 return;
             }
         }
-        stop.memory.push(MemoryDump { expr, thread, frame, address: Address(m.address), unit, words, string: None, span: Span::line(n) });
+        stop.memory.push(MemoryDump {
+            expr,
+            thread,
+            frame,
+            address: Address(m.address),
+            unit,
+            words,
+            string: None,
+            span: Span::line(n),
+        });
     }
 
     fn put_insn(&mut self, i: gdb::GdbInsnLine<'_>, n: u32) {
@@ -1555,9 +1657,10 @@ impl Builder {
                 r.signo = info.signo;
             }
             if r.signal.is_none()
-                && let Some(name) = info.signo.and_then(crate::signals::name) {
-                    r.signal = Some(Arc::from(name));
-                }
+                && let Some(name) = info.signo.and_then(crate::signals::name)
+            {
+                r.signal = Some(Arc::from(name));
+            }
             if r.kind == StopKind::Unknown && info.signo.is_some() {
                 r.kind = StopKind::Signal;
             }
@@ -1571,29 +1674,29 @@ impl Builder {
         // `p $reg` / `p/x $reg`: a register value of the selected frame.
         if let Some(reg) = p.expr.as_deref().and_then(|e| e.strip_prefix('$'))
             && !reg.is_empty()
-                && !reg.starts_with('_')
-                && reg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && !reg.bytes().all(|b| b.is_ascii_digit())
-            {
-                let v = p.buf.trim();
-                // `(void (*)()) 0x5555… <main+16>` or `0x7ffe…` or a decimal.
-                let val = v.rsplit(") ").next().unwrap_or(v);
-                let val_tok = val.split_whitespace().next().unwrap_or("");
-                let num = lexemes::parse_hex(val_tok).or_else(|| val_tok.parse::<i64>().ok().map(|x| x as u64));
-                if let Some(num) = num {
-                    let nat = if v != val_tok { Some(v.to_string()) } else { None };
-                    let name = self.register_alias(reg);
-                    // Only add when `info registers` did not already give it.
-                    let ti = self.current_thread();
-                    let have = self.trace.stops[si].threads[ti]
-                        .registers
-                        .get(&self.selected_frame)
-                        .is_some_and(|s| s.get(&name).is_some());
-                    if !have {
-                        self.put_register(&name, Some(num), nat.as_deref(), p.span.first);
-                    }
+            && !reg.starts_with('_')
+            && reg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !reg.bytes().all(|b| b.is_ascii_digit())
+        {
+            let v = p.buf.trim();
+            // `(void (*)()) 0x5555… <main+16>` or `0x7ffe…` or a decimal.
+            let val = v.rsplit(") ").next().unwrap_or(v);
+            let val_tok = val.split_whitespace().next().unwrap_or("");
+            let num = lexemes::parse_hex(val_tok).or_else(|| val_tok.parse::<i64>().ok().map(|x| x as u64));
+            if let Some(num) = num {
+                let nat = if v != val_tok { Some(v.to_string()) } else { None };
+                let name = self.register_alias(reg);
+                // Only add when `info registers` did not already give it.
+                let ti = self.current_thread();
+                let have = self.trace.stops[si].threads[ti]
+                    .registers
+                    .get(&self.selected_frame)
+                    .is_some_and(|s| s.get(&name).is_some());
+                if !have {
+                    self.put_register(&name, Some(num), nat.as_deref(), p.span.first);
                 }
             }
+        }
         let (thread, frame) = self.selection();
         self.trace.stops[si].printed.push(PrintedValue {
             expr: p.expr,
@@ -1612,7 +1715,10 @@ impl Builder {
         let x86 = self.trace.arch == Arch::X86_64 || {
             let ti = self.current_thread();
             let si = self.ensure_stop();
-            self.trace.stops[si].threads[ti].registers.values().any(|s| s.reg("rip").is_some() || s.reg("rsp").is_some())
+            self.trace.stops[si].threads[ti]
+                .registers
+                .values()
+                .any(|s| s.reg("rip").is_some() || s.reg("rsp").is_some())
         };
         match reg {
             "pc" if x86 => "rip",
@@ -1662,9 +1768,10 @@ impl Builder {
                     let full = rest.contains(&"full");
                     self.ctx = Ctx::Backtrace { full };
                 } else if let Some(id) = rest.first()
-                    && id.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-                        self.select_thread(id);
-                    }
+                    && id.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                {
+                    self.select_thread(id);
+                }
             }
             "taas" | "tfaas" => self.ctx = Ctx::Backtrace { full: false },
             "info" | "i" => {
@@ -1722,7 +1829,8 @@ impl Builder {
                 } else {
                     None
                 };
-                self.ctx = Ctx::Memory { unit, expr: if arg.is_empty() { None } else { Some(arg.as_str().into()) }, insns };
+                self.ctx =
+                    Ctx::Memory { unit, expr: if arg.is_empty() { None } else { Some(arg.as_str().into()) }, insns };
             }
             "disassemble" | "disas" => self.ctx = Ctx::Disasm,
             "p" | "print" | "output" | "call" | "inspect" => {
@@ -1779,6 +1887,7 @@ impl Builder {
             self.finish_print(p);
         }
         julia::finish(&mut self);
+        self.finish_limits();
         let mut formats = Vec::new();
         for f in [Format::Gdb, Format::Rr, Format::Julia, Format::Go, Format::Lldb, Format::Core] {
             if self.formats & (1 << (f as u8)) != 0 {
@@ -1815,19 +1924,21 @@ fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>) {
     if stop.threads.iter().any(|t| t.crashed) {
         return;
     }
-    if !matches!(stop.reason.kind, StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError) {
+    if !matches!(
+        stop.reason.kind,
+        StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError
+    ) {
         return;
     }
     let frame0 = |t: &Thread| t.frames.first().filter(|f| f.index == 0).cloned();
     let by_loc = loc.as_ref().and_then(|loc| {
-        let by_pc = loc.pc.and_then(|pc| stop.threads.iter().position(|t| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)))));
+        let by_pc = loc
+            .pc
+            .and_then(|pc| stop.threads.iter().position(|t| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)))));
         by_pc.or_else(|| {
             let same_fn = |t: &Thread| frame0(t).is_some_and(|f| f.function.is_some() && f.function == loc.function);
             let exact = |t: &Thread| frame0(t).is_some_and(|f| f.file == loc.file && f.line == loc.line);
-            stop.threads
-                .iter()
-                .position(|t| same_fn(t) && exact(t))
-                .or_else(|| stop.threads.iter().position(same_fn))
+            stop.threads.iter().position(|t| same_fn(t) && exact(t)).or_else(|| stop.threads.iter().position(same_fn))
         })
     });
     let pick = by_loc
@@ -1838,9 +1949,10 @@ fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>) {
         Some(i) => {
             stop.threads[i].crashed = true;
             if stop.threads[i].frames.is_empty()
-                && let Some(loc) = loc {
-                    stop.threads[i].frames.push(location_frame(loc));
-                }
+                && let Some(loc) = loc
+            {
+                stop.threads[i].frames.push(location_frame(loc));
+            }
         }
         None => {
             // Only the stop location was printed (a core without `bt`).
@@ -1934,32 +2046,9 @@ fn is_local_line(l: &str) -> bool {
 /// The start of a value: what follows a `warning:` gdb printed in place of a local's value.
 fn looks_like_value(l: &str) -> bool {
     let t = l.trim_start();
-    t.starts_with(['{', '<', '"', '@', '\'', '-', '[']) || t.starts_with("0x") || t.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// Thread id -> position in one stop's `threads`, kept in step lazily: threads are only ever
-/// appended during a parse, so the index catches up with the new ones on each lookup and is
-/// rebuilt when the stop changes. Gives the same answer as the first `position` with that id.
-#[derive(Default)]
-struct ThreadIndex {
-    stop: usize,
-    indexed: usize,
-    map: rustc_hash::FxHashMap<Box<str>, usize>,
-}
-
-impl ThreadIndex {
-    fn find(&mut self, stop: usize, threads: &[Thread], id: &str) -> Option<usize> {
-        if stop != self.stop || self.indexed > threads.len() {
-            self.stop = stop;
-            self.indexed = 0;
-            self.map.clear();
-        }
-        for (i, t) in threads.iter().enumerate().skip(self.indexed) {
-            self.map.entry(t.id.clone()).or_insert(i);
-        }
-        self.indexed = threads.len();
-        self.map.get(id).copied()
-    }
+    t.starts_with(['{', '<', '"', '@', '\'', '-', '['])
+        || t.starts_with("0x")
+        || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn brace_depth(s: &str) -> i32 {
@@ -2025,7 +2114,9 @@ fn infer_arch(t: &Trace) -> Arch {
     if insns().any(|t| t.contains("%e") || t.contains("dword ptr [e")) {
         return Arch::X86;
     }
-    if insns().any(|t| t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ")) {
+    if insns().any(|t| {
+        t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ")
+    }) {
         return Arch::Aarch64;
     }
     // Addresses above 2^47 with 0x7f… are x86-64 user space; AArch64 user space is 0xffff….
@@ -2033,7 +2124,9 @@ fn infer_arch(t: &Trace) -> Arch {
         for th in &s.threads {
             for f in &th.frames {
                 if let Some(pc) = f.pc {
-                    if (0x7f00_0000_0000..0x8000_0000_0000).contains(&pc.0) || (0x5500_0000_0000..0x5700_0000_0000).contains(&pc.0) {
+                    if (0x7f00_0000_0000..0x8000_0000_0000).contains(&pc.0)
+                        || (0x5500_0000_0000..0x5700_0000_0000).contains(&pc.0)
+                    {
                         return Arch::X86_64;
                     }
                     if (0xffff_0000_0000..0x1_0000_0000_0000).contains(&pc.0) {
@@ -2153,7 +2246,10 @@ rip            0x7f563913b630\t0x7f563913b630 <g_str_hash>
     fn core_without_backtrace_keeps_the_location() {
         let p = parse("Program terminated with signal SIGABRT, Aborted.\n#0  0xb7792424 in __kernel_vsyscall ()\n");
         let t = crashed(&p);
-        assert_eq!((&*t.id, t.frames[0].function_name(), t.frames[0].pc), ("1", "__kernel_vsyscall", Some(Address(0xb7792424))));
+        assert_eq!(
+            (&*t.id, t.frames[0].function_name(), t.frames[0].pc),
+            ("1", "__kernel_vsyscall", Some(Address(0xb7792424)))
+        );
     }
 
     #[test]
@@ -2177,7 +2273,10 @@ rip            0x7f563913b630\t0x7f563913b630 <g_str_hash>
         assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
         assert!(p.diagnostics.notes.is_empty(), "{:?}", p.diagnostics.notes);
         let t = crashed(&p);
-        assert_eq!(t.frames[0].args.as_deref(), Some("signo=11, info=<value optimized out>, context=<value optimized out>"));
+        assert_eq!(
+            t.frames[0].args.as_deref(),
+            Some("signo=11, info=<value optimized out>, context=<value optimized out>")
+        );
         assert_eq!((t.frames[0].file.as_deref(), t.frames[0].line), (Some("nsProfileLock.cpp"), Some(213)));
         assert_eq!(t.frames[1].line, Some(2915));
         let locals: Vec<(&str, &str)> = t.frames[1].locals().collect();
@@ -2210,7 +2309,7 @@ rip            0x5555555551cc      0x5555555551cc <report+37>
         for k in 0..50 {
             text.push_str(&format!("#{k}  0x0000000000401136 in f{k} () at t.c:{k}\n"));
         }
-        let p = parse_with(&text, Limits { max_frames_per_thread: 10, max_line_len: 64 * 1024 });
+        let p = parse_with(&text, Limits { max_frames_per_thread: 10, ..Limits::default() });
         assert_eq!(crashed(&p).frames.len(), 10);
         assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("40 frames beyond the limit")));
     }

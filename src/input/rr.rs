@@ -52,14 +52,14 @@ pub(crate) fn command(b: &mut Builder, verb: &str, _rest: &[&str], _n: u32) {
     b.rr.in_dump = false;
     b.rr.in_backtrace = false;
     match verb {
-        "reverse-continue" | "rc" | "reverse-step" | "rs" | "reverse-next" | "rn" | "reverse-finish" | "reverse-stepi" | "rsi"
-        | "reverse-nexti" | "rni" => {
+        "reverse-continue" | "rc" | "reverse-step" | "rs" | "reverse-next" | "rn" | "reverse-finish"
+        | "reverse-stepi" | "rsi" | "reverse-nexti" | "rni" => {
             b.saw(Format::Rr);
             b.rr.reverse = true;
         }
         "when" | "when-ticks" | "when-tid" => b.saw(Format::Rr),
-        "continue" | "c" | "cont" | "next" | "n" | "step" | "s" | "stepi" | "si" | "nexti" | "ni" | "finish" | "run" | "r" | "until"
-        | "advance" | "jump" | "restart" | "seek-ticks" => b.rr.reverse = false,
+        "continue" | "c" | "cont" | "next" | "n" | "step" | "s" | "stepi" | "si" | "nexti" | "ni" | "finish"
+        | "run" | "r" | "until" | "advance" | "jump" | "restart" | "seek-ticks" => b.rr.reverse = false,
         // Inspection commands keep the direction of the last run command.
         _ => {}
     }
@@ -110,32 +110,37 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
     let first = t.as_bytes()[0];
     if first == b'C' {
         if let Some(r) = t.strip_prefix("Current event: ")
-            && let Ok(ev) = r.trim().parse::<u64>() {
-                b.saw(Format::Rr);
-                match b.stop_index() {
-                    Some(i) if b.trace.stops[i].reason.kind != StopKind::Unknown || !b.trace.stops[i].threads.is_empty() => {
-                        b.trace.stops[i].rr_event = Some(ev)
-                    }
-                    _ => b.rr.pending_event = Some(ev),
+            && let Ok(ev) = r.trim().parse::<u64>()
+        {
+            b.saw(Format::Rr);
+            match b.stop_index() {
+                Some(i)
+                    if b.trace.stops[i].reason.kind != StopKind::Unknown || !b.trace.stops[i].threads.is_empty() =>
+                {
+                    b.trace.stops[i].rr_event = Some(ev)
                 }
-                return true;
+                _ => b.rr.pending_event = Some(ev),
             }
+            return true;
+        }
         if t.starts_with("Current event not known") {
             b.saw(Format::Rr);
             return true;
         }
         if let Some(r) = t.strip_prefix("Current tick: ").or_else(|| t.strip_prefix("Current ticks: "))
-            && let Ok(tk) = r.trim().parse::<u64>() {
-                b.saw(Format::Rr);
-                b.stop_mut().rr_ticks = Some(tk);
-                return true;
-            }
+            && let Ok(tk) = r.trim().parse::<u64>()
+        {
+            b.saw(Format::Rr);
+            b.stop_mut().rr_ticks = Some(tk);
+            return true;
+        }
         if let Some(r) = t.strip_prefix("Current tid: ")
-            && let Ok(tid) = r.trim().parse::<u64>() {
-                b.saw(Format::Rr);
-                b.stop_mut().rr_tid = Some(tid);
-                return true;
-            }
+            && let Ok(tid) = r.trim().parse::<u64>()
+        {
+            b.saw(Format::Rr);
+            b.stop_mut().rr_tid = Some(tid);
+            return true;
+        }
     }
     if first == b'O' || first == b'N' {
         let (old, rest) = if let Some(r) = t.strip_prefix("Old value = ") {
@@ -240,23 +245,24 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
             return true;
         }
         if b.rr.in_backtrace
-            && let Some((module, sym, _off, pc)) = rr_backtrace_line(t) {
-                let ti = b.thread_by_id("rr");
-                let si = b.ensure_stop();
-                b.trace.stops[si].threads[ti].name = Some("rr".into());
-                let index = b.rr.next_rr_frame;
-                b.rr.next_rr_frame += 1;
-                let frame = Frame {
-                    index,
-                    pc: Some(Address(pc)),
-                    function: sym.map(|s| b.intern(s)),
-                    module: Some(b.intern(module)),
-                    span: Span::line(n),
-                    ..Default::default()
-                };
-                b.put_frame(ti, frame);
-                return true;
-            }
+            && let Some((module, sym, _off, pc)) = rr_backtrace_line(t)
+        {
+            let ti = b.thread_by_id("rr");
+            let si = b.ensure_stop();
+            b.trace.stops[si].threads[ti].name = Some("rr".into());
+            let index = b.rr.next_rr_frame;
+            b.rr.next_rr_frame += 1;
+            let frame = Frame {
+                index,
+                pc: Some(Address(pc)),
+                function: sym.map(|s| b.intern(s)),
+                module: Some(b.intern(module)),
+                span: Span::line(n),
+                ..Default::default()
+            };
+            b.put_frame(ti, frame);
+            return true;
+        }
     }
     if b.ctx == Ctx::None && t.starts_with("Program stopped.") && b.rr.reverse {
         return true;
@@ -339,6 +345,9 @@ Current event not known (diversion?)
         let s = p.trace.main_stop().expect("stop");
         assert_eq!(s.reason.kind, StopKind::RrFatal);
         assert_eq!(s.rr_event, Some(218405));
-        assert_eq!(s.reason.description.as_deref(), Some("Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold."));
+        assert_eq!(
+            s.reason.description.as_deref(),
+            Some("Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold.")
+        );
     }
 }

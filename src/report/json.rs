@@ -4,7 +4,7 @@ use super::annotate_register;
 use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
 use crate::model::*;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use std::io::Write;
 
 pub const SCHEMA: &str = "tracecheck/1";
@@ -64,26 +64,24 @@ fn reg_notes(set: &RegisterSet, c: &Classifier<'_>, arch: Arch) -> Value {
     Value::Object(m)
 }
 
+/// A thread without its frames (streamed separately).
+fn thread_head(t: &Thread) -> Value {
+    json!({
+        "id": &*t.id,
+        "name": t.name.as_deref(),
+        "lwp": t.lwp,
+        "crashed": t.crashed,
+        "current": t.current,
+        "backtrace_stopped": t.backtrace_stopped.as_deref(),
+        "frames": Value::Null,
+        "lines": lines(t.span),
+    })
+}
+
 fn stop(ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> Value {
     let r = &s.reason;
     let arch = ir.parsed.trace.arch;
     let crashed = s.crashed_thread();
-    let threads: Vec<Value> = s
-        .threads
-        .iter()
-        .map(|t| {
-            json!({
-                "id": &*t.id,
-                "name": t.name.as_deref(),
-                "lwp": t.lwp,
-                "crashed": t.crashed,
-                "current": t.current,
-                "backtrace_stopped": t.backtrace_stopped.as_deref(),
-                "frames": t.frames.iter().map(frame).collect::<Vec<_>>(),
-                "lines": lines(t.span),
-            })
-        })
-        .collect();
     let registers = s.registers().map(regs).unwrap_or_else(|| json!({}));
     let register_notes = s.registers().map(|set| reg_notes(set, c, arch)).unwrap_or_else(|| json!({}));
     let mut frame_registers = Map::new();
@@ -149,7 +147,8 @@ fn stop(ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> Value {
         "rr_event": s.rr_event,
         "rr_ticks": s.rr_ticks,
         "culprit": culprit,
-        "threads": threads,
+        // Streamed by `write_stop`, one frame at a time (a dump may hold millions).
+        "threads": Value::Null,
         "registers": registers,
         "register_notes": register_notes,
         "frame_registers": Value::Object(frame_registers),
@@ -161,16 +160,17 @@ fn stop(ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> Value {
     })
 }
 
-pub fn input_value(ir: &InputReport) -> Value {
+/// An input without its stops (streamed separately).
+fn input_head(ir: &InputReport) -> Value {
     let t = &ir.parsed.trace;
-    let c = Classifier::new(t);
     let d = &ir.parsed.diagnostics;
     json!({
         "path": ir.path,
         "formats": t.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),
         "arch": t.arch.name(),
         "core_command": t.core_command.as_deref(),
-        "stops": t.stops.iter().enumerate().map(|(i, s)| stop(ir, i, s, &c)).collect::<Vec<_>>(),
+        // Streamed by `write_input`, stop by stop.
+        "stops": Value::Null,
         "mappings": t.mappings.iter().map(|m| json!({
             "start": hex(m.start.0), "end": hex(m.end.0), "offset": hex(m.offset),
             "perms": m.perms.as_deref(), "path": m.path.as_deref(), "lines": lines(m.span),
@@ -201,12 +201,83 @@ pub fn input_value(ir: &InputReport) -> Value {
     })
 }
 
+/// Writes an object's entries in order, calling `special` for the entry whose key is `key`
+/// (its value in `obj` is a placeholder).
+fn write_object(
+    out: &mut dyn Write,
+    obj: &Value,
+    key: &str,
+    special: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let Value::Object(map) = obj else {
+        return serde_json::to_writer(&mut *out, obj).map_err(std::io::Error::from);
+    };
+    out.write_all(b"{")?;
+    for (i, (k, v)) in map.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, k)?;
+        out.write_all(b":")?;
+        if k == key {
+            special(out)?;
+        } else {
+            serde_json::to_writer(&mut *out, v)?;
+        }
+    }
+    out.write_all(b"}")
+}
+
+fn write_thread(out: &mut dyn Write, t: &Thread) -> std::io::Result<()> {
+    write_object(out, &thread_head(t), "frames", &mut |out| {
+        out.write_all(b"[")?;
+        for (i, f) in t.frames.iter().enumerate() {
+            out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
+            serde_json::to_writer(&mut *out, &frame(f))?;
+        }
+        out.write_all(b"]")
+    })
+}
+
+fn write_stop(out: &mut dyn Write, ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> std::io::Result<()> {
+    write_object(out, &stop(ir, si, s, c), "threads", &mut |out| {
+        out.write_all(b"[")?;
+        for (i, t) in s.threads.iter().enumerate() {
+            out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
+            write_thread(out, t)?;
+        }
+        out.write_all(b"]")
+    })
+}
+
+/// One input as JSON, streamed: memory stays bounded by one frame's value, not the dump.
+pub fn write_input(out: &mut dyn Write, ir: &InputReport) -> std::io::Result<()> {
+    let c = Classifier::new(&ir.parsed.trace);
+    write_object(out, &input_head(ir), "stops", &mut |out| {
+        out.write_all(b"[")?;
+        for (i, s) in ir.parsed.trace.stops.iter().enumerate() {
+            out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
+            write_stop(out, ir, i, s, &c)?;
+        }
+        out.write_all(b"]")
+    })
+}
+
+/// The whole document. Compact JSON (newlines between stops, threads and frames), written
+/// as it is built so a dump with a million frames does not need the document in memory.
 pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    let doc = json!({
-        "schema": SCHEMA,
-        "tool": {"name": "tracecheck", "version": env!("CARGO_PKG_VERSION")},
-        "inputs": report.inputs.iter().map(input_value).collect::<Vec<_>>(),
-    });
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
-    writeln!(out)
+    write!(
+        out,
+        "{{\"schema\":{},\"tool\":{},\"inputs\":[",
+        serde_json::to_string(SCHEMA)?,
+        json!({"name": "tracecheck", "version": env!("CARGO_PKG_VERSION")})
+    )?;
+    for (i, ir) in report.inputs.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"\n")?;
+        write_input(out, ir)?;
+    }
+    out.write_all(b"]}\n")
 }

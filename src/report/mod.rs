@@ -17,6 +17,15 @@ pub fn safe(s: &str) -> Cow<'_, str> {
     crate::input::clean::strip_escapes(s)
 }
 
+/// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,
+/// so text from a dump or a file name cannot forge a line of its own.
+pub fn safe_line(s: &str) -> Cow<'_, str> {
+    match safe(s) {
+        Cow::Borrowed(b) if !b.contains('\n') => Cow::Borrowed(b),
+        c => Cow::Owned(c.replace('\n', "\\n")),
+    }
+}
+
 /// One-line annotation for a register value: what it points into, plus the symbol gdb
 /// printed next to it. `None` for registers that are not addresses (flags, segments).
 pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option<String> {
@@ -29,13 +38,16 @@ pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option
         // Registers hold integers as often as pointers: say "small integer", not "zero page".
         return Some(if v == 0 { "null".to_string() } else { "small integer".to_string() });
     }
+    if (v as i64) < 0 && (v as i64) > -0x10000 {
+        // -1, -128, …: an integer, not a kernel address.
+        return Some(format!("small negative integer ({})", v as i64));
+    }
     let mut class = c.classify(v);
-    if let Some(nat) = r.natural.as_deref() {
-        if let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>')) {
-            if a < b {
-                class.symbol = Some(nat[a + 1..b].to_string());
-            }
-        }
+    if let Some(nat) = r.natural.as_deref()
+        && let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>'))
+        && a < b
+    {
+        class.symbol = Some(nat[a + 1..b].to_string());
     }
     if class.kind == RegionKind::Unknown && class.symbol.is_none() {
         return None;
@@ -49,8 +61,31 @@ pub fn is_non_pointer_register(name: &str, arch: Arch) -> bool {
         Arch::Aarch64 => matches!(name, "cpsr" | "pstate" | "fpsr" | "fpcr" | "vg" | "svcr" | "tpidr2"),
         _ => matches!(
             name,
-            "eflags" | "cs" | "ss" | "ds" | "es" | "fs" | "gs" | "mxcsr" | "fctrl" | "fstat" | "ftag" | "fiseg"
-                | "fioff" | "foseg" | "fooff" | "fop" | "orig_rax" | "k0" | "k1" | "k2" | "k3" | "k4" | "k5" | "k6" | "k7"
+            "eflags"
+                | "cs"
+                | "ss"
+                | "ds"
+                | "es"
+                | "fs"
+                | "gs"
+                | "mxcsr"
+                | "fctrl"
+                | "fstat"
+                | "ftag"
+                | "fiseg"
+                | "fioff"
+                | "foseg"
+                | "fooff"
+                | "fop"
+                | "orig_rax"
+                | "k0"
+                | "k1"
+                | "k2"
+                | "k3"
+                | "k4"
+                | "k5"
+                | "k6"
+                | "k7"
         ),
     }
 }
@@ -66,15 +101,15 @@ pub fn describe_reason(r: &StopReason) -> String {
             } else if let Some(c) = r.si_code {
                 s.push_str(&format!(" (si_code {c})"));
             }
-            if let (Some(a), Some(no)) = (r.address, r.signo) {
-                if crate::signals::has_fault_address(no) {
-                    s.push_str(&format!(" at {:#x}", a.0));
-                }
+            if let (Some(a), Some(no)) = (r.address, r.signo)
+                && crate::signals::has_fault_address(no)
+            {
+                s.push_str(&format!(" at {:#x}", a.0));
             }
         }
         StopKind::Breakpoint => s.push_str(&format!("breakpoint {}", r.number.unwrap_or(0))),
         StopKind::Watchpoint => {
-            s.push_str(&format!("watchpoint {}", r.number.map(|n| n.to_string()).unwrap_or_default()).trim_end().to_string());
+            s.push_str(format!("watchpoint {}", r.number.map(|n| n.to_string()).unwrap_or_default()).trim_end());
             if let (Some(o), Some(n)) = (&r.old_value, &r.new_value) {
                 s.push_str(&format!(" ({} -> {})", safe(o), safe(n)));
             }
@@ -84,10 +119,10 @@ pub fn describe_reason(r: &StopReason) -> String {
         StopKind::RrFatal => s.push_str("rr fatal error"),
         StopKind::Unknown => s.push_str("stopped (reason not in the transcript)"),
     }
-    if let Some(d) = &r.description {
-        if r.kind != StopKind::Breakpoint {
-            s.push_str(&format!(": {}", safe(d)));
-        }
+    if let Some(d) = &r.description
+        && r.kind != StopKind::Breakpoint
+    {
+        s.push_str(&format!(": {}", safe(d)));
     }
     s
 }

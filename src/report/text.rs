@@ -27,11 +27,7 @@ struct Paint {
 
 impl Paint {
     fn wrap(&self, code: &str, s: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
+        if self.on { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() }
     }
     fn bold(&self, s: &str) -> String {
         self.wrap("1", s)
@@ -81,10 +77,10 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             head.push_str(&format!(" [rr event {ev}]"));
         }
         writeln!(out, "\n{}", p.bold(&head))?;
-        if let Some(a) = s.reason.address {
-            if s.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false) {
-                writeln!(out, "  fault address {:#x}: {}", a.0, c.classify(a.0))?;
-            }
+        if let Some(a) = s.reason.address
+            && s.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false)
+        {
+            writeln!(out, "  fault address {:#x}: {}", a.0, c.classify(a.0))?;
         }
         for m in s.messages.iter().take(6) {
             writeln!(out, "  {} {}", p.dim("|"), safe(&m.text))?;
@@ -98,10 +94,10 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             th.name.as_deref().map(|n| format!(" \"{}\"", safe(n))).unwrap_or_default(),
             if s.threads.len() > 1 { format!(" (of {} threads)", s.threads.len()) } else { String::new() }
         )?;
-        if let Some(Some(cul)) = ir.culprits.get(si) {
-            if let Some(f) = th.frames.get(cul.position) {
-                writeln!(out, "  culprit: {}", p.bold(&frame_line(f)))?;
-            }
+        if let Some(Some(cul)) = ir.culprits.get(si)
+            && let Some(f) = th.frames.get(cul.position)
+        {
+            writeln!(out, "  culprit: {}", p.bold(&frame_line(f)))?;
         }
         if !is_main && !opts.verbose {
             continue;
@@ -150,11 +146,24 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             };
             writeln!(out, "  {} {}: {}{}", p.sev(f.severity), f.rule, safe(&f.message), loc)?;
             for e in &f.evidence {
-                let at = e.lines.map(|l| if l.first == l.last { format!(" (line {})", l.first) } else { format!(" (lines {}-{})", l.first, l.last) }).unwrap_or_default();
+                let at = e
+                    .lines
+                    .map(|l| {
+                        if l.first == l.last {
+                            format!(" (line {})", l.first)
+                        } else {
+                            format!(" (lines {}-{})", l.first, l.last)
+                        }
+                    })
+                    .unwrap_or_default();
                 writeln!(out, "      evidence: {}{}", safe(&e.text), p.dim(&at))?;
             }
             if !f.next_steps.is_empty() {
-                writeln!(out, "      next: {}", f.next_steps.iter().map(|s| safe(s).into_owned()).collect::<Vec<_>>().join("; "))?;
+                writeln!(
+                    out,
+                    "      next: {}",
+                    f.next_steps.iter().map(|s| safe(s).into_owned()).collect::<Vec<_>>().join("; ")
+                )?;
             }
         }
     } else if !t.stops.is_empty() {
@@ -164,7 +173,10 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
     writeln!(
         out,
         "\n{}",
-        p.dim(&format!("{} lines, {} recognized, {} not understood", d.lines_total, d.lines_recognized, d.lines_unrecognized))
+        p.dim(&format!(
+            "{} lines, {} recognized, {} not understood",
+            d.lines_total, d.lines_recognized, d.lines_unrecognized
+        ))
     )?;
     for u in d.unrecognized.iter().take(if opts.verbose { 50 } else { 5 }) {
         writeln!(out, "{}", p.dim(&format!("  line {}: {}", u.line, safe(&u.text))))?;

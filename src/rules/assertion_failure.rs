@@ -67,12 +67,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         let parsed = msg_line.and_then(|m| messages::parse_assertion(&m.text));
         let arg = |name: &str| assert_frame.and_then(|f| frame_arg_string(f, name));
-        let expr = parsed.as_ref().map(|a| a.expr.to_string()).or_else(|| arg("assertion")).or_else(|| arg("failedexpr"));
+        let expr =
+            parsed.as_ref().map(|a| a.expr.to_string()).or_else(|| arg("assertion")).or_else(|| arg("failedexpr"));
         let file = parsed.as_ref().and_then(|a| a.file.map(str::to_string)).or_else(|| arg("file"));
         let line = parsed.as_ref().and_then(|a| a.line).or_else(|| {
-            assert_frame
-                .and_then(|f| f.args.as_deref())
-                .and_then(|a| a.split(", ").find_map(|p| p.strip_prefix("line=").and_then(|v| v.trim().parse::<u32>().ok())))
+            assert_frame.and_then(|f| f.args.as_deref()).and_then(|a| {
+                a.split(", ").find_map(|p| p.strip_prefix("line=").and_then(|v| v.trim().parse::<u32>().ok()))
+            })
         });
         let function = parsed.as_ref().and_then(|a| a.function.map(str::to_string)).or_else(|| arg("function"));
         if file.as_deref().is_some_and(|f| f.ends_with("malloc.c")) {
@@ -120,9 +121,13 @@ mod tests {
     fn fires_on_assert_fail_sample() {
         let f = run_rule_on_sample(&RULE, "assert-fail.gdb.txt");
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "assertion `r->lo <= r->hi && \"range is inverted\"` failed in range_width at src/assert-fail.c:9");
+        assert_eq!(
+            f[0].message,
+            "assertion `r->lo <= r->hi && \"range is inverted\"` failed in range_width at src/assert-fail.c:9"
+        );
         assert_eq!(f[0].frame, Some(6));
-        let ev: Vec<(&str, Option<u32>)> = f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
+        let ev: Vec<(&str, Option<u32>)> =
+            f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
         assert_eq!(ev[0].1, Some(4));
         assert!(ev.iter().any(|(t, _)| *t == "#5 __GI___assert_fail at ./assert/assert.c:103"));
         assert!(ev.iter().any(|(t, _)| *t == "culprit: #6 range_width at src/assert-fail.c:9"));
@@ -130,7 +135,13 @@ mod tests {
 
     #[test]
     fn quiet_on_other_samples() {
-        for s in ["glibc-abort.gdb.txt", "cpp-uncaught.gdb.txt", "rust-panic.gdb.txt", "stack-chk.gdb.txt", "null-field.gdb.txt"] {
+        for s in [
+            "glibc-abort.gdb.txt",
+            "cpp-uncaught.gdb.txt",
+            "rust-panic.gdb.txt",
+            "stack-chk.gdb.txt",
+            "null-field.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -59,12 +59,15 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // Where it came from: a call leaves the return address at [sp] (x86-64) or in lr.
         let sp = cx.sp_at(th, 0);
         let ret = match arch {
-            Arch::Aarch64 => cx.reg0(stop, "x30").or_else(|| cx.reg0(stop, "lr")).and_then(|r| r.value.map(|v| (v, r.span, "lr"))),
+            Arch::Aarch64 => {
+                cx.reg0(stop, "x30").or_else(|| cx.reg0(stop, "lr")).and_then(|r| r.value.map(|v| (v, r.span, "lr")))
+            }
             _ => sp.and_then(|sp| stop.memory.iter().find_map(|m| m.read_u64(sp).map(|w| (w, m.span, "[sp]")))),
         };
         let ret = ret.filter(|(w, _, _)| {
             let c = cx.classifier.classify(*w);
-            matches!(c.kind, RegionKind::Code | RegionKind::Jit) || th.frames.iter().any(|f| f.pc.map(|p| p.0) == Some(*w))
+            matches!(c.kind, RegionKind::Code | RegionKind::Jit)
+                || th.frames.iter().any(|f| f.pc.map(|p| p.0) == Some(*w))
         });
         let caller = ret.and_then(|(w, _, _)| th.frames.iter().skip(1).find(|f| f.pc.map(|p| p.0) == Some(w)));
         let pcname = arch.pc_register();
@@ -94,7 +97,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(m) = mapping {
             f = f.evidence(
-                format!("{pc:#x} is in {:#x}-{:#x} {} {}", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("?"), m.path.as_deref().unwrap_or("anonymous")),
+                format!(
+                    "{pc:#x} is in {:#x}-{:#x} {} {}",
+                    m.start.0,
+                    m.end.0,
+                    m.perms.as_deref().unwrap_or("?"),
+                    m.path.as_deref().unwrap_or("anonymous")
+                ),
                 Some(m.span),
             );
         }
@@ -102,7 +111,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("si_addr = {a:#x} = pc: the instruction fetch faulted"), Some(stop.reason.span));
         }
         if let Some((w, span, place)) = ret {
-            f = f.evidence(format!("{place} = {w:#x}: a return address, so a call brought the program here"), Some(span));
+            f = f.evidence(
+                format!("{place} = {w:#x}: a return address, so a call brought the program here"),
+                Some(span),
+            );
         }
         if let Some(c) = caller {
             f = f.evidence(format!("caller: frame #{} {}", c.index, c.function_name()), Some(c.span));
@@ -133,10 +145,15 @@ mod tests {
     fn null_fnptr_sample_names_the_caller() {
         let f = run_rule_on_sample(&RULE, "null-fnptr.gdb.txt");
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "pc = 0x0: call through a NULL function pointer; the return address at [sp] = 0x5555555551a7 is stream_fill+49 (frame #1)");
+        assert_eq!(
+            f[0].message,
+            "pc = 0x0: call through a NULL function pointer; the return address at [sp] = 0x5555555551a7 is stream_fill+49 (frame #1)"
+        );
         assert_eq!(f[0].frame, Some(0));
         assert!(
-            f[0].evidence.iter().any(|e| e.text.starts_with("[sp] = 0x5555555551a7") && e.lines == Some(Span { first: 50, last: 51 })),
+            f[0].evidence
+                .iter()
+                .any(|e| e.text.starts_with("[sp] = 0x5555555551a7") && e.lines == Some(Span { first: 50, last: 51 })),
             "{:#?}",
             f[0].evidence
         );
@@ -144,7 +161,9 @@ mod tests {
 
     #[test]
     fn quiet_when_pc_is_code() {
-        for s in ["smashed-stack.gdb.txt", "null-field.gdb.txt", "julia-trampoline-bad-r13.gdb.txt", "glibc-abort.gdb.txt"] {
+        for s in
+            ["smashed-stack.gdb.txt", "null-field.gdb.txt", "julia-trampoline-bad-r13.gdb.txt", "glibc-abort.gdb.txt"]
+        {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }
@@ -185,7 +204,10 @@ rip            {pc}      {pc}
 
     #[test]
     fn breakpoint_stops_are_not_checked() {
-        let t = at_pc("0x5555555592a0").replace("Program received signal SIGSEGV, Segmentation fault.", "Breakpoint 1, 0x00005555555592a0 in ?? ()");
+        let t = at_pc("0x5555555592a0").replace(
+            "Program received signal SIGSEGV, Segmentation fault.",
+            "Breakpoint 1, 0x00005555555592a0 in ?? ()",
+        );
         assert!(run_rule(&RULE, &t).is_empty());
     }
 }

@@ -50,10 +50,15 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             if callee.signal_handler || caller.signal_handler || caller.inlined {
                 continue;
             }
-            if [callee, caller].iter().any(|f| matches!(runtime::convention(f), Convention::GoAbiInternal | Convention::Ghc)) {
+            if [callee, caller]
+                .iter()
+                .any(|f| matches!(runtime::convention(f), Convention::GoAbiInternal | Convention::Ghc))
+            {
                 continue;
             }
-            let (Some(rc), Some(rr)) = (th.registers.get(&callee.index), th.registers.get(&caller.index)) else { continue };
+            let (Some(rc), Some(rr)) = (th.registers.get(&callee.index), th.registers.get(&caller.index)) else {
+                continue;
+            };
             let Some(fi) = stop.frame_info.iter().find(|fi| fi.level == Some(callee.index)) else { continue };
             for reg in saved_set {
                 let (Some(a), Some(b)) = (rc.reg(reg), rr.reg(reg)) else { continue };
@@ -94,14 +99,18 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     Some(fi.span),
                 );
                 match clobber {
-                    Some(i) => f = f.evidence(format!("{} writes {reg} without saving it: {}", callee.function_name(), i.text.trim()), Some(i.span)),
+                    Some(i) => {
+                        f = f.evidence(
+                            format!("{} writes {reg} without saving it: {}", callee.function_name(), i.text.trim()),
+                            Some(i.span),
+                        )
+                    }
                     None => f = f.heuristic(),
                 }
-                f = f
-                    .step(format!("frame {}", callee.index))
-                    .step("disassemble")
-                    .step("info frame")
-                    .step(format!("maint print frame-id / rr: watch ${reg} and reverse-continue in frame #{}", callee.index));
+                f = f.step(format!("frame {}", callee.index)).step("disassemble").step("info frame").step(format!(
+                    "maint print frame-id / rr: watch ${reg} and reverse-continue in frame #{}",
+                    callee.index
+                ));
                 out.push(f);
             }
         }
@@ -160,7 +169,10 @@ rip            0x5555555551c0      0x5555555551c0 <main+30>
     fn synthetic_clobber_without_save_fires() {
         let f = run_rule(&RULE, T);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "rbx differs between frame #1 (0x7fffffffed68) and frame #2 (0x0) but frame #1 does not save it");
+        assert_eq!(
+            f[0].message,
+            "rbx differs between frame #1 (0x7fffffffed68) and frame #2 (0x0) but frame #1 does not save it"
+        );
         assert!(!f[0].heuristic, "the disassembly shows `mov %rdi,%rbx` without a push");
         assert_eq!(f[0].severity, Severity::Warning);
         // rbp differs too, but it is listed as saved.
@@ -178,7 +190,10 @@ rip            0x5555555551c0      0x5555555551c0 <main+30>
         assert_eq!(f.len(), 1);
         assert!(f[0].heuristic);
         assert_eq!(f[0].severity, Severity::Info);
-        let saved = T.replace("  rbp at 0x7fffffffec00, rip at 0x7fffffffec08", "  rbx at 0x7fffffffebf8, rbp at 0x7fffffffec00, rip at 0x7fffffffec08");
+        let saved = T.replace(
+            "  rbp at 0x7fffffffec00, rip at 0x7fffffffec08",
+            "  rbx at 0x7fffffffebf8, rbp at 0x7fffffffec00, rip at 0x7fffffffec08",
+        );
         assert!(run_rule(&RULE, &saved).is_empty());
         // Without the callee's `info frame` nothing is claimed.
         let no_info = &T[..T.find("(gdb) info frame").unwrap_or(T.len())];
@@ -188,9 +203,13 @@ rip            0x5555555551c0      0x5555555551c0 <main+30>
 
     #[test]
     fn quiet_on_samples() {
-        for s in
-            ["julia-trampoline-bad-r13.gdb.txt", "julia-trampoline-good-r13.gdb.txt", "null-field.gdb.txt", "c-r13-plain.gdb.txt", "misaligned-sse.gdb.txt"]
-        {
+        for s in [
+            "julia-trampoline-bad-r13.gdb.txt",
+            "julia-trampoline-good-r13.gdb.txt",
+            "null-field.gdb.txt",
+            "c-r13-plain.gdb.txt",
+            "misaligned-sse.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -153,7 +153,8 @@ fn finding(
         let where_ = above.map(|a| format!(" above {}", frame_label(a))).unwrap_or_default();
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
-            let same: Vec<u32> = fills.iter().filter(|b| b.1 == pc).filter_map(|b| frames.get(b.0).map(|f| f.index)).collect();
+            let same: Vec<u32> =
+                fills.iter().filter(|b| b.1 == pc).filter_map(|b| frames.get(b.0).map(|f| f.index)).collect();
             let lo = frames.get(fp).map(|f| f.index).unwrap_or(first);
             let hi = same.last().copied().unwrap_or(lo);
             let article = if name.starts_with('\'') { "an" } else { "a" };
@@ -180,7 +181,9 @@ fn finding(
                 Bad::Unmapped => "outside every mapping".to_string(),
                 Bad::Fill(_) => String::new(),
             };
-            msg = format!("frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}");
+            msg = format!(
+                "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
+            );
             if bad.len() > 1 {
                 msg.push_str(&format!(" ({} such frames)", bad.len()));
             }
@@ -195,7 +198,8 @@ fn finding(
             f = f.severity(Severity::Error).rank(65);
         } else {
             f = f.rank(40);
-            if !cx.classifier.has_mappings() && bad.iter().all(|b| matches!(b.2, Bad::Unmapped | Bad::NotExecutable(_))) {
+            if !cx.classifier.has_mappings() && bad.iter().all(|b| matches!(b.2, Bad::Unmapped | Bad::NotExecutable(_)))
+            {
                 f = f.heuristic();
             }
         }
@@ -206,7 +210,8 @@ fn finding(
             };
             f = f.evidence(format!("last real frame: {}{loc}", frame_label(a)), Some(a.span));
         }
-        let shown: Vec<&(usize, u64, Bad)> = if bad.len() > 3 { vec![&bad[0], &bad[1], &bad[bad.len() - 1]] } else { bad.iter().collect() };
+        let shown: Vec<&(usize, u64, Bad)> =
+            if bad.len() > 3 { vec![&bad[0], &bad[1], &bad[bad.len() - 1]] } else { bad.iter().collect() };
         for (pos, pc, _) in shown {
             if let Some(fr) = frames.get(*pos) {
                 f = f.evidence(format!("#{} {pc:#x} in {}", fr.index, fr.function_name()), Some(fr.span));
@@ -324,11 +329,15 @@ Backtrace stopped: previous frame identical to this frame (corrupt stack?)
     fn corrupt_stack_reason_is_heuristic() {
         let f = run_rule(&RULE, CORRUPT);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "backtrace stopped after #2 fill: previous frame identical to this frame (corrupt stack?)");
+        assert_eq!(
+            f[0].message,
+            "backtrace stopped after #2 fill: previous frame identical to this frame (corrupt stack?)"
+        );
         assert!(f[0].heuristic);
         assert_eq!(f[0].severity, Severity::Warning);
         // "frame did not save the PC" is a normal end of a thread's stack.
-        let benign = CORRUPT.replace("previous frame identical to this frame (corrupt stack?)", "frame did not save the PC");
+        let benign =
+            CORRUPT.replace("previous frame identical to this frame (corrupt stack?)", "frame did not save the PC");
         assert!(run_rule(&RULE, &benign).is_empty());
     }
 

@@ -73,7 +73,13 @@ pub(crate) fn is_malloc_assertion(text: &str) -> bool {
             || a.function.is_some_and(|f| {
                 matches!(
                     f,
-                    "sysmalloc" | "_int_malloc" | "_int_free" | "malloc_consolidate" | "unlink_chunk" | "tcache_get" | "_int_realloc"
+                    "sysmalloc"
+                        | "_int_malloc"
+                        | "_int_free"
+                        | "malloc_consolidate"
+                        | "unlink_chunk"
+                        | "tcache_get"
+                        | "_int_realloc"
                 )
             })
     })
@@ -115,9 +121,19 @@ fn is_allocator_fn(name: &str) -> bool {
 
 /// Julia's GC mark/sweep functions.
 fn is_gc_mark_fn(name: &str) -> bool {
-    ["gc_mark", "gc_sweep", "_jl_gc_collect", "jl_gc_collect", "ijl_gc_collect", "gc_scan", "gc_push_root", "gc_try_setmark", "gc_queue"]
-        .iter()
-        .any(|p| name.starts_with(p))
+    [
+        "gc_mark",
+        "gc_sweep",
+        "_jl_gc_collect",
+        "jl_gc_collect",
+        "ijl_gc_collect",
+        "gc_scan",
+        "gc_push_root",
+        "gc_try_setmark",
+        "gc_queue",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
 }
 
 /// Julia runtime functions that may sit between a fault and the mark loop
@@ -157,7 +173,9 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         let (kind, text) = match name {
             "malloc_printerr" => (MessageKind::HeapCorruption, frame_arg_string(f, "str")),
             "__malloc_assert" => (MessageKind::HeapCorruption, frame_arg_string(f, "assertion")),
-            "__stack_chk_fail" | "__stack_chk_fail_local" => (MessageKind::StackSmashing, Some("stack smashing detected".to_string())),
+            "__stack_chk_fail" | "__stack_chk_fail_local" => {
+                (MessageKind::StackSmashing, Some("stack smashing detected".to_string()))
+            }
             n if n.ends_with("__fortify_fail") => {
                 let m = frame_arg_string(f, "msg")?;
                 if !m.contains("stack smashing") {
@@ -183,14 +201,24 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
     let checker = frames.iter().find(|f| is_allocator_fn(f.function_name()) && f.function_name() != "malloc_printerr");
     let message = match (kind, culprit) {
         (MessageKind::StackSmashing, Some(c)) => {
-            format!("stack smashing detected on return from {}: a local buffer overran the stack canary{quoted}", frame_location(c))
+            format!(
+                "stack smashing detected on return from {}: a local buffer overran the stack canary{quoted}",
+                frame_location(c)
+            )
         }
-        (MessageKind::StackSmashing, None) => format!("stack smashing detected: a local buffer overran the stack canary{quoted}"),
+        (MessageKind::StackSmashing, None) => {
+            format!("stack smashing detected: a local buffer overran the stack canary{quoted}")
+        }
         (MessageKind::GcCorruption, Some(c)) => {
-            format!("the Julia GC found a corrupted object while marking{quoted}; the collection was entered from {}", frame_location(c))
+            format!(
+                "the Julia GC found a corrupted object while marking{quoted}; the collection was entered from {}",
+                frame_location(c)
+            )
         }
         (MessageKind::GcCorruption, None) => format!("the Julia GC found a corrupted object while marking{quoted}"),
-        (_, Some(c)) if what == "double free" => format!("double free: {} freed a block that was already free{quoted}", frame_location(c)),
+        (_, Some(c)) if what == "double free" => {
+            format!("double free: {} freed a block that was already free{quoted}", frame_location(c))
+        }
         (_, Some(c)) if what == "invalid free" => format!(
             "invalid free in {}: the pointer is not one malloc returned, or its chunk header was overwritten{quoted}",
             frame_location(c)
@@ -215,7 +243,9 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         f = f.evidence(m.text.to_string(), Some(m.span));
     }
     f = match kind {
-        MessageKind::StackSmashing => f.step("rerun with -fsanitize=address to catch the overflowing write").step("info frame"),
+        MessageKind::StackSmashing => {
+            f.step("rerun with -fsanitize=address to catch the overflowing write").step("info frame")
+        }
         MessageKind::GcCorruption => f
             .step("rerun with --check-bounds=yes and a smaller --heap-size-hint to make the corruption show sooner")
             .step("rr record, then watch the corrupted object's type tag and reverse-continue"),
@@ -277,12 +307,17 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     f.heuristic = true;
     f = f.evidence(format!("#{} {}", f0.index, frame_location(f0)), Some(f0.span));
     if !std::ptr::eq(evidence_frame, f0) {
-        f = f.evidence(format!("#{} {}", evidence_frame.index, frame_location(evidence_frame)), Some(evidence_frame.span));
+        f = f.evidence(
+            format!("#{} {}", evidence_frame.index, frame_location(evidence_frame)),
+            Some(evidence_frame.span),
+        );
     }
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
     }
-    f = f.step("rerun under valgrind or with -fsanitize=address (C), or --check-bounds=yes (Julia)").step("x/4gx the object being scanned");
+    f = f
+        .step("rerun under valgrind or with -fsanitize=address (C), or --check-bounds=yes (Julia)")
+        .step("x/4gx the object being scanned");
     Some(f)
 }
 
@@ -301,7 +336,8 @@ mod tests {
         );
         assert_eq!(f[0].frame, Some(8));
         assert_eq!(f[0].severity, Severity::Error);
-        let ev: Vec<(&str, Option<u32>)> = f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
+        let ev: Vec<(&str, Option<u32>)> =
+            f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
         assert_eq!(
             ev,
             vec![
@@ -323,7 +359,8 @@ mod tests {
         );
         assert_eq!(f[0].frame, Some(7));
         assert!(
-            f[0].evidence.iter().any(|e| e.text == "detector: #6 __stack_chk_fail at ./debug/stack_chk_fail.c:24" && e.lines == Some(Span::line(16))),
+            f[0].evidence.iter().any(|e| e.text == "detector: #6 __stack_chk_fail at ./debug/stack_chk_fail.c:24"
+                && e.lines == Some(Span::line(16))),
             "{:#?}",
             f[0].evidence
         );
@@ -421,8 +458,16 @@ Allocations: 48611241 (Pool: 48593405; Big: 17836); GC: 112
         // is analyze::is_machinery's call; this rule only reports it.
         let (head, culprit) = f[0].message.split_once("; the collection was entered from ").expect("culprit named");
         assert_eq!(head, "the Julia GC found a corrupted object while marking (\"GC error (probable corruption)\")");
-        assert!(["copy at ./array.jl:356", "augmented_primal at /root/.julia/packages/LuxLib/Xq1bR/src/impl/matmul.jl:276"].contains(&culprit), "{culprit}");
-        assert!(f[0].evidence.iter().any(|e| e.text == "stderr: GC error (probable corruption)" && e.lines == Some(Span::line(1))));
+        assert!(
+            ["copy at ./array.jl:356", "augmented_primal at /root/.julia/packages/LuxLib/Xq1bR/src/impl/matmul.jl:276"]
+                .contains(&culprit),
+            "{culprit}"
+        );
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.text == "stderr: GC error (probable corruption)" && e.lines == Some(Span::line(1)))
+        );
         assert!(f[0].evidence.iter().any(|e| e.text.starts_with("detector: #3 gc_dump_queue_and_abort")));
     }
 

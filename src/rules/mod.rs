@@ -195,10 +195,10 @@ impl<'a> RuleContext<'a> {
     /// The instruction at pc: the `=>` line of a disassembly, else the one at pc.
     pub fn fault_insn(&self, stop: &'a Stop) -> Option<&'a Instruction> {
         let pc = self.pc(stop);
-        if let Some(pc) = pc {
-            if let Some(i) = stop.disassembly.iter().find(|i| i.address.0 == pc) {
-                return Some(i);
-            }
+        if let Some(pc) = pc
+            && let Some(i) = stop.disassembly.iter().find(|i| i.address.0 == pc)
+        {
+            return Some(i);
         }
         stop.disassembly.iter().find(|i| i.current).filter(|i| pc.is_none() || Some(i.address.0) == pc)
     }
@@ -401,11 +401,7 @@ pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
         }
     }
     out.sort_by(|a, b| {
-        b.severity
-            .cmp(&a.severity)
-            .then(b.rank.cmp(&a.rank))
-            .then(a.stop.cmp(&b.stop))
-            .then(a.frame.cmp(&b.frame))
+        b.severity.cmp(&a.severity).then(b.rank.cmp(&a.rank)).then(a.stop.cmp(&b.stop)).then(a.frame.cmp(&b.frame))
     });
     out
 }
@@ -453,7 +449,11 @@ mod registry_tests {
         for id in &ids {
             let doc = format!("{}/docs/rules/{}.md", env!("CARGO_MANIFEST_DIR"), id);
             let text = std::fs::read_to_string(&doc).unwrap_or_default();
-            assert_eq!(text, doc_page(find(id).unwrap().info), "{doc} is stale: run `cargo run -- rules --write-docs docs/rules`");
+            assert_eq!(
+                text,
+                doc_page(find(id).unwrap().info),
+                "{doc} is stale: run `cargo run -- rules --write-docs docs/rules`"
+            );
         }
     }
 

@@ -89,7 +89,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             if hit.is_none()
                 && (d.mnemonic.starts_with("call") || d.mnemonic.starts_with("jmp"))
                 && let Some(ea) = cx.effective_address(stop, m)
-                && let Some((t, span)) = stop.memory.iter().find_map(|md| md.read_u64(ea).map(|w| (w, md.span))).filter(|(t, _)| !canon(*t))
+                && let Some((t, span)) =
+                    stop.memory.iter().find_map(|md| md.read_u64(ea).map(|w| (w, md.span))).filter(|(t, _)| !canon(*t))
             {
                 hit = Some((
                     format!("`{text}` branches to [{ea:#x}] = {t:#x}, a non-canonical address"),
@@ -102,7 +103,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             && let Some(r) = &d.indirect_target
             && let Some((v, span)) = reg(r).filter(|(v, _)| !canon(*v))
         {
-            hit = Some((format!("branch target {r} = {v:#x} is non-canonical: `{text}`"), vec![r.clone()], vec![(format!("{r} = {v:#x}"), Some(span))]));
+            hit = Some((
+                format!("branch target {r} = {v:#x} is non-canonical: `{text}`"),
+                vec![r.clone()],
+                vec![(format!("{r} = {v:#x}"), Some(span))],
+            ));
         }
         if hit.is_none()
             && d.stack_access
@@ -115,14 +120,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     vec![(format!("{sp_name} = {sp:#x}"), Some(span))],
                 ));
             } else if d.mnemonic.starts_with("ret")
-                && let Some((t, dspan)) = stop.memory.iter().find_map(|md| md.read_u64(sp).map(|w| (w, md.span))).filter(|(t, _)| !canon(*t))
+                && let Some((t, dspan)) =
+                    stop.memory.iter().find_map(|md| md.read_u64(sp).map(|w| (w, md.span))).filter(|(t, _)| !canon(*t))
             {
                 let mut ev = vec![(format!("[{sp_name}] = {t:#x}, the return address slot at {sp:#x}"), Some(dspan))];
                 if let Some((bp, bspan)) = reg("rbp").filter(|(b, _)| !canon(*b)) {
-                    ev.push((format!("rbp = {bp:#x} is non-canonical too: the saved frame pointer was overwritten as well"), Some(bspan)));
+                    ev.push((
+                        format!("rbp = {bp:#x} is non-canonical too: the saved frame pointer was overwritten as well"),
+                        Some(bspan),
+                    ));
                 }
                 hit = Some((
-                    format!("`{text}` returns to [{sp_name}] = {t:#x}, a non-canonical address: the return address was overwritten"),
+                    format!(
+                        "`{text}` returns to [{sp_name}] = {t:#x}, a non-canonical address: the return address was overwritten"
+                    ),
                     vec![sp_name.to_string()],
                     ev,
                 ));
@@ -173,7 +184,10 @@ mod tests {
     fn noncanonical_sample() {
         let f = run_rule_on_sample(&RULE, "noncanonical.gdb.txt");
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "rax = 0xdead000000000000 is non-canonical: `mov    0x8(%rax),%rax` accesses 0xdead000000000008");
+        assert_eq!(
+            f[0].message,
+            "rax = 0xdead000000000000 is non-canonical: `mov    0x8(%rax),%rax` accesses 0xdead000000000008"
+        );
         assert_eq!(f[0].registers, vec!["rax"]);
     }
 
@@ -188,12 +202,17 @@ mod tests {
     fn smashed_stack_ret_target() {
         let f = run_rule_on_sample(&RULE, "smashed-stack.gdb.txt");
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "`ret` returns to [rsp] = 0x4141414141414141, a non-canonical address: the return address was overwritten");
+        assert_eq!(
+            f[0].message,
+            "`ret` returns to [rsp] = 0x4141414141414141, a non-canonical address: the return address was overwritten"
+        );
     }
 
     #[test]
     fn quiet_on_misaligned_sse_and_page_faults() {
-        for s in ["misaligned-sse.gdb.txt", "null-field.gdb.txt", "write-rodata.gdb.txt", "julia-trampoline-bad-r13.gdb.txt"] {
+        for s in
+            ["misaligned-sse.gdb.txt", "null-field.gdb.txt", "write-rodata.gdb.txt", "julia-trampoline-bad-r13.gdb.txt"]
+        {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -47,16 +47,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let decoded = insn.map(|i| insn::decode(&i.text));
         // The address the instruction computed, from its base register when we have it.
         let mut via: Option<(String, u64, i64, Access)> = None;
-        if let Some(d) = &decoded {
-            if let (Some(m), Some(acc)) = (&d.mem, d.access) {
-                if let Some(base) = &m.base {
-                    if let Some(v) = cx.reg0(stop, base).and_then(|r| r.value) {
-                        if m.index.is_none() || m.index.as_ref().and_then(|i| cx.reg0(stop, i)).and_then(|r| r.value) == Some(0) {
-                            via = Some((base.clone(), v, m.disp, acc));
-                        }
-                    }
-                }
-            }
+        if let Some(d) = &decoded
+            && let (Some(m), Some(acc)) = (&d.mem, d.access)
+            && let Some(base) = &m.base
+            && let Some(v) = cx.reg0(stop, base).and_then(|r| r.value)
+            && (m.index.is_none() || m.index.as_ref().and_then(|i| cx.reg0(stop, i)).and_then(|r| r.value) == Some(0))
+        {
+            via = Some((base.clone(), v, m.disp, acc));
         }
         let computed = via.as_ref().map(|(_, v, disp, _)| v.wrapping_add(*disp as u64));
         let (addr, from_siginfo) = match (r.address, computed) {
@@ -83,7 +80,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     format!("{kind} field at offset {addr:#x} through {base} = 0x0{where_}")
                 } else {
                     // Not NULL itself but a small integer used as a pointer: say so.
-                    format!("{kind} {addr:#x} through {base} = {v:#x} (a small integer, not a pointer) at offset {:#x}{where_}", addr.wrapping_sub(*v))
+                    format!(
+                        "{kind} {addr:#x} through {base} = {v:#x} (a small integer, not a pointer) at offset {:#x}{where_}",
+                        addr.wrapping_sub(*v)
+                    )
                 }
             }
             _ => format!("fault address {:#x} is in the zero page{where_}", addr),
@@ -120,10 +120,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(i) = insn {
             f = f.evidence(format!("faulting instruction: {}", i.text), Some(i.span));
         }
-        if let Some(fr) = frame {
-            if let (Some(file), Some(line)) = (&fr.file, fr.line) {
-                f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
-            }
+        if let Some(fr) = frame
+            && let (Some(file), Some(line)) = (&fr.file, fr.line)
+        {
+            f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
         }
         if via.is_none() {
             f = f.step("x/i $pc");
@@ -163,7 +163,9 @@ $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_add
         assert_eq!(f[0].message, "read of field at offset 0x18 through rax = 0x0 in get_d");
         assert_eq!(f[0].registers, vec!["rax"]);
         assert_eq!(f[0].frame, Some(0));
-        assert!(f[0].evidence.iter().any(|e| e.text.contains("mov    0x18(%rax),%rax") && e.lines == Some(Span::line(9))));
+        assert!(
+            f[0].evidence.iter().any(|e| e.text.contains("mov    0x18(%rax),%rax") && e.lines == Some(Span::line(9)))
+        );
     }
 
     #[test]
@@ -174,7 +176,9 @@ $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_add
 
     #[test]
     fn quiet_on_wild_address() {
-        let t = NULL_FIELD.replace("si_addr = 0x18", "si_addr = 0x5555deadbeef").replace("rax            0x0                 0", "rax            0x5555deadbed7      1");
+        let t = NULL_FIELD
+            .replace("si_addr = 0x18", "si_addr = 0x5555deadbeef")
+            .replace("rax            0x0                 0", "rax            0x5555deadbed7      1");
         assert!(run_rule(&RULE, &t).is_empty());
     }
 

@@ -50,8 +50,9 @@ fn is_panic_frame(name: &str) -> bool {
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         let r = &stop.reason;
-        let applies =
-            abort_like(stop) || r.kind == StopKind::Signal && r.signo == Some(4) || r.kind == StopKind::Exited && r.number == Some(101);
+        let applies = abort_like(stop)
+            || r.kind == StopKind::Signal && r.signo == Some(4)
+            || r.kind == StopKind::Exited && r.number == Some(101);
         if !applies {
             continue;
         }
@@ -77,7 +78,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             }
         }
         let payload: Option<String> = parsed.as_ref().and_then(|p| p.payload.map(str::to_string)).or_else(|| {
-            if payload_lines.is_empty() { None } else { Some(payload_lines.iter().map(|m| m.text.trim()).collect::<Vec<_>>().join("; ")) }
+            if payload_lines.is_empty() {
+                None
+            } else {
+                Some(payload_lines.iter().map(|m| m.text.trim()).collect::<Vec<_>>().join("; "))
+            }
         });
         let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
         let mut msg = match &parsed {
@@ -135,16 +140,26 @@ mod tests {
         );
         assert_eq!(f[0].frame, Some(16));
         assert!(!f[0].heuristic);
-        let ev: Vec<(&str, Option<u32>)> = f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
+        let ev: Vec<(&str, Option<u32>)> =
+            f[0].evidence.iter().map(|e| (e.text.as_str(), e.lines.map(|l| l.first))).collect();
         assert_eq!(ev[0], ("stderr: thread 'main' (26319) panicked at src/rust-panic.rs:23:28:", Some(8)));
-        assert_eq!(ev[1], ("stderr: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: PosOverflow }", Some(9)));
+        assert_eq!(
+            ev[1],
+            ("stderr: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: PosOverflow }", Some(9))
+        );
         assert!(ev.iter().any(|(t, _)| *t == "#13 core::panicking::panic_fmt at library/core/src/panicking.rs:80"));
         assert!(ev.iter().any(|(t, _)| *t == "culprit: #16 rust_panic::Config::port at src/rust-panic.rs:23"));
     }
 
     #[test]
     fn quiet_on_other_samples() {
-        for s in ["glibc-abort.gdb.txt", "assert-fail.gdb.txt", "cpp-uncaught.gdb.txt", "stack-chk.gdb.txt", "rust-null.gdb.txt"] {
+        for s in [
+            "glibc-abort.gdb.txt",
+            "assert-fail.gdb.txt",
+            "cpp-uncaught.gdb.txt",
+            "stack-chk.gdb.txt",
+            "rust-null.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }
@@ -158,7 +173,10 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 ";
         let f = run_rule(&RULE, t);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "thread 'main' panicked at src/main.rs:4:5: index out of bounds: the len is 3 but the index is 7");
+        assert_eq!(
+            f[0].message,
+            "thread 'main' panicked at src/main.rs:4:5: index out of bounds: the len is 3 but the index is 7"
+        );
     }
 
     #[test]
@@ -174,7 +192,10 @@ Program received signal SIGABRT, Aborted.
 ";
         let f = run_rule(&RULE, t);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "thread 'main' panicked at src/main.rs:2:5: assertion `left == right` failed; left: 1; right: 2");
+        assert_eq!(
+            f[0].message,
+            "thread 'main' panicked at src/main.rs:2:5: assertion `left == right` failed; left: 1; right: 2"
+        );
     }
 
     #[test]

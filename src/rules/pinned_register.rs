@@ -157,10 +157,11 @@ impl<'c, 'a> Site<'c, 'a> {
         let caller_conv = runtime::convention(caller);
         let reg = self.p.register;
         let caller_same = self.cx.reg_at(self.th, caller.index, reg).and_then(|r| r.value) == Some(v);
-        let caller_writes = caller
-            .pc
-            .and_then(|pc| self.cx.listing_around(self.stop, pc.0))
-            .map(|l| l.iter().take_while(|i| Some(i.address) < caller.pc).any(|i| insn::reg_use(&i.text, reg) == Some(RegUse::Write)));
+        let caller_writes = caller.pc.and_then(|pc| self.cx.listing_around(self.stop, pc.0)).map(|l| {
+            l.iter()
+                .take_while(|i| Some(i.address) < caller.pc)
+                .any(|i| insn::reg_use(&i.text, reg) == Some(RegUse::Write))
+        });
         let tail = if caller_conv == callee_conv {
             format!(" and passes {reg} through")
         } else if caller_same || caller_writes == Some(false) {
@@ -168,7 +169,10 @@ impl<'c, 'a> Site<'c, 'a> {
         } else {
             String::new()
         };
-        let span = Span { first: self.frame().span.first.min(caller.span.first), last: self.frame().span.last.max(caller.span.last) };
+        let span = Span {
+            first: self.frame().span.first.min(caller.span.first),
+            last: self.frame().span.last.max(caller.span.last),
+        };
         Some((
             format!(
                 "{} ({}, frame #{}) calls {} ({}, expects {} in {reg}, frame #{}){tail}",
@@ -199,7 +203,12 @@ impl<'c, 'a> Site<'c, 'a> {
                 && shown == Some(v)
             {
                 return Some((
-                    format!("{reg} = {v:#x} was set by {} (frame #{}), which saves its caller's {reg} at {:#x}", f.function_name(), f.index, slot.0),
+                    format!(
+                        "{reg} = {v:#x} was set by {} (frame #{}), which saves its caller's {reg} at {:#x}",
+                        f.function_name(),
+                        f.index,
+                        slot.0
+                    ),
                     info.map(|fi| fi.span).unwrap_or_default(),
                 ));
             }
@@ -212,7 +221,10 @@ impl<'c, 'a> Site<'c, 'a> {
         if self.index() != 0 {
             return None;
         }
-        runtime::argument_registers(self.cx.trace.arch).iter().filter(|a| **a != self.p.register).find_map(|a| self.regs.reg(a).filter(|r| r.value == Some(v)))
+        runtime::argument_registers(self.cx.trace.arch)
+            .iter()
+            .filter(|a| **a != self.p.register)
+            .find_map(|a| self.regs.reg(a).filter(|r| r.value == Some(v)))
     }
 
     /// The word at `addr` and the span of the dump it came from.
@@ -233,7 +245,9 @@ impl<'c, 'a> Site<'c, 'a> {
             RegionKind::NonCanonical => "is non-canonical".to_string(),
             RegionKind::Kernel => "is a kernel address".to_string(),
             RegionKind::Unmapped => "points into no mapping".to_string(),
-            RegionKind::Code | RegionKind::Jit | RegionKind::ReadOnlyData | RegionKind::Special | RegionKind::Stack => format!("points into {}", c.kind.name()),
+            RegionKind::Code | RegionKind::Jit | RegionKind::ReadOnlyData | RegionKind::Special | RegionKind::Stack => {
+                format!("points into {}", c.kind.name())
+            }
             RegionKind::Heap | RegionKind::Anonymous | RegionKind::WritableData | RegionKind::Unknown => return None,
         })
     }
@@ -274,7 +288,13 @@ impl<'c, 'a> Site<'c, 'a> {
         if let Some(p) = &region {
             reasons.push(p.clone());
         }
-        msg.push_str(&format!("{}{}, not a {} in {}", if reasons.is_empty() { "" } else { " " }, reasons.join(" and "), self.p.holds, self.name()));
+        msg.push_str(&format!(
+            "{}{}, not a {} in {}",
+            if reasons.is_empty() { "" } else { " " },
+            reasons.join(" and "),
+            self.p.holds,
+            self.name()
+        ));
         if let Some(b) = bad.first() {
             msg.push_str(&format!(": [{reg}+{}] = {:#x} {}", b.offset, b.value, b.why));
         }
@@ -295,7 +315,13 @@ impl<'c, 'a> Site<'c, 'a> {
         };
         f = f.evidence(format!("{reg} = {v:#x} in frame #{} points into {where_}", self.index()), Some(r.span));
         if let Some(e) = equal {
-            f = f.evidence(format!("{} = {v:#x}: {reg} holds the same value as an argument register (a leftover argument?)", e.name), Some(e.span));
+            f = f.evidence(
+                format!(
+                    "{} = {v:#x}: {reg} holds the same value as an argument register (a leftover argument?)",
+                    e.name
+                ),
+                Some(e.span),
+            );
         }
         for b in &bad {
             f = f.evidence(format!("[{reg}+{}] = {:#x} {}", b.offset, b.value, b.why), b.span);
@@ -308,7 +334,15 @@ impl<'c, 'a> Site<'c, 'a> {
         }
         match &usage {
             Usage::ReadFirst(text, span) => {
-                f = f.evidence(format!("{} reads {reg} before writing it ({}): it expects the {} there", self.name(), text.trim(), self.p.holds), Some(*span));
+                f = f.evidence(
+                    format!(
+                        "{} reads {reg} before writing it ({}): it expects the {} there",
+                        self.name(),
+                        text.trim(),
+                        self.p.holds
+                    ),
+                    Some(*span),
+                );
             }
             _ => {
                 f = f.evidence(
@@ -320,11 +354,15 @@ impl<'c, 'a> Site<'c, 'a> {
         if !dumped {
             f = f.step(format!("x/4gx ${reg}"));
         }
-        f = f.step(format!("info symbol ${reg}")).step(format!("p *(jl_task_t *)((char *)${reg} - offsetof(jl_task_t, gcstack))"));
+        f = f
+            .step(format!("info symbol ${reg}"))
+            .step(format!("p *(jl_task_t *)((char *)${reg} - offsetof(jl_task_t, gcstack))"));
         if let Some(c) = self.caller() {
             f = f.step(format!("frame {}", c.index)).step(format!("info registers {reg}"));
         }
-        f = f.step(format!("rr: watch ${reg}, then reverse-continue (or reverse-stepi until {reg} changes) to find who set it"));
+        f = f.step(format!(
+            "rr: watch ${reg}, then reverse-continue (or reverse-stepi until {reg} changes) to find who set it"
+        ));
         if heuristic {
             f = f.heuristic();
         }
@@ -342,7 +380,9 @@ impl<'c, 'a> Site<'c, 'a> {
             let c = self.classify(w);
             let why = if c.kind != RegionKind::Stack {
                 Some(match c.kind {
-                    RegionKind::ZeroPage | RegionKind::SmallInteger => "is a small integer, not a GC frame on the stack".to_string(),
+                    RegionKind::ZeroPage | RegionKind::SmallInteger => {
+                        "is a small integer, not a GC frame on the stack".to_string()
+                    }
                     _ => format!("points into {}, not the stack", c.kind.name()),
                 })
             } else {
@@ -360,7 +400,11 @@ impl<'c, 'a> Site<'c, 'a> {
             && w != u64::MAX
         {
             let c = self.classify(w);
-            let what = if c.kind.is_pointer_like() { format!("points into {}", c.kind.name()) } else { "is too large".to_string() };
+            let what = if c.kind.is_pointer_like() {
+                format!("points into {}", c.kind.name())
+            } else {
+                "is too large".to_string()
+            };
             bad.push(BadWord { offset: 8, value: w, why: format!("{what}, not a world age"), span: Some(span) });
         }
         if let Some((w, span)) = self.word(v.wrapping_add(16)) {
@@ -368,7 +412,9 @@ impl<'c, 'a> Site<'c, 'a> {
             let why = match c.kind {
                 RegionKind::Heap | RegionKind::Anonymous | RegionKind::WritableData | RegionKind::Unknown => None,
                 RegionKind::ZeroPage if w == 0 => Some("is NULL, not a ptls pointer".to_string()),
-                RegionKind::ZeroPage | RegionKind::SmallInteger => Some("is a small integer, not a ptls pointer".to_string()),
+                RegionKind::ZeroPage | RegionKind::SmallInteger => {
+                    Some("is a small integer, not a ptls pointer".to_string())
+                }
                 k => Some(format!("points into {}, not a ptls pointer", k.name())),
             };
             if let Some(why) = why {
@@ -394,7 +440,11 @@ impl<'c, 'a> Site<'c, 'a> {
                 && base != self.p.register
             {
                 return Some((
-                    format!("the faulting instruction `{}` dereferences {base} = {bv:#x}, the word at [{}+{off:#x}]", i.text.trim(), self.p.register),
+                    format!(
+                        "the faulting instruction `{}` dereferences {base} = {bv:#x}, the word at [{}+{off:#x}]",
+                        i.text.trim(),
+                        self.p.register
+                    ),
                     i.span,
                 ));
             }
@@ -426,11 +476,12 @@ impl<'c, 'a> Site<'c, 'a> {
             evidence.push((format!("g.stack.lo = {lo:#x}, g.stack.hi = {hi:#x}"), Some(s1)));
         }
         let problem = problem?;
-        let mut f = Finding::new(&RULE, format!("{reg} = {v:#x} {problem}: not the current goroutine g in {}", self.name()))
-            .at(self.si, Some(self.th), Some(self.index()))
-            .rank(90)
-            .register(reg)
-            .evidence(format!("{reg} = {v:#x} in frame #{} points into {class}", self.index()), Some(r.span));
+        let mut f =
+            Finding::new(&RULE, format!("{reg} = {v:#x} {problem}: not the current goroutine g in {}", self.name()))
+                .at(self.si, Some(self.th), Some(self.index()))
+                .rank(90)
+                .register(reg)
+                .evidence(format!("{reg} = {v:#x} in frame #{} points into {class}", self.index()), Some(r.span));
         if let Some((t, span)) = self.transition(v) {
             f = f.evidence(t, Some(span));
         }
@@ -456,7 +507,15 @@ impl<'c, 'a> Site<'c, 'a> {
             .rank(80)
             .register(reg)
             .evidence(format!("{reg} = {v:#x} in frame #{} points into {class}", self.index()), Some(r.span))
-            .evidence(format!("{} follows the {} convention ({})", self.name(), runtime::convention(self.frame()).name(), self.p.source), None)
+            .evidence(
+                format!(
+                    "{} follows the {} convention ({})",
+                    self.name(),
+                    runtime::convention(self.frame()).name(),
+                    self.p.source
+                ),
+                None,
+            )
             .step(format!("info symbol ${reg}"));
         Some(f.heuristic())
     }
@@ -494,11 +553,22 @@ mod tests {
         assert!(has("[r13+8] = 0x555555555528 points into code, not a world age"), "{ev:#?}");
         assert!(has("[r13+16] = 0x2a is a small integer, not a ptls pointer"), "{ev:#?}");
         assert!(has("dereferences rax = 0x2a, the word at [r13+0x10]"), "{ev:#?}");
-        assert!(has("was set by run_pass_manager (frame #2), which saves its caller's r13 at 0x7fffffffeae8"), "{ev:#?}");
+        assert!(
+            has("was set by run_pass_manager (frame #2), which saves its caller's r13 at 0x7fffffffeae8"),
+            "{ev:#?}"
+        );
         assert!(has("reads r13 before writing it (mov    0x10(%r13),%rax)"), "{ev:#?}");
         // The register line and the dump lines are cited.
-        assert!(f.evidence.iter().any(|e| e.text.starts_with("r13 = ") && e.lines == Some(Span::line(30))), "{:#?}", f.evidence);
-        assert!(f.evidence.iter().any(|e| e.text.starts_with("[r13+0]") && e.lines == Some(Span { first: 54, last: 55 })), "{:#?}", f.evidence);
+        assert!(
+            f.evidence.iter().any(|e| e.text.starts_with("r13 = ") && e.lines == Some(Span::line(30))),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.text.starts_with("[r13+0]") && e.lines == Some(Span { first: 54, last: 55 })),
+            "{:#?}",
+            f.evidence
+        );
         assert!(f.next_steps.iter().any(|s| s.contains("reverse-continue")));
         assert!(f.next_steps.iter().any(|s| s == "frame 1"));
     }
@@ -548,7 +618,11 @@ rip            0x555555555549      0x555555555549 <{frame0}+15>
         let t = julia_trace("julia_f_1", "0x7fffffffeb00", "");
         let f = run_rule(&RULE, &t);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert!(f[0].message.starts_with("r13 = 0x7fffffffeb00 points into stack, not a pgcstack in julia_f_1"), "{}", f[0].message);
+        assert!(
+            f[0].message.starts_with("r13 = 0x7fffffffeb00 points into stack, not a pgcstack in julia_f_1"),
+            "{}",
+            f[0].message
+        );
         // No disassembly shows julia_f_1 reading r13: heuristic.
         assert!(f[0].heuristic);
         assert_eq!(f[0].severity, Severity::Warning);
@@ -603,12 +677,17 @@ End of assembler dump.
 ";
         let f = run_rule(&RULE, &julia_trace("julia_f_1", "0x555555559318", extra));
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.ends_with("[r13+0] = 0x7fffffffe000 is below rsp = 0x7fffffffea90: not a live GC frame"), "{}", f[0].message);
+        assert!(
+            f[0].message.ends_with("[r13+0] = 0x7fffffffe000 is below rsp = 0x7fffffffea90: not a live GC frame"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]
     fn equal_to_argument_without_dump_is_heuristic() {
-        let t = julia_trace("julia_f_1", "0x555555559318", "").replace("rsi            0x1                 1", "rsi            0x555555559318      1");
+        let t = julia_trace("julia_f_1", "0x555555559318", "")
+            .replace("rsi            0x1                 1", "rsi            0x555555559318      1");
         let f = run_rule(&RULE, &t);
         assert_eq!(f.len(), 1);
         assert!(f[0].message.starts_with("r13 = 0x555555559318 (heap) equals rsi, not a pgcstack"), "{}", f[0].message);
@@ -662,8 +741,13 @@ rip            0x555555555549      0x555555555549 <main.work+15>
         assert!(run_rule(&RULE, &go("0x555555559318", dump)).is_empty());
         let f = run_rule(&RULE, &go("0x555555555100", ""));
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.starts_with("r14 = 0x555555555100 points into code: not the current goroutine g in main.work"), "{}", f[0].message);
-        let bad_bounds = dump.replace("0x00007fffffffe000\t0x00007ffffffff000", "0x00007fffffff0000\t0x00007fffffff8000");
+        assert!(
+            f[0].message.starts_with("r14 = 0x555555555100 points into code: not the current goroutine g in main.work"),
+            "{}",
+            f[0].message
+        );
+        let bad_bounds =
+            dump.replace("0x00007fffffffe000\t0x00007ffffffff000", "0x00007fffffff0000\t0x00007fffffff8000");
         let f = run_rule(&RULE, &go("0x555555559318", &bad_bounds));
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("sp = 0x7fffffffea90 lies outside it"), "{}", f[0].message);
@@ -698,7 +782,12 @@ r13            0x555555555100      0
         assert_eq!(f[0].frame, Some(1));
         // rsi in frame #1 shows frame #0's value: not evidence, so not named.
         assert_eq!(f[0].message, "r13 = 0x555555555100 points into code, not a pgcstack in julia_g_3 (frame #1)");
-        assert!(f[0].evidence.iter().any(|e| e.text == "jlcapi_g_4 (C ABI, frame #2) calls julia_g_3 (specsig, expects pgcstack in r13, frame #1)"), "{:#?}", f[0].evidence);
+        assert!(
+            f[0].evidence.iter().any(|e| e.text
+                == "jlcapi_g_4 (C ABI, frame #2) calls julia_g_3 (specsig, expects pgcstack in r13, frame #1)"),
+            "{:#?}",
+            f[0].evidence
+        );
     }
 
     #[test]

@@ -176,7 +176,13 @@ pub(crate) fn fill_of(v: u64, arch: Arch, alloc: Allocator) -> Option<Fill> {
         }
         return Some(match known_byte(b, alloc) {
             Some((source, meaning)) => Fill { name: byte_name(b), source, meaning, fit: Fit::Exact, known: true },
-            None => Fill { name: byte_name(b), source: "a repeated-byte fill", meaning: Meaning::Unknown, fit: Fit::Exact, known: false },
+            None => Fill {
+                name: byte_name(b),
+                source: "a repeated-byte fill",
+                meaning: Meaning::Unknown,
+                fit: Fit::Exact,
+                known: false,
+            },
         });
     }
     let lo = v as u32;
@@ -268,7 +274,8 @@ fn is_gpr(arch: Arch, name: &str) -> bool {
         ),
         Arch::X86 => matches!(name, "eax" | "ebx" | "ecx" | "edx" | "esi" | "edi" | "ebp" | "esp" | "eip"),
         Arch::Aarch64 => {
-            matches!(name, "sp" | "pc" | "fp" | "lr") || name.strip_prefix('x').is_some_and(|n| n.parse::<u8>().is_ok_and(|k| k <= 30))
+            matches!(name, "sp" | "pc" | "fp" | "lr")
+                || name.strip_prefix('x').is_some_and(|n| n.parse::<u8>().is_ok_and(|k| k <= 30))
         }
         _ => !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric()),
     }
@@ -339,7 +346,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                         if let Some((v, span)) = reg_val(reg)
                             && let Some(fill) = fill_of(v, arch, alloc)
                         {
-                            hits.push(Hit { role: Role::Base { reg: reg.clone(), access }, value: v, fill, offset: 0, span: Some(span) });
+                            hits.push(Hit {
+                                role: Role::Base { reg: reg.clone(), access },
+                                value: v,
+                                fill,
+                                offset: 0,
+                                span: Some(span),
+                            });
                         }
                     }
                 }
@@ -347,7 +360,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     && let Some((v, span)) = reg_val(t)
                     && let Some(fill) = fill_of(v, arch, alloc)
                 {
-                    hits.push(Hit { role: Role::Target { reg: t.clone() }, value: v, fill, offset: 0, span: Some(span) });
+                    hits.push(Hit {
+                        role: Role::Target { reg: t.clone() },
+                        value: v,
+                        fill,
+                        offset: 0,
+                        span: Some(span),
+                    });
                 }
                 if matches!(d.mnemonic.as_str(), "ret" | "retq") {
                     let sp = arch.sp_register();
@@ -356,7 +375,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                         && let Some(fill) = fill_of(w, arch, alloc)
                     {
                         let span = stop.memory.iter().find(|m| m.read_u64(spv).is_some()).map(|m| m.span);
-                        hits.push(Hit { role: Role::ReturnAddress { reg: sp.to_string() }, value: w, fill, offset: 0, span });
+                        hits.push(Hit {
+                            role: Role::ReturnAddress { reg: sp.to_string() },
+                            value: w,
+                            fill,
+                            offset: 0,
+                            span,
+                        });
                     }
                 }
             }
@@ -364,7 +389,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 && let Some(fill) = fill_of(pc, arch, alloc)
             {
                 let span = regs.and_then(|s| s.reg(arch.pc_register())).map(|x| x.span);
-                hits.push(Hit { role: Role::Target { reg: arch.pc_register().to_string() }, value: pc, fill, offset: 0, span });
+                hits.push(Hit {
+                    role: Role::Target { reg: arch.pc_register().to_string() },
+                    value: pc,
+                    fill,
+                    offset: 0,
+                    span,
+                });
             }
         }
         // Every other general-purpose register of frame 0.
@@ -383,7 +414,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     if !fill.known {
                         continue;
                     }
-                    hits.push(Hit { role: Role::Register { reg: reg.name.to_string() }, value: v, fill, offset: 0, span: Some(reg.span) });
+                    hits.push(Hit {
+                        role: Role::Register { reg: reg.name.to_string() },
+                        value: v,
+                        fill,
+                        offset: 0,
+                        span: Some(reg.span),
+                    });
                 }
             }
         }
@@ -396,13 +433,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // Keep it unless the mappings (not a layout guess) say it points into memory.
             !c.kind.is_pointer_like() || c.heuristic
         });
-        let Some(best) =
-            hits.iter().enumerate().min_by_key(|(i, h)| (!h.role.faulting(), h.fill.fit != Fit::Exact, !h.fill.known, *i)).map(|(i, _)| i)
+        let Some(best) = hits
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, h)| (!h.role.faulting(), h.fill.fit != Fit::Exact, !h.fill.known, *i))
+            .map(|(i, _)| i)
         else {
             continue;
         };
         let h = &hits[best];
-        let func = th.and_then(|t| t.frames.first()).map(|f| f.function_name().to_string()).unwrap_or_else(|| "??".into());
+        let func =
+            th.and_then(|t| t.frames.first()).map(|f| f.function_name().to_string()).unwrap_or_else(|| "??".into());
         let what = describe(&h.fill);
         let mut msg = match &h.role {
             Role::Base { reg, access } => {
@@ -417,7 +458,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Role::FaultAddress => {
                 let base = h.value.wrapping_sub(h.offset as u64);
                 let sign = if h.offset < 0 { '-' } else { '+' };
-                format!("fault address {:#x} in {func} is {base:#x} {sign} {:#x}, {what}", h.value, h.offset.unsigned_abs())
+                format!(
+                    "fault address {:#x} in {func} is {base:#x} {sign} {:#x}, {what}",
+                    h.value,
+                    h.offset.unsigned_abs()
+                )
             }
             Role::ReturnAddress { reg } => format!("ret in {func} pops {:#x} from [{reg}], {what}", h.value),
             Role::Target { reg } => format!("{reg} = {:#x} in {func}: control reached {what}", h.value),
@@ -433,7 +478,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             .iter()
             .enumerate()
             .filter(|(i, o)| {
-                *i != best && o.fill.name == h.fill.name && role_reg(&o.role).is_some() && role_reg(&o.role) != role_reg(&h.role)
+                *i != best
+                    && o.fill.name == h.fill.name
+                    && role_reg(&o.role).is_some()
+                    && role_reg(&o.role) != role_reg(&h.role)
             })
             .filter_map(|(_, o)| role_reg(&o.role).map(str::to_string))
             .collect();
@@ -461,7 +509,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 f = f.register(reg);
             }
             let label = match &o.role {
-                Role::Base { reg, .. } | Role::Target { reg } | Role::Register { reg } => format!("{reg} = {:#x}", o.value),
+                Role::Base { reg, .. } | Role::Target { reg } | Role::Register { reg } => {
+                    format!("{reg} = {:#x}", o.value)
+                }
                 Role::FaultAddress => format!("fault address {:#x}", o.value),
                 Role::ReturnAddress { reg } => format!("[{reg}] = {:#x} (return address)", o.value),
             };
@@ -479,14 +529,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if h.fill.fit == Fit::Exact {
             for m in stop.memory.iter().filter(|m| m.unit == 8 && m.words.contains(&h.value)).take(2) {
                 let n = m.words.iter().filter(|w| **w == h.value).count();
-                let expr =
-                    m.expr.as_deref().map(|e| format!("x/{}gx {e}", m.words.len())).unwrap_or_else(|| format!("memory at {}", m.address));
+                let expr = m
+                    .expr
+                    .as_deref()
+                    .map(|e| format!("x/{}gx {e}", m.words.len()))
+                    .unwrap_or_else(|| format!("memory at {}", m.address));
                 f = f.evidence(format!("{expr}: {n} of {} words are {hex}", m.words.len()), Some(m.span));
             }
         }
         match h.fill.meaning {
             Meaning::Freed | Meaning::Uninitialised | Meaning::Guard => {
-                f = f.step("rerun under valgrind or with -fsanitize=address to see where the block was freed or allocated");
+                f = f.step(
+                    "rerun under valgrind or with -fsanitize=address to see where the block was freed or allocated",
+                );
                 f = f.step("rr: watch -l <the field the pointer came from>, then reverse-continue to the write");
             }
             Meaning::Overflow => {
@@ -605,12 +660,16 @@ mod tests {
         assert!(!f[0].heuristic);
         assert_eq!(f[0].registers, vec!["rax"]);
         assert!(
-            f[0].evidence.iter().any(|e| e.text.starts_with("rax = 0xa5a5a5a5a5a5a5a5") && e.lines == Some(Span::line(15))),
+            f[0].evidence
+                .iter()
+                .any(|e| e.text.starts_with("rax = 0xa5a5a5a5a5a5a5a5") && e.lines == Some(Span::line(15))),
             "{:#?}",
             f[0].evidence
         );
         assert!(
-            f[0].evidence.iter().any(|e| e.text == "p c->peer = (struct peer *) 0xa5a5a5a5a5a5a5a5" && e.lines == Some(Span::line(57)))
+            f[0].evidence
+                .iter()
+                .any(|e| e.text == "p c->peer = (struct peer *) 0xa5a5a5a5a5a5a5a5" && e.lines == Some(Span::line(57)))
         );
         assert!(f[0].evidence.iter().any(|e| e.text.contains("mov    0x8(%rax),%eax")));
     }
@@ -643,7 +702,13 @@ mod tests {
 
     #[test]
     fn quiet_on_null_and_abort_samples() {
-        for s in ["null-field.gdb.txt", "glibc-abort.gdb.txt", "rust-panic.gdb.txt", "c-r13-plain.gdb.txt", "stack-chk.gdb.txt"] {
+        for s in [
+            "null-field.gdb.txt",
+            "glibc-abort.gdb.txt",
+            "rust-panic.gdb.txt",
+            "c-r13-plain.gdb.txt",
+            "stack-chk.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -49,7 +49,9 @@ fn at_call_boundary(th: &Thread, pos: usize) -> bool {
     }
     let callee = &th.frames[k - 1];
     let caller = &th.frames[k];
-    !callee.signal_handler && !caller.signal_handler && !matches!(runtime::convention(caller), Convention::GoAbiInternal | Convention::Ghc)
+    !callee.signal_handler
+        && !caller.signal_handler
+        && !matches!(runtime::convention(caller), Convention::GoAbiInternal | Convention::Ghc)
 }
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
@@ -92,17 +94,31 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 (Some(&(pos, sp, span, kind)), _) => {
                     let fr = &th.frames[pos];
                     let msg = match kind {
-                        "call" => format!("{sp_name} = {sp:#x} is {} mod 16 at the call from {} (frame #{})", sp % 16, fr.function_name(), fr.index),
+                        "call" => format!(
+                            "{sp_name} = {sp:#x} is {} mod 16 at the call from {} (frame #{})",
+                            sp % 16,
+                            fr.function_name(),
+                            fr.index
+                        ),
                         "entry" => format!(
                             "{sp_name} = {sp:#x} at the entry of {} (frame #0): {sp_name} + 8 is {} mod 16, so its caller called it with a misaligned stack",
                             fr.function_name(),
                             (sp + 8) % 16
                         ),
-                        _ => format!("{sp_name} = {sp:#x} is {} mod 16 in {} (frame #{})", sp % 16, fr.function_name(), fr.index),
+                        _ => format!(
+                            "{sp_name} = {sp:#x} is {} mod 16 in {} (frame #{})",
+                            sp % 16,
+                            fr.function_name(),
+                            fr.index
+                        ),
                     };
-                    Finding::new(&RULE, msg).at(si, Some(th), Some(fr.index)).evidence(format!("{sp_name} = {sp:#x} in frame #{}", fr.index), Some(span))
+                    Finding::new(&RULE, msg)
+                        .at(si, Some(th), Some(fr.index))
+                        .evidence(format!("{sp_name} = {sp:#x} in frame #{}", fr.index), Some(span))
                 }
-                (None, Some(a)) => Finding::new(&RULE, format!("{}: the stack is misaligned", a.text)).at(si, Some(th), Some(0)),
+                (None, Some(a)) => {
+                    Finding::new(&RULE, format!("{}: the stack is misaligned", a.text)).at(si, Some(th), Some(0))
+                }
                 (None, None) => continue,
             };
             f = f.rank(70).register(sp_name);
@@ -117,7 +133,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
             for &(pos, sp, span, _) in bad.iter().filter(|b| Some(b.0) != root.map(|r| r.0)) {
-                f = f.evidence(format!("{sp_name} = {sp:#x} in frame #{} is misaligned too", th.frames[pos].index), Some(span));
+                f = f.evidence(
+                    format!("{sp_name} = {sp:#x} in frame #{} is misaligned too", th.frames[pos].index),
+                    Some(span),
+                );
             }
             if let Some(&(pos, _, _, _)) = root {
                 f = f.step(format!("frame {}", th.frames[pos].index)).step("disassemble");
@@ -153,7 +172,9 @@ struct AccessFault {
 
 /// `movaps %xmm0,-0x10(%rbp) needs 16-byte alignment but -0x10(%rbp) = 0x7fffffffebf8 is 8 mod 16`.
 fn aligned_access_fault(cx: &RuleContext<'_>, stop: &Stop) -> Option<AccessFault> {
-    if !matches!(cx.signo(stop), Some(11) | Some(7)) || stop.reason.si_code.is_some_and(|c| c != SI_KERNEL && !(stop.reason.signo == Some(7) && c == 1)) {
+    if !matches!(cx.signo(stop), Some(11) | Some(7))
+        || stop.reason.si_code.is_some_and(|c| c != SI_KERNEL && !(stop.reason.signo == Some(7) && c == 1))
+    {
         return None;
     }
     let i = cx.fault_insn(stop)?;
@@ -164,8 +185,8 @@ fn aligned_access_fault(cx: &RuleContext<'_>, stop: &Stop) -> Option<AccessFault
     if ea % need == 0 {
         return None;
     }
-    let stack_based =
-        m.base.as_deref().is_some_and(|b| matches!(b, "rsp" | "rbp" | "esp" | "ebp" | "sp" | "x29")) || cx.classifier.classify(ea).kind == RegionKind::Stack;
+    let stack_based = m.base.as_deref().is_some_and(|b| matches!(b, "rsp" | "rbp" | "esp" | "ebp" | "sp" | "x29"))
+        || cx.classifier.classify(ea).kind == RegionKind::Stack;
     if !stack_based {
         return None;
     }
@@ -176,7 +197,11 @@ fn aligned_access_fault(cx: &RuleContext<'_>, stop: &Stop) -> Option<AccessFault
         (None, d) => format!("{d:#x}"),
     };
     Some(AccessFault {
-        text: format!("`{}` needs {need}-byte alignment but {operand} = {ea:#x} is {} mod {need}", i.text.trim(), ea % need),
+        text: format!(
+            "`{}` needs {need}-byte alignment but {operand} = {ea:#x} is {} mod {need}",
+            i.text.trim(),
+            ea % need
+        ),
         base: m.base.clone(),
         span: i.span,
     })
@@ -216,9 +241,15 @@ $1 = {si_signo = 11, si_errno = 0, si_code = 128, _sifields = {_sigfault = {si_a
 ";
         let f = run_rule(&RULE, t);
         assert_eq!(f.len(), 1);
-        assert_eq!(f[0].message, "`movaps %xmm0,-0x10(%rbp)` needs 16-byte alignment but rbp - 0x10 = 0x7fffffffebf8 is 8 mod 16: the stack is misaligned");
+        assert_eq!(
+            f[0].message,
+            "`movaps %xmm0,-0x10(%rbp)` needs 16-byte alignment but rbp - 0x10 = 0x7fffffffebf8 is 8 mod 16: the stack is misaligned"
+        );
         // An aligned target is fine; so is a page fault.
-        assert!(run_rule(&RULE, &t.replace("0x7fffffffec08      0x7fffffffec08", "0x7fffffffec10      0x7fffffffec10")).is_empty());
+        assert!(
+            run_rule(&RULE, &t.replace("0x7fffffffec08      0x7fffffffec08", "0x7fffffffec10      0x7fffffffec10"))
+                .is_empty()
+        );
         assert!(run_rule(&RULE, &t.replace("si_code = 128", "si_code = 1")).is_empty());
     }
 
@@ -232,9 +263,16 @@ rip            0x555555555139      0x555555555139 <callee>
 ";
         let f = run_rule(&RULE, t);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert!(f[0].message.starts_with("rsp = 0x7fffffffe000 at the entry of callee (frame #0): rsp + 8 is 8 mod 16"), "{}", f[0].message);
+        assert!(
+            f[0].message.starts_with("rsp = 0x7fffffffe000 at the entry of callee (frame #0): rsp + 8 is 8 mod 16"),
+            "{}",
+            f[0].message
+        );
         assert!(run_rule(&RULE, &t.replace("<callee>", "<callee+4>")).is_empty());
-        assert!(run_rule(&RULE, &t.replace("0x7fffffffe000      0x7fffffffe000", "0x7fffffffe008      0x7fffffffe008")).is_empty());
+        assert!(
+            run_rule(&RULE, &t.replace("0x7fffffffe000      0x7fffffffe000", "0x7fffffffe008      0x7fffffffe008"))
+                .is_empty()
+        );
         // The interrupted frame above a signal handler frame is not at a call.
         let s = "\
 Program received signal SIGSEGV, Segmentation fault.
@@ -275,7 +313,13 @@ pc             0xaaaaaaaa0714      0xaaaaaaaa0714 <f+20>
 
     #[test]
     fn quiet_on_other_samples() {
-        for s in ["null-fnptr.gdb.txt", "null-field.gdb.txt", "rust-panic.gdb.txt", "stack-chk.gdb.txt", "julia-trampoline-bad-r13.gdb.txt"] {
+        for s in [
+            "null-fnptr.gdb.txt",
+            "null-field.gdb.txt",
+            "rust-panic.gdb.txt",
+            "stack-chk.gdb.txt",
+            "julia-trampoline-bad-r13.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -50,7 +50,10 @@ fn stack_mapping<'a>(cx: &RuleContext<'a>, th: &Thread, sp: u64) -> Option<&'a M
     let sps: Vec<u64> = th.registers.values().filter_map(|r| r.get(sp_name)).collect();
     let is_stack = |m: &Mapping| {
         let p = m.path.as_deref().unwrap_or("");
-        p == "[stack]" || p.starts_with("[stack:") || sps.iter().any(|s| m.contains(*s)) || cx.classifier.classify(m.start.0).kind == RegionKind::Stack
+        p == "[stack]"
+            || p.starts_with("[stack:")
+            || sps.iter().any(|s| m.contains(*s))
+            || cx.classifier.classify(m.start.0).kind == RegionKind::Stack
     };
     if let Some(m) = cx.trace.mapping_for(sp).filter(|m| is_stack(m)) {
         return Some(m);
@@ -108,7 +111,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 let range = format!("{:#x}-{:#x} ({name})", lo, stack.end.0);
                 map_ev = Some((format!("stack mapping {range}"), stack.span));
                 if let Some(a) = fault {
-                    let guard = cx.trace.mapping_for(a).filter(|g| g.end.0 == lo && g.perms.as_deref().is_some_and(|p| p.starts_with("---")));
+                    let guard = cx
+                        .trace
+                        .mapping_for(a)
+                        .filter(|g| g.end.0 == lo && g.perms.as_deref().is_some_and(|p| p.starts_with("---")));
                     if a < lo && (lo - a <= GAP || guard.is_some()) {
                         msg = Some(if guard.is_some() {
                             format!("fault address {a:#x} is in the guard page below the stack {range}")
@@ -138,7 +144,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             && let Some(r) = &rec
         {
             heuristic = true;
-            msg = Some(format!("runaway recursion: {} repeats in {} of {} printed frames, {} frames deep", r.function, r.count, r.printed, r.depth));
+            msg = Some(format!(
+                "runaway recursion: {} repeats in {} of {} printed frames, {} frames deep",
+                r.function, r.count, r.printed, r.depth
+            ));
         }
         let Some(mut msg) = msg else { continue };
         if let (Some(r), false) = (&rec, msg.starts_with("runaway")) {
@@ -151,7 +160,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         let mut f = Finding::new(&RULE, msg).at(si, Some(th), Some(0)).rank(90).register(sp_name);
         if let Some(a) = fault {
-            f = f.evidence(format!("si_addr = {a:#x} ({})", stop.reason.code_name().unwrap_or("?")), Some(stop.reason.span));
+            f = f.evidence(
+                format!("si_addr = {a:#x} ({})", stop.reason.code_name().unwrap_or("?")),
+                Some(stop.reason.span),
+            );
         }
         if let (Some(sp), Some(r)) = (sp, cx.reg0(stop, sp_name)) {
             f = f.evidence(format!("{sp_name} = {sp:#x}"), Some(r.span));
@@ -161,7 +173,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(r) = &rec {
             f = f.evidence(
-                format!("{} repeats in {} of {} printed frames; the deepest frame is #{}", r.function, r.count, r.printed, r.depth - 1),
+                format!(
+                    "{} repeats in {} of {} printed frames; the deepest frame is #{}",
+                    r.function,
+                    r.count,
+                    r.printed,
+                    r.depth - 1
+                ),
                 Some(r.span),
             );
         }

@@ -50,7 +50,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     let below_stack = cx.trace.mappings.iter().any(|m| {
                         m.start.0 > sp
                             && m.start.0 - sp <= GAP
-                            && (m.path.as_deref().is_some_and(|p| p.starts_with("[stack")) || cx.classifier.classify(m.start.0).kind == RegionKind::Stack)
+                            && (m.path.as_deref().is_some_and(|p| p.starts_with("[stack"))
+                                || cx.classifier.classify(m.start.0).kind == RegionKind::Stack)
                     });
                     if below_stack {
                         continue;
@@ -74,7 +75,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 .evidence(format!("{sp_name} = {sp:#x}"), Some(r.span));
             if let Some(m) = cx.trace.mapping_for(sp) {
                 f = f.evidence(
-                    format!("mapping {:#x}-{:#x} {} {}", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("?"), m.path.as_deref().unwrap_or("anonymous")),
+                    format!(
+                        "mapping {:#x}-{:#x} {} {}",
+                        m.start.0,
+                        m.end.0,
+                        m.perms.as_deref().unwrap_or("?"),
+                        m.path.as_deref().unwrap_or("anonymous")
+                    ),
                     Some(m.span),
                 );
             }
@@ -83,7 +90,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             {
                 f = f.evidence(format!("{} = {v:#x} ({})", rbp.name, cx.classifier.classify(v)), Some(rbp.span));
             }
-            f = f.step("info proc mappings").step("x/4i $pc").step("rr: reverse-stepi until sp is sane again, to find the instruction that loaded it");
+            f = f
+                .step("info proc mappings")
+                .step("x/4i $pc")
+                .step("rr: reverse-stepi until sp is sane again, to find the instruction that loaded it");
             if heuristic {
                 f = f.heuristic();
             }
@@ -100,7 +110,13 @@ mod tests {
     #[test]
     fn quiet_on_every_sample_sp() {
         // stack-overflow's sp is just below [stack]: that rule's finding, not this one's.
-        for s in ["stack-overflow.gdb.txt", "threads-crash.gdb.txt", "smashed-stack.gdb.txt", "julia-trampoline-bad-r13.gdb.txt", "null-fnptr.gdb.txt"] {
+        for s in [
+            "stack-overflow.gdb.txt",
+            "threads-crash.gdb.txt",
+            "smashed-stack.gdb.txt",
+            "julia-trampoline-bad-r13.gdb.txt",
+            "null-fnptr.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

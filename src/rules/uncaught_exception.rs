@@ -85,15 +85,18 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
         let term = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::UncaughtException));
-        let what =
-            term.and_then(|t| stop.messages.iter().find(|m| m.span.first > t.span.first && m.text.trim_start().starts_with("what():")));
+        let what = term.and_then(|t| {
+            stop.messages.iter().find(|m| m.span.first > t.span.first && m.text.trim_start().starts_with("what():"))
+        });
         let terminate_frame = frames.iter().find(|f| is_terminate_frame(f.function_name()));
         let throw_frame = frames.iter().find(|f| is_throw_frame(f.function_name()));
         if term.is_none() && terminate_frame.is_none() {
             continue;
         }
         let ty = term.and_then(|t| messages::thrown_type(&t.text).map(str::to_string)).or_else(|| {
-            frames.iter().find_map(|f| THROWERS.iter().find(|(p, _)| f.function_name().starts_with(p)).map(|(_, t)| t.to_string()))
+            frames.iter().find_map(|f| {
+                THROWERS.iter().find(|(p, _)| f.function_name().starts_with(p)).map(|(_, t)| t.to_string())
+            })
         });
         let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
         let what_text = what.map(|w| w.text.trim_start().trim_start_matches("what():").trim().to_string());
@@ -165,7 +168,13 @@ mod tests {
 
     #[test]
     fn quiet_on_other_aborts() {
-        for s in ["glibc-abort.gdb.txt", "assert-fail.gdb.txt", "rust-panic.gdb.txt", "stack-chk.gdb.txt", "null-field.gdb.txt"] {
+        for s in [
+            "glibc-abort.gdb.txt",
+            "assert-fail.gdb.txt",
+            "rust-panic.gdb.txt",
+            "stack-chk.gdb.txt",
+            "null-field.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -46,9 +46,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             _ => continue,
         };
         // Just below a stack mapping: stack-overflow's case.
-        let near_stack = cx.trace.mappings.iter().any(|m| {
-            m.path.as_deref() == Some("[stack]") && addr < m.start.0 && m.start.0 - addr <= 64 << 10
-        }) || cx.trace.stops.iter().flat_map(|s| s.threads.iter()).flat_map(|t| t.registers.values()).filter_map(|r| r.get(cx.trace.arch.sp_register())).any(|sp| addr <= sp && sp - addr <= 64 << 10);
+        let near_stack = cx
+            .trace
+            .mappings
+            .iter()
+            .any(|m| m.path.as_deref() == Some("[stack]") && addr < m.start.0 && m.start.0 - addr <= 64 << 10)
+            || cx
+                .trace
+                .stops
+                .iter()
+                .flat_map(|s| s.threads.iter())
+                .flat_map(|t| t.registers.values())
+                .filter_map(|r| r.get(cx.trace.arch.sp_register()))
+                .any(|sp| addr <= sp && sp - addr <= 64 << 10);
         if near_stack {
             continue;
         }
@@ -62,14 +72,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let mut via: Option<(String, u64, Access)> = None;
         if let Some(i) = insn {
             let d = insn::decode(&i.text);
-            if let (Some(m), Some(acc)) = (&d.mem, d.access) {
-                if let (Some(base), Some(ea)) = (&m.base, cx.effective_address(stop, m)) {
-                    if ea == addr {
-                        if let Some(v) = cx.reg0(stop, base).and_then(|r| r.value) {
-                            via = Some((base.clone(), v, acc));
-                        }
-                    }
-                }
+            if let (Some(m), Some(acc)) = (&d.mem, d.access)
+                && let (Some(base), Some(ea)) = (&m.base, cx.effective_address(stop, m))
+                && ea == addr
+                && let Some(v) = cx.reg0(stop, base).and_then(|r| r.value)
+            {
+                via = Some((base.clone(), v, acc));
             }
         }
         let where_ = frame.map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
@@ -95,20 +103,29 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         f = f.evidence(format!("SIGSEGV SEGV_MAPERR at {addr:#x} (si_addr)"), Some(stop.reason.span));
         if heuristic {
-            f = f.evidence("no mappings in the dump: addresses below 64 KiB are never mapped by default (vm.mmap_min_addr)", None);
+            f = f.evidence(
+                "no mappings in the dump: addresses below 64 KiB are never mapped by default (vm.mmap_min_addr)",
+                None,
+            );
         } else if let Some(m) = cx.trace.mappings.iter().rev().find(|m| m.end.0 <= addr) {
-            f = f.evidence(format!("nearest mapping below ends at {:#x} ({})", m.end.0, m.path.as_deref().unwrap_or("anonymous")), Some(m.span));
+            f = f.evidence(
+                format!("nearest mapping below ends at {:#x} ({})", m.end.0, m.path.as_deref().unwrap_or("anonymous")),
+                Some(m.span),
+            );
         }
         if let Some(i) = insn {
             f = f.evidence(format!("faulting instruction: {}", i.text), Some(i.span));
         }
-        if let Some(fr) = frame {
-            if let (Some(file), Some(line)) = (&fr.file, fr.line) {
-                f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
-            }
+        if let Some(fr) = frame
+            && let (Some(file), Some(line)) = (&fr.file, fr.line)
+        {
+            f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
         }
         let reg = via.as_ref().map(|v| v.0.clone()).unwrap_or_else(|| "pc".into());
-        f = f.step("info proc mappings").step("info symbol $pc").step(format!("rr: watch -l <the variable {reg} was loaded from>, then reverse-continue"));
+        f = f
+            .step("info proc mappings")
+            .step("info symbol $pc")
+            .step(format!("rr: watch -l <the variable {reg} was loaded from>, then reverse-continue"));
         if heuristic {
             f = f.heuristic();
         }
@@ -126,14 +143,22 @@ mod tests {
         // The sample prints `info proc mappings`, so this is not a guess.
         let f = run_rule_on_sample(&RULE, "rust-null.gdb.txt");
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "read of 0x1018 through rax = 0x1018: no mapping holds it in core::ptr::read_volatile<u64>");
+        assert_eq!(
+            f[0].message,
+            "read of 0x1018 through rax = 0x1018: no mapping holds it in core::ptr::read_volatile<u64>"
+        );
         assert!(!f[0].heuristic);
         assert!(f[0].evidence.iter().any(|e| e.text == "faulting instruction: mov    (%rax),%rax"));
     }
 
     #[test]
     fn without_mappings_it_is_a_labelled_guess() {
-        let t = UNMAPPED.split("(gdb) info proc mappings").next().unwrap().replace("0x600000000008", "0x2008").replace("0x600000000000      105553116266496", "0x2000      8192");
+        let t = UNMAPPED
+            .split("(gdb) info proc mappings")
+            .next()
+            .unwrap()
+            .replace("0x600000000008", "0x2008")
+            .replace("0x600000000000      105553116266496", "0x2000      8192");
         let f = run_rule(&RULE, &t);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].heuristic);
@@ -163,7 +188,10 @@ Mapped address spaces:
     fn fires_with_base_register() {
         let f = run_rule(&RULE, UNMAPPED);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].message, "read of 0x600000000008 through rax = 0x600000000000 + 0x8: no mapping holds it in get");
+        assert_eq!(
+            f[0].message,
+            "read of 0x600000000008 through rax = 0x600000000000 + 0x8: no mapping holds it in get"
+        );
         assert_eq!(f[0].registers, vec!["rax"]);
         assert!(!f[0].heuristic);
         assert_eq!(f[0].severity, Severity::Warning);
@@ -184,7 +212,15 @@ Mapped address spaces:
 
     #[test]
     fn quiet_on_every_other_sample() {
-        for s in ["null-field.gdb.txt", "stack-overflow.gdb.txt", "julia-trampoline-bad-r13.gdb.txt", "threads-crash.gdb.txt", "write-rodata.gdb.txt", "null-fnptr.gdb.txt", "poison.gdb.txt"] {
+        for s in [
+            "null-field.gdb.txt",
+            "stack-overflow.gdb.txt",
+            "julia-trampoline-bad-r13.gdb.txt",
+            "threads-crash.gdb.txt",
+            "write-rodata.gdb.txt",
+            "null-fnptr.gdb.txt",
+            "poison.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -83,7 +83,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Some(Access::ReadWrite) => "read-modify-write of",
             _ => "write to",
         };
-        let where_ = th.and_then(|t| t.frames.first()).map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
+        let where_ =
+            th.and_then(|t| t.frames.first()).map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
         let mut msg = format!("{kind_word} {addr:#x} ({region}){where_}");
         if !from_siginfo {
             msg.push_str(" (address computed from the faulting instruction)");
@@ -95,7 +96,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.register(&base).evidence(format!("{base} = {:#x}", r.value.unwrap_or(0)), Some(r.span));
         }
         f = f.evidence(
-            format!("{} {} at {addr:#x}", stop.reason.signal.as_deref().unwrap_or("SIGSEGV"), stop.reason.code_name().unwrap_or("")).replace("  ", " "),
+            format!(
+                "{} {} at {addr:#x}",
+                stop.reason.signal.as_deref().unwrap_or("SIGSEGV"),
+                stop.reason.code_name().unwrap_or("")
+            )
+            .replace("  ", " "),
             Some(stop.reason.span),
         );
         if let Some(i) = insn {
@@ -103,7 +109,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(m) = mapping {
             f = f.evidence(
-                format!("mapping {:#x}-{:#x} {} {}", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("?"), m.path.as_deref().unwrap_or("anonymous")),
+                format!(
+                    "mapping {:#x}-{:#x} {} {}",
+                    m.start.0,
+                    m.end.0,
+                    m.perms.as_deref().unwrap_or("?"),
+                    m.path.as_deref().unwrap_or("anonymous")
+                ),
                 Some(m.span),
             );
         }
@@ -136,7 +148,12 @@ mod tests {
 
     #[test]
     fn quiet_on_reads_and_unmapped_writes() {
-        for s in ["null-field.gdb.txt", "threads-crash.gdb.txt", "stack-overflow.gdb.txt", "julia-trampoline-bad-r13.gdb.txt"] {
+        for s in [
+            "null-field.gdb.txt",
+            "threads-crash.gdb.txt",
+            "stack-overflow.gdb.txt",
+            "julia-trampoline-bad-r13.gdb.txt",
+        ] {
             assert!(run_rule_on_sample(&RULE, s).is_empty(), "{s}");
         }
     }

@@ -13,8 +13,8 @@
 //! rules the batch engine follows, does not report discriminators).
 
 use super::batch::{self, Frame};
-use super::dwarf::ElfModule;
 use super::demangle::demangle_into;
+use super::dwarf::ElfModule;
 use std::io::{self, Write};
 
 /// The flags, as in binutils addr2line.
@@ -57,7 +57,13 @@ fn needs_symbol(m: &ElfModule, frames: &[Frame<'_>], addr: u64) -> bool {
 /// Formats the answer for one address (all lines, each ending in `\n`) from its frames,
 /// innermost first, and the nearest ELF symbol (when [`needs_symbol`]): binutils takes
 /// the symbol's name (and file, for a local symbol) when DWARF has none.
-fn answer(frames: &[Frame<'_>], symbol: Option<(&str, Option<&str>)>, addr: u64, o: &Addr2LineOptions, out: &mut String) {
+fn answer(
+    frames: &[Frame<'_>],
+    symbol: Option<(&str, Option<&str>)>,
+    addr: u64,
+    o: &Addr2LineOptions,
+    out: &mut String,
+) {
     use std::fmt::Write as _;
     if o.addresses {
         let _ = write!(out, "0x{addr:016x}");
@@ -117,7 +123,8 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
     let mut qs: Vec<u64> = addrs.iter().copied().filter(|&a| in_alloc_section(m, a)).collect();
     qs.sort_unstable();
     qs.dedup();
-    let threads = if o.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { o.threads };
+    let threads =
+        if o.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { o.threads };
     // An answer, or the frames (owned) of one that needs the symbol table (done after,
     // in one pass over the table for all of them).
     type Owned = Vec<(Option<String>, Option<String>, Option<u32>)>;
@@ -129,7 +136,10 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
     }
     let emit = |addr: u64, frames: &[Frame<'_>]| -> Result<String, Owned> {
         if needs_symbol(m, frames, addr) {
-            return Err(frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect());
+            return Err(frames
+                .iter()
+                .map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line))
+                .collect());
         }
         Ok(BUF.with_borrow_mut(|b| {
             b.clear();
@@ -146,7 +156,10 @@ pub fn run(m: &ElfModule, addrs: &[u64], o: &Addr2LineOptions, w: &mut dyn Write
         let symbols = m.symbol_names(&missing.iter().map(|&i| qs[i]).collect::<Vec<_>>());
         for (&i, sym) in missing.iter().zip(symbols) {
             if let Err(owned) = &answers[i] {
-                let frames: Vec<Frame<'_>> = owned.iter().map(|(n, f, l)| Frame { name: n.as_deref().map(Into::into), file: f.as_deref(), line: *l }).collect();
+                let frames: Vec<Frame<'_>> = owned
+                    .iter()
+                    .map(|(n, f, l)| Frame { name: n.as_deref().map(Into::into), file: f.as_deref(), line: *l })
+                    .collect();
                 let mut s = String::new();
                 answer(&frames, sym, qs[i], o, &mut s);
                 answers[i] = Ok(s);

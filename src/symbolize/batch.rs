@@ -317,7 +317,8 @@ fn form_size(form: gimli::DwForm, enc: gimli::Encoding) -> Option<usize> {
         DW_FORM_data4 | DW_FORM_ref_sup4 | DW_FORM_ref4 | DW_FORM_strx4 | DW_FORM_addrx4 => 4,
         DW_FORM_data8 | DW_FORM_ref8 | DW_FORM_ref_sig8 | DW_FORM_ref_sup8 => 8,
         DW_FORM_data16 => 16,
-        DW_FORM_sec_offset | DW_FORM_GNU_ref_alt | DW_FORM_strp | DW_FORM_strp_sup | DW_FORM_GNU_strp_alt | DW_FORM_line_strp => word,
+        DW_FORM_sec_offset | DW_FORM_GNU_ref_alt | DW_FORM_strp | DW_FORM_strp_sup | DW_FORM_GNU_strp_alt
+        | DW_FORM_line_strp => word,
         DW_FORM_ref_addr if enc.version == 2 => enc.address_size as usize,
         DW_FORM_ref_addr => word,
         _ => return None,
@@ -362,8 +363,15 @@ impl Plan {
                 None => {
                     at = None;
                     let op = match form {
-                        DW_FORM_udata | DW_FORM_sdata | DW_FORM_ref_udata | DW_FORM_strx | DW_FORM_GNU_str_index | DW_FORM_addrx
-                        | DW_FORM_GNU_addr_index | DW_FORM_loclistx | DW_FORM_rnglistx => Op::Leb,
+                        DW_FORM_udata
+                        | DW_FORM_sdata
+                        | DW_FORM_ref_udata
+                        | DW_FORM_strx
+                        | DW_FORM_GNU_str_index
+                        | DW_FORM_addrx
+                        | DW_FORM_GNU_addr_index
+                        | DW_FORM_loclistx
+                        | DW_FORM_rnglistx => Op::Leb,
                         DW_FORM_string => Op::Str,
                         DW_FORM_block1 => Op::Block1,
                         DW_FORM_block2 => Op::Block2,
@@ -490,14 +498,12 @@ fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found])
                 }
                 &plans[c]
             }
-            _ => {
-                if !sparse.contains_key(&code) {
-                    let a = u.abbreviations.get(code).ok_or(Bad)?;
-                    let p = Plan::new(a, enc, &mut steps);
-                    sparse.insert(code, p);
+            _ => match sparse.entry(code) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(Plan::new(u.abbreviations.get(code).ok_or(Bad)?, enc, &mut steps))
                 }
-                &sparse[&code]
-            }
+            },
         };
         if plan.children {
             depth += 1;
@@ -617,7 +623,15 @@ fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found])
 
 /// Steps `pos` over the attributes of the DIE at `off` (whose code was just read).
 #[inline(always)]
-fn skip(u: gimli::UnitRef<'_, Slice>, plan: &Plan, steps: &[Step], d: &[u8], pos: &mut usize, off: UnitOffset<usize>, little: bool) -> Result<(), Bad> {
+fn skip(
+    u: gimli::UnitRef<'_, Slice>,
+    plan: &Plan,
+    steps: &[Step],
+    d: &[u8],
+    pos: &mut usize,
+    off: UnitOffset<usize>,
+    little: bool,
+) -> Result<(), Bad> {
     let (a, b) = plan.steps;
     if a != b {
         for st in &steps[a as usize..b as usize] {
@@ -675,7 +689,8 @@ fn run_line_program(h: &gimli::LineProgramHeader<Slice>, sink: &mut impl Rows) -
     let lengths = h.standard_opcode_lengths().slice();
     let enc = h.line_encoding();
     let (base, range) = (h.opcode_base(), enc.line_range);
-    let (min_len, max_ops) = (u64::from(enc.minimum_instruction_length), u64::from(enc.maximum_operations_per_instruction));
+    let (min_len, max_ops) =
+        (u64::from(enc.minimum_instruction_length), u64::from(enc.maximum_operations_per_instruction));
     if range == 0 || max_ops == 0 {
         return Err(LinesError::Bad);
     }
@@ -724,7 +739,8 @@ fn run_line_program(h: &gimli::LineProgramHeader<Slice>, sink: &mut impl Rows) -
             line = if step < 0 { line.saturating_sub(step.unsigned_abs()) } else { line.wrapping_add(step as u64) };
             if max_ops == 1 && !tombstone {
                 op_index = 0;
-                address = address.checked_add(min_len.wrapping_mul(adv)).filter(|a| a & !mask == 0).ok_or(LinesError::Bad)?;
+                address =
+                    address.checked_add(min_len.wrapping_mul(adv)).filter(|a| a & !mask == 0).ok_or(LinesError::Bad)?;
             } else {
                 advance(&mut address, &mut op_index, tombstone, adv)?;
             }
@@ -871,7 +887,6 @@ impl<'a> RowSink<'a> {
             self.next += 1;
         }
     }
-
 }
 
 impl Rows for RowSink<'_> {
@@ -995,7 +1010,12 @@ impl Names<'_> {
         Ok(name)
     }
 
-    fn follow(&mut self, u: gimli::UnitRef<'_, Slice>, v: AttributeValue<Slice>, limit: usize) -> gimli::Result<Option<Slice>> {
+    fn follow(
+        &mut self,
+        u: gimli::UnitRef<'_, Slice>,
+        v: AttributeValue<Slice>,
+        limit: usize,
+    ) -> gimli::Result<Option<Slice>> {
         if limit == 0 {
             return Ok(None);
         }
@@ -1023,7 +1043,12 @@ impl Names<'_> {
         }
     }
 
-    fn entry(&mut self, u: gimli::UnitRef<'_, Slice>, off: UnitOffset<usize>, limit: usize) -> gimli::Result<Option<Slice>> {
+    fn entry(
+        &mut self,
+        u: gimli::UnitRef<'_, Slice>,
+        off: UnitOffset<usize>,
+        limit: usize,
+    ) -> gimli::Result<Option<Slice>> {
         let mut e = u.entries_raw(Some(off))?;
         let Some(abbrev) = e.read_abbreviation()? else {
             return Err(gimli::Error::NoEntryAtGivenOffset(off.0.into_u64()));
@@ -1200,7 +1225,8 @@ pub fn resolve<T: Send>(
             i = j;
         }
         jobs.sort_by_key(|&(u, _, _)| std::cmp::Reverse(units.headers[u].length_including_self()));
-        let job_qs: Vec<Vec<u64>> = jobs.iter().map(|&(_, s, e)| work[s..e].iter().map(|w| qs[w.1 as usize]).collect()).collect();
+        let job_qs: Vec<Vec<u64>> =
+            jobs.iter().map(|&(_, s, e)| work[s..e].iter().map(|w| qs[w.1 as usize]).collect()).collect();
         let counter = AtomicUsize::new(0);
         let worker = || -> Vec<(usize, Vec<Outcome<T>>)> {
             let mut names = Names { dwarf, units: &units, others: FxHashMap::default() };
@@ -1313,7 +1339,12 @@ mod tests {
             let mut theirs = Vec::new();
             let mut rows = p.rows();
             while let Some((_, r)) = rows.next_row().unwrap() {
-                theirs.push((r.address(), r.file_index(), r.line().map(|l| l.get() as u32).unwrap_or(0), r.end_sequence()));
+                theirs.push((
+                    r.address(),
+                    r.file_index(),
+                    r.line().map(|l| l.get() as u32).unwrap_or(0),
+                    r.end_sequence(),
+                ));
             }
             assert_eq!(mine.0, theirs, "unit at {:?}", h.offset());
             n += 1;
@@ -1346,6 +1377,9 @@ mod tests {
             assert!(sink.row(a, file, line, end));
         }
         let rows: Vec<Option<(u64, u32)>> = found.iter().map(|f| f.row).collect();
-        assert_eq!(rows, [None, Some((1, 5)), Some((2, 7)), Some((2, 7)), Some((1, 8)), Some((3, 1)), Some((3, 1)), Some((3, 2))]);
+        assert_eq!(
+            rows,
+            [None, Some((1, 5)), Some((2, 7)), Some((2, 7)), Some((1, 8)), Some((3, 1)), Some((3, 1)), Some((3, 2))]
+        );
     }
 }

@@ -11,9 +11,10 @@ pub fn demangle(name: &str) -> Cow<'_, str> {
     }
     if name.starts_with("_Z")
         && let Ok(sym) = cpp_demangle::Symbol::new(name)
-            && let Ok(s) = sym.demangle() {
-                return Cow::Owned(s);
-            }
+        && let Ok(s) = sym.demangle()
+    {
+        return Cow::Owned(s);
+    }
     Cow::Borrowed(name)
 }
 
@@ -80,7 +81,13 @@ mod tests {
 
     #[test]
     fn demangle_into_appends_what_demangle_returns() {
-        for n in ["_ZN9rust_null12read_payload17h0123456789abcdefE", "_RNvCs1234_7mycrate3foo", "_ZN3Foo3barEi", "main", "_Znot valid"] {
+        for n in [
+            "_ZN9rust_null12read_payload17h0123456789abcdefE",
+            "_RNvCs1234_7mycrate3foo",
+            "_ZN3Foo3barEi",
+            "main",
+            "_Znot valid",
+        ] {
             let mut s = String::from(">");
             demangle_into(n, &mut s);
             assert_eq!(s, format!(">{}", demangle(n)));

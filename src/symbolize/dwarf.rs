@@ -122,7 +122,8 @@ impl SymbolOptions {
 }
 
 fn map_file(path: &Path) -> Result<Mmap, SymbolizeError> {
-    let f = std::fs::File::open(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
+    let f =
+        std::fs::File::open(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
     // SAFETY: the file is mapped read-only; like every debugger we assume it is not
     // truncated underneath us while tracecheck runs.
     unsafe { Mmap::map(&f) }.map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })
@@ -147,11 +148,30 @@ impl ElfModule {
     /// separate debug file when the binary itself has no `.debug_info`).
     pub fn open(path: &Path, debug_dirs: &[PathBuf]) -> Result<ElfModule, SymbolizeError> {
         let map = map_file(path)?;
-        // SAFETY: see the type's safety note; `map` moves into `maps` below.
+        // SAFETY: see the type's safety note; `map` moves into `maps` in `from_data`.
         let data: &'static [u8] = unsafe { std::slice::from_raw_parts(map.as_ptr(), map.len()) };
+        Self::from_data(path, data, vec![map], Vec::new(), debug_dirs)
+    }
+
+    /// Reads an ELF image held in memory (fuzzing, tests). `name` is only used in messages;
+    /// no separate debug file is searched for.
+    pub fn from_bytes(name: &Path, bytes: Vec<u8>) -> Result<ElfModule, SymbolizeError> {
+        let b = bytes.into_boxed_slice();
+        // SAFETY: the box's heap buffer does not move when the box moves into `owned`,
+        // which outlives every use (type's safety note).
+        let data: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
+        Self::from_data(name, data, Vec::new(), vec![b], &[])
+    }
+
+    fn from_data(
+        path: &Path,
+        data: &'static [u8],
+        mut maps: Vec<Mmap>,
+        mut owned: Vec<Box<[u8]>>,
+        debug_dirs: &[PathBuf],
+    ) -> Result<ElfModule, SymbolizeError> {
         let obj = object::File::parse(data)
             .map_err(|e| SymbolizeError::NotObject { path: path.display().to_string(), message: e.to_string() })?;
-        let mut maps = vec![map];
         let mut notes = Vec::new();
         let build_id = obj.build_id().ok().flatten().map(|b| b.to_vec());
         let loads = obj
@@ -162,7 +182,12 @@ impl ElfModule {
                     object::SegmentFlags::Elf { p_flags, .. } => p_flags.0,
                     _ => 0,
                 };
-                LoadSegment { vaddr: s.address(), memsz: s.size(), offset, filesz, flags }
+                // Clamped so that `vaddr + memsz`, `vaddr + filesz` and `offset + filesz`
+                // cannot overflow (a damaged file may claim anything).
+                let vaddr = s.address();
+                let room = u64::MAX - vaddr;
+                let filesz = filesz.min(room).min((data.len() as u64).saturating_sub(offset));
+                LoadSegment { vaddr, memsz: s.size().min(room), offset, filesz, flags }
             })
             .collect();
         let section = |o: &object::File<'static>, name: &str| -> Option<SectionData> {
@@ -183,6 +208,8 @@ impl ElfModule {
         // Find the DWARF: the binary itself, else a separate debug file.
         let mut debug_path = None;
         let mut dbg_obj: Option<object::File<'static>> = None;
+        // The debug file's bytes (in `maps`), for its symbol table.
+        let mut debug_data: Option<&'static [u8]> = None;
         if !has_dwarf(&obj) {
             match find_debug_file(path, &obj, debug_dirs) {
                 Some((p, m)) => {
@@ -193,15 +220,25 @@ impl ElfModule {
                         Ok(o) => {
                             let id = o.build_id().ok().flatten();
                             if let (Some(a), Some(b)) = (&build_id, id)
-                                && a.as_slice() != b {
-                                    notes.push(format!("{}: debug file {} has build-id {}, not {}; not used", path.display(), p.display(), hex(b), hex(a)));
-                                }
+                                && a.as_slice() != b
+                            {
+                                notes.push(format!(
+                                    "{}: debug file {} has build-id {}, not {}; not used",
+                                    path.display(),
+                                    p.display(),
+                                    hex(b),
+                                    hex(a)
+                                ));
+                            }
                             if !notes.iter().any(|n| n.contains("not used")) {
                                 debug_path = Some(p);
                                 dbg_obj = Some(o);
+                                debug_data = Some(d);
                             }
                         }
-                        Err(e) => notes.push(format!("{}: debug file {} is not readable: {e}", path.display(), p.display())),
+                        Err(e) => {
+                            notes.push(format!("{}: debug file {} is not readable: {e}", path.display(), p.display()))
+                        }
                     }
                 }
                 None => notes.push(format!(
@@ -211,11 +248,11 @@ impl ElfModule {
                 )),
             }
         }
-        let mut owned: Vec<Box<[u8]>> = Vec::new();
         let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
         let dwarf = match dwarf_src {
             Some(o) => {
-                let endian = if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+                let endian =
+                    if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
                 let r = gimli::DwarfSections::load(|id| -> Result<Slice, SymbolizeError> {
                     let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
                     let bytes: &'static [u8] = match s.uncompressed_data() {
@@ -229,7 +266,10 @@ impl ElfModule {
                             s
                         }
                         Err(e) => {
-                            return Err(SymbolizeError::Dwarf { path: path.display().to_string(), message: format!("{}: {e}", id.name()) });
+                            return Err(SymbolizeError::Dwarf {
+                                path: path.display().to_string(),
+                                message: format!("{}: {e}", id.name()),
+                            });
                         }
                     };
                     Ok(gimli::EndianSlice::new(bytes, endian))
@@ -245,15 +285,12 @@ impl ElfModule {
             None => None,
         };
         if cfi.debug_frame.is_none()
-            && let Some(o) = &dbg_obj {
-                cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
-            }
+            && let Some(o) = &dbg_obj
+        {
+            cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
+        }
         let mut symbol_sources = vec![data];
-        if dbg_obj.is_some()
-            && let Some(m) = maps.get(1) {
-                // SAFETY: as above (the debug file's map lives in `maps`).
-                symbol_sources.push(unsafe { std::slice::from_raw_parts(m.as_ptr(), m.len()) });
-            }
+        symbol_sources.extend(debug_data);
         Ok(ElfModule {
             ctx: Mutex::new(None),
             dwarf,
@@ -309,20 +346,22 @@ impl ElfModule {
             .or_else(|| {
                 loads().find(|l| {
                     let start = l.offset & !page;
-                    off >= start && off < l.offset + l.filesz.max(1)
+                    off >= start && off < l.offset.saturating_add(l.filesz.max(1))
                 })
             })
-            .map(|l| off - (l.offset & !page) + (l.vaddr & !page))
+            .and_then(|l| (off - (l.offset & !page)).checked_add(l.vaddr & !page))
     }
 
     /// Reads file bytes at a virtual address (code and read-only data of the module).
     pub fn read_vaddr(&self, vaddr: u64, buf: &mut [u8]) -> usize {
         for l in &self.loads {
             if vaddr >= l.vaddr && vaddr < l.vaddr + l.filesz {
-                let off = (vaddr - l.vaddr + l.offset) as usize;
-                let avail = (l.vaddr + l.filesz - vaddr) as usize;
+                let Some(off) = (vaddr - l.vaddr).checked_add(l.offset).and_then(|o| usize::try_from(o).ok()) else {
+                    continue;
+                };
+                let avail = usize::try_from(l.vaddr + l.filesz - vaddr).unwrap_or(usize::MAX);
                 let n = buf.len().min(avail);
-                if let Some(src) = self.file_data.get(off..off + n) {
+                if let Some(src) = off.checked_add(n).and_then(|end| self.file_data.get(off..end)) {
                     buf[..n].copy_from_slice(src);
                     return n;
                 }
@@ -350,7 +389,8 @@ impl ElfModule {
     pub fn nearest_symbol(&self, vaddr: u64) -> Option<NearSymbol> {
         let symbols = self.symbols();
         let i = symbols.partition_point(|s| s.address <= vaddr);
-        let s = symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr < s.address + s.size)?;
+        let s = symbols[..i].iter().rev().find(|s| s.size == 0 || vaddr - s.address < s.size)?;
+        // (`s.address <= vaddr` here; `address + size` can pass the end of the address space.)
         if s.size == 0 && symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
             return None;
         }
@@ -386,7 +426,9 @@ impl ElfModule {
                 // Names are read only for symbols that may win.
                 let wins = match b {
                     None => true,
-                    Some(c) => c.0 < address || (c.0 == address && (size > c.1 || (size == c.1 && c.2.starts_with('_')))),
+                    Some(c) => {
+                        c.0 < address || (c.0 == address && (size > c.1 || (size == c.1 && c.2.starts_with('_'))))
+                    }
                 };
                 if !wins {
                     return;
@@ -429,21 +471,25 @@ impl ElfModule {
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none()
-            && let Some(c) = self.new_context() {
-                *guard = Some(c.map_err(|e| e.to_string()));
-            }
+            && let Some(c) = self.new_context()
+        {
+            *guard = Some(c.map_err(|e| e.to_string()));
+        }
         if let Some(ctx) = guard.as_ref() {
-            let ctx = ctx.as_ref().map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
+            let ctx = ctx
+                .as_ref()
+                .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
             frames = source_frames(ctx, vaddr, true).map_err(|e| self.dwarf_err(e))?;
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
         if let (Some(last), Some(sym)) = (frames.last_mut(), &symbol)
-            && last.function.is_none() {
-                last.function = Some(sym.name.clone());
-                last.raw_function = Some(sym.name.clone());
-                last.display_function = Some(sym.name.clone());
-            }
+            && last.function.is_none()
+        {
+            last.function = Some(sym.name.clone());
+            last.raw_function = Some(sym.name.clone());
+            last.display_function = Some(sym.name.clone());
+        }
         if frames.is_empty() && symbol.is_none() {
             return Ok(None);
         }
@@ -453,8 +499,17 @@ impl ElfModule {
 
 /// The inline chain at `vaddr`, innermost first. `gdb_names` also fills the gdb forms of
 /// names and paths (which needs the unit's compilation directory).
-pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: bool) -> Result<Vec<SourceFrame>, gimli::Error> {
+pub fn source_frames(
+    ctx: &addr2line::Context<Slice>,
+    vaddr: u64,
+    gdb_names: bool,
+) -> Result<Vec<SourceFrame>, gimli::Error> {
     let mut out = Vec::new();
+    // addr2line computes `vaddr + 1` (an overflow panic in debug builds): no code lives at
+    // the last address anyway.
+    if vaddr == u64::MAX {
+        return Ok(out);
+    }
     let comp_dir: Option<String> = if gdb_names {
         ctx.find_dwarf_and_unit(vaddr)
             .skip_all_loads()
@@ -483,11 +538,10 @@ pub fn source_frames(ctx: &addr2line::Context<Slice>, vaddr: u64, gdb_names: boo
             column,
         });
     }
-    if gdb_names
-        && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
-            first.display_file = Some(display_path(comp_dir.as_deref(), &file));
-            first.line = Some(line);
-        }
+    if gdb_names && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
+        first.display_file = Some(display_path(comp_dir.as_deref(), &file));
+        first.line = Some(line);
+    }
     Ok(out)
 }
 
@@ -549,10 +603,11 @@ fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)
             }
         };
         if entry.directory_index() != 0
-            && let Some(d) = entry.directory(header) {
-                let d = unit.attr_string(d).ok()?;
-                push(&mut path, &d.to_string_lossy());
-            }
+            && let Some(d) = entry.directory(header)
+        {
+            let d = unit.attr_string(d).ok()?;
+            push(&mut path, &d.to_string_lossy());
+        }
         let name = unit.attr_string(entry.path_name()).ok()?;
         push(&mut path, &name.to_string_lossy());
         return Some((path, line));
@@ -565,7 +620,10 @@ fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)
 /// read here (that is most of the cost of a pass): `f` must skip symbols whose name is
 /// empty or unreadable, as [`symbol_name_of`] does. Returns whether there was one with a
 /// name.
-fn text_symbols<'o>(obj: &'o object::File<'static>, mut f: impl FnMut(&object::Symbol<'static, 'o>, Option<object::SymbolIndex>)) -> bool {
+fn text_symbols<'o>(
+    obj: &'o object::File<'static>,
+    mut f: impl FnMut(&object::Symbol<'static, 'o>, Option<object::SymbolIndex>),
+) -> bool {
     let mut file: Option<object::SymbolIndex> = None;
     // Whether the table has a text symbol with a name (else the dynamic one is used).
     let mut any = false;
@@ -627,7 +685,9 @@ fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
         v.push(ElfSym { address: s.address(), size: s.size(), name, file });
     });
     // Prefer sized, global-looking names when several share an address (`preferred`).
-    v.sort_by(|a, b| a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_'))));
+    v.sort_by(|a, b| {
+        a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_')))
+    });
     v.dedup_by_key(|s| s.address);
     v
 }
@@ -678,7 +738,12 @@ pub struct DwarfSymbols {
 
 impl DwarfSymbols {
     pub fn new(opts: SymbolOptions) -> Self {
-        DwarfSymbols { opts, modules: Mutex::new(HashMap::new()), expected_ids: HashMap::new(), notes: Mutex::new(Vec::new()) }
+        DwarfSymbols {
+            opts,
+            modules: Mutex::new(HashMap::new()),
+            expected_ids: HashMap::new(),
+            notes: Mutex::new(Vec::new()),
+        }
     }
 
     /// Tells the symbolizer which build-id the process had for a module (a core records
@@ -728,17 +793,24 @@ impl DwarfSymbols {
 
     fn open_uncached(&self, module: &str) -> Option<Arc<ElfModule>> {
         let Some(path) = self.resolve(module) else {
-            self.note(format!("{module}: file not found (give it with --exe or --sysroot); its frames stay unsymbolized"));
+            self.note(format!(
+                "{module}: file not found (give it with --exe or --sysroot); its frames stay unsymbolized"
+            ));
             return None;
         };
         match ElfModule::open(&path, &self.opts.all_debug_dirs()) {
             Ok(m) => {
                 if let (Some(want), Some(have)) = (self.expected_ids.get(module), &m.build_id)
-                    && want != have {
-                        let e = SymbolizeError::BuildIdMismatch { path: path.display().to_string(), expected: hex(want), found: hex(have) };
-                        self.note(format!("{e}; it does not match the core and is not used"));
-                        return None;
-                    }
+                    && want != have
+                {
+                    let e = SymbolizeError::BuildIdMismatch {
+                        path: path.display().to_string(),
+                        expected: hex(want),
+                        found: hex(have),
+                    };
+                    self.note(format!("{e}; it does not match the core and is not used"));
+                    return None;
+                }
                 for n in &m.notes {
                     self.note(n.clone());
                 }
@@ -818,7 +890,8 @@ mod tests {
     fn symbol_names_in_one_pass_match_the_table() {
         let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
         let text = m.cfi().text.unwrap();
-        let mut qs: Vec<u64> = (0..2000u64).map(|i| text.address - 64 + i * (text.data.len() as u64 + 128) / 2000).collect();
+        let mut qs: Vec<u64> =
+            (0..2000u64).map(|i| text.address - 64 + i * (text.data.len() as u64 + 128) / 2000).collect();
         qs.sort_unstable();
         let pass: Vec<Option<(String, Option<String>)>> =
             m.symbol_names(&qs).into_iter().map(|s| s.map(|(n, f)| (n.to_string(), f.map(str::to_string)))).collect();

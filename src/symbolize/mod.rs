@@ -136,11 +136,29 @@ pub struct Stats {
 /// get one, registers and memory words that point into code get `<sym+off> at file:line`,
 /// and disassembly rows get their location. Damaged symbol files become notes.
 pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut Vec<Note>) -> Stats {
+    symbolize_trace_until(trace, sup, notes, None)
+}
+
+/// [`symbolize_trace`] with a time budget: once `deadline` has passed, the remaining
+/// addresses are left as they are and a `limit reached:` note says how many. (One lookup
+/// already running — the first one in a module parses its DWARF units — is not cut short.)
+pub fn symbolize_trace_until(
+    trace: &mut Trace,
+    sup: &dyn SymbolSupplier,
+    notes: &mut Vec<Note>,
+    deadline: Option<std::time::Instant>,
+) -> Stats {
     let map = ModuleMap::from_trace(trace, sup);
     let mut stats = Stats::default();
     let mut errors: Vec<String> = Vec::new();
+    let started = std::time::Instant::now();
+    let mut skipped: u64 = 0;
     let mut lookup = |addr: u64| -> Option<(SymbolInfo, u64)> {
         let m = map.find(addr)?;
+        if skipped > 0 || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            skipped += 1;
+            return None;
+        }
         match sup.lookup(&m.path, m.vaddr) {
             Ok(Some(i)) => Some((i, m.vaddr)),
             Ok(None) => None,
@@ -206,18 +224,30 @@ pub fn symbolize_trace(trace: &mut Trace, sup: &dyn SymbolSupplier, notes: &mut 
         }
         for insn in &mut stop.disassembly {
             if insn.location.is_none()
-                && let Some((info, vaddr)) = lookup(insn.address.0) {
-                    insn.location = info.label(vaddr).map(Into::into);
-                }
+                && let Some((info, vaddr)) = lookup(insn.address.0)
+            {
+                insn.location = info.label(vaddr).map(Into::into);
+            }
             if let Some(target) = branch_target(&insn.text)
-                && let Some(text) = describe(&mut lookup, target) {
-                    code.push((Address(target), text.into()));
-                }
+                && let Some(text) = describe(&mut lookup, target)
+            {
+                code.push((Address(target), text.into()));
+            }
         }
     }
     code.sort_by_key(|c| c.0);
     code.dedup_by_key(|c| c.0);
     trace.code_symbols.extend(code);
+    if skipped > 0 {
+        notes.push(Note {
+            line: None,
+            message: format!(
+                "{}symbolization stopped after {:.1} s (--symbolize-timeout); {skipped} addresses were left as they were",
+                crate::input::stream::LIMIT_NOTE,
+                started.elapsed().as_secs_f64()
+            ),
+        });
+    }
     for e in errors {
         notes.push(Note { line: None, message: e });
     }
@@ -244,7 +274,14 @@ fn describe(lookup: &mut impl FnMut(u64) -> Option<(SymbolInfo, u64)>, v: u64) -
 pub fn branch_target(text: &str) -> Option<u64> {
     let mut it = text.split_whitespace();
     let op = it.next()?;
-    if !(op.starts_with("call") || op.starts_with('j') || op == "b" || op == "bl" || op.starts_with("b.") || op == "cbz" || op == "cbnz") {
+    if !(op.starts_with("call")
+        || op.starts_with('j')
+        || op == "b"
+        || op == "bl"
+        || op.starts_with("b.")
+        || op == "cbz"
+        || op == "cbnz")
+    {
         return None;
     }
     it.find_map(|t| {
@@ -289,7 +326,12 @@ rip            0x55d0c3a41e20      0x55d0c3a41e20
         assert_eq!(th.frames[1].function.as_deref(), Some("jlcapi_module_callback_4213"));
         let r13 = th.registers[&0].reg("r13").unwrap();
         assert_eq!(r13.natural.as_deref(), Some("<julia_module_callback_4212+16> at cb.jl:12"));
-        assert!(p.trace.code_symbols.iter().any(|(a, s)| a.0 == 0x55d0c3a41e58 && s.contains("jlcapi_module_callback_4213+8")));
+        assert!(
+            p.trace
+                .code_symbols
+                .iter()
+                .any(|(a, s)| a.0 == 0x55d0c3a41e58 && s.contains("jlcapi_module_callback_4213+8"))
+        );
         assert_eq!(st.frames, 2);
         assert!(notes.is_empty());
     }

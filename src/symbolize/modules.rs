@@ -53,7 +53,13 @@ impl<'s> ModuleMap<'s> {
             for l in &trace.libraries {
                 let (Some(from), Some(to)) = (l.from, l.to) else { continue };
                 let Some(text) = sup.text_vaddr(&l.path) else { continue };
-                ranges.push(Range { start: from.0, end: to.0, offset: 0, bias: Some(from.0.wrapping_sub(text)), path: l.path.to_string() });
+                ranges.push(Range {
+                    start: from.0,
+                    end: to.0,
+                    offset: 0,
+                    bias: Some(from.0.wrapping_sub(text)),
+                    path: l.path.to_string(),
+                });
             }
         }
         ranges.sort_by_key(|r| (r.start, r.end));
@@ -72,7 +78,8 @@ impl<'s> ModuleMap<'s> {
                     Some(s) => s.offset_to_vaddr(&r.path, r.offset)?,
                     None => r.offset,
                 };
-                base + (addr - r.start)
+                // Damaged mappings (a core's NT_FILE) can put this past the address space.
+                base.checked_add(addr - r.start)?
             }
         };
         Some(ModuleRef { path: r.path.clone(), vaddr })

@@ -25,7 +25,12 @@ impl SymbolTable {
     pub fn add_function(&mut self, module: &str, start: u64, size: u64, name: &str, source: Option<(&str, u32)>) {
         self.modules.entry(module.to_string()).or_default().insert(
             start,
-            Entry { size, name: name.to_string(), source: source.map(|(f, l)| (f.to_string(), l)), inlined: Vec::new() },
+            Entry {
+                size,
+                name: name.to_string(),
+                source: source.map(|(f, l)| (f.to_string(), l)),
+                inlined: Vec::new(),
+            },
         );
     }
     /// Adds an inlined callee inside the function that starts at `func_start`.

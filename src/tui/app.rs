@@ -6,8 +6,8 @@
 //! ratatui's `TestBackend`. Each pane draws itself from a borrowed `&App` (one file per pane).
 
 use super::common::matches;
-use super::theme::Theme;
 use super::follow::{self, Follow};
+use super::theme::Theme;
 use super::{detail, findings, frames, header, memory, popup, raw, registers};
 use crate::analyze::InputReport;
 use crate::classify::Classifier;
@@ -90,9 +90,16 @@ pub enum Action {
     Input(char),
     Backspace,
     /// Mouse click at a screen cell.
-    Click { column: u16, row: u16 },
+    Click {
+        column: u16,
+        row: u16,
+    },
     /// Mouse wheel over a screen cell.
-    Scroll { column: u16, row: u16, down: bool },
+    Scroll {
+        column: u16,
+        row: u16,
+        down: bool,
+    },
     Resize(u16, u16),
     Quit,
 }
@@ -333,7 +340,9 @@ impl App {
         }
         let same_thread = match (&f.thread, self.current_thread()) {
             (Some(id), Some(th)) => **id == *th.id,
-            (None, Some(th)) => th.crashed || self.current_stop().and_then(|s| s.crashed_thread_index()) == Some(self.thread),
+            (None, Some(th)) => {
+                th.crashed || self.current_stop().and_then(|s| s.crashed_thread_index()) == Some(self.thread)
+            }
             _ => false,
         };
         let same_frame = self.current_frame().map(|fr| fr.index) == Some(f.frame.unwrap_or(0));
@@ -452,7 +461,10 @@ impl App {
         let path = self.export_path();
         let text = self.markdown(true);
         match std::fs::write(&path, text.as_bytes()) {
-            Ok(()) => self.status = Some((format!("wrote the bug report to {} ({} bytes)", path.display(), text.len()), false)),
+            Ok(()) => {
+                self.status =
+                    Some((format!("wrote the bug report to {} ({} bytes)", path.display(), text.len()), false))
+            }
             Err(e) => self.status = Some((format!("cannot write {}: {e}", path.display()), true)),
         }
     }
@@ -666,11 +678,16 @@ impl App {
         self.thread = ti.unwrap_or(0);
         let nf = self.current_thread().map(|t| t.frames.len()).unwrap_or(0);
         self.frame = key.frame.min(nf.saturating_sub(1));
-        let reg = self.frame_registers().and_then(|set| key.register.as_ref().and_then(|name| set.regs.iter().position(|r| r.name == *name)));
+        let reg = self
+            .frame_registers()
+            .and_then(|set| key.register.as_ref().and_then(|name| set.regs.iter().position(|r| r.name == *name)));
         let nr = self.frame_registers().map(|r| r.regs.len()).unwrap_or(0);
         self.register = reg.unwrap_or(self.register.min(nr.saturating_sub(1)));
         let found = key.finding.as_ref().and_then(|(rule, stop, thread, frame)| {
-            self.ir.findings.iter().position(|f| f.rule == *rule && f.stop == *stop && f.thread == *thread && f.frame == *frame)
+            self.ir
+                .findings
+                .iter()
+                .position(|f| f.rule == *rule && f.stop == *stop && f.thread == *thread && f.frame == *frame)
         });
         self.finding = found.unwrap_or(self.finding.min(self.ir.findings.len().saturating_sub(1)));
         self.raw_cursor = self.raw_cursor.min(self.raw_lines.len().saturating_sub(1));
@@ -710,9 +727,10 @@ impl App {
         self.memory_scroll = 0;
         let hl: Vec<String> = self.highlighted_registers().into_iter().map(str::to_string).collect();
         if let (Some(first), Some(set)) = (hl.first(), self.frame_registers())
-            && let Some(i) = set.regs.iter().position(|r| &*r.name == first) {
-                self.register = i;
-            }
+            && let Some(i) = set.regs.iter().position(|r| &*r.name == first)
+        {
+            self.register = i;
+        }
     }
     /// Selects a finding and the frame it names (its thread, its stop).
     pub fn select_finding(&mut self, i: usize) {
@@ -730,9 +748,10 @@ impl App {
             _ => None,
         };
         if let Some(ti) = ti
-            && ti != self.thread {
-                self.select_thread(ti);
-            }
+            && ti != self.thread
+        {
+            self.select_thread(ti);
+        }
         let pos = self.current_thread().and_then(|th| th.frames.iter().position(|fr| fr.index == f.frame.unwrap_or(0)));
         if let Some(pos) = pos {
             self.select_frame(pos);
@@ -907,7 +926,9 @@ impl App {
                 match action {
                     Action::Down => self.mode = Mode::Threads { selected: (selected + 1).min(n.saturating_sub(1)) },
                     Action::Up => self.mode = Mode::Threads { selected: selected.saturating_sub(1) },
-                    Action::PageDown => self.mode = Mode::Threads { selected: (selected + 10).min(n.saturating_sub(1)) },
+                    Action::PageDown => {
+                        self.mode = Mode::Threads { selected: (selected + 10).min(n.saturating_sub(1)) }
+                    }
                     Action::PageUp => self.mode = Mode::Threads { selected: selected.saturating_sub(10) },
                     Action::Top => self.mode = Mode::Threads { selected: 0 },
                     Action::Bottom => self.mode = Mode::Threads { selected: n.saturating_sub(1) },
@@ -1050,8 +1071,12 @@ impl App {
                     self.status = Some(("this dump has one stop".into(), false));
                 }
             }
-            Action::AddNote => self.mode = Mode::Prompt { kind: PromptKind::Note(self.note_target()), text: String::new() },
-            Action::AddTraceNote => self.mode = Mode::Prompt { kind: PromptKind::Note(Target::Trace), text: String::new() },
+            Action::AddNote => {
+                self.mode = Mode::Prompt { kind: PromptKind::Note(self.note_target()), text: String::new() }
+            }
+            Action::AddTraceNote => {
+                self.mode = Mode::Prompt { kind: PromptKind::Note(Target::Trace), text: String::new() }
+            }
             Action::Export => self.mode = Mode::Export,
             Action::ExportFile => self.export_file(),
             Action::ExportClipboard => self.export_clipboard(),
@@ -1154,7 +1179,9 @@ impl App {
     fn open_raw_line(&mut self) {
         let line = self.raw_cursor as u32 + 1;
         let within = |s: &Span| s.first <= line && line <= s.last;
-        if let Some(i) = self.ir.findings.iter().position(|f| f.evidence.iter().any(|e| e.lines.is_some_and(|s| within(&s)))) {
+        if let Some(i) =
+            self.ir.findings.iter().position(|f| f.evidence.iter().any(|e| e.lines.is_some_and(|s| within(&s))))
+        {
             self.select_finding(i);
             self.item_pane = Pane::Findings;
             self.focus = Pane::Findings;
@@ -1261,7 +1288,10 @@ impl App {
         };
         let found = match pane {
             Pane::Frames => {
-                let frames: Vec<String> = self.current_thread().map(|t| t.frames.iter().map(crate::report::frame_line).collect()).unwrap_or_default();
+                let frames: Vec<String> = self
+                    .current_thread()
+                    .map(|t| t.frames.iter().map(crate::report::frame_line).collect())
+                    .unwrap_or_default();
                 cyclic(self.frame, frames.len(), forward, fresh, |i| matches(&frames[i], &q)).inspect(|&i| {
                     self.select_frame(i);
                     self.item_pane = Pane::Frames;
@@ -1270,7 +1300,9 @@ impl App {
             Pane::Registers => {
                 let names: Vec<String> = self
                     .frame_registers()
-                    .map(|s| s.regs.iter().map(|r| format!("{} {}", r.name, r.natural.as_deref().unwrap_or(""))).collect())
+                    .map(|s| {
+                        s.regs.iter().map(|r| format!("{} {}", r.name, r.natural.as_deref().unwrap_or(""))).collect()
+                    })
                     .unwrap_or_default();
                 cyclic(self.register, names.len(), forward, fresh, |i| matches(&names[i], &q)).inspect(|&i| {
                     self.register = i;
@@ -1302,10 +1334,14 @@ impl App {
     fn search_raw(&mut self, q: &str, forward: bool, fresh: bool) -> Option<usize> {
         let raw = self.ir.raw.as_deref()?;
         let smart = !q.chars().any(|c| c.is_uppercase());
-        let hay: &[u8] = if smart { self.raw_lower.get_or_init(|| raw.to_lowercase().into_bytes()) } else { raw.as_bytes() };
+        let hay: &[u8] =
+            if smart { self.raw_lower.get_or_init(|| raw.to_lowercase().into_bytes()) } else { raw.as_bytes() };
         // Lower-casing can change byte lengths of non-ASCII text; fall back to exact search.
-        let (hay, needle): (&[u8], Vec<u8>) =
-            if smart && hay.len() == raw.len() { (hay, q.to_lowercase().into_bytes()) } else { (raw.as_bytes(), q.as_bytes().to_vec()) };
+        let (hay, needle): (&[u8], Vec<u8>) = if smart && hay.len() == raw.len() {
+            (hay, q.to_lowercase().into_bytes())
+        } else {
+            (raw.as_bytes(), q.as_bytes().to_vec())
+        };
         let finder = memchr::memmem::Finder::new(&needle);
         let n = self.raw_lines.len();
         if n == 0 {
@@ -1316,7 +1352,10 @@ impl App {
         let found = if forward {
             let start_line = if fresh { cur } else { cur + 1 };
             let start = self.raw_lines.get(start_line).copied().unwrap_or(hay.len());
-            finder.find(&hay[start.min(hay.len())..]).map(|o| line_of(start + o)).or_else(|| finder.find(hay).map(line_of))
+            finder
+                .find(&hay[start.min(hay.len())..])
+                .map(|o| line_of(start + o))
+                .or_else(|| finder.find(hay).map(line_of))
         } else {
             let end = self.raw_lines.get(cur).copied().unwrap_or(hay.len());
             let rfinder = memchr::memmem::FinderRev::new(&needle);

@@ -100,11 +100,7 @@ pub fn matches(hay: &str, query: &str) -> bool {
     if query.is_empty() {
         return false;
     }
-    if query.chars().any(|c| c.is_uppercase()) {
-        hay.contains(query)
-    } else {
-        hay.to_lowercase().contains(query)
-    }
+    if query.chars().any(|c| c.is_uppercase()) { hay.contains(query) } else { hay.to_lowercase().contains(query) }
 }
 
 #[cfg(test)]

@@ -59,7 +59,11 @@ pub fn content(app: &App) -> (String, Vec<Line<'static>>) {
                 at.push(Span::styled(format!("thread {} · ", clean(th)), t.dim()));
             }
             if let Some(fr) = f.frame {
-                let name = app.current_frame().filter(|x| x.index == fr).map(|x| format!(" {}", clean(x.function_name()))).unwrap_or_default();
+                let name = app
+                    .current_frame()
+                    .filter(|x| x.index == fr)
+                    .map(|x| format!(" {}", clean(x.function_name())))
+                    .unwrap_or_default();
                 at.push(Span::styled(format!("frame #{fr}{name}"), t.dim()));
             }
             if f.heuristic {
@@ -102,8 +106,13 @@ pub fn content(app: &App) -> (String, Vec<Line<'static>>) {
             title = format!(" Register {} · frame #{fi} ", clean(&r.name));
             let c = app.classifier();
             match r.value {
-                Some(v) => out.push(Line::from(vec![Span::styled(clean(&r.name), t.bold()), Span::raw(format!(" = {v:#x} ({v})"))])),
-                None => out.push(Line::raw(format!("{} = {}", clean(&r.name), clean(r.natural.as_deref().unwrap_or("?"))))),
+                Some(v) => out.push(Line::from(vec![
+                    Span::styled(clean(&r.name), t.bold()),
+                    Span::raw(format!(" = {v:#x} ({v})")),
+                ])),
+                None => {
+                    out.push(Line::raw(format!("{} = {}", clean(&r.name), clean(r.natural.as_deref().unwrap_or("?")))))
+                }
             }
             if let Some(n) = &r.natural {
                 out.push(Line::styled(format!("gdb printed: {}", clean(n)), t.dim()));
@@ -115,9 +124,10 @@ pub fn content(app: &App) -> (String, Vec<Line<'static>>) {
                 out.push(Line::from(l));
             }
             if let (Some(o), Some(v)) = (app.outer_registers().and_then(|o| o.get(&r.name)), r.value)
-                && o != v {
-                    out.push(Line::styled(format!("changed: the next outer frame with registers has {o:#x}"), t.changed()));
-                }
+                && o != v
+            {
+                out.push(Line::styled(format!("changed: the next outer frame with registers has {o:#x}"), t.changed()));
+            }
             if r.span.first > 0 {
                 out.push(Line::styled(format!("printed at dump {}", lines_label(r.span)), t.line_number()));
             }

@@ -20,7 +20,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     block(format!(" Findings ({n}) "), focused, t).render(area, buf);
     let inner = inner(area);
     if n == 0 {
-        let msg = if app.trace().stops.is_empty() { "no stop found in this dump" } else { "no findings: no rule fired" };
+        let msg =
+            if app.trace().stops.is_empty() { "no stop found in this dump" } else { "no findings: no rule fired" };
         Line::styled(msg, t.dim()).render(inner, buf);
         return;
     }

@@ -63,11 +63,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             (false, true) => "└",
             (false, false) => " ",
         };
-        let host = if f.inlined {
-            th.frames[pos + 1..].iter().find(|n| !n.inlined).map(|n| n.index)
-        } else {
-            None
-        };
+        let host = if f.inlined { th.frames[pos + 1..].iter().find(|n| !n.inlined).map(|n| n.index) } else { None };
         spans.push(Span::styled(group, t.inlined()));
         let sev = finding_frames.iter().filter(|(i, _)| *i == f.index).map(|(_, s)| *s).max();
         let idx_style = match sev {

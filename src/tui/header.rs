@@ -32,7 +32,8 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     }
     if let Some(s) = app.current_stop() {
         let n = app.trace().stops.len();
-        let stop = if n > 1 || s.rr_event.is_some() { format!(" · {}", app.stop_label(app.stop)) } else { String::new() };
+        let stop =
+            if n > 1 || s.rr_event.is_some() { format!(" · {}", app.stop_label(app.stop)) } else { String::new() };
         spans.push(Span::raw(format!("{stop} · {}", clean(&crate::report::describe_reason(&s.reason)))));
     } else if app.follow.is_some() {
         spans.push(Span::styled(" · no stop yet", t.dim()));
@@ -41,15 +42,29 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 /// Key hints, shortest first so that narrow terminals keep the important ones.
-const HINTS: &[(&str, &str)] =
-    &[("?", "help"), ("q", "quit"), ("Tab", "pane"), ("Enter", "open"), ("/", "search"), ("a", "note"), ("e", "export"), ("t", "threads")];
+const HINTS: &[(&str, &str)] = &[
+    ("?", "help"),
+    ("q", "quit"),
+    ("Tab", "pane"),
+    ("Enter", "open"),
+    ("/", "search"),
+    ("a", "note"),
+    ("e", "export"),
+    ("t", "threads"),
+];
 
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     // Follow mode: a stop arrived while the user was looking at an earlier one.
     let notice: Vec<Span<'static>> = match app.new_stop {
         Some(s) if !matches!(app.mode, Mode::Prompt { .. }) => {
-            let ev = app.trace().stops.get(s).and_then(|x| x.rr_event).map(|e| format!(" · rr event {e}")).unwrap_or_default();
+            let ev = app
+                .trace()
+                .stops
+                .get(s)
+                .and_then(|x| x.rr_event)
+                .map(|e| format!(" · rr event {e}"))
+                .unwrap_or_default();
             vec![Span::styled(format!("new stop {}{ev} (press ] / End)", s + 1), t.title()), Span::raw("  ")]
         }
         _ => Vec::new(),
@@ -58,7 +73,9 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         Mode::Prompt { kind, text } => {
             let label = match kind {
                 PromptKind::Search => "/".to_string(),
-                PromptKind::Note(target) => format!("note on {} (Enter saves, Esc cancels): ", clean(&target.to_string())),
+                PromptKind::Note(target) => {
+                    format!("note on {} (Enter saves, Esc cancels): ", clean(&target.to_string()))
+                }
             };
             // Show the end of long input.
             let room = (area.width as usize).saturating_sub(label.chars().count() + 1);

@@ -102,8 +102,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let insns = instructions(stop);
     let (rows, pc) = rows(app, &insns);
     let c = app.classifier();
-    let regs: Vec<(&str, u64)> =
-        app.frame_registers().map(|s| s.regs.iter().filter_map(|r| Some((&*r.name, r.value?))).collect()).unwrap_or_default();
+    let regs: Vec<(&str, u64)> = app
+        .frame_registers()
+        .map(|s| s.regs.iter().filter_map(|r| Some((&*r.name, r.value?))).collect())
+        .unwrap_or_default();
     let h = inner.height as usize;
     let w = inner.width as usize;
     let top = app.memory_scroll.min(rows.len().saturating_sub(1));
@@ -114,7 +116,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Row::Text(k) => {
                 let msg = match k {
                     0 => "no disassembly in the dump (gdb: x/16i $pc, disassemble)".to_string(),
-                    1 => format!("pc {} is not in any disassembly of this stop", pc.map(|p| format!("{p:#x}")).unwrap_or("?".into())),
+                    1 => format!(
+                        "pc {} is not in any disassembly of this stop",
+                        pc.map(|p| format!("{p:#x}")).unwrap_or("?".into())
+                    ),
                     _ => "no x/ memory dumps in this stop".to_string(),
                 };
                 vec![Span::styled(msg, t.dim())]
@@ -155,8 +160,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                     v.push(Span::styled(format!("0x{word:0width$x} "), word_style(app, &c, *word)));
                     let _ = k;
                 }
-                let backrefs: Vec<&str> =
-                    regs.iter().filter(|(_, rv)| *rv >= addr && *rv < addr + per_row as u64 * unit).map(|(n, _)| *n).collect();
+                let backrefs: Vec<&str> = regs
+                    .iter()
+                    .filter(|(_, rv)| *rv >= addr && *rv < addr + per_row as u64 * unit)
+                    .map(|(n, _)| *n)
+                    .collect();
                 if !backrefs.is_empty() {
                     v.push(Span::styled(format!("← {}", clean(&backrefs.join(" "))), t.highlight()));
                 }

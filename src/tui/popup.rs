@@ -39,7 +39,16 @@ pub fn threads(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
     for (y, i) in (first..stop.threads.len().min(first + h)).enumerate() {
         let th = &stop.threads[i];
         let mut v: Vec<Span<'static>> = vec![
-            Span::styled(if th.crashed { "! " } else if th.current { "* " } else { "  " }, t.crash()),
+            Span::styled(
+                if th.crashed {
+                    "! "
+                } else if th.current {
+                    "* "
+                } else {
+                    "  "
+                },
+                t.crash(),
+            ),
             Span::styled(format!("{:<5}", clean(&th.id)), t.bold()),
         ];
         if let Some(n) = &th.name {
@@ -86,7 +95,8 @@ pub fn stops(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
         }
         let nf = app.ir.findings.iter().filter(|f| f.stop == Some(i)).count();
         if nf > 0 {
-            let sev = app.ir.findings.iter().find(|f| f.stop == Some(i)).map(|f| t.severity(f.severity)).unwrap_or(t.dim());
+            let sev =
+                app.ir.findings.iter().find(|f| f.stop == Some(i)).map(|f| t.severity(f.severity)).unwrap_or(t.dim());
             v.push(Span::styled(format!(" · {nf} finding{}", if nf == 1 { "" } else { "s" }), sev));
         }
         if s.span.first > 0 {

@@ -53,7 +53,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         ];
         let mut l = super::common::fit(std::mem::take(&mut v), inner.width as usize);
         if i == cursor {
-            l = super::common::pad_style(l, inner.width as usize, if focused { t.selected() } else { t.selected_unfocused() });
+            l = super::common::pad_style(
+                l,
+                inner.width as usize,
+                if focused { t.selected() } else { t.selected_unfocused() },
+            );
         }
         l.render(Rect::new(inner.x, inner.y + y as u16, inner.width, 1), buf);
     }

@@ -30,12 +30,17 @@ pub fn annotation(app: &App, r: &Register, c: &Classifier<'_>) -> Vec<Span<'stat
     };
     if is_non_pointer_register(&r.name, arch) {
         if let Some(n) = &r.natural
-            && n.starts_with('[') {
-                spans.push(Span::styled(clean(n), t.dim()));
-            }
+            && n.starts_with('[')
+        {
+            spans.push(Span::styled(clean(n), t.dim()));
+        }
         return spans;
     }
-    let kind = if v < 0x10000 { if v == 0 { RegionKind::ZeroPage } else { RegionKind::SmallInteger } } else { c.classify(v).kind };
+    let kind = if v < 0x10000 {
+        if v == 0 { RegionKind::ZeroPage } else { RegionKind::SmallInteger }
+    } else {
+        c.classify(v).kind
+    };
     if let Some(a) = annotate_register(r, c, arch) {
         // `code (mod) <sym+off>` → `<sym+off> code (mod)`: the symbol matters most when cut.
         let a = match (a.rfind(" <"), a.ends_with('>')) {
@@ -54,7 +59,9 @@ pub fn annotation(app: &App, r: &Register, c: &Classifier<'_>) -> Vec<Span<'stat
 pub fn deref(app: &App, stop: &Stop, v: u64, c: &Classifier<'_>) -> Vec<Span<'static>> {
     let t = &app.theme;
     let mut spans = Vec::new();
-    if let Some(s) = stop.memory.iter().find(|m| m.address.0 == v && m.string.is_some()).and_then(|m| m.string.as_deref()) {
+    if let Some(s) =
+        stop.memory.iter().find(|m| m.address.0 == v && m.string.is_some()).and_then(|m| m.string.as_deref())
+    {
         spans.push(Span::styled(format!(" {}", clean(s)), t.text()));
         return spans;
     }
@@ -103,7 +110,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Some(i) => format!("no registers were printed for frame #{i} (gdb: frame {i}, info registers)"),
             None => "no frame selected".to_string(),
         };
-        ratatui::widgets::Paragraph::new(msg).style(t.dim()).wrap(ratatui::widgets::Wrap { trim: true }).render(inner, buf);
+        ratatui::widgets::Paragraph::new(msg)
+            .style(t.dim())
+            .wrap(ratatui::widgets::Wrap { trim: true })
+            .render(inner, buf);
         return;
     };
     let c = app.classifier();
@@ -124,7 +134,13 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         let mut spans: Vec<Span<'static>> = Vec::new();
         spans.push(if highlighted { Span::styled("▶", t.highlight()) } else { Span::raw(" ") });
         spans.push(if changed { Span::styled("*", t.changed()) } else { Span::raw(" ") });
-        let name_style = if highlighted { t.highlight() } else if changed { t.changed() } else { t.bold() };
+        let name_style = if highlighted {
+            t.highlight()
+        } else if changed {
+            t.changed()
+        } else {
+            t.bold()
+        };
         spans.push(Span::styled(format!("{:<6} ", clean(&r.name)), name_style));
         let value = match r.value {
             Some(v) if wide => format!("{v:#018x} "),
@@ -133,7 +149,12 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         };
         let vk = r.value.map(|v| if v == 0 { RegionKind::ZeroPage } else { c.classify(v).kind });
         let value_style = match vk {
-            Some(k) if !is_non_pointer_register(&r.name, app.trace().arch) && r.value.is_some_and(|v| v >= 0x10000 || v == 0) => t.region(k),
+            Some(k)
+                if !is_non_pointer_register(&r.name, app.trace().arch)
+                    && r.value.is_some_and(|v| v >= 0x10000 || v == 0) =>
+            {
+                t.region(k)
+            }
             _ => t.text(),
         };
         spans.push(Span::styled(value, value_style));

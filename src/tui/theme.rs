@@ -50,7 +50,11 @@ impl Theme {
     }
     /// The border of the pane that has the keyboard focus.
     pub fn border(&self, focused: bool) -> Style {
-        if focused { self.fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { Style::default().add_modifier(Modifier::DIM) }
+        if focused {
+            self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().add_modifier(Modifier::DIM)
+        }
     }
     /// The selected row of the focused pane.
     pub fn selected(&self) -> Style {
@@ -128,7 +132,9 @@ mod tests {
     #[test]
     fn plain_has_no_colours_but_keeps_meaningful_modifiers() {
         let p = Theme::plain();
-        for s in [p.highlight(), p.severity(Severity::Error), p.region(RegionKind::ZeroPage), p.border(true), p.changed()] {
+        for s in
+            [p.highlight(), p.severity(Severity::Error), p.region(RegionKind::ZeroPage), p.border(true), p.changed()]
+        {
             assert_eq!(s.fg, None);
             assert_eq!(s.bg, None);
         }
@@ -147,7 +153,8 @@ mod tests {
     #[test]
     fn colours_avoid_white_black_and_backgrounds() {
         let c = Theme::colored();
-        let kinds = [RegionKind::Code, RegionKind::Heap, RegionKind::Stack, RegionKind::WritableData, RegionKind::ZeroPage];
+        let kinds =
+            [RegionKind::Code, RegionKind::Heap, RegionKind::Stack, RegionKind::WritableData, RegionKind::ZeroPage];
         for s in kinds.iter().map(|k| c.region(*k)).chain([c.highlight(), c.severity(Severity::Warning), c.changed()]) {
             assert!(!matches!(s.fg, Some(Color::White | Color::Black | Color::Gray | Color::DarkGray)));
             assert_eq!(s.bg, None);

@@ -99,13 +99,26 @@ enum StepResult {
 }
 
 /// Walks a thread's stack.
-pub fn unwind(arch: UnwindArch, regs0: Vec<Option<u64>>, modules: &[MappedModule], mem: &dyn MemorySource, max_frames: usize) -> Unwound {
+pub fn unwind(
+    arch: UnwindArch,
+    regs0: Vec<Option<u64>>,
+    modules: &[MappedModule],
+    mem: &dyn MemorySource,
+    max_frames: usize,
+) -> Unwound {
     let mut out = Unwound::default();
     let Some(pc0) = regs0.get(arch.pc() as usize).copied().flatten() else {
         out.stopped = Some("no pc for this thread".into());
         return out;
     };
-    let mut cur = UnwoundFrame { pc: pc0, regs: regs0, method: UnwindMethod::Context, recovered: Vec::new(), exact_pc: true, signal_trampoline: false };
+    let mut cur = UnwoundFrame {
+        pc: pc0,
+        regs: regs0,
+        method: UnwindMethod::Context,
+        recovered: Vec::new(),
+        exact_pc: true,
+        signal_trampoline: false,
+    };
     let mut prev_cfa: Option<u64> = None;
     let mut ctx = Box::new(UnwindContext::new());
     loop {
@@ -141,18 +154,26 @@ pub fn unwind(arch: UnwindArch, regs0: Vec<Option<u64>>, modules: &[MappedModule
             return out;
         }
         if let Some(p) = prev_cfa
-            && !crossed_signal {
-                if step.cfa == p {
-                    out.stopped = Some("previous frame identical to this frame (corrupt stack?)".into());
-                    return out;
-                }
-                if step.cfa < p {
-                    out.stopped = Some("previous frame inner to this frame (corrupt stack?)".into());
-                    return out;
-                }
+            && !crossed_signal
+        {
+            if step.cfa == p {
+                out.stopped = Some("previous frame identical to this frame (corrupt stack?)".into());
+                return out;
             }
+            if step.cfa < p {
+                out.stopped = Some("previous frame inner to this frame (corrupt stack?)".into());
+                return out;
+            }
+        }
         prev_cfa = Some(step.cfa);
-        cur = UnwoundFrame { pc: next_pc, regs: step.regs, method: step.method, recovered: step.recovered, exact_pc: step.caller_exact, signal_trampoline: false };
+        cur = UnwoundFrame {
+            pc: next_pc,
+            regs: step.regs,
+            method: step.method,
+            recovered: step.recovered,
+            exact_pc: step.caller_exact,
+            signal_trampoline: false,
+        };
     }
 }
 
@@ -202,7 +223,16 @@ fn step(
         };
         regs[arch.pc() as usize] = Some(ra);
         regs[arch.sp() as usize] = Some(cfa);
-        return (StepResult::Next(Step { regs, recovered: vec![arch.pc(), arch.sp()], cfa, method: UnwindMethod::ScanCall, caller_exact: false }), false);
+        return (
+            StepResult::Next(Step {
+                regs,
+                recovered: vec![arch.pc(), arch.sp()],
+                cfa,
+                method: UnwindMethod::ScanCall,
+                caller_exact: false,
+            }),
+            false,
+        );
     }
     let Some(fp) = fp.filter(|&f| f != 0) else {
         return (StepResult::Fail(format!("no CFI for pc 0x{:x} and no frame pointer", cur.pc)), false);
@@ -218,7 +248,16 @@ fn step(
     }
     let cfa = fp.wrapping_add(16);
     regs[arch.sp() as usize] = Some(cfa);
-    (StepResult::Next(Step { regs, recovered: vec![arch.pc(), arch.sp(), arch.fp()], cfa, method: UnwindMethod::FramePointer, caller_exact: false }), false)
+    (
+        StepResult::Next(Step {
+            regs,
+            recovered: vec![arch.pc(), arch.sp(), arch.fp()],
+            cfa,
+            method: UnwindMethod::FramePointer,
+            caller_exact: false,
+        }),
+        false,
+    )
 }
 
 /// The CFI step; `None` when the module has no CFI for the address.
@@ -317,7 +356,11 @@ fn eval<S: UnwindSection<Slice>>(
                 r = ev.resume_with_memory(Value::Generic(u64::from_le_bytes(b))).map_err(|e| e.to_string())?;
             }
             EvaluationResult::RequiresRegister { register, .. } => {
-                let v = regs.get(register.0 as usize).copied().flatten().ok_or_else(|| format!("register {} unknown", register.0))?;
+                let v = regs
+                    .get(register.0 as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| format!("register {} unknown", register.0))?;
                 r = ev.resume_with_register(Value::Generic(v)).map_err(|e| e.to_string())?;
             }
             _ => return Err("unsupported CFI expression".into()),

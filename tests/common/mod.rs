@@ -81,7 +81,15 @@ fn frame(out: &mut String, f: &Frame) {
 }
 
 fn registers(out: &mut String, frame: u32, set: &RegisterSet) {
-    writeln!(out, "    registers of frame {} ({} regs, lines {}-{}):", frame, set.regs.len(), set.span.first, set.span.last).ok();
+    writeln!(
+        out,
+        "    registers of frame {} ({} regs, lines {}-{}):",
+        frame,
+        set.regs.len(),
+        set.span.first,
+        set.span.last
+    )
+    .ok();
     let mut line = String::new();
     for r in &set.regs {
         let item = match r.value {
@@ -177,7 +185,18 @@ pub fn render(p: &Parsed) -> String {
             }
         }
         for m in &s.memory {
-            write!(out, "  memory {} [t{} f{}] @{:#} unit={} lines {}-{}:", opt(&m.expr), opt(&m.thread), m.frame, m.address, m.unit, m.span.first, m.span.last).ok();
+            write!(
+                out,
+                "  memory {} [t{} f{}] @{:#} unit={} lines {}-{}:",
+                opt(&m.expr),
+                opt(&m.thread),
+                m.frame,
+                m.address,
+                m.unit,
+                m.span.first,
+                m.span.last
+            )
+            .ok();
             if let Some(st) = &m.string {
                 write!(out, " string {}", short(st, 100)).ok();
             }
@@ -273,7 +292,12 @@ pub fn render(p: &Parsed) -> String {
         .ok();
     }
     let d = &p.diagnostics;
-    writeln!(out, "diagnostics: total={} recognized={} unrecognized={}", d.lines_total, d.lines_recognized, d.lines_unrecognized).ok();
+    writeln!(
+        out,
+        "diagnostics: total={} recognized={} unrecognized={}",
+        d.lines_total, d.lines_recognized, d.lines_unrecognized
+    )
+    .ok();
     for u in &d.unrecognized {
         writeln!(out, "  unrecognized @{}: {}", u.line, u.text).ok();
     }
@@ -301,7 +325,8 @@ pub fn assert_snapshot(name: &str, actual: &str) {
         for i in 0..e.len().max(a.len()) {
             let (x, y) = (e.get(i).copied(), a.get(i).copied());
             if x != y && shown < 20 {
-                writeln!(msg, "  line {}:\n    - {}\n    + {}", i + 1, x.unwrap_or("<none>"), y.unwrap_or("<none>")).ok();
+                writeln!(msg, "  line {}:\n    - {}\n    + {}", i + 1, x.unwrap_or("<none>"), y.unwrap_or("<none>"))
+                    .ok();
                 shown += 1;
             }
         }

@@ -1,0 +1,371 @@
+//! Bounded parsing: the model-size limits of [`Limits`](super::Limits) and a streaming entry
+//! point, [`parse_reader`], that feeds a [`BufRead`] line by line to the same [`Builder`]
+//! as [`parse_with`](super::parse_with) without holding the whole input.
+//!
+//! Memory while parsing is the model (bounded by the limits below) plus one line (at most
+//! `max_line_len` bytes are kept of a line, however long it is) plus the raw text kept for
+//! the markdown export (`keep_raw` bytes at most).
+//!
+//! The limits, each with a `limit reached:` diagnostics note when hit:
+//! * `max_frames`: frames in the whole trace; later frames are dropped;
+//! * `max_threads`: threads in the whole trace; later threads' frames are dropped and the
+//!   threads themselves are left out;
+//! * `max_stops`: stops; later stops are merged into the last one kept;
+//! * `max_model_bytes`: bytes of recognized lines that grew the model (plus 64 per line
+//!   for the records they made) — the catch-all for registers, memory rows, disassembly,
+//!   mappings, messages; past it the remaining lines are counted, not read.
+
+use super::{Builder, Diagnostics, Limits, Note, Parsed, clean};
+use crate::model::Thread;
+use rustc_hash::FxHashMap;
+use std::io::{self, BufRead};
+
+/// Environment variables kept (their lookup is a scan).
+pub(crate) const MAX_ENVIRONMENT: usize = 10_000;
+
+/// Threads of a stop looked up by a scan; more get a hash index.
+const SCAN_THREADS: usize = 16;
+
+/// Id of the thread that collects what belongs to threads beyond `max_threads` (removed
+/// before the parse returns). A NUL cannot come from decoded input.
+const OVERFLOW_ID: &str = "\0threads beyond the limit";
+
+/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr).
+pub const LIMIT_NOTE: &str = "limit reached: ";
+
+/// Estimated bytes of model records per recognized line, on top of its text.
+const RECORD_OVERHEAD: u64 = 64;
+
+/// Counters and indexes behind the limits.
+#[derive(Default)]
+pub(crate) struct Guard {
+    /// Frames added to the model.
+    pub frames: u64,
+    /// Frames dropped by `max_frames`.
+    pub dropped_frames: u64,
+    threads: u64,
+    dropped_threads: u64,
+    /// Frames of threads beyond `max_threads`.
+    overflow_frames: u64,
+    dropped_stops: u64,
+    model_bytes: u64,
+    /// The line where `max_model_bytes` was reached.
+    full_at: Option<u32>,
+    skipped_lines: u64,
+    /// Per stop: thread id → position, once a stop has more than [`SCAN_THREADS`] threads.
+    index: Vec<Option<FxHashMap<Box<str>, usize>>>,
+}
+
+impl Builder {
+    /// [`Builder::feed`] under the `max_model_bytes` budget.
+    pub(crate) fn feed_bounded(&mut self, raw: &str, n: u32) {
+        if self.guard.full_at.is_some() {
+            self.diag.lines_total += 1;
+            self.guard.skipped_lines += 1;
+            if raw.is_empty() {
+                // As `feed` would (and so the trailing-newline adjustment stays right).
+                self.diag.lines_recognized += 1;
+            }
+            return;
+        }
+        let before =
+            (self.diag.lines_recognized, self.dropped_frames, self.guard.dropped_frames, self.guard.overflow_frames);
+        self.feed(raw, n);
+        let grew = self.diag.lines_recognized != before.0
+            && (self.dropped_frames, self.guard.dropped_frames, self.guard.overflow_frames)
+                == (before.1, before.2, before.3);
+        if grew && !raw.is_empty() {
+            self.guard.model_bytes += (raw.len().min(self.limits.max_line_len) as u64) + RECORD_OVERHEAD;
+            if self.guard.model_bytes > self.limits.max_model_bytes {
+                self.guard.full_at = Some(n);
+            }
+        }
+    }
+
+    /// `Some(last stop)` when no more stops may be added.
+    pub(crate) fn stop_over_limit(&mut self) -> Option<usize> {
+        let len = self.trace.stops.len();
+        if len == 0 || len < self.limits.max_stops.max(1) {
+            return None;
+        }
+        self.guard.dropped_stops += 1;
+        let i = len - 1;
+        self.stop = Some(i);
+        self.thread = None;
+        Some(i)
+    }
+
+    /// The thread with this id in stop `si`, created when new (or the overflow thread when
+    /// `max_threads` is reached).
+    pub(crate) fn find_or_add_thread(&mut self, si: usize, id: &str) -> usize {
+        let threads = &self.trace.stops[si].threads;
+        let found = if threads.len() <= SCAN_THREADS {
+            threads.iter().position(|t| &*t.id == id)
+        } else {
+            if self.guard.index.len() <= si {
+                self.guard.index.resize_with(si + 1, || None);
+            }
+            let m = self.guard.index[si]
+                .get_or_insert_with(|| threads.iter().enumerate().rev().map(|(i, t)| (Box::from(&*t.id), i)).collect());
+            m.get(id).copied()
+        };
+        if let Some(i) = found {
+            return i;
+        }
+        let id = if self.guard.threads >= self.limits.max_threads as u64 {
+            self.guard.dropped_threads += 1;
+            if let Some(i) = threads.len().checked_sub(1).filter(|&i| &*threads[i].id == OVERFLOW_ID) {
+                return i;
+            }
+            OVERFLOW_ID
+        } else {
+            self.guard.threads += 1;
+            id
+        };
+        let threads = &mut self.trace.stops[si].threads;
+        threads.push(Thread { id: id.into(), ..Default::default() });
+        let i = threads.len() - 1;
+        if let Some(Some(m)) = self.guard.index.get_mut(si) {
+            m.insert(id.into(), i);
+        }
+        i
+    }
+
+    /// Whether a frame for thread `ti` goes to the overflow thread (and is dropped).
+    pub(crate) fn frame_over_limit(&mut self, si: usize, ti: usize) -> bool {
+        let over = self.trace.stops[si].threads.get(ti).is_some_and(|t| &*t.id == OVERFLOW_ID);
+        if over {
+            self.guard.overflow_frames += 1;
+        }
+        over
+    }
+
+    /// Removes the overflow threads and says which limits were reached.
+    pub(crate) fn finish_limits(&mut self) {
+        for s in &mut self.trace.stops {
+            if s.threads.last().is_some_and(|t| &*t.id == OVERFLOW_ID) {
+                s.threads.pop();
+            }
+        }
+        let g = &self.guard;
+        let l = &self.limits;
+        let mut notes = Vec::new();
+        if g.dropped_frames > 0 {
+            notes.push(format!(
+                "{} frames beyond the limit of {} frames in the whole trace were dropped (--max-frames-kept)",
+                g.dropped_frames, l.max_frames
+            ));
+        }
+        if g.dropped_threads > 0 {
+            notes.push(format!(
+                "{} threads beyond the limit of {} were left out, with their {} frames (--max-threads)",
+                g.dropped_threads, l.max_threads, g.overflow_frames
+            ));
+        }
+        if g.dropped_stops > 0 {
+            notes.push(format!(
+                "{} stops beyond the limit of {} were merged into the last stop kept (--max-stops)",
+                g.dropped_stops, l.max_stops
+            ));
+        }
+        if let Some(at) = g.full_at {
+            notes.push(format!(
+                "the model reached its size limit ({} MiB of parsed lines) at line {at}; the {} lines after it were counted but not read",
+                l.max_model_bytes >> 20,
+                g.skipped_lines
+            ));
+        }
+        // Not subject to the cap on notes: these say the result is partial.
+        for m in notes {
+            self.diag.notes.push(Note { line: None, message: format!("{LIMIT_NOTE}{m}") });
+        }
+    }
+}
+
+/// How to read a stream.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamOptions {
+    pub limits: Limits,
+    /// Bytes of the input kept verbatim (for the markdown export's raw section).
+    pub keep_raw: usize,
+    /// Stop reading after this many bytes (`Streamed::over_max` says so).
+    pub max_bytes: u64,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions { limits: Limits::default(), keep_raw: 0, max_bytes: u64::MAX }
+    }
+}
+
+/// The result of [`parse_reader`].
+#[derive(Debug, Default)]
+pub struct Streamed {
+    pub parsed: Parsed,
+    /// The first `keep_raw` bytes of the input.
+    pub raw: Vec<u8>,
+    /// `raw` is the whole input.
+    pub raw_complete: bool,
+    /// Bytes read.
+    pub bytes: u64,
+    /// The input was longer than `max_bytes` (reading stopped there; `parsed` holds what came
+    /// before).
+    pub over_max: bool,
+}
+
+/// Parses a transcript from a reader, line by line, in bounded memory. Gives the same model
+/// as [`parse_bytes`](super::parse_bytes) on the same bytes.
+pub fn parse_reader<R: BufRead>(r: R, opts: &StreamOptions) -> io::Result<Streamed> {
+    let cap = opts.limits.max_line_len;
+    let mut lines = LineFeeder { b: Builder::new(opts.limits), cap, n: 0, bad_bytes: false };
+    let mut input = Counted { inner: r, left: opts.max_bytes, keep: opts.keep_raw, raw: Vec::new(), read: 0 };
+    let mut line: Vec<u8> = Vec::with_capacity(1024);
+    let mut scratch: Vec<u8> = Vec::new();
+    let mut seen_newline = false;
+    loop {
+        line.clear();
+        let (newline, len) = read_line(&mut input, &mut line, &mut scratch, cap)?;
+        let empty = lines.feed(&line, len);
+        if !newline {
+            // The text after the last newline, even when empty (as `split('\n')` gives).
+            if seen_newline && empty {
+                // A trailing newline does not make an extra line.
+                let d = &mut lines.b.diag;
+                d.lines_total = d.lines_total.saturating_sub(1);
+                d.lines_recognized = d.lines_recognized.saturating_sub(1);
+            }
+            break;
+        }
+        seen_newline = true;
+    }
+    let over_max = input.left == 0 && input.inner.fill_buf().map(|b| !b.is_empty()).unwrap_or(false);
+    let mut parsed = lines.b.finish();
+    if lines.bad_bytes {
+        parsed.diagnostics.notes.insert(
+            0,
+            Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+        );
+    }
+    let raw_complete = input.raw.len() as u64 == input.read && !over_max;
+    Ok(Streamed { parsed, raw: input.raw, raw_complete, bytes: input.read, over_max })
+}
+
+/// Reads one line into `line` (without its newline; at most `cap` + 4 bytes of it), skipping
+/// the rest of a longer line. Returns whether a newline ended it, and its real length.
+/// `read_until` uses std's memchr, which is fast in debug builds too.
+fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, cap: usize) -> io::Result<(bool, u64)> {
+    let keep = cap as u64 + 4;
+    let got = io::Read::take(&mut *r, keep).read_until(b'\n', line)? as u64;
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        return Ok((true, got - 1));
+    }
+    if got < keep {
+        return Ok((false, got));
+    }
+    let mut len = got;
+    loop {
+        scratch.clear();
+        let n = io::Read::take(&mut *r, 1 << 16).read_until(b'\n', scratch)? as u64;
+        if n == 0 {
+            return Ok((false, len));
+        }
+        if scratch.last() == Some(&b'\n') {
+            return Ok((true, len + n - 1));
+        }
+        len += n;
+    }
+}
+
+/// The input as read: at most `left` more bytes, the first `keep` of them kept.
+struct Counted<R> {
+    inner: R,
+    left: u64,
+    keep: usize,
+    raw: Vec<u8>,
+    read: u64,
+}
+
+impl<R: BufRead> io::Read for Counted<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let buf = self.fill_buf()?;
+            let n = buf.len().min(out.len());
+            out[..n].copy_from_slice(&buf[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.left == 0 {
+            return Ok(&[]);
+        }
+        let buf = self.inner.fill_buf()?;
+        let n = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        Ok(&buf[..n])
+    }
+    fn consume(&mut self, amt: usize) {
+        if self.raw.len() < self.keep
+            && let Ok(buf) = self.inner.fill_buf()
+        {
+            // No I/O here: the bytes being consumed are still in the buffer.
+            let k = (self.keep - self.raw.len()).min(amt).min(buf.len());
+            self.raw.extend_from_slice(&buf[..k]);
+        }
+        self.inner.consume(amt);
+        self.left = self.left.saturating_sub(amt as u64);
+        self.read += amt as u64;
+    }
+}
+
+struct LineFeeder {
+    b: Builder,
+    cap: usize,
+    n: u32,
+    bad_bytes: bool,
+}
+
+impl LineFeeder {
+    /// One line's bytes (perhaps only its start) and its real length. Returns whether the
+    /// line is empty once decoded (NULs are dropped, as `parse_bytes` drops them).
+    fn feed(&mut self, bytes: &[u8], len: u64) -> bool {
+        self.n = self.n.saturating_add(1);
+        let text = clean::decode(bytes);
+        if matches!(text, std::borrow::Cow::Owned(_)) {
+            self.bad_bytes = true;
+        }
+        if len > self.cap as u64 || text.len() > self.cap {
+            let mut cut = self.cap.min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.b.note(Some(self.n), format!("line is {len} bytes long; only the first {cut} were read"));
+            self.b.feed_bounded(&text[..cut], self.n);
+        } else {
+            self.b.feed_bounded(&text, self.n);
+        }
+        text.is_empty()
+    }
+}
+
+/// [`parse_bytes`](super::parse_bytes) with limits.
+pub fn parse_bytes_with(bytes: &[u8], limits: Limits) -> Parsed {
+    let text = clean::decode(bytes);
+    let mut p = super::parse_with(&text, limits);
+    if matches!(text, std::borrow::Cow::Owned(_)) {
+        p.diagnostics.notes.insert(
+            0,
+            Note { line: None, message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into() },
+        );
+    }
+    p
+}
+
+/// Whether a diagnostics note is about a limit.
+pub fn is_limit_note(d: &Diagnostics, i: usize) -> bool {
+    d.notes.get(i).is_some_and(|n| n.message.starts_with(LIMIT_NOTE))
+}
