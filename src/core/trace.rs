@@ -141,6 +141,39 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
             }
         }
     }
+    // No NT_FILE note (qemu-user and some embedded cores): a non-PIE executable given with
+    // `--exe` can still be placed, since it loads at its own addresses (bias 0).
+    if core.files.is_empty() {
+        for exe in &opts.symbols.exes {
+            let Some(m) = sym.module(&exe.to_string_lossy()) else { continue };
+            let fixed = m.loads.iter().filter(|l| l.memsz > 0).map(|l| l.vaddr).min().is_some_and(|v| v >= 0x10000);
+            if !fixed {
+                note(
+                    &mut notes,
+                    format!(
+                        "{}: no NT_FILE note and the binary is position-independent; its load address is unknown, so it is not used for symbols",
+                        exe.display()
+                    ),
+                );
+                continue;
+            }
+            for l in m.loads.iter().filter(|l| l.memsz > 0) {
+                modules.push(MappedModule {
+                    start: l.vaddr,
+                    end: l.vaddr.saturating_add(l.memsz),
+                    bias: 0,
+                    module: m.clone(),
+                });
+            }
+            note(
+                &mut notes,
+                format!(
+                    "{}: the core has no NT_FILE note; placed the non-PIE executable at its link addresses",
+                    exe.display()
+                ),
+            );
+        }
+    }
     let mem = CoreMemory::new(core.bytes.clone(), core.segments.clone(), modules.clone(), name.to_string());
     let dwarf_nums = regs::dwarf_numbers(core.arch);
 
