@@ -6,30 +6,14 @@
 //! Needs `aarch64-linux-gnu-gcc` and `qemu-aarch64` (.ci/run installs them). Missing tools fail
 //! the test under CI=true and skip it (with a printed line) elsewhere.
 
+mod common;
 use std::path::PathBuf;
 use std::process::Command;
 use tracecheck::model::*;
 
-fn tools_present(tools: &[&str]) -> bool {
-    let missing: Vec<&str> = tools
-        .iter()
-        .copied()
-        .filter(|t| Command::new(t).arg("--version").output().map(|o| !o.status.success()).unwrap_or(true))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!("the AArch64 core test needs {}; not found: {}", tools.join(", "), missing.join(", "));
-    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-        panic!("{msg} (CI=true: install them in .ci/run)");
-    }
-    println!("SKIPPED: {msg}");
-    false
-}
-
 #[test]
 fn qemu_aarch64_core_reads_unwinds_and_symbolizes_like_gdb() {
-    if !tools_present(&["aarch64-linux-gnu-gcc", "qemu-aarch64"]) {
+    if !common::have_tools(&["aarch64-linux-gnu-gcc", "qemu-aarch64"]) {
         return;
     }
     let dir = std::env::temp_dir().join(format!("tracecheck-a64core-{}", std::process::id()));

@@ -10,28 +10,12 @@
 //! Needs gcc, gdb, objcopy, strip and rustc. Missing tools fail the test under CI=true
 //! and skip it (with a printed line) elsewhere.
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tracecheck::core::{CoreOptions, read_core_trace};
 use tracecheck::model::{Frame, Thread, Trace};
 use tracecheck::symbolize::dwarf::SymbolOptions;
-
-fn have_tools(tools: &[&str]) -> bool {
-    let missing: Vec<&str> = tools
-        .iter()
-        .copied()
-        .filter(|t| Command::new(t).arg("--version").output().map(|o| !o.status.success()).unwrap_or(true))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!("core tests need {}; not found: {}", tools.join(", "), missing.join(", "));
-    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-        panic!("{msg} (CI=true: install them in .ci/run)");
-    }
-    println!("SKIPPED: {msg}");
-    false
-}
 
 fn workdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tracecheck-core-{}-{}", name, std::process::id()));
@@ -234,7 +218,7 @@ fn build_threads(dir: &Path, name: &str) -> PathBuf {
 
 #[test]
 fn multithreaded_c_with_inlined_frames_matches_gdb() {
-    if !have_tools(&["gcc", "gdb"]) {
+    if !common::have_tools(&["gcc", "gdb"]) {
         return;
     }
     let dir = workdir("threads");
@@ -265,7 +249,7 @@ fn multithreaded_c_with_inlined_frames_matches_gdb() {
 
 #[test]
 fn stripped_binary_with_build_id_debug_file_matches_gdb() {
-    if !have_tools(&["gcc", "gdb", "objcopy", "strip"]) {
+    if !common::have_tools(&["gcc", "gdb", "objcopy", "strip"]) {
         return;
     }
     let dir = workdir("stripped");
@@ -311,7 +295,7 @@ fn main() {
 
 #[test]
 fn rust_program_matches_gdb_on_its_own_frames() {
-    if !have_tools(&["rustc", "gdb"]) {
+    if !common::have_tools(&["rustc", "gdb"]) {
         return;
     }
     let dir = workdir("rust");
@@ -332,7 +316,7 @@ fn rust_program_matches_gdb_on_its_own_frames() {
 
 #[test]
 fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
-    if !have_tools(&["gcc", "gdb"]) {
+    if !common::have_tools(&["gcc", "gdb"]) {
         return;
     }
     let dir = workdir("damaged");
@@ -425,7 +409,7 @@ fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
 
 #[test]
 fn symbolize_agrees_with_binutils_addr2line() {
-    if !have_tools(&["gcc", "addr2line"]) {
+    if !common::have_tools(&["gcc", "addr2line"]) {
         return;
     }
     let dir = workdir("a2l");

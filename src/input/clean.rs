@@ -98,6 +98,7 @@ fn may_hold_escapes(b: &[u8]) -> bool {
     let mut chunks = b.chunks_exact(8);
     let mut acc = 0;
     for c in &mut chunks {
+        // `chunks_exact(8)` yields 8-byte slices only: the conversion cannot fail.
         acc |= word(u64::from_le_bytes(c.try_into().unwrap()));
     }
     let rest = chunks.remainder();

@@ -155,6 +155,7 @@ fn next_quote_or_paren(b: &[u8]) -> Option<usize> {
     let mut chunks = b.chunks_exact(8);
     let mut base = 0;
     for c in &mut chunks {
+        // `chunks_exact(8)` yields 8-byte slices only: the conversion cannot fail.
         let m = mask(u64::from_le_bytes(c.try_into().unwrap()));
         if m != 0 {
             return Some(base + (m.trailing_zeros() / 8) as usize);

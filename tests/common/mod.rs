@@ -333,3 +333,24 @@ pub fn assert_snapshot(name: &str, actual: &str) {
         panic!("{msg}");
     }
 }
+
+/// Whether the external tools a test needs are installed. Under `CI=true` a missing tool
+/// fails the test (`.ci/run` installs them); elsewhere the test prints a line and skips.
+pub fn have_tools(tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            std::process::Command::new(t).arg("--version").output().map(|o| !o.status.success()).unwrap_or(true)
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("this test needs {}; not found: {}", tools.join(", "), missing.join(", "));
+    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
+        panic!("{msg} (CI=true: install them in .ci/run)");
+    }
+    println!("SKIPPED: {msg}");
+    false
+}
