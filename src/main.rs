@@ -523,7 +523,10 @@ fn load_input(
                 let opts =
                     tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
                 return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
-                    Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
+                    Ok(mut parsed) => {
+                        attach_julia_layout(&mut parsed, binaries);
+                        Ok(analyze::analyze(path, parsed, sel))
+                    }
                     Err(e) => Err(format!("{path}: {e}")),
                 };
             }
@@ -549,11 +552,22 @@ fn load_input(
         let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(b.options());
         tracecheck::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
     }
+    attach_julia_layout(&mut parsed, binaries);
     let mut ir = analyze::analyze(path, parsed, sel);
     if let Some(bytes) = raw {
         ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
     }
     Ok(ir)
+}
+
+/// Reads the Julia runtime's task layout from its DWARF when the trace names the runtime and
+/// the file is at hand (`--exe`, `--debug-dir`, `--sysroot` or its recorded path); the note
+/// says which file was used, or that the version table will be.
+fn attach_julia_layout(parsed: &mut tracecheck::input::Parsed, binaries: Option<&BinaryArgs>) {
+    let opts = binaries.map(BinaryArgs::options).unwrap_or_default();
+    if let Some(message) = tracecheck::julia::attach_layout(&mut parsed.trace, &opts) {
+        parsed.diagnostics.notes.push(tracecheck::input::Note { line: None, message });
+    }
 }
 
 /// Streams standard input or a big file through the parser: memory stays bounded by the
