@@ -128,6 +128,19 @@ pub fn is_runtime_or_base(f: &Frame) -> bool {
     matches!(role(f), FrameRole::Runtime | FrameRole::Base)
 }
 
+/// A thread whose frames show Julia: generated code, Base, Julia sources, or the runtime in
+/// its own source tree or library. Only then do runtime and Base frames get skipped.
+pub fn is_julia_stack(th: &Thread) -> bool {
+    th.frames.iter().any(|f| {
+        let file = f.file.as_deref().unwrap_or("");
+        let module = f.module.as_deref().unwrap_or("");
+        !matches!(role(f), FrameRole::Native | FrameRole::Runtime)
+            || is_runtime_source(file)
+            || module.contains("libjulia")
+            || f.function_name().starts_with("ijl_")
+    })
+}
+
 /// Positions `[first, physical]` of the inline chain holding `pos`: gdb prints frames inlined
 /// into one real frame innermost first, each marked inlined except the last (the physical
 /// function, which owns the registers and the pc).
