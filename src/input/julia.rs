@@ -259,7 +259,25 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         reason.signal = crate::signals::name(h.signo).map(|s| b.intern(s));
         reason.si_code = h.code;
         reason.description = Some(h.description.into());
+        // Julia prints a failed assertion's message *before* the SIGABRT banner it causes: when
+        // the previous stop's last lines were such messages, they belong to this new stop.
+        let carried: Vec<Message> = match b.stop {
+            Some(i) if h.signo == 6 => {
+                let s = &mut b.trace.stops[i];
+                let last_frame = s.threads.iter().flat_map(|t| &t.frames).map(|f| f.span.last).max().unwrap_or(0);
+                let (moved, kept): (Vec<Message>, Vec<Message>) = s.messages.drain(..).partition(|m| {
+                    m.span.first > last_frame
+                        && crate::messages::classify(&m.text) == Some(crate::messages::MessageKind::Assertion)
+                });
+                s.messages = kept;
+                moved
+            }
+            _ => Vec::new(),
+        };
         start_native_stop(b, reason);
+        if let Some(i) = b.stop {
+            b.trace.stops[i].messages.extend(carried);
+        }
         return true;
     }
     if let Some((name, addr, frame)) = windows_exception(t) {
