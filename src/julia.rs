@@ -171,10 +171,33 @@ pub fn elf_symbol<'a>(stop: &'a Stop, th: &Thread, pos: usize) -> Option<(&'a st
         .and_then(|s| Some((s.symbol.as_deref()?, s.offset)))
 }
 
+/// For a core: the symbol tracecheck's own symbolizer put on the pc register of the chain's
+/// frames (`<julia_etc_couple_4561+111>`), which comes from the ELF symbol table.
+fn core_symbol<'a>(trace: &Trace, th: &'a Thread, pos: usize) -> Option<(&'a str, u64)> {
+    if !trace.formats.contains(&crate::model::Format::Core) {
+        return None;
+    }
+    let (first, phys) = inline_chain(th, pos);
+    let pc = trace.arch.pc_register();
+    th.frames[first..=phys].iter().find_map(|f| {
+        let n = th.registers.get(&f.index)?.reg(pc)?.natural.as_deref()?;
+        let inner = n[n.find('<')? + 1..].split('>').next()?;
+        let (name, off) = inner.split_once('+').unwrap_or((inner, "0"));
+        let off = off.strip_prefix("0x").map_or_else(|| off.parse().ok(), |h| u64::from_str_radix(h, 16).ok())?;
+        (!name.is_empty() && !name.contains(' ')).then_some((name, off))
+    })
+}
+
+/// The ELF symbol at the frame's pc: gdb's `info symbol $pc`, or a core's symbolized pc.
+pub fn elf_symbol_any<'a>(trace: &Trace, stop: &'a Stop, th: &'a Thread, pos: usize) -> Option<(&'a str, u64)> {
+    elf_symbol(stop, th, pos).or_else(|| core_symbol(trace, th, pos))
+}
+
 /// The name of the real (physical) function executing at frame `pos`: the ELF symbol when
-/// `info symbol $pc` was asked, else the outermost frame of the inline chain.
-pub fn physical_name<'a>(stop: &'a Stop, th: &'a Thread, pos: usize) -> &'a str {
-    if let Some((n, _)) = elf_symbol(stop, th, pos) {
+/// `info symbol $pc` was asked (or a core was symbolized), else the outermost frame of the
+/// inline chain.
+pub fn physical_name<'a>(trace: &Trace, stop: &'a Stop, th: &'a Thread, pos: usize) -> &'a str {
+    if let Some((n, _)) = elf_symbol_any(trace, stop, th, pos) {
         return n;
     }
     let (_, phys) = inline_chain(th, pos);

@@ -67,7 +67,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 checked.push(phys);
                 // The real function at pc: the ELF symbol (`info symbol $pc`) when gdb was asked,
                 // else the outermost frame of the inline chain.
-                let fname = julia::physical_name(stop, th, pos);
+                let fname = julia::physical_name(cx.trace, stop, th, pos);
                 let conv = runtime::convention_of_name(fname);
                 for p in runtime::pinned_registers(conv, arch) {
                     let f = Site { cx, si, stop, th, pos, phys, fname, regs, p, layout: layout.as_ref() };
@@ -157,7 +157,7 @@ impl<'c, 'a> Site<'c, 'a> {
         };
         // The listing around pc, or (when gdb's `disassemble` followed debug info that does
         // not match the code) one that starts at the function's ELF symbol (`x/24i $pc - off`).
-        let start = julia::elf_symbol(self.stop, self.th, self.pos).map(|(_, off)| pc.wrapping_sub(off));
+        let start = julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos).map(|(_, off)| pc.wrapping_sub(off));
         let listing = self
             .cx
             .listing_around(self.stop, pc)
@@ -194,7 +194,7 @@ impl<'c, 'a> Site<'c, 'a> {
         let callee_conv = runtime::convention_of_name(self.name());
         let cpos = self.caller_pos()?;
         let caller = &self.th.frames[cpos];
-        let caller_name = julia::physical_name(self.stop, self.th, cpos);
+        let caller_name = julia::physical_name(self.cx.trace, self.stop, self.th, cpos);
         let caller_conv = runtime::convention_of_name(caller_name);
         let reg = self.p.register;
         let caller_same = self.cx.reg_at(self.th, caller.index, reg).and_then(|r| r.value) == Some(v);
@@ -275,7 +275,10 @@ impl<'c, 'a> Site<'c, 'a> {
         let own = format!("${}", self.p.register);
         let mine = self.stop.memory.iter().filter(|m| m.expr.as_deref() == Some(own.as_str()));
         let others = self.stop.memory.iter().filter(|m| m.expr.as_deref() != Some(own.as_str()));
-        mine.chain(others).find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
+        mine.chain(others)
+            .find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
+            // A core's memory, when the input was one.
+            .or_else(|| self.cx.trace.read_u64(addr).map(|w| (w, Span::default())))
     }
 
     fn region_problem(&self, v: u64, c: &Class) -> Option<String> {
@@ -431,12 +434,12 @@ impl<'c, 'a> Site<'c, 'a> {
 
     /// gdb's frame name (DWARF) differs from the ELF symbol at pc (`info symbol $pc`).
     fn name_mismatch(&self) -> Option<String> {
-        let (sym, off) = julia::elf_symbol(self.stop, self.th, self.pos)?;
+        let (sym, off) = julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos)?;
         let (_, phys) = julia::inline_chain(self.th, self.pos);
         let shown = self.th.frames[phys].function_name();
         (shown != sym).then(|| {
             format!(
-                "info symbol $pc says {sym} + {off} (ELF symbol table) where bt says {shown} (debug info): the debug info does not describe this code; {sym} is the function"
+                "the ELF symbol table puts pc in {sym} + {off} where the debug info (bt) says {shown}: the debug info does not describe this code; {sym} is the function"
             )
         })
     }
@@ -456,12 +459,12 @@ impl<'c, 'a> Site<'c, 'a> {
             if h & !0xf == tag << 4 {
                 tc.facts.push((
                     format!("[{reg}-{back}] = {h:#x}: the header of a Task (jl_task_tag {tag} << 4 = {:#x}) at {reg} - {} = {task:#x}", tag << 4, l.task_gcstack),
-                    Some(span),
+                    nz(span),
                 ));
             } else {
                 tc.problems.push((
                     format!("{reg} - {} = {task:#x} is not a Task: its header [{reg}-{back}] = {h:#x}, not jl_task_tag {tag} << 4 = {:#x}", l.task_gcstack, tag << 4),
-                    Some(span),
+                    nz(span),
                 ));
             }
         }
@@ -471,11 +474,11 @@ impl<'c, 'a> Site<'c, 'a> {
             && let Some((ct, span)) = self.word(ptls.wrapping_add(ct_off))
         {
             if ct == task {
-                tc.facts.push((format!("ptls = {ptls:#x} and ptls->current_task = {ct:#x} = {reg} - {}: the task is current on its thread", l.task_gcstack), Some(span)));
+                tc.facts.push((format!("ptls = {ptls:#x} and ptls->current_task = {ct:#x} = {reg} - {}: the task is current on its thread", l.task_gcstack), nz(span)));
             } else {
                 tc.problems.push((
                     format!("ptls->current_task = {ct:#x}, not the task {reg} - {} = {task:#x}: {reg} is not the running task's pgcstack", l.task_gcstack),
-                    Some(span),
+                    nz(span),
                 ));
             }
         }
@@ -486,7 +489,7 @@ impl<'c, 'a> Site<'c, 'a> {
         {
             let tid_text = tid.map(|t| format!(" (Julia thread id {t})")).unwrap_or_default();
             if sid == me {
-                tc.facts.push((format!("ptls->system_id = {sid:#x}{tid_text} is this thread (Thread {me:#x})"), Some(span)));
+                tc.facts.push((format!("ptls->system_id = {sid:#x}{tid_text} is this thread (Thread {me:#x})"), nz(span)));
             } else {
                 let other = self
                     .stop
@@ -497,7 +500,7 @@ impl<'c, 'a> Site<'c, 'a> {
                     .unwrap_or_else(|| format!("Thread {sid:#x}"));
                 tc.problems.push((
                     format!("ptls->system_id = {sid:#x}{tid_text}: the task belongs to {other}, not to thread {} (Thread {me:#x}); {reg} is another thread's pgcstack", self.th.id),
-                    Some(span),
+                    nz(span),
                 ));
             }
         }
@@ -686,6 +689,11 @@ impl<'c, 'a> Site<'c, 'a> {
             .step(format!("info symbol ${reg}"));
         Some(f.heuristic())
     }
+}
+
+/// A dump's span, or none for a word read from a core (no transcript line to point at).
+fn nz(span: Span) -> Option<Span> {
+    (span != Span::default()).then_some(span)
 }
 
 fn layout_evidence(l: &JuliaLayout) -> String {
