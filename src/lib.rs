@@ -19,6 +19,7 @@ pub mod analyze;
 pub mod classify;
 pub mod input;
 pub mod insn;
+pub mod julia;
 pub mod messages;
 pub mod model;
 pub mod notes;
