@@ -354,12 +354,7 @@ fn same_bytes_on_every_sample_and_fuzz_input() {
 
 #[test]
 fn same_bytes_on_the_shared_corpora() {
-    let shared = common::crate_dir().join("../shared/corpus");
-    if !shared.is_dir() {
-        eprintln!("SKIPPED: ../shared/corpus is not there");
-        assert!(std::env::var("CI").map(|v| v != "true").unwrap_or(true), "../shared missing under CI=true");
-        return;
-    }
+    let Some(shared) = common::require_shared("corpus") else { return };
     let mut files = Vec::new();
     files_under_all(&shared, &mut files);
     assert!(!files.is_empty());

@@ -8,10 +8,8 @@
 //! bytes on every sample.
 
 use super::annotate_register;
-use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
 use crate::model::*;
-use crate::rules::Finding;
 use std::io::Write;
 
 pub const SCHEMA: &str = "tracecheck/1";
