@@ -26,6 +26,7 @@ pub mod report;
 pub mod rules;
 pub mod runtime;
 pub mod signals;
+pub mod triage;
 pub mod tui;
 
 // Binaries, DWARF and cores (the `core` branch).
