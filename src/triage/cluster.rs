@@ -59,9 +59,6 @@ pub fn distance(a: &ClusterKey, b: &ClusterKey) -> f64 {
     if !super::signature::compatible_types(&a.crash_type, &b.crash_type) {
         return 1.0;
     }
-    if a.findings.iter().any(|f| b.findings.contains(f)) {
-        return 0.0;
-    }
     pdm_distance(&a.frames, &b.frames)
 }
 
@@ -136,7 +133,9 @@ pub fn complete_linkage(keys: &[ClusterKey], threshold: f64) -> Vec<usize> {
 }
 
 /// Clusters keys: blocks by signal (incompatible crash types never merge), complete linkage
-/// inside each block, exact signatures for a block above [`MAX_CLUSTER_KEYS`]. Returns the
+/// inside each block (exact signatures for a block above [`MAX_CLUSTER_KEYS`]), then clusters
+/// whose crashes share a finding on the same function (`rule@function`) and have compatible
+/// crash types are joined, whatever their frames above say. Returns the
 /// cluster id of each key: the smallest signature id among the cluster's members, so ids are
 /// content-derived and the same whichever machine or order produced them.
 pub fn cluster_ids(keys: &[ClusterKey]) -> (Vec<String>, Vec<String>) {
@@ -158,7 +157,8 @@ pub fn cluster_ids(keys: &[ClusterKey]) -> (Vec<String>, Vec<String>) {
             continue;
         }
         let block: Vec<ClusterKey> = idx.iter().map(|&i| keys[i].clone()).collect();
-        let labels = complete_linkage(&block, THRESHOLD);
+        let mut labels = complete_linkage(&block, THRESHOLD);
+        join_by_findings(&block, &mut labels);
         let mut min_sig: BTreeMap<usize, &str> = BTreeMap::new();
         for (pos, &l) in labels.iter().enumerate() {
             let s = block[pos].signature.as_str();
@@ -169,6 +169,39 @@ pub fn cluster_ids(keys: &[ClusterKey]) -> (Vec<String>, Vec<String>) {
         }
     }
     (out, notes)
+}
+
+/// Union of clusters that share a finding key between members of compatible crash types.
+fn join_by_findings(keys: &[ClusterKey], labels: &mut [usize]) {
+    let mut parent: Vec<usize> = (0..labels.len().max(1) + keys.len()).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let mut by_finding: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        for f in &k.findings {
+            by_finding.entry(f.as_str()).or_default().push(i);
+        }
+    }
+    for members in by_finding.values() {
+        for (x, &a) in members.iter().enumerate() {
+            for &b in &members[x + 1..] {
+                if super::signature::compatible_types(&keys[a].crash_type, &keys[b].crash_type) {
+                    let (ra, rb) = (find(&mut parent, labels[a]), find(&mut parent, labels[b]));
+                    if ra != rb {
+                        parent[ra.max(rb)] = ra.min(rb);
+                    }
+                }
+            }
+        }
+    }
+    for l in labels.iter_mut() {
+        *l = find(&mut parent, *l);
+    }
 }
 
 #[cfg(test)]

@@ -81,8 +81,10 @@ pub fn is_crash(stop: &Stop) -> bool {
 pub fn records(report: &InputReport, n: usize, version: Option<&str>) -> Vec<CrashRecord> {
     let trace = &report.parsed.trace;
     let mut out = Vec::new();
+    // A stop with no stated reason (only `bt` pasted) is a crash only when nothing else is.
+    let any_stated = trace.stops.iter().any(|s| s.reason.kind != StopKind::Unknown && is_crash(s));
     for (si, stop) in trace.stops.iter().enumerate() {
-        if !is_crash(stop) {
+        if !is_crash(stop) || (stop.reason.kind == StopKind::Unknown && any_stated) {
             continue;
         }
         let mut crash_type = signature::crash_type(stop);
@@ -91,6 +93,8 @@ pub fn records(report: &InputReport, n: usize, version: Option<&str>) -> Vec<Cra
             let class = report.findings.iter().filter(|f| f.stop == Some(si)).find_map(|f| match f.rule {
                 "null-dereference" => Some("null"),
                 "noncanonical-address" => Some("noncanonical"),
+                "heap-corruption" => Some("heap"),
+                "assertion-failure" => Some("assert"),
                 _ => None,
             });
             if let Some(c) = class {
