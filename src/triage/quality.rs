@@ -95,7 +95,7 @@ mod tests {
         // mean = (1 + 0 + 0.5 + 1) / 4 = 0.625 for all three terms.
         assert_eq!(q.score, 0.625);
         assert!(q.reasons.iter().any(|r| r == "1 of 4 frames are ?? (no symbol)"), "{:?}", q.reasons);
-        assert!(q.reasons.iter().any(|r| r == "1 of 4 frames have no source line"), "{:?}", q.reasons);
+        assert!(q.reasons.iter().any(|r| r == "2 of 4 frames have no source line"), "{:?}", q.reasons);
     }
 
     #[test]
