@@ -25,7 +25,9 @@ pub mod notes;
 pub mod report;
 pub mod rules;
 pub mod runtime;
-pub mod signals;
+/// Signal names and numbers now live in the model; kept at the old path.
+pub use model::signals;
+
 pub mod triage;
 pub mod tui;
 

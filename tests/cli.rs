@@ -1,5 +1,7 @@
 //! End-to-end tests of the `tracecheck` binary: exit codes, formats, the JSON contract.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -134,9 +136,8 @@ fn elf_input_is_refused_clearly() {
 /// `../shared/tools/check-json-contract.py` over every sample trace (CI has ../shared).
 #[test]
 fn json_contract_on_every_sample() {
-    let checker = root().join("../shared/tools/check-json-contract.py");
-    if !checker.exists() {
-        println!("skipping JSON contract test: {} not found (it is beside the clone in CI)", checker.display());
+    let Some(checker) = common::require_shared("tools/check-json-contract.py") else { return };
+    if !common::require_tools(&["python3"]) {
         return;
     }
     for s in samples() {

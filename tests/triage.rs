@@ -472,17 +472,12 @@ fn bad_inputs_each_get_a_line_and_nothing_indexed_is_lost() {
 /// triage finds the one `signal 11` stop and says why its backtrace is worthless.
 #[test]
 fn seed_004_report() {
-    let seeds = common::crate_dir().join("../shared/seeds");
-    let Some(seed) = std::fs::read_dir(&seeds).ok().and_then(|rd| {
-        rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("004_")))
-    }) else {
-        let msg = format!("SKIPPED: seed 004 not found under {}", seeds.display());
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{msg} (CI=true: ../shared is beside the clone)");
-        }
-        eprintln!("{msg}");
-        return;
-    };
+    let Some(seeds) = common::require_shared("seeds") else { return };
+    let seed = std::fs::read_dir(&seeds)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("004_")))
+        .expect("seed 004 in ../shared/seeds");
     let d = tmp("seed");
     let db = d.join("s.sqlite");
     let v: serde_json::Value =

@@ -6,8 +6,8 @@
 use super::memory::{CoreMemory, MappedModule};
 use super::regs;
 use super::{CoreArch, CoreBytes, CoreError, CoreFile};
-use crate::input::{Diagnostics, Note, Parsed};
 use crate::model::*;
+use crate::model::{Diagnostics, Note, Parsed};
 use crate::symbolize::dwarf::{DwarfSymbols, SymbolOptions};
 use crate::symbolize::symbolize_trace_until;
 use crate::unwind::{UnwindArch, unwind};
@@ -181,15 +181,15 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     if let Some(si) = core.siginfo {
         stop.reason.kind = StopKind::Signal;
         stop.reason.signo = Some(si.signo);
-        stop.reason.signal = crate::signals::name(si.signo).map(Arc::from);
+        stop.reason.signal = crate::model::signals::name(si.signo).map(Arc::from);
         stop.reason.si_code = Some(si.code);
         stop.reason.address = si.addr.map(Address);
-        stop.reason.description = crate::signals::description(si.signo).map(Into::into);
+        stop.reason.description = crate::model::signals::description(si.signo).map(Into::into);
     } else if let Some(t) = core.threads.iter().find(|t| t.cursig != 0) {
         stop.reason.kind = StopKind::Signal;
         stop.reason.signo = Some(t.cursig as i32);
-        stop.reason.signal = crate::signals::name(t.cursig as i32).map(Arc::from);
-        stop.reason.description = crate::signals::description(t.cursig as i32).map(Into::into);
+        stop.reason.signal = crate::model::signals::name(t.cursig as i32).map(Arc::from);
+        stop.reason.description = crate::model::signals::description(t.cursig as i32).map(Into::into);
     }
     for (i, ct) in core.threads.iter().enumerate() {
         let mut th = Thread {

@@ -232,7 +232,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.saw(Format::Julia);
         let mut reason = StopReason { kind: StopKind::Signal, span: Span::line(n), ..Default::default() };
         reason.signo = Some(h.signo);
-        reason.signal = crate::signals::name(h.signo).map(|s| b.intern(s));
+        reason.signal = crate::model::signals::name(h.signo).map(|s| b.intern(s));
         reason.si_code = h.code;
         reason.description = Some(h.description.into());
         start_native_stop(b, reason);

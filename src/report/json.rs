@@ -1,9 +1,9 @@
 //! `--format json`: one document, schema `tracecheck/1` (see `docs/json-schema.md`).
 
 use super::annotate_register;
-use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
 use crate::model::*;
+use crate::model::{InputReport, Report};
 use serde_json::{Map, Value, json};
 use std::io::Write;
 

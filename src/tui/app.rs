@@ -9,12 +9,12 @@ use super::common::matches;
 use super::follow::{self, Follow};
 use super::theme::Theme;
 use super::{detail, findings, frames, header, memory, popup, raw, registers};
-use crate::analyze::InputReport;
 use crate::classify::Classifier;
+use crate::model::Finding;
+use crate::model::InputReport;
 use crate::model::*;
 use crate::notes::{self, Note, Placement, Target};
 use crate::report::markdown::{self, MarkdownOptions};
-use crate::rules::Finding;
 use ratatui::Frame as TermFrame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use std::cell::{Cell, OnceCell};
@@ -441,7 +441,7 @@ impl App {
     pub fn markdown(&self, include_raw: bool) -> String {
         let mut opts = MarkdownOptions { include_raw, ..Default::default() };
         opts.notes.insert(self.ir.path.clone(), self.notes.clone());
-        let report = crate::analyze::Report { inputs: vec![self.ir.clone()] };
+        let report = crate::model::Report { inputs: vec![self.ir.clone()] };
         let mut out = Vec::new();
         // Writing to a Vec cannot fail.
         let _ = markdown::write(&report, &opts, &mut out);

@@ -23,7 +23,7 @@ pub mod raw;
 pub mod registers;
 pub mod theme;
 
-use crate::analyze::InputReport;
+use crate::model::InputReport;
 use anyhow::Context;
 use app::{Action, App};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
