@@ -30,6 +30,7 @@ pub mod runtime;
 /// Signal names and numbers now live in the model; kept at the old path.
 pub use model::signals;
 
+pub mod triage;
 pub mod tui;
 
 // Binaries, DWARF and cores (the `core` branch).

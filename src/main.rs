@@ -64,6 +64,48 @@ enum Command {
     Note(NoteArgs),
     /// addr2line-compatible: file addresses of an ELF binary to function, file and line.
     Symbolize(SymbolizeArgs),
+    /// Many CI logs and dumps into crash signatures and clusters, kept in an SQLite index
+    /// (docs/triage.md).
+    Triage(TriageArgs),
+}
+
+/// `tracecheck triage`: arguments only; the work is in `tracecheck::triage::cli`.
+#[derive(Args)]
+struct TriageArgs {
+    /// Files, directories (recursive), zip archives of CI logs; `-` reads a list of paths from
+    /// standard input. None: read the index only.
+    #[arg(value_name = "PATH")]
+    paths: Vec<String>,
+    /// The index (default: tracecheck-triage.sqlite in the one directory given, else here).
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
+    /// List the clusters (the default output).
+    #[arg(long)]
+    list: bool,
+    /// Show one cluster or signature (id or unique prefix) in detail.
+    #[arg(long, value_name = "SIGNATURE")]
+    show: Option<String>,
+    /// Only crashes seen on or after this date (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Meaningful frames in a signature (fixed per index).
+    #[arg(long, value_name = "N", default_value_t = tracecheck::triage::signature::DEFAULT_FRAMES)]
+    frames: usize,
+    /// Merge these indexes (e.g. one per CI shard) into --db.
+    #[arg(long, value_name = "DB", num_args = 1..)]
+    merge: Vec<std::path::PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+    /// Skip inputs (or zip members) larger than this many bytes.
+    #[arg(long, default_value_t = 256 << 20)]
+    max_input_bytes: u64,
+    /// Crashes kept of one input (later ones are merged into the last, with a line in the summary).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_stops: usize,
 }
 
 #[derive(Args)]
@@ -317,6 +359,23 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
+        Some(Command::Triage(a)) => ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
+            paths: a.paths,
+            db: a.db,
+            list: a.list,
+            show: a.show,
+            since: a.since,
+            format: match a.format {
+                Format::Text => tracecheck::triage::query::OutFormat::Text,
+                Format::Json => tracecheck::triage::query::OutFormat::Json,
+                Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
+            },
+            frames: a.frames,
+            merge: a.merge,
+            jobs: a.jobs,
+            max_input_bytes: a.max_input_bytes,
+            max_stops: a.max_stops,
+        })),
         None => check(cli.check),
     }
 }
