@@ -206,7 +206,7 @@ fn regenerate(out: &Path, cases: &[&str], cores: Option<&Path>) -> Option<PathBu
     // One download, unpack and harness build at a time (the tests share the cache).
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    if !common::have_tools(&["python3", "gcc", "gdb"]) {
+    if !common::require_tools(&["python3", "gcc", "gdb"]) {
         return None;
     }
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
@@ -221,8 +221,8 @@ fn regenerate(out: &Path, cases: &[&str], cores: Option<&Path>) -> Option<PathBu
         Some(0) => {}
         Some(3) => {
             let msg = "SKIPPED: the ace-jax-coupling==0.2.0 wheel could not be fetched with pip (offline?); the real-Julia regeneration tests did not run";
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{msg} (CI=true)");
+            if common::in_ci() {
+                panic!("{msg} (CI is set)");
             }
             eprintln!("\n*** {msg} ***\n");
             return None;
@@ -291,15 +291,13 @@ fn wheel_cores_read_the_mapped_runtime() {
 // ---- seeds 001, 003, 004 (../shared, when present) ---------------------------------------
 
 fn seed(prefix: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("TRACECHECK_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::crate_dir().join("../shared"))
-        .join("seeds");
-    let Ok(rd) = std::fs::read_dir(&dir) else {
-        eprintln!("SKIPPED: {} not found (the shared research folder is beside the clone in CI)", dir.display());
-        return None;
-    };
-    rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)))
+    let dir = common::require_shared("seeds")?;
+    let found = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)));
+    assert!(found.is_some(), "seed {prefix}* missing from {}", dir.display());
+    found
 }
 
 #[test]
