@@ -1,8 +1,6 @@
 //! `uncaught-exception`: a C++ exception reached `std::terminate`, which aborted.
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
-use crate::analyze::{self, frame_location};
-use crate::messages::{self, MessageKind};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -67,24 +65,14 @@ fn is_throw_frame(name: &str) -> bool {
         || name.starts_with("_Unwind_RaiseException")
 }
 
-/// A stop the abort rules may explain: SIGABRT, or no signal at all (only messages or a
-/// backtrace were pasted).
-pub(crate) fn abort_like(stop: &Stop) -> bool {
-    match stop.reason.kind {
-        StopKind::Signal => stop.reason.signo == Some(6),
-        StopKind::Unknown | StopKind::RuntimeError => true,
-        _ => false,
-    }
-}
-
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        if !abort_like(stop) {
+        if !stop.abort_like() {
             continue;
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let term = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::UncaughtException));
+        let term = stop.messages.iter().find(|m| m.kind == Some(MessageKind::UncaughtException));
         let what = term.and_then(|t| {
             stop.messages.iter().find(|m| m.span.first > t.span.first && m.text.trim_start().starts_with("what():"))
         });
@@ -93,25 +81,25 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if term.is_none() && terminate_frame.is_none() {
             continue;
         }
-        let ty = term.and_then(|t| messages::thrown_type(&t.text).map(str::to_string)).or_else(|| {
+        let ty = term.and_then(|t| t.thrown.as_deref().map(str::to_string)).or_else(|| {
             frames.iter().find_map(|f| {
                 THROWERS.iter().find(|(p, _)| f.function_name().starts_with(p)).map(|(_, t)| t.to_string())
             })
         });
-        let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+        let culprit = cx.named_culprit(stop).map(|(_, f)| f);
         let what_text = what.map(|w| w.text.trim_start().trim_start_matches("what():").trim().to_string());
-        let from = culprit.map(|c| format!(" from {}", frame_location(c))).unwrap_or_default();
+        let from = culprit.map(|c| format!(" from {}", c.location())).unwrap_or_default();
         let no_active = term.is_some_and(|t| t.text.contains("without an active exception"));
         let recursive = term.is_some_and(|t| t.text.contains("recursively"));
         let mut msg = if no_active {
             format!(
                 "std::terminate called without an active exception{} (a joinable std::thread destroyed, or `throw;` outside a handler)",
-                culprit.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+                culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default()
             )
         } else if recursive {
             format!(
                 "std::terminate called recursively{}: an exception escaped while terminating",
-                culprit.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+                culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default()
             )
         } else {
             match &ty {
@@ -133,10 +121,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("stderr: {}", w.text), Some(w.span));
         }
         for fr in [throw_frame, terminate_frame].into_iter().flatten() {
-            f = f.evidence(format!("#{} {}", fr.index, frame_location(fr)), Some(fr.span));
+            f = f.evidence(format!("#{} {}", fr.index, fr.location()), Some(fr.span));
         }
         if let Some(c) = culprit {
-            f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+            f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
         }
         f = f.step("catch throw (then run again) to stop where the exception is thrown");
         if let Some(c) = culprit {
