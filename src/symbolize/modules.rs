@@ -6,7 +6,9 @@
 //! `vaddr = offset_to_vaddr(addr - start + offset)`.
 
 use super::SymbolSupplier;
+use super::dwarf::ElfModule;
 use crate::model::Trace;
+use std::sync::Arc;
 
 /// One address range of a module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,4 +113,14 @@ impl<'s> ModuleMap<'s> {
         v.dedup();
         v
     }
+}
+
+/// A module's file standing in for memory the core did not dump.
+#[derive(Clone, Debug)]
+pub struct MappedModule {
+    pub start: u64,
+    pub end: u64,
+    /// Runtime address minus module virtual address.
+    pub bias: u64,
+    pub module: Arc<ElfModule>,
 }
