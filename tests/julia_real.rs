@@ -189,6 +189,8 @@ fn check_gc(r: &Value) {
     assert!(has(&st, "watch -l *(long *)(OBJ - 8) and reverse-continue"), "{st:#?}");
     assert!(has(&st, "JULIA_GC_NO_GENERATIONAL=1"), "{st:#?}");
     assert!(has(&st, "GC_VERIFY"), "{st:#?}");
+    assert!(has(&evidence(h[0]), "holds the garbage type 0x4141414141414140 = "), "{:#?}", evidence(h[0]));
+    assert!(has(&st, "rr: watch -l *(long *)0x"), "{st:#?}");
     assert_eq!(culprit(r, 0), ("main".to_string(), Some("src/harness.c".to_string())));
     // The garbage tag the mark loop chased is the harness's 'A's.
     let nc = findings(r, "noncanonical-address");
