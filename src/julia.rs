@@ -554,6 +554,33 @@ mod tests {
     }
 
     #[test]
+    fn roles_of_real_names() {
+        // Names and locations as they appear in the julia-real transcripts and the seeds.
+        let f = |name: &str, file: Option<&str>| Frame {
+            function: Some(name.into()),
+            file: file.map(Into::into),
+            ..Default::default()
+        };
+        assert_eq!(role(&f("julia_etc_couple_4561", None)), FrameRole::Specsig);
+        assert_eq!(role(&f("jfptr_etc_couple_4562", None)), FrameRole::JfptrWrapper);
+        assert_eq!(role(&f("jlcapi_etc_couple_4559", None)), FrameRole::CfunctionTrampoline);
+        assert_eq!(role(&f("ijl_gc_small_alloc", None)), FrameRole::Runtime);
+        assert_eq!(
+            role(&f(
+                "ws_queue_push",
+                Some("/cache/build/builder-amdci4-8/julialang/julia-ci/src/work-stealing-queue.h")
+            )),
+            FrameRole::Runtime
+        );
+        assert_eq!(role(&f("#IOBuffer#384", Some("iobuffer.jl"))), FrameRole::Base);
+        assert_eq!(role(&f("julia_print_4678", Some("strings/io.jl"))), FrameRole::Base);
+        assert_eq!(role(&f("copy", Some("./array.jl"))), FrameRole::Base);
+        assert_eq!(role(&f("enzyme_extract_world", Some("~/.julia/dev/Enzyme/src/compiler.jl"))), FrameRole::UserJulia);
+        assert_eq!(role(&f("thunk_trampoline", None)), FrameRole::Native);
+        assert_eq!(role(&f("couple", Some("src/harness.c"))), FrameRole::Native);
+    }
+
+    #[test]
     fn base_and_runtime_files() {
         for f in [
             "./array.jl",

@@ -215,6 +215,31 @@ fn runtime_banner_is_read() {
     }
 }
 
+#[test]
+fn json_contract_on_julia_real() {
+    let Some(checker) = common::require_shared("tools/check-json-contract.py") else { return };
+    if !common::require_tools(&["python3"]) {
+        return;
+    }
+    for e in std::fs::read_dir(real_dir()).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "txt") {
+            continue;
+        }
+        let out = bin().args(["--format", "json", "--fail-on", "never"]).arg(&p).output().unwrap();
+        let mut child = Command::new("python3")
+            .arg(&checker)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child.stdin.take().unwrap().write_all(&out.stdout).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}: {}", p.display(), String::from_utf8_lossy(&o.stdout));
+    }
+}
+
 // ---- from the wheel: fresh transcripts, the runtime's DWARF, cores -----------------------
 
 /// The unpacked wheel's lib directory, after running the regeneration script into `out`.
