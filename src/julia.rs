@@ -111,6 +111,13 @@ pub fn role(f: &Frame) -> FrameRole {
     if matches!(module, "Base" | "Core") || module.starts_with("Base.") || module.starts_with("Core.") {
         return FrameRole::Base;
     }
+    // The system image (`…/lib/julia/sys.so`, `sys-debug.so`) holds Base's compiled code.
+    let module_base = module.rsplit('/').next().unwrap_or(module);
+    if (module_base.starts_with("sys.") || module_base.starts_with("sys-debug."))
+        && [".so", ".dylib", ".dll"].iter().any(|e| module_base.ends_with(e))
+    {
+        return FrameRole::Base;
+    }
     if !file.is_empty() {
         if is_runtime_source(file) {
             return FrameRole::Runtime;
@@ -576,6 +583,9 @@ mod tests {
         assert_eq!(role(&f("julia_print_4678", Some("strings/io.jl"))), FrameRole::Base);
         assert_eq!(role(&f("copy", Some("./array.jl"))), FrameRole::Base);
         assert_eq!(role(&f("enzyme_extract_world", Some("~/.julia/dev/Enzyme/src/compiler.jl"))), FrameRole::UserJulia);
+        let mut sys = f("jfptr_require_46531.clone_1", None);
+        sys.module = Some("/home/dev/julia-1.8.5/lib/julia/sys.so".into());
+        assert_eq!(role(&sys), FrameRole::Base);
         assert_eq!(role(&f("thunk_trampoline", None)), FrameRole::Native);
         assert_eq!(role(&f("couple", Some("src/harness.c"))), FrameRole::Native);
     }

@@ -308,6 +308,9 @@ fn wheel_cases_with_the_runtime_dwarf() {
     let exe = exe.to_str().unwrap();
     check_thunk(&report(&out.join("thunk-r13.gdb.txt"), &["--exe", exe]), true);
     check_valid(&report(&out.join("sizes-fault.gdb.txt"), &["--exe", exe]), 0, true);
+    // The runtime found by its recorded file name in a --debug-dir.
+    let dir = lib.join("julia");
+    check_valid(&report(&out.join("sizes-fault.gdb.txt"), &["--debug-dir", dir.to_str().unwrap()]), 0, true);
     check_zero(&report(&out.join("r13-zero.gdb.txt"), &["--exe", exe]));
     check_stale(&report(&out.join("r13-stale.gdb.txt"), &["--exe", exe]));
     check_gc(&report(&out.join("gc-corrupt.gdb.txt"), &["--exe", exe]));

@@ -389,8 +389,16 @@ impl<'c, 'a> Site<'c, 'a> {
         for (t, span) in tc.problems.iter().chain(&tc.facts) {
             f = f.evidence(t.clone(), *span);
         }
-        if let Some(l) = self.layout.filter(|_| !(tc.problems.is_empty() && tc.facts.is_empty())) {
-            f = f.evidence(layout_evidence(l), None);
+        match self.layout {
+            Some(l) if !(tc.problems.is_empty() && tc.facts.is_empty()) => f = f.evidence(layout_evidence(l), None),
+            Some(_) => {}
+            // Say so rather than assume a layout.
+            None => {
+                f = f.evidence(
+                    "task layout not checked: no Julia runtime DWARF and no Julia version in the trace (give libjulia-internal with --exe or --debug-dir)",
+                    None,
+                )
+            }
         }
         if let Some(t) = self.name_mismatch() {
             f = f.evidence(t, None);
