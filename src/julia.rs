@@ -93,6 +93,13 @@ pub fn role(f: &Frame) -> FrameRole {
     if matches!(module, "Base" | "Core") || module.starts_with("Base.") || module.starts_with("Core.") {
         return FrameRole::Base;
     }
+    // The system image (`…/lib/julia/sys.so`, `sys-debug.so`) holds Base's compiled code.
+    let module_base = module.rsplit('/').next().unwrap_or(module);
+    if (module_base.starts_with("sys.") || module_base.starts_with("sys-debug."))
+        && [".so", ".dylib", ".dll"].iter().any(|e| module_base.ends_with(e))
+    {
+        return FrameRole::Base;
+    }
     if !file.is_empty() {
         if is_runtime_source(file) {
             return FrameRole::Runtime;
@@ -392,5 +399,35 @@ mod tests {
         assert!(is_runtime_source("/home/tim/Julia/src/julia/src/dump.c"));
         assert!(is_runtime_source("julia.h"));
         assert!(!is_runtime_source("src/harness.c"));
+    }
+
+    #[test]
+    fn roles_of_real_names() {
+        // Names and locations as they appear in the julia-real transcripts and the seeds.
+        let f = |name: &str, file: Option<&str>| Frame {
+            function: Some(name.into()),
+            file: file.map(Into::into),
+            ..Default::default()
+        };
+        assert_eq!(role(&f("julia_etc_couple_4561", None)), FrameRole::Specsig);
+        assert_eq!(role(&f("jfptr_etc_couple_4562", None)), FrameRole::JfptrWrapper);
+        assert_eq!(role(&f("jlcapi_etc_couple_4559", None)), FrameRole::CfunctionTrampoline);
+        assert_eq!(role(&f("ijl_gc_small_alloc", None)), FrameRole::Runtime);
+        assert_eq!(
+            role(&f(
+                "ws_queue_push",
+                Some("/cache/build/builder-amdci4-8/julialang/julia-ci/src/work-stealing-queue.h")
+            )),
+            FrameRole::Runtime
+        );
+        assert_eq!(role(&f("#IOBuffer#384", Some("iobuffer.jl"))), FrameRole::Base);
+        assert_eq!(role(&f("julia_print_4678", Some("strings/io.jl"))), FrameRole::Base);
+        assert_eq!(role(&f("copy", Some("./array.jl"))), FrameRole::Base);
+        assert_eq!(role(&f("enzyme_extract_world", Some("~/.julia/dev/Enzyme/src/compiler.jl"))), FrameRole::UserJulia);
+        let mut sys = f("jfptr_require_46531.clone_1", None);
+        sys.module = Some("/home/dev/julia-1.8.5/lib/julia/sys.so".into());
+        assert_eq!(role(&sys), FrameRole::Base);
+        assert_eq!(role(&f("thunk_trampoline", None)), FrameRole::Native);
+        assert_eq!(role(&f("couple", Some("src/harness.c"))), FrameRole::Native);
     }
 }
