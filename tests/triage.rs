@@ -488,3 +488,33 @@ fn seed_004_report() {
     assert_eq!(c["best"]["quality"], 0.0);
     assert_eq!(c["best"]["quality_reasons"], "the crashed thread has no backtrace");
 }
+
+/// The crash-marker pre-filter never hides a crash: every bundled sample transcript that has a
+/// crash record when parsed passes it (and a plain CI log without a crash does not).
+#[test]
+fn prefilter_keeps_every_sample_crash() {
+    let mut checked = 0;
+    let mut stack = vec![common::samples_dir()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if !p.extension().is_some_and(|x| x == "txt" || x == "log") {
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            let parsed = tracecheck::input::parse_bytes(&bytes);
+            let report = tracecheck::analyze::analyze("x", parsed, &Default::default());
+            if !tracecheck::triage::record::records(&report, 3, None).is_empty() {
+                assert!(tracecheck::triage::may_hold_crash(&bytes), "{}", p.display());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked} samples with crashes");
+    let clean = std::fs::read(set_dir().join("ci/linux-gcc-2.log")).unwrap();
+    assert!(!tracecheck::triage::may_hold_crash(&clean));
+}
