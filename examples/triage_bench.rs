@@ -44,13 +44,39 @@ fn generate(i: usize, kb: usize, crash_every: usize, crashes: &[Vec<u8>], out: &
     while out.len() < target {
         line += 1;
         let t = 36_000_000 + line * 37;
-        let _ = write!(out, "2026-11-{:02}T{:02}:{:02}:{:02}.{:07}Z ", 1 + i % 28, (t / 3_600_000) % 24, (t / 60_000) % 60, (t / 1000) % 60, next(&mut s) % 10_000_000);
+        let _ = write!(
+            out,
+            "2026-11-{:02}T{:02}:{:02}:{:02}.{:07}Z ",
+            1 + i % 28,
+            (t / 3_600_000) % 24,
+            (t / 60_000) % 60,
+            (t / 1000) % 60,
+            next(&mut s) % 10_000_000
+        );
         match next(&mut s) % 6 {
-            0 => writeln!(out, "   Compiling crate-{} v0.{}.{} (/home/runner/work/proj/proj/crates/c{})", next(&mut s) % 400, i % 10, line % 30, line % 17),
+            0 => writeln!(
+                out,
+                "   Compiling crate-{} v0.{}.{} (/home/runner/work/proj/proj/crates/c{})",
+                next(&mut s) % 400,
+                i % 10,
+                line % 30,
+                line % 17
+            ),
             1 => writeln!(out, "test module_{}::case_{} ... ok", next(&mut s) % 90, line),
-            2 => writeln!(out, "[{:>5}/{}] CXX obj/src/part_{}.o -O2 -g -fPIC -Wall -Iinclude", line, 9000, next(&mut s) % 800),
+            2 => writeln!(
+                out,
+                "[{:>5}/{}] CXX obj/src/part_{}.o -O2 -g -fPIC -Wall -Iinclude",
+                line,
+                9000,
+                next(&mut s) % 800
+            ),
             3 => writeln!(out, "##[debug]Evaluating condition for step: 'Run tests' ({} ms)", next(&mut s) % 5000),
-            4 => writeln!(out, "    Finished test [unoptimized + debuginfo] target(s) in {}.{}s", next(&mut s) % 90, line % 10),
+            4 => writeln!(
+                out,
+                "    Finished test [unoptimized + debuginfo] target(s) in {}.{}s",
+                next(&mut s) % 90,
+                line % 10
+            ),
             _ => writeln!(out, "info: downloading component 'rust-std' {} KiB / {} KiB", next(&mut s) % 20_000, 20_000),
         }
         .unwrap();

@@ -67,7 +67,12 @@ enum Outcome {
 
 /// Reads, analyses and indexes `items` into `db`; inputs whose content hash is already there
 /// are skipped. Memory stays bounded: one batch of inputs is in flight at a time.
-pub fn run(db: &mut db::Db, items: Vec<Item>, skipped: Vec<Skipped>, opts: &TriageOptions) -> Result<Summary, db::DbError> {
+pub fn run(
+    db: &mut db::Db,
+    items: Vec<Item>,
+    skipped: Vec<Skipped>,
+    opts: &TriageOptions,
+) -> Result<Summary, db::DbError> {
     db.check_frames(opts.frames)?;
     let known = db.known_hashes()?;
     let mut summary = Summary { inputs: items.len(), problems: skipped, ..Default::default() };
@@ -154,8 +159,20 @@ fn process(item: &Item, known: &HashSet<String>, opts: &TriageOptions) -> Outcom
 /// `signal (N)` or `ERROR:`…`Stacktrace:`, Go `panic:`/`fatal error:`/`SIG…`, Rust `panicked`, rr `FATAL`; cores are not
 /// text. A log with none of them is read once by memchr's SIMD search and not parsed
 /// (`tests/triage.rs` checks every bundled sample with a crash passes this filter).
-const CRASH_MARKERS: &[&[u8]] =
-    &[b"signal", b"SIG", b"#0", b"stop reason", b"panic", b"fatal", b"FATAL", b"Assertion", b"abort", b"Abort", b"Stacktrace", b"ERROR:"];
+const CRASH_MARKERS: &[&[u8]] = &[
+    b"signal",
+    b"SIG",
+    b"#0",
+    b"stop reason",
+    b"panic",
+    b"fatal",
+    b"FATAL",
+    b"Assertion",
+    b"abort",
+    b"Abort",
+    b"Stacktrace",
+    b"ERROR:",
+];
 
 /// Whether the text can hold a crash (see [`CRASH_MARKERS`]).
 pub fn may_hold_crash(bytes: &[u8]) -> bool {
@@ -175,7 +192,11 @@ pub fn content_hash(bytes: &[u8]) -> String {
 
 /// Parses and analyses one input's text into its crash records, its formats, and notes for
 /// the summary (limits reached).
-pub fn analyze_bytes(path: &str, bytes: &[u8], opts: &TriageOptions) -> (Vec<record::CrashRecord>, String, Vec<String>) {
+pub fn analyze_bytes(
+    path: &str,
+    bytes: &[u8],
+    opts: &TriageOptions,
+) -> (Vec<record::CrashRecord>, String, Vec<String>) {
     if !may_hold_crash(bytes) {
         return (Vec::new(), String::new(), Vec::new());
     }
