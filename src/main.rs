@@ -417,6 +417,10 @@ fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
                 return Err(format!("{path} is {} bytes, over --max-input-bytes {limit}", m.len()));
             }
         }
+        // One allocation of the right size (read_to_end would grow the buffer by doubling).
+        if let Ok(m) = f.metadata() {
+            buf.reserve_exact(m.len().min(limit) as usize + 1);
+        }
         f.take(limit + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read {path}: {e}"))?;
     }
     if buf.len() as u64 > limit {
@@ -490,6 +494,9 @@ fn check(args: CheckArgs) -> ExitCode {
         eprintln!("tracecheck: cannot write output: {e}");
         return ExitCode::from(2);
     }
+    // The process ends here: freeing a model of millions of frames one allocation at a time
+    // would only cost time (5 % of a big run).
+    let report = std::mem::ManuallyDrop::new(report);
     if failed_input {
         return ExitCode::from(2);
     }
