@@ -450,8 +450,22 @@ mod locals {
     #[test]
     fn edge_cases() {
         for s in [
-            "", "\n", "a = 1", " a = 1 \r\n b = 2\n", "No locals.", "x =", "= y", " = ", "a = b = c", "a  =  b",
-            "\u{a0}a = 1\u{a0}", "\u{b}a = 1", "a=1\n\nb = 2\r", "\r", "No locals.\r\n", "é = ü",
+            "",
+            "\n",
+            "a = 1",
+            " a = 1 \r\n b = 2\n",
+            "No locals.",
+            "x =",
+            "= y",
+            " = ",
+            "a = b = c",
+            "a  =  b",
+            "\u{a0}a = 1\u{a0}",
+            "\u{b}a = 1",
+            "a=1\n\nb = 2\r",
+            "\r",
+            "No locals.\r\n",
+            "é = ü",
         ] {
             check(Some(s));
         }
