@@ -22,6 +22,7 @@ pub mod insn;
 pub mod messages;
 pub mod model;
 pub mod notes;
+pub mod progress;
 pub mod report;
 pub mod rules;
 pub mod runtime;

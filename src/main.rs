@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use tracecheck::analyze::{self, Report};
+use tracecheck::progress::Progress;
 use tracecheck::report::{self, markdown::MarkdownOptions, text::TextOptions};
 use tracecheck::rules::{self, Selection, Severity};
 
@@ -546,6 +547,7 @@ fn load_input(
                 let symbols = binaries.map(BinaryArgs::options).unwrap_or_default();
                 let opts =
                     tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
+                let _progress = Progress::spinner(&format!("reading core {path}: modules, unwinding, symbols"));
                 return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
                     Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
                     Err(e) => Err(format!("{path}: {e}")),
@@ -577,6 +579,7 @@ fn load_input(
         (tracecheck::input::parse_bytes_with(&bytes, budget.limits), keep_raw.then_some(bytes))
     };
     if let Some(b) = binaries.filter(|b| b.given()) {
+        let _progress = Progress::spinner(&format!("symbolizing {path}"));
         let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(b.options());
         tracecheck::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
     }
@@ -608,10 +611,12 @@ fn stream_input(
         tracecheck::input::parse_reader(r, &opts).map_err(|e| format!("cannot read {what}: {e}"))
     };
     let streamed = if path == "-" {
-        run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?
+        let progress = Progress::bytes("reading standard input", None);
+        run(&mut io::BufReader::with_capacity(1 << 20, progress.reader(io::stdin().lock())))?
     } else {
         let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-        run(&mut io::BufReader::with_capacity(1 << 20, f))?
+        let progress = Progress::bytes(&format!("reading {path}"), f.metadata().ok().map(|m| m.len()));
+        run(&mut io::BufReader::with_capacity(1 << 20, progress.reader(f)))?
     };
     if streamed.over_max {
         return Err(format!("{path} is over --max-input-bytes {}", budget.max_input_bytes));
@@ -794,9 +799,12 @@ fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
         basenames: a.basenames,
         threads: a.threads,
     };
+    let progress = Progress::spinner(&format!("symbolizing {} addresses in {}", addrs.len(), a.exe.display()));
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    match addr2line_mode::run(&m, &addrs, &o, &mut out).and_then(|_| out.flush()) {
+    let res = addr2line_mode::run(&m, &addrs, &o, &mut out);
+    progress.finish();
+    match res.and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
