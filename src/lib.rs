@@ -26,6 +26,7 @@ pub mod messages;
 pub mod model;
 pub mod notes;
 pub mod pipeline;
+pub mod progress;
 pub mod report;
 pub mod roles;
 pub mod rules;

@@ -420,3 +420,64 @@ fn same_bytes_on_edge_cases() {
     both("empty", b"");
     both("binary", &[0, 1, 2, 0xff, 0xfe, b'\n', 0x1b, b'[', b'2', b'J']);
 }
+
+/// `Frame::locals` (shortcut line split, trim and " = " search) against the plain version it
+/// replaced, on strings built from the characters that matter.
+mod locals {
+    use proptest::prelude::*;
+    use tracecheck::model::Frame;
+
+    fn reference(locals: Option<&str>) -> Vec<(&str, &str)> {
+        locals
+            .unwrap_or("")
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                match l.split_once(" = ") {
+                    Some((n, v)) => Some((n, v)),
+                    None if l == "No locals." || l.is_empty() => None,
+                    None => Some((l, "")),
+                }
+            })
+            .collect()
+    }
+
+    fn check(s: Option<&str>) {
+        let f = Frame { locals: s.map(Into::into), ..Default::default() };
+        assert_eq!(f.locals().collect::<Vec<_>>(), reference(s), "{s:?}");
+    }
+
+    #[test]
+    fn edge_cases() {
+        for s in [
+            "",
+            "\n",
+            "a = 1",
+            " a = 1 \r\n b = 2\n",
+            "No locals.",
+            "x =",
+            "= y",
+            " = ",
+            "a = b = c",
+            "a  =  b",
+            "\u{a0}a = 1\u{a0}",
+            "\u{b}a = 1",
+            "a=1\n\nb = 2\r",
+            "\r",
+            "No locals.\r\n",
+            "é = ü",
+        ] {
+            check(Some(s));
+        }
+        check(None);
+    }
+
+    proptest! {
+        #[test]
+        fn same_pairs(s in proptest::collection::vec(prop_oneof![
+            Just(" "), Just("="), Just("\n"), Just("\r"), Just("\t"), Just("\u{b}"), Just("a"), Just("é"),
+            Just("\u{a0}"), Just("No locals."), Just(" = ")], 0..24)) {
+            check(Some(&s.concat()));
+        }
+    }
+}
