@@ -9,6 +9,34 @@ use std::io::Write;
 
 pub const SCHEMA: &str = "tracecheck/1";
 
+/// Compact JSON that also writes invisible and bidirectional characters (see
+/// [`super::is_invisible`]) as `\uXXXX` escapes: the document stays faithful (a parser gets
+/// the same string back) while a person reading the file sees where they are.
+struct VisibleFormatter;
+
+impl serde_json::ser::Formatter for VisibleFormatter {
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        if fragment.is_ascii() {
+            return w.write_all(fragment.as_bytes());
+        }
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if super::is_invisible(c) {
+                w.write_all(fragment[start..i].as_bytes())?;
+                write!(w, "\\u{:04x}", c as u32)?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(fragment[start..].as_bytes())
+    }
+}
+
+/// Writes one value with [`VisibleFormatter`].
+fn put<T: serde::Serialize + ?Sized>(out: &mut dyn Write, v: &T) -> std::io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, VisibleFormatter);
+    v.serialize(&mut ser).map_err(std::io::Error::from)
+}
+
 fn hex(v: u64) -> Value {
     Value::String(format!("{v:#x}"))
 }
@@ -165,7 +193,7 @@ fn input_head(ir: &InputReport) -> Value {
     let t = &ir.parsed.trace;
     let d = &ir.parsed.diagnostics;
     json!({
-        "path": ir.path,
+        "path": super::safe_line(&ir.path),
         "formats": t.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),
         "arch": t.arch.name(),
         "core_command": t.core_command.as_deref(),
@@ -210,19 +238,19 @@ fn write_object(
     special: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let Value::Object(map) = obj else {
-        return serde_json::to_writer(&mut *out, obj).map_err(std::io::Error::from);
+        return put(&mut *out, obj);
     };
     out.write_all(b"{")?;
     for (i, (k, v)) in map.iter().enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
-        serde_json::to_writer(&mut *out, k)?;
+        put(&mut *out, k)?;
         out.write_all(b":")?;
         if k == key {
             special(out)?;
         } else {
-            serde_json::to_writer(&mut *out, v)?;
+            put(&mut *out, v)?;
         }
     }
     out.write_all(b"}")
@@ -233,7 +261,7 @@ fn write_thread(out: &mut dyn Write, t: &Thread) -> std::io::Result<()> {
         out.write_all(b"[")?;
         for (i, f) in t.frames.iter().enumerate() {
             out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
-            serde_json::to_writer(&mut *out, &frame(f))?;
+            put(&mut *out, &frame(f))?;
         }
         out.write_all(b"]")
     })

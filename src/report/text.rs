@@ -62,7 +62,7 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
     writeln!(
         out,
         "{} ({}{})",
-        p.bold(&safe(&ir.path)),
+        p.bold(&super::safe_line(&ir.path)),
         if formats.is_empty() { "no debugger output recognized".to_string() } else { formats.join("+") },
         t.arch.name().map(|a| format!(", {a}")).unwrap_or_default()
     )?;
