@@ -21,10 +21,11 @@ const TMP_MARK: &str = ".tracecheck-tmp.";
 /// A temporary this old is stale whatever its process id says.
 const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
 
-fn refused(path: &Path, why: &str) -> io::Error {
+/// The error for a refused destination; callers put the path in front of it.
+fn refused(_path: &Path, why: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::PermissionDenied,
-        format!("refusing to write {}: {why}; tracecheck does not write through links or to special files", path.display()),
+        format!("{why}; not written (tracecheck does not write through symbolic links or to special files)"),
     )
 }
 

@@ -441,7 +441,7 @@ fn list_rules(write_docs: Option<std::path::PathBuf>) -> ExitCode {
         }
         for r in rules::RULES {
             let path = dir.join(format!("{}.md", r.info.id));
-            if let Err(e) = std::fs::write(&path, rules::doc_page(r.info)) {
+            if let Err(e) = tracecheck::fsutil::write_file(&path, rules::doc_page(r.info).as_bytes()) {
                 error_line(&format!("cannot write {}: {e}", path.display()));
                 return ExitCode::from(2);
             }
@@ -502,7 +502,7 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
         return ExitCode::from(2);
     };
     let path = dir.join("tracecheck.py");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, companion_script())) {
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| tracecheck::fsutil::write_file(&path, companion_script().as_bytes())) {
         error_line(&format!("cannot write {}: {e}", path.display()));
         return ExitCode::from(2);
     }
