@@ -248,9 +248,15 @@ struct CheckArgs {
     /// Leave the raw dump out of the markdown report.
     #[arg(long)]
     no_raw: bool,
-    /// Markdown: add source lines around each frame when the source file exists locally.
+    /// Markdown: add source lines around each frame, read only from the --source-dir
+    /// directories (the current directory by default); the report lists the files read.
     #[arg(long)]
     with_source: bool,
+    /// A directory --with-source may read source files from (repeatable; default: the current
+    /// directory). Paths are resolved, symlinks included, and must stay inside; /proc, /sys
+    /// and /dev are never read.
+    #[arg(long = "source-dir", value_name = "DIR", requires = "with_source")]
+    source_dir: Vec<std::path::PathBuf>,
     /// Open the interactive terminal UI instead of printing a report.
     #[arg(long, short = 'i')]
     interactive: bool,
@@ -613,7 +619,12 @@ fn check(args: CheckArgs) -> ExitCode {
         Format::Json => report::json::write(&report, &mut out),
         Format::Markdown => report::markdown::write(
             &report,
-            &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() },
+            &MarkdownOptions {
+                include_raw: !args.no_raw,
+                notes,
+                with_source: args.with_source,
+                source_dirs: args.source_dir.clone(),
+            },
             &mut out,
         ),
     };

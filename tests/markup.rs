@@ -160,7 +160,7 @@ fn tui_shows_invisible_characters() {
 
 /// Renders GitHub-flavoured markdown to HTML with cmark-gfm and its GitHub extensions.
 fn render_gfm(md: &str) -> Option<String> {
-    if !common::have_tools(&["cmark-gfm"]) {
+    if !common::require_tools(&["cmark-gfm"]) {
         return None;
     }
     use std::io::Write;

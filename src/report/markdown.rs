@@ -27,7 +27,8 @@ pub struct MarkdownOptions {
     pub source_dirs: Vec<PathBuf>,
 }
 
-/// A zero-width joiner: put after `@`, `#`, inside `GH-`, `://` and `www.` so that GitHub
+/// A zero-width joiner: put after `@`, `#` (tracecheck's own `frame #3` too, which GitHub
+/// would link to issue 3), inside `GH-`, `://` and `www.` so that GitHub
 /// does not turn text from a dump into a mention, an issue link or a live link.
 const ZWJ: char = '\u{200d}';
 
@@ -184,7 +185,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             summary.push_str(&format!(" ({})", code(n)));
         }
         if let Some(f) = th.frames.first() {
-            summary.push_str(&format!(", frame #0 {}", code(f.function_name())));
+            summary.push_str(&format!(", frame #\u{200d}0 {}", code(f.function_name())));
             if let (Some(file), Some(line)) = (&f.file, f.line) {
                 summary.push_str(&format!(" at {}", code(&format!("{file}:{line}"))));
             }
@@ -194,7 +195,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             && let Some(f) = th.frames.get(cul.position)
         {
             summary.push_str(&format!(
-                "; first frame outside runtime/libc: #{} {}",
+                "; first frame outside runtime/libc: #\u{200d}{} {}",
                 cul.index,
                 code(f.function_name())
             ));
@@ -219,7 +220,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     if !ir.findings.is_empty() {
         writeln!(out, "### Findings\n")?;
         for (i, f) in ir.findings.iter().enumerate() {
-            let fr = f.frame.map(|n| format!(" (frame #{n})")).unwrap_or_default();
+            let fr = f.frame.map(|n| format!(" (frame #\u{200d}{n})")).unwrap_or_default();
             writeln!(out, "- **{}** {}: {}{}", f.severity.name(), code(f.rule), escape(&f.message), fr)?;
             for e in &f.evidence {
                 let at = e.lines.map(|l| format!(" — dump line {}", l.first)).unwrap_or_default();
@@ -244,7 +245,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             let f0 = th.frames.iter().position(|f| f.index == 0).unwrap_or(0);
             let reg_notes = |name: &str| placed.registers.get(&(si, tp, f0, name.to_string()));
             let any_note = set.regs.iter().any(|r| reg_notes(&r.name).is_some());
-            writeln!(out, "### Registers (frame #0)\n")?;
+            writeln!(out, "### Registers (frame #\u{200d}0)\n")?;
             if any_note {
                 writeln!(out, "| register | value | points to | note |")?;
                 writeln!(out, "|---|---|---|---|")?;
@@ -274,7 +275,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
                         writeln!(out)?;
                         extra = true;
                     }
-                    writeln!(out, "- **note on {} at frame #{idx}:** {}", escape(reg), note_text(n))?;
+                    writeln!(out, "- **note on {} at frame #\u{200d}{idx}:** {}", escape(reg), note_text(n))?;
                 }
             }
             writeln!(out)?;
@@ -474,7 +475,7 @@ fn write_sources(
         if snippet.is_empty() {
             continue;
         }
-        body.push_str(&format!("#{} {} — {}\n\n", f.index, code(f.function_name()), code(&format!("{shown_path}:{line}"))));
+        body.push_str(&format!("#\u{200d}{} {} — {}\n\n", f.index, code(f.function_name()), code(&format!("{shown_path}:{line}"))));
         body.push_str(&fenced(&snippet, ""));
         body.push('\n');
         shown += 1;

@@ -130,7 +130,8 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
                     continue;
                 }
                 let note = annotate_register(r, &c, t.arch).unwrap_or_default();
-                let name = format!("{:<6}", r.name);
+                let note = safe(&note);
+                let name = format!("{:<6}", safe(&r.name));
                 let name = if highlighted.contains(&&*r.name) { p.wrap("1;33", &name) } else { name };
                 writeln!(out, "    {name} {:#018x}  {}", v, p.dim(&note))?;
             }
