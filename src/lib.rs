@@ -24,6 +24,7 @@ pub mod insn;
 pub mod julia;
 pub mod messages;
 pub mod model;
+pub mod fsutil;
 pub mod notes;
 pub mod pipeline;
 pub mod progress;
