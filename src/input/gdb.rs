@@ -423,7 +423,8 @@ pub fn stop_line(l: &str) -> Option<GdbStopLine<'_>> {
     for bp in ["Breakpoint ", "Temporary breakpoint "] {
         if let Some(r) = rest.strip_prefix(bp) {
             let (num, loc) = r.split_once(", ")?;
-            let number = num.parse().ok()?;
+            // `Breakpoint 1.2,`: location 2 of breakpoint 1 (an inlined or template function).
+            let number = num.split('.').next()?.parse().ok()?;
             return Some(GdbStopLine::Breakpoint { thread, number, location: loc });
         }
     }

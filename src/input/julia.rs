@@ -257,6 +257,22 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         || t.starts_with("while loading ") && t.contains("in expression starting on line")
     {
         b.saw(Format::Julia);
+        // `in expression starting at FILE:LINE`; 0.x: `while loading FILE, in expression
+        // starting on line N`.
+        let expr = match t.strip_prefix("in expression starting at ") {
+            Some(e) => e.trim().to_string(),
+            None => {
+                let file = t["while loading ".len()..].split(", in expression").next().unwrap_or("").trim();
+                let line = t.rsplit(' ').next().unwrap_or("");
+                format!("{file}:{line}")
+            }
+        };
+        let si = b.ensure_stop();
+        let st = &mut b.trace.stops[si];
+        if st.expression.is_none() {
+            st.expression = Some(expr.into());
+        }
+        st.span.extend_to(n);
         return true;
     }
     if t.starts_with("GC error (probable corruption)") {
@@ -268,6 +284,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     if t.starts_with("Allocations: ") && t.contains("(Pool: ") {
         b.saw(Format::Julia);
+        b.add_message(t, n);
         b.ctx = Ctx::None;
         b.julia.thread = None;
         return true;

@@ -24,10 +24,13 @@ pub mod companion;
 pub mod gdb;
 pub mod go;
 pub mod julia;
+pub mod kernel;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod sanitizer;
 pub mod stream;
+pub mod valgrind;
 
 pub use stream::{StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
@@ -182,7 +185,7 @@ pub struct Builder {
     pub(crate) diag: Diagnostics,
     limits: Limits,
     interner: FxHashSet<Arc<str>>,
-    formats: u8,
+    formats: u16,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
@@ -235,6 +238,9 @@ pub struct Builder {
     pub(crate) rr: rr::RrState,
     pub(crate) companion: companion::CompanionState,
     pub(crate) go: go::GoState,
+    pub(crate) san: sanitizer::SanState,
+    pub(crate) vg: valgrind::VgState,
+    pub(crate) kernel: kernel::KernelState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
@@ -291,6 +297,9 @@ impl Builder {
             rr: rr::RrState::default(),
             companion: Default::default(),
             go: Default::default(),
+            san: Default::default(),
+            vg: Default::default(),
+            kernel: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
@@ -687,6 +696,9 @@ impl Builder {
         let after_missing = std::mem::replace(&mut self.after_missing_source, false);
         // Hot path: backtrace lines and bt-full locals.
         let first = l.as_bytes().first().copied().unwrap_or(b'\n');
+        if first == b'#' && self.san.active && sanitizer::line(self, l, n) {
+            return true;
+        }
         if first == b'#'
             && let Some(f) = gdb::frame_line(l)
         {
@@ -799,6 +811,10 @@ impl Builder {
             return true;
         }
         if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {
+            return true;
+        }
+        // Checker reports, the kernel log and strace (issue #17).
+        if valgrind::line(self, l, n) || sanitizer::line(self, l, n) || kernel::line(self, l, n) {
             return true;
         }
         if julia::line(self, l, n) {
@@ -1859,7 +1875,7 @@ impl Builder {
         julia::finish(&mut self);
         self.finish_limits();
         let mut formats = Vec::new();
-        for f in [Format::Gdb, Format::Rr, Format::Julia, Format::Go, Format::Lldb, Format::Core] {
+        for f in Format::ALL {
             if self.formats & (1 << (f as u8)) != 0 {
                 formats.push(f);
             }
@@ -1867,7 +1883,17 @@ impl Builder {
         self.trace.formats = formats;
         for si in 0..self.trace.stops.len() {
             let loc = self.stop_location.get(si).cloned().flatten();
-            pick_crashed_thread(&mut self.trace.stops[si], loc);
+            let stop = &mut self.trace.stops[si];
+            pick_crashed_thread(stop, loc);
+            // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
+            if stop.reason.is_non_crash() {
+                let had_current = stop.threads.iter().any(|t| t.current);
+                for t in &mut stop.threads {
+                    if std::mem::take(&mut t.crashed) && !had_current {
+                        t.current = true;
+                    }
+                }
+            }
         }
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
@@ -2061,19 +2087,36 @@ pub(crate) fn fill_signal(reason: &mut StopReason, signal: &str, desc: &str) {
 
 /// Architecture from register names, else from instruction syntax.
 fn infer_arch(t: &Trace) -> Arch {
-    for s in &t.stops {
-        for th in &s.threads {
-            for set in th.registers.values() {
-                for r in &set.regs {
-                    match &*r.name {
-                        "rip" | "rax" | "rsp" | "r13" | "eflags" if set.reg("eip").is_none() => return Arch::X86_64,
-                        "x0" | "x20" | "x29" | "x30" | "cpsr" => return Arch::Aarch64,
-                        "eip" | "eax" | "esp" => return Arch::X86,
-                        _ => {}
-                    }
-                }
-            }
-        }
+    // Register names, most distinctive first (`r13`, `pc`, `lr` and `sp` exist on several).
+    let names: FxHashSet<&str> = t
+        .stops
+        .iter()
+        .flat_map(|s| s.threads.iter())
+        .flat_map(|th| th.registers.values())
+        .flat_map(|set| set.regs.iter())
+        .map(|r| &*r.name)
+        .collect();
+    let has = |n: &str| names.contains(n);
+    if has("pswm") || has("pswa") {
+        return Arch::S390x;
+    }
+    if has("msr") && (has("ctr") || has("xer") || has("cr")) {
+        return Arch::Ppc64;
+    }
+    if has("eip") || (has("eax") && !has("rax")) {
+        return Arch::X86;
+    }
+    if has("rip") || has("rax") || has("rsp") || has("eflags") {
+        return Arch::X86_64;
+    }
+    if has("x0") || has("x20") || has("x29") || has("x30") || has("cpsr") {
+        return Arch::Aarch64;
+    }
+    if has("ra") && (has("a0") || has("t0") || has("gp") || has("tp")) {
+        return Arch::Riscv64;
+    }
+    if has("r13") && !has("lr") && !has("cpsr") {
+        return Arch::X86_64;
     }
     // Instruction syntax: 64-bit registers anywhere mean x86-64 (32-bit names appear in
     // x86-64 code too).

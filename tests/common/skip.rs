@@ -65,12 +65,7 @@ fn skip(need: &str) {
 
 fn runs(tool: &str) -> bool {
     let flag = if tool == "tmux" { "-V" } else { "--version" };
-    Command::new(tool)
-        .arg(flag)
-        .stdin(Stdio::null())
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+    Command::new(tool).arg(flag).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)
 }
 
 /// `true` when every tool in `tools` runs; otherwise prints `SKIPPED ...` (or panics under
