@@ -167,6 +167,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         put_frame(b, f, n);
         return true;
     }
+    // `register read` output pasted without its `(lldb)` prompt: the block heading says what
+    // follows (`General Purpose Registers:`, `Floating Point Registers:`, `Exception State
+    // Registers:`).
+    if t.ends_with(" Registers:") && t.bytes().all(|c| c.is_ascii_alphabetic() || c == b' ' || c == b':') {
+        b.saw(Format::Lldb);
+        b.lldb.active = true;
+        b.lldb.cmd = LldbCmd::Registers;
+        return true;
+    }
     if !b.lldb.active && !t.starts_with("Process ") && !t.starts_with("Current executable set to ") {
         return false;
     }
