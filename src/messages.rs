@@ -25,6 +25,8 @@ pub enum MessageKind {
     GcCorruption,
     /// `LLVM ERROR:`, `fatal runtime error:`, `fatal error:` (Go)
     FatalError,
+    /// glibc's `_FORTIFY_SOURCE` checks: `*** buffer overflow detected ***: terminated`.
+    FortifyFail,
 }
 
 const HEAP: &[&str] = &[
@@ -55,6 +57,9 @@ const HEAP: &[&str] = &[
 pub fn classify(t: &str) -> Option<MessageKind> {
     if t.contains("stack smashing detected") {
         return Some(MessageKind::StackSmashing);
+    }
+    if t.starts_with("*** ") && t.contains(" detected ***") {
+        return Some(MessageKind::FortifyFail);
     }
     if HEAP.iter().any(|h| t.contains(h)) {
         return Some(MessageKind::HeapCorruption);

@@ -324,6 +324,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
+    if t.starts_with("Some frames were hidden. Use `show(err)`") {
+        b.saw(Format::Julia);
+        b.add_message(t, n);
+        return true;
+    }
     if t.starts_with("Allocations: ") && t.contains("(Pool: ") {
         b.saw(Format::Julia);
         b.add_message(t, n);

@@ -54,6 +54,19 @@ fn strip_kernel_prefix(t: &str) -> Option<&str> {
     if let Some(p) = t.find(" kernel: ") {
         return Some(&t[p + 9..]);
     }
+    // Other journal lines about the same crash (`Dec 01 09:14:23 host systemd[1]: x.service:
+    // Main process exited, code=dumped, status=11/SEGV`): `Mmm dd hh:mm:ss host ident[pid]: …`.
+    if t.len() > 16
+        && t.is_char_boundary(15)
+        && t.as_bytes()[3] == b' '
+        && t.as_bytes()[9] == b':'
+        && t.as_bytes()[12] == b':'
+        && t[..3].bytes().all(|c| c.is_ascii_alphabetic())
+        && let Some((_, rest)) = t[16..].split_once(' ')
+        && rest.split_once(": ").is_some_and(|(ident, _)| !ident.contains(' ') && ident.ends_with(']'))
+    {
+        return Some(rest);
+    }
     // A bare `traps:` / `comm[pid]: segfault at` line (dmesg without timestamps).
     if t.starts_with("traps: ") || t.contains("]: segfault at ") || t.contains("]: unhandled ") {
         return Some(t);

@@ -592,7 +592,9 @@ impl Builder {
             return;
         }
         let idx = f.index;
-        if pos > 0 && th.frames[pos - 1].index + 1 == idx {
+        // The frame interrupted by a signal is printed without a pc too; a signal trampoline
+        // (`<signal handler called>`) is never inlined into it.
+        if pos > 0 && th.frames[pos - 1].index + 1 == idx && !th.frames[pos - 1].signal_handler {
             th.frames[pos - 1].inlined = true;
         }
     }
