@@ -516,7 +516,28 @@ pub(crate) fn blank(b: &mut Builder) {
     }
 }
 
-pub(crate) fn finish(_b: &mut Builder) {}
+/// A 32-bit runtime (i686, armv7) prints some `unknown function (ip: …)` values
+/// sign-extended to 64 bits (`0xffffffffb5e2c0a8`). When every other pc of the thread fits
+/// in 32 bits, such a value is the 32-bit address `0xb5e2c0a8`. The interpreter's pseudo-ips
+/// `0xffffffffffffffff` / `0xfffffffffffffffe` are left alone.
+pub(crate) fn finish(b: &mut Builder) {
+    for st in &mut b.trace.stops {
+        for th in &mut st.threads {
+            let is_ext = |v: u64| v >> 32 == 0xffff_ffff && v < 0xffff_ffff_ffff_fff0 && v & 0x8000_0000 != 0;
+            let pcs = || th.frames.iter().filter_map(|f| f.pc).map(|a| a.0);
+            if !pcs().any(is_ext) || pcs().any(|v| v > u32::MAX as u64 && !is_ext(v) && v < 0xffff_ffff_ffff_fff0) {
+                continue;
+            }
+            for f in &mut th.frames {
+                if let Some(pc) = f.pc.as_mut()
+                    && is_ext(pc.0)
+                {
+                    pc.0 &= 0xffff_ffff;
+                }
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

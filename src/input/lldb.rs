@@ -182,6 +182,17 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if let Some(r) = t.strip_prefix("Process ") {
         return process_line(b, r, n);
     }
+    // `Breakpoint 1: where = prog`f at t.c:3:5, address = 0x…` (set, not hit) and
+    // `Breakpoint 2: 2 locations.`
+    if t.starts_with("Breakpoint ") && t.contains(": ") && (t.contains("where = ") || t.contains(" locations.")) {
+        b.add_message(t, n);
+        return true;
+    }
+    // The column caret under a source line (its indentation lost in a paste): the column is
+    // already on the frame line.
+    if t == "^" {
+        return true;
+    }
     if let Some(r) = t.strip_prefix("Current executable set to '") {
         b.saw(Format::Lldb);
         b.lldb.active = true;

@@ -153,6 +153,8 @@ pub(crate) enum Ctx {
     Symbol,
     /// `show environment [VAR]`.
     Environment,
+    /// `info breakpoints` (rows are kept as messages).
+    Breakpoints,
     /// A `p` command whose value continues over several lines.
     Print,
     JuliaNative,
@@ -318,6 +320,10 @@ impl Builder {
 
     pub(crate) fn saw(&mut self, f: Format) {
         self.formats |= 1 << (f as u8);
+    }
+
+    fn formats_has(&self, f: Format) -> bool {
+        self.formats & (1 << (f as u8)) != 0
     }
 
     fn recognized(&mut self) {
@@ -1011,6 +1017,20 @@ impl Builder {
                     return true;
                 }
             }
+            Ctx::Breakpoints => {
+                // `1       breakpoint     keep y   0x… in f at x.c:3`, `1.2   y   0x… in …`,
+                // `\tbreakpoint already hit 2 times`, `\tstop only if x > 3`.
+                let first = t.split_whitespace().next().unwrap_or("");
+                let numbered = !first.is_empty() && first.bytes().all(|c| c.is_ascii_digit() || c == b'.');
+                if numbered
+                    || t.starts_with("breakpoint already hit ")
+                    || t.starts_with("stop only if ")
+                    || t.starts_with("silent")
+                {
+                    self.add_message(t, n);
+                    return true;
+                }
+            }
             Ctx::Environment => {
                 if let Some((k, v)) = t.split_once(" = ")
                     && !k.is_empty()
@@ -1173,6 +1193,11 @@ impl Builder {
         }
         if t.starts_with("Id") && t.contains("Target Id") {
             self.ctx = Ctx::InfoThreads;
+            return true;
+        }
+        if t.starts_with("Num") && t.contains("Disp Enb") {
+            self.ctx = Ctx::Breakpoints;
+            self.add_message(t, n);
             return true;
         }
         if t.starts_with("Dump of assembler code") {
@@ -1776,6 +1801,7 @@ impl Builder {
                     }
                     "sharedlibrary" | "shared" | "sharedlib" | "dll" => self.ctx = Ctx::Libraries,
                     "threads" | "thread" => self.ctx = Ctx::InfoThreads,
+                    "breakpoints" | "break" | "b" | "br" | "watchpoints" => self.ctx = Ctx::Breakpoints,
                     "frame" | "f" => self.ctx = Ctx::FrameInfo,
                     "locals" | "lo" | "local" => {
                         self.ctx = Ctx::Locals;
@@ -1904,6 +1930,22 @@ impl Builder {
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
             self.trace.arch = infer_arch(&self.trace);
+        }
+        // A Go crash header's `pc=` (`[signal SIGSEGV: … pc=0x482d90]`, `PC=0x…`) is the
+        // crashing thread's pc when no register dump was printed.
+        if self.formats_has(Format::Go) {
+            let pc_name = self.trace.arch.pc_register();
+            for si in 0..self.trace.stops.len() {
+                let Some(pc) = self.stop_location.get(si).cloned().flatten().and_then(|l| l.pc) else { continue };
+                let st = &mut self.trace.stops[si];
+                let Some(ti) = st.threads.iter().position(|t| t.crashed) else { continue };
+                let set = st.threads[ti].registers.entry(0).or_default();
+                if set.regs.is_empty() {
+                    let span = st.reason.span;
+                    set.span = span;
+                    set.set(Register { name: pc_name.into(), value: Some(pc), natural: None, span });
+                }
+            }
         }
         if self.trace.arch == Arch::X86_64 {
             rename_generic_registers(&mut self.trace);

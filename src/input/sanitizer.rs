@@ -120,6 +120,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if let Some(p) = t.find(": runtime error: ") {
         let loc = &t[..p];
         open_report(b, Format::Ubsan, "UndefinedBehaviorSanitizer", &t[p + 2..], n);
+        b.add_message(t, n);
         if let Some(f) = location_frame(b, loc, n) {
             // The location is where the check fired; a stack (print_stacktrace=1) may follow
             // and then replaces it.
