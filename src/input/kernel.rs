@@ -387,3 +387,31 @@ fn is_syscall(r: &str) -> bool {
         || ret.parse::<i64>().is_ok()
         || ret.strip_prefix("0x").is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::*;
+
+    #[test]
+    fn kernel_and_strace_lines_give_a_stop() {
+        let p = crate::input::parse(
+            "[  77.000001] demo[4242]: segfault at 28 ip 0000563e2a40117f sp 00007ffe0a3b1c28 error 4 in demo[563e2a400000+3000] likely on CPU 1 (core 1, socket 0)\n",
+        );
+        let s = &p.trace.stops[0];
+        assert_eq!((s.reason.signal.as_deref(), s.reason.address), (Some("SIGSEGV"), Some(Address(0x28))));
+        let r = s.registers().expect("registers");
+        assert_eq!((r.get("rip"), r.get("rsp")), (Some(0x563e2a40117f), Some(0x7ffe0a3b1c28)));
+        assert_eq!(s.threads[0].frames[0].module.as_deref(), Some("demo"));
+
+        let p = crate::input::parse(
+            "openat(AT_FDCWD, \"x\", O_RDONLY)        = -1 ENOENT (No such file or directory)
+--- SIGBUS {si_signo=SIGBUS, si_code=BUS_ADRERR, si_addr=0x7f00deadb000} ---
++++ killed by SIGBUS (core dumped) +++
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = &p.trace.stops[0];
+        assert_eq!((s.reason.signal.as_deref(), s.reason.address), (Some("SIGBUS"), Some(Address(0x7f00deadb000))));
+        assert_eq!(s.reason.code_name(), Some("BUS_ADRERR"));
+    }
+}

@@ -569,4 +569,33 @@ Current event not known (diversion?)
             Some("Assertion `!(debug_status & DS_WATCHPOINT_ANY)' failed to hold.")
         );
     }
+
+    #[test]
+    fn tail_record_with_wrapped_registers_is_a_stop() {
+        // Record shape of rr's `Tail of trace dump` (rr issues #3035, #3457), our values; the
+        // register line is broken inside tokens (`rbp:0x7ffd4e21` / `9a40`) and between them.
+        let p = crate::input::parse(
+            "Tail of trace dump:
+{
+  real_time:12.5 global_time:900, event:`SIGNAL: SIGSEGV(det)' tid:4321, ticks:77
+rax:0x0 rbx:0x1 rbp:0x7ffd4e21
+9a40 rsp:0x7ffd4e219a20 fs:0x
+0 rip:0x5612a9e01a7c
+eflags:0x246
+}
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = &p.trace.stops[0];
+        assert_eq!((s.reason.signal.as_deref(), s.rr_event, s.rr_ticks), (Some("SIGSEGV"), Some(900), Some(77)));
+        let t = &s.threads[0];
+        assert_eq!((&*t.id, t.crashed), ("4321", true));
+        let r = s.registers().expect("registers");
+        assert_eq!(r.get("rbp"), Some(0x7ffd4e219a40));
+        assert_eq!(r.get("rsp"), Some(0x7ffd4e219a20));
+        assert_eq!(r.get("fs"), Some(0));
+        assert_eq!(r.get("rip"), Some(0x5612a9e01a7c));
+        assert_eq!(r.get("eflags"), Some(0x246));
+        assert_eq!(p.trace.arch, Arch::X86_64);
+    }
 }

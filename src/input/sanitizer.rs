@@ -489,3 +489,64 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
     }
     Some(f)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::*;
+
+    #[test]
+    fn asan_report_is_a_stop_with_stacks() {
+        // Shape of the recorded tests/wild/san/asan-uaf.txt (gcc 12 libsanitizer), our values.
+        let p = crate::input::parse(
+            "=================================================================
+==7==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000012 at pc 0x5555 bp 0x7ffe sp 0x7ffd
+READ of size 1 at 0x602000000012 thread T0
+    #0 0x55d0c3a0b4b0 in show_label src/ui.c:60
+    #1 0x7f0c1a227249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58
+    #2 0x55d0c3a0b190 in _start (/tmp/ui+0x1190) (BuildId: 0123abcd)
+
+0x602000000012 is located 2 bytes inside of 8-byte region [0x602000000010,0x602000000018)
+freed by thread T0 here:
+    #0 0x7f0c1a4b9b6f in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52
+    #1 0x55d0c3a0b4a7 in drop_label src/ui.c:59
+
+SUMMARY: AddressSanitizer: heap-use-after-free src/ui.c:60 in show_label
+==7==ABORTING
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = &p.trace.stops[0];
+        let c = s.checker.as_ref().expect("checker report");
+        assert_eq!(c.kind, Some("use-after-free"));
+        assert_eq!(c.access.as_deref(), Some("READ of size 1 at 0x602000000012 thread T0"));
+        assert_eq!(s.reason.address, Some(Address(0x602000000012)));
+        let t0 = s.threads.iter().find(|t| &*t.id == "T0").expect("T0");
+        assert!(t0.crashed);
+        assert_eq!(t0.frames[0].function.as_deref(), Some("show_label"));
+        assert_eq!((t0.frames[0].file.as_deref(), t0.frames[0].line), (Some("src/ui.c"), Some(60)));
+        assert_eq!(t0.frames[2].module.as_deref(), Some("/tmp/ui"));
+        let freed = s.threads.iter().find(|t| &*t.id == "freed by thread T0").expect("free stack");
+        assert_eq!(freed.frames[1].function.as_deref(), Some("drop_label"));
+        assert_eq!(crate::analyze::culprit(s).map(|c| c.index), Some(0));
+    }
+
+    #[test]
+    fn tsan_frames_without_pc_and_ubsan_lines() {
+        let p = crate::input::parse(
+            "WARNING: ThreadSanitizer: data race (pid=12)
+  Write of size 4 at 0x55d0c3a0e010 by thread T2:
+    #0 bump src/count.c:9 (count+0x1395)
+  Previous read of size 4 at 0x55d0c3a0e010 by main thread:
+    #0 main src/count.c:20:5 (count+0x1402)
+src/count.c:31:14: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(p.trace.stops[0].checker.as_ref().and_then(|c| c.kind), Some("data-race"));
+        let t2 = &p.trace.stops[0].threads[0];
+        assert_eq!((&*t2.id, t2.frames[0].function.as_deref(), t2.frames[0].line), ("T2", Some("bump"), Some(9)));
+        assert_eq!(p.trace.stops[0].threads[1].frames[0].column, Some(5));
+        assert_eq!(p.trace.stops[1].checker.as_ref().and_then(|c| c.kind), Some("undefined-behavior"));
+        assert!(p.trace.formats.contains(&Format::Tsan) && p.trace.formats.contains(&Format::Ubsan));
+    }
+}

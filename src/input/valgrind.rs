@@ -127,11 +127,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
 }
 
 fn error_heading(b: &mut Builder, t: &str, n: u32) -> bool {
+    // An invalid free becomes `double-free` when the block turns out to be free'd already.
     let kind: Option<&'static str> = if t.starts_with("Invalid read of size ")
         || t.starts_with("Invalid write of size ")
+        || t.starts_with("Invalid free()")
+        || t.starts_with("Mismatched free()")
     {
-        Some("invalid-access")
-    } else if t.starts_with("Invalid free()") || t.starts_with("Mismatched free()") {
         Some("invalid-access")
     } else if t.starts_with("Conditional jump or move depends on uninitialised value")
         || t.starts_with("Use of uninitialised value of size")
@@ -227,4 +228,42 @@ fn frame(b: &mut Builder, rest: &str, first: bool, n: u32) -> Option<Frame> {
         None => {}
     }
     Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::*;
+
+    #[test]
+    fn invalid_read_in_freed_block_is_use_after_free() {
+        // Shape of tests/wild/valgrind/uaf.txt (memcheck 3.19), our values.
+        let p = crate::input::parse(
+            "==31== Invalid read of size 1
+==31==    at 0x109418: show_label (ui.c:60)
+==31==    by 0x1094B4: main (ui.c:70)
+==31==  Address 0x4a41042 is 2 bytes inside a block of size 8 free'd
+==31==    at 0x484417B: free (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
+==31==    by 0x10940F: drop_label (ui.c:59)
+==31==  Block was alloc'd at
+==31==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
+==31==
+==31== Process terminating with default action of signal 11 (SIGSEGV)
+==31==  Access not within mapped region at address 0x18
+==31==    at 0x109219: session_len (ui.c:20)
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = &p.trace.stops[0];
+        assert_eq!(s.checker.as_ref().and_then(|c| c.kind), Some("use-after-free"));
+        assert_eq!(s.reason.address, Some(Address(0x4a41042)));
+        let t = &s.threads[0];
+        assert!(t.crashed);
+        assert_eq!((t.frames[1].function.as_deref(), t.frames[1].line), (Some("main"), Some(70)));
+        assert_eq!(
+            s.threads[1].frames[0].module.as_deref(),
+            Some("/usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so")
+        );
+        let sig = &p.trace.stops[1];
+        assert_eq!((sig.reason.signal.as_deref(), sig.reason.address), (Some("SIGSEGV"), Some(Address(0x18))));
+    }
 }

@@ -136,3 +136,22 @@ fn ascii(v: u64) -> String {
     let s: String = b.iter().rev().map(|&c| c as char).collect();
     format!("\"{s}\"")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_pattern;
+
+    #[test]
+    fn patterns() {
+        assert!(is_pattern(0x4141414141414141));
+        assert!(is_pattern(0x6161616a61616169));
+        assert!(is_pattern(0x6161616c));
+        // code, stack and heap addresses, small numbers
+        assert!(!is_pattern(0x555555555219));
+        assert!(!is_pattern(0x555555555555));
+        assert!(!is_pattern(0x7fffffffeb90));
+        assert!(!is_pattern(0x4006e4));
+        assert!(!is_pattern(0x30303030)); // digits only
+        assert!(!is_pattern(0x61626364)); // letters, none repeated
+    }
+}
