@@ -121,7 +121,13 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     if let Some(name) = f.function {
         // Things that are not function names: prose sentences that happen to end in ")".
-        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") {
+        // A name may start with a digit when it is one word (ppc64 linker stubs:
+        // `00000011.plt_call.memcpy@@GLIBC_2.3+0`) or follows a pc (`0x… in 1f ()`).
+        if name.starts_with(|c: char| c.is_ascii_digit())
+            && !name.starts_with("0x")
+            && f.pc.is_none()
+            && (name.contains(' ') || !name.contains('.'))
+        {
             return None;
         }
     }
@@ -621,7 +627,8 @@ pub fn insn_line(l: &str) -> Option<GdbInsnLine<'_>> {
     } else {
         (None, r)
     };
-    let r = r.strip_prefix(':')?;
+    // `=> 0x3fff7c8f2b4c :\tld r2,24(r1)`: other tools strip the symbol and leave the space.
+    let r = r.strip_prefix(':').or_else(|| r.strip_prefix(" :"))?;
     let mut text = skip_ws(r);
     // `=> 0x0:\tgdb/x.gdb:48: Error in sourced command file:`: the memory could not be read
     // and gdb's error message was glued onto the half-printed line.
@@ -858,6 +865,20 @@ pub fn is_noise(l: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn digit_names_and_stripped_insn_lines() {
+        // ppc64 linker stubs start with a digit; other tools print `=> 0xADDR :\tinsn`.
+        let f =
+            frame_line("#0  0x00003fff7c8f2b4c in 00000011.plt_call.memcpy@@GLIBC_2.3+0 () from /usr/lib/libfoo.so")
+                .expect("frame");
+        assert_eq!(f.function, Some("00000011.plt_call.memcpy@@GLIBC_2.3+0"));
+        assert_eq!(f.module, Some("/usr/lib/libfoo.so"));
+        assert_eq!(frame_line("#0  3 threads (running)"), None, "prose is still not a frame");
+        let i = insn_line("=> 0x3fff7c8f2b4c :\tld      r2,24(r1)").expect("insn");
+        assert_eq!((i.current, i.address, i.location, i.text), (true, 0x3fff7c8f2b4c, None, "ld      r2,24(r1)"));
+    }
+
     use super::*;
 
     #[test]

@@ -984,6 +984,12 @@ impl Builder {
     }
 
     fn gdb_line(&mut self, l: &str, t: &str, n: u32) -> bool {
+        // gdb's notes while it stops: kept with the stop (`p $_siginfo` failed; debuginfod
+        // fetched a source file).
+        if t.starts_with("Unable to read siginfo") || t.starts_with("Downloading source file ") {
+            self.add_message(t, n);
+            return true;
+        }
         if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
             let ti = self.frame_thread();
             let si = self.ensure_stop();
