@@ -121,17 +121,23 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     if let Some(name) = f.function {
         // Things that are not function names: prose sentences that happen to end in ")".
-        // A name may start with a digit when it is one word (ppc64 linker stubs:
-        // `00000011.plt_call.memcpy@@GLIBC_2.3+0`) or follows a pc (`0x… in 1f ()`).
-        if name.starts_with(|c: char| c.is_ascii_digit())
-            && !name.starts_with("0x")
-            && f.pc.is_none()
-            && (name.contains(' ') || !name.contains('.'))
-        {
+        // A name may start with a digit when it is a ppc64 linker stub
+        // (`00000011.plt_call.memcpy@@GLIBC_2.3+0`: 8 hex digits, a dot, no space).
+        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") && !is_linker_stub(name) {
             return None;
         }
     }
     Some(())
+}
+
+/// `00000011.plt_call.memcpy@@GLIBC_2.3+0`, `00000017.long_branch.foo+0` (ppc64 stubs).
+pub fn is_linker_stub(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() > 9
+        && b[..8].iter().all(u8::is_ascii_hexdigit)
+        && b[8] == b'.'
+        && b[9].is_ascii_alphabetic()
+        && !name.contains(' ')
 }
 
 /// `s.rfind(word)` for a word that starts with a space: walks the spaces from the end with
