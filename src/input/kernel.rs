@@ -22,7 +22,7 @@ use super::Builder;
 use super::lexemes::parse_hex;
 use crate::model::*;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct KernelState {
     /// An AArch64 register dump is being read (after `unhandled … fault`).
     pub arm_regs: bool,

@@ -36,7 +36,7 @@ use super::Builder;
 use super::lexemes::parse_hex;
 use crate::model::*;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct SanState {
     /// A report is being read: stack lines and its notes belong to it.
     pub active: bool,

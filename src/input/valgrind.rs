@@ -23,7 +23,7 @@ use super::Builder;
 use super::lexemes::parse_hex;
 use crate::model::*;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct VgState {
     pub thread: Option<usize>,
     pub next_section: Option<String>,
