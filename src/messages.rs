@@ -40,6 +40,9 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.contains("stack smashing detected") {
         return Some(MessageKind::StackSmashing);
     }
+    if t.starts_with("*** ") && t.contains(" detected ***") {
+        return Some(MessageKind::FortifyFail);
+    }
     if HEAP.iter().any(|h| t.contains(h)) {
         return Some(MessageKind::HeapCorruption);
     }

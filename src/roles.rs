@@ -14,6 +14,19 @@ pub fn is_machinery(f: &Frame) -> bool {
     let name = f.function.as_deref().unwrap_or("");
     let module = f.module.as_deref().unwrap_or("");
     let file = f.file.as_deref().unwrap_or("");
+    // Sanitizer runtimes (interceptors, allocator, reporting) and valgrind's preload.
+    if name.starts_with("__interceptor_")
+        || name.starts_with("__asan_")
+        || name.starts_with("__tsan_")
+        || name.starts_with("__msan_")
+        || name.starts_with("__ubsan_")
+        || name.starts_with("__sanitizer_")
+        || file.contains("/libsanitizer/")
+        || file.contains("compiler-rt/lib/")
+        || module.contains("vgpreload_")
+    {
+        return true;
+    }
     const EXACT: &[&str] = &[
         "raise",
         "abort",
@@ -248,6 +261,10 @@ fn in_glibc_tree(file: &str) -> bool {
 }
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
+    // A breakpoint or a non-fault signal is not a crash: nothing to blame.
+    if stop.reason.is_non_crash() {
+        return None;
+    }
     let th = stop.crashed_thread()?;
     // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
     // Julia engineer does: to the package, script or C code that called in.

@@ -221,7 +221,13 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
-    if let Some(m) = stop.messages.iter().find(|m| m.text.starts_with("Allocations:") || m.text.starts_with("!!!")) {
+    // Julia's `!!! ERROR in jl_ -- ABORTING !!!` says more than its `Allocations:` summary.
+    let runtime_line = stop
+        .messages
+        .iter()
+        .find(|m| m.text.starts_with("!!!"))
+        .or_else(|| stop.messages.iter().find(|m| m.text.starts_with("Allocations:")));
+    if let Some(m) = runtime_line {
         f = f.evidence(m.text.to_string(), Some(m.span));
     }
     f = match kind {

@@ -14,16 +14,25 @@ pub mod assertion_failure;
 pub mod bad_pc;
 pub mod callee_saved_changed;
 pub mod corrupt_backtrace;
+pub mod data_race;
+pub mod double_free;
+pub mod heap_buffer_overflow;
 pub mod heap_corruption;
+pub mod invalid_access;
+pub mod memory_leak;
 pub mod noncanonical_address;
 pub mod null_dereference;
 pub mod panic;
 pub mod pinned_register;
 pub mod poison_value;
+pub mod stack_buffer_overflow;
 pub mod stack_misaligned;
 pub mod stack_overflow;
 pub mod stack_pointer_wild;
 pub mod uncaught_exception;
+pub mod undefined_behavior;
+pub mod uninitialized_read;
+pub mod use_after_free;
 pub mod wild_pointer;
 pub mod write_to_readonly;
 
@@ -229,7 +238,47 @@ pub static RULES: &[Rule] = &[
     Rule { info: &poison_value::RULE, check: poison_value::check },
     Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check },
     Rule { info: &wild_pointer::RULE, check: wild_pointer::check },
+    Rule { info: &heap_buffer_overflow::RULE, check: heap_buffer_overflow::check },
+    Rule { info: &stack_buffer_overflow::RULE, check: stack_buffer_overflow::check },
+    Rule { info: &use_after_free::RULE, check: use_after_free::check },
+    Rule { info: &double_free::RULE, check: double_free::check },
+    Rule { info: &invalid_access::RULE, check: invalid_access::check },
+    Rule { info: &uninitialized_read::RULE, check: uninitialized_read::check },
+    Rule { info: &data_race::RULE, check: data_race::check },
+    Rule { info: &memory_leak::RULE, check: memory_leak::check },
+    Rule { info: &undefined_behavior::RULE, check: undefined_behavior::check },
 ];
+
+/// The finding of a checker-report rule: every stop whose [`CheckerReport`] has the rule's
+/// id as its kind (sanitizers and valgrind name the error themselves, so the finding is exact).
+/// The message quotes the report and names the culprit frame (the first frame outside the
+/// checker's interceptors and the C library); the evidence is the report's own lines.
+pub(crate) fn checker_findings(cx: &RuleContext<'_>, info: &RuleInfo, next_steps: &[&str], out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        let Some(rep) = stop.checker.as_ref().filter(|r| r.kind == Some(info.id)) else { continue };
+        let culprit = crate::analyze::named_culprit(stop);
+        let mut msg = format!("{}: {}", rep.tool, rep.text);
+        if let Some((_, f)) = culprit {
+            msg.push_str(&format!(" in {}", crate::analyze::frame_location(f)));
+        }
+        let mut f = Finding::new(info, msg);
+        f.stop = Some(si);
+        if let Some((th, fr)) = culprit {
+            f.thread = Some(th.id.to_string());
+            f.frame = Some(fr.index);
+        }
+        f.evidence.push(Evidence::new(format!("{} report: {}", rep.tool, rep.text), Some(rep.span)));
+        if let Some(a) = &rep.access {
+            f.evidence.push(Evidence::new(format!("access: {a}"), None));
+        }
+        if let Some(sm) = &rep.summary {
+            f.evidence.push(Evidence::new(sm.to_string(), None));
+        }
+        f.next_steps = next_steps.iter().map(|s| s.to_string()).collect();
+        f.rank = 90;
+        out.push(f);
+    }
+}
 
 /// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).
 pub fn doc_page(info: &RuleInfo) -> String {
