@@ -292,7 +292,7 @@ fn wheel_cases_with_the_runtime_dwarf() {
         return;
     };
     // Ground truth for 1.13.1, read with gimli from the runtime's own DWARF.
-    let l = tracecheck::julia::layout_from_file(&runtime_lib(&lib), &[]).expect("layout from DWARF");
+    let l = tracecheck::symbolize::julia_layout::layout_from_file(&runtime_lib(&lib), &[]).expect("layout from DWARF");
     assert_eq!((l.task_gcstack, l.task_world_age, l.task_ptls), (152, 160, 168));
     assert_eq!((l.tls_tid, l.tls_current_task, l.tls_system_id), (Some(0), Some(3912), Some(4056)));
     assert_eq!(l.task_tag, Some(11));
