@@ -248,9 +248,15 @@ struct CheckArgs {
     /// Leave the raw dump out of the markdown report.
     #[arg(long)]
     no_raw: bool,
-    /// Markdown: add source lines around each frame when the source file exists locally.
+    /// Markdown: add source lines around each frame, read only from the --source-dir
+    /// directories (the current directory by default); the report lists the files read.
     #[arg(long)]
     with_source: bool,
+    /// A directory --with-source may read source files from (repeatable; default: the current
+    /// directory). Paths are resolved, symlinks included, and must stay inside; /proc, /sys
+    /// and /dev are never read.
+    #[arg(long = "source-dir", value_name = "DIR", requires = "with_source")]
+    source_dir: Vec<std::path::PathBuf>,
     /// Open the interactive terminal UI instead of printing a report.
     #[arg(long, short = 'i')]
     interactive: bool,
@@ -443,7 +449,7 @@ fn list_rules(write_docs: Option<std::path::PathBuf>) -> ExitCode {
         }
         for r in rules::RULES {
             let path = dir.join(format!("{}.md", r.info.id));
-            if let Err(e) = std::fs::write(&path, rules::doc_page(r.info)) {
+            if let Err(e) = tracecheck::fsutil::write_file(&path, rules::doc_page(r.info).as_bytes()) {
                 error_line(&format!("cannot write {}: {e}", path.display()));
                 return ExitCode::from(2);
             }
@@ -504,7 +510,7 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
         return ExitCode::from(2);
     };
     let path = dir.join("tracecheck.py");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, companion_script())) {
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| tracecheck::fsutil::write_file(&path, companion_script().as_bytes())) {
         error_line(&format!("cannot write {}: {e}", path.display()));
         return ExitCode::from(2);
     }
@@ -615,7 +621,12 @@ fn check(args: CheckArgs) -> ExitCode {
         Format::Json => report::json::write(&report, &mut out),
         Format::Markdown => report::markdown::write(
             &report,
-            &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() },
+            &MarkdownOptions {
+                include_raw: !args.no_raw,
+                notes,
+                with_source: args.with_source,
+                source_dirs: args.source_dir.clone(),
+            },
             &mut out,
         ),
     };

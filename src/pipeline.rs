@@ -170,7 +170,7 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
 /// the file is at hand (`--exe`, `--debug-dir`, `--sysroot` or its recorded path); the note
 /// says which file was used, or that the version table will be.
 fn attach_julia_layout(parsed: &mut Parsed, opts: &LoadOptions) {
-    if let Some(message) = crate::julia::attach_layout(&mut parsed.trace, &opts.symbols) {
+    if let Some(message) = crate::symbolize::julia_layout::attach_layout(&mut parsed.trace, &opts.symbols) {
         parsed.diagnostics.notes.push(Note { line: None, message });
     }
 }

@@ -22,7 +22,7 @@ use crate::model::*;
 /// How many lines of a GC error's object dump are kept as messages.
 const GC_DUMP_LINES_KEPT: usize = 40;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct JuliaState {
     /// Thread receiving native frames.
     thread: Option<usize>,

@@ -41,10 +41,18 @@ static ESCAPE: [u8; 256] = {
     t[0x0d] = b'r';
     t[b'"' as usize] = b'"';
     t[b'\\' as usize] = b'\\';
+    // First bytes of the UTF-8 forms of the invisible and bidirectional characters
+    // (`report::is_invisible`): the character is decoded and, if it is one, written as
+    // `\uXXXX` so the document shows where it is (a parser still gets the same string).
+    t[0xd8] = b'?';
+    t[0xe1] = b'?';
+    t[0xe2] = b'?';
+    t[0xe3] = b'?';
+    t[0xef] = b'?';
     t
 };
 
-/// The high bit of each byte of `w` that is below 0x20, `"` or `\\`, except that a byte above
+/// The high bit of each byte of `w` that is below 0x20, `"`, `\\` or not ASCII, except that a byte above
 /// such a byte may be marked too (a borrow): the lowest marked byte is always exact, and so is
 /// "none" (the "has less than" and "has zero byte" bit tricks).
 #[inline(always)]
@@ -56,7 +64,8 @@ fn escape_mask(w: u64) -> u64 {
     let quote = q.wrapping_sub(LO) & !q & HI;
     let bs = w ^ (LO * b'\\' as u64);
     let backslash = bs.wrapping_sub(LO) & !bs & HI;
-    below_space | quote | backslash
+    // Bytes with the high bit set too: the lead bytes of invisible characters are among them.
+    below_space | quote | backslash | (w & HI)
 }
 
 /// The position of the first byte at or after `from` that needs an escape, eight bytes at a
@@ -154,8 +163,31 @@ impl<'w> J<'w> {
         let mut from = 0;
         while let Some(i) = next_escape(bytes, from) {
             let b = bytes[i];
-            self.buf.extend_from_slice(&bytes[start..i]);
+            from = i + 1;
             let e = ESCAPE[b as usize];
+            if e == 0 {
+                // A non-ASCII byte that starts no invisible character (the word scan flags every
+                // byte with the high bit set).
+                continue;
+            }
+            if e == b'?' {
+                // `i` is a char boundary: these bytes only start a character.
+                let c = s.get(i..).and_then(|t| t.chars().next()).unwrap_or(' ');
+                if !super::is_invisible(c) {
+                    continue;
+                }
+                self.buf.extend_from_slice(&bytes[start..i]);
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let u = c as u32;
+                self.buf.extend_from_slice(b"\\u");
+                for shift in [12, 8, 4, 0] {
+                    self.buf.push(HEX[((u >> shift) & 15) as usize]);
+                }
+                start = i + c.len_utf8();
+                from = start;
+                continue;
+            }
+            self.buf.extend_from_slice(&bytes[start..i]);
             if e == b'u' {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
                 self.buf.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
@@ -163,7 +195,6 @@ impl<'w> J<'w> {
                 self.buf.extend_from_slice(&[b'\\', e]);
             }
             start = i + 1;
-            from = i + 1;
         }
         self.buf.extend_from_slice(&bytes[start..]);
         self.buf.push(b'"');
@@ -712,7 +743,8 @@ fn write_input_to(j: &mut J<'_>, ir: &InputReport) -> std::io::Result<()> {
     }
     j.close_arr();
     j.key("path");
-    j.str(&ir.path);
+    // The file name as a one-line string: no control character decodes out of it.
+    j.str(&super::safe_line(&ir.path));
     // Streamed stop by stop.
     j.key("stops");
     j.val();
