@@ -362,6 +362,21 @@ impl ElfModule {
                 let endian =
                     if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
                 let r = gimli::DwarfSections::load(|id| -> Result<StaticSlice, SymbolizeError> {
+                    // Variable locations, macros and the pub* indexes are never read here: not
+                    // loading them spares decompressing them (a fifth of a compressed libc
+                    // debug file is .debug_loclists).
+                    use gimli::SectionId as S;
+                    if matches!(
+                        id,
+                        S::DebugLoc
+                            | S::DebugLocLists
+                            | S::DebugMacinfo
+                            | S::DebugMacro
+                            | S::DebugPubNames
+                            | S::DebugPubTypes
+                    ) {
+                        return Ok(gimli::EndianSlice::new(&[], endian));
+                    }
                     let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
                     let bytes: &'static [u8] = match s.uncompressed_data() {
                         Ok(std::borrow::Cow::Borrowed(b)) => b,
