@@ -6,7 +6,8 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
-use tracecheck::analyze::{self, Report};
+use tracecheck::model::Report;
+use tracecheck::pipeline::{self, LoadOptions, Source};
 use tracecheck::report::{self, markdown::MarkdownOptions, text::TextOptions};
 use tracecheck::rules::{self, Selection, Severity};
 
@@ -15,7 +16,8 @@ use tracecheck::rules::{self, Selection, Severity};
     name = "tracecheck",
     version,
     about = "Reads what a debugger saw at a crash (gdb, rr, lldb, Julia and Go runtime output, ELF cores) and says what is wrong with the machine state.",
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = EXAMPLES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -23,6 +25,20 @@ struct Cli {
     #[command(flatten)]
     check: CheckArgs,
 }
+
+/// The examples section of `tracecheck --help` (also in the man page).
+const EXAMPLES: &str = "\
+Examples:
+  tracecheck crash.gdb.txt                     report on a gdb/rr/lldb transcript or runtime log
+  tracecheck --exe ./prog core.1234            analyze an ELF core with its executable
+  gdb -batch -ex run -ex bt -ex 'info registers' -ex 'x/i $pc' -ex 'p $_siginfo' ./prog 2>&1 | tracecheck -
+  tracecheck -f markdown crash.txt > report.md  a bug report to paste into an issue
+  tracecheck -i crash.txt                      the interactive terminal UI (same as `tracecheck tui`)
+  tracecheck triage ci-logs/                   many logs into crash signatures and clusters
+  tracecheck explain pinned-register           what a finding means (`tracecheck rules` lists them)
+
+Exit status: 0 no finding at or above --fail-on (default: error), 1 an error finding was
+reported, 2 usage error or an unreadable input.";
 
 #[derive(Subcommand)]
 enum Command {
@@ -32,8 +48,20 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         write_docs: Option<std::path::PathBuf>,
     },
-    /// Print a rule's explanation.
-    Explain { rule: String },
+    /// Print a rule's explanation: what it checks, why it matters, what to run next.
+    Explain {
+        /// A rule id, such as `pinned-register` (`tracecheck rules` lists them all).
+        #[arg(value_name = "RULE")]
+        rule: String,
+    },
+    /// Print a shell completion script: `tracecheck completions bash > ~/.local/share/bash-completion/completions/tracecheck`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `tracecheck man > ~/.local/share/man/man1/tracecheck.1`.
+    Man,
     /// Install the gdb companion script and print the `source` line for ~/.gdbinit.
     ///
     /// Writes the script to $XDG_DATA_HOME/tracecheck/tracecheck.py (default
@@ -48,13 +76,19 @@ enum Command {
         print_script: bool,
     },
     /// Open the interactive terminal UI on a dump (same as `tracecheck -i FILE`).
+    ///
+    /// The UI opens on the most severe finding; `?` lists the keys. Findings are explained
+    /// by `tracecheck explain RULE`; `tracecheck rules` lists the rules.
     Tui {
+        /// The dump: a gdb/rr/lldb transcript, a Julia or Go runtime log, or an ELF core (with --exe).
         #[arg(value_name = "FILE")]
         file: String,
         /// Follow a growing gdb/rr log (`set logging file FILE`): re-read it as it grows and
         /// jump to each new stop. FILE need not exist yet.
         #[arg(long)]
         follow: bool,
+        #[command(flatten)]
+        load: LoadArgs,
     },
     /// Attach a note to a frame, a register, a finding or the whole trace (kept in
     /// FILE.tracecheck-notes.json), or list the notes with --list.
@@ -201,13 +235,8 @@ struct CheckArgs {
     /// Exit with 1 when a finding of at least this severity is reported.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
-    /// Run only this rule (repeatable; enables experimental rules).
-    #[arg(long = "rule", value_name = "ID")]
-    rule: Vec<String>,
-    /// Do not run this rule (repeatable).
-    #[arg(long = "skip-rule", value_name = "ID")]
-    skip_rule: Vec<String>,
-    /// Colour in text output (never when NO_COLOR is set).
+    /// Colour in text output. `auto` colours a terminal unless NO_COLOR is set (CLICOLOR_FORCE
+    /// forces it); `always` and `never` win over both.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     /// Show every stop's backtrace and all unrecognized lines.
@@ -219,44 +248,68 @@ struct CheckArgs {
     /// Leave the raw dump out of the markdown report.
     #[arg(long)]
     no_raw: bool,
-    /// Refuse inputs larger than this many bytes.
-    #[arg(long, default_value_t = 2 << 30)]
-    max_input_bytes: u64,
-    /// Frames kept of one input, over all threads and stops (later frames are dropped, with
-    /// a note). `--max-frames` is how many are shown per backtrace.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
-    max_frames_kept: usize,
-    /// Threads kept of one input (later threads are left out, with a note).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    max_threads: usize,
-    /// Stops kept of one input (later stops are merged into the last one, with a note).
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    max_stops: usize,
-    /// Stop symbolizing after this many seconds and report what was done (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    symbolize_timeout: f64,
-    /// Markdown: add source lines around each frame when the source file exists locally.
+    /// Markdown: add source lines around each frame, read only from the --source-dir
+    /// directories (the current directory by default); the report lists the files read.
     #[arg(long)]
     with_source: bool,
+    /// A directory --with-source may read source files from (repeatable; default: the current
+    /// directory). Paths are resolved, symlinks included, and must stay inside; /proc, /sys
+    /// and /dev are never read.
+    #[arg(long = "source-dir", value_name = "DIR", requires = "with_source")]
+    source_dir: Vec<std::path::PathBuf>,
     /// Open the interactive terminal UI instead of printing a report.
     #[arg(long, short = 'i')]
     interactive: bool,
     #[command(flatten)]
+    load: LoadArgs,
+}
+
+/// What decides the model an input gives: the same for batch mode, `-i` and `tui`.
+#[derive(Args)]
+struct LoadArgs {
+    /// Run only this rule (repeatable; enables experimental rules).
+    #[arg(long = "rule", value_name = "ID")]
+    rule: Vec<String>,
+    /// Do not run this rule (repeatable).
+    #[arg(long = "skip-rule", value_name = "ID")]
+    skip_rule: Vec<String>,
+    /// Refuse inputs larger than this many bytes.
+    #[arg(long, default_value_t = 2 << 30, help_heading = LIMITS)]
+    max_input_bytes: u64,
+    /// Frames kept of one input, over all threads and stops (later frames are dropped, with
+    /// a note). `--max-frames` is how many are shown per backtrace.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, help_heading = LIMITS)]
+    max_frames_kept: usize,
+    /// Threads kept of one input (later threads are left out, with a note).
+    #[arg(long, value_name = "N", default_value_t = 100_000, help_heading = LIMITS)]
+    max_threads: usize,
+    /// Stops kept of one input (later stops are merged into the last one, with a note).
+    #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = LIMITS)]
+    max_stops: usize,
+    /// Stop symbolizing after this many seconds and report what was done (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, help_heading = LIMITS)]
+    symbolize_timeout: f64,
+    #[command(flatten)]
     binaries: BinaryArgs,
 }
+
+/// Help heading of the options that bound what a hostile input can cost.
+const LIMITS: &str = "Limits (for untrusted or huge inputs)";
+/// Help heading of the binary and debug-info options.
+const BINARIES: &str = "Binaries and debug info";
 
 /// Binaries and debug info for cores and for symbolizing transcripts.
 #[derive(Args)]
 struct BinaryArgs {
     /// An executable or shared library of the crashed process (repeatable).
-    #[arg(long = "exe", value_name = "PATH")]
+    #[arg(long = "exe", value_name = "PATH", help_heading = BINARIES)]
     exe: Vec<std::path::PathBuf>,
     /// Look up the paths a core or transcript names under this directory.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = BINARIES)]
     sysroot: Option<std::path::PathBuf>,
     /// Separate debug files: `DIR/.build-id/xx/rest.debug` and `.gnu_debuglink` names
     /// (repeatable; /usr/lib/debug is always searched).
-    #[arg(long = "debug-dir", value_name = "DIR")]
+    #[arg(long = "debug-dir", value_name = "DIR", help_heading = BINARIES)]
     debug_dir: Vec<std::path::PathBuf>,
 }
 
@@ -274,27 +327,14 @@ impl BinaryArgs {
     }
 }
 
-/// How much of one input is read and kept.
-#[derive(Clone, Copy)]
-struct Budget {
-    max_input_bytes: u64,
-    limits: tracecheck::input::Limits,
-    symbolize_timeout: Option<std::time::Duration>,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            max_input_bytes: 2 << 30,
-            limits: Default::default(),
-            symbolize_timeout: Some(std::time::Duration::from_secs(60)),
-        }
+impl LoadArgs {
+    fn selection(&self) -> Selection {
+        Selection { only: self.rule.clone(), skip: self.skip_rule.clone() }
     }
-}
-
-impl CheckArgs {
-    fn budget(&self) -> Budget {
-        Budget {
+    /// The pipeline's options for these arguments.
+    fn options(&self, keep_raw: bool) -> LoadOptions {
+        LoadOptions {
+            selection: self.selection(),
             max_input_bytes: self.max_input_bytes,
             limits: tracecheck::input::Limits {
                 max_frames: self.max_frames_kept,
@@ -304,15 +344,21 @@ impl CheckArgs {
             },
             symbolize_timeout: (self.symbolize_timeout > 0.0 && self.symbolize_timeout.is_finite())
                 .then(|| std::time::Duration::from_secs_f64(self.symbolize_timeout.min(1e9))),
+            symbols: self.binaries.options(),
+            symbolize_text: self.binaries.given(),
+            keep_raw,
         }
     }
+    /// `--rule` / `--skip-rule` name known rules.
+    fn check_rules(&self) -> Result<(), String> {
+        for id in self.rule.iter().chain(self.skip_rule.iter()) {
+            if rules::find(id).is_none() {
+                return Err(format!("unknown rule '{id}' (see `tracecheck rules`)"));
+            }
+        }
+        Ok(())
+    }
 }
-
-/// Inputs bigger than this are streamed (not read into memory whole); standard input always is.
-const STREAM_ABOVE: u64 = 64 << 20;
-
-/// Bytes of a streamed input kept for the markdown report's raw transcript.
-const RAW_KEPT_WHEN_STREAMING: usize = 16 << 20;
 
 /// Prints a message to stderr with anything that came from outside (paths, dump text)
 /// stripped of terminal escapes and control characters.
@@ -345,12 +391,27 @@ fn run() -> ExitCode {
     match cli.command {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Completions { shell }) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "tracecheck", &mut io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man) => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            match clap_mangen::Man::new(cmd).render(&mut io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tracecheck: cannot write the man page: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
-        Some(Command::Tui { file, follow: false }) => tui(&file, &cli.check),
-        Some(Command::Tui { file, follow: true }) => tui_follow(&file, &cli.check),
+        Some(Command::Tui { file, follow, load }) => tui(&file, follow, &load),
         Some(Command::Note(args)) => note(args),
         None if cli.check.interactive => match cli.check.files.as_slice() {
-            [file] => tui(file, &cli.check),
+            [file] => tui(file, false, &cli.check.load),
             _ => {
                 eprintln!("tracecheck: -i opens exactly one dump file");
                 ExitCode::from(2)
@@ -388,7 +449,7 @@ fn list_rules(write_docs: Option<std::path::PathBuf>) -> ExitCode {
         }
         for r in rules::RULES {
             let path = dir.join(format!("{}.md", r.info.id));
-            if let Err(e) = std::fs::write(&path, rules::doc_page(r.info)) {
+            if let Err(e) = tracecheck::fsutil::write_file(&path, rules::doc_page(r.info).as_bytes()) {
                 error_line(&format!("cannot write {}: {e}", path.display()));
                 return ExitCode::from(2);
             }
@@ -449,7 +510,7 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
         return ExitCode::from(2);
     };
     let path = dir.join("tracecheck.py");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, companion_script())) {
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| tracecheck::fsutil::write_file(&path, companion_script().as_bytes())) {
         error_line(&format!("cannot write {}: {e}", path.display()));
         return ExitCode::from(2);
     }
@@ -460,55 +521,78 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    if path == "-" {
-        io::stdin()
-            .lock()
-            .take(limit + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-        if let Ok(m) = f.metadata() {
-            if m.is_dir() {
-                return Err(format!("{path} is a directory"));
-            }
-            if m.len() > limit {
-                return Err(format!("{path} is {} bytes, over --max-input-bytes {limit}", m.len()));
-            }
+/// Whether text output is coloured. `--color always/never` decide alone; for `auto`,
+/// NO_COLOR (set and non-empty, no-color.org) turns colour off, else CLICOLOR_FORCE (set,
+/// non-empty and not `0`) turns it on, else a terminal gets colour. ripgrep does the same.
+fn use_color(choice: ColorChoice, is_terminal: bool, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+        ColorChoice::Auto => is_terminal,
+    }
+}
+
+/// The subcommand a mistyped first argument was probably meant to be: within two edits of a
+/// subcommand's name, and not an existing path.
+fn subcommand_suggestion(arg: &str) -> Option<String> {
+    if std::path::Path::new(arg).exists() || arg.contains(['/', '.']) {
+        return None;
+    }
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let best = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .map(|n| (edit_distance(arg, &n), n))
+        .filter(|(d, n)| *d <= 2 && *d < n.len())
+        .min();
+    best.map(|(_, n)| n)
+}
+
+/// Levenshtein distance over chars (short strings only: subcommand names).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        f.take(limit + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read {path}: {e}"))?;
+        prev = cur;
     }
-    if buf.len() as u64 > limit {
-        return Err(format!("{path} is over --max-input-bytes {limit}"));
-    }
-    Ok(buf)
+    prev[b.len()]
 }
 
 fn check(args: CheckArgs) -> ExitCode {
+    if let [first, ..] = args.files.as_slice()
+        && let Some(sub) = subcommand_suggestion(first)
+    {
+        error_line(&format!("no file '{first}', and no subcommand of that name; did you mean `tracecheck {sub}`?"));
+        return ExitCode::from(2);
+    }
     if args.files.is_empty() {
         eprintln!(
             "tracecheck: no input file (try `tracecheck sample-traces/null-field.gdb.txt`, or `-` for standard input; `tracecheck --help` for more)"
         );
         return ExitCode::from(2);
     }
-    for id in args.rule.iter().chain(args.skip_rule.iter()) {
-        if rules::find(id).is_none() {
-            error_line(&format!("unknown rule '{id}' (see `tracecheck rules`)"));
-            return ExitCode::from(2);
-        }
+    if let Err(e) = args.load.check_rules() {
+        error_line(&e);
+        return ExitCode::from(2);
     }
-    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
     let mut report = Report::default();
     let mut notes = std::collections::BTreeMap::new();
     let mut failed_input = false;
     for path in &args.files {
         let keep_raw = args.format == Format::Markdown && !args.no_raw;
-        let ir = match load_input(path, &args.budget(), &sel, Some(&args.binaries), keep_raw) {
+        let source = if path == "-" { Source::Stdin } else { Source::Path(path) };
+        let ir = match pipeline::load(source, &args.load.options(keep_raw)) {
             Ok(ir) => ir,
             Err(e) => {
-                error_line(&e);
+                error_line(&e.to_string());
                 failed_input = true;
                 continue;
             }
@@ -527,11 +611,7 @@ fn check(args: CheckArgs) -> ExitCode {
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => io::stdout().is_terminal(),
-    } && std::env::var_os("NO_COLOR").map(|v| v.is_empty()).unwrap_or(true);
+    let color = use_color(args.color, io::stdout().is_terminal(), |k| std::env::var_os(k));
     let res = match args.format {
         Format::Text => report::text::write(
             &report,
@@ -541,7 +621,12 @@ fn check(args: CheckArgs) -> ExitCode {
         Format::Json => report::json::write(&report, &mut out),
         Format::Markdown => report::markdown::write(
             &report,
-            &MarkdownOptions { include_raw: !args.no_raw, notes, with_source: args.with_source, ..Default::default() },
+            &MarkdownOptions {
+                include_raw: !args.no_raw,
+                notes,
+                with_source: args.with_source,
+                source_dirs: args.source_dir.clone(),
+            },
             &mut out,
         ),
     };
@@ -551,6 +636,9 @@ fn check(args: CheckArgs) -> ExitCode {
         eprintln!("tracecheck: cannot write output: {e}");
         return ExitCode::from(2);
     }
+    // The process ends here: freeing a model of millions of frames one allocation at a time
+    // would only cost time (5 % of a big run).
+    let report = std::mem::ManuallyDrop::new(report);
     if failed_input {
         return ExitCode::from(2);
     }
@@ -565,125 +653,43 @@ fn check(args: CheckArgs) -> ExitCode {
     if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// Reads and analyzes one input: an ELF core (recognized by its header, whatever its name)
-/// or a transcript (symbolized when binaries are given). Used by batch mode, the TUI and
-/// `note`, so all three see the same model. Standard input and big files are streamed.
-fn load_input(
-    path: &str,
-    budget: &Budget,
-    sel: &Selection,
-    binaries: Option<&BinaryArgs>,
-    keep_raw: bool,
-) -> Result<analyze::InputReport, String> {
-    let deadline = budget.symbolize_timeout.map(|d| std::time::Instant::now() + d);
-    let mut size = None;
-    if path != "-" {
-        match elf_kind(path) {
-            Some(true) => {
-                let symbols = binaries.map(BinaryArgs::options).unwrap_or_default();
-                let opts =
-                    tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
-                return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
-                    Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
-                    Err(e) => Err(format!("{path}: {e}")),
-                };
-            }
-            Some(false) => {
-                return Err(format!(
-                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
-                ));
-            }
-            None => {}
-        }
-        size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len());
-    }
-    let (mut parsed, raw) = if path == "-" || size.is_some_and(|n| n > STREAM_ABOVE && n <= budget.max_input_bytes) {
-        stream_input(path, budget, keep_raw)?
-    } else {
-        let bytes = read_input(path, budget.max_input_bytes)?;
-        if bytes.starts_with(b"\x7fELF") {
-            return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
-        }
-        (tracecheck::input::parse_bytes_with(&bytes, budget.limits), keep_raw.then_some(bytes))
-    };
-    if let Some(b) = binaries.filter(|b| b.given()) {
-        let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(b.options());
-        tracecheck::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
-    }
-    let mut ir = analyze::analyze(path, parsed, sel);
-    if let Some(bytes) = raw {
-        ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
-    }
-    Ok(ir)
-}
-
-/// Streams standard input or a big file through the parser: memory stays bounded by the
-/// model limits, and the raw text kept for markdown is cut at [`RAW_KEPT_WHEN_STREAMING`].
-fn stream_input(
-    path: &str,
-    budget: &Budget,
-    keep_raw: bool,
-) -> Result<(tracecheck::input::Parsed, Option<Vec<u8>>), String> {
-    use io::BufRead;
-    let opts = tracecheck::input::StreamOptions {
-        limits: budget.limits,
-        keep_raw: if keep_raw { RAW_KEPT_WHEN_STREAMING } else { 0 },
-        max_bytes: budget.max_input_bytes,
-    };
-    let run = |r: &mut dyn BufRead| -> Result<tracecheck::input::Streamed, String> {
-        let what = if path == "-" { "standard input".to_string() } else { path.to_string() };
-        if r.fill_buf().map_err(|e| format!("cannot read {what}: {e}"))?.starts_with(b"\x7fELF") {
-            return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
-        }
-        tracecheck::input::parse_reader(r, &opts).map_err(|e| format!("cannot read {what}: {e}"))
-    };
-    let streamed = if path == "-" {
-        run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-        run(&mut io::BufReader::with_capacity(1 << 20, f))?
-    };
-    if streamed.over_max {
-        return Err(format!("{path} is over --max-input-bytes {}", budget.max_input_bytes));
-    }
-    let mut parsed = streamed.parsed;
-    if keep_raw && !streamed.raw_complete {
-        parsed.diagnostics.notes.push(tracecheck::input::Note {
-            line: None,
-            message: format!(
-                "the raw transcript in the markdown report holds the first {} MiB of {} bytes",
-                RAW_KEPT_WHEN_STREAMING >> 20,
-                streamed.bytes
-            ),
-        });
-    }
-    Ok((parsed, keep_raw.then_some(streamed.raw)))
-}
-
 /// Repeats the diagnostics notes that say a result is partial on stderr.
-fn report_limits(ir: &analyze::InputReport) {
-    for n in &ir.parsed.diagnostics.notes {
-        if n.message.starts_with(tracecheck::input::stream::LIMIT_NOTE) {
-            error_line(&format!("{}: {}", ir.path, n.message));
-        }
+fn report_limits(ir: &pipeline::Analysis) {
+    for n in pipeline::limit_notes(ir) {
+        error_line(&format!("{}: {}", ir.path, n.message));
     }
 }
 
-fn tui(path: &str, args: &CheckArgs) -> ExitCode {
+/// `tracecheck tui FILE`, `tracecheck tui --follow FILE` and `tracecheck -i FILE`: the same
+/// options, the same pipeline as batch mode.
+fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
     if path == "-" {
-        eprintln!("tracecheck: the TUI reads a file, not standard input (save the transcript first)");
+        if follow {
+            eprintln!("tracecheck: --follow reads a file, not standard input");
+        } else {
+            eprintln!("tracecheck: the TUI reads a file, not standard input (save the transcript first)");
+        }
+        return ExitCode::from(2);
+    }
+    if let Err(e) = args.check_rules() {
+        error_line(&e);
         return ExitCode::from(2);
     }
     let started = std::time::Instant::now();
-    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
-    let ir = match load_input(path, &args.budget(), &sel, Some(&args.binaries), true) {
-        Ok(ir) => ir,
-        Err(e) => {
-            error_line(&e);
-            return ExitCode::from(2);
-        }
+    let opts = args.options(true);
+    let res = if follow {
+        tracecheck::tui::run_follow(std::path::PathBuf::from(path), opts, started)
+    } else {
+        let ir = match pipeline::load(Source::Path(path), &opts) {
+            Ok(ir) => ir,
+            Err(e) => {
+                error_line(&e.to_string());
+                return ExitCode::from(2);
+            }
+        };
+        tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started)
     };
-    match tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started) {
+    match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             error_line(&format!("{e:#}"));
@@ -692,29 +698,14 @@ fn tui(path: &str, args: &CheckArgs) -> ExitCode {
     }
 }
 
-fn tui_follow(path: &str, args: &CheckArgs) -> ExitCode {
-    if path == "-" {
-        eprintln!("tracecheck: --follow reads a file, not standard input");
-        return ExitCode::from(2);
-    }
-    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
-    let started = std::time::Instant::now();
-    match tracecheck::tui::run_follow(std::path::PathBuf::from(path), sel, args.max_input_bytes, started) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tracecheck: {e:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
 fn note(args: NoteArgs) -> ExitCode {
     use tracecheck::notes;
     let dump = std::path::Path::new(&args.file);
-    let ir = match load_input(&args.file, &Budget::default(), &Selection::default(), None, true) {
+    let source = if args.file == "-" { Source::Stdin } else { Source::Path(&args.file) };
+    let ir = match pipeline::load(source, &LoadOptions { keep_raw: true, ..Default::default() }) {
         Ok(ir) => ir,
         Err(e) => {
-            error_line(&e);
+            error_line(&e.to_string());
             return ExitCode::from(2);
         }
     };
@@ -781,17 +772,6 @@ fn note(args: NoteArgs) -> ExitCode {
 
 // ---- binaries, DWARF and cores ---------------------------------------------------------
 
-/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
-fn elf_kind(path: &str) -> Option<bool> {
-    let mut head = [0u8; 18];
-    let mut f = std::fs::File::open(path).ok()?;
-    f.read_exact(&mut head).ok()?;
-    if !head.starts_with(b"\x7fELF") {
-        return None;
-    }
-    Some(tracecheck::core::is_core(&head))
-}
-
 fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
     use tracecheck::symbolize::addr2line_mode::{self, Addr2LineOptions};
     let m = match tracecheck::symbolize::dwarf::ElfModule::open(&a.exe, &{
@@ -824,9 +804,16 @@ fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
         basenames: a.basenames,
         threads: a.threads,
     };
+    let progress = tracecheck::progress::Progress::spinner(&format!(
+        "symbolizing {} addresses in {}",
+        addrs.len(),
+        a.exe.display()
+    ));
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    match addr2line_mode::run(&m, &addrs, &o, &mut out).and_then(|_| out.flush()) {
+    let res = addr2line_mode::run(&m, &addrs, &o, &mut out);
+    progress.finish();
+    match res.and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {

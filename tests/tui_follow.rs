@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tracecheck::model::StopKind;
+use tracecheck::pipeline::LoadOptions;
 use tracecheck::tui::app::{Action, App, Mode, Pane};
 use tracecheck::tui::theme::Theme;
 
@@ -56,7 +57,9 @@ impl Clock {
     }
     fn tick_after(&mut self, app: &mut App, d: Duration) -> bool {
         self.0 += d;
-        app.follow_tick(self.0)
+        // The parse runs on the follow worker: take its answer before looking.
+        let changed = app.follow_tick(self.0);
+        app.follow_wait(self.0) | changed
     }
     /// The keys just sent were pressed now, on this clock.
     fn keys_now(&self, app: &mut App) {
@@ -70,7 +73,8 @@ fn follow_good_then_bad_session_in_chunks() {
     let bad = sample("julia-trampoline-bad-r13.gdb.txt");
     let log = temp_log("chunks");
     let mut clock = Clock(Instant::now());
-    let mut app = App::following(log.clone(), Default::default(), 1 << 30, Theme::plain());
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
     assert!(app.follow.as_ref().unwrap().missing);
     assert!(app.trace().stops.is_empty());
     let s = screen(&mut app, 100, 30);
@@ -217,7 +221,8 @@ fn parse_waits_for_the_debounce_but_raw_lines_show_at_once() {
     let good = sample("julia-trampoline-good-r13.gdb.txt");
     let exit = good.find("[Inferior 1").unwrap();
     append(&log, &good[..exit]);
-    let mut app = App::following(log.clone(), Default::default(), 1 << 30, Theme::plain());
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
     assert_eq!(kinds(&app), [StopKind::Breakpoint]);
     let f = app.follow.as_ref().unwrap();
     let next = f.next_parse.unwrap();
@@ -229,10 +234,14 @@ fn parse_waits_for_the_debounce_but_raw_lines_show_at_once() {
     assert!(app.ir.raw.as_deref().unwrap().ends_with("exited normally]\n"));
     assert_eq!(kinds(&app), [StopKind::Breakpoint]);
     assert!(app.follow.as_ref().unwrap().dirty);
-    // Then it is parsed.
-    assert!(app.follow_tick(next));
-    assert_eq!(kinds(&app), [StopKind::Breakpoint, StopKind::Exited]);
+    // Then it is handed to the parse worker, without waiting for it: the tick returns with
+    // the parse in flight, and its answer is taken once ready.
+    app.follow_tick(next);
     assert!(!app.follow.as_ref().unwrap().dirty);
+    assert!(app.follow_busy());
+    assert!(app.follow_wait(next));
+    assert_eq!(kinds(&app), [StopKind::Breakpoint, StopKind::Exited]);
+    assert_eq!(app.follow.as_ref().unwrap().parses, 2);
 }
 
 /// An rr replay that goes back and forth in time: the stops are listed in the order they
@@ -279,7 +288,8 @@ Current event: 5012
 fn rr_session_shows_event_numbers_in_order() {
     let log = temp_log("rr");
     let mut clock = Clock(Instant::now());
-    let mut app = App::following(log.clone(), Default::default(), 1 << 30, Theme::plain());
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
     let cut = RR_SESSION.find("(rr) reverse-continue").unwrap();
     append(&log, &RR_SESSION[..cut + 4]);
     clock.tick(&mut app);

@@ -45,6 +45,8 @@ echo (gdb) info registers\n
 info registers
 echo (gdb) info frame\n
 info frame
+echo (gdb) info proc mappings\n
+info proc mappings
 echo (gdb) info sharedlibrary\n
 info sharedlibrary
 echo (gdb) info threads\n

@@ -29,6 +29,8 @@ echo (gdb) info locals\n
 info locals
 echo (gdb) x/6gx (char *)sv - 8\n
 x/6gx (char *)sv - 8
+echo (gdb) info proc mappings\n
+info proc mappings
 echo (gdb) info sharedlibrary\n
 info sharedlibrary
 echo (gdb) info threads\n

@@ -23,6 +23,15 @@ echo (gdb) x/2i $pc\n
 x/2i $pc
 echo (gdb) info symbol $pc\n
 info symbol $pc
+python
+# gdb names frames from the DWARF, which this wheel shifts by 0x2000; `info symbol` uses the
+# ELF symbol table. Print the real function's first instructions (its r13 prologue).
+s = gdb.execute("info symbol $pc", to_string=True)
+off = int(s.split(" + ")[1].split()[0]) if " + " in s else 0
+cmd = "x/24i $pc - %d" % off
+gdb.write("(gdb) %s\n" % cmd)
+gdb.execute(cmd)
+end
 echo (gdb) x/4gx $r13\n
 x/4gx $r13
 echo (gdb) x/2gx (char *)$r13 - (long)&((jl_task_t *)0)->gcstack - 8\n
@@ -45,6 +54,8 @@ echo (gdb) info registers\n
 info registers
 echo (gdb) info frame\n
 info frame
+echo (gdb) info proc mappings\n
+info proc mappings
 echo (gdb) info sharedlibrary\n
 info sharedlibrary
 echo (gdb) info threads\n

@@ -31,14 +31,16 @@ echo (gdb) info symbol *(void **)($r13 + 8)\n
 info symbol *(void **)($r13 + 8)
 echo (gdb) disassemble\n
 disassemble
-echo (gdb) frame 1\n
-frame 1
+echo (gdb) frame function thunk_trampoline\n
+frame function thunk_trampoline
 echo (gdb) info symbol $pc\n
 info symbol $pc
 echo (gdb) info registers\n
 info registers
 echo (gdb) info frame\n
 info frame
+echo (gdb) info proc mappings\n
+info proc mappings
 echo (gdb) info sharedlibrary\n
 info sharedlibrary
 echo (gdb) info threads\n
