@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod db;
+pub mod diff;
 pub mod quality;
 pub mod query;
 pub mod record;
