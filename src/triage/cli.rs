@@ -106,6 +106,8 @@ pub fn run(cmd: TriageCommand) -> u8 {
     })();
     match res {
         Ok(()) => 0,
+        // `tracecheck triage … | head`: the reader left; the index is written.
+        Err(DbError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => err(&e.to_string()),
     }
 }
