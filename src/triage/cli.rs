@@ -146,7 +146,7 @@ fn do_writes(cmd: &TriageCommand, path: &Path, db: &mut Db) -> Result<Option<Sum
             frames: cmd.frames,
             limits,
             parse_limits: crate::input::Limits { max_stops: cmd.max_stops, ..Default::default() },
-            progress: io::stderr().is_terminal(),
+            progress: io::stderr().is_terminal() && io::stdout().is_terminal(),
             ..Default::default()
         };
         let mut s = super::run(db, items, skipped, &opts)?;
