@@ -4,7 +4,7 @@
 use super::cluster::{ClusterKey, MAX_KEY_FRAMES};
 use super::quality::{Quality, quality};
 use super::signature::{self, Signature};
-use crate::analyze::InputReport;
+use crate::model::InputReport;
 use crate::model::{Stop, StopKind};
 use crate::report::safe_line;
 use crate::rules::Severity;

@@ -7,7 +7,7 @@
 //! tags and parameter lists, Go package paths and compiler clone suffixes are dropped. See
 //! docs/triage.md for the rules and for why N defaults to 3.
 
-use crate::analyze;
+use crate::roles;
 use crate::model::{Frame, Stop, StopKind};
 use sha2::{Digest, Sha256};
 
@@ -54,14 +54,14 @@ pub fn short_hash(bytes: &[u8]) -> String {
 
 /// Whether a frame counts for the signature: it has a usable name and is not signal
 /// delivery, abort machinery, libc, an allocator or runtime internals (the same roles the
-/// culprit uses, `analyze::is_machinery`).
+/// culprit uses, `roles::is_machinery`).
 pub fn is_meaningful(f: &Frame) -> bool {
     let Some(name) = f.function.as_deref() else { return false };
     let n = name.trim();
     if n.is_empty() || n == "??" || n.starts_with("<unknown") || n.starts_with("unknown function") {
         return false;
     }
-    if analyze::is_machinery(f) {
+    if roles::is_machinery(f) {
         return false;
     }
     // Go's runtime (`runtime.sigpanic`, `runtime.gopanic`, the `panic(...)` frame of a traceback).
