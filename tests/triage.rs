@@ -491,10 +491,9 @@ fn bad_inputs_each_get_a_line_and_nothing_indexed_is_lost() {
     consistent(&db);
 }
 
-/// Seed 004 (a Julia GC corruption report, ../shared): its one `signal 11` backtrace is a
-/// hand-aligned `function  file:line` table, which the Julia reader takes as frames; the
-/// signature skips the runtime's GC frames and Base's `copy` and names the Julia code a Julia
-/// engineer would start from.
+/// Seed 004 (a Julia GC corruption report, ../shared): its Julia 1.12 backtrace (signal 11 in
+/// `jl_datatype_layout` under `gc_mark_outrefs`) is one crash whose signature skips the GC and
+/// `copy` frames and starts at the Enzyme augmented primal that allocated.
 #[test]
 fn seed_004_report() {
     let Some(seeds) = common::require_shared("seeds") else { return };
@@ -510,7 +509,12 @@ fn seed_004_report() {
     assert_eq!(v["summary"]["crashes"], 1, "{v}");
     let c = &v["clusters"][0];
     assert_eq!(c["best"]["signature_text"], "SIGSEGV/heap | augmented_primal > CombinedAdjointThunk > autodiff");
-    assert!(c["best"]["quality"].as_f64().unwrap() > 0.5, "{c}");
+    assert_eq!(c["best"]["quality"], 1.0);
+    let top = c["top_finding"].as_str().unwrap();
+    assert!(top.starts_with("heap-corruption: ") && top.contains("gc_mark_outrefs"), "{top}");
+    let missing = bin().args(["triage", "--db"]).arg(&db).args(["--show", "ffff"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no cluster or signature ffff in"));
 }
 
 /// The crash-marker pre-filter never hides a crash: every bundled sample transcript that has a

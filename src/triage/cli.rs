@@ -80,7 +80,7 @@ pub fn run(cmd: TriageCommand) -> u8 {
         }
         if let Some(wanted) = &cmd.show {
             if !query::show(&db, wanted, since, cmd.format, &mut out)? {
-                return Err(DbError::Io(io::Error::other(format!("no cluster or signature {}", safe_line(wanted)))));
+                return Err(DbError::NotFound(format!("no cluster or signature {} in {}", safe_line(wanted), db.path)));
             }
             return Ok(());
         }

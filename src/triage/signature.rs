@@ -7,8 +7,8 @@
 //! tags and parameter lists, Go package paths and compiler clone suffixes are dropped. See
 //! docs/triage.md for the rules and for why N defaults to 3.
 
-use crate::roles;
 use crate::model::{Frame, Stop, StopKind};
+use crate::roles;
 use sha2::{Digest, Sha256};
 
 /// Default number of meaningful frames in a signature (ClusterFuzz's crash state uses 3;
