@@ -19,6 +19,7 @@
 
 use std::io::Write;
 use std::time::{Duration, Instant};
+use tracecheck::pipeline::LoadOptions;
 use tracecheck::tui::app::App;
 use tracecheck::tui::theme::Theme;
 
@@ -92,7 +93,8 @@ fn main() {
     {
         let first = prefix(&bytes, 5_000_000);
         std::fs::write(&log, first).expect("write");
-        let mut app = App::following(log.clone(), Default::default(), 1 << 32, Theme::plain());
+        let mut app =
+            App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 32, ..Default::default() }, Theme::plain());
         let now = Instant::now();
         let t = Instant::now();
         for _ in 0..100 {
@@ -114,7 +116,8 @@ fn main() {
             continue;
         }
         std::fs::write(&log, b"").expect("truncate");
-        let mut app = App::following(log.clone(), Default::default(), 1 << 32, Theme::plain());
+        let mut app =
+            App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 32, ..Default::default() }, Theme::plain());
         let mut clock = Instant::now();
         let mut file = std::fs::OpenOptions::new().append(true).open(&log).expect("open");
         let (mut at, mut polls, mut parse_sizes) = (0usize, 0u64, 0u64);

@@ -1,35 +1,10 @@
 //! The analyze stage: runs the rules and finds each stop's culprit frame, producing the
 //! [`Report`] that every renderer (text, JSON, markdown, TUI) reads.
 
-use crate::input::Parsed;
 use crate::model::*;
-use crate::rules::{self, Finding, Selection};
-
-/// The frame a reader should look at first for one stop.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Culprit {
-    pub thread: String,
-    /// Position in the thread's `frames`.
-    pub position: usize,
-    pub index: u32,
-}
-
-/// One analyzed input.
-#[derive(Clone, Debug)]
-pub struct InputReport {
-    pub path: String,
-    pub parsed: Parsed,
-    pub findings: Vec<Finding>,
-    /// Per stop (same order as `trace.stops`).
-    pub culprits: Vec<Option<Culprit>>,
-    /// The raw text, kept for the markdown export and the TUI.
-    pub raw: Option<String>,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    pub inputs: Vec<InputReport>,
-}
+/// Re-exported from the model, where the report types live.
+pub use crate::model::{Culprit, InputReport, Report};
+use crate::rules::{self, Selection};
 
 pub fn analyze(path: &str, parsed: Parsed, sel: &Selection) -> InputReport {
     let findings = rules::run(&parsed.trace, sel);
@@ -281,10 +256,16 @@ fn in_glibc_tree(file: &str) -> bool {
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
     let th = stop.crashed_thread()?;
+    // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
+    // Julia engineer does: to the package, script or C code that called in.
+    let julia = crate::julia::is_julia_stack(th);
     let pos = th
         .frames
         .iter()
-        .position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+        .position(|f| {
+            !is_machinery(f) && (f.function.is_some() || f.file.is_some()) && !(julia && crate::julia::is_runtime_or_base(f))
+        })
+        .or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())))
         .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
     Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
 }

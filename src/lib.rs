@@ -19,13 +19,18 @@ pub mod analyze;
 pub mod classify;
 pub mod input;
 pub mod insn;
+pub mod julia;
 pub mod messages;
 pub mod model;
 pub mod notes;
+pub mod pipeline;
 pub mod report;
 pub mod rules;
 pub mod runtime;
-pub mod signals;
+/// Signal names and numbers now live in the model; kept at the old path.
+pub use model::signals;
+
+pub mod triage;
 pub mod tui;
 
 // Binaries, DWARF and cores (the `core` branch).

@@ -6,7 +6,8 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
-use tracecheck::analyze::{self, Report};
+use tracecheck::model::Report;
+use tracecheck::pipeline::{self, LoadOptions, Source};
 use tracecheck::report::{self, markdown::MarkdownOptions, text::TextOptions};
 use tracecheck::rules::{self, Selection, Severity};
 
@@ -55,12 +56,56 @@ enum Command {
         /// jump to each new stop. FILE need not exist yet.
         #[arg(long)]
         follow: bool,
+        #[command(flatten)]
+        load: LoadArgs,
     },
     /// Attach a note to a frame, a register, a finding or the whole trace (kept in
     /// FILE.tracecheck-notes.json), or list the notes with --list.
     Note(NoteArgs),
     /// addr2line-compatible: file addresses of an ELF binary to function, file and line.
     Symbolize(SymbolizeArgs),
+    /// Many CI logs and dumps into crash signatures and clusters, kept in an SQLite index
+    /// (docs/triage.md).
+    Triage(TriageArgs),
+}
+
+/// `tracecheck triage`: arguments only; the work is in `tracecheck::triage::cli`.
+#[derive(Args)]
+struct TriageArgs {
+    /// Files, directories (recursive), zip archives of CI logs; `-` reads a list of paths from
+    /// standard input. None: read the index only.
+    #[arg(value_name = "PATH")]
+    paths: Vec<String>,
+    /// The index (default: tracecheck-triage.sqlite in the one directory given, else here).
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
+    /// List the clusters (the default output).
+    #[arg(long)]
+    list: bool,
+    /// Show one cluster or signature (id or unique prefix) in detail.
+    #[arg(long, value_name = "SIGNATURE")]
+    show: Option<String>,
+    /// Only crashes seen on or after this date (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Meaningful frames in a signature (fixed per index).
+    #[arg(long, value_name = "N", default_value_t = tracecheck::triage::signature::DEFAULT_FRAMES)]
+    frames: usize,
+    /// Merge these indexes (e.g. one per CI shard) into --db.
+    #[arg(long, value_name = "DB", num_args = 1..)]
+    merge: Vec<std::path::PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+    /// Skip inputs (or zip members) larger than this many bytes.
+    #[arg(long, default_value_t = 256 << 20)]
+    max_input_bytes: u64,
+    /// Crashes kept of one input (later ones are merged into the last, with a line in the summary).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_stops: usize,
 }
 
 #[derive(Args)]
@@ -159,12 +204,6 @@ struct CheckArgs {
     /// Exit with 1 when a finding of at least this severity is reported.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
-    /// Run only this rule (repeatable; enables experimental rules).
-    #[arg(long = "rule", value_name = "ID")]
-    rule: Vec<String>,
-    /// Do not run this rule (repeatable).
-    #[arg(long = "skip-rule", value_name = "ID")]
-    skip_rule: Vec<String>,
     /// Colour in text output (never when NO_COLOR is set).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -177,6 +216,25 @@ struct CheckArgs {
     /// Leave the raw dump out of the markdown report.
     #[arg(long)]
     no_raw: bool,
+    /// Markdown: add source lines around each frame when the source file exists locally.
+    #[arg(long)]
+    with_source: bool,
+    /// Open the interactive terminal UI instead of printing a report.
+    #[arg(long, short = 'i')]
+    interactive: bool,
+    #[command(flatten)]
+    load: LoadArgs,
+}
+
+/// What decides the model an input gives: the same for batch mode, `-i` and `tui`.
+#[derive(Args)]
+struct LoadArgs {
+    /// Run only this rule (repeatable; enables experimental rules).
+    #[arg(long = "rule", value_name = "ID")]
+    rule: Vec<String>,
+    /// Do not run this rule (repeatable).
+    #[arg(long = "skip-rule", value_name = "ID")]
+    skip_rule: Vec<String>,
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = 2 << 30)]
     max_input_bytes: u64,
@@ -193,12 +251,6 @@ struct CheckArgs {
     /// Stop symbolizing after this many seconds and report what was done (0: no limit).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     symbolize_timeout: f64,
-    /// Markdown: add source lines around each frame when the source file exists locally.
-    #[arg(long)]
-    with_source: bool,
-    /// Open the interactive terminal UI instead of printing a report.
-    #[arg(long, short = 'i')]
-    interactive: bool,
     #[command(flatten)]
     binaries: BinaryArgs,
 }
@@ -232,27 +284,14 @@ impl BinaryArgs {
     }
 }
 
-/// How much of one input is read and kept.
-#[derive(Clone, Copy)]
-struct Budget {
-    max_input_bytes: u64,
-    limits: tracecheck::input::Limits,
-    symbolize_timeout: Option<std::time::Duration>,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            max_input_bytes: 2 << 30,
-            limits: Default::default(),
-            symbolize_timeout: Some(std::time::Duration::from_secs(60)),
-        }
+impl LoadArgs {
+    fn selection(&self) -> Selection {
+        Selection { only: self.rule.clone(), skip: self.skip_rule.clone() }
     }
-}
-
-impl CheckArgs {
-    fn budget(&self) -> Budget {
-        Budget {
+    /// The pipeline's options for these arguments.
+    fn options(&self, keep_raw: bool) -> LoadOptions {
+        LoadOptions {
+            selection: self.selection(),
             max_input_bytes: self.max_input_bytes,
             limits: tracecheck::input::Limits {
                 max_frames: self.max_frames_kept,
@@ -262,15 +301,21 @@ impl CheckArgs {
             },
             symbolize_timeout: (self.symbolize_timeout > 0.0 && self.symbolize_timeout.is_finite())
                 .then(|| std::time::Duration::from_secs_f64(self.symbolize_timeout.min(1e9))),
+            symbols: self.binaries.options(),
+            symbolize_text: self.binaries.given(),
+            keep_raw,
         }
     }
+    /// `--rule` / `--skip-rule` name known rules.
+    fn check_rules(&self) -> Result<(), String> {
+        for id in self.rule.iter().chain(self.skip_rule.iter()) {
+            if rules::find(id).is_none() {
+                return Err(format!("unknown rule '{id}' (see `tracecheck rules`)"));
+            }
+        }
+        Ok(())
+    }
 }
-
-/// Inputs bigger than this are streamed (not read into memory whole); standard input always is.
-const STREAM_ABOVE: u64 = 64 << 20;
-
-/// Bytes of a streamed input kept for the markdown report's raw transcript.
-const RAW_KEPT_WHEN_STREAMING: usize = 16 << 20;
 
 /// Prints a message to stderr with anything that came from outside (paths, dump text)
 /// stripped of terminal escapes and control characters.
@@ -304,17 +349,33 @@ fn run() -> ExitCode {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
-        Some(Command::Tui { file, follow: false }) => tui(&file, &cli.check),
-        Some(Command::Tui { file, follow: true }) => tui_follow(&file, &cli.check),
+        Some(Command::Tui { file, follow, load }) => tui(&file, follow, &load),
         Some(Command::Note(args)) => note(args),
         None if cli.check.interactive => match cli.check.files.as_slice() {
-            [file] => tui(file, &cli.check),
+            [file] => tui(file, false, &cli.check.load),
             _ => {
                 eprintln!("tracecheck: -i opens exactly one dump file");
                 ExitCode::from(2)
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
+        Some(Command::Triage(a)) => ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
+            paths: a.paths,
+            db: a.db,
+            list: a.list,
+            show: a.show,
+            since: a.since,
+            format: match a.format {
+                Format::Text => tracecheck::triage::query::OutFormat::Text,
+                Format::Json => tracecheck::triage::query::OutFormat::Json,
+                Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
+            },
+            frames: a.frames,
+            merge: a.merge,
+            jobs: a.jobs,
+            max_input_bytes: a.max_input_bytes,
+            max_stops: a.max_stops,
+        })),
         None => check(cli.check),
     }
 }
@@ -399,32 +460,6 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    if path == "-" {
-        io::stdin()
-            .lock()
-            .take(limit + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-        if let Ok(m) = f.metadata() {
-            if m.is_dir() {
-                return Err(format!("{path} is a directory"));
-            }
-            if m.len() > limit {
-                return Err(format!("{path} is {} bytes, over --max-input-bytes {limit}", m.len()));
-            }
-        }
-        f.take(limit + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read {path}: {e}"))?;
-    }
-    if buf.len() as u64 > limit {
-        return Err(format!("{path} is over --max-input-bytes {limit}"));
-    }
-    Ok(buf)
-}
-
 fn check(args: CheckArgs) -> ExitCode {
     if args.files.is_empty() {
         eprintln!(
@@ -432,22 +467,20 @@ fn check(args: CheckArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    for id in args.rule.iter().chain(args.skip_rule.iter()) {
-        if rules::find(id).is_none() {
-            error_line(&format!("unknown rule '{id}' (see `tracecheck rules`)"));
-            return ExitCode::from(2);
-        }
+    if let Err(e) = args.load.check_rules() {
+        error_line(&e);
+        return ExitCode::from(2);
     }
-    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
     let mut report = Report::default();
     let mut notes = std::collections::BTreeMap::new();
     let mut failed_input = false;
     for path in &args.files {
         let keep_raw = args.format == Format::Markdown && !args.no_raw;
-        let ir = match load_input(path, &args.budget(), &sel, Some(&args.binaries), keep_raw) {
+        let source = if path == "-" { Source::Stdin } else { Source::Path(path) };
+        let ir = match pipeline::load(source, &args.load.options(keep_raw)) {
             Ok(ir) => ir,
             Err(e) => {
-                error_line(&e);
+                error_line(&e.to_string());
                 failed_input = true;
                 continue;
             }
@@ -504,125 +537,43 @@ fn check(args: CheckArgs) -> ExitCode {
     if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// Reads and analyzes one input: an ELF core (recognized by its header, whatever its name)
-/// or a transcript (symbolized when binaries are given). Used by batch mode, the TUI and
-/// `note`, so all three see the same model. Standard input and big files are streamed.
-fn load_input(
-    path: &str,
-    budget: &Budget,
-    sel: &Selection,
-    binaries: Option<&BinaryArgs>,
-    keep_raw: bool,
-) -> Result<analyze::InputReport, String> {
-    let deadline = budget.symbolize_timeout.map(|d| std::time::Instant::now() + d);
-    let mut size = None;
-    if path != "-" {
-        match elf_kind(path) {
-            Some(true) => {
-                let symbols = binaries.map(BinaryArgs::options).unwrap_or_default();
-                let opts =
-                    tracecheck::core::CoreOptions { symbols, symbolize_deadline: deadline, ..Default::default() };
-                return match tracecheck::core::read_core_trace(std::path::Path::new(path), &opts) {
-                    Ok(parsed) => Ok(analyze::analyze(path, parsed, sel)),
-                    Err(e) => Err(format!("{path}: {e}")),
-                };
-            }
-            Some(false) => {
-                return Err(format!(
-                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
-                ));
-            }
-            None => {}
-        }
-        size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len());
-    }
-    let (mut parsed, raw) = if path == "-" || size.is_some_and(|n| n > STREAM_ABOVE && n <= budget.max_input_bytes) {
-        stream_input(path, budget, keep_raw)?
-    } else {
-        let bytes = read_input(path, budget.max_input_bytes)?;
-        if bytes.starts_with(b"\x7fELF") {
-            return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
-        }
-        (tracecheck::input::parse_bytes_with(&bytes, budget.limits), keep_raw.then_some(bytes))
-    };
-    if let Some(b) = binaries.filter(|b| b.given()) {
-        let sup = tracecheck::symbolize::dwarf::DwarfSymbols::new(b.options());
-        tracecheck::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
-    }
-    let mut ir = analyze::analyze(path, parsed, sel);
-    if let Some(bytes) = raw {
-        ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
-    }
-    Ok(ir)
-}
-
-/// Streams standard input or a big file through the parser: memory stays bounded by the
-/// model limits, and the raw text kept for markdown is cut at [`RAW_KEPT_WHEN_STREAMING`].
-fn stream_input(
-    path: &str,
-    budget: &Budget,
-    keep_raw: bool,
-) -> Result<(tracecheck::input::Parsed, Option<Vec<u8>>), String> {
-    use io::BufRead;
-    let opts = tracecheck::input::StreamOptions {
-        limits: budget.limits,
-        keep_raw: if keep_raw { RAW_KEPT_WHEN_STREAMING } else { 0 },
-        max_bytes: budget.max_input_bytes,
-    };
-    let run = |r: &mut dyn BufRead| -> Result<tracecheck::input::Streamed, String> {
-        let what = if path == "-" { "standard input".to_string() } else { path.to_string() };
-        if r.fill_buf().map_err(|e| format!("cannot read {what}: {e}"))?.starts_with(b"\x7fELF") {
-            return Err(format!("{path} is an ELF file; give a core as a file path, not on standard input"));
-        }
-        tracecheck::input::parse_reader(r, &opts).map_err(|e| format!("cannot read {what}: {e}"))
-    };
-    let streamed = if path == "-" {
-        run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-        run(&mut io::BufReader::with_capacity(1 << 20, f))?
-    };
-    if streamed.over_max {
-        return Err(format!("{path} is over --max-input-bytes {}", budget.max_input_bytes));
-    }
-    let mut parsed = streamed.parsed;
-    if keep_raw && !streamed.raw_complete {
-        parsed.diagnostics.notes.push(tracecheck::input::Note {
-            line: None,
-            message: format!(
-                "the raw transcript in the markdown report holds the first {} MiB of {} bytes",
-                RAW_KEPT_WHEN_STREAMING >> 20,
-                streamed.bytes
-            ),
-        });
-    }
-    Ok((parsed, keep_raw.then_some(streamed.raw)))
-}
-
 /// Repeats the diagnostics notes that say a result is partial on stderr.
-fn report_limits(ir: &analyze::InputReport) {
-    for n in &ir.parsed.diagnostics.notes {
-        if n.message.starts_with(tracecheck::input::stream::LIMIT_NOTE) {
-            error_line(&format!("{}: {}", ir.path, n.message));
-        }
+fn report_limits(ir: &pipeline::Analysis) {
+    for n in pipeline::limit_notes(ir) {
+        error_line(&format!("{}: {}", ir.path, n.message));
     }
 }
 
-fn tui(path: &str, args: &CheckArgs) -> ExitCode {
+/// `tracecheck tui FILE`, `tracecheck tui --follow FILE` and `tracecheck -i FILE`: the same
+/// options, the same pipeline as batch mode.
+fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
     if path == "-" {
-        eprintln!("tracecheck: the TUI reads a file, not standard input (save the transcript first)");
+        if follow {
+            eprintln!("tracecheck: --follow reads a file, not standard input");
+        } else {
+            eprintln!("tracecheck: the TUI reads a file, not standard input (save the transcript first)");
+        }
+        return ExitCode::from(2);
+    }
+    if let Err(e) = args.check_rules() {
+        error_line(&e);
         return ExitCode::from(2);
     }
     let started = std::time::Instant::now();
-    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
-    let ir = match load_input(path, &args.budget(), &sel, Some(&args.binaries), true) {
-        Ok(ir) => ir,
-        Err(e) => {
-            error_line(&e);
-            return ExitCode::from(2);
-        }
+    let opts = args.options(true);
+    let res = if follow {
+        tracecheck::tui::run_follow(std::path::PathBuf::from(path), opts, started)
+    } else {
+        let ir = match pipeline::load(Source::Path(path), &opts) {
+            Ok(ir) => ir,
+            Err(e) => {
+                error_line(&e.to_string());
+                return ExitCode::from(2);
+            }
+        };
+        tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started)
     };
-    match tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started) {
+    match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             error_line(&format!("{e:#}"));
@@ -631,29 +582,14 @@ fn tui(path: &str, args: &CheckArgs) -> ExitCode {
     }
 }
 
-fn tui_follow(path: &str, args: &CheckArgs) -> ExitCode {
-    if path == "-" {
-        eprintln!("tracecheck: --follow reads a file, not standard input");
-        return ExitCode::from(2);
-    }
-    let sel = Selection { only: args.rule.clone(), skip: args.skip_rule.clone() };
-    let started = std::time::Instant::now();
-    match tracecheck::tui::run_follow(std::path::PathBuf::from(path), sel, args.max_input_bytes, started) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tracecheck: {e:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
 fn note(args: NoteArgs) -> ExitCode {
     use tracecheck::notes;
     let dump = std::path::Path::new(&args.file);
-    let ir = match load_input(&args.file, &Budget::default(), &Selection::default(), None, true) {
+    let source = if args.file == "-" { Source::Stdin } else { Source::Path(&args.file) };
+    let ir = match pipeline::load(source, &LoadOptions { keep_raw: true, ..Default::default() }) {
         Ok(ir) => ir,
         Err(e) => {
-            error_line(&e);
+            error_line(&e.to_string());
             return ExitCode::from(2);
         }
     };
@@ -719,17 +655,6 @@ fn note(args: NoteArgs) -> ExitCode {
 }
 
 // ---- binaries, DWARF and cores ---------------------------------------------------------
-
-/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
-fn elf_kind(path: &str) -> Option<bool> {
-    let mut head = [0u8; 18];
-    let mut f = std::fs::File::open(path).ok()?;
-    f.read_exact(&mut head).ok()?;
-    if !head.starts_with(b"\x7fELF") {
-        return None;
-    }
-    Some(tracecheck::core::is_core(&head))
-}
 
 fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
     use tracecheck::symbolize::addr2line_mode::{self, Addr2LineOptions};

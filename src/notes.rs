@@ -12,9 +12,9 @@
 //! A sidecar that does not parse, or that comes from a newer format version, is reported and
 //! never overwritten.
 
-use crate::analyze::InputReport;
+use crate::model::Finding;
+use crate::model::InputReport;
 use crate::model::*;
-use crate::rules::Finding;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::{self, Write};

@@ -1,5 +1,7 @@
 //! End-to-end tests of the `tracecheck` binary: exit codes, formats, the JSON contract.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -134,9 +136,8 @@ fn elf_input_is_refused_clearly() {
 /// `../shared/tools/check-json-contract.py` over every sample trace (CI has ../shared).
 #[test]
 fn json_contract_on_every_sample() {
-    let checker = root().join("../shared/tools/check-json-contract.py");
-    if !checker.exists() {
-        println!("skipping JSON contract test: {} not found (it is beside the clone in CI)", checker.display());
+    let Some(checker) = common::require_shared("tools/check-json-contract.py") else { return };
+    if !common::require_tools(&["python3"]) {
         return;
     }
     for s in samples() {
@@ -200,4 +201,58 @@ fn markdown_escapes_dump_text() {
     assert!(!outside.contains("<img"), "{outside}");
     // The raw dump keeps its lines.
     assert!(s.contains("Program received signal SIGSEGV, Segmentation fault.\n0x0000555555555139"));
+}
+
+/// `tracecheck tui FILE` and `tracecheck -i FILE` take the same options as batch mode
+/// (`--exe`, `--sysroot`, `--debug-dir`, the `--max-*` limits, rules) and go through the same
+/// loading pipeline: the same options give the same answer from both.
+#[test]
+fn tui_and_interactive_accept_the_batch_options_and_behave_the_same() {
+    let exe = root().join("Cargo.toml");
+    let exe = exe.to_str().unwrap();
+    let opts = [
+        "--exe",
+        exe,
+        "--sysroot",
+        "/",
+        "--debug-dir",
+        "/tmp",
+        "--max-stops",
+        "3",
+        "--max-threads",
+        "4",
+        "--max-frames-kept",
+        "100",
+        "--max-input-bytes",
+        "1000000",
+        "--symbolize-timeout",
+        "5",
+        "--rule",
+        "null-dereference",
+    ];
+    let outcome = |o: Output| (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned());
+    // An input that cannot be loaded: both refuse it with the pipeline's message, not with a
+    // usage error about the options.
+    let missing = "/nonexistent/dump.txt";
+    let tui = outcome(bin().arg("tui").args(opts).arg(missing).output().unwrap());
+    let i = outcome(bin().arg("-i").args(opts).arg(missing).output().unwrap());
+    assert_eq!(tui.0, Some(2));
+    assert!(tui.1.starts_with("tracecheck: cannot open /nonexistent/dump.txt"), "{}", tui.1);
+    assert_eq!(tui, i);
+    // A limit the pipeline enforces, applied alike.
+    let sample = root().join("sample-traces/null-field.gdb.txt");
+    let sample = sample.to_str().unwrap();
+    let tui = outcome(bin().args(["tui", "--max-input-bytes", "10", sample]).output().unwrap());
+    let i = outcome(bin().args(["-i", "--max-input-bytes", "10", sample]).output().unwrap());
+    assert!(tui.1.contains("over --max-input-bytes 10"), "{}", tui.1);
+    assert_eq!(tui, i);
+    // An unknown rule is refused alike.
+    let tui = outcome(bin().args(["tui", "--rule", "no-such-rule", sample]).output().unwrap());
+    let i = outcome(bin().args(["-i", "--rule", "no-such-rule", sample]).output().unwrap());
+    assert_eq!(tui.0, Some(2));
+    assert!(tui.1.contains("unknown rule 'no-such-rule'"), "{}", tui.1);
+    assert_eq!(tui, i);
+    // --follow takes them too.
+    let o = bin().args(["tui", "--follow", "--exe", exe, "--max-stops", "2", "-"]).output().unwrap();
+    assert_eq!(outcome(o).1, "tracecheck: --follow reads a file, not standard input\n");
 }

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tracecheck::model::StopKind;
+use tracecheck::pipeline::LoadOptions;
 use tracecheck::tui::app::{Action, App, Mode, Pane};
 use tracecheck::tui::theme::Theme;
 
@@ -70,7 +71,8 @@ fn follow_good_then_bad_session_in_chunks() {
     let bad = sample("julia-trampoline-bad-r13.gdb.txt");
     let log = temp_log("chunks");
     let mut clock = Clock(Instant::now());
-    let mut app = App::following(log.clone(), Default::default(), 1 << 30, Theme::plain());
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
     assert!(app.follow.as_ref().unwrap().missing);
     assert!(app.trace().stops.is_empty());
     let s = screen(&mut app, 100, 30);
@@ -217,7 +219,8 @@ fn parse_waits_for_the_debounce_but_raw_lines_show_at_once() {
     let good = sample("julia-trampoline-good-r13.gdb.txt");
     let exit = good.find("[Inferior 1").unwrap();
     append(&log, &good[..exit]);
-    let mut app = App::following(log.clone(), Default::default(), 1 << 30, Theme::plain());
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
     assert_eq!(kinds(&app), [StopKind::Breakpoint]);
     let f = app.follow.as_ref().unwrap();
     let next = f.next_parse.unwrap();
@@ -279,7 +282,8 @@ Current event: 5012
 fn rr_session_shows_event_numbers_in_order() {
     let log = temp_log("rr");
     let mut clock = Clock(Instant::now());
-    let mut app = App::following(log.clone(), Default::default(), 1 << 30, Theme::plain());
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
     let cut = RR_SESSION.find("(rr) reverse-continue").unwrap();
     append(&log, &RR_SESSION[..cut + 4]);
     clock.tick(&mut app);

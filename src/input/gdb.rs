@@ -720,7 +720,7 @@ pub fn siginfo(v: &str) -> Option<GdbSiginfo> {
         None
     }
     let signo = field(v, "si_signo").and_then(|s| s.parse().ok());
-    let code = field(v, "si_code").and_then(|s| s.parse().ok().or_else(|| crate::signals::si_code_value(s)));
+    let code = field(v, "si_code").and_then(|s| s.parse().ok().or_else(|| crate::model::signals::si_code_value(s)));
     let addr = field(v, "si_addr").and_then(|s| parse_hex(s).or_else(|| if s == "0x0" { Some(0) } else { None }));
     Some(GdbSiginfo { signo, code, addr })
 }

@@ -32,9 +32,10 @@ pub mod stream;
 pub use stream::{StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
 use crate::model::*;
+/// Re-exported from the model, where the boundary types live.
+pub use crate::model::{Diagnostics, Note, Parsed, UnrecognizedLine};
 use gdb::{GdbFrameLine, GdbStopLine};
 use rustc_hash::FxHashSet;
-use serde::Serialize;
 use std::sync::Arc;
 
 /// How many lines of a panic payload are kept as messages.
@@ -42,37 +43,6 @@ const MAX_MESSAGE_CONTINUATION: u8 = 16;
 
 /// How many unrecognized lines are kept verbatim in the diagnostics.
 pub const MAX_UNRECOGNIZED_KEPT: usize = 50;
-
-/// What the parser could not use, for the user and for tests.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Diagnostics {
-    pub lines_total: u32,
-    pub lines_recognized: u32,
-    pub lines_unrecognized: u32,
-    /// The first [`MAX_UNRECOGNIZED_KEPT`] unrecognized lines.
-    pub unrecognized: Vec<UnrecognizedLine>,
-    /// Other remarks: truncated lines, binary content, limits reached.
-    pub notes: Vec<Note>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct UnrecognizedLine {
-    pub line: u32,
-    pub text: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Note {
-    pub line: Option<u32>,
-    pub message: String,
-}
-
-/// The result of parsing one input.
-#[derive(Clone, Debug, Default)]
-pub struct Parsed {
-    pub trace: Trace,
-    pub diagnostics: Diagnostics,
-}
 
 /// Limits that keep hostile input bounded.
 #[derive(Clone, Copy, Debug)]
@@ -1168,6 +1138,9 @@ impl Builder {
         }
         if let Some(r) = t.strip_prefix("Starting program: ") {
             self.trace.program = Some(r.split_whitespace().next().unwrap_or(r).into());
+            // A new process: what it prints belongs to its own stop, not to the last one (a CI
+            // log runs several programs under gdb one after another).
+            self.stop = None;
             return true;
         }
         // Table headers select how the rows that follow are read, also without an echoed
@@ -1190,7 +1163,7 @@ impl Builder {
         }
         // The shell's report of the signal that killed the process.
         if let Some(d) = t.strip_suffix(" (core dumped)")
-            && crate::signals::from_description(d).is_some()
+            && crate::model::signals::from_description(d).is_some()
         {
             self.add_message(t, n);
             return true;
@@ -1657,7 +1630,7 @@ impl Builder {
                 r.signo = info.signo;
             }
             if r.signal.is_none()
-                && let Some(name) = info.signo.and_then(crate::signals::name)
+                && let Some(name) = info.signo.and_then(crate::model::signals::name)
             {
                 r.signal = Some(Arc::from(name));
             }
@@ -1666,7 +1639,7 @@ impl Builder {
             }
             r.si_code = info.code.or(r.si_code);
             let signo = r.signo.unwrap_or(0);
-            if crate::signals::has_fault_address(signo) {
+            if crate::model::signals::has_fault_address(signo) {
                 r.address = info.addr.map(Address).or(r.address);
             }
             r.span.extend_to(p.span.last);
@@ -2078,9 +2051,9 @@ fn brace_depth(s: &str) -> i32 {
 
 pub(crate) fn fill_signal(reason: &mut StopReason, signal: &str, desc: &str) {
     let (name, no) = if let Ok(no) = signal.parse::<i32>() {
-        (crate::signals::name(no).map(str::to_string), Some(no))
+        (crate::model::signals::name(no).map(str::to_string), Some(no))
     } else {
-        (Some(signal.to_string()), crate::signals::signo(signal))
+        (Some(signal.to_string()), crate::model::signals::signo(signal))
     };
     reason.signal = name.map(|s| Arc::from(s.as_str()));
     reason.signo = no;

@@ -7,8 +7,8 @@
 //! are listed at the end, never dropped. Source snippets appear only with `with_source`.
 
 use super::{annotate_register, describe_reason, frame_line, safe};
-use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
+use crate::model::{InputReport, Report};
 use crate::notes::{self, Note, Placement};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -139,7 +139,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     // Summary paragraph.
     let mut summary = format!("The program stopped with {}", escape(&describe_reason(&stop.reason)));
     if let Some(a) = stop.reason.address
-        && stop.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false)
+        && stop.reason.signo.map(crate::model::signals::has_fault_address).unwrap_or(false)
     {
         summary.push_str(&format!(
             "; fault address {} ({})",

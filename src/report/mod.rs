@@ -1,4 +1,4 @@
-//! Renderers: plain functions over the finished [`Report`](crate::analyze::Report) that write
+//! Renderers: plain functions over the finished [`Report`](crate::model::Report) that write
 //! to any `Write`. Text for people, JSON for scripts, markdown for bug trackers.
 //!
 //! Anything taken from a dump goes through [`safe`] before it reaches a terminal, so a dump
@@ -102,7 +102,7 @@ pub fn describe_reason(r: &StopReason) -> String {
                 s.push_str(&format!(" (si_code {c})"));
             }
             if let (Some(a), Some(no)) = (r.address, r.signo)
-                && crate::signals::has_fault_address(no)
+                && crate::model::signals::has_fault_address(no)
             {
                 s.push_str(&format!(" at {:#x}", a.0));
             }

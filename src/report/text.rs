@@ -1,10 +1,10 @@
 //! The default output: a readable summary for a terminal.
 
 use super::{annotate_register, describe_reason, frame_line, safe};
-use crate::analyze::{InputReport, Report};
 use crate::classify::Classifier;
+use crate::model::Severity;
 use crate::model::*;
-use crate::rules::Severity;
+use crate::model::{InputReport, Report};
 use std::io::{self, Write};
 
 /// How much of each list to print.
@@ -78,7 +78,7 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
         }
         writeln!(out, "\n{}", p.bold(&head))?;
         if let Some(a) = s.reason.address
-            && s.reason.signo.map(crate::signals::has_fault_address).unwrap_or(false)
+            && s.reason.signo.map(crate::model::signals::has_fault_address).unwrap_or(false)
         {
             writeln!(out, "  fault address {:#x}: {}", a.0, c.classify(a.0))?;
         }

@@ -3,8 +3,8 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::insn;
+use crate::model::signals::SI_KERNEL;
 use crate::model::*;
-use crate::signals::SI_KERNEL;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "noncanonical-address",

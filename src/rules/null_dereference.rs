@@ -2,8 +2,8 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::insn::{self, Access};
+use crate::model::signals::{SEGV_MAPERR, SI_KERNEL};
 use crate::model::*;
-use crate::signals::{SEGV_MAPERR, SI_KERNEL};
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "null-dereference",

@@ -6,8 +6,8 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::insn::{self, Access};
+use crate::model::signals::SI_KERNEL;
 use crate::model::*;
-use crate::signals::SI_KERNEL;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "poison-value",

@@ -3,9 +3,9 @@
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::classify::RegionKind;
 use crate::insn;
+use crate::model::signals::SI_KERNEL;
 use crate::model::*;
 use crate::runtime::{self, Convention};
-use crate::signals::SI_KERNEL;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "stack-misaligned",

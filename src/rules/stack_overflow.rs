@@ -3,8 +3,8 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::classify::RegionKind;
+use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
 use crate::model::*;
-use crate::signals::{SEGV_ACCERR, SEGV_MAPERR};
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "stack-overflow",

@@ -32,7 +32,7 @@ mappings printed at the stop are what the rule trusts."#,
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        if cx.signo(stop) != Some(11) || stop.reason.si_code != Some(crate::signals::SEGV_MAPERR) {
+        if cx.signo(stop) != Some(11) || stop.reason.si_code != Some(crate::model::signals::SEGV_MAPERR) {
             continue;
         }
         let Some(addr) = cx.fault_address(stop) else { continue };

@@ -2,7 +2,7 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::insn::{self, Access};
-use crate::signals::SEGV_ACCERR;
+use crate::model::signals::SEGV_ACCERR;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "write-to-readonly",

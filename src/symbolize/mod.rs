@@ -19,7 +19,7 @@ pub mod dwarf;
 pub mod modules;
 pub mod table;
 
-use crate::input::Note;
+use crate::model::Note;
 use crate::model::*;
 use std::sync::Arc;
 

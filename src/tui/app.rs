@@ -9,12 +9,12 @@ use super::common::matches;
 use super::follow::{self, Follow};
 use super::theme::Theme;
 use super::{detail, findings, frames, header, memory, popup, raw, registers};
-use crate::analyze::InputReport;
 use crate::classify::Classifier;
+use crate::model::Finding;
+use crate::model::InputReport;
 use crate::model::*;
 use crate::notes::{self, Note, Placement, Target};
 use crate::report::markdown::{self, MarkdownOptions};
-use crate::rules::Finding;
 use ratatui::Frame as TermFrame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use std::cell::{Cell, OnceCell};
@@ -441,7 +441,7 @@ impl App {
     pub fn markdown(&self, include_raw: bool) -> String {
         let mut opts = MarkdownOptions { include_raw, ..Default::default() };
         opts.notes.insert(self.ir.path.clone(), self.notes.clone());
-        let report = crate::analyze::Report { inputs: vec![self.ir.clone()] };
+        let report = crate::model::Report { inputs: vec![self.ir.clone()] };
         let mut out = Vec::new();
         // Writing to a Vec cannot fail.
         let _ = markdown::write(&report, &opts, &mut out);
@@ -485,11 +485,11 @@ impl App {
 
     /// `tracecheck tui --follow FILE`: starts with what FILE holds now (or nothing, when gdb
     /// has not created it yet) and opens on its newest stop.
-    pub fn following(path: PathBuf, selection: crate::rules::Selection, max_bytes: u64, theme: Theme) -> App {
-        let mut ir = crate::analyze::analyze(&path.to_string_lossy(), crate::input::parse(""), &selection);
+    pub fn following(path: PathBuf, options: crate::pipeline::LoadOptions, theme: Theme) -> App {
+        let mut ir = crate::pipeline::analyze_text(&path.to_string_lossy(), b"", &options);
         ir.raw = Some(String::new());
         let mut app = App::new(ir, Some(path.clone()), theme);
-        app.follow = Some(Follow::new(path, selection, max_bytes));
+        app.follow = Some(Follow::new(path, options));
         app.auto = true;
         app.follow_tick(Instant::now());
         app
@@ -558,8 +558,8 @@ impl App {
 
     /// The followed file was truncated or replaced: forget everything read from it.
     fn follow_reset(&mut self) {
-        let sel = self.follow.as_ref().map(|f| f.selection.clone()).unwrap_or_default();
-        let mut ir = crate::analyze::analyze(&self.ir.path, crate::input::parse(""), &sel);
+        let opts = self.follow.as_ref().map(|f| f.options.clone()).unwrap_or_default();
+        let mut ir = crate::pipeline::analyze_text(&self.ir.path, b"", &opts);
         ir.raw = Some(String::new());
         self.ir = ir;
         self.raw_lines = vec![0];
@@ -581,18 +581,17 @@ impl App {
     /// stop (and its top finding) when one arrived, unless the user is busy elsewhere.
     fn follow_parse(&mut self, now: Instant) {
         let Some(f) = self.follow.as_ref() else { return };
-        let sel = f.selection.clone();
+        let opts = f.options.clone();
         let lossy = f.lossy;
         let raw = self.ir.raw.take().unwrap_or_default();
         let started = Instant::now();
-        let mut parsed = crate::input::parse_bytes(raw.as_bytes());
+        let mut ir = crate::pipeline::analyze_text(&self.ir.path, raw.as_bytes(), &opts);
         if lossy {
-            parsed.diagnostics.notes.insert(
+            ir.parsed.diagnostics.notes.insert(
                 0,
-                crate::input::Note { line: None, message: "input is not valid UTF-8; bad bytes were replaced".into() },
+                crate::model::Note { line: None, message: "input is not valid UTF-8; bad bytes were replaced".into() },
             );
         }
-        let mut ir = crate::analyze::analyze(&self.ir.path, parsed, &sel);
         let cost = started.elapsed();
         ir.raw = Some(raw);
         let key = self.selection_key();

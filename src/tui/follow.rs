@@ -8,7 +8,7 @@
 //! (`App::follow_tick`, see docs/tui.md "Following a live session" for the design and the
 //! measured costs).
 
-use crate::rules::Selection;
+use crate::pipeline::LoadOptions;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
@@ -46,10 +46,9 @@ pub struct Polled {
 #[derive(Debug)]
 pub struct Follow {
     pub path: PathBuf,
-    /// Rules to run on each re-parse (`--rule`, `--skip-rule`).
-    pub selection: Selection,
-    /// `--max-input-bytes`: following stops reading past this size.
-    pub max_bytes: u64,
+    /// The pipeline's options for each re-parse: the same as batch mode's (`--rule`,
+    /// `--exe`, the `--max-*` limits…). `--max-input-bytes`: following stops reading past it.
+    pub options: LoadOptions,
     /// Bytes of the file consumed so far (complete lines plus `partial`).
     offset: u64,
     /// The last line read, still without its newline.
@@ -77,11 +76,10 @@ pub struct Follow {
 }
 
 impl Follow {
-    pub fn new(path: PathBuf, selection: Selection, max_bytes: u64) -> Follow {
+    pub fn new(path: PathBuf, options: LoadOptions) -> Follow {
         Follow {
             path,
-            selection,
-            max_bytes,
+            options,
             offset: 0,
             partial: Vec::new(),
             identity: None,
@@ -154,7 +152,7 @@ impl Follow {
         if self.offset == 0 {
             self.identity = identity;
         }
-        if len > self.max_bytes {
+        if len > self.options.max_input_bytes {
             self.over_limit = true;
             return Ok(out);
         }
@@ -214,7 +212,7 @@ mod tests {
     #[test]
     fn complete_lines_only_and_resets() {
         let p = temp("lines");
-        let mut f = Follow::new(p.clone(), Selection::default(), 1 << 30);
+        let mut f = Follow::new(p.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() });
         assert_eq!(f.poll().unwrap(), Polled::default());
         assert!(f.missing);
         append(&p, b"one\ntw");

@@ -34,7 +34,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let h = inner.height as usize;
     let w = inner.width as usize;
     let first = window(app.frame, th.frames.len(), h, &app.frames_offset);
-    let finding_frames: Vec<(u32, crate::rules::Severity)> = app
+    let finding_frames: Vec<(u32, crate::model::Severity)> = app
         .ir
         .findings
         .iter()

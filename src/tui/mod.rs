@@ -23,7 +23,7 @@ pub mod raw;
 pub mod registers;
 pub mod theme;
 
-use crate::analyze::InputReport;
+use crate::model::InputReport;
 use anyhow::Context;
 use app::{Action, App};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
@@ -111,16 +111,11 @@ pub fn run(ir: InputReport, dump: Option<PathBuf>, started: Instant) -> anyhow::
 
 /// `tracecheck tui --follow FILE`: the TUI on a file that is still growing (a gdb log). FILE
 /// need not exist yet. See `follow.rs`.
-pub fn run_follow(
-    path: PathBuf,
-    selection: crate::rules::Selection,
-    max_bytes: u64,
-    started: Instant,
-) -> anyhow::Result<()> {
+pub fn run_follow(path: PathBuf, options: crate::pipeline::LoadOptions, started: Instant) -> anyhow::Result<()> {
     if path.is_dir() {
         anyhow::bail!("{} is a directory", path.display());
     }
-    run_app(App::following(path, selection, max_bytes, theme::Theme::from_env()), started)
+    run_app(App::following(path, options, theme::Theme::from_env()), started)
 }
 
 fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {

@@ -8,7 +8,7 @@
 //! when [`Theme::plain`] drops every colour and keeps the modifiers.
 
 use crate::classify::RegionKind;
-use crate::rules::Severity;
+use crate::model::Severity;
 use ratatui::style::{Color, Modifier, Style};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

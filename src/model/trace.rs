@@ -1,10 +1,6 @@
-//! The trace model: one description of "what the debugger saw", shared by every stage.
-//!
-//! Parsers (`input/`) fill a [`Trace`]; the symbolizer adds names; the rules (`rules/`) read
-//! it and produce findings; renderers (`report/`) and the TUI show it. Nothing in here knows
-//! which textual dialect a fact came from, except the [`Span`] that points back at the
-//! source lines so a viewer can jump to the raw text.
+//! The trace itself: stops, threads, frames, memory, mappings.
 
+use super::registers::RegisterSet;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -167,8 +163,8 @@ impl StopReason {
     /// The symbolic `si_code` name for this signal (`SEGV_MAPERR`, `SI_KERNEL`, …).
     pub fn code_name(&self) -> Option<&'static str> {
         let code = self.si_code?;
-        crate::signals::si_code_name(
-            self.signo.or_else(|| self.signal.as_deref().and_then(crate::signals::signo))?,
+        super::signals::si_code_name(
+            self.signo.or_else(|| self.signal.as_deref().and_then(super::signals::signo))?,
             code,
         )
     }
@@ -237,72 +233,6 @@ pub struct Thread {
     /// Registers per frame index, when `info registers` was printed with that frame selected.
     pub registers: BTreeMap<u32, RegisterSet>,
     pub span: Span,
-}
-
-/// One register value as printed.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Register {
-    pub name: Sym,
-    /// The raw value. Registers wider than 64 bits (vector registers) keep only their text.
-    pub value: Option<u64>,
-    /// What gdb printed in the "natural" column (`[ ZF PF ]`, `<main+16>`, decimal).
-    pub natural: Option<Box<str>>,
-    pub span: Span,
-}
-
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct RegisterSet {
-    pub regs: Vec<Register>,
-    pub span: Span,
-    /// How a core unwinder found this frame (`None` for registers a debugger printed).
-    pub unwind: Option<UnwindMethod>,
-    /// For unwound frames above #0: the registers whose value the unwinder restored for this
-    /// frame (pc, sp and the callee-saved registers the CFI saved). Every other register in
-    /// `regs` was carried over unchanged from the frame below and may be stale.
-    pub recovered: Vec<Sym>,
-}
-
-/// How the registers of one unwound frame were obtained.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum UnwindMethod {
-    /// The thread's own registers (frame #0 of a core).
-    Context,
-    /// Call frame information (`.eh_frame` / `.debug_frame`).
-    Cfi,
-    /// No CFI covered the callee: the frame-pointer chain (rbp / x29) was followed.
-    FramePointer,
-    /// No CFI and the callee's pc pointed outside any code: treated as "just called"
-    /// (return address at the stack pointer / in the link register).
-    ScanCall,
-}
-
-impl UnwindMethod {
-    pub fn name(self) -> &'static str {
-        match self {
-            UnwindMethod::Context => "context",
-            UnwindMethod::Cfi => "cfi",
-            UnwindMethod::FramePointer => "frame-pointer",
-            UnwindMethod::ScanCall => "call-heuristic",
-        }
-    }
-}
-
-impl RegisterSet {
-    pub fn get(&self, name: &str) -> Option<u64> {
-        self.regs.iter().find(|r| &*r.name == name).and_then(|r| r.value)
-    }
-    pub fn reg(&self, name: &str) -> Option<&Register> {
-        self.regs.iter().find(|r| &*r.name == name)
-    }
-    /// Sets or replaces a register.
-    pub fn set(&mut self, r: Register) {
-        if let Some(old) = self.regs.iter_mut().find(|o| o.name == r.name) {
-            *old = r;
-        } else {
-            self.regs.push(r);
-        }
-    }
 }
 
 /// A run of memory words read with `x/` (or from a core).
@@ -565,6 +495,35 @@ pub struct Trace {
     /// Code addresses seen in registers, memory words and branch targets, with what the
     /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
     pub code_symbols: Vec<(Address, Sym)>,
+    /// The Julia runtime's task and thread-state layout, read from its DWARF when the runtime
+    /// library was found (`crate::julia::attach_layout`). Without it, rules fall back to the
+    /// version table in `crate::julia`, keyed by the Julia version the trace names.
+    pub julia_layout: Option<JuliaLayout>,
+}
+
+/// Byte offsets of the Julia runtime fields a pgcstack check reads (64-bit targets).
+/// pgcstack is `&task->gcstack`, so `task = pgcstack - task_gcstack`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct JuliaLayout {
+    /// The Julia version the layout is for (`1.13.1`, `1.10`), when known.
+    pub version: Option<Box<str>>,
+    /// Where the offsets come from: `DWARF of …/libjulia-internal.so.1.13` or
+    /// `version table (1.10)`; quoted in findings so no layout is assumed silently.
+    pub source: Box<str>,
+    /// Read from the runtime's own debug information (not assumed from a version table).
+    pub from_dwarf: bool,
+    /// The table row was checked against a real build of that version.
+    pub verified: bool,
+    /// `offsetof(jl_task_t, gcstack)`, `world_age`, `ptls`.
+    pub task_gcstack: u64,
+    pub task_world_age: u64,
+    pub task_ptls: u64,
+    /// `offsetof(jl_tls_states_t, tid)`, `current_task`, `system_id` (the pthread_t).
+    pub tls_tid: Option<u64>,
+    pub tls_current_task: Option<u64>,
+    pub tls_system_id: Option<u64>,
+    /// `jl_task_tag` (small type tags): a task's header word is `tag << 4` plus GC bits.
+    pub task_tag: Option<u64>,
 }
 
 /// Reads process memory: a core's segments, mapped files. Implementations never panic on

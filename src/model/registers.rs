@@ -1,0 +1,70 @@
+//! Register values as printed or read from a core.
+
+use super::trace::{Span, Sym};
+use serde::Serialize;
+
+/// One register value as printed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Register {
+    pub name: Sym,
+    /// The raw value. Registers wider than 64 bits (vector registers) keep only their text.
+    pub value: Option<u64>,
+    /// What gdb printed in the "natural" column (`[ ZF PF ]`, `<main+16>`, decimal).
+    pub natural: Option<Box<str>>,
+    pub span: Span,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct RegisterSet {
+    pub regs: Vec<Register>,
+    pub span: Span,
+    /// How a core unwinder found this frame (`None` for registers a debugger printed).
+    pub unwind: Option<UnwindMethod>,
+    /// For unwound frames above #0: the registers whose value the unwinder restored for this
+    /// frame (pc, sp and the callee-saved registers the CFI saved). Every other register in
+    /// `regs` was carried over unchanged from the frame below and may be stale.
+    pub recovered: Vec<Sym>,
+}
+
+/// How the registers of one unwound frame were obtained.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnwindMethod {
+    /// The thread's own registers (frame #0 of a core).
+    Context,
+    /// Call frame information (`.eh_frame` / `.debug_frame`).
+    Cfi,
+    /// No CFI covered the callee: the frame-pointer chain (rbp / x29) was followed.
+    FramePointer,
+    /// No CFI and the callee's pc pointed outside any code: treated as "just called"
+    /// (return address at the stack pointer / in the link register).
+    ScanCall,
+}
+
+impl UnwindMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnwindMethod::Context => "context",
+            UnwindMethod::Cfi => "cfi",
+            UnwindMethod::FramePointer => "frame-pointer",
+            UnwindMethod::ScanCall => "call-heuristic",
+        }
+    }
+}
+
+impl RegisterSet {
+    pub fn get(&self, name: &str) -> Option<u64> {
+        self.regs.iter().find(|r| &*r.name == name).and_then(|r| r.value)
+    }
+    pub fn reg(&self, name: &str) -> Option<&Register> {
+        self.regs.iter().find(|r| &*r.name == name)
+    }
+    /// Sets or replaces a register.
+    pub fn set(&mut self, r: Register) {
+        if let Some(old) = self.regs.iter_mut().find(|o| o.name == r.name) {
+            *old = r;
+        } else {
+            self.regs.push(r);
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The one loading pipeline: bytes or a core → parse → (cores, symbolize) → limits → analyze.
+//!
+//! Batch mode, `tracecheck -i`, `tracecheck tui` (with or without `--follow`) and `tracecheck
+//! note` all call [`load`] (or, for text already in memory, [`analyze_text`]) with the same
+//! [`LoadOptions`], so they see the same model for the same file.
+
+use crate::analyze;
+use crate::input::{self, Limits, StreamOptions};
+use crate::model::{InputReport, Note, Parsed};
+use crate::rules::Selection;
+use crate::symbolize::dwarf::{DwarfSymbols, SymbolOptions};
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// What [`load`] produces: the parsed, symbolized and analyzed input.
+pub type Analysis = InputReport;
+
+/// Inputs bigger than this are streamed (not read into memory whole); standard input always is.
+pub const STREAM_ABOVE: u64 = 64 << 20;
+
+/// Bytes of a streamed input kept for the markdown report's raw transcript.
+pub const RAW_KEPT_WHEN_STREAMING: usize = 16 << 20;
+
+/// Where an input comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// Standard input (always streamed; never a core).
+    Stdin,
+    /// A file: an ELF core (recognized by its header, whatever its name) or a transcript.
+    Path(&'a str),
+}
+
+impl Source<'_> {
+    /// The name shown for this input (`-` for standard input, as given on the command line).
+    pub fn name(&self) -> &str {
+        match self {
+            Source::Stdin => "-",
+            Source::Path(p) => p,
+        }
+    }
+}
+
+/// Everything that decides what model a file gives: the same for every mode.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Rules to run (`--rule`, `--skip-rule`).
+    pub selection: Selection,
+    /// Inputs larger than this are refused (`--max-input-bytes`).
+    pub max_input_bytes: u64,
+    /// Model limits (`--max-frames-kept`, `--max-threads`, `--max-stops`).
+    pub limits: Limits,
+    /// Stop symbolizing after this long (`--symbolize-timeout`; `None`: no limit).
+    pub symbolize_timeout: Option<Duration>,
+    /// Binaries and debug directories (`--exe`, `--sysroot`, `--debug-dir`).
+    pub symbols: SymbolOptions,
+    /// Symbolize transcripts too (cores always are): set when binaries were given.
+    pub symbolize_text: bool,
+    /// Keep the raw text (the markdown export and the TUI need it).
+    pub keep_raw: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            selection: Selection::default(),
+            max_input_bytes: 2 << 30,
+            limits: Limits::default(),
+            symbolize_timeout: Some(Duration::from_secs(60)),
+            symbols: SymbolOptions::default(),
+            symbolize_text: false,
+            keep_raw: false,
+        }
+    }
+}
+
+/// Why an input could not be loaded. The message is one line, ready for `tracecheck: …`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The input could not be opened or read (or is a directory).
+    #[error("{0}")]
+    Io(String),
+    /// The input is over `--max-input-bytes`.
+    #[error("{0}")]
+    TooLarge(String),
+    /// An ELF file that is not a core, or an ELF file on standard input.
+    #[error("{0}")]
+    NotADump(String),
+    /// The core could not be read.
+    #[error("{0}")]
+    Core(String),
+}
+
+/// Reads and analyzes one input.
+pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Analysis, LoadError> {
+    let path = source.name();
+    let deadline = opts.symbolize_timeout.map(|d| Instant::now() + d);
+    let mut size = None;
+    if let Source::Path(path) = source {
+        match elf_kind(path) {
+            Some(true) => {
+                let copts = crate::core::CoreOptions {
+                    symbols: opts.symbols.clone(),
+                    symbolize_deadline: deadline,
+                    ..Default::default()
+                };
+                return match crate::core::read_core_trace(Path::new(path), &copts) {
+                    Ok(mut parsed) => {
+                        attach_julia_layout(&mut parsed, opts);
+                        Ok(analyze::analyze(path, parsed, &opts.selection))
+                    }
+                    Err(e) => Err(LoadError::Core(format!("{path}: {e}"))),
+                };
+            }
+            Some(false) => {
+                return Err(LoadError::NotADump(format!(
+                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
+                )));
+            }
+            None => {}
+        }
+        size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len());
+    }
+    let streamed =
+        matches!(source, Source::Stdin) || size.is_some_and(|n| n > STREAM_ABOVE && n <= opts.max_input_bytes);
+    let (parsed, raw) = if streamed {
+        stream_input(source, opts)?
+    } else {
+        let bytes = read_input(path, opts.max_input_bytes)?;
+        if bytes.starts_with(b"\x7fELF") {
+            return Err(not_on_stdin(path));
+        }
+        (input::parse_bytes_with(&bytes, opts.limits), opts.keep_raw.then_some(bytes))
+    };
+    let mut ir = finish(path, parsed, opts, deadline);
+    if let Some(bytes) = raw {
+        ir.raw = Some(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+    }
+    Ok(ir)
+}
+
+/// Analyzes a transcript already in memory (follow mode): the same parse, symbolization and
+/// rules as [`load`] on a file with these bytes. The raw text is not attached.
+pub fn analyze_text(name: &str, bytes: &[u8], opts: &LoadOptions) -> Analysis {
+    let deadline = opts.symbolize_timeout.map(|d| Instant::now() + d);
+    finish(name, input::parse_bytes_with(bytes, opts.limits), opts, deadline)
+}
+
+/// Symbolizes (when binaries were given) and runs the rules.
+pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Option<Instant>) -> Analysis {
+    if opts.symbolize_text {
+        let sup = DwarfSymbols::new(opts.symbols.clone());
+        crate::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
+    }
+    attach_julia_layout(&mut parsed, opts);
+    analyze::analyze(name, parsed, &opts.selection)
+}
+
+/// Reads the Julia runtime's task layout from its DWARF when the trace names the runtime and
+/// the file is at hand (`--exe`, `--debug-dir`, `--sysroot` or its recorded path); the note
+/// says which file was used, or that the version table will be.
+fn attach_julia_layout(parsed: &mut Parsed, opts: &LoadOptions) {
+    if let Some(message) = crate::julia::attach_layout(&mut parsed.trace, &opts.symbols) {
+        parsed.diagnostics.notes.push(Note { line: None, message });
+    }
+}
+
+/// The diagnostics notes that say a result is partial (limits reached), for stderr.
+pub fn limit_notes(ir: &Analysis) -> impl Iterator<Item = &Note> {
+    ir.parsed.diagnostics.notes.iter().filter(|n| n.message.starts_with(input::stream::LIMIT_NOTE))
+}
+
+fn not_on_stdin(path: &str) -> LoadError {
+    LoadError::NotADump(format!("{path} is an ELF file; give a core as a file path, not on standard input"))
+}
+
+/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
+fn elf_kind(path: &str) -> Option<bool> {
+    let mut head = [0u8; 18];
+    let mut f = std::fs::File::open(path).ok()?;
+    f.read_exact(&mut head).ok()?;
+    if !head.starts_with(b"\x7fELF") {
+        return None;
+    }
+    Some(crate::core::is_core(&head))
+}
+
+fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, LoadError> {
+    let mut buf = Vec::new();
+    let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
+    if let Ok(m) = f.metadata() {
+        if m.is_dir() {
+            return Err(LoadError::Io(format!("{path} is a directory")));
+        }
+        if m.len() > limit {
+            return Err(LoadError::TooLarge(format!("{path} is {} bytes, over --max-input-bytes {limit}", m.len())));
+        }
+    }
+    f.take(limit + 1).read_to_end(&mut buf).map_err(|e| LoadError::Io(format!("cannot read {path}: {e}")))?;
+    if buf.len() as u64 > limit {
+        return Err(LoadError::TooLarge(format!("{path} is over --max-input-bytes {limit}")));
+    }
+    Ok(buf)
+}
+
+/// Streams standard input or a big file through the parser: memory stays bounded by the
+/// model limits, and the raw text kept is cut at [`RAW_KEPT_WHEN_STREAMING`].
+fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Option<Vec<u8>>), LoadError> {
+    let path = source.name();
+    let sopts = StreamOptions {
+        limits: opts.limits,
+        keep_raw: if opts.keep_raw { RAW_KEPT_WHEN_STREAMING } else { 0 },
+        max_bytes: opts.max_input_bytes,
+    };
+    let run = |r: &mut dyn BufRead| -> Result<input::Streamed, LoadError> {
+        let what = if path == "-" { "standard input".to_string() } else { path.to_string() };
+        if r.fill_buf().map_err(|e| LoadError::Io(format!("cannot read {what}: {e}")))?.starts_with(b"\x7fELF") {
+            return Err(not_on_stdin(path));
+        }
+        input::parse_reader(r, &sopts).map_err(|e| LoadError::Io(format!("cannot read {what}: {e}")))
+    };
+    let streamed = match source {
+        Source::Stdin => run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?,
+        Source::Path(path) => {
+            let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
+            run(&mut io::BufReader::with_capacity(1 << 20, f))?
+        }
+    };
+    if streamed.over_max {
+        return Err(LoadError::TooLarge(format!("{path} is over --max-input-bytes {}", opts.max_input_bytes)));
+    }
+    let mut parsed = streamed.parsed;
+    if opts.keep_raw && !streamed.raw_complete {
+        parsed.diagnostics.notes.push(Note {
+            line: None,
+            message: format!(
+                "the raw transcript in the markdown report holds the first {} MiB of {} bytes",
+                RAW_KEPT_WHEN_STREAMING >> 20,
+                streamed.bytes
+            ),
+        });
+    }
+    Ok((parsed, opts.keep_raw.then_some(streamed.raw)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(name: &str) -> String {
+        format!("{}/sample-traces/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn file_and_text_give_the_same_model() {
+        let p = sample("null-field.gdb.txt");
+        let opts = LoadOptions { keep_raw: true, ..Default::default() };
+        let a = load(Source::Path(&p), &opts).unwrap();
+        let b = analyze_text(&p, &std::fs::read(&p).unwrap(), &opts);
+        assert_eq!(a.parsed.trace, b.parsed.trace);
+        assert_eq!(a.findings, b.findings);
+        assert_eq!(a.findings[0].rule, "null-dereference");
+        assert!(a.raw.as_deref().unwrap().contains("SIGSEGV"));
+        assert!(b.raw.is_none());
+    }
+
+    #[test]
+    fn errors_are_one_line_and_typed() {
+        let opts = LoadOptions::default();
+        let e = load(Source::Path("/nonexistent/x.txt"), &opts).unwrap_err();
+        assert!(matches!(e, LoadError::Io(_)), "{e:?}");
+        assert!(e.to_string().starts_with("cannot open /nonexistent/x.txt"), "{e}");
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let e = load(Source::Path(dir), &opts).unwrap_err();
+        assert_eq!(e, LoadError::Io(format!("{dir} is a directory")));
+        let p = sample("null-field.gdb.txt");
+        let small = LoadOptions { max_input_bytes: 10, ..Default::default() };
+        assert!(matches!(load(Source::Path(&p), &small).unwrap_err(), LoadError::TooLarge(_)));
+    }
+}
