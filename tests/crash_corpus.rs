@@ -171,20 +171,10 @@ fn known_failures() -> BTreeSet<String> {
     text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect()
 }
 
-fn go_available() -> bool {
-    Command::new("go").arg("version").output().map(|o| o.status.success()).unwrap_or(false)
-}
-
 /// Builds every case and writes its core with gdb (`regenerate.sh --cores`); None when a
-/// tool is missing (the SKIPPED line is printed, and under CI=true the test fails).
+/// tool is missing (the SKIPPED line is printed, and under CI the test fails).
 fn build_cores() -> Option<PathBuf> {
-    if !common::have_tools(&["gcc", "g++", "clang", "clang++", "rustc", "gdb", "musl-gcc", "bash"]) {
-        return None;
-    }
-    if !go_available() {
-        let msg = "the core half of this test needs go (golang-go)";
-        assert!(std::env::var("CI").map(|v| v != "true").unwrap_or(true), "{msg} (CI=true: install it in .ci/run)");
-        println!("SKIPPED: {msg}");
+    if !common::require_tools(&["gcc", "g++", "clang", "clang++", "rustc", "go", "musl-gcc", "gdb", "bash"]) {
         return None;
     }
     let dir = std::env::temp_dir().join(format!("tracecheck-crash-corpus-{}", std::process::id()));
