@@ -45,6 +45,22 @@ pub fn read_core_trace(path: &Path, opts: &CoreOptions) -> Result<Parsed, CoreEr
     Ok(core_to_trace(&core, &path.display().to_string(), opts))
 }
 
+/// The code at `pc` is the kernel's sigreturn trampoline (`__restore_rt`: `mov $0xf,%rax;
+/// syscall` on x86-64, `mov x8, #139; svc #0` on AArch64): the return address of a signal
+/// handler, gdb's `<signal handler called>`.
+fn is_sigreturn_code(mem: &dyn MemorySource, arch: CoreArch, pc: u64) -> bool {
+    match arch {
+        CoreArch::X86_64 => {
+            let mut b = [0u8; 9];
+            mem.read(pc, &mut b) == 9 && b == [0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05]
+        }
+        CoreArch::Aarch64 => {
+            let mut b = [0u8; 8];
+            mem.read(pc, &mut b) == 8 && b == [0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4]
+        }
+    }
+}
+
 fn note(notes: &mut Vec<Note>, m: impl Into<String>) {
     notes.push(Note { line: None, message: m.into() });
 }
@@ -261,7 +277,8 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                     set.recovered.push(Arc::from("pc"));
                 }
             }
-            if uf.signal_trampoline {
+            // glibc's __restore_rt may carry no signal-frame CFI mark: know it by its code.
+            if uf.signal_trampoline || (k > 0 && is_sigreturn_code(&mem, core.arch, uf.pc)) {
                 th.frames.push(Frame { index, pc: Some(Address(uf.pc)), signal_handler: true, ..Default::default() });
                 th.registers.insert(index, set);
                 index += 1;

@@ -177,6 +177,9 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
             "__stack_chk_fail" | "__stack_chk_fail_local" => {
                 (MessageKind::StackSmashing, Some("stack smashing detected".to_string()))
             }
+            "__longjmp_chk" | "____longjmp_chk" | "longjmp_chk" => {
+                (MessageKind::StackSmashing, Some("longjmp causes uninitialized stack frame".to_string()))
+            }
             n if n.ends_with("__fortify_fail") => {
                 let m = frame_arg_string(f, "msg")?;
                 if !m.contains("stack smashing") {
@@ -200,7 +203,17 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
     let quoted = if text.is_empty() { String::new() } else { format!(" (\"{text}\")") };
     // The allocator frame that ran the check (innermost allocator function below the reporter).
     let checker = frames.iter().find(|f| is_allocator_fn(f.function_name()) && f.function_name() != "malloc_printerr");
+    let longjmp = text.contains("longjmp causes uninitialized stack frame");
+    let fortify = text.contains("buffer overflow detected");
     let message = match (kind, culprit) {
+        (MessageKind::StackSmashing, c) if longjmp => format!(
+            "longjmp to a stack frame that no longer exists{}: the jmp_buf was filled by setjmp in a function that has since returned (or it was overwritten); glibc's _FORTIFY_SOURCE check in __longjmp_chk stopped it{quoted}",
+            c.map(|c| format!(", in a call from {}", frame_location(c))).unwrap_or_default()
+        ),
+        (MessageKind::StackSmashing, c) if fortify => format!(
+            "buffer overflow detected by a fortified libc call{}: a string or memory function (…_chk) was asked to write past the end of its destination{quoted}",
+            c.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+        ),
         (MessageKind::StackSmashing, Some(c)) => {
             format!(
                 "stack smashing detected on return from {}: a local buffer overran the stack canary{quoted}",

@@ -14,6 +14,7 @@ pub mod assertion_failure;
 pub mod bad_pc;
 pub mod callee_saved_changed;
 pub mod corrupt_backtrace;
+pub mod handled_fault;
 pub mod heap_corruption;
 pub mod noncanonical_address;
 pub mod null_dereference;
@@ -69,6 +70,25 @@ impl<'a> RuleContext<'a> {
     /// trace's process memory (a core). `None` when neither holds all 8 bytes.
     pub fn read_u64(&self, stop: &Stop, addr: u64) -> Option<u64> {
         stop.read_u64(addr).or_else(|| self.trace.read_u64(addr))
+    }
+
+    /// A guard page: a no-access (`---p`) mapping, or, in a core, a small read-only anonymous
+    /// mapping directly below a writable anonymous one (gdb's `generate-core-file` writes a
+    /// `---p` guard page as a readable segment, so the core shows it as `r--p`).
+    pub fn is_guard_page(&self, m: &Mapping) -> bool {
+        let perms = m.perms.as_deref().unwrap_or("");
+        if perms.starts_with("---") {
+            return true;
+        }
+        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !perms.starts_with("r-") {
+            return false;
+        }
+        let size = m.end.0.saturating_sub(m.start.0);
+        size <= 1 << 20
+            && self.trace.mappings.iter().any(|above| {
+                above.start.0 == m.end.0 && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
+                    && above.perms.as_deref().is_some_and(|p| p.starts_with("rw"))
+            })
     }
 
     /// A register of the crashed thread's frame 0.
@@ -255,12 +275,18 @@ impl Selection {
 
 /// Runs the selected rules and ranks the findings (most likely root cause first).
 pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
-    let cx = RuleContext::from_trace(trace);
+    // A fault that the program's own handler caught, then aborted: the rules see the fault.
+    let handled = handled_fault::view(trace);
+    let seen = handled.as_ref().map(|(t, _)| t).unwrap_or(trace);
+    let cx = RuleContext::from_trace(seen);
     let mut out = Vec::new();
     for r in RULES {
         if sel.enabled(r.info) {
             (r.check)(&cx, &mut out);
         }
+    }
+    if let Some((_, views)) = &handled {
+        handled_fault::map_back(&mut out, views);
     }
     out.sort_by(|a, b| {
         b.severity.cmp(&a.severity).then(b.rank.cmp(&a.rank)).then(a.stop.cmp(&b.stop)).then(a.frame.cmp(&b.frame))

@@ -59,6 +59,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let mapping = cx.trace.mapping_for(addr);
         let mut heuristic = false;
         let region = match mapping {
+            // A stack's guard page (a core shows gdb's `---p` guard as readable): the stack ran
+            // out, stack-overflow's case, not a write to read-only memory.
+            Some(m) if cx.is_guard_page(m) => continue,
             Some(m) => {
                 let perms = m.perms.as_deref().unwrap_or("");
                 let readable = perms.starts_with('r');
