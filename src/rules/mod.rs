@@ -84,10 +84,17 @@ impl<'a> RuleContext<'a> {
             return false;
         }
         let size = m.end.0.saturating_sub(m.start.0);
+        // The mapping above must be a stack: some frame's stack pointer is in it.
+        let sp_name = self.trace.arch.sp_register();
+        let sps = || {
+            self.trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| t.registers.values()).filter_map(|r| r.get(sp_name))
+        };
         size <= 1 << 20
             && self.trace.mappings.iter().any(|above| {
-                above.start.0 == m.end.0 && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
+                above.start.0 == m.end.0
+                    && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
                     && above.perms.as_deref().is_some_and(|p| p.starts_with("rw"))
+                    && sps().any(|sp| above.contains(sp))
             })
     }
 

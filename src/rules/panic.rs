@@ -58,7 +58,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let header = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::Panic));
+        // The last panic is the one that ended the process: an earlier one may have been caught
+        // (catch_unwind) before a second, non-unwinding panic aborted.
+        let header = stop.messages.iter().rfind(|m| messages::classify(&m.text) == Some(MessageKind::Panic));
         // The outermost panic frame is the entry the user code called (`core::panicking::panic_fmt`).
         let panic_frame = frames.iter().rev().find(|f| is_panic_frame(f.function_name()));
         if header.is_none() && panic_frame.is_none() {
