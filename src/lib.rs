@@ -24,6 +24,7 @@ pub mod messages;
 pub mod model;
 pub mod notes;
 pub mod pipeline;
+pub mod provenance;
 pub mod report;
 pub mod rules;
 pub mod runtime;

@@ -20,6 +20,9 @@ code that runs them:
   `corrupted size vs. prev_size`, `malloc(): corrupted top size`, `malloc_consolidate(): …`,
   and glibc's internal malloc assertions (``malloc.c:…: sysmalloc: Assertion `…' failed``);
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
+- glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
+  `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
+  ***`;
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,

@@ -33,6 +33,9 @@ diagnosis.
 frames `core::panicking::panic_fmt` ← `core::result::unwrap_failed` ← … ←
 `rust_panic::Config::port (self=…) at src/rust-panic.rs:23`.
 
+When several panics were printed (one caught with `catch_unwind`, then another that aborted),
+the last one is reported.
+
 **Known false positives** A direct `std::process::abort()` has no panic frames or message
 and is not reported. With frames only (no stderr), the finding has no payload and is
 heuristic."#,

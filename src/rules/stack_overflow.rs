@@ -17,7 +17,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
 finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
-unknown.
+unknown. Rust's `thread '…' has overflowed its stack` is reported as such. When the program's
+own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
+is checked (its address from the handler's report or, in a core, the kernel's signal frame).
+In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
+page directly below a mapping that holds a stack pointer; it is still a guard page.
 
 **Why it matters** A stack overflow faults on whatever instruction first touches the next page:
 often a prologue store or a `call`, far from the real cause (unbounded recursion, a huge

@@ -13,7 +13,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGABRT (or a stop with no signal) explained by libstdc++'s
 terminate handler: `terminate called after throwing an instance of 'T'` with the exception's
 `what():` text, `terminate called without an active exception`, or `terminate called
-recursively`; or, when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
+recursively`; `pure virtual method called` (with its causes: a virtual call from a base-class
+constructor or destructor, or a destroyed object), also from a `__cxa_pure_virtual` frame; an
+exception thrown through a `noexcept` function (the compiler's `__clang_call_terminate` /
+`__cxa_call_terminate` landing pad); or, when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
 `__cxa_rethrow` frames on the crashed thread. The finding names the exception type (from the
 message, or from a `std::__throw_out_of_range_fmt`-style frame), quotes `what()`, and names the
 culprit: the first frame outside the C++ runtime and the standard library headers, i.e. the

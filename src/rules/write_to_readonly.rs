@@ -24,7 +24,8 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 `0x555555556000-0x555555557000 r--p /path/to/binary`, `=> mov %dl,(%rax)`.
 
 **Known false positives** Guard pages (`---p`) are not readable, so faults there are left to
-`stack-overflow`. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+`stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
+small read-only anonymous page directly below a mapping holding a stack pointer). Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
 };
 
