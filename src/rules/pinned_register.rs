@@ -204,7 +204,16 @@ impl<'c, 'a> Site<'c, 'a> {
             .listing_around(self.stop, pc)
             .filter(|l| start.is_none_or(|s| l.first().is_some_and(|i| i.address.0 <= s)))
             .or_else(|| start.and_then(|s| self.cx.listing_around(self.stop, s)));
-        let Some(listing) = listing else { return Usage::Unknown };
+        // The instruction at pc itself (x/i $pc) reads the register: as telling as a listing.
+        let at_pc = || {
+            self.stop
+                .disassembly
+                .iter()
+                .find(|i| i.address.0 == pc)
+                .filter(|i| matches!(insn::reg_use(&i.text, self.p.register), Some(RegUse::Read)))
+                .map(|i| Usage::ReadFirst(i.text.to_string(), i.span))
+        };
+        let Some(listing) = listing else { return at_pc().unwrap_or(Usage::Unknown) };
         for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
             match insn::reg_use(&i.text, self.p.register) {
                 // The instruction at pc has not run yet, but a read there is as telling.
@@ -213,7 +222,7 @@ impl<'c, 'a> Site<'c, 'a> {
                 Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
         }
-        Usage::Unknown
+        at_pc().unwrap_or(Usage::Unknown)
     }
 
     /// Position of the caller frame: the real frame after this one's inline chain, itself
@@ -450,7 +459,7 @@ impl<'c, 'a> Site<'c, 'a> {
             }
             _ => {
                 f = f.evidence(
-                    format!("convention inferred from the name {} only (no disassembly shows it reading {reg}); code built with gcstack_arg = false or Julia < 1.10 does not take pgcstack in {reg}", self.name()),
+                    format!("convention inferred from the name {} only (no printed instruction of it reads {reg} before writing it); code built with gcstack_arg = false or Julia < 1.10 does not take pgcstack in {reg}", self.name()),
                     None,
                 );
             }
