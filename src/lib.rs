@@ -17,6 +17,7 @@
 
 pub mod analyze;
 pub mod classify;
+pub mod handled_fault;
 pub mod input;
 pub mod insn;
 pub mod julia;

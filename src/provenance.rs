@@ -99,7 +99,10 @@ pub fn writes(info: &mut InstructionInfoFactory, insn: &Instruction, reg: Regist
     let full = reg.full_register();
     info.info(insn).used_registers().iter().any(|u| {
         u.register().full_register() == full
-            && matches!(u.access(), OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite)
+            && matches!(
+                u.access(),
+                OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
+            )
     })
 }
 

@@ -211,7 +211,11 @@ fn crash_corpus_meets_manifest() {
         for r in c.must.iter().chain(&c.may).chain(&c.controls) {
             assert!(rules.contains(r), "{}: unknown rule {r}", c.name);
         }
-        assert!(!c.controls.iter().any(|r| c.must.contains(r) || c.may.contains(r)), "{}: control rule also expected", c.name);
+        assert!(
+            !c.controls.iter().any(|r| c.must.contains(r) || c.may.contains(r)),
+            "{}: control rule also expected",
+            c.name
+        );
     }
 
     let mut counts: BTreeMap<String, Counts> = rules.iter().map(|r| (r.clone(), Counts::default())).collect();
@@ -250,13 +254,22 @@ fn crash_corpus_meets_manifest() {
     println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", "rule", "TP", "FP", "FN", "precision", "recall");
     let (mut tp, mut fp, mut fn_) = (0, 0, 0);
     for (r, c) in &counts {
-        println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", r, c.tp, c.fp, c.fn_, pct(c.tp, c.tp + c.fp), pct(c.tp, c.tp + c.fn_));
+        println!(
+            "{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}",
+            r,
+            c.tp,
+            c.fp,
+            c.fn_,
+            pct(c.tp, c.tp + c.fp),
+            pct(c.tp, c.tp + c.fn_)
+        );
         tp += c.tp;
         fp += c.fp;
         fn_ += c.fn_;
     }
     println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", "all rules", tp, fp, fn_, pct(tp, tp + fp), pct(tp, tp + fn_));
-    let culprit_ok = cases.len() - fails.iter().filter(|f| f.starts_with("transcript:") && f.contains(": culprit is")).count();
+    let culprit_ok =
+        cases.len() - fails.iter().filter(|f| f.starts_with("transcript:") && f.contains(": culprit is")).count();
     println!("culprit right (transcripts): {culprit_ok}/{}", cases.len());
     println!("failures now: {}", fails.len());
     for f in &fails {
@@ -265,10 +278,8 @@ fn crash_corpus_meets_manifest() {
 
     let known = known_failures();
     let regressions: Vec<&String> = fails.iter().filter(|f| !known.contains(*f)).collect();
-    let fixed: Vec<&String> = known
-        .iter()
-        .filter(|k| !fails.contains(*k) && (cores.is_some() || !k.starts_with("core:")))
-        .collect();
+    let fixed: Vec<&String> =
+        known.iter().filter(|k| !fails.contains(*k) && (cores.is_some() || !k.starts_with("core:"))).collect();
     assert!(regressions.is_empty(), "new failures (not in known-failures.list):\n{regressions:#?}");
     assert!(fixed.is_empty(), "fixed: remove these lines from sample-traces/crashers/known-failures.list:\n{fixed:#?}");
 }

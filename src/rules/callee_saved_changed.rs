@@ -61,7 +61,10 @@ fn sym_offset(s: &str) -> Option<(String, u64)> {
 /// (a core with its executable); x86-64.
 fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
     use crate::provenance::{CalleeEffect, callee_effect, decode_function, decode_range, gpr, writes};
-    if cx.trace.arch != crate::model::Arch::X86_64 || cx.trace.memory.is_none() || !matches!(cx.signo(stop), Some(11) | Some(7)) {
+    if cx.trace.arch != crate::model::Arch::X86_64
+        || cx.trace.memory.is_none()
+        || !matches!(cx.signo(stop), Some(11) | Some(7))
+    {
         return;
     }
     let Some(th) = stop.crashed_thread() else { return };
@@ -74,11 +77,9 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let Some(reg) = gpr(&base) else { return };
     let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
     // Frame 0's function start.
-    let sym = cx
-        .trace
-        .code_symbol(pc)
-        .and_then(sym_offset)
-        .or_else(|| th.registers.get(&0).and_then(|r| r.reg("rip")).and_then(|r| r.natural.as_deref()).and_then(sym_offset));
+    let sym = cx.trace.code_symbol(pc).and_then(sym_offset).or_else(|| {
+        th.registers.get(&0).and_then(|r| r.reg("rip")).and_then(|r| r.natural.as_deref()).and_then(sym_offset)
+    });
     let Some((fname, off)) = sym else { return };
     let Some(code) = decode_range(cx.trace, pc - off, pc) else { return };
     let mut info = iced_x86::InstructionInfoFactory::new();

@@ -40,8 +40,8 @@ benign reasons: JIT or hand-written code without unwind info, `sigaltstack` hand
 calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
 one they are not reported. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged.
-Frames outer to the function a stack starts in (`__start_context` of makecontext, `clone`,
-`_start`, `runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
+Frames outer to the function a stack starts in (`__start_context` of makecontext,
+`runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
 the `uc_link` word and 0) are past the bottom of the stack and are not evidence.
 `Backtrace stopped: frame did not save the PC` and `Not enough registers or memory available
 to unwind further` are normal at thread entry points and in cores, and are not flagged. A
@@ -61,7 +61,7 @@ enum Bad {
 fn is_stack_bottom(f: &Frame) -> bool {
     matches!(
         f.function.as_deref(),
-        Some("__start_context" | "start_context" | "clone" | "clone3" | "__clone" | "__clone3" | "_start" | "runtime.goexit" | "runtime.rt0_go" | "runtime.mstart")
+        Some("__start_context" | "start_context" | "runtime.goexit" | "runtime.rt0_go" | "runtime.mstart")
     )
 }
 
@@ -77,7 +77,11 @@ fn unnamed_libc_bottom(th: &Thread) -> Option<usize> {
     let start = n.saturating_sub(4);
     let p = (start..n - 1).find(|&i| {
         let f = &th.frames[i];
-        i > 0 && f.function.is_none() && f.module.as_deref().is_some_and(|m| m.rsplit('/').next().is_some_and(|b| b.starts_with("libc.so") || b.starts_with("libc-")))
+        i > 0
+            && f.function.is_none()
+            && f.module.as_deref().is_some_and(|m| {
+                m.rsplit('/').next().is_some_and(|b| b.starts_with("libc.so") || b.starts_with("libc-"))
+            })
     })?;
     Some(p + 1)
 }

@@ -3,8 +3,8 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::analyze::{self, frame_arg_string, frame_location};
-use crate::messages::{self, MessageKind};
 use crate::julia;
+use crate::messages::{self, MessageKind};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -294,7 +294,10 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     let (message, evidence_frame) = if let Some(p) = top.iter().position(|f| is_gc_mark_fn(f.function_name())) {
         // Frames above the mark loop must be the runtime too (by name, or by a source file in
         // Julia's tree such as work-stealing-queue.h inlined into gc_mark_and_steal).
-        if !top[..p].iter().all(|f| is_julia_runtime_fn(f.function_name()) || julia::role(f) == julia::FrameRole::Runtime) {
+        if !top[..p]
+            .iter()
+            .all(|f| is_julia_runtime_fn(f.function_name()) || julia::role(f) == julia::FrameRole::Runtime)
+        {
             return None;
         }
         let gc = top[p];

@@ -14,7 +14,6 @@ pub mod assertion_failure;
 pub mod bad_pc;
 pub mod callee_saved_changed;
 pub mod corrupt_backtrace;
-pub mod handled_fault;
 pub mod heap_corruption;
 pub mod noncanonical_address;
 pub mod null_dereference;
@@ -87,7 +86,12 @@ impl<'a> RuleContext<'a> {
         // The mapping above must be a stack: some frame's stack pointer is in it.
         let sp_name = self.trace.arch.sp_register();
         let sps = || {
-            self.trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| t.registers.values()).filter_map(|r| r.get(sp_name))
+            self.trace
+                .stops
+                .iter()
+                .flat_map(|s| &s.threads)
+                .flat_map(|t| t.registers.values())
+                .filter_map(|r| r.get(sp_name))
         };
         size <= 1 << 20
             && self.trace.mappings.iter().any(|above| {
@@ -283,7 +287,7 @@ impl Selection {
 /// Runs the selected rules and ranks the findings (most likely root cause first).
 pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
     // A fault that the program's own handler caught, then aborted: the rules see the fault.
-    let handled = handled_fault::view(trace);
+    let handled = crate::handled_fault::view(trace);
     let seen = handled.as_ref().map(|(t, _)| t).unwrap_or(trace);
     let cx = RuleContext::from_trace(seen);
     let mut out = Vec::new();
@@ -293,7 +297,7 @@ pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
         }
     }
     if let Some((_, views)) = &handled {
-        handled_fault::map_back(&mut out, views);
+        crate::handled_fault::map_back(&mut out, views);
     }
     out.sort_by(|a, b| {
         b.severity.cmp(&a.severity).then(b.rank.cmp(&a.rank)).then(a.stop.cmp(&b.stop)).then(a.frame.cmp(&b.frame))

@@ -198,7 +198,8 @@ impl<'c, 'a> Site<'c, 'a> {
         };
         // The listing around pc, or (when gdb's `disassemble` followed debug info that does
         // not match the code) one that starts at the function's ELF symbol (`x/24i $pc - off`).
-        let start = julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos).map(|(_, off)| pc.wrapping_sub(off));
+        let start =
+            julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos).map(|(_, off)| pc.wrapping_sub(off));
         let listing = self
             .cx
             .listing_around(self.stop, pc)
@@ -539,7 +540,8 @@ impl<'c, 'a> Site<'c, 'a> {
         {
             let tid_text = tid.map(|t| format!(" (Julia thread id {t})")).unwrap_or_default();
             if sid == me {
-                tc.facts.push((format!("ptls->system_id = {sid:#x}{tid_text} is this thread (Thread {me:#x})"), nz(span)));
+                tc.facts
+                    .push((format!("ptls->system_id = {sid:#x}{tid_text} is this thread (Thread {me:#x})"), nz(span)));
             } else {
                 let other = self
                     .stop

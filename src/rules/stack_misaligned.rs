@@ -181,7 +181,8 @@ fn frame_is_real(cx: &RuleContext<'_>, f: &Frame) -> bool {
     }
     let Some(pc) = f.pc else { return f.function.is_some() };
     let kind = cx.classifier.classify(pc.0).kind;
-    if matches!(kind, RegionKind::NonCanonical | RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::Unmapped) {
+    if matches!(kind, RegionKind::NonCanonical | RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::Unmapped)
+    {
         return false;
     }
     f.function.is_some() || matches!(kind, RegionKind::Code | RegionKind::Jit)
@@ -366,7 +367,10 @@ rsp            0x7fffffffe008      0x7fffffffe008
         let s2 = s.replace("#1  <signal handler called>", "#1  0x0000555555555180 in middle ()");
         assert!(run_rule(&RULE, &s2).is_empty());
         // ... but a misaligned call into a shared library is reported at the caller.
-        let s3 = s.replace("#1  <signal handler called>", "#1  0x00007ffff7e50180 in qsort () from /lib/x86_64-linux-gnu/libc.so.6");
+        let s3 = s.replace(
+            "#1  <signal handler called>",
+            "#1  0x00007ffff7e50180 in qsort () from /lib/x86_64-linux-gnu/libc.so.6",
+        );
         let f = run_rule(&RULE, &s3);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].message, "rsp = 0x7fffffffe008 is 8 mod 16 at the call from busy (frame #2)");

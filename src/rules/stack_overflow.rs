@@ -119,10 +119,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 let range = format!("{:#x}-{:#x} ({name})", lo, stack.end.0);
                 map_ev = Some((format!("stack mapping {range}"), stack.span));
                 if let Some(a) = fault {
-                    let guard = cx
-                        .trace
-                        .mapping_for(a)
-                        .filter(|g| g.end.0 == lo && cx.is_guard_page(g));
+                    let guard = cx.trace.mapping_for(a).filter(|g| g.end.0 == lo && cx.is_guard_page(g));
                     if a < lo && (lo - a <= GAP || guard.is_some()) {
                         msg = Some(if guard.is_some() {
                             format!("fault address {a:#x} is in the guard page below the stack {range}")
@@ -152,7 +149,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = rust_msg
         {
-            msg = Some(format!("{}: Rust's guard-page handler caught the fault in the stack guard and aborted", m.text.trim()));
+            msg = Some(format!(
+                "{}: Rust's guard-page handler caught the fault in the stack guard and aborted",
+                m.text.trim()
+            ));
         }
         if msg.is_none()
             && fault.is_none()

@@ -1,8 +1,8 @@
 //! `stack-pointer-wild`: the stack pointer is outside every stack mapping.
 
-use crate::model::Thread;
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::classify::RegionKind;
+use crate::model::Thread;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "stack-pointer-wild",

@@ -120,10 +120,19 @@ fn julia_error(si: usize, stop: &Stop) -> Option<Finding> {
     let mut f = Finding::new(&RULE, msg).at(si, Some(th), culprit.map(|c| c.index)).rank(75);
     f = f.evidence(format!("ERROR: {}", d.lines().next().unwrap_or(d)), Some(stop.reason.span));
     if d.trim() != inner {
-        f = f.evidence(format!("the innermost exception is {ty} (wrapped: {})", d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")), None);
+        f = f.evidence(
+            format!(
+                "the innermost exception is {ty} (wrapped: {})",
+                d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")
+            ),
+            None,
+        );
     }
     if let Some(c) = culprit {
-        f = f.evidence(format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, frame_location(c)), Some(c.span));
+        f = f.evidence(
+            format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, frame_location(c)),
+            Some(c.span),
+        );
     }
     if let Some(top) = th.frames.first().filter(|t| culprit.is_none_or(|c| c.index != t.index)) {
         f = f.evidence(format!("innermost frame: #{} {}", top.index, frame_location(top)), Some(top.span));

@@ -203,8 +203,11 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
             f.index -= offset;
         }
         let regs = std::mem::take(&mut vth.registers);
-        vth.registers = regs.into_iter().filter(|(k, _)| *k >= offset).map(|(k, v)| (k - offset, v)).collect::<BTreeMap<_, _>>();
-        let hname = handler.map(|h| format!("{} (frame #{})", h.function_name(), h.index)).unwrap_or_else(|| "a handler".into());
+        vth.registers =
+            regs.into_iter().filter(|(k, _)| *k >= offset).map(|(k, v)| (k - offset, v)).collect::<BTreeMap<_, _>>();
+        let hname = handler
+            .map(|h| format!("{} (frame #{})", h.function_name(), h.index))
+            .unwrap_or_else(|| "a handler".into());
         let what = match rep.as_ref().and_then(|r| r.address) {
             Some(a) => format!("{} at {a:#x}", signal_name(signo)),
             None => signal_name(signo).to_string(),
