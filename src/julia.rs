@@ -61,24 +61,9 @@ fn is_runtime_source(file: &str) -> bool {
         || file.contains("/src/support/")
         || matches!(
             base,
-            "julia.h"
-                | "julia_internal.h"
-                | "julia_threads.h"
-                | "gc-stock.c"
-                | "gc-common.c"
-                | "gc.c"
-                | "task.c"
-                | "signals-unix.c"
-                | "signal-handling.c"
-                | "rtutils.c"
-                | "dump.c"
-                | "staticdata.c"
-                | "gf.c"
-                | "builtins.c"
-                | "datatype.c"
-                | "subtype.c"
-                | "jltypes.c"
-                | "work-stealing-queue.h"
+            "julia.h" | "julia_internal.h" | "julia_threads.h" | "gc-stock.c" | "gc-common.c" | "gc.c" | "task.c"
+                | "signals-unix.c" | "signal-handling.c" | "rtutils.c" | "dump.c" | "staticdata.c" | "gf.c"
+                | "builtins.c" | "datatype.c" | "subtype.c" | "jltypes.c" | "work-stealing-queue.h"
         )
 }
 
@@ -90,9 +75,7 @@ pub fn is_base_file(file: &str) -> bool {
     if !file.ends_with(".jl") {
         return false;
     }
-    if file.contains("/packages/JuliaC/")
-        || file.contains("/share/julia/base/")
-        || file.contains("/share/julia/stdlib/")
+    if file.contains("/packages/JuliaC/") || file.contains("/share/julia/base/") || file.contains("/share/julia/stdlib/")
     {
         return true;
     }
@@ -235,8 +218,7 @@ fn version_in(text: &str) -> Option<String> {
     }
     if let Some(p) = text.find("julia-release-") {
         let rest = &text[p + "julia-release-".len()..];
-        let v: String =
-            rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-' || c.is_ascii_lowercase()).collect();
+        let v: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-' || c.is_ascii_lowercase()).collect();
         let v = v.replace("-dot-", ".");
         if v.split('.').all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit())) && v.contains('.') {
             return Some(v);
@@ -434,9 +416,7 @@ pub fn layout_from_dwarf(dwarf: &gimli::Dwarf<Slice>, what: &str) -> Option<Juli
             } else if t == DW_TAG_enumerator && tag.is_none() {
                 {
                     if name().as_deref() == Some("jl_task_tag") {
-                        tag = e.attr_value(DW_AT_const_value).and_then(|a| {
-                            a.udata_value().or_else(|| a.sdata_value().and_then(|v| u64::try_from(v).ok()))
-                        });
+                        tag = e.attr_value(DW_AT_const_value).and_then(|a| a.udata_value().or_else(|| a.sdata_value().and_then(|v| u64::try_from(v).ok())));
                     }
                 }
             }
@@ -484,12 +464,8 @@ pub fn attach_layout(trace: &mut Trace, opts: &SymbolOptions) -> Option<String> 
     named.extend(trace.mappings.iter().filter_map(|m| m.path.as_deref().map(str::to_string)));
     named.retain(|p| is_runtime_library(p));
     named.dedup();
-    let mut candidates: Vec<PathBuf> = opts
-        .exes
-        .iter()
-        .filter(|p| p.file_name().is_some_and(|n| is_runtime_library(&n.to_string_lossy())))
-        .cloned()
-        .collect();
+    let mut candidates: Vec<PathBuf> =
+        opts.exes.iter().filter(|p| p.file_name().is_some_and(|n| is_runtime_library(&n.to_string_lossy()))).cloned().collect();
     for n in &named {
         let p = PathBuf::from(n);
         match &opts.sysroot {
@@ -510,9 +486,7 @@ pub fn attach_layout(trace: &mut Trace, opts: &SymbolOptions) -> Option<String> 
             continue;
         }
         if let Some(mut l) = layout_from_file(c, &opts.debug_dirs) {
-            l.version = version_from_trace(trace)
-                .map(|(v, _)| v.into())
-                .or_else(|| version_in(&c.to_string_lossy()).map(Into::into));
+            l.version = version_from_trace(trace).map(|(v, _)| v.into()).or_else(|| version_in(&c.to_string_lossy()).map(Into::into));
             let note = format!("Julia task layout read from the DWARF of {}", c.display());
             trace.julia_layout = Some(l);
             return Some(note);
@@ -555,12 +529,8 @@ mod tests {
 
     #[test]
     fn base_and_runtime_files() {
-        for f in [
-            "./array.jl",
-            "strings/io.jl",
-            "iobuffer.jl",
-            "/h/.julia/packages/JuliaC/MBoXP/src/scripts/juliac-trim-base.jl",
-        ] {
+        for f in ["./array.jl", "strings/io.jl", "iobuffer.jl", "/h/.julia/packages/JuliaC/MBoXP/src/scripts/juliac-trim-base.jl"]
+        {
             assert!(is_base_file(f), "{f}");
         }
         for f in ["LuxLib/src/impl/matmul.jl", "~/.julia/dev/Enzyme/src/compiler.jl", "/workspace/mwe.jl", "REPL[2]"] {

@@ -359,25 +359,23 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
-        Some(Command::Triage(a)) => {
-            ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
-                paths: a.paths,
-                db: a.db,
-                list: a.list,
-                show: a.show,
-                since: a.since,
-                format: match a.format {
-                    Format::Text => tracecheck::triage::query::OutFormat::Text,
-                    Format::Json => tracecheck::triage::query::OutFormat::Json,
-                    Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
-                },
-                frames: a.frames,
-                merge: a.merge,
-                jobs: a.jobs,
-                max_input_bytes: a.max_input_bytes,
-                max_stops: a.max_stops,
-            }))
-        }
+        Some(Command::Triage(a)) => ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
+            paths: a.paths,
+            db: a.db,
+            list: a.list,
+            show: a.show,
+            since: a.since,
+            format: match a.format {
+                Format::Text => tracecheck::triage::query::OutFormat::Text,
+                Format::Json => tracecheck::triage::query::OutFormat::Json,
+                Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
+            },
+            frames: a.frames,
+            merge: a.merge,
+            jobs: a.jobs,
+            max_input_bytes: a.max_input_bytes,
+            max_stops: a.max_stops,
+        })),
         None => check(cli.check),
     }
 }

@@ -86,10 +86,7 @@ fn check_thunk(r: &Value, dwarf: bool) {
     assert!(has(&ev, "reads r13 before writing it (mov    0x0(%r13),%rax)"), "{ev:#?}");
     assert!(has(&ev, "the ELF symbol table puts pc in julia_etc_couple_4561 + 111"), "{ev:#?}");
     let layout = if dwarf { "from the DWARF of " } else { "from the version table row 1.13" };
-    assert!(
-        has(&ev, &format!("layout: Julia 1.13.1, offsetof(jl_task_t, gcstack) = 152, ptls = 168; {layout}")),
-        "{ev:#?}"
-    );
+    assert!(has(&ev, &format!("layout: Julia 1.13.1, offsetof(jl_task_t, gcstack) = 152, ptls = 168; {layout}")), "{ev:#?}");
     assert_eq!(culprit(r, 0).0, "thunk_trampoline");
 }
 
@@ -104,10 +101,7 @@ fn check_valid(r: &Value, stop: usize, dwarf: bool) {
     assert!(p.iter().all(|f| f["severity"] == "info"), "{p:#?}");
     let f = p.iter().find(|f| f["stop"] == stop).unwrap_or_else(|| panic!("no info finding at stop {stop}: {p:#?}"));
     assert!(
-        f["message"]
-            .as_str()
-            .unwrap()
-            .contains("is a valid pgcstack in julia_etc_couple_4561: checked against the Julia task layout"),
+        f["message"].as_str().unwrap().contains("is a valid pgcstack in julia_etc_couple_4561: checked against the Julia task layout"),
         "{f:#}"
     );
     let ev = evidence(f);
@@ -139,18 +133,9 @@ fn valid_r13_through_the_c_entry_at_a_breakpoint() {
 fn check_zero(r: &Value) {
     let f = pinned_problem(r);
     assert_eq!(f["severity"], "error");
-    assert!(
-        f["message"].as_str().unwrap().starts_with("r13 = 0x0 is NULL, not a pgcstack in julia_etc_couple_4561"),
-        "{f:#}"
-    );
+    assert!(f["message"].as_str().unwrap().starts_with("r13 = 0x0 is NULL, not a pgcstack in julia_etc_couple_4561"), "{f:#}");
     let ev = evidence(&f);
-    assert!(
-        has(
-            &ev,
-            "call_with_r13 (C ABI, frame #4) calls julia_etc_couple_4561 (specsig, expects pgcstack in r13, frame #0) without setting r13"
-        ),
-        "{ev:#?}"
-    );
+    assert!(has(&ev, "call_with_r13 (C ABI, frame #4) calls julia_etc_couple_4561 (specsig, expects pgcstack in r13, frame #0) without setting r13"), "{ev:#?}");
     assert_eq!(culprit(r, 0).0, "call_with_r13");
 }
 
@@ -267,10 +252,7 @@ fn wheel_cases_with_the_runtime_dwarf() {
     assert!(l.from_dwarf);
     // The version table's 1.13 row agrees with it.
     let t = tracecheck::julia::table_layout("1.13.1").unwrap();
-    assert_eq!(
-        (t.task_gcstack, t.tls_current_task, t.tls_system_id, t.task_tag),
-        (152, Some(3912), Some(4056), Some(11))
-    );
+    assert_eq!((t.task_gcstack, t.tls_current_task, t.tls_system_id, t.task_tag), (152, Some(3912), Some(4056), Some(11)));
 
     let exe = runtime_lib(&lib);
     let exe = exe.to_str().unwrap();
@@ -290,9 +272,10 @@ fn wheel_cores_read_the_mapped_runtime() {
     // Cores are hundreds of MB (the Julia heap and image): recorded here, never committed.
     let Some(_lib) = regenerate(&out, &["thunk-r13", "r13-stale"], Some(&cores)) else { return };
     let harness = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache/build/harness");
-    for (case, expect) in
-        [("thunk-r13", "not a pgcstack in julia_etc_couple_4561"), ("r13-stale", "r13 is another thread's pgcstack")]
-    {
+    for (case, expect) in [
+        ("thunk-r13", "not a pgcstack in julia_etc_couple_4561"),
+        ("r13-stale", "r13 is another thread's pgcstack"),
+    ] {
         let core = cores.join(format!("{case}.core"));
         let r = report(&core, &["--exe", harness.to_str().unwrap()]);
         let f = pinned_problem(&r);
@@ -300,10 +283,7 @@ fn wheel_cores_read_the_mapped_runtime() {
         let ev = evidence(&f);
         // The core maps libjulia-internal at its real path: the layout comes from its DWARF.
         assert!(has(&ev, "from the DWARF of "), "{case}: {ev:#?}");
-        assert!(
-            has(&ev, "calls julia_etc_couple_4561 (specsig, expects pgcstack in r13, frame #0)"),
-            "{case}: {ev:#?}"
-        );
+        assert!(has(&ev, "calls julia_etc_couple_4561 (specsig, expects pgcstack in r13, frame #0)"), "{case}: {ev:#?}");
         std::fs::remove_file(&core).ok();
     }
 }
@@ -319,8 +299,7 @@ fn seed(prefix: &str) -> Option<PathBuf> {
         eprintln!("SKIPPED: {} not found (the shared research folder is beside the clone in CI)", dir.display());
         return None;
     };
-    rd.filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)))
+    rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)))
 }
 
 #[test]
@@ -350,10 +329,7 @@ fn seed_003_assertion_error_stacktrace() {
     let Some(p) = seed("003_") else { return };
     let r = report(&p, &[]);
     assert_eq!(r["stops"][0]["reason"]["kind"], "runtime_error");
-    assert_eq!(
-        culprit(&r, 0),
-        ("enzyme_extract_world".to_string(), Some("~/.julia/dev/Enzyme/src/compiler.jl".to_string()))
-    );
+    assert_eq!(culprit(&r, 0), ("enzyme_extract_world".to_string(), Some("~/.julia/dev/Enzyme/src/compiler.jl".to_string())));
     let u = findings(&r, "uncaught-exception");
     assert_eq!(u.len(), 1);
     assert!(
@@ -378,12 +354,7 @@ fn seed_004_gc_mark_fault_on_a_garbage_tag() {
     assert_eq!(culprit(&r, 0), ("augmented_primal".to_string(), Some("LuxLib/src/impl/matmul.jl".to_string())));
     let h = findings(&r, "heap-corruption");
     assert_eq!(h.len(), 1);
-    assert!(
-        h[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("in jl_datatype_layout while Julia's GC was marking (gc_mark_outrefs)")
-    );
+    assert!(h[0]["message"].as_str().unwrap().contains("in jl_datatype_layout while Julia's GC was marking (gc_mark_outrefs)"));
     let st = steps(h[0]);
     assert!(has(&st, "reverse-continue"), "{st:#?}");
     assert!(has(&st, "WITH_GC_DEBUG_ENV=1"), "{st:#?}");

@@ -554,14 +554,10 @@ mod tests {
 
     #[test]
     fn column_frames() {
-        let f =
-            column_frame("jl_datatype_layout        julia.h:1523            <- reading a GARBAGE type tag").unwrap();
+        let f = column_frame("jl_datatype_layout        julia.h:1523            <- reading a GARBAGE type tag").unwrap();
         assert_eq!((f.function, f.path, f.line), (Some("jl_datatype_layout"), Some("julia.h"), Some(1523)));
         let f = column_frame("augmented_primal          LuxLib/src/impl/matmul.jl:276   <- ...inside").unwrap();
-        assert_eq!(
-            (f.function, f.path, f.line),
-            (Some("augmented_primal"), Some("LuxLib/src/impl/matmul.jl"), Some(276))
-        );
+        assert_eq!((f.function, f.path, f.line), (Some("augmented_primal"), Some("LuxLib/src/impl/matmul.jl"), Some(276)));
         assert!(column_frame("gc_mark_loop_serial ...").is_none());
         assert!(column_frame("ODEfunc                   (Lux dense RHS)").is_none());
         assert!(column_frame("Julia	Enzyme 0.13.171 result").is_none());

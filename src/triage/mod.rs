@@ -67,12 +67,7 @@ enum Outcome {
 
 /// Reads, analyses and indexes `items` into `db`; inputs whose content hash is already there
 /// are skipped. Memory stays bounded: one batch of inputs is in flight at a time.
-pub fn run(
-    db: &mut db::Db,
-    items: Vec<Item>,
-    skipped: Vec<Skipped>,
-    opts: &TriageOptions,
-) -> Result<Summary, db::DbError> {
+pub fn run(db: &mut db::Db, items: Vec<Item>, skipped: Vec<Skipped>, opts: &TriageOptions) -> Result<Summary, db::DbError> {
     db.check_frames(opts.frames)?;
     let known = db.known_hashes()?;
     let mut summary = Summary { inputs: items.len(), problems: skipped, ..Default::default() };
@@ -167,11 +162,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
 
 /// Parses and analyses one input's text into its crash records, its formats, and notes for
 /// the summary (limits reached).
-pub fn analyze_bytes(
-    path: &str,
-    bytes: &[u8],
-    opts: &TriageOptions,
-) -> (Vec<record::CrashRecord>, String, Vec<String>) {
+pub fn analyze_bytes(path: &str, bytes: &[u8], opts: &TriageOptions) -> (Vec<record::CrashRecord>, String, Vec<String>) {
     let parsed = crate::input::stream::parse_bytes_with(bytes, opts.parse_limits);
     let mut notes = Vec::new();
     for (i, n) in parsed.diagnostics.notes.iter().enumerate() {
