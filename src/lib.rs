@@ -16,7 +16,9 @@
 //! ```
 
 pub mod analyze;
+pub mod arch;
 pub mod classify;
+pub mod fills;
 pub mod handled_fault;
 pub mod input;
 pub mod insn;
@@ -27,6 +29,7 @@ pub mod notes;
 pub mod pipeline;
 pub mod provenance;
 pub mod report;
+pub mod roles;
 pub mod rules;
 pub mod runtime;
 /// Signal names and numbers now live in the model; kept at the old path.

@@ -32,10 +32,10 @@ pub enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// The name shown for this input (`-` for standard input, as given on the command line).
+    /// The name shown for this input (`<stdin>` for standard input; a bare `-` reads as a typo).
     pub fn name(&self) -> &str {
         match self {
-            Source::Stdin => "-",
+            Source::Stdin => "<stdin>",
             Source::Path(p) => p,
         }
     }
@@ -160,7 +160,7 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
 /// the file is at hand (`--exe`, `--debug-dir`, `--sysroot` or its recorded path); the note
 /// says which file was used, or that the version table will be.
 fn attach_julia_layout(parsed: &mut Parsed, opts: &LoadOptions) {
-    if let Some(message) = crate::julia::attach_layout(&mut parsed.trace, &opts.symbols) {
+    if let Some(message) = crate::symbolize::julia_layout::attach_layout(&mut parsed.trace, &opts.symbols) {
         parsed.diagnostics.notes.push(Note { line: None, message });
     }
 }
@@ -213,7 +213,7 @@ fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Optio
         max_bytes: opts.max_input_bytes,
     };
     let run = |r: &mut dyn BufRead| -> Result<input::Streamed, LoadError> {
-        let what = if path == "-" { "standard input".to_string() } else { path.to_string() };
+        let what = if matches!(source, Source::Stdin) { "standard input".to_string() } else { path.to_string() };
         if r.fill_buf().map_err(|e| LoadError::Io(format!("cannot read {what}: {e}")))?.starts_with(b"\x7fELF") {
             return Err(not_on_stdin(path));
         }

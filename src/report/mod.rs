@@ -55,45 +55,10 @@ pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option
     Some(class.to_string())
 }
 
-/// Flags, segment, control and vector registers: their values are not addresses.
+/// Flags, segment, system/control and vector registers: their values are not addresses
+/// (from the register tables in [`crate::arch`]).
 pub fn is_non_pointer_register(name: &str, arch: Arch) -> bool {
-    match arch {
-        // Only the general registers, sp, pc and the thread pointer can hold addresses. The
-        // system and control registers qemu's gdbstub prints (ID_AA64PFR0_EL1, SCTLR, MAIR_EL1,
-        // TCR_EL1 …) are bit fields, never addresses.
-        Arch::Aarch64 => {
-            let gpr = name.strip_prefix('x').is_some_and(|n| n.parse::<u8>().is_ok_and(|k| k <= 30));
-            !(gpr || matches!(name, "sp" | "pc" | "fp" | "lr" | "tpidr" | "tpidr_el0"))
-        }
-        _ => matches!(
-            name,
-            "eflags"
-                | "cs"
-                | "ss"
-                | "ds"
-                | "es"
-                | "fs"
-                | "gs"
-                | "mxcsr"
-                | "fctrl"
-                | "fstat"
-                | "ftag"
-                | "fiseg"
-                | "fioff"
-                | "foseg"
-                | "fooff"
-                | "fop"
-                | "orig_rax"
-                | "k0"
-                | "k1"
-                | "k2"
-                | "k3"
-                | "k4"
-                | "k5"
-                | "k6"
-                | "k7"
-        ),
-    }
+    crate::arch::never_address(name, arch)
 }
 
 /// `SIGSEGV (SEGV_MAPERR) at 0x18`, for summaries.
@@ -159,33 +124,4 @@ pub fn frame_line(f: &Frame) -> String {
         s.push_str(" [inlined]");
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn aarch64_system_registers_are_not_addresses() {
-        let t = "\
-Program received signal SIGSEGV, Segmentation fault.
-0x0000aaaaaaaa0714 in f ()
-(gdb) info registers
-x0             0xaaaaaaab1000      187649984565248
-sp             0xfffffffff3a0      0xfffffffff3a0
-pc             0xaaaaaaaa0714      0xaaaaaaaa0714 <f+20>
-ID_AA64PFR0_EL1 0x1000100110011    281479272792081
-MAIR_EL1       0xffff4400         4294919168
-";
-        let mut parsed = crate::input::parse(t);
-        parsed.trace.arch = Arch::Aarch64;
-        let c = Classifier::new(&parsed.trace);
-        let regs = parsed.trace.stops[0].registers().expect("registers");
-        let note =
-            |n: &str| regs.regs.iter().find(|r| &*r.name == n).and_then(|r| annotate_register(r, &c, Arch::Aarch64));
-        assert!(note("ID_AA64PFR0_EL1").is_none());
-        assert!(note("MAIR_EL1").is_none());
-        assert!(note("x0").is_some());
-        assert!(note("sp").is_some());
-    }
 }
