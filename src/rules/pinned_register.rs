@@ -67,7 +67,8 @@ frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
 /// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
 /// code may call a function `julia_limit_of`.
 fn julia_runtime_present(trace: &Trace) -> bool {
-    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.starts_with("libjulia"));
+    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
+    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
     trace.formats.contains(&Format::Julia)
         || trace.julia_layout.is_some()
         || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
