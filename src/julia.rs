@@ -213,6 +213,13 @@ pub fn physical_name<'a>(trace: &Trace, stop: &'a Stop, th: &'a Thread, pos: usi
 /// `libjulia-internal.so.1.13` → `1.13`, `libjulia.so.1.13.1` → `1.13.1` (a vendoring prefix
 /// such as `ICl90UHn_` is allowed); `…/julia-release-1-dot-8/src/…` → `1.8`.
 pub(crate) fn version_in(text: &str) -> Option<String> {
+    // Every key below contains "julia" or "Julia": one memchr pass rules out the usual text
+    // (this runs on every frame's file name; six substring searchers per frame were a third
+    // of a 10 MB run).
+    let b = text.as_bytes();
+    if !memchr::memchr2_iter(b'j', b'J', b).any(|i| b[i + 1..].starts_with(b"ulia")) {
+        return None;
+    }
     for key in ["libjulia-internal.so.", "libjulia-internal-debug.so.", "libjulia.so.", "libjulia-debug.so."] {
         if let Some(p) = text.find(key) {
             let v: String = text[p + key.len()..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();

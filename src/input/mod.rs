@@ -242,6 +242,8 @@ pub struct Builder {
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
+    /// Register lines past `MAX_REGISTERS` distinct names in one frame's set.
+    pub(crate) dropped_registers: u64,
     /// Model-size limits and the thread index (`stream.rs`).
     pub(crate) guard: stream::Guard,
 }
@@ -297,6 +299,7 @@ impl Builder {
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
+            dropped_registers: 0,
             guard: Default::default(),
         }
     }
@@ -655,7 +658,9 @@ impl Builder {
         let th = &mut self.trace.stops[si].threads[ti];
         let set = th.registers.entry(frame).or_default();
         set.span.extend_to(n);
-        set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) });
+        if !set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) }) {
+            self.dropped_registers += 1;
+        }
         self.extend_stop_span(n);
     }
 
@@ -1894,6 +1899,18 @@ impl Builder {
                 self.dropped_frames, self.limits.max_frames_per_thread
             );
             self.note(None, msg);
+        }
+        if self.dropped_registers > 0 {
+            // Not subject to the cap on notes: it says the result is partial.
+            self.diag.notes.push(Note {
+                line: None,
+                message: format!(
+                    "{}{} register lines beyond {} distinct names in one frame were ignored",
+                    stream::LIMIT_NOTE,
+                    self.dropped_registers,
+                    crate::model::MAX_REGISTERS
+                ),
+            });
         }
         Parsed { trace: self.trace, diagnostics: self.diag }
     }

@@ -460,12 +460,16 @@ impl App {
     fn export_file(&mut self) {
         let path = self.export_path();
         let text = self.markdown(true);
-        match std::fs::write(&path, text.as_bytes()) {
+        // Never through a symlink planted at DUMP.report.md (refused with a message).
+        match crate::fsutil::write_file(&path, text.as_bytes()) {
             Ok(()) => {
                 self.status =
                     Some((format!("wrote the bug report to {} ({} bytes)", path.display(), text.len()), false))
             }
-            Err(e) => self.status = Some((format!("cannot write {}: {e}", path.display()), true)),
+            Err(e) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                self.status = Some((format!("cannot write {name}: {e}"), true))
+            }
         }
     }
     /// Terminals cap OSC 52 payloads (often around 100 kB): large dumps go without the raw text.

@@ -42,6 +42,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("clang++", "apt-get install clang"),
     ("musl-gcc", "apt-get install musl-tools"),
     ("go", "apt-get install golang-go"),
+    ("cmark-gfm", "apt-get install cmark-gfm"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.
