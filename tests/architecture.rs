@@ -23,6 +23,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("fills", 2),
     ("roles", 2),
     ("julia", 2),
+    ("handled_fault", 2),
+    ("provenance", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
     ("fsutil", 3),

@@ -98,6 +98,37 @@ impl<'a> RuleContext<'a> {
         stop.read_u64(addr).or_else(|| self.trace.read_u64(addr))
     }
 
+    /// A guard page: a no-access (`---p`) mapping, or, in a core, a small read-only anonymous
+    /// mapping directly below a writable anonymous one (gdb's `generate-core-file` writes a
+    /// `---p` guard page as a readable segment, so the core shows it as `r--p`).
+    pub fn is_guard_page(&self, m: &Mapping) -> bool {
+        let perms = m.perms.as_deref().unwrap_or("");
+        if perms.starts_with("---") {
+            return true;
+        }
+        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !perms.starts_with("r-") {
+            return false;
+        }
+        let size = m.end.0.saturating_sub(m.start.0);
+        // The mapping above must be a stack: some frame's stack pointer is in it.
+        let sp_name = self.trace.arch.sp_register();
+        let sps = || {
+            self.trace
+                .stops
+                .iter()
+                .flat_map(|s| &s.threads)
+                .flat_map(|t| t.registers.values())
+                .filter_map(|r| r.get(sp_name))
+        };
+        size <= 1 << 20
+            && self.trace.mappings.iter().any(|above| {
+                above.start.0 == m.end.0
+                    && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
+                    && above.perms.as_deref().is_some_and(|p| p.starts_with("rw"))
+                    && sps().any(|sp| above.contains(sp))
+            })
+    }
+
     /// A register of the crashed thread's frame 0.
     pub fn reg0(&self, stop: &'a Stop, name: &str) -> Option<&'a Register> {
         stop.crashed_thread()?.registers.get(&0)?.reg(name)
@@ -322,12 +353,33 @@ impl Selection {
 
 /// Runs the selected rules and ranks the findings (most likely root cause first).
 pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
-    run_in(&RuleContext::from_trace(trace), sel)
+    run_maybe_handled(trace, sel, None)
 }
 
 /// [`run`] with the culprits already computed (by the analyze stage).
 pub fn run_with_culprits(trace: &Trace, sel: &Selection, culprits: &[Option<Culprit>]) -> Vec<Finding> {
-    run_in(&RuleContext::with_culprits(trace, culprits), sel)
+    run_maybe_handled(trace, sel, Some(culprits))
+}
+
+/// A fault that the program's own handler caught before it aborted: the rules see a view of
+/// the trace where that stop is the fault itself (`handled_fault`), with its own culprits.
+fn run_maybe_handled(trace: &Trace, sel: &Selection, culprits: Option<&[Option<Culprit>]>) -> Vec<Finding> {
+    if let Some((view, views)) = crate::handled_fault::view(trace) {
+        let mut out = run_in(&RuleContext::from_trace(&view), sel);
+        crate::handled_fault::map_back(&mut out, &views);
+        return sorted(out);
+    }
+    match culprits {
+        Some(c) => run_in(&RuleContext::with_culprits(trace, c), sel),
+        None => run_in(&RuleContext::from_trace(trace), sel),
+    }
+}
+
+fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {
+    out.sort_by(|a, b| {
+        b.severity.cmp(&a.severity).then(b.rank.cmp(&a.rank)).then(a.stop.cmp(&b.stop)).then(a.frame.cmp(&b.frame))
+    });
+    out
 }
 
 fn run_in(cx: &RuleContext<'_>, sel: &Selection) -> Vec<Finding> {
