@@ -133,8 +133,8 @@ struct Placed<'a> {
 
 fn place<'a>(ir: &InputReport, list: &'a [Note]) -> Placed<'a> {
     let mut p = Placed::default();
-    for n in list {
-        match notes::resolve(n, ir) {
+    for (n, placement) in list.iter().zip(notes::resolve_all(list, ir)) {
+        match placement {
             Placement::Trace => p.trace.push(n),
             Placement::Frame(f) => p.frames.entry((f.stop, f.thread, f.position)).or_default().push(n),
             Placement::Register { register, frame: f } => {
@@ -327,7 +327,8 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
 /// Frame and register notes outside the crashed thread's backtrace, and notes whose anchor no
 /// longer matches: listed so that no note is silently dropped.
 fn write_other_notes(p: &Placed<'_>, _opts: &MarkdownOptions, out: &mut dyn Write) -> io::Result<()> {
-    let shown = |n: &Note| p.shown.iter().any(|s| std::ptr::eq(*s, n));
+    let shown: std::collections::HashSet<*const Note> = p.shown.iter().map(|n| *n as *const Note).collect();
+    let shown = |n: &Note| shown.contains(&(n as *const Note));
     let others: Vec<&Note> =
         p.frames.values().chain(p.registers.values()).flatten().copied().filter(|n| !shown(n)).collect();
     if !others.is_empty() {
