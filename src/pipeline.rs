@@ -95,42 +95,53 @@ pub enum LoadError {
 pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Analysis, LoadError> {
     let path = source.name();
     let deadline = opts.symbolize_timeout.map(|d| Instant::now() + d);
-    let mut size = None;
-    if let Source::Path(path) = source {
-        match elf_kind(path) {
-            Some(true) => {
-                let copts = crate::core::CoreOptions {
-                    symbols: opts.symbols.clone(),
-                    symbolize_deadline: deadline,
-                    ..Default::default()
-                };
-                return match crate::core::read_core_trace(Path::new(path), &copts) {
-                    Ok(mut parsed) => {
-                        attach_julia_layout(&mut parsed, opts);
-                        Ok(analyze::analyze(path, parsed, &opts.selection))
+    // A file is opened once and its first bytes are sniffed from that same handle: a FIFO
+    // or a pipe (`tracecheck <(cat dump)`) cannot be opened a second time, nor its first
+    // bytes read twice. Regular files are read whole (or streamed when big); anything else
+    // (FIFO, pipe, character device) is streamed with the same limits as standard input.
+    let (parsed, raw) = match source {
+        Source::Stdin => stream_input(source, None, opts)?,
+        Source::Path(path) => {
+            let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
+            let meta = f.metadata().map_err(|e| LoadError::Io(format!("cannot read {path}: {e}")))?;
+            if meta.is_dir() {
+                return Err(LoadError::Io(format!("{path} is a directory")));
+            }
+            if !meta.is_file() {
+                stream_input(source, Some(f), opts)?
+            } else {
+                let mut f = f;
+                match elf_kind(&mut f) {
+                    Some(true) => {
+                        let copts = crate::core::CoreOptions {
+                            symbols: opts.symbols.clone(),
+                            symbolize_deadline: deadline,
+                            ..Default::default()
+                        };
+                        return match crate::core::read_core_trace(Path::new(path), &copts) {
+                            Ok(mut parsed) => {
+                                attach_julia_layout(&mut parsed, opts);
+                                Ok(analyze::analyze(path, parsed, &opts.selection))
+                            }
+                            Err(e) => Err(LoadError::Core(format!("{path}: {e}"))),
+                        };
                     }
-                    Err(e) => Err(LoadError::Core(format!("{path}: {e}"))),
-                };
+                    Some(false) => {
+                        return Err(LoadError::NotADump(format!(
+                            "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
+                        )));
+                    }
+                    None => {}
+                }
+                let n = meta.len();
+                if n > STREAM_ABOVE && n <= opts.max_input_bytes {
+                    stream_input(source, Some(f), opts)?
+                } else {
+                    let bytes = read_input(path, f, n, opts.max_input_bytes)?;
+                    (input::parse_bytes_with(&bytes, opts.limits), opts.keep_raw.then_some(bytes))
+                }
             }
-            Some(false) => {
-                return Err(LoadError::NotADump(format!(
-                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
-                )));
-            }
-            None => {}
         }
-        size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len());
-    }
-    let streamed =
-        matches!(source, Source::Stdin) || size.is_some_and(|n| n > STREAM_ABOVE && n <= opts.max_input_bytes);
-    let (parsed, raw) = if streamed {
-        stream_input(source, opts)?
-    } else {
-        let bytes = read_input(path, opts.max_input_bytes)?;
-        if bytes.starts_with(b"\x7fELF") {
-            return Err(not_on_stdin(path));
-        }
-        (input::parse_bytes_with(&bytes, opts.limits), opts.keep_raw.then_some(bytes))
     };
     let mut ir = finish(path, parsed, opts, deadline);
     if let Some(bytes) = raw {
@@ -151,6 +162,15 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
     if opts.symbolize_text {
         let sup = DwarfSymbols::new(opts.symbols.clone());
         crate::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
+        for e in sup.unused_exes() {
+            parsed.diagnostics.notes.push(Note {
+                line: None,
+                message: format!(
+                    "--exe {}: no module of the trace matches it (by path, same file or file name); it was not used",
+                    e.display()
+                ),
+            });
+        }
     }
     attach_julia_layout(&mut parsed, opts);
     analyze::analyze(name, parsed, &opts.selection)
@@ -171,41 +191,47 @@ pub fn limit_notes(ir: &Analysis) -> impl Iterator<Item = &Note> {
 }
 
 fn not_on_stdin(path: &str) -> LoadError {
-    LoadError::NotADump(format!("{path} is an ELF file; give a core as a file path, not on standard input"))
+    LoadError::NotADump(format!(
+        "{path} is an ELF file; give a core as a regular file path, not on standard input or through a pipe"
+    ))
 }
 
-/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
-fn elf_kind(path: &str) -> Option<bool> {
+/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise. Reads
+/// the head of a regular file and seeks back to its start.
+fn elf_kind(f: &mut std::fs::File) -> Option<bool> {
+    use std::io::{Seek, SeekFrom};
     let mut head = [0u8; 18];
-    let mut f = std::fs::File::open(path).ok()?;
-    f.read_exact(&mut head).ok()?;
+    let got = f.read(&mut head).ok();
+    f.seek(SeekFrom::Start(0)).ok()?;
+    let head = &head[..got?];
     if !head.starts_with(b"\x7fELF") {
         return None;
     }
-    Some(crate::core::is_core(&head))
+    Some(crate::core::is_core(head))
 }
 
-fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, LoadError> {
-    let mut buf = Vec::new();
-    let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
-    if let Ok(m) = f.metadata() {
-        if m.is_dir() {
-            return Err(LoadError::Io(format!("{path} is a directory")));
-        }
-        if m.len() > limit {
-            return Err(LoadError::TooLarge(format!("{path} is {} bytes, over --max-input-bytes {limit}", m.len())));
-        }
+fn read_input(path: &str, f: std::fs::File, len: u64, limit: u64) -> Result<Vec<u8>, LoadError> {
+    if len > limit {
+        return Err(LoadError::TooLarge(format!("{path} is {len} bytes, over --max-input-bytes {limit}")));
     }
+    let mut buf = Vec::with_capacity(len as usize);
     f.take(limit + 1).read_to_end(&mut buf).map_err(|e| LoadError::Io(format!("cannot read {path}: {e}")))?;
     if buf.len() as u64 > limit {
         return Err(LoadError::TooLarge(format!("{path} is over --max-input-bytes {limit}")));
+    }
+    if buf.starts_with(b"\x7fELF") {
+        return Err(not_on_stdin(path));
     }
     Ok(buf)
 }
 
 /// Streams standard input or a big file through the parser: memory stays bounded by the
 /// model limits, and the raw text kept is cut at [`RAW_KEPT_WHEN_STREAMING`].
-fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Option<Vec<u8>>), LoadError> {
+fn stream_input(
+    source: Source<'_>,
+    file: Option<std::fs::File>,
+    opts: &LoadOptions,
+) -> Result<(Parsed, Option<Vec<u8>>), LoadError> {
     let path = source.name();
     let sopts = StreamOptions {
         limits: opts.limits,
@@ -219,12 +245,9 @@ fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Optio
         }
         input::parse_reader(r, &sopts).map_err(|e| LoadError::Io(format!("cannot read {what}: {e}")))
     };
-    let streamed = match source {
-        Source::Stdin => run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?,
-        Source::Path(path) => {
-            let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
-            run(&mut io::BufReader::with_capacity(1 << 20, f))?
-        }
+    let streamed = match file {
+        None => run(&mut io::BufReader::with_capacity(1 << 20, io::stdin().lock()))?,
+        Some(f) => run(&mut io::BufReader::with_capacity(1 << 20, f))?,
     };
     if streamed.over_max {
         return Err(LoadError::TooLarge(format!("{path} is over --max-input-bytes {}", opts.max_input_bytes)));

@@ -316,7 +316,19 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     if opts.include_raw
         && let Some(raw) = &ir.raw
     {
-        writeln!(out, "<details><summary>Raw dump ({} lines)</summary>\n", raw.lines().count())?;
+        // A streamed input keeps only the start of its text: the summary says so.
+        let cut = ir.parsed.diagnostics.notes.iter().find_map(|n| {
+            n.message.strip_prefix("the raw transcript in the markdown report holds the ").map(|m| m.to_string())
+        });
+        match cut {
+            Some(what) => writeln!(
+                out,
+                "<details><summary>Raw dump ({}; {} lines shown)</summary>\n",
+                escape(&what),
+                raw.lines().count()
+            )?,
+            None => writeln!(out, "<details><summary>Raw dump ({} lines)</summary>\n", raw.lines().count())?,
+        }
         write!(out, "{}", fenced(raw, "text"))?;
         writeln!(out, "\n</details>\n")?;
     }
