@@ -552,9 +552,9 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
             };
             format!(
                 "{}  [{}]  {}",
-                crate::report::safe(&n.id),
-                crate::report::safe(&place),
-                crate::report::safe(&n.text).replace('\n', " ")
+                crate::input::clean::strip_escapes(&n.id),
+                crate::input::clean::strip_escapes(&place),
+                crate::input::clean::strip_escapes(&n.text).replace('\n', " ")
             )
         })
         .collect()

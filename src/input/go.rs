@@ -33,7 +33,7 @@ use super::lexemes::parse_hex;
 use super::{Builder, Ctx, GdbOwnedLocation};
 use crate::model::*;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct GoState {
     /// A Go crash header was seen: goroutine tracebacks and registers may follow.
     pub active: bool,
@@ -158,7 +158,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
 }
 
 fn push_message(b: &mut Builder, t: &str, n: u32) {
-    let msg = Message { text: t.into(), span: Span::line(n) };
+    let msg = Message::new(t, Span::line(n));
     b.stop_mut().messages.push(msg);
 }
 

@@ -93,39 +93,10 @@ pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option
     Some(class.to_string())
 }
 
-/// Flags, segment, control and vector registers: their values are not addresses.
+/// Flags, segment, system/control and vector registers: their values are not addresses
+/// (from the register tables in [`crate::arch`]).
 pub fn is_non_pointer_register(name: &str, arch: Arch) -> bool {
-    match arch {
-        Arch::Aarch64 => matches!(name, "cpsr" | "pstate" | "fpsr" | "fpcr" | "vg" | "svcr" | "tpidr2"),
-        _ => matches!(
-            name,
-            "eflags"
-                | "cs"
-                | "ss"
-                | "ds"
-                | "es"
-                | "fs"
-                | "gs"
-                | "mxcsr"
-                | "fctrl"
-                | "fstat"
-                | "ftag"
-                | "fiseg"
-                | "fioff"
-                | "foseg"
-                | "fooff"
-                | "fop"
-                | "orig_rax"
-                | "k0"
-                | "k1"
-                | "k2"
-                | "k3"
-                | "k4"
-                | "k5"
-                | "k6"
-                | "k7"
-        ),
-    }
+    crate::arch::never_address(name, arch)
 }
 
 /// `SIGSEGV (SEGV_MAPERR) at 0x18`, for summaries.
