@@ -96,10 +96,8 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// (`O_NONBLOCK` makes the open of a FIFO without a writer return at once; the check is on
 /// the opened file, so it cannot be swapped in between).
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    let f = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
-        .open(path)?;
+    let f =
+        OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC).open(path)?;
     if !f.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }

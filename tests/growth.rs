@@ -108,7 +108,9 @@ fn mappings_and_libraries() {
             let a = 0x7f00_0000_0000 + i * 0x2000;
             writeln!(s, "      {a:#x}     {:#x}     0x1000        0x0  r-xp   /lib/lib{i}.so", a + 0x1000).unwrap();
         }
-        s.push_str("(gdb) info sharedlibrary\nFrom                To                  Syms Read   Shared Object Library\n");
+        s.push_str(
+            "(gdb) info sharedlibrary\nFrom                To                  Syms Read   Shared Object Library\n",
+        );
         for i in 0..n as u64 {
             let a = 0x7f00_0000_0000 + i * 0x2000;
             writeln!(s, "{a:#018x}  {:#018x}  Yes         /lib/lib{i}.so", a + 0x800).unwrap();
@@ -171,7 +173,8 @@ fn memory_dumps_and_disassembly() {
         s.push_str("(gdb) x/200i $pc\n");
         for i in 0..n as u64 {
             let mark = if i == 0 { "=> " } else { "   " };
-            writeln!(s, "{mark}{:#x} <session_bytes+{i}>:\tmov    0x18(%rax),%rax", 0x5555_5555_5155u64 + 4 * i).unwrap();
+            writeln!(s, "{mark}{:#x} <session_bytes+{i}>:\tmov    0x18(%rax),%rax", 0x5555_5555_5155u64 + 4 * i)
+                .unwrap();
         }
         (s, None)
     });
@@ -182,9 +185,18 @@ fn stops() {
     assert_linear("stops", 2_000, |n| {
         let mut s = String::new();
         for i in 0..n {
-            writeln!(s, "\nProgram received signal SIGSEGV, Segmentation fault.\n0x0000555555555{:03x} in f{i} () at a.c:{i}", i % 4096)
-                .unwrap();
-            writeln!(s, "(gdb) bt\n#0  0x0000555555555{:03x} in f{i} () at a.c:{i}\n#1  0x0000555555555191 in main () at a.c:1", i % 4096).unwrap();
+            writeln!(
+                s,
+                "\nProgram received signal SIGSEGV, Segmentation fault.\n0x0000555555555{:03x} in f{i} () at a.c:{i}",
+                i % 4096
+            )
+            .unwrap();
+            writeln!(
+                s,
+                "(gdb) bt\n#0  0x0000555555555{:03x} in f{i} () at a.c:{i}\n#1  0x0000555555555191 in main () at a.c:1",
+                i % 4096
+            )
+            .unwrap();
             writeln!(s, "(gdb) info registers rip r13\nrip            0x555555555{:03x}      0x555555555{:03x}\nr13            0x0   0", i % 4096, i % 4096).unwrap();
         }
         (s, None)

@@ -52,7 +52,13 @@ fn an_exe_that_matches_no_module_is_named() {
     let exe = dir.join("unrelated-program");
     std::fs::copy(env!("CARGO_BIN_EXE_tracecheck"), &exe).unwrap();
     let d = common::samples_dir().join("null-field.gdb.txt");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck")).arg("-v").arg("--exe").arg(&exe).arg(&d).output().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .arg("-v")
+        .arg("--exe")
+        .arg(&exe)
+        .arg(&d)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
         text.contains("unrelated-program: no module of the trace matches it"),

@@ -71,10 +71,7 @@ fn a_pipe_as_input_keeps_its_first_bytes() {
     let dump = d.join("dump.txt");
     std::fs::write(&dump, sample()).unwrap();
     let mut cmd = std::process::Command::new("bash");
-    cmd.arg("-c").arg(format!(
-        "exec {} \"$0\" <(sed -n 5,6p \"$1\")",
-        env!("CARGO_BIN_EXE_tracecheck")
-    ));
+    cmd.arg("-c").arg(format!("exec {} \"$0\" <(sed -n 5,6p \"$1\")", env!("CARGO_BIN_EXE_tracecheck")));
     cmd.arg("--format=json").arg(&dump);
     let o = child::run(cmd, None, LIMIT);
     assert!(!o.timed_out && matches!(o.code, Some(0..=1)), "{}", o.stderr_text());

@@ -15,7 +15,12 @@ fuzz_target!(|data: &[u8]| {
     if std::fs::write(&path, data).is_err() {
         return;
     }
-    let limits = sources::ReadLimits { max_input_bytes: 1 << 20, max_zip_ratio: 50, max_zip_total: 4 << 20, max_zip_members: 64 };
+    let limits = sources::ReadLimits {
+        max_input_bytes: 1 << 20,
+        max_zip_ratio: 50,
+        max_zip_total: 4 << 20,
+        max_zip_members: 64,
+    };
     let opts = triage::TriageOptions { limits, ..Default::default() };
     let (items, _skipped) = sources::enumerate(&[path.display().to_string()], &mut std::io::empty(), &limits);
     for item in items.iter().take(16) {

@@ -488,7 +488,12 @@ fn write_sources(
         if snippet.is_empty() {
             continue;
         }
-        body.push_str(&format!("#\u{200d}{} {} — {}\n\n", f.index, code(f.function_name()), code(&format!("{shown_path}:{line}"))));
+        body.push_str(&format!(
+            "#\u{200d}{} {} — {}\n\n",
+            f.index,
+            code(f.function_name()),
+            code(&format!("{shown_path}:{line}"))
+        ));
         body.push_str(&fenced(&snippet, ""));
         body.push('\n');
         shown += 1;

@@ -323,8 +323,7 @@ impl Follow {
     fn read_fifo(&mut self) -> io::Result<()> {
         if self.pipe.is_none() {
             use std::os::unix::fs::OpenOptionsExt;
-            self.pipe =
-                Some(std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&self.path)?);
+            self.pipe = Some(std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&self.path)?);
         }
         let Some(f) = self.pipe.as_mut() else { return Ok(()) };
         let mut buf = [0u8; 64 << 10];
