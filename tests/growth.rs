@@ -57,6 +57,9 @@ const MAX_RATIO: f64 = 10.0;
 /// test failed) as soon as it passes the bound, so a quadratic case fails fast instead of
 /// running for minutes; a finished run over the bound is retried up to three times.
 fn assert_linear(what: &str, n: usize, make: impl Fn(usize) -> (String, Option<String>)) {
+    // One case at a time: the cases of this file must not be each other's noise.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let small = make(n);
     let ts = best_of_three(&|| pipeline(&small.0, small.1.as_deref()));
     let big = std::sync::Arc::new(make(4 * n));
