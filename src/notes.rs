@@ -552,9 +552,9 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
             };
             format!(
                 "{}  [{}]  {}",
-                crate::input::clean::strip_escapes(&n.id),
-                crate::input::clean::strip_escapes(&place),
-                crate::input::clean::strip_escapes(&n.text).replace('\n', " ")
+                crate::input::clean::visible(&n.id),
+                crate::input::clean::visible(&place),
+                crate::input::clean::visible(&n.text).replace('\n', " ")
             )
         })
         .collect()
