@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("model", 0),
     ("arch", 1),
+    // Safe file access (symlink-refusing writes, non-blocking opens): std and libc only.
+    ("fsutil", 1),
     // Knowledge: facts and classifications that stages share.
     ("classify", 2),
     ("runtime", 2),

@@ -460,28 +460,6 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
     let arch = ir.parsed.trace.arch;
     j.val();
     j.open_obj();
-    // What a sanitizer or valgrind reported (null for debugger text).
-    j.key("checker");
-    match &s.checker {
-        Some(k) => {
-            j.val();
-            j.open_obj();
-            j.key("access");
-            j.opt_str(k.access.as_deref());
-            j.key("kind");
-            j.opt_str(k.kind);
-            j.key("lines");
-            j.lines(k.span);
-            j.key("summary");
-            j.opt_str(k.summary.as_deref());
-            j.key("text");
-            j.str(&k.text);
-            j.key("tool");
-            j.str(&k.tool);
-            j.close_obj();
-        }
-        None => j.null(),
-    }
     j.key("culprit");
     let culprit = ir.culprits.get(si).and_then(|c| c.as_ref()).and_then(|c| {
         let t = s.threads.iter().find(|t| *t.id == *c.thread)?;
@@ -524,9 +502,6 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
         j.close_obj();
     }
     j.close_arr();
-    // Julia's `in expression starting at FILE:LINE`.
-    j.key("expression");
-    j.opt_str(s.expression.as_deref());
     j.key("frame_registers");
     j.val();
     j.open_obj();
@@ -813,9 +788,10 @@ pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    /// The first byte needing an escape, byte by byte.
+    /// The first byte the word scan must stop at, byte by byte: one needing an escape, or
+    /// any non-ASCII byte (the scan flags them all; `escaped` then decodes the character to
+    /// see whether it is an invisible one).
     fn slow(w: u64) -> Option<u32> {
-        // The word scan also stops at every non-ASCII byte (the loop looks each one up).
         w.to_le_bytes().iter().position(|&b| ESCAPE[b as usize] != 0 || b >= 0x80).map(|p| p as u32)
     }
 

@@ -11,8 +11,8 @@ pub mod text;
 use crate::classify::{Classifier, RegionKind};
 use crate::model::*;
 
-// Text hygiene lives with the input cleaner (a lower layer: the pipeline, notes and progress
-// messages use it too); renderers keep calling it `report::safe`.
+/// Text safety lives with the input cleaner (below the report layer, so progress messages
+/// and notes use the same functions); re-exported at the paths renderers use.
 pub use crate::input::clean::{is_invisible, safe, safe_line, show_invisible};
 
 /// One-line annotation for a register value: what it points into, plus the symbol gdb
