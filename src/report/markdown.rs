@@ -208,6 +208,21 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
         writeln!(out)?;
     }
 
+    if !ir.missing_evidence.is_empty() {
+        writeln!(out, "### Missing evidence\n")?;
+        for m in &ir.missing_evidence {
+            writeln!(
+                out,
+                "- {}: run {} ({} {} on it)",
+                escape(&m.what),
+                code(&m.command),
+                m.rules_waiting.iter().map(|r| code(r)).collect::<Vec<_>>().join(", "),
+                if m.rules_waiting.len() == 1 { "waits" } else { "wait" }
+            )?;
+        }
+        writeln!(out)?;
+    }
+
     if let (Some(th), Some(tp)) = (stop.crashed_thread(), crashed_pos) {
         if let Some(set) = th.registers.get(&0) {
             let f0 = th.frames.iter().position(|f| f.index == 0).unwrap_or(0);

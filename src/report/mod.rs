@@ -154,3 +154,14 @@ pub fn frame_line(f: &Frame) -> String {
     }
     s
 }
+
+/// `the faulting instruction is not in the dump: run `x/i $pc` (null-dereference, … wait for it)`.
+pub fn missing_sentence(m: &crate::model::MissingEvidence) -> String {
+    format!(
+        "{}: run `{}` ({} {} on it)",
+        m.what,
+        m.command,
+        m.rules_waiting.join(", "),
+        if m.rules_waiting.len() == 1 { "waits" } else { "wait" }
+    )
+}

@@ -169,6 +169,12 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
     } else if !t.stops.is_empty() {
         writeln!(out, "\nno findings")?;
     }
+    if !ir.missing_evidence.is_empty() {
+        writeln!(out, "\n{}", p.bold("missing evidence (add the command to the debugger run):"))?;
+        for m in &ir.missing_evidence {
+            writeln!(out, "  {}", crate::report::missing_sentence(m))?;
+        }
+    }
     let d = &ir.parsed.diagnostics;
     writeln!(
         out,
