@@ -16,15 +16,20 @@
 //! ```
 
 pub mod analyze;
+pub mod arch;
 pub mod classify;
+pub mod fills;
 pub mod input;
 pub mod insn;
 pub mod julia;
 pub mod messages;
 pub mod model;
+pub mod fsutil;
 pub mod notes;
 pub mod pipeline;
+pub mod progress;
 pub mod report;
+pub mod roles;
 pub mod rules;
 pub mod runtime;
 /// Signal names and numbers now live in the model; kept at the old path.

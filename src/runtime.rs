@@ -126,7 +126,7 @@ pub static PINNED_REGISTERS: &[PinnedRegister] = &[
     PinnedRegister {
         convention: Convention::JuliaSpecsig,
         arch: Arch::X86_64,
-        register: "r13",
+        register: crate::arch::x86_64::JULIA_PGCSTACK,
         holds: "pgcstack",
         check: Plausibility::JuliaPgcstack,
         source: JULIA_GCSTACK,
@@ -134,7 +134,7 @@ pub static PINNED_REGISTERS: &[PinnedRegister] = &[
     PinnedRegister {
         convention: Convention::JuliaSpecsig,
         arch: Arch::Aarch64,
-        register: "x20",
+        register: crate::arch::aarch64::JULIA_PGCSTACK,
         holds: "pgcstack",
         check: Plausibility::JuliaPgcstack,
         source: JULIA_GCSTACK,
@@ -143,7 +143,7 @@ pub static PINNED_REGISTERS: &[PinnedRegister] = &[
     PinnedRegister {
         convention: Convention::GoAbiInternal,
         arch: Arch::X86_64,
-        register: "r14",
+        register: crate::arch::x86_64::GO_G,
         holds: "the current goroutine g",
         check: Plausibility::GoG,
         source: GO_ABI,
@@ -151,7 +151,7 @@ pub static PINNED_REGISTERS: &[PinnedRegister] = &[
     PinnedRegister {
         convention: Convention::GoAbiInternal,
         arch: Arch::Aarch64,
-        register: "x28",
+        register: crate::arch::aarch64::GO_G,
         holds: "the current goroutine g",
         check: Plausibility::GoG,
         source: GO_ABI,
@@ -278,11 +278,11 @@ pub fn pinned_registers(conv: Convention, arch: Arch) -> impl Iterator<Item = &'
 }
 
 /// Callee-saved general registers of the platform C ABI (SysV `CSR_64`, AAPCS64
-/// `CSR_AArch64_AAPCS` without lr): a conforming callee leaves them as it found them.
+/// `CSR_AArch64_AAPCS` without lr): a conforming callee leaves them as it found them. From
+/// the register tables in [`crate::arch`].
 pub fn callee_saved(arch: Arch) -> &'static [&'static str] {
     match arch {
-        Arch::X86_64 => &["rbx", "rbp", "r12", "r13", "r14", "r15"],
-        Arch::Aarch64 => &["x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29"],
+        Arch::X86_64 | Arch::Aarch64 => crate::arch::table(arch).map(|t| t.callee_saved).unwrap_or(&[]),
         _ => &[],
     }
 }
@@ -290,8 +290,7 @@ pub fn callee_saved(arch: Arch) -> &'static [&'static str] {
 /// Integer argument registers of the platform C ABI, in order.
 pub fn argument_registers(arch: Arch) -> &'static [&'static str] {
     match arch {
-        Arch::X86_64 => &["rdi", "rsi", "rdx", "rcx", "r8", "r9"],
-        Arch::Aarch64 => &["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"],
+        Arch::X86_64 | Arch::Aarch64 => crate::arch::table(arch).map(|t| t.arguments).unwrap_or(&[]),
         _ => &[],
     }
 }

@@ -313,7 +313,9 @@ fn mistyped_subcommand_is_suggested() {
 
 #[test]
 fn completions_and_man_page() {
-    for (shell, marker) in [("bash", "_tracecheck()"), ("zsh", "#compdef tracecheck"), ("fish", "complete -c tracecheck")] {
+    for (shell, marker) in
+        [("bash", "_tracecheck()"), ("zsh", "#compdef tracecheck"), ("fish", "complete -c tracecheck")]
+    {
         let o = run(&["completions", shell]);
         assert_eq!(o.status.code(), Some(0), "{shell}");
         let s = String::from_utf8_lossy(&o.stdout);

@@ -139,3 +139,38 @@ fn limits_bound_threads_frames_stops_and_model_bytes() {
     );
     assert_eq!(p.diagnostics.lines_total, 10_001);
 }
+
+/// The follow mode's incremental parse: lines fed as they arrive, a snapshot after each chunk
+/// equals a one-shot parse of the text so far (every sample, cut at several line ends, plus
+/// damaged bytes).
+#[test]
+fn incremental_snapshots_equal_one_shot_parses() {
+    use tracecheck::input::{Incremental, Limits, parse_bytes_with};
+    let names = all_samples();
+    assert!(names.len() >= 10);
+    let mut texts: Vec<Vec<u8>> = names.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    texts.push(
+        b"Program received signal SIGSEGV, Segmentation fault.\n\xff\xfe bad\0 bytes\n#0  main () at t.c:2\n".to_vec(),
+    );
+    for bytes in &texts {
+        let mut inc = Incremental::new(Limits::default());
+        assert_eq!(inc.snapshot().trace, parse_bytes_with(b"", Limits::default()).trace);
+        let ends: Vec<usize> = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1).collect();
+        let n = ends.len();
+        let cuts: Vec<usize> =
+            [n / 7, n / 3, n / 2, n - 1, n].iter().filter(|&&k| k > 0).map(|&k| ends[k - 1]).collect();
+        let mut at = 0;
+        for cut in cuts {
+            if cut <= at {
+                continue;
+            }
+            inc.push(&bytes[at..cut]);
+            at = cut;
+            let once = parse_bytes_with(&bytes[..cut], Limits::default());
+            let snap = inc.snapshot();
+            assert_eq!(snap.trace, once.trace, "cut at {cut}");
+            assert_eq!(snap.diagnostics, once.diagnostics, "cut at {cut}");
+            assert_eq!(inc.len(), cut as u64);
+        }
+    }
+}

@@ -57,7 +57,9 @@ impl Clock {
     }
     fn tick_after(&mut self, app: &mut App, d: Duration) -> bool {
         self.0 += d;
-        app.follow_tick(self.0)
+        // The parse runs on the follow worker: take its answer before looking.
+        let changed = app.follow_tick(self.0);
+        app.follow_wait(self.0) | changed
     }
     /// The keys just sent were pressed now, on this clock.
     fn keys_now(&self, app: &mut App) {
@@ -232,10 +234,14 @@ fn parse_waits_for_the_debounce_but_raw_lines_show_at_once() {
     assert!(app.ir.raw.as_deref().unwrap().ends_with("exited normally]\n"));
     assert_eq!(kinds(&app), [StopKind::Breakpoint]);
     assert!(app.follow.as_ref().unwrap().dirty);
-    // Then it is parsed.
-    assert!(app.follow_tick(next));
-    assert_eq!(kinds(&app), [StopKind::Breakpoint, StopKind::Exited]);
+    // Then it is handed to the parse worker, without waiting for it: the tick returns with
+    // the parse in flight, and its answer is taken once ready.
+    app.follow_tick(next);
     assert!(!app.follow.as_ref().unwrap().dirty);
+    assert!(app.follow_busy());
+    assert!(app.follow_wait(next));
+    assert_eq!(kinds(&app), [StopKind::Breakpoint, StopKind::Exited]);
+    assert_eq!(app.follow.as_ref().unwrap().parses, 2);
 }
 
 /// An rr replay that goes back and forth in time: the stops are listed in the order they

@@ -167,8 +167,10 @@ fn follow_in_tmux_while_a_shell_appends() {
 
     // `set logging overwrite on` truncates the log: read afresh.
     shell(&format!("cat {} > {log_q}", at("good-a.txt")));
-    let s = t.wait_for("the reset", |s| s.contains("truncated or replaced"));
-    assert!(header(&s).contains("breakpoint 1") && !header(&s).contains("stop "), "{s}");
+    // The notice comes with the reset; the new model a moment later, from the parse worker.
+    t.wait_for("the reset", |s| s.contains("truncated or replaced"));
+    let s = t.wait_for("the re-read log", |s| header(s).contains("breakpoint 1"));
+    assert!(!header(&s).contains("stop "), "{s}");
     t.quit();
 }
 

@@ -158,7 +158,9 @@ fn check(key: &str, val: &str, i: &Value) -> Result<bool, String> {
         "rr_event" => stops(i).any(|st| st["rr_event"].as_u64().map(|n| n.to_string()).as_deref() == Some(val)),
         "rr_ticks" => stops(i).any(|st| st["rr_ticks"].as_u64().map(|n| n.to_string()).as_deref() == Some(val)),
         "finding" => val.split_whitespace().all(|r| findings(i).contains(r)),
-        "message" => stops(i).any(|st| st["messages"].as_array().into_iter().flatten().any(|m| s(&m["text"]).contains(val))),
+        "message" => {
+            stops(i).any(|st| st["messages"].as_array().into_iter().flatten().any(|m| s(&m["text"]).contains(val)))
+        }
         "expression" => stops(i).any(|st| s(&st["expression"]) == val),
         "threads" => {
             let n: usize = val.parse().map_err(|_| "threads: needs a number")?;
@@ -242,7 +244,10 @@ fn wild_corpus() {
             origin.starts_with("recorded: ") || origin.starts_with("damaged: ")
         };
         if !origin_ok {
-            problems.push(format!("{}: origin `{origin}` does not match the file (RECONSTRUCTED header: {reconstructed})", e.path));
+            problems.push(format!(
+                "{}: origin `{origin}` does not match the file (RECONSTRUCTED header: {reconstructed})",
+                e.path
+            ));
         }
         if !e.facts.iter().any(|(k, _)| k != "origin" && k != "format") {
             problems.push(format!("{}: no facts", e.path));

@@ -4,18 +4,9 @@
 
 use super::{CoreBytes, Segment};
 use crate::model::MemorySource;
-use crate::symbolize::dwarf::ElfModule;
+/// Kept at its old path; it lives with the modules in `symbolize`.
+pub use crate::symbolize::modules::MappedModule;
 use std::sync::Arc;
-
-/// A module's file standing in for memory the core did not dump.
-#[derive(Clone, Debug)]
-pub struct MappedModule {
-    pub start: u64,
-    pub end: u64,
-    /// Runtime address minus module virtual address.
-    pub bias: u64,
-    pub module: Arc<ElfModule>,
-}
 
 /// Core segments first, then the mapped files.
 pub struct CoreMemory {

@@ -2,6 +2,7 @@
 //! and order for them, their DWARF numbers for the unwinder, and gdb's "natural" column.
 
 use super::CoreArch;
+use crate::arch::{RegKind, RegisterTable};
 
 /// x86-64 `user_regs_struct` field order.
 const X86_64_USER: [&str; 27] = [
@@ -9,33 +10,7 @@ const X86_64_USER: [&str; 27] = [
     "rip", "cs", "eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
 ];
 
-/// gdb's `info registers` order on x86-64 (general registers).
-pub const X86_64_GDB: [&str; 26] = [
-    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-    "rip", "eflags", "cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base",
-];
-
-/// DWARF register numbers (System V x86-64 psABI) of the general registers.
-pub const X86_64_DWARF: [(&str, u16); 17] = [
-    ("rax", 0),
-    ("rdx", 1),
-    ("rcx", 2),
-    ("rbx", 3),
-    ("rsi", 4),
-    ("rdi", 5),
-    ("rbp", 6),
-    ("rsp", 7),
-    ("r8", 8),
-    ("r9", 9),
-    ("r10", 10),
-    ("r11", 11),
-    ("r12", 12),
-    ("r13", 13),
-    ("r14", 14),
-    ("r15", 15),
-    ("rip", 16),
-];
-
+/// AArch64 `user_pt_regs` field order (gdb's names).
 const AARCH64_NAMES: [&str; 34] = [
     "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17",
     "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "sp", "pc", "cpsr",
@@ -50,7 +25,8 @@ pub fn from_prstatus(arch: CoreArch, b: &[u8]) -> Option<Vec<(&'static str, u64)
                 return None;
             }
             let get = |n: &str| X86_64_USER.iter().position(|u| *u == n).and_then(word);
-            X86_64_GDB.iter().map(|&n| get(n).map(|v| (n, v))).collect()
+            // gdb's `info registers` order, from the register table.
+            x86_64_gdb_order().map(|n| get(n).map(|v| (n, v))).collect()
         }
         CoreArch::Aarch64 => {
             if b.len() < 34 * 8 {
@@ -63,20 +39,32 @@ pub fn from_prstatus(arch: CoreArch, b: &[u8]) -> Option<Vec<(&'static str, u64)
 
 /// DWARF number ↔ gdb name for the registers the unwinder tracks.
 pub fn dwarf_numbers(arch: CoreArch) -> Vec<(&'static str, u16)> {
+    // AArch64: x0..x30 are 0..30, sp is 31; the pc has no DWARF number: 32 is used internally.
+    table(arch).dwarf_numbers()
+}
+
+fn table(arch: CoreArch) -> &'static RegisterTable {
     match arch {
-        CoreArch::X86_64 => X86_64_DWARF.to_vec(),
-        // x0..x30 are 0..30, sp is 31; the pc has no DWARF number: 32 is used internally.
-        CoreArch::Aarch64 => AARCH64_NAMES[..33].iter().enumerate().map(|(i, &n)| (n, i as u16)).collect(),
+        CoreArch::X86_64 => &crate::arch::x86_64::TABLE,
+        CoreArch::Aarch64 => &crate::arch::aarch64::TABLE,
     }
+}
+
+/// The x86-64 registers of `user_regs_struct` that gdb's `info registers` shows, in its order.
+fn x86_64_gdb_order() -> impl Iterator<Item = &'static str> {
+    crate::arch::x86_64::TABLE
+        .regs
+        .iter()
+        .filter(|r| r.kind.is_general() || matches!(r.kind, RegKind::Flags | RegKind::Segment | RegKind::ThreadBase))
+        .map(|r| r.name)
 }
 
 /// What gdb prints in the natural column: flags for eflags, hex for pointers, signed
 /// decimal for the rest. Code addresses are described later by the symbolizer.
 pub fn natural(arch: CoreArch, name: &str, v: u64) -> String {
-    match (arch, name) {
-        (CoreArch::X86_64, "eflags") => eflags(v),
-        (CoreArch::X86_64, "rip" | "rsp" | "rbp" | "fs_base" | "gs_base")
-        | (CoreArch::Aarch64, "sp" | "pc" | "x29") => format!("0x{v:x}"),
+    match (arch, table(arch).kind(name)) {
+        (CoreArch::X86_64, Some(RegKind::Flags)) => eflags(v),
+        (_, Some(RegKind::Pc | RegKind::Sp | RegKind::Fp | RegKind::ThreadBase)) => format!("0x{v:x}"),
         _ => (v as i64).to_string(),
     }
 }

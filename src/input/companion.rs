@@ -19,7 +19,7 @@ use crate::model::*;
 /// The header line the collector writes right after `(gdb) tracecheck-collect FILE`.
 pub const HEADER: &str = "tracecheck-collect: ";
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct CompanionState {
     /// Inside a `tracecheck-collect` dump: `thread` output selects the stopped thread.
     pub in_collect: bool,

@@ -203,42 +203,10 @@ pub fn register_line(l: &str) -> Option<GdbRegisterLine<'_>> {
     None
 }
 
-/// Register names that mark a register block even without an echoed command.
+/// Register names that mark a register block even without an echoed command (from the
+/// register tables in [`crate::arch`]).
 pub fn is_core_register_name(n: &str) -> bool {
-    matches!(
-        n,
-        "rax"
-            | "rbx"
-            | "rcx"
-            | "rdx"
-            | "rsi"
-            | "rdi"
-            | "rbp"
-            | "rsp"
-            | "r8"
-            | "r9"
-            | "r10"
-            | "r11"
-            | "r12"
-            | "r13"
-            | "r14"
-            | "r15"
-            | "rip"
-            | "eflags"
-            | "eax"
-            | "ebx"
-            | "ecx"
-            | "edx"
-            | "esi"
-            | "edi"
-            | "ebp"
-            | "esp"
-            | "eip"
-            | "cpsr"
-            | "pstate"
-            | "fpsr"
-            | "fpcr"
-    ) || (n.len() <= 3 && n.starts_with('x') && n[1..].parse::<u8>().map(|v| v <= 30).unwrap_or(false))
+    crate::arch::is_register_block_name(n)
 }
 
 /// `Thread 2 (Thread 0x7ffff7d89640 (LWP 1235) "worker"):` — the header before each

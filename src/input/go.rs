@@ -33,7 +33,7 @@ use super::lexemes::parse_hex;
 use super::{Builder, Ctx, GdbOwnedLocation};
 use crate::model::*;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct GoState {
     /// A Go crash header was seen: goroutine tracebacks and registers may follow.
     pub active: bool,
@@ -158,7 +158,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
 }
 
 fn push_message(b: &mut Builder, t: &str, n: u32) {
-    let msg = Message { text: t.into(), span: Span::line(n) };
+    let msg = Message::new(t, Span::line(n));
     b.stop_mut().messages.push(msg);
 }
 
@@ -421,7 +421,9 @@ fn put_register(b: &mut Builder, name: &str, v: u64, n: u32) {
     let natural = if arm64 { Some("lr".into()) } else { None };
     let set = b.trace.stops[si].threads[ti].registers.entry(0).or_default();
     set.span.extend_to(n);
-    set.set(Register { name: sym, value: Some(v), natural, span: Span::line(n) });
+    if !set.set(Register { name: sym, value: Some(v), natural, span: Span::line(n) }) {
+        b.dropped_registers += 1;
+    }
     b.trace.stops[si].span.extend_to(n);
 }
 

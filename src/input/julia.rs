@@ -22,7 +22,7 @@ use crate::model::*;
 /// How many lines of a GC error's object dump are kept as messages.
 const GC_DUMP_LINES_KEPT: usize = 40;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct JuliaState {
     /// Thread receiving native frames.
     thread: Option<usize>,
@@ -554,10 +554,14 @@ mod tests {
 
     #[test]
     fn column_frames() {
-        let f = column_frame("jl_datatype_layout        julia.h:1523            <- reading a GARBAGE type tag").unwrap();
+        let f =
+            column_frame("jl_datatype_layout        julia.h:1523            <- reading a GARBAGE type tag").unwrap();
         assert_eq!((f.function, f.path, f.line), (Some("jl_datatype_layout"), Some("julia.h"), Some(1523)));
         let f = column_frame("augmented_primal          LuxLib/src/impl/matmul.jl:276   <- ...inside").unwrap();
-        assert_eq!((f.function, f.path, f.line), (Some("augmented_primal"), Some("LuxLib/src/impl/matmul.jl"), Some(276)));
+        assert_eq!(
+            (f.function, f.path, f.line),
+            (Some("augmented_primal"), Some("LuxLib/src/impl/matmul.jl"), Some(276))
+        );
         assert!(column_frame("gc_mark_loop_serial ...").is_none());
         assert!(column_frame("ODEfunc                   (Lux dense RHS)").is_none());
         assert!(column_frame("Julia	Enzyme 0.13.171 result").is_none());

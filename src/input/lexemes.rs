@@ -234,9 +234,105 @@ pub fn open_paren_of_last_group(s: &str) -> Option<usize> {
     if depth == 0 && !in_str { open_at } else { None }
 }
 
+/// The C string gdb printed for argument `name` in a frame's argument list (`str=str@entry=0x7ffff7f72098 "free(): …"`),
+/// unescaped. `None` when the argument is absent or not a string.
+pub fn arg_string(args: &str, name: &str) -> Option<String> {
+    let key = format!("{name}=");
+    let mut from = 0;
+    let start = loop {
+        let p = from + args[from..].find(&key)?;
+        if p == 0 || args[..p].ends_with(' ') || args[..p].ends_with(',') {
+            break p + key.len();
+        }
+        from = p + key.len();
+    };
+    let mut v = &args[start..];
+    if let Some(r) = v.strip_prefix(&format!("{name}@entry=")) {
+        v = r;
+    }
+    // The string follows the pointer value, before the next argument.
+    let q = v.find('"')?;
+    if v[..q].contains(", ") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut chars = v[q + 1..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Every C string argument of a frame's argument list (`name=0x… "text"`), unescaped, in
+/// order: what [`arg_string`] finds for each argument name.
+pub fn string_args(args: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    if !args.contains('"') {
+        return out;
+    }
+    let b = args.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        // An argument name starts the list or follows a space or a comma.
+        if (i == 0 || b[i - 1] == b' ' || b[i - 1] == b',') && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+            if b.get(end) == Some(&b'=') {
+                let name = &args[i..end];
+                if !out.iter().any(|(n, _)| n == name)
+                    && let Some(v) = arg_string(args, name)
+                {
+                    out.push((name.to_string(), v));
+                }
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frame_string_arguments() {
+        let f = crate::model::Frame {
+            function: Some("malloc_printerr".into()),
+            args: Some("str=str@entry=0x7ffff7f72098 \"free(): double free detected in tcache 2\"".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            arg_string(f.args.as_deref().unwrap(), "str").as_deref(),
+            Some("free(): double free detected in tcache 2")
+        );
+        let f = crate::model::Frame {
+            args: Some("assertion=0x555555556020 \"r->lo <= r->hi && \\\"range is inverted\\\"\", file=0x555555556008 \"src/assert-fail.c\", line=9, function=0x555555556050 <__PRETTY_FUNCTION__.0> \"range_width\"".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            arg_string(f.args.as_deref().unwrap(), "assertion").as_deref(),
+            Some("r->lo <= r->hi && \"range is inverted\"")
+        );
+        assert_eq!(arg_string(f.args.as_deref().unwrap(), "file").as_deref(), Some("src/assert-fail.c"));
+        assert_eq!(arg_string(f.args.as_deref().unwrap(), "function").as_deref(), Some("range_width"));
+        assert_eq!(arg_string(f.args.as_deref().unwrap(), "line"), None);
+        assert_eq!(arg_string(f.args.as_deref().unwrap(), "mem"), None);
+        let all = string_args(f.args.as_deref().unwrap());
+        let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["assertion", "file", "function"]);
+        assert_eq!(all[2].1, "range_width");
+        assert!(string_args("a=1, b=0x0").is_empty());
+    }
 
     #[test]
     fn hex() {

@@ -39,7 +39,7 @@ pub(crate) enum LldbCmd {
     Other,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct LldbState {
     pub cmd: LldbCmd,
     /// Some lldb command was seen: shape-based lines are read as lldb's.
@@ -506,6 +506,7 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
         inlined: f.inlined,
         signal_handler: false,
         locals: None,
+        string_args: Vec::new(),
         span: Span::line(n),
     }
 }

@@ -29,7 +29,7 @@ pub mod lldb;
 pub mod rr;
 pub mod stream;
 
-pub use stream::{StreamOptions, Streamed, parse_bytes_with, parse_reader};
+pub use stream::{Incremental, StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
 use crate::model::*;
 /// Re-exported from the model, where the boundary types live.
@@ -156,6 +156,7 @@ pub(crate) enum Ctx {
     JuliaStacktrace,
 }
 
+#[derive(Clone)]
 pub(crate) struct PendingPrint {
     pub expr: Option<Box<str>>,
     pub history: Option<u32>,
@@ -166,6 +167,7 @@ pub(crate) struct PendingPrint {
 
 /// A frame line that may continue on the next line (old gdb wraps at 80 columns:
 /// `#1  0x… in f (a=1, ` / `    b=2) at x.c:5`).
+#[derive(Clone)]
 struct FrameCont {
     /// The frame it became: (thread index, position), when it became one.
     frame: Option<(usize, usize)>,
@@ -177,6 +179,7 @@ struct FrameCont {
 }
 
 /// The state of one parse. Dialect modules drive it through its methods.
+#[derive(Clone)]
 pub struct Builder {
     pub(crate) trace: Trace,
     pub(crate) diag: Diagnostics,
@@ -239,6 +242,8 @@ pub struct Builder {
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
+    /// Register lines past `MAX_REGISTERS` distinct names in one frame's set.
+    pub(crate) dropped_registers: u64,
     /// Model-size limits and the thread index (`stream.rs`).
     pub(crate) guard: stream::Guard,
 }
@@ -294,6 +299,7 @@ impl Builder {
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
+            dropped_registers: 0,
             guard: Default::default(),
         }
     }
@@ -340,7 +346,7 @@ impl Builder {
     /// A message that explains a stop (abort text, runtime error). Before any stop with a
     /// reason it waits and joins the next stop.
     pub(crate) fn add_message(&mut self, text: &str, n: u32) {
-        let msg = Message { text: text.into(), span: Span::line(n) };
+        let msg = Message::new(text, Span::line(n));
         match self.stop {
             Some(i) if self.trace.stops[i].reason.kind != StopKind::Unknown => self.trace.stops[i].messages.push(msg),
             _ => self.pending_messages.push(msg),
@@ -570,6 +576,7 @@ impl Builder {
             inlined: false,
             signal_handler: g.signal_handler,
             locals: None,
+            string_args: Vec::new(),
             span: Span::line(n),
         }
     }
@@ -651,7 +658,9 @@ impl Builder {
         let th = &mut self.trace.stops[si].threads[ti];
         let set = th.registers.entry(frame).or_default();
         set.span.extend_to(n);
-        set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) });
+        if !set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) }) {
+            self.dropped_registers += 1;
+        }
         self.extend_stop_span(n);
     }
 
@@ -963,7 +972,9 @@ impl Builder {
         if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
             let ti = self.frame_thread();
             let si = self.ensure_stop();
-            self.trace.stops[si].threads[ti].backtrace_stopped = Some(r.trim().into());
+            let th = &mut self.trace.stops[si].threads[ti];
+            th.backtrace_stopped = Some(r.trim().into());
+            th.backtrace_stop = Some(backtrace_stop(r.trim()));
             self.flush_locals();
             return true;
         }
@@ -1172,7 +1183,7 @@ impl Builder {
         if crate::messages::is_abort_message(t) {
             let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic)
                 && t.trim_end().ends_with(':');
-            self.push_message(Message { text: t.into(), span: Span::line(n) });
+            self.push_message(Message::new(t, Span::line(n)));
             if panic_header {
                 self.message_follow = MAX_MESSAGE_CONTINUATION;
             }
@@ -1241,7 +1252,7 @@ impl Builder {
             return false;
         }
         self.message_follow -= 1;
-        self.push_message(Message { text: t.trim_end().into(), span: Span::line(n) });
+        self.push_message(Message::new(t.trim_end(), Span::line(n)));
         true
     }
 
@@ -1693,10 +1704,11 @@ impl Builder {
                 .values()
                 .any(|s| s.reg("rip").is_some() || s.reg("rsp").is_some())
         };
+        let t = &crate::arch::x86_64::TABLE;
         match reg {
-            "pc" if x86 => "rip",
-            "sp" if x86 => "rsp",
-            "fp" if x86 => "rbp",
+            "pc" if x86 => t.pc,
+            "sp" if x86 => t.sp,
+            "fp" if x86 => t.fp,
             r => r,
         }
         .to_string()
@@ -1872,6 +1884,7 @@ impl Builder {
             let loc = self.stop_location.get(si).cloned().flatten();
             pick_crashed_thread(&mut self.trace.stops[si], loc);
         }
+        type_text_fields(&mut self.trace);
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
@@ -1886,6 +1899,18 @@ impl Builder {
                 self.dropped_frames, self.limits.max_frames_per_thread
             );
             self.note(None, msg);
+        }
+        if self.dropped_registers > 0 {
+            // Not subject to the cap on notes: it says the result is partial.
+            self.diag.notes.push(Note {
+                line: None,
+                message: format!(
+                    "{}{} register lines beyond {} distinct names in one frame were ignored",
+                    stream::LIMIT_NOTE,
+                    self.dropped_registers,
+                    crate::model::MAX_REGISTERS
+                ),
+            });
         }
         Parsed { trace: self.trace, diagnostics: self.diag }
     }
@@ -1986,7 +2011,8 @@ fn rename_generic_registers(t: &mut Trace) {
     for s in &mut t.stops {
         for th in &mut s.threads {
             for set in th.registers.values_mut() {
-                for (generic, real) in [("pc", "rip"), ("sp", "rsp"), ("fp", "rbp")] {
+                let x = &crate::arch::x86_64::TABLE;
+                for (generic, real) in [("pc", x.pc), ("sp", x.sp), ("fp", x.fp)] {
                     if let Some(i) = set.regs.iter().position(|r| &*r.name == generic) {
                         if set.reg(real).is_some() {
                             set.regs.remove(i);
@@ -2285,5 +2311,31 @@ rip            0x5555555551cc      0x5555555551cc <report+37>
         let p = parse_with(&text, Limits { max_frames_per_thread: 10, ..Limits::default() });
         assert_eq!(crashed(&p).frames.len(), 10);
         assert!(p.diagnostics.notes.iter().any(|n| n.message.contains("40 frames beyond the limit")));
+    }
+}
+
+/// `Backtrace stopped: …` as a typed reason.
+fn backtrace_stop(r: &str) -> BacktraceStop {
+    if let Some(a) = r.strip_prefix("Cannot access memory at address ") {
+        return lexemes::parse_hex(a.trim()).map_or(BacktraceStop::Other, |addr| BacktraceStop::Memory(Address(addr)));
+    }
+    if r.contains("corrupt stack") { BacktraceStop::CorruptStack } else { BacktraceStop::Other }
+}
+
+/// Parses, once, the text the rules need typed: each frame's C string arguments and each
+/// message's kind and parts.
+fn type_text_fields(trace: &mut Trace) {
+    for stop in &mut trace.stops {
+        for m in &mut stop.messages {
+            crate::messages::typed(m);
+        }
+        for th in &mut stop.threads {
+            for f in &mut th.frames {
+                if let Some(a) = f.args.as_deref() {
+                    f.string_args =
+                        lexemes::string_args(a).into_iter().map(|(n, v)| (Sym::from(n), v.into())).collect();
+                }
+            }
+        }
     }
 }

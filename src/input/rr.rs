@@ -23,7 +23,7 @@
 use super::{Builder, Ctx};
 use crate::model::*;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct RrState {
     /// An event number seen before the stop it belongs to.
     pub pending_event: Option<u64>,
@@ -101,7 +101,7 @@ fn fatal_stop(b: &mut Builder, t: &str, description: &str, n: u32) {
     b.rr.in_dump = false;
     b.rr.in_backtrace = false;
     b.rr.next_rr_frame = 0;
-    let msg = Message { text: t.into(), span: Span::line(n) };
+    let msg = Message::new(t, Span::line(n));
     b.stop_mut().messages.push(msg);
 }
 
@@ -183,7 +183,7 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
         }
         if t.starts_with("[ERROR ") || t.starts_with("[rr ") || t.starts_with("[INFO ") || t.starts_with("[WARN ") {
             b.saw(Format::Rr);
-            let msg = Message { text: t.into(), span: Span::line(n) };
+            let msg = Message::new(t, Span::line(n));
             b.stop_mut().messages.push(msg);
             return true;
         }
@@ -208,7 +208,7 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
                     b.stop_mut().rr_event = Some(ev);
                 }
             }
-            let msg = Message { text: t.into(), span: Span::line(n) };
+            let msg = Message::new(t, Span::line(n));
             b.stop_mut().messages.push(msg);
             return true;
         }
@@ -216,11 +216,11 @@ pub(crate) fn line(b: &mut Builder, t: &str, n: u32) -> bool {
             // ` -> Assertion `x' failed to hold. <details>`: the best one-line description.
             let stop = b.stop_mut();
             stop.reason.description = Some(r.trim().into());
-            stop.messages.push(Message { text: t.into(), span: Span::line(n) });
+            stop.messages.push(Message::new(t, Span::line(n)));
             return true;
         }
         if t.starts_with("Tail of trace dump") || t.starts_with("Launch gdb with") || t.starts_with("gdb '-l'") {
-            let msg = Message { text: t.into(), span: Span::line(n) };
+            let msg = Message::new(t, Span::line(n));
             b.stop_mut().messages.push(msg);
             return true;
         }

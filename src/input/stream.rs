@@ -37,7 +37,7 @@ pub const LIMIT_NOTE: &str = "limit reached: ";
 const RECORD_OVERHEAD: u64 = 64;
 
 /// Counters and indexes behind the limits.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Guard {
     /// Frames added to the model.
     pub frames: u64,
@@ -363,6 +363,80 @@ pub fn parse_bytes_with(bytes: &[u8], limits: Limits) -> Parsed {
         );
     }
     p
+}
+
+/// A parse that grows with its input: complete lines are fed once, as they arrive, and
+/// [`Incremental::snapshot`] finishes a copy of the parser state. Appending a new stop to a
+/// followed log costs the new lines plus the finishing pass, not a re-parse of the whole log.
+/// `snapshot()` after pushing text `t` gives what [`parse_bytes_with`] gives on `t`.
+#[derive(Clone)]
+pub struct Incremental {
+    builder: Builder,
+    /// Lines fed so far.
+    lines: u32,
+    /// Bytes fed so far.
+    bytes: u64,
+    /// Some input was not valid UTF-8 or held NUL bytes.
+    damaged: bool,
+}
+
+impl Incremental {
+    pub fn new(limits: Limits) -> Incremental {
+        Incremental { builder: Builder::new(limits), lines: 0, bytes: 0, damaged: false }
+    }
+
+    /// Bytes fed so far.
+    pub fn len(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+
+    /// Feeds complete lines: `bytes` must end with `\n` (a last line without its newline
+    /// waits with the caller until the newline arrives). Anything after the last `\n` is
+    /// ignored and not counted.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let Some(last) = memchr::memrchr(b'\n', bytes) else { return };
+        let bytes = &bytes[..=last];
+        self.bytes += bytes.len() as u64;
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', bytes) {
+            let line = &bytes[start..end];
+            start = end + 1;
+            self.lines = self.lines.saturating_add(1);
+            let text = clean::decode(line);
+            if matches!(text, std::borrow::Cow::Owned(_)) {
+                self.damaged = true;
+            }
+            self.builder.feed_bounded(&text, self.lines);
+        }
+    }
+
+    /// The parse of everything pushed so far. The parser state is kept, so more lines can be
+    /// pushed afterwards.
+    pub fn snapshot(&self) -> Parsed {
+        let mut b = self.builder.clone();
+        let mut p = if self.bytes == 0 {
+            b.feed_bounded("", 1);
+            b.finish_lines(false)
+        } else {
+            // The empty line after the last newline, as `parse_with` feeds it.
+            b.feed_bounded("", self.lines.saturating_add(1));
+            b.finish_lines(true)
+        };
+        if self.damaged {
+            p.diagnostics.notes.insert(
+                0,
+                Note {
+                    line: None,
+                    message: "input is not valid UTF-8 or holds NUL bytes; bad bytes were replaced".into(),
+                },
+            );
+        }
+        p
+    }
 }
 
 /// Whether a diagnostics note is about a limit.

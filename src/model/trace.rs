@@ -193,15 +193,53 @@ pub struct Frame {
     pub signal_handler: bool,
     /// Locals printed by `bt full`, one `name = value` per line, as printed.
     pub locals: Option<Box<str>>,
+    /// The C string arguments in `args` (`str=0x… "free(): …"`), unescaped: name and text.
+    /// Filled at input time, so nothing downstream parses the argument list.
+    pub string_args: Vec<(Sym, Box<str>)>,
     pub span: Span,
 }
 
 impl Frame {
+    /// `buffer_release at src/glibc-abort.c:10`, or just the name when there is no line.
+    pub fn location(&self) -> String {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => format!("{} at {file}:{line}", self.function_name()),
+            _ => self.function_name().to_string(),
+        }
+    }
+    /// The C string gdb printed for argument `name`, unescaped (see `string_args`).
+    pub fn arg_string(&self, name: &str) -> Option<&str> {
+        self.string_args.iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
+    }
     /// `(name, value)` pairs from `bt full` locals.
     pub fn locals(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.locals.as_deref().unwrap_or("").lines().filter_map(|l| {
-            let l = l.trim();
-            match l.split_once(" = ") {
+        // `str::lines`, `str::trim` and `split_once(" = ")`, with shortcuts: lines are split
+        // with memchr (a "\r" before "\n" goes with the trim, empty lines are skipped either
+        // way), the parser stores locals trimmed, and " = " is found from its '=' (no substring
+        // searcher per line; names are short).
+        let mut rest = self.locals.as_deref();
+        std::iter::from_fn(move || {
+            let r = rest?;
+            match memchr::memchr(b'\n', r.as_bytes()) {
+                Some(i) => {
+                    rest = Some(&r[i + 1..]);
+                    Some(&r[..i])
+                }
+                None => {
+                    rest = None;
+                    Some(r)
+                }
+            }
+        })
+        .filter_map(|l| {
+            let l = match l.as_bytes() {
+                [a, .., b] if a.is_ascii_graphic() && b.is_ascii_graphic() => l,
+                [a] if a.is_ascii_graphic() => l,
+                _ => l.trim(),
+            };
+            let b = l.as_bytes();
+            let eq = (1..b.len().saturating_sub(1)).find(|&i| b[i] == b'=' && b[i - 1] == b' ' && b[i + 1] == b' ');
+            match eq.map(|i| (&l[..i - 1], &l[i + 2..])) {
                 Some((n, v)) => Some((n, v)),
                 None if l == "No locals." || l.is_empty() => None,
                 None => Some((l, "")),
@@ -228,8 +266,10 @@ pub struct Thread {
     /// Marked current (`*`) in `info threads`.
     pub current: bool,
     pub frames: Vec<Frame>,
-    /// Why the backtrace ended early (`Backtrace stopped: …`).
+    /// Why the backtrace ended early (`Backtrace stopped: …`), as printed.
     pub backtrace_stopped: Option<Box<str>>,
+    /// The same reason, typed (filled at input time).
+    pub backtrace_stop: Option<BacktraceStop>,
     /// Registers per frame index, when `info registers` was printed with that frame selected.
     pub registers: BTreeMap<u32, RegisterSet>,
     pub span: Span,
@@ -388,9 +428,75 @@ pub struct SymbolLookup {
 pub struct Message {
     pub text: Box<str>,
     pub span: Span,
+    /// What kind of fatal message this is (filled at input time).
+    pub kind: Option<MessageKind>,
+    /// The parts of an assertion message (`prog: file.c:5: func: Assertion `x' failed.`).
+    pub assertion: Option<AssertionText>,
+    /// The parts of a Rust panic header (`thread 'main' panicked at src/main.rs:13:5:`).
+    pub panic: Option<PanicText>,
+    /// The type in `terminate called after throwing an instance of '…'`.
+    pub thrown: Option<Box<str>>,
+}
+
+impl Message {
+    /// A message line; its typed parts are filled when the input is finished.
+    pub fn new(text: impl Into<Box<str>>, span: Span) -> Message {
+        Message { text: text.into(), span, kind: None, assertion: None, panic: None, thrown: None }
+    }
+}
+
+/// What kind of fatal message a line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    /// glibc malloc consistency checks.
+    HeapCorruption,
+    /// `*** stack smashing detected ***`
+    StackSmashing,
+    /// C++ `terminate called after throwing an instance of '…'`
+    UncaughtException,
+    /// Rust `thread '…' panicked at …`
+    Panic,
+    /// `Assertion `…' failed.` (glibc, Julia, LLVM)
+    Assertion,
+    /// Julia `GC error (probable corruption)`
+    GcCorruption,
+    /// `LLVM ERROR:`, `fatal runtime error:`, `fatal error:` (Go)
+    FatalError,
+}
+
+/// The parts of an assertion message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssertionText {
+    /// The program name glibc prints first (`julia-debug`).
+    pub program: Option<Box<str>>,
+    pub file: Option<Box<str>>,
+    pub line: Option<u32>,
+    pub function: Option<Box<str>>,
+    pub expr: Box<str>,
+}
+
+/// The parts of a Rust panic header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PanicText {
+    /// The thread name (`main`, `<unnamed>`).
+    pub thread: Box<str>,
+    /// `src/main.rs:13:5`
+    pub location: Option<Box<str>>,
+    /// The payload, when it is on the same line (the format before Rust 1.73).
+    pub payload: Option<Box<str>>,
 }
 
 impl Stop {
+    /// A stop the abort rules may explain: SIGABRT, or no signal at all (only messages or a
+    /// backtrace were pasted).
+    pub fn abort_like(&self) -> bool {
+        match self.reason.kind {
+            StopKind::Signal => self.reason.signo == Some(6),
+            StopKind::Unknown | StopKind::RuntimeError => true,
+            _ => false,
+        }
+    }
+
     /// The thread that crashed (received the signal), or the current one, or the first.
     pub fn crashed_thread(&self) -> Option<&Thread> {
         self.threads
@@ -496,7 +602,7 @@ pub struct Trace {
     /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
     pub code_symbols: Vec<(Address, Sym)>,
     /// The Julia runtime's task and thread-state layout, read from its DWARF when the runtime
-    /// library was found (`crate::julia::attach_layout`). Without it, rules fall back to the
+    /// library was found (`crate::symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
     /// version table in `crate::julia`, keyed by the Julia version the trace names.
     pub julia_layout: Option<JuliaLayout>,
 }
@@ -606,4 +712,15 @@ impl Trace {
             .or_else(|| self.stops.iter().rev().find(|s| !s.threads.is_empty()))
             .or_else(|| self.stops.last())
     }
+}
+
+/// Why a backtrace stopped early, as far as it matters to the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BacktraceStop {
+    /// `Cannot access memory at address X`.
+    Memory(Address),
+    /// `… (corrupt stack?)`.
+    CorruptStack,
+    /// Any other reason (`previous frame identical to this frame`, …).
+    Other,
 }

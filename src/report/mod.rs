@@ -12,9 +12,47 @@ use crate::classify::{Classifier, RegionKind};
 use crate::model::*;
 use std::borrow::Cow;
 
-/// Removes terminal escape sequences and control characters from dump-derived text.
+/// Removes terminal escape sequences and control characters from dump-derived text, and
+/// shows invisible and bidirectional-override characters as `<U+202E>` (see [`is_invisible`]),
+/// so a frame or a note cannot display differently from what it is.
 pub fn safe(s: &str) -> Cow<'_, str> {
-    crate::input::clean::strip_escapes(s)
+    match crate::input::clean::strip_escapes(s) {
+        Cow::Borrowed(b) => show_invisible(b),
+        Cow::Owned(o) => Cow::Owned(show_invisible(&o).into_owned()),
+    }
+}
+
+/// Characters that change how the text around them is displayed without showing
+/// themselves: zero-width spaces and joiners, direction marks, bidirectional embeddings,
+/// overrides and isolates, invisible operators, the byte order mark.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' // arabic letter mark
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' // hangul fillers
+        | '\u{180e}' // mongolian vowel separator
+        | '\u{200b}'..='\u{200f}' // zero-width space, non-joiner, joiner, LRM, RLM
+        | '\u{202a}'..='\u{202e}' // LRE, RLE, PDF, LRO, RLO
+        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}' // LRI, RLI, FSI, PDI
+        | '\u{206a}'..='\u{206f}' // deprecated format characters
+        | '\u{feff}' // byte order mark / zero-width no-break space
+    )
+}
+
+/// Replaces each [`is_invisible`] character by `<U+XXXX>`; borrows when there is none.
+pub fn show_invisible(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() || !s.chars().any(is_invisible) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if is_invisible(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,
@@ -55,39 +93,10 @@ pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option
     Some(class.to_string())
 }
 
-/// Flags, segment, control and vector registers: their values are not addresses.
+/// Flags, segment, system/control and vector registers: their values are not addresses
+/// (from the register tables in [`crate::arch`]).
 pub fn is_non_pointer_register(name: &str, arch: Arch) -> bool {
-    match arch {
-        Arch::Aarch64 => matches!(name, "cpsr" | "pstate" | "fpsr" | "fpcr" | "vg" | "svcr" | "tpidr2"),
-        _ => matches!(
-            name,
-            "eflags"
-                | "cs"
-                | "ss"
-                | "ds"
-                | "es"
-                | "fs"
-                | "gs"
-                | "mxcsr"
-                | "fctrl"
-                | "fstat"
-                | "ftag"
-                | "fiseg"
-                | "fioff"
-                | "foseg"
-                | "fooff"
-                | "fop"
-                | "orig_rax"
-                | "k0"
-                | "k1"
-                | "k2"
-                | "k3"
-                | "k4"
-                | "k5"
-                | "k6"
-                | "k7"
-        ),
-    }
+    crate::arch::never_address(name, arch)
 }
 
 /// `SIGSEGV (SEGV_MAPERR) at 0x18`, for summaries.

@@ -1,11 +1,8 @@
 //! `assertion-failure`: a C/C++ `assert()` (glibc, musl, macOS, LLVM, Julia debug builds)
 //! failed and aborted the process.
 
-use super::heap_corruption::is_malloc_assertion;
-use super::uncaught_exception::abort_like;
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
-use crate::analyze::{self, frame_arg_string, frame_location};
-use crate::messages::{self, MessageKind};
+use crate::messages;
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -51,13 +48,13 @@ fn is_assert_frame(name: &str) -> bool {
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        if !abort_like(stop) {
+        if !stop.abort_like() {
             continue;
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let msg_line = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::Assertion));
-        if msg_line.is_some_and(|m| is_malloc_assertion(&m.text)) {
+        let msg_line = stop.messages.iter().find(|m| m.kind == Some(MessageKind::Assertion));
+        if msg_line.and_then(|m| m.assertion.as_ref()).is_some_and(messages::is_malloc_assertion) {
             continue;
         }
         // The outermost assert frame carries the caller's arguments (`__GI___assert_fail`).
@@ -65,21 +62,22 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg_line.is_none() && assert_frame.is_none() {
             continue;
         }
-        let parsed = msg_line.and_then(|m| messages::parse_assertion(&m.text));
-        let arg = |name: &str| assert_frame.and_then(|f| frame_arg_string(f, name));
+        let parsed = msg_line.and_then(|m| m.assertion.as_ref());
+        let arg = |name: &str| assert_frame.and_then(|f| f.arg_string(name)).map(str::to_string);
         let expr =
             parsed.as_ref().map(|a| a.expr.to_string()).or_else(|| arg("assertion")).or_else(|| arg("failedexpr"));
-        let file = parsed.as_ref().and_then(|a| a.file.map(str::to_string)).or_else(|| arg("file"));
+        let file = parsed.as_ref().and_then(|a| a.file.as_deref().map(str::to_string)).or_else(|| arg("file"));
         let line = parsed.as_ref().and_then(|a| a.line).or_else(|| {
             assert_frame.and_then(|f| f.args.as_deref()).and_then(|a| {
                 a.split(", ").find_map(|p| p.strip_prefix("line=").and_then(|v| v.trim().parse::<u32>().ok()))
             })
         });
-        let function = parsed.as_ref().and_then(|a| a.function.map(str::to_string)).or_else(|| arg("function"));
+        let function =
+            parsed.as_ref().and_then(|a| a.function.as_deref().map(str::to_string)).or_else(|| arg("function"));
         if file.as_deref().is_some_and(|f| f.ends_with("malloc.c")) {
             continue;
         }
-        let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+        let culprit = cx.named_culprit(stop).map(|(_, f)| f);
         let mut text = match &expr {
             Some(e) => format!("assertion `{e}` failed"),
             None => "assertion failed".to_string(),
@@ -102,10 +100,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
         }
         if let Some(a) = assert_frame {
-            f = f.evidence(format!("#{} {}", a.index, frame_location(a)), Some(a.span));
+            f = f.evidence(format!("#{} {}", a.index, a.location()), Some(a.span));
         }
         if let Some(c) = culprit {
-            f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+            f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
             f = f.step(format!("frame {}", c.index)).step("info locals").step("info args");
         }
         // An assertion in Julia's own runtime (a debug build such as julia-debug prints them).

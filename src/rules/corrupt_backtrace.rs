@@ -1,9 +1,9 @@
 //! `corrupt-backtrace`: the unwinder gave up, or walked into frames that cannot be real
 //! (a pc made of a fill pattern, outside executable memory, or not an address at all).
 
-use super::poison_value::{Fit, allocator, fill_near, fill_of};
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::classify::RegionKind;
+use crate::fills::{Allocator, Fit, allocator, fill_near, fill_of};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -89,7 +89,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     }
                 }
             }
-            let stopped = th.backtrace_stopped.as_deref().and_then(|r| stop_reason(r, arch, alloc));
+            let stopped = th.backtrace_stop.and_then(|r| stop_reason(r, th, arch, alloc));
             if bad.is_empty() && stopped.is_none() {
                 continue;
             }
@@ -112,17 +112,17 @@ enum Stopped {
     Corrupt(String),
 }
 
-fn stop_reason(r: &str, arch: Arch, alloc: super::poison_value::Allocator) -> Option<Stopped> {
-    let r = r.trim();
-    if let Some(a) = r.strip_prefix("Cannot access memory at address ") {
-        let addr = crate::input::lexemes::parse_hex(a.trim())?;
-        let near = fill_near(addr, arch, alloc).filter(|(f, _)| f.fit == Fit::Exact).map(|(f, off)| (f.name, off));
-        return Some(Stopped::Memory { addr, near });
+fn stop_reason(r: BacktraceStop, th: &Thread, arch: Arch, alloc: Allocator) -> Option<Stopped> {
+    match r {
+        BacktraceStop::Memory(Address(addr)) => {
+            let near = fill_near(addr, arch, alloc).filter(|(f, _)| f.fit == Fit::Exact).map(|(f, off)| (f.name, off));
+            Some(Stopped::Memory { addr, near })
+        }
+        BacktraceStop::CorruptStack => {
+            Some(Stopped::Corrupt(th.backtrace_stopped.as_deref().unwrap_or("").trim().to_string()))
+        }
+        BacktraceStop::Other => None,
     }
-    if r.contains("corrupt stack") {
-        return Some(Stopped::Corrupt(r.to_string()));
-    }
-    None
 }
 
 fn frame_label(f: &Frame) -> String {

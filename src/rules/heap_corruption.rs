@@ -2,8 +2,7 @@
 //! memory and aborted, or the process crashed inside allocator or GC-marking code.
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
-use crate::analyze::{self, frame_arg_string, frame_location};
-use crate::messages::{self, MessageKind};
+use crate::messages;
 use crate::julia;
 use crate::model::*;
 
@@ -66,26 +65,6 @@ fn diagnosis(kind: MessageKind, text: &str) -> &'static str {
     }
 }
 
-/// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a
-/// damaged heap, not a failed program invariant.
-pub(crate) fn is_malloc_assertion(text: &str) -> bool {
-    messages::parse_assertion(text).is_some_and(|a| {
-        a.file.is_some_and(|f| f.ends_with("malloc.c") || f.ends_with("arena.c"))
-            || a.function.is_some_and(|f| {
-                matches!(
-                    f,
-                    "sysmalloc"
-                        | "_int_malloc"
-                        | "_int_free"
-                        | "malloc_consolidate"
-                        | "unlink_chunk"
-                        | "tcache_get"
-                        | "_int_realloc"
-                )
-            })
-    })
-}
-
 /// Functions of glibc's malloc (without `__GI_` prefixes).
 fn is_allocator_fn(name: &str) -> bool {
     let n = name.trim_start_matches("__GI_").trim_start_matches("__GI___").trim_start_matches('_');
@@ -145,7 +124,7 @@ fn is_julia_runtime_fn(name: &str) -> bool {
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        if let Some(f) = detected(si, stop) {
+        if let Some(f) = detected(cx, si, stop) {
             out.push(f);
         } else if let Some(f) = crash_inside(cx, si, stop) {
             out.push(f);
@@ -154,15 +133,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 }
 
 /// A detector's message or frame.
-fn detected(si: usize, stop: &Stop) -> Option<Finding> {
+fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let th = stop.crashed_thread();
     let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
     // The message line, when the program's stderr is in the transcript.
     let msg = stop.messages.iter().find_map(|m| {
-        let kind = messages::classify(&m.text)?;
+        let kind = m.kind?;
         match kind {
             MessageKind::HeapCorruption | MessageKind::StackSmashing | MessageKind::GcCorruption => Some((kind, m)),
-            MessageKind::Assertion if is_malloc_assertion(&m.text) => Some((MessageKind::HeapCorruption, m)),
+            MessageKind::Assertion if m.assertion.as_ref().is_some_and(messages::is_malloc_assertion) => {
+                Some((MessageKind::HeapCorruption, m))
+            }
             _ => None,
         }
     });
@@ -172,13 +153,13 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
     let detector = frames.iter().filter(|f| stack_chk.is_none_or(|s| std::ptr::eq(*f, s))).find_map(|f| {
         let name = f.function_name();
         let (kind, text) = match name {
-            "malloc_printerr" => (MessageKind::HeapCorruption, frame_arg_string(f, "str")),
-            "__malloc_assert" => (MessageKind::HeapCorruption, frame_arg_string(f, "assertion")),
+            "malloc_printerr" => (MessageKind::HeapCorruption, f.arg_string("str").map(str::to_string)),
+            "__malloc_assert" => (MessageKind::HeapCorruption, f.arg_string("assertion").map(str::to_string)),
             "__stack_chk_fail" | "__stack_chk_fail_local" => {
                 (MessageKind::StackSmashing, Some("stack smashing detected".to_string()))
             }
             n if n.ends_with("__fortify_fail") => {
-                let m = frame_arg_string(f, "msg")?;
+                let m = f.arg_string("msg").map(str::to_string)?;
                 if !m.contains("stack smashing") {
                     return None;
                 }
@@ -196,7 +177,7 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         (None, None) => return None,
     };
     let what = diagnosis(kind, &text);
-    let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let quoted = if text.is_empty() { String::new() } else { format!(" (\"{text}\")") };
     // The allocator frame that ran the check (innermost allocator function below the reporter).
     let checker = frames.iter().find(|f| is_allocator_fn(f.function_name()) && f.function_name() != "malloc_printerr");
@@ -204,7 +185,7 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         (MessageKind::StackSmashing, Some(c)) => {
             format!(
                 "stack smashing detected on return from {}: a local buffer overran the stack canary{quoted}",
-                frame_location(c)
+                c.location()
             )
         }
         (MessageKind::StackSmashing, None) => {
@@ -213,18 +194,18 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         (MessageKind::GcCorruption, Some(c)) => {
             format!(
                 "the Julia GC found a corrupted object while marking{quoted}; the collection was entered from {}",
-                frame_location(c)
+                c.location()
             )
         }
         (MessageKind::GcCorruption, None) => format!("the Julia GC found a corrupted object while marking{quoted}"),
         (_, Some(c)) if what == "double free" => {
-            format!("double free: {} freed a block that was already free{quoted}", frame_location(c))
+            format!("double free: {} freed a block that was already free{quoted}", c.location())
         }
         (_, Some(c)) if what == "invalid free" => format!(
             "invalid free in {}: the pointer is not one malloc returned, or its chunk header was overwritten{quoted}",
-            frame_location(c)
+            c.location()
         ),
-        (_, Some(c)) => format!("{what} detected by glibc malloc in a call from {}{quoted}", frame_location(c)),
+        (_, Some(c)) => format!("{what} detected by glibc malloc in a call from {}{quoted}", c.location()),
         (_, None) => format!("{what} detected by glibc malloc{quoted}"),
     };
     let mut f = Finding::new(&RULE, message).at(si, th, culprit.map(|c| c.index)).rank(80);
@@ -232,13 +213,13 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
         f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
     }
     if let Some((_, _, d)) = &detector {
-        f = f.evidence(format!("detector: #{} {}", d.index, frame_location(d)), Some(d.span));
+        f = f.evidence(format!("detector: #{} {}", d.index, d.location()), Some(d.span));
     }
     if let Some(c) = checker {
-        f = f.evidence(format!("allocator frame: #{} {}", c.index, frame_location(c)), Some(c.span));
+        f = f.evidence(format!("allocator frame: #{} {}", c.index, c.location()), Some(c.span));
     }
     if let Some(c) = culprit {
-        f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
     if let Some(m) = stop.messages.iter().find(|m| m.text.starts_with("Allocations:") || m.text.starts_with("!!!")) {
         f = f.evidence(m.text.to_string(), Some(m.span));
@@ -258,6 +239,37 @@ fn detected(si: usize, stop: &Stop) -> Option<Finding> {
     Some(f)
 }
 
+/// A word in a memory dump of the stop whose type bits (`w & ~15`) equal a frame-0 register
+/// that does not point anywhere (non-canonical, kernel or unmapped): the header the GC read
+/// its garbage type from. `(address, word, register, span)`.
+fn garbage_header(cx: &RuleContext<'_>, stop: &Stop, th: &Thread) -> Option<(u64, u64, String, Span)> {
+    use crate::classify::RegionKind;
+    let regs = th.registers.get(&0)?;
+    let bad: Vec<(&str, u64)> = regs
+        .regs
+        .iter()
+        .filter_map(|r| Some((&*r.name, r.value?)))
+        .filter(|(_, v)| *v >= 0x10000 && v & 0xf == 0)
+        .filter(|(_, v)| {
+            matches!(
+                cx.classifier.classify(*v).kind,
+                RegionKind::NonCanonical | RegionKind::Kernel | RegionKind::Unmapped
+            )
+        })
+        .collect();
+    for m in &stop.memory {
+        if m.unit != 8 {
+            continue;
+        }
+        for (i, &w) in m.words.iter().enumerate() {
+            if let Some((name, _)) = bad.iter().find(|(_, v)| w & !0xf == *v) {
+                return Some((m.address.0.wrapping_add(8 * i as u64), w, name.to_string(), m.span));
+            }
+        }
+    }
+    None
+}
+
 /// A SIGSEGV/SIGBUS inside glibc malloc or Julia's mark phase (heuristic).
 fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let r = &stop.reason;
@@ -274,7 +286,7 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     {
         return None;
     }
-    let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let (message, evidence_frame) = if let Some(p) = top.iter().position(|f| is_gc_mark_fn(f.function_name())) {
         // Frames above the mark loop must be the runtime too (by name, or by a source file in
         // Julia's tree such as work-stealing-queue.h inlined into gc_mark_and_steal).
@@ -289,7 +301,7 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
             gc.function_name()
         );
         if let Some(c) = culprit {
-            m.push_str(&format!("; the collection was entered from {}", frame_location(c)));
+            m.push_str(&format!("; the collection was entered from {}", c.location()));
         }
         (m, gc)
     } else if is_allocator_fn(f0.function_name()) {
@@ -299,7 +311,7 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
             f0.function_name()
         );
         if let Some(c) = culprit {
-            m.push_str(&format!("; called from {}", frame_location(c)));
+            m.push_str(&format!("; called from {}", c.location()));
         }
         (m, f0)
     } else {
@@ -308,18 +320,29 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     let mut f = Finding::new(&RULE, message).at(si, Some(th), Some(f0.index)).rank(55);
     f.severity = Severity::Warning;
     f.heuristic = true;
-    f = f.evidence(format!("#{} {}", f0.index, frame_location(f0)), Some(f0.span));
+    f = f.evidence(format!("#{} {}", f0.index, f0.location()), Some(f0.span));
     if !std::ptr::eq(evidence_frame, f0) {
-        f = f.evidence(
-            format!("#{} {}", evidence_frame.index, frame_location(evidence_frame)),
-            Some(evidence_frame.span),
-        );
+        f = f.evidence(format!("#{} {}", evidence_frame.index, evidence_frame.location()), Some(evidence_frame.span));
     }
     if let Some(c) = culprit {
-        f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
     if is_gc_mark_fn(evidence_frame.function_name()) {
-        // Julia's mark phase: the object's header word (type tag) is what went bad.
+        // Julia's mark phase: the object's header word (type tag) is what went bad. When a dump
+        // shows a header whose type bits are the garbage "type" a register holds, name it.
+        if let Some((addr, w, reg, span)) = garbage_header(cx, stop, th) {
+            f = f
+                .evidence(
+                    format!(
+                        "the header at {addr:#x} = {w:#x} holds the garbage type {:#x} = {reg} (low bits {:#x}: GC mark bits set while marking): the corrupted object is at {:#x}",
+                        w & !0xf,
+                        w & 0xf,
+                        addr.wrapping_add(8)
+                    ),
+                    Some(span),
+                )
+                .step(format!("rr: watch -l *(long *){addr:#x}, then reverse-continue to the write that overwrote this header"));
+        }
         f = f
             .step("find the object being marked (a register or gc_mark_outrefs's new_obj) and x/2gx OBJ - 8: its header (type tag, low bits = GC mark bits)")
             .step("rr record, then watch -l *(long *)(OBJ - 8) and reverse-continue to the write that overwrote the tag")

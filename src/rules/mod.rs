@@ -27,18 +27,36 @@ pub mod uncaught_exception;
 pub mod wild_pointer;
 pub mod write_to_readonly;
 
-/// What a rule sees: the trace plus shared helpers (address classification).
+/// What a rule sees: the trace, each stop's culprit frame (computed once, by
+/// [`crate::roles`]) and shared helpers (address classification).
 pub struct RuleContext<'a> {
     pub trace: &'a Trace,
     pub classifier: Classifier<'a>,
+    /// Per stop (same order as `trace.stops`): the frame a reader should look at first.
+    pub culprits: std::borrow::Cow<'a, [Option<Culprit>]>,
 }
 
 impl<'a> RuleContext<'a> {
     pub fn new(parsed: &'a Parsed) -> Self {
-        RuleContext { trace: &parsed.trace, classifier: Classifier::new(&parsed.trace) }
+        Self::from_trace(&parsed.trace)
     }
     pub fn from_trace(trace: &'a Trace) -> Self {
-        RuleContext { trace, classifier: Classifier::new(trace) }
+        let culprits = trace.stops.iter().map(crate::roles::culprit).collect::<Vec<_>>();
+        RuleContext { trace, classifier: Classifier::new(trace), culprits: culprits.into() }
+    }
+    pub fn with_culprits(trace: &'a Trace, culprits: &'a [Option<Culprit>]) -> Self {
+        RuleContext { trace, classifier: Classifier::new(trace), culprits: culprits.into() }
+    }
+    /// The culprit's thread and frame of `stop` (one of `trace.stops`), when the frame has a
+    /// name or a source file (an `unknown function (ip: …)` frame names nothing a message
+    /// could point at).
+    pub fn named_culprit(&self, stop: &Stop) -> Option<(&'a Thread, &'a Frame)> {
+        let si = self.trace.stops.iter().position(|s| std::ptr::eq(s, stop))?;
+        let c = self.culprits.get(si)?.as_ref()?;
+        let stop = &self.trace.stops[si];
+        let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
+        let f = th.frames.get(c.position)?;
+        (f.function.is_some() || f.file.is_some()).then_some((th, f))
     }
     /// Stops worth checking, with their index.
     pub fn stops(&self) -> impl Iterator<Item = (usize, &'a Stop)> {
@@ -255,11 +273,19 @@ impl Selection {
 
 /// Runs the selected rules and ranks the findings (most likely root cause first).
 pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
-    let cx = RuleContext::from_trace(trace);
+    run_in(&RuleContext::from_trace(trace), sel)
+}
+
+/// [`run`] with the culprits already computed (by the analyze stage).
+pub fn run_with_culprits(trace: &Trace, sel: &Selection, culprits: &[Option<Culprit>]) -> Vec<Finding> {
+    run_in(&RuleContext::with_culprits(trace, culprits), sel)
+}
+
+fn run_in(cx: &RuleContext<'_>, sel: &Selection) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in RULES {
         if sel.enabled(r.info) {
-            (r.check)(&cx, &mut out);
+            (r.check)(cx, &mut out);
         }
     }
     out.sort_by(|a, b| {

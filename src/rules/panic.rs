@@ -1,9 +1,6 @@
 //! `panic`: a Rust panic ended the process (abort, or unwinding out of `main`).
 
-use super::uncaught_exception::abort_like;
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
-use crate::analyze::{self, frame_location};
-use crate::messages::{self, MessageKind};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -50,7 +47,7 @@ fn is_panic_frame(name: &str) -> bool {
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         let r = &stop.reason;
-        let applies = abort_like(stop)
+        let applies = stop.abort_like()
             || r.kind == StopKind::Signal && r.signo == Some(4)
             || r.kind == StopKind::Exited && r.number == Some(101);
         if !applies {
@@ -58,43 +55,44 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let header = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::Panic));
+        let header = stop.messages.iter().find(|m| m.kind == Some(MessageKind::Panic));
         // The outermost panic frame is the entry the user code called (`core::panicking::panic_fmt`).
         let panic_frame = frames.iter().rev().find(|f| is_panic_frame(f.function_name()));
         if header.is_none() && panic_frame.is_none() {
             continue;
         }
-        let parsed = header.and_then(|h| messages::parse_panic_header(&h.text));
+        let parsed = header.and_then(|h| h.panic.as_ref());
         // The payload: on the header line (old format), or the message lines right after it.
         let mut payload_lines: Vec<&Message> = Vec::new();
         if let Some(h) = header {
             let mut next = h.span.last + 1;
             for m in stop.messages.iter().filter(|m| m.span.first > h.span.last) {
-                if m.span.first != next || m.text.starts_with("note: ") || messages::classify(&m.text).is_some() {
+                if m.span.first != next || m.text.starts_with("note: ") || m.kind.is_some() {
                     break;
                 }
                 payload_lines.push(m);
                 next = m.span.last + 1;
             }
         }
-        let payload: Option<String> = parsed.as_ref().and_then(|p| p.payload.map(str::to_string)).or_else(|| {
-            if payload_lines.is_empty() {
-                None
-            } else {
-                Some(payload_lines.iter().map(|m| m.text.trim()).collect::<Vec<_>>().join("; "))
-            }
-        });
-        let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+        let payload: Option<String> =
+            parsed.as_ref().and_then(|p| p.payload.as_deref().map(str::to_string)).or_else(|| {
+                if payload_lines.is_empty() {
+                    None
+                } else {
+                    Some(payload_lines.iter().map(|m| m.text.trim()).collect::<Vec<_>>().join("; "))
+                }
+            });
+        let culprit = cx.named_culprit(stop).map(|(_, f)| f);
         let mut msg = match &parsed {
             Some(p) => format!("thread '{}' panicked", p.thread),
             None => "panic".to_string(),
         };
-        if let Some(loc) = parsed.as_ref().and_then(|p| p.location) {
+        if let Some(loc) = parsed.as_ref().and_then(|p| p.location.as_deref()) {
             msg.push_str(&format!(" at {loc}"));
         }
         if let Some(c) = culprit {
             msg.push_str(&format!(" in {}", c.function_name()));
-            if parsed.as_ref().and_then(|p| p.location).is_none()
+            if parsed.as_ref().and_then(|p| p.location.as_deref()).is_none()
                 && let (Some(file), Some(line)) = (&c.file, c.line)
             {
                 msg.push_str(&format!(" at {file}:{line}"));
@@ -114,10 +112,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
         }
         if let Some(p) = panic_frame {
-            f = f.evidence(format!("#{} {}", p.index, frame_location(p)), Some(p.span));
+            f = f.evidence(format!("#{} {}", p.index, p.location()), Some(p.span));
         }
         if let Some(c) = culprit {
-            f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+            f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
             f = f.step(format!("frame {}", c.index)).step("info locals");
         }
         f = f.step("RUST_BACKTRACE=1 to have the panic print its own backtrace");

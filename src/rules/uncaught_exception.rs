@@ -1,8 +1,6 @@
 //! `uncaught-exception`: a C++ exception reached `std::terminate`, which aborted.
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
-use crate::analyze::{self, frame_location};
-use crate::messages::{self, MessageKind};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -73,18 +71,8 @@ fn is_throw_frame(name: &str) -> bool {
         || name.starts_with("_Unwind_RaiseException")
 }
 
-/// A stop the abort rules may explain: SIGABRT, or no signal at all (only messages or a
-/// backtrace were pasted).
-pub(crate) fn abort_like(stop: &Stop) -> bool {
-    match stop.reason.kind {
-        StopKind::Signal => stop.reason.signo == Some(6),
-        StopKind::Unknown | StopKind::RuntimeError => true,
-        _ => false,
-    }
-}
-
 /// Julia `ERROR: [LoadError: ]T: message` with a Stacktrace: an exception nothing caught.
-fn julia_error(si: usize, stop: &Stop) -> Option<Finding> {
+fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     if stop.reason.kind != StopKind::RuntimeError {
         return None;
     }
@@ -97,39 +85,42 @@ fn julia_error(si: usize, stop: &Stop) -> Option<Finding> {
     {
         inner = r;
     }
+    // `T: message`; a bare message (`type Array has no field layer_1`, older versions) names
+    // no type.
     let (ty, text) = match inner.split_once(": ") {
-        Some((t, m)) if !t.is_empty() && !t.contains(' ') => (t, m),
-        _ => (inner.split_whitespace().next()?, ""),
+        Some((t, m)) if !t.contains(' ') && t.chars().next().is_some_and(char::is_uppercase) => (t, m),
+        _ => ("", inner),
     };
-    if !ty.chars().next().is_some_and(char::is_uppercase) || th.frames.is_empty() {
+    if th.frames.is_empty() || inner.is_empty() {
         return None;
     }
-    let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let first_line = text.lines().next().unwrap_or("").trim();
     let short: String = first_line.chars().take(160).collect();
-    let mut msg = format!("uncaught Julia exception {ty}");
+    let mut msg =
+        if ty.is_empty() { "uncaught Julia exception".to_string() } else { format!("uncaught Julia exception {ty}") };
     if let Some(c) = culprit {
-        msg.push_str(&format!(" thrown in {}", frame_location(c)));
+        msg.push_str(&format!(" thrown in {}", c.location()));
     }
     if !short.is_empty() {
         msg.push_str(&format!(": \"{short}\""));
     }
     let mut f = Finding::new(&RULE, msg).at(si, Some(th), culprit.map(|c| c.index)).rank(75);
     f = f.evidence(format!("ERROR: {}", d.lines().next().unwrap_or(d)), Some(stop.reason.span));
-    if d.trim() != inner {
+    if d.trim() != inner && !ty.is_empty() {
         f = f.evidence(format!("the innermost exception is {ty} (wrapped: {})", d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")), None);
     }
     if let Some(c) = culprit {
-        f = f.evidence(format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, frame_location(c)), Some(c.span));
+        f = f.evidence(format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, c.location()), Some(c.span));
     }
     if let Some(top) = th.frames.first().filter(|t| culprit.is_none_or(|c| c.index != t.index)) {
-        f = f.evidence(format!("innermost frame: #{} {}", top.index, frame_location(top)), Some(top.span));
+        f = f.evidence(format!("innermost frame: #{} {}", top.index, top.location()), Some(top.span));
     }
     if ty == "AssertionError" {
         f = f.evidence("AssertionError comes from @assert: an invariant the code relies on did not hold", None);
     }
     if let Some(c) = culprit {
-        f = f.step(format!("read {} at the throw site: the condition or error call there", frame_location(c)));
+        f = f.step(format!("read {} at the throw site: the condition or error call there", c.location()));
     }
     f = f
         .step("reproduce in the REPL and run `err = try … catch e; e end; showerror(stdout, err, catch_backtrace())` (or `show(err)`) for the full message and types")
@@ -139,16 +130,16 @@ fn julia_error(si: usize, stop: &Stop) -> Option<Finding> {
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        if !abort_like(stop) {
+        if !stop.abort_like() {
             continue;
         }
-        if let Some(f) = julia_error(si, stop) {
+        if let Some(f) = julia_error(cx, si, stop) {
             out.push(f);
             continue;
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let term = stop.messages.iter().find(|m| messages::classify(&m.text) == Some(MessageKind::UncaughtException));
+        let term = stop.messages.iter().find(|m| m.kind == Some(MessageKind::UncaughtException));
         let what = term.and_then(|t| {
             stop.messages.iter().find(|m| m.span.first > t.span.first && m.text.trim_start().starts_with("what():"))
         });
@@ -157,25 +148,25 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if term.is_none() && terminate_frame.is_none() {
             continue;
         }
-        let ty = term.and_then(|t| messages::thrown_type(&t.text).map(str::to_string)).or_else(|| {
+        let ty = term.and_then(|t| t.thrown.as_deref().map(str::to_string)).or_else(|| {
             frames.iter().find_map(|f| {
                 THROWERS.iter().find(|(p, _)| f.function_name().starts_with(p)).map(|(_, t)| t.to_string())
             })
         });
-        let culprit = analyze::named_culprit(stop).map(|(_, f)| f);
+        let culprit = cx.named_culprit(stop).map(|(_, f)| f);
         let what_text = what.map(|w| w.text.trim_start().trim_start_matches("what():").trim().to_string());
-        let from = culprit.map(|c| format!(" from {}", frame_location(c))).unwrap_or_default();
+        let from = culprit.map(|c| format!(" from {}", c.location())).unwrap_or_default();
         let no_active = term.is_some_and(|t| t.text.contains("without an active exception"));
         let recursive = term.is_some_and(|t| t.text.contains("recursively"));
         let mut msg = if no_active {
             format!(
                 "std::terminate called without an active exception{} (a joinable std::thread destroyed, or `throw;` outside a handler)",
-                culprit.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+                culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default()
             )
         } else if recursive {
             format!(
                 "std::terminate called recursively{}: an exception escaped while terminating",
-                culprit.map(|c| format!(" in {}", frame_location(c))).unwrap_or_default()
+                culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default()
             )
         } else {
             match &ty {
@@ -197,10 +188,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("stderr: {}", w.text), Some(w.span));
         }
         for fr in [throw_frame, terminate_frame].into_iter().flatten() {
-            f = f.evidence(format!("#{} {}", fr.index, frame_location(fr)), Some(fr.span));
+            f = f.evidence(format!("#{} {}", fr.index, fr.location()), Some(fr.span));
         }
         if let Some(c) = culprit {
-            f = f.evidence(format!("culprit: #{} {}", c.index, frame_location(c)), Some(c.span));
+            f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
         }
         f = f.step("catch throw (then run again) to stop where the exception is thrown");
         if let Some(c) = culprit {

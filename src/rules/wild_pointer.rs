@@ -62,8 +62,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if near_stack {
             continue;
         }
-        let alloc = crate::rules::poison_value::allocator(cx.trace);
-        if crate::rules::poison_value::fill_near(addr, cx.trace.arch, alloc).is_some() {
+        let alloc = crate::fills::allocator(cx.trace);
+        if crate::fills::fill_near(addr, cx.trace.arch, alloc).is_some() {
             continue; // poison-value
         }
         let th = stop.crashed_thread();

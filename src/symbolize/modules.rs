@@ -6,7 +6,9 @@
 //! `vaddr = offset_to_vaddr(addr - start + offset)`.
 
 use super::SymbolSupplier;
+use super::dwarf::ElfModule;
 use crate::model::Trace;
+use std::sync::Arc;
 
 /// One address range of a module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +64,25 @@ impl<'s> ModuleMap<'s> {
                 });
             }
         }
+        // One load bias per module, from its mapping at file offset 0 (the ELF header's
+        // page): every segment of a module moves by the same bias. Per-mapping offsets are
+        // ambiguous when two segments share a file page (read-only data and the writable
+        // segment of a small binary both start in page 0x2000), which put `.fini_array`
+        // addresses into the wrong segment.
+        let mut biases: Vec<(String, u64)> = Vec::new();
+        for r in ranges.iter().filter(|r| r.bias.is_none() && r.offset == 0) {
+            if biases.iter().any(|(p, _)| *p == r.path) {
+                continue;
+            }
+            if let Some(base) = sup.offset_to_vaddr(&r.path, 0) {
+                biases.push((r.path.clone(), r.start.wrapping_sub(base)));
+            }
+        }
+        for r in ranges.iter_mut().filter(|r| r.bias.is_none()) {
+            if let Some((_, b)) = biases.iter().find(|(p, _)| *p == r.path) {
+                r.bias = Some(*b);
+            }
+        }
         ranges.sort_by_key(|r| (r.start, r.end));
         ModuleMap { ranges, sup: Some(sup) }
     }
@@ -92,4 +113,14 @@ impl<'s> ModuleMap<'s> {
         v.dedup();
         v
     }
+}
+
+/// A module's file standing in for memory the core did not dump.
+#[derive(Clone, Debug)]
+pub struct MappedModule {
+    pub start: u64,
+    pub end: u64,
+    /// Runtime address minus module virtual address.
+    pub bias: u64,
+    pub module: Arc<ElfModule>,
 }

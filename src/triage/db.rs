@@ -83,7 +83,9 @@ pub enum DbError {
          upgrade tracecheck or use another --db"
     )]
     Newer { path: String, found: i64 },
-    #[error("{path}: built with {found}-frame signatures, this run asks for {asked}; pass --frames {found} or use another --db")]
+    #[error(
+        "{path}: built with {found}-frame signatures, this run asks for {asked}; pass --frames {found} or use another --db"
+    )]
     Frames { path: String, found: usize, asked: usize },
     #[error("writing output: {0}")]
     Io(#[from] std::io::Error),
@@ -192,7 +194,9 @@ impl Db {
     /// split every bug in two.
     pub fn check_frames(&self, n: usize) -> Result<(), DbError> {
         let e = sql(&self.path);
-        self.conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('signature_frames', ?1)", [n.to_string()]).map_err(&e)?;
+        self.conn
+            .execute("INSERT OR IGNORE INTO meta(key, value) VALUES('signature_frames', ?1)", [n.to_string()])
+            .map_err(&e)?;
         let found: String = self
             .conn
             .query_row("SELECT value FROM meta WHERE key = 'signature_frames'", [], |r| r.get(0))
@@ -232,10 +236,8 @@ impl Db {
     /// written, or the path that already held the same content.
     pub fn insert_batch(&mut self, batch: &[NewInput]) -> Result<Vec<Option<String>>, DbError> {
         let e = sql(&self.path);
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(&e)?;
         let mut out = Vec::with_capacity(batch.len());
         {
@@ -320,7 +322,9 @@ impl Db {
                             .map_err(&e)?;
                     }
                     for f in &c.findings {
-                        ins_finding.execute(params![crash_id, f.rule, f.severity, f.message, f.function]).map_err(&e)?;
+                        ins_finding
+                            .execute(params![crash_id, f.rule, f.severity, f.message, f.function])
+                            .map_err(&e)?;
                     }
                 }
                 out.push(None);
@@ -391,9 +395,7 @@ impl Db {
         }
         drop(src);
         let e = sql(&self.path);
-        self.conn
-            .execute("ATTACH DATABASE ?1 AS src", [other.to_string_lossy().as_ref()])
-            .map_err(&e)?;
+        self.conn.execute("ATTACH DATABASE ?1 AS src", [other.to_string_lossy().as_ref()]).map_err(&e)?;
         let result = (|| -> Result<usize, DbError> {
             let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(&e)?;
             tx.execute_batch(

@@ -67,7 +67,12 @@ enum Outcome {
 
 /// Reads, analyses and indexes `items` into `db`; inputs whose content hash is already there
 /// are skipped. Memory stays bounded: one batch of inputs is in flight at a time.
-pub fn run(db: &mut db::Db, items: Vec<Item>, skipped: Vec<Skipped>, opts: &TriageOptions) -> Result<Summary, db::DbError> {
+pub fn run(
+    db: &mut db::Db,
+    items: Vec<Item>,
+    skipped: Vec<Skipped>,
+    opts: &TriageOptions,
+) -> Result<Summary, db::DbError> {
     db.check_frames(opts.frames)?;
     let known = db.known_hashes()?;
     let mut summary = Summary { inputs: items.len(), problems: skipped, ..Default::default() };
@@ -149,6 +154,31 @@ fn process(item: &Item, known: &HashSet<String>, opts: &TriageOptions) -> Outcom
     Outcome::Ready(input, notes)
 }
 
+/// Words without which no parser makes a crash stop: every gdb/rr/lldb signal stop says
+/// `signal` or `SIG…` or `stop reason`, a pasted backtrace starts at `#0`, Julia prints
+/// `signal (N)` or `ERROR:`…`Stacktrace:`, Go `panic:`/`fatal error:`/`SIG…`, Rust `panicked`, rr `FATAL`; cores are not
+/// text. A log with none of them is read once by memchr's SIMD search and not parsed
+/// (`tests/triage.rs` checks every bundled sample with a crash passes this filter).
+const CRASH_MARKERS: &[&[u8]] = &[
+    b"signal",
+    b"SIG",
+    b"#0",
+    b"stop reason",
+    b"panic",
+    b"fatal",
+    b"FATAL",
+    b"Assertion",
+    b"abort",
+    b"Abort",
+    b"Stacktrace",
+    b"ERROR:",
+];
+
+/// Whether the text can hold a crash (see [`CRASH_MARKERS`]).
+pub fn may_hold_crash(bytes: &[u8]) -> bool {
+    CRASH_MARKERS.iter().any(|m| memchr::memmem::find(bytes, m).is_some())
+}
+
 /// SHA-256 of the content, hex.
 pub fn content_hash(bytes: &[u8]) -> String {
     use sha2::Digest;
@@ -162,7 +192,14 @@ pub fn content_hash(bytes: &[u8]) -> String {
 
 /// Parses and analyses one input's text into its crash records, its formats, and notes for
 /// the summary (limits reached).
-pub fn analyze_bytes(path: &str, bytes: &[u8], opts: &TriageOptions) -> (Vec<record::CrashRecord>, String, Vec<String>) {
+pub fn analyze_bytes(
+    path: &str,
+    bytes: &[u8],
+    opts: &TriageOptions,
+) -> (Vec<record::CrashRecord>, String, Vec<String>) {
+    if !may_hold_crash(bytes) {
+        return (Vec::new(), String::new(), Vec::new());
+    }
     let parsed = crate::input::stream::parse_bytes_with(bytes, opts.parse_limits);
     let mut notes = Vec::new();
     for (i, n) in parsed.diagnostics.notes.iter().enumerate() {

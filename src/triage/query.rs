@@ -141,10 +141,8 @@ pub fn clusters(db: &Db, since: Option<i64>) -> Result<Vec<ClusterRow>, DbError>
         }
     }
     let mut out: Vec<ClusterRow> = Vec::with_capacity(acc.len());
-    let mut finding = db
-        .conn
-        .prepare("SELECT rule, message FROM findings WHERE crash_id = ?1 ORDER BY rowid LIMIT 1")
-        .map_err(e)?;
+    let mut finding =
+        db.conn.prepare("SELECT rule, message FROM findings WHERE crash_id = ?1 ORDER BY rowid LIMIT 1").map_err(e)?;
     for (_, mut a) in acc {
         a.row.inputs = a.inputs.len();
         a.row.first_seen = a.first.map(date_of);
@@ -212,7 +210,11 @@ pub fn write_list(rows: &[ClusterRow], totals: &Totals, fmt: OutFormat, out: &mu
                     r.inputs,
                     r.first_seen.as_deref().unwrap_or("?"),
                     r.last_seen.as_deref().unwrap_or("?"),
-                    if r.versions.is_empty() { "-".to_string() } else { safe_line(&r.versions.join(", ")).into_owned() }
+                    if r.versions.is_empty() {
+                        "-".to_string()
+                    } else {
+                        safe_line(&r.versions.join(", ")).into_owned()
+                    }
                 )?;
                 writeln!(out, "  {}", safe_line(&r.best.signature_text))?;
                 if r.signatures.len() > 1 {
@@ -239,13 +241,7 @@ pub fn write_list(rows: &[ClusterRow], totals: &Totals, fmt: OutFormat, out: &mu
             Ok(())
         }
         OutFormat::Markdown => {
-            writeln!(
-                out,
-                "{} clusters, {} crashes in {} inputs.\n",
-                rows.len(),
-                totals.crashes,
-                totals.inputs
-            )?;
+            writeln!(out, "{} clusters, {} crashes in {} inputs.\n", rows.len(), totals.crashes, totals.inputs)?;
             writeln!(out, "| Signature | Count | First seen | Last seen | Versions | Best example | Top finding |")?;
             writeln!(out, "|---|---:|---|---|---|---|---|")?;
             for r in rows {
@@ -359,7 +355,14 @@ pub fn show(db: &Db, wanted: &str, since: Option<i64>, fmt: OutFormat, out: &mut
                     if r.best.quality_reasons.is_empty() {
                         String::new()
                     } else {
-                        format!(": {}", if md { escape(&r.best.quality_reasons) } else { safe_line(&r.best.quality_reasons).into_owned() })
+                        format!(
+                            ": {}",
+                            if md {
+                                escape(&r.best.quality_reasons)
+                            } else {
+                                safe_line(&r.best.quality_reasons).into_owned()
+                            }
+                        )
                     }
                 )?;
                 if md {

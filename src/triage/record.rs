@@ -68,7 +68,17 @@ pub fn is_crash(stop: &Stop) -> bool {
     match stop.reason.kind {
         StopKind::Signal => !matches!(
             stop.reason.signal.as_deref(),
-            Some("SIGTRAP" | "SIGINT" | "SIGCHLD" | "SIGSTOP" | "SIGCONT" | "SIGWINCH" | "SIGPROF" | "SIGALRM" | "SIGTSTP")
+            Some(
+                "SIGTRAP"
+                    | "SIGINT"
+                    | "SIGCHLD"
+                    | "SIGSTOP"
+                    | "SIGCONT"
+                    | "SIGWINCH"
+                    | "SIGPROF"
+                    | "SIGALRM"
+                    | "SIGTSTP"
+            )
         ),
         StopKind::RuntimeError | StopKind::RrFatal => true,
         StopKind::Unknown => stop.crashed_thread().is_some_and(|t| !t.frames.is_empty()),

@@ -275,7 +275,8 @@ fn strip_julia(s: &str) -> String {
         return format!("jl_{x}");
     }
     let mut specialized = false;
-    for p in ["julia_", "jfptr_", "jlcapi_", "japi1_", "japi3_", "tojlinvoke", "jlcall_", "jlplt_", "jsys1_", "jlsys_"] {
+    for p in ["julia_", "jfptr_", "jlcapi_", "japi1_", "japi3_", "tojlinvoke", "jlcall_", "jlplt_", "jsys1_", "jlsys_"]
+    {
         if let Some(x) = n.strip_prefix(p) {
             n = x;
             specialized = true;
@@ -400,10 +401,7 @@ mod tests {
     #[test]
     fn rust_names() {
         assert_eq!(normalize_function("rust_null::parse::h0123456789abcdef"), "rust_null::parse");
-        assert_eq!(
-            normalize_function("core::ptr::drop_in_place<alloc::vec::Vec<u8>>"),
-            "core::ptr::drop_in_place"
-        );
+        assert_eq!(normalize_function("core::ptr::drop_in_place<alloc::vec::Vec<u8>>"), "core::ptr::drop_in_place");
         assert_eq!(normalize_function("<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop"), "alloc::vec::Vec::drop");
         assert_eq!(
             normalize_function("std::panicking::begin_panic_handler::{{closure}}"),
@@ -413,7 +411,10 @@ mod tests {
 
     #[test]
     fn cpp_names() {
-        assert_eq!(normalize_function("std::vector<int, std::allocator<int> >::at(unsigned long) const"), "std::vector::at");
+        assert_eq!(
+            normalize_function("std::vector<int, std::allocator<int> >::at(unsigned long) const"),
+            "std::vector::at"
+        );
         assert_eq!(normalize_function("ns::to_string[abi:cxx11](int)"), "ns::to_string");
         assert_eq!(normalize_function("Foo::operator<(Foo const&)"), "Foo::operator<");
         assert_eq!(normalize_function("parse_field.isra.0"), "parse_field");
@@ -430,7 +431,9 @@ mod tests {
 
     #[test]
     fn hostile_names_do_not_panic() {
-        for s in ["", "(", ")", "<<<<", ">>>", "{{}}}", "::h", "julia_", "julia__1", "#", "var\"#\"", "\u{1b}[31m", "é<ü>"] {
+        for s in
+            ["", "(", ")", "<<<<", ">>>", "{{}}}", "::h", "julia_", "julia__1", "#", "var\"#\"", "\u{1b}[31m", "é<ü>"]
+        {
             let _ = normalize_function(s);
         }
         assert_eq!(normalize_function(""), "??");

@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 pub enum Source {
     File(PathBuf),
     /// Member `index` of a zip archive.
-    ZipMember { zip: PathBuf, index: usize, name: String },
+    ZipMember {
+        zip: PathBuf,
+        index: usize,
+        name: String,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -192,7 +196,8 @@ fn zip_members(p: &Path, items: &mut Vec<Item>, skipped: &mut Vec<Skipped>, limi
             continue;
         }
         any = true;
-        let name = crate::report::safe_line(&m.name().map(|n| n.into_owned()).unwrap_or_else(|_| format!("#{i}"))).into_owned();
+        let name = crate::report::safe_line(&m.name().map(|n| n.into_owned()).unwrap_or_else(|_| format!("#{i}")))
+            .into_owned();
         let shown = format!("{}!{name}", display(p));
         declared_total = declared_total.saturating_add(m.size());
         if declared_total > limits.max_zip_total {
@@ -236,9 +241,8 @@ pub fn load(item: &Item, limits: &ReadLimits) -> Result<Loaded, String> {
             let m = archive.by_index(*index).map_err(|e| format!("cannot read zip member: {e}"))?;
             let compressed = m.compressed_size().max(1);
             let mtime = m.last_modified().and_then(zip_time);
-            let cap = limits
-                .max_input_bytes
-                .min(compressed.saturating_mul(limits.max_zip_ratio).saturating_add(64 << 10));
+            let cap =
+                limits.max_input_bytes.min(compressed.saturating_mul(limits.max_zip_ratio).saturating_add(64 << 10));
             let mut bytes = Vec::with_capacity(m.size().min(cap) as usize);
             m.take(cap + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read zip member: {e}"))?;
             if bytes.len() as u64 > cap {

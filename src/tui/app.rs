@@ -19,7 +19,7 @@ use ratatui::Frame as TermFrame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use std::cell::{Cell, OnceCell};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The panes, in `Tab` order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -460,12 +460,16 @@ impl App {
     fn export_file(&mut self) {
         let path = self.export_path();
         let text = self.markdown(true);
-        match std::fs::write(&path, text.as_bytes()) {
+        // Never through a symlink planted at DUMP.report.md (refused with a message).
+        match crate::fsutil::write_file(&path, text.as_bytes()) {
             Ok(()) => {
                 self.status =
                     Some((format!("wrote the bug report to {} ({} bytes)", path.display(), text.len()), false))
             }
-            Err(e) => self.status = Some((format!("cannot write {}: {e}", path.display()), true)),
+            Err(e) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                self.status = Some((format!("cannot write {name}: {e}"), true))
+            }
         }
     }
     /// Terminals cap OSC 52 payloads (often around 100 kB): large dumps go without the raw text.
@@ -492,14 +496,17 @@ impl App {
         app.follow = Some(Follow::new(path, options));
         app.auto = true;
         app.follow_tick(Instant::now());
+        app.follow_wait(Instant::now());
         app
     }
 
     /// One poll of the followed file (the event loop calls it every
     /// [`follow::POLL_INTERVAL`]; tests call it directly with their own clock). Reads only
-    /// the appended bytes; shows new complete lines in the Raw pane at once; re-parses the
-    /// whole text when complete lines arrived and the last parse's cost allows it
-    /// (`PARSE_GAP_FACTOR`). Returns whether anything on screen may have changed.
+    /// the appended bytes; shows new complete lines in the Raw pane at once and hands them to
+    /// the parse worker; takes a finished analysis when one is ready; asks for the next one
+    /// when complete lines arrived, none is in flight and the last one's cost allows it
+    /// (`PARSE_GAP_FACTOR`). Never waits for a parse. Returns whether anything on screen may
+    /// have changed.
     pub fn follow_tick(&mut self, now: Instant) -> bool {
         let Some(f) = self.follow.as_mut() else { return false };
         let before = (f.missing, f.over_limit);
@@ -516,6 +523,7 @@ impl App {
                     self.extend_raw(&p.text);
                     changed = true;
                     if let Some(f) = self.follow.as_mut() {
+                        f.worker.append(p.text);
                         f.dirty = true;
                     }
                 }
@@ -528,12 +536,38 @@ impl App {
                 }
             }
         }
-        let due = self.follow.as_ref().is_some_and(|f| f.dirty && f.next_parse.is_none_or(|t| now >= t));
-        if due {
-            self.follow_parse(now);
-            changed = true;
+        changed |= self.follow_receive(now);
+        if let Some(f) = self.follow.as_mut()
+            && f.dirty
+            && !f.worker.in_flight
+            && f.next_parse.is_none_or(|t| now >= t)
+        {
+            f.worker.request();
+            f.dirty = false;
         }
         changed
+    }
+
+    /// A parse is running on the worker.
+    pub fn follow_busy(&self) -> bool {
+        self.follow.as_ref().is_some_and(|f| f.worker.in_flight)
+    }
+
+    /// Takes a finished analysis from the worker, if one is ready (never blocks).
+    pub fn follow_receive(&mut self, now: Instant) -> bool {
+        let Some(done) = self.follow.as_mut().and_then(|f| f.worker.try_take()) else { return false };
+        self.follow_apply(done, now);
+        true
+    }
+
+    /// Waits for the parse in flight and takes it (the first screen, tests and benchmarks;
+    /// the event loop never calls it). Returns whether one was taken.
+    pub fn follow_wait(&mut self, now: Instant) -> bool {
+        let Some(done) = self.follow.as_mut().and_then(|f| f.worker.wait(Duration::from_secs(120))) else {
+            return false;
+        };
+        self.follow_apply(done, now);
+        true
     }
 
     /// Appends complete lines to the raw text and its line index (no rescan of older text).
@@ -569,6 +603,7 @@ impl App {
         self.new_stop = None;
         self.auto = true;
         if let Some(f) = self.follow.as_mut() {
+            f.worker.reset();
             f.dirty = true;
             f.next_parse = None;
         }
@@ -577,35 +612,36 @@ impl App {
         self.status = Some((format!("{} was truncated or replaced; reading it from the start", self.ir.path), false));
     }
 
-    /// Re-parses the whole text read so far and decides where the view goes: to the newest
-    /// stop (and its top finding) when one arrived, unless the user is busy elsewhere.
-    fn follow_parse(&mut self, now: Instant) {
+    /// Takes a finished analysis of the text read so far and decides where the view goes: to
+    /// the newest stop (and its top finding) when one arrived, unless the user is busy
+    /// elsewhere.
+    fn follow_apply(&mut self, done: follow::Done, now: Instant) {
         let Some(f) = self.follow.as_ref() else { return };
-        let opts = f.options.clone();
         let lossy = f.lossy;
-        let raw = self.ir.raw.take().unwrap_or_default();
-        let started = Instant::now();
-        let mut ir = crate::pipeline::analyze_text(&self.ir.path, raw.as_bytes(), &opts);
+        let mut ir = done.analysis;
+        let cost = done.cost;
         if lossy {
             ir.parsed.diagnostics.notes.insert(
                 0,
                 crate::model::Note { line: None, message: "input is not valid UTF-8; bad bytes were replaced".into() },
             );
         }
-        let cost = started.elapsed();
-        ir.raw = Some(raw);
+        ir.raw = Some(self.ir.raw.take().unwrap_or_default());
         let key = self.selection_key();
         let old_n = self.trace().stops.len();
-        self.ir = ir;
+        // The old model can be large: it is dropped on the worker, not here.
+        let old = std::mem::replace(&mut self.ir, ir);
+        if let Some(f) = self.follow.as_mut() {
+            f.worker.discard(old);
+        }
         let list = std::mem::take(&mut self.notes);
         self.set_notes(list);
         if let Some(f) = self.follow.as_mut() {
-            f.dirty = false;
             f.parses += 1;
             f.last_parse = cost;
             f.total_parse += cost;
-            // `now` is when the parse started: wait PARSE_GAP_FACTOR times its cost after its end.
-            f.next_parse = Some(now + cost * (1 + follow::PARSE_GAP_FACTOR));
+            // The parse has ended by `now`: wait PARSE_GAP_FACTOR times its cost.
+            f.next_parse = Some(now + cost * follow::PARSE_GAP_FACTOR);
         }
         let n = self.trace().stops.len();
         if n == 0 {

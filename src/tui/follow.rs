@@ -4,14 +4,21 @@
 //! reads just the bytes appended since the last poll. Only complete lines come out; a last
 //! line without its newline waits in `partial` until the newline arrives. A file that got
 //! shorter, was replaced (another inode) or whose first bytes changed is read again from the
-//! start ([`Polled::reset`]). The App keeps the text and decides when to re-parse
+//! start ([`Polled::reset`]). The App keeps the text and decides when to ask for a parse
 //! (`App::follow_tick`, see docs/tui.md "Following a live session" for the design and the
 //! measured costs).
+//!
+//! [`Worker`] is the parse side: a thread that owns an [`Incremental`] parser, is handed the
+//! new complete lines as they are read, and on request finishes a snapshot through the same
+//! pipeline as batch mode (symbolize, rules) and sends the finished analysis back over a
+//! channel. The UI thread never parses.
 
-use crate::pipeline::LoadOptions;
+use crate::input::Incremental;
+use crate::pipeline::{self, Analysis, LoadOptions};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
 /// How often the event loop polls the file.
@@ -42,6 +49,133 @@ pub struct Polled {
     pub lossy: bool,
 }
 
+enum Job {
+    /// Complete lines read from the file.
+    Append(String),
+    /// The file was truncated or replaced: start a new parse.
+    Reset,
+    /// Finish a snapshot of everything appended so far (tagged with the UI's generation).
+    Parse(u64),
+    /// An analysis the UI no longer shows: freeing a large model takes time, so the worker
+    /// does it.
+    Discard(Box<Analysis>),
+}
+
+/// A finished analysis from the worker.
+#[derive(Debug)]
+pub struct Done {
+    /// The generation (number of resets) the request was made in.
+    pub generation: u64,
+    pub analysis: Analysis,
+    /// Time the worker spent on it (snapshot, symbolize, rules).
+    pub cost: Duration,
+}
+
+/// The parse thread of follow mode (see the module documentation).
+#[derive(Debug)]
+pub struct Worker {
+    tx: Sender<Job>,
+    rx: Receiver<Done>,
+    /// A parse was requested and its answer not yet taken.
+    pub in_flight: bool,
+    generation: u64,
+    /// The thread is gone (it cannot panic on input, but a channel can break).
+    pub dead: bool,
+}
+
+impl Worker {
+    pub fn spawn(name: String, options: LoadOptions) -> Worker {
+        let (tx, jobs) = mpsc::channel::<Job>();
+        let (done_tx, rx) = mpsc::channel::<Done>();
+        let spawned = std::thread::Builder::new().name("tracecheck-follow-parse".into()).spawn(move || {
+            let mut inc = Incremental::new(options.limits);
+            while let Ok(job) = jobs.recv() {
+                match job {
+                    Job::Append(text) => inc.push(text.as_bytes()),
+                    Job::Reset => inc = Incremental::new(options.limits),
+                    Job::Discard(old) => drop(old),
+                    Job::Parse(generation) => {
+                        let started = Instant::now();
+                        let deadline = options.symbolize_timeout.map(|d| started + d);
+                        let analysis = pipeline::finish(&name, inc.snapshot(), &options, deadline);
+                        let done = Done { generation, analysis, cost: started.elapsed() };
+                        if done_tx.send(done).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Worker { tx, rx, in_flight: false, generation: 0, dead: spawned.is_err() }
+    }
+
+    /// Hands complete lines to the parser (they are fed at once, in the background).
+    pub fn append(&mut self, text: String) {
+        self.dead |= self.tx.send(Job::Append(text)).is_err();
+    }
+
+    /// Forgets everything appended; answers to earlier requests are dropped.
+    pub fn reset(&mut self) {
+        self.generation += 1;
+        self.in_flight = false;
+        self.dead |= self.tx.send(Job::Reset).is_err();
+    }
+
+    /// Hands an analysis the UI replaced to the worker, which frees it.
+    pub fn discard(&mut self, old: Analysis) {
+        if let Err(mpsc::SendError(job)) = self.tx.send(Job::Discard(Box::new(old))) {
+            self.dead = true;
+            drop(job);
+        }
+    }
+
+    /// Asks for an analysis of everything appended so far.
+    pub fn request(&mut self) {
+        self.dead |= self.tx.send(Job::Parse(self.generation)).is_err();
+        self.in_flight = !self.dead;
+    }
+
+    /// The answer to the request in flight, if it is ready (never blocks).
+    pub fn try_take(&mut self) -> Option<Done> {
+        loop {
+            match self.rx.try_recv() {
+                Ok(d) if d.generation == self.generation => {
+                    self.in_flight = false;
+                    return Some(d);
+                }
+                Ok(_) => continue,
+                Err(TryRecvError::Empty) => return None,
+                Err(TryRecvError::Disconnected) => {
+                    self.dead = true;
+                    self.in_flight = false;
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Waits up to `timeout` for the request in flight (tests, benchmarks and the first
+    /// screen use it; the event loop never does).
+    pub fn wait(&mut self, timeout: Duration) -> Option<Done> {
+        let end = Instant::now() + timeout;
+        while self.in_flight {
+            match self.rx.recv_timeout(end.saturating_duration_since(Instant::now())) {
+                Ok(d) if d.generation == self.generation => {
+                    self.in_flight = false;
+                    return Some(d);
+                }
+                Ok(_) => continue,
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.dead = true;
+                    self.in_flight = false;
+                }
+            }
+        }
+        None
+    }
+}
+
 /// The state of following one file.
 #[derive(Debug)]
 pub struct Follow {
@@ -57,7 +191,9 @@ pub struct Follow {
     identity: Option<(u64, u64)>,
     /// The first bytes of the file as read.
     head: Vec<u8>,
-    /// Complete lines arrived since the last parse.
+    /// The parse thread.
+    pub worker: Worker,
+    /// Complete lines arrived since the last parse request.
     pub dirty: bool,
     /// Earliest time for the next parse (the last parse's start + (1 + `PARSE_GAP_FACTOR`) ×
     /// its cost).
@@ -66,7 +202,7 @@ pub struct Follow {
     pub missing: bool,
     /// The file is over `max_bytes`; nothing more is read.
     pub over_limit: bool,
-    /// How many parses ran, and the last one's cost (parse + analyze), for the header and
+    /// How many parses ran, and the last one's cost (snapshot + analyze), for the header and
     /// for `TRACECHECK_TIMING=1`.
     pub parses: u64,
     pub last_parse: Duration,
@@ -78,6 +214,7 @@ pub struct Follow {
 impl Follow {
     pub fn new(path: PathBuf, options: LoadOptions) -> Follow {
         Follow {
+            worker: Worker::spawn(path.to_string_lossy().into_owned(), options.clone()),
             path,
             options,
             offset: 0,

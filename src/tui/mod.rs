@@ -118,6 +118,9 @@ pub fn run_follow(path: PathBuf, options: crate::pipeline::LoadOptions, started:
     run_app(App::following(path, options, theme::Theme::from_env()), started)
 }
 
+/// How often the event loop looks for a finished parse while the follow worker runs.
+const RESULT_POLL: Duration = Duration::from_millis(10);
+
 fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
     let mut guard = TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
@@ -126,10 +129,17 @@ fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
     let first_frame = started.elapsed();
     let mut next_tick = Instant::now() + follow::POLL_INTERVAL;
     while !app.quit {
-        // Without --follow, wait for input; with it, also wake up to poll the file.
+        // Without --follow, wait for input; with it, also wake up to poll the file, and often
+        // while the worker parses, to show its result soon after it is ready.
         let input = match app.follow {
             None => true,
-            Some(_) => event::poll(next_tick.saturating_duration_since(Instant::now()))?,
+            Some(_) => {
+                let mut wake = next_tick;
+                if app.follow_busy() {
+                    wake = wake.min(Instant::now() + RESULT_POLL);
+                }
+                event::poll(wake.saturating_duration_since(Instant::now()))?
+            }
         };
         let mut redraw = false;
         if input {
@@ -139,6 +149,9 @@ fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
                 apply(&mut app, event::read()?);
             }
             redraw = true;
+        }
+        if app.follow_busy() {
+            redraw |= app.follow_receive(Instant::now());
         }
         if app.follow.is_some() && Instant::now() >= next_tick {
             redraw |= app.follow_tick(Instant::now());

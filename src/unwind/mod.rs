@@ -8,8 +8,8 @@
 //! restored (the rest are carried over from the frame below), for the rules that compare
 //! callee-saved registers between frames.
 
-use crate::core::memory::MappedModule;
 use crate::model::{MemorySource, UnwindMethod};
+use crate::symbolize::modules::MappedModule;
 use gimli::{
     BaseAddresses, CfaRule, DebugFrame, EhFrame, EhFrameHdr, Encoding, EvaluationResult, Location, Piece, Register,
     RegisterRule, RunTimeEndian, UnwindContext, UnwindSection, Value,

@@ -1,0 +1,370 @@
+//! Frame roles (knowledge): which frames are signal delivery, abort machinery, libc,
+//! allocators or runtime internals, and so which frame of a stop is its culprit: the first
+//! frame that is none of these. The analyze stage computes the culprits once; rules get them
+//! in their context.
+
+use crate::model::*;
+
+/// Frames that belong to signal delivery, abort machinery, libc, allocators and runtime
+/// internals: the culprit is the first frame that is none of these.
+pub fn is_machinery(f: &Frame) -> bool {
+    if f.signal_handler {
+        return true;
+    }
+    let name = f.function.as_deref().unwrap_or("");
+    let module = f.module.as_deref().unwrap_or("");
+    let file = f.file.as_deref().unwrap_or("");
+    const EXACT: &[&str] = &[
+        "raise",
+        "abort",
+        "__GI_raise",
+        "__GI_abort",
+        "gsignal",
+        "__pthread_kill_implementation",
+        "__pthread_kill_internal",
+        "pthread_kill",
+        "__pthread_kill",
+        "__libc_message",
+        "__libc_message_impl",
+        "__malloc_assert",
+        "malloc_printerr",
+        "__assert_fail",
+        "__assert_fail_base",
+        "__assert_perror_fail",
+        "__fortify_fail",
+        "__chk_fail",
+        "__stack_chk_fail",
+        "__stack_chk_fail_local",
+        "_int_free",
+        "_int_malloc",
+        "_int_realloc",
+        "__GI___libc_free",
+        "__libc_free",
+        "free",
+        "malloc",
+        "realloc",
+        "calloc",
+        "cfree",
+        "tcache_double_free_verify",
+        "_int_free_merge_chunk",
+        "_int_free_create_chunk",
+        "_int_free_maybe_consolidate",
+        "__GI___clock_nanosleep",
+        "std::terminate",
+        "__cxa_throw",
+        "__cxa_rethrow",
+        "__gxx_personality_v0",
+        "_Unwind_RaiseException",
+        "_Unwind_Resume",
+        "__cxxabiv1::__terminate",
+        "__gnu_cxx::__verbose_terminate_handler",
+        "std::__throw_out_of_range_fmt",
+        "std::__throw_out_of_range",
+        "std::__throw_bad_alloc",
+        "std::__throw_logic_error",
+        "std::__throw_length_error",
+        "std::__throw_invalid_argument",
+        "jl_throw",
+        "ijl_throw",
+        "jl_error",
+        "ijl_error",
+        "jl_errorf",
+        "ijl_errorf",
+        "jl_sig_throw",
+        "jl_rethrow",
+        "ijl_rethrow",
+        "jl_bounds_error",
+        "ijl_bounds_error_int",
+        "jl_type_error",
+        "ijl_type_error",
+        "jl_gc_collect",
+        "ijl_gc_collect",
+        "jl_apply_generic",
+        "ijl_apply_generic",
+        "jl_invoke",
+        "ijl_invoke",
+        "_jl_invoke",
+        "jl_apply",
+        "jl_critical_error",
+        "jl_exit_thread0_cb",
+        "sigdie_handler",
+        "segv_handler",
+        "jl_call_in_ctx",
+        "signal_listener",
+        "runtime.sigpanic",
+        "runtime.raise",
+        "runtime.raisebadsignal",
+        "runtime.crash",
+        "runtime.dieFromSignal",
+        "runtime.fatalthrow",
+        "runtime.fatalpanic",
+        "runtime.throw",
+        "runtime.gopanic",
+        "runtime.sighandler",
+        "runtime.sigtrampgo",
+        "runtime.sigtramp",
+        "runtime.panicmem",
+        "runtime.panicmemAddr",
+        "runtime.panicIndex",
+        "rust_panic",
+        "__rust_start_panic",
+        "rust_begin_unwind",
+        "__rust_end_short_backtrace",
+        "__rust_abort",
+        "__libc_start_call_main",
+        "__libc_start_main_impl",
+        "__libc_start_main",
+        "_start",
+        "start_thread",
+        "clone3",
+        "clone",
+    ];
+    if EXACT.contains(&name) {
+        return true;
+    }
+    const PREFIXES: &[&str] = &[
+        "core::panicking::",
+        "std::panicking::",
+        "std::sys::",
+        "std::rt::",
+        "core::result::unwrap_failed",
+        "core::option::unwrap_failed",
+        "core::option::expect_failed",
+        "std::process::abort",
+        "core::slice::index::",
+        "panic_abort::",
+        "std::sys_common::backtrace",
+        "std::backtrace_rs",
+        "__rust_",
+        "__GI___",
+        "__libc_",
+        "__pthread_",
+        "_dl_",
+        "__sigsetjmp",
+        "runtime.",
+        "jl_gc_",
+        "gc_mark",
+        "gc_sweep",
+        "ijl_gc_",
+        "_Unwind_",
+        "__cxxabiv1",
+        "std::__throw",
+        "__gnu_cxx::__verbose",
+        "__interceptor_",
+        "__asan",
+        "__sanitizer",
+        "__ubsan",
+        "__tsan",
+        "__msan",
+        "_jl_gc_",
+        "gc_dump_queue_and_abort",
+        "gc_assert_datatype_fail",
+        "jl_datatype_layout",
+    ];
+    if PREFIXES.iter().any(|p| name.starts_with(p)) {
+        return true;
+    }
+    // The language's own library: Rust's core/std/alloc (sources under `/rustc/<hash>/library/`,
+    // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
+    // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
+    // function that noticed the problem, not the caller that misused it.
+    if is_toolchain_source(file) {
+        return true;
+    }
+    const STD_NAMESPACES: &[&str] =
+        &["core::", "std::", "alloc::", "__gnu_cxx::", "__cxxabiv1::", "panic_abort::", "panic_unwind::"];
+    if file.is_empty() && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
+        return true;
+    }
+    // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
+    let lib = if module.is_empty() { file } else { module };
+    let base = lib.rsplit('/').next().unwrap_or(lib);
+    if base.starts_with("libc.so")
+        || base.starts_with("libc-")
+        || base.starts_with("ld-linux")
+        || base.starts_with("libpthread")
+        || base.starts_with("libstdc++")
+        || base.starts_with("libgcc_s")
+    {
+        return true;
+    }
+    // glibc sources as gdb prints them (../sysdeps/…, ./nptl/…, ./stdlib/…, malloc.c), also
+    // under a distribution's build path (/build/glibc-SzIz7B/glibc-2.31/string/../sysdeps/…).
+    if file.starts_with("../sysdeps/")
+        || file.starts_with("./nptl/")
+        || file.starts_with("./stdlib/")
+        || file.starts_with("./malloc/")
+        || file.starts_with("./assert/")
+        || file.starts_with("./debug/")
+        || file.starts_with("./signal/")
+        || file.starts_with("./posix/")
+        || file == "malloc.c"
+        || file.starts_with("./libio/")
+        || file.contains("/sysdeps/")
+        || in_glibc_tree(file)
+    {
+        return true;
+    }
+    // Library code compiled into the caller: C++ standard library headers (libstdc++'s
+    // /usr/include/c++/12/bits/stl_vector.h, libc++'s …/include/c++/v1/), other system
+    // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
+    // library/std/src/… when rustc's own paths are relative).
+    if file.starts_with("/usr/include/")
+        || file.contains("/include/c++/")
+        || file.starts_with("/rustc/")
+        || file.starts_with("library/core/src/")
+        || file.starts_with("library/std/src/")
+        || file.starts_with("library/alloc/src/")
+        || file.starts_with("library/panic_abort/")
+    {
+        return true;
+    }
+    // Julia's GC internals (static functions in src/gc.c, gc-stock.c…) and Julia's Base,
+    // which Julia prints with a relative path (`copy at ./array.jl:356`).
+    if (name.starts_with("gc_") || name == "_jl_gc_collect" || name == "maybe_collect") && file.contains("/src/gc") {
+        return true;
+    }
+    if file.starts_with("./") && file.ends_with(".jl") {
+        return true;
+    }
+    false
+}
+
+/// Source paths of the Rust standard library and the C++ standard library headers.
+fn is_toolchain_source(file: &str) -> bool {
+    const RUST_LIBS: &[&str] =
+        &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
+    file.starts_with("/rustc/")
+        || file.contains("/lib/rustlib/src/rust/library/")
+        || RUST_LIBS.iter().any(|p| file.starts_with(p))
+        || file.contains("/include/c++/")
+}
+
+/// A source path inside a glibc source tree (`/build/glibc-SzIz7B/glibc-2.31/string/…`):
+/// a directory named `glibc-<version>`.
+fn in_glibc_tree(file: &str) -> bool {
+    let mut dirs = file.split('/').rev().skip(1);
+    dirs.any(|d| d.strip_prefix("glibc-").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())))
+}
+
+pub fn culprit(stop: &Stop) -> Option<Culprit> {
+    let th = stop.crashed_thread()?;
+    // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
+    // Julia engineer does: to the package, script or C code that called in.
+    let julia = crate::julia::is_julia_stack(th);
+    let pos = th
+        .frames
+        .iter()
+        .position(|f| {
+            !is_machinery(f) && (f.function.is_some() || f.file.is_some()) && !(julia && crate::julia::is_runtime_or_base(f))
+        })
+        .or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())))
+        .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
+}
+
+/// The culprit's thread and frame, when the frame has a name or a source file (an
+/// `unknown function (ip: …)` frame names nothing a message could point at).
+pub fn named_culprit(stop: &Stop) -> Option<(&Thread, &Frame)> {
+    let c = culprit(stop)?;
+    let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
+    let f = th.frames.get(c.position)?;
+    (f.function.is_some() || f.file.is_some()).then_some((th, f))
+}
+
+/// The crash line: the first frame with source outside libc/runtime frames (as CASR's
+/// `CrashLine`).
+pub fn crash_line(stop: &Stop) -> Option<String> {
+    let th = stop.crashed_thread()?;
+    th.frames.iter().filter(|f| !is_machinery(f)).find_map(|f| match (&f.file, f.line) {
+        (Some(file), Some(line)) => Some(format!("{file}:{line}")),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn culprit_skips_abort_machinery() {
+        let t = "\
+Program received signal SIGABRT, Aborted.
+__pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at ./nptl/pthread_kill.c:44
+(gdb) bt
+#0  __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at ./nptl/pthread_kill.c:44
+#1  0x00007ffff7e0a15f in __pthread_kill_internal (signo=6, threadid=<optimized out>) at ./nptl/pthread_kill.c:78
+#2  0x00007ffff7dbc472 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26
+#3  0x00007ffff7da64b2 in __GI_abort () at ./stdlib/abort.c:79
+#4  0x00007ffff7da7395 in __libc_message (fmt=fmt@entry=0x7ffff7f19a90 \"%s\\n\") at ../sysdeps/posix/libc_fatal.c:150
+#5  0x00007ffff7e14ec7 in malloc_printerr (str=str@entry=0x7ffff7f1c4b8 \"free(): double free detected in tcache 2\") at ./malloc/malloc.c:5765
+#6  0x00007ffff7e1747f in _int_free (av=0x7ffff7f56c80 <main_arena>, p=0x5555555592a0, have_lock=have_lock@entry=0) at ./malloc/malloc.c:4541
+#7  0x00007ffff7e19d9f in __GI___libc_free (mem=<optimized out>) at ./malloc/malloc.c:3391
+#8  0x0000555555555183 in release (p=0x5555555592b0) at df.c:6
+#9  0x00005555555551a7 in main () at df.c:12
+";
+        let p = crate::input::parse(t);
+        let stop = p.trace.main_stop().unwrap();
+        let c = culprit(stop).unwrap();
+        assert_eq!(c.index, 8);
+        assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    fn sample_culprit(name: &str) -> (u32, String) {
+        let path = format!("{}/sample-traces/{}", env!("CARGO_MANIFEST_DIR"), name);
+        let p = crate::input::parse_bytes(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+        let stop = p.trace.main_stop().unwrap();
+        let c = culprit(stop).unwrap();
+        let th = stop.threads.iter().find(|t| *t.id == *c.thread).unwrap();
+        (c.index, th.frames[c.position].function_name().to_string())
+    }
+
+    #[test]
+    fn culprits_of_the_abort_samples() {
+        assert_eq!(sample_culprit("glibc-abort.gdb.txt"), (8, "buffer_release".into()));
+        assert_eq!(sample_culprit("assert-fail.gdb.txt"), (6, "range_width".into()));
+        assert_eq!(sample_culprit("stack-chk.gdb.txt"), (7, "copy_name".into()));
+        // Not `core::result::Result<…>::unwrap` (#15, from /rustc/…/library/core) nor the
+        // panic machinery above it.
+        assert_eq!(sample_culprit("rust-panic.gdb.txt"), (16, "rust_panic::Config::port".into()));
+        // Not `std::vector<…>::_M_range_check` / `::at` (#9, #10, from /usr/include/c++/12).
+        assert_eq!(sample_culprit("cpp-uncaught.gdb.txt"), (11, "Inventory::lookup".into()));
+    }
+
+    #[test]
+    fn culprits_of_the_segv_samples() {
+        // `core::ptr::read_volatile` faulted, but the dangling pointer came from its caller.
+        assert_eq!(sample_culprit("rust-null.gdb.txt"), (1, "rust_null::read_payload".into()));
+        assert_eq!(sample_culprit("null-field.gdb.txt"), (0, "session_bytes".into()));
+        assert_eq!(sample_culprit("null-fnptr.gdb.txt"), (1, "stream_fill".into()));
+        assert_eq!(sample_culprit("threads-crash.gdb.txt"), (0, "store_result".into()));
+        assert_eq!(sample_culprit("julia-trampoline-bad-r13.gdb.txt"), (0, "julia_module_callback_4212".into()));
+    }
+
+    #[test]
+    fn user_code_in_namespace_std_is_not_machinery() {
+        // A user specialisation `std::hash<Key>` defined in the user's own file.
+        let f = Frame {
+            function: Some("std::hash<Key>::operator()".into()),
+            file: Some("src/key.cpp".into()),
+            line: Some(12),
+            ..Default::default()
+        };
+        assert!(!is_machinery(&f));
+        let f = Frame {
+            function: Some("std::vector<int>::at".into()),
+            file: Some("/usr/include/c++/12/bits/stl_vector.h".into()),
+            ..Default::default()
+        };
+        assert!(is_machinery(&f));
+        let f = Frame { function: Some("core::panicking::panic_fmt".into()), ..Default::default() };
+        assert!(is_machinery(&f));
+        let f = Frame {
+            function: Some("_jl_gc_collect".into()),
+            file: Some("/cache/build/src/gc-stock.c".into()),
+            line: Some(3074),
+            ..Default::default()
+        };
+        assert!(is_machinery(&f));
+    }
+}
