@@ -200,8 +200,11 @@ fn markdown_escapes_dump_text() {
     }
     assert!(fence.is_none(), "unclosed fence: {s}");
     assert!(!outside.contains("<img"), "{outside}");
-    // The raw dump keeps its lines.
-    assert!(s.contains("Program received signal SIGSEGV, Segmentation fault.\n0x0000555555555139"));
+    // The raw dump keeps its lines, numbered (`    N  text`) so "dump line N" can be followed.
+    let at = s.find("Program received signal SIGSEGV, Segmentation fault.\n").expect("raw line kept");
+    let next = s[at..].lines().nth(1).unwrap_or("");
+    let (num, text) = next.trim_start().split_once("  ").unwrap_or(("", ""));
+    assert!(num.parse::<u32>().is_ok() && text.starts_with("0x0000555555555139"), "{next}");
 }
 
 /// `tracecheck tui FILE` and `tracecheck -i FILE` take the same options as batch mode
