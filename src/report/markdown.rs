@@ -563,13 +563,31 @@ fn environment(ir: &InputReport) -> String {
     }
     if let Some((v, from)) = crate::julia::version_from_trace(t) {
         rows.push(format!("- runtime: Julia {} (from {})", code(&v), escape(&from)));
-    } else if let Some(v) = crate::triage::record::find_version(head.as_bytes()) {
+    } else if let Some(v) = runtime_version(head) {
         rows.push(format!("- runtime: {}", code(&v)));
     }
     if rows.is_empty() {
         return String::new();
     }
     format!("### Environment\n\n{}\n\n", rows.join("\n"))
+}
+
+/// `go version go1.22.1`, `rustc 1.80.0` named in the text (Julia is read from the trace).
+fn runtime_version(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    for (marker, label) in [("go version go", "go "), ("rustc ", "rustc ")] {
+        if let Some(i) = lower.find(marker) {
+            let v: String = text[i + marker.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+                .take(32)
+                .collect();
+            if v.starts_with(|c: char| c.is_ascii_digit()) {
+                return Some(format!("{label}{v}"));
+            }
+        }
+    }
+    None
 }
 
 fn floor_boundary(s: &str, mut i: usize) -> usize {
