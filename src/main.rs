@@ -471,7 +471,10 @@ fn list_rules(write_docs: Option<std::path::PathBuf>) -> ExitCode {
 fn explain(id: &str) -> ExitCode {
     match rules::find(id) {
         Some(r) => {
-            println!("{} ({}): {}\n\n{}", r.info.id, r.info.default_severity.name(), r.info.title, r.info.explanation);
+            // The explanation is markdown: shown rendered (bold, code), not as markers.
+            let color = use_color(ColorChoice::Auto, io::stdout().is_terminal(), |k| std::env::var_os(k));
+            let body = report::explain::render(r.info.explanation, 88, color);
+            println!("{} ({}): {}\n\n{}", r.info.id, r.info.default_severity.name(), r.info.title, body.trim_end());
             ExitCode::SUCCESS
         }
         None => {

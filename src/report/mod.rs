@@ -4,6 +4,7 @@
 //! Anything taken from a dump goes through [`safe`] before it reaches a terminal, so a dump
 //! cannot move the cursor, set the title or write the clipboard.
 
+pub mod explain;
 pub mod json;
 pub mod markdown;
 pub mod text;
