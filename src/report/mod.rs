@@ -4,6 +4,7 @@
 //! Anything taken from a dump goes through [`safe`] before it reaches a terminal, so a dump
 //! cannot move the cursor, set the title or write the clipboard.
 
+pub mod explain;
 pub mod json;
 pub mod markdown;
 pub mod text;
@@ -113,4 +114,15 @@ pub fn frame_line(f: &Frame) -> String {
         s.push_str(" [inlined]");
     }
     s
+}
+
+/// `the faulting instruction is not in the dump: run `x/i $pc` (null-dereference, … wait for it)`.
+pub fn missing_sentence(m: &crate::model::MissingEvidence) -> String {
+    format!(
+        "{}: run `{}` ({} {} on it)",
+        m.what,
+        m.command,
+        m.rules_waiting.join(", "),
+        if m.rules_waiting.len() == 1 { "waits" } else { "wait" }
+    )
 }

@@ -55,7 +55,11 @@ shared libraries, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a codegen wrap
 **Known false positives** The convention of a frame is inferred from its symbol name. Julia code compiled
 with `gcstack_arg = false` (GPUCompiler) and Julia before 1.10 have `julia_*` names but do not
 take pgcstack in r13; when the function's disassembly shows it writing r13 before reading it,
-the rule stays quiet, and without a disassembly the finding is marked heuristic. Go assembly
+the rule stays quiet; when neither a disassembly nor the crash itself (the faulting instruction
+dereferencing a word loaded through r13) shows the function reading r13, the finding is marked
+heuristic (a warning) and says which command would decide it. Without mappings the region of
+r13 is a guess, but a dumped word that fails by its value alone (`[r13+16] = 0x2a` is no ptls)
+needs no mappings, so the same evidence is an error from gdb, lldb or AArch64 alike. Go assembly
 (ABI0) functions and the `g0`/`gsignal` stacks make the Go check heuristic. In frames above #0
 only callee-saved registers are meaningful, so the argument-register comparison is made in
 frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
@@ -164,6 +168,9 @@ struct BadWord {
     value: u64,
     why: String,
     span: Option<Span>,
+    /// Decided by the value alone (a small integer, NULL, a number too large for a world
+    /// age), not by what region it points into: holds with or without mappings.
+    by_value: bool,
 }
 
 /// How the frame's own code treats the register before pc.
@@ -368,7 +375,17 @@ impl<'c, 'a> Site<'c, 'a> {
         let bad = self.pgcstack_shape(v, sp0);
         let dumped = self.word(v).is_some();
         let tc = if region.is_none() { self.task_check(v) } else { TaskCheck::default() };
-        let mut heuristic = class.heuristic || !matches!(usage, Usage::ReadFirst(..));
+        // The same evidence gives the same severity whatever the debugger printed it:
+        // - the region of the value is a guess without mappings, but a dumped word that fails
+        //   by its value alone (`[r13+16] = 0x2a`, a small integer, is no ptls) needs no mappings;
+        // - the convention comes from the name unless the code shows the function reading the
+        //   register, either in the listing before pc or in the crash itself (the faulting
+        //   instruction dereferences a word loaded from [r13+k]).
+        let chain = self.fault_chain(v);
+        let by_value = bad.iter().any(|b| b.by_value);
+        let region_guess = class.heuristic && !by_value;
+        let usage_unknown = !matches!(usage, Usage::ReadFirst(..)) && chain.is_none();
+        let mut heuristic = region_guess || usage_unknown;
         if region.is_none() && bad.is_empty() && tc.problems.is_empty() {
             if !tc.facts.is_empty() {
                 return Some(self.valid_pgcstack(v, &tc, &usage));
@@ -454,8 +471,8 @@ impl<'c, 'a> Site<'c, 'a> {
         if let Some(t) = self.name_mismatch() {
             f = f.evidence(t, None);
         }
-        if let Some(t) = self.fault_chain(v) {
-            f = f.evidence(t.0, Some(t.1));
+        if let Some((t, span)) = &chain {
+            f = f.evidence(t.clone(), Some(*span));
         }
         if let Some((t, span)) = self.setter(v) {
             f = f.evidence(t, Some(span));
@@ -472,12 +489,38 @@ impl<'c, 'a> Site<'c, 'a> {
                     Some(*span),
                 );
             }
+            _ if chain.is_some() => {
+                f = f.evidence(
+                    format!(
+                        "{} uses {reg} as the {}: the crash dereferences a word loaded from it",
+                        self.name(),
+                        self.p.holds
+                    ),
+                    None,
+                );
+            }
             _ => {
                 f = f.evidence(
                     format!("convention inferred from the name {} only (no printed instruction of it reads {reg} before writing it); code built with gcstack_arg = false or Julia < 1.10 does not take pgcstack in {reg}", self.name()),
                     None,
                 );
             }
+        }
+        // Say what would decide a guess.
+        if usage_unknown {
+            f = f.evidence(
+                format!(
+                    "missing: the code of {} before pc (run `x/16i $pc-48` or `disassemble`) would show whether it reads {reg}",
+                    self.name()
+                ),
+                None,
+            );
+        }
+        if region_guess {
+            f = f.evidence(
+                format!("missing: the mappings (run `info proc mappings`) would tell where {reg} = {v:#x} points"),
+                None,
+            );
         }
         if !dumped {
             f = f.step(format!("x/4gx ${reg}"));
@@ -628,7 +671,9 @@ impl<'c, 'a> Site<'c, 'a> {
                 }
             };
             if let Some(why) = why {
-                bad.push(BadWord { offset: 0, value: w, why, span: Some(span) });
+                let by_value =
+                    matches!(c.kind, RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::NonCanonical);
+                bad.push(BadWord { offset: 0, value: w, why, span: Some(span), by_value });
             }
         }
         if let Some((w, span)) = self.word(v.wrapping_add(8))
@@ -641,7 +686,14 @@ impl<'c, 'a> Site<'c, 'a> {
             } else {
                 "is too large".to_string()
             };
-            bad.push(BadWord { offset: 8, value: w, why: format!("{what}, not a world age"), span: Some(span) });
+            // A world age is a counter: at or above 2^32 it is not one, whatever it points into.
+            bad.push(BadWord {
+                offset: 8,
+                value: w,
+                why: format!("{what}, not a world age"),
+                span: Some(span),
+                by_value: true,
+            });
         }
         if let Some((w, span)) = self.word(v.wrapping_add(16)) {
             let c = self.classify(w);
@@ -654,7 +706,9 @@ impl<'c, 'a> Site<'c, 'a> {
                 k => Some(format!("points into {}, not a ptls pointer", k.name())),
             };
             if let Some(why) = why {
-                bad.push(BadWord { offset: 16, value: w, why, span: Some(span) });
+                let by_value =
+                    matches!(c.kind, RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::NonCanonical);
+                bad.push(BadWord { offset: 16, value: w, why, span: Some(span), by_value });
             }
         }
         bad
