@@ -33,6 +33,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("rules", 4),
     ("analyze", 5),
     ("pipeline", 5),
+    // Progress lines on stderr while loading (used by pipeline).
+    ("progress", 5),
     ("notes", 5),
     ("report", 6),
     ("triage", 6),

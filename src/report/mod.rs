@@ -24,10 +24,7 @@ pub use crate::input::clean::{is_invisible, show_invisible};
 /// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,
 /// so text from a dump or a file name cannot forge a line of its own.
 pub fn safe_line(s: &str) -> Cow<'_, str> {
-    match safe(s) {
-        Cow::Borrowed(b) if !b.contains('\n') => Cow::Borrowed(b),
-        c => Cow::Owned(c.replace('\n', "\\n")),
-    }
+    crate::input::clean::visible_line(s)
 }
 
 /// One-line annotation for a register value: what it points into, plus the symbol gdb
