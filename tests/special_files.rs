@@ -4,6 +4,7 @@
 //! same limits as standard input (bounded memory), and never blocks the run.
 
 #[path = "common/child.rs"]
+#[allow(dead_code)]
 mod child;
 mod common;
 

@@ -80,6 +80,15 @@ pub fn strip_escapes(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// [`visible`] for a one-line message (stderr, progress lines): a newline shows as `\n`, so
+/// text from a dump or a file name cannot forge a line of its own.
+pub fn visible_line(s: &str) -> Cow<'_, str> {
+    match visible(s) {
+        Cow::Borrowed(b) if !b.contains('\n') => Cow::Borrowed(b),
+        c => Cow::Owned(c.replace('\n', "\\n")),
+    }
+}
+
 /// [`strip_escapes`], then [`show_invisible`]: dump text as it may be shown to a person
 /// (terminal, TUI, markdown, `note --list`).
 pub fn visible(s: &str) -> Cow<'_, str> {
