@@ -12,7 +12,108 @@ pub use crate::roles::{crash_line, culprit, is_machinery, named_culprit};
 pub fn analyze(path: &str, parsed: Parsed, sel: &Selection) -> InputReport {
     let culprits: Vec<Option<Culprit>> = parsed.trace.stops.iter().map(culprit).collect();
     let findings = rules::run_with_culprits(&parsed.trace, sel, &culprits);
-    InputReport { path: path.to_string(), parsed, findings, culprits, raw: None }
+    let missing_evidence = missing_evidence(&parsed.trace, &findings, sel);
+    InputReport { path: path.to_string(), parsed, findings, culprits, raw: None, missing_evidence }
+}
+
+/// Rules that read the faulting instruction.
+const NEED_INSN: &[&str] =
+    &["null-dereference", "wild-pointer", "write-to-readonly", "noncanonical-address", "stack-misaligned"];
+/// Rules that read the fault address (`si_addr`).
+const NEED_SIGINFO: &[&str] = &["null-dereference", "wild-pointer", "write-to-readonly", "stack-overflow"];
+/// Rules that read registers.
+const NEED_REGS: &[&str] = &[
+    "null-dereference",
+    "wild-pointer",
+    "noncanonical-address",
+    "stack-misaligned",
+    "stack-pointer-wild",
+    "pinned-register",
+    "bad-pc",
+    "poison-value",
+];
+/// Rules whose verdicts rest on what a value points into (the mappings).
+const NEED_MAPPINGS: &[&str] = &["wild-pointer", "write-to-readonly", "bad-pc", "stack-pointer-wild"];
+
+/// What the rules needed and the dump does not hold, with the command that supplies it
+/// (gdb's, or lldb's when the transcript is an lldb session). Only for debugger transcripts:
+/// runtime output alone (Go, Julia) and cores have no command to add.
+pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) -> Vec<MissingEvidence> {
+    let lldb = trace.formats.contains(&Format::Lldb) && !trace.formats.contains(&Format::Gdb);
+    let debugger = lldb || trace.formats.iter().any(|f| matches!(f, Format::Gdb | Format::Rr));
+    let mut out = Vec::new();
+    if trace.formats.contains(&Format::Core) {
+        return out;
+    }
+    let enabled = |ids: &[&'static str]| -> Vec<&'static str> {
+        ids.iter().copied().filter(|id| rules::RULES.iter().any(|r| r.info.id == *id && sel.enabled(r.info))).collect()
+    };
+    let cmd = |gdb: &str, lldb_cmd: &str| if lldb { lldb_cmd.to_string() } else { gdb.to_string() };
+    let main = trace.main_stop().map(|s| s as *const Stop);
+    for (si, s) in trace.stops.iter().enumerate() {
+        // The stop a reader means by "the crash", when it is a fault and a debugger printed it
+        // (runtime output alone has no command to add, except a debugger run for the mappings).
+        if !debugger || main != Some(s as *const Stop) || s.reason.kind != StopKind::Signal {
+            continue;
+        }
+        let Some(signo) = s.reason.signo.filter(|&n| crate::model::signals::has_fault_address(n)) else { continue };
+        let _ = signo;
+        let Some(th) = s.crashed_thread() else { continue };
+        let regs = th.registers.get(&0);
+        if regs.is_none_or(|r| r.regs.is_empty()) {
+            out.push(MissingEvidence {
+                what: "the registers are not in the dump".into(),
+                command: cmd("info registers", "register read"),
+                rules_waiting: enabled(NEED_REGS),
+                stop: Some(si),
+            });
+        }
+        let pc = regs
+            .and_then(|r| r.get(trace.arch.pc_register()).or_else(|| r.get("pc")))
+            .or_else(|| th.frames.first().and_then(|f| f.pc).map(|a| a.0));
+        let has_insn = s.disassembly.iter().any(|i| Some(i.address.0) == pc || (i.current && pc.is_none()));
+        if !has_insn {
+            out.push(MissingEvidence {
+                what: "the faulting instruction is not in the dump".into(),
+                command: cmd("x/i $pc", "disassemble --pc"),
+                rules_waiting: enabled(NEED_INSN),
+                stop: Some(si),
+            });
+        }
+        // lldb prints the fault address with the stop reason; it has no `$_siginfo` to add.
+        if s.reason.address.is_none() && !lldb {
+            out.push(MissingEvidence {
+                what: "the fault address is not in the dump".into(),
+                command: cmd("p $_siginfo", "thread siginfo"),
+                rules_waiting: enabled(NEED_SIGINFO),
+                stop: Some(si),
+            });
+        }
+    }
+    let guessed = findings.iter().any(|f| f.heuristic)
+        || trace.main_stop().and_then(|s| s.registers()).is_some_and(|r| !r.regs.is_empty());
+    if trace.mappings.is_empty() && guessed {
+        let mut waiting = enabled(NEED_MAPPINGS);
+        for f in findings.iter().filter(|f| f.heuristic) {
+            if !waiting.contains(&f.rule) {
+                waiting.push(f.rule);
+            }
+        }
+        out.push(MissingEvidence {
+            what: if !debugger {
+                "the memory mappings are not in the dump (runtime output has none; a gdb session or a core has them), so regions marked ? are guessed from the address".into()
+            } else if lldb {
+                "the memory mappings are not in the dump (lldb prints none that tracecheck reads; gdb does), so regions marked ? are guessed from the address".into()
+            } else {
+                "the memory mappings are not in the dump, so regions marked ? are guessed from the address".into()
+            },
+            command: "info proc mappings".into(),
+            rules_waiting: waiting,
+            stop: None,
+        });
+    }
+    out.retain(|m| !m.rules_waiting.is_empty());
+    out
 }
 
 /// `buffer_release at src/glibc-abort.c:10`, or just the name when there is no line.

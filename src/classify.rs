@@ -96,6 +96,11 @@ pub struct Class {
 impl fmt::Display for Class {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.name())?;
+        // A guess (no mappings printed) is marked `?`; the report says once why
+        // (`analyze::missing_evidence`), instead of a note on every value.
+        if self.heuristic {
+            f.write_str("?")?;
+        }
         if let Some(p) = &self.path {
             let base = p.rsplit('/').next().unwrap_or(p);
             if !base.starts_with('[') || self.kind == RegionKind::Special {
@@ -104,9 +109,6 @@ impl fmt::Display for Class {
         }
         if let Some(s) = &self.symbol {
             write!(f, " <{s}>")?;
-        }
-        if self.heuristic {
-            f.write_str(" [guess: no mappings]")?;
         }
         Ok(())
     }
@@ -367,7 +369,7 @@ Mapped address spaces:
         let cl = c.classify(0x7fffffffe700);
         assert_eq!(cl.kind, RegionKind::Stack);
         assert!(cl.heuristic);
-        assert!(cl.to_string().contains("guess"));
+        assert!(cl.to_string().ends_with('?'), "{cl}");
         assert_eq!(c.classify(0xffff_8000_0000_0000 - 1).kind, RegionKind::NonCanonical);
     }
 }

@@ -98,6 +98,17 @@ enum Command {
     /// Many CI logs and dumps into crash signatures and clusters, kept in an SQLite index
     /// (docs/triage.md).
     Triage(TriageArgs),
+    /// Two dumps of (probably) the same crash side by side: stops and threads matched,
+    /// frames aligned by function, registers whose class changed, findings added and removed.
+    Diff {
+        #[arg(value_name = "A")]
+        a: String,
+        #[arg(value_name = "B")]
+        b: String,
+        /// Output format.
+        #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 /// `tracecheck triage`: arguments only; the work is in `tracecheck::triage::cli`.
@@ -144,8 +155,8 @@ struct NoteArgs {
     /// The dump the note is about.
     #[arg(value_name = "FILE")]
     file: String,
-    /// The note's text (omit with --list or --remove).
-    #[arg(value_name = "TEXT", required_unless_present_any = ["list", "remove"])]
+    /// The note's text; without it (and without --remove) the notes are listed.
+    #[arg(value_name = "TEXT")]
     text: Option<String>,
     /// Attach to frame #N of the crashed thread (or of --thread).
     #[arg(long, value_name = "N")]
@@ -162,7 +173,7 @@ struct NoteArgs {
     /// List the notes and where each lands in the dump now.
     #[arg(long, conflicts_with_all = ["text", "frame", "register", "finding", "thread", "remove"])]
     list: bool,
-    /// Remove the note with this id (ids are shown by --list).
+    /// Remove the note with this id or a unique prefix of it (short ids are shown by --list).
     #[arg(long, value_name = "ID", conflicts_with_all = ["text", "frame", "register", "finding", "thread"])]
     remove: Option<String>,
 }
@@ -418,6 +429,9 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
+        Some(Command::Diff { a, b, format }) => {
+            ExitCode::from(tracecheck::triage::diff::run(&a, &b, triage_format(format)))
+        }
         Some(Command::Triage(a)) => {
             ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
                 paths: a.paths,
@@ -438,6 +452,14 @@ fn run() -> ExitCode {
             }))
         }
         None => check(cli.check),
+    }
+}
+
+fn triage_format(f: Format) -> tracecheck::triage::query::OutFormat {
+    match f {
+        Format::Text => tracecheck::triage::query::OutFormat::Text,
+        Format::Json => tracecheck::triage::query::OutFormat::Json,
+        Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
     }
 }
 
@@ -471,7 +493,10 @@ fn list_rules(write_docs: Option<std::path::PathBuf>) -> ExitCode {
 fn explain(id: &str) -> ExitCode {
     match rules::find(id) {
         Some(r) => {
-            println!("{} ({}): {}\n\n{}", r.info.id, r.info.default_severity.name(), r.info.title, r.info.explanation);
+            // The explanation is markdown: shown rendered (bold, code), not as markers.
+            let color = use_color(ColorChoice::Auto, io::stdout().is_terminal(), |k| std::env::var_os(k));
+            let body = report::explain::render(r.info.explanation, 88, color);
+            println!("{} ({}): {}\n\n{}", r.info.id, r.info.default_severity.name(), r.info.title, body.trim_end());
             ExitCode::SUCCESS
         }
         None => {
@@ -510,7 +535,9 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
         return ExitCode::from(2);
     };
     let path = dir.join("tracecheck.py");
-    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| tracecheck::fsutil::write_file(&path, companion_script().as_bytes())) {
+    if let Err(e) =
+        std::fs::create_dir_all(&dir).and_then(|_| tracecheck::fsutil::write_file(&path, companion_script().as_bytes()))
+    {
         error_line(&format!("cannot write {}: {e}", path.display()));
         return ExitCode::from(2);
     }
@@ -598,7 +625,7 @@ fn check(args: CheckArgs) -> ExitCode {
             }
         };
         report_limits(&ir);
-        if args.format == Format::Markdown && path != "-" {
+        if matches!(args.format, Format::Markdown | Format::Text) && path != "-" {
             // Sidecar notes go into the bug report; a broken sidecar is reported, not fatal.
             match tracecheck::notes::load(std::path::Path::new(path)) {
                 Ok(f) => {
@@ -615,7 +642,7 @@ fn check(args: CheckArgs) -> ExitCode {
     let res = match args.format {
         Format::Text => report::text::write(
             &report,
-            &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose },
+            &TextOptions { color, max_frames: args.max_frames, verbose: args.verbose, notes },
             &mut out,
         ),
         Format::Json => report::json::write(&report, &mut out),
@@ -709,11 +736,17 @@ fn note(args: NoteArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if args.list {
+    let no_target = args.frame.is_none() && args.register.is_none() && args.finding.is_none() && args.thread.is_none();
+    if args.list || (args.text.is_none() && args.remove.is_none() && no_target) {
         return match notes::load(dump) {
             Ok(f) => {
+                let stdout = io::stdout();
+                let mut out = stdout.lock();
                 for l in notes::list_lines(&f, &ir) {
-                    println!("{l}");
+                    // A closed pipe (`| head`) ends the listing, not the process.
+                    if writeln!(out, "{l}").is_err() {
+                        break;
+                    }
                 }
                 if f.notes.is_empty() {
                     eprintln!(
@@ -734,10 +767,17 @@ fn note(args: NoteArgs) -> ExitCode {
         };
     }
     if let Some(id) = &args.remove {
-        return match notes::remove(dump, id) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => {
-                error_line(&format!("no note with id {id} (see `tracecheck note {} --list`)", args.file));
+        return match notes::remove_prefix(dump, id) {
+            Ok(notes::Removed::One(full)) => {
+                eprintln!("{}", report::safe_line(&format!("removed note {full}")));
+                ExitCode::SUCCESS
+            }
+            Ok(notes::Removed::NotFound) => {
+                error_line(&format!("no note with id {id} (see `tracecheck note {}`)", args.file));
+                ExitCode::from(2)
+            }
+            Ok(notes::Removed::Ambiguous(c)) => {
+                error_line(&format!("note id {id} is ambiguous: it starts {}; give more characters", c.join(", ")));
                 ExitCode::from(2)
             }
             Err(e) => {

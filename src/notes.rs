@@ -15,6 +15,7 @@
 use crate::model::Finding;
 use crate::model::InputReport;
 use crate::model::*;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io;
@@ -208,20 +209,116 @@ pub fn update(dump: &Path, change: impl FnOnce(&mut NotesFile)) -> Result<NotesF
     // Neither the lock nor the sidecar is written through a symlink (one planted beside a
     // dump someone sent would otherwise create or replace a file elsewhere).
     crate::fsutil::check_destination(&path).map_err(io_err(&path))?;
-    let lock_file = crate::fsutil::open_lock(&lock).map_err(io_err(&lock))?;
-    // flock: released when `lock_file` is dropped (also if this process dies).
-    lock_file.lock().map_err(io_err(&lock))?;
+    let lock_file = lock_current(&lock)?;
     let mut file = load_sidecar(&path)?;
     change(&mut file);
     file.version = VERSION;
-    write_atomically(&path, &file)?;
+    if file.notes.is_empty() {
+        // The last note is gone: leave nothing behind. The sidecar goes first, then the lock
+        // file, still under the lock; a writer waiting on the old lock inode sees that the
+        // path no longer names it and retries on a new one (`lock_current`).
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(NotesError::Io { path, source: e }),
+        }
+        std::fs::remove_file(&lock).ok();
+    } else {
+        write_atomically(&path, &file)?;
+    }
     drop(lock_file);
     Ok(file)
+}
+
+/// Opens and flocks the lock file, retrying while the path no longer names the inode that was
+/// locked (another writer removed the lock file with the last note between our open and our
+/// lock): two writers must never hold locks on two different inodes.
+fn lock_current(lock: &Path) -> Result<std::fs::File, NotesError> {
+    use std::os::unix::fs::MetadataExt;
+    for _ in 0..1000 {
+        let f = crate::fsutil::open_lock(lock).map_err(io_err(lock))?;
+        // flock: released when the file is dropped (also if this process dies).
+        f.lock().map_err(io_err(lock))?;
+        let mine = f.metadata().map_err(io_err(lock))?;
+        match std::fs::symlink_metadata(lock) {
+            Ok(now) if now.dev() == mine.dev() && now.ino() == mine.ino() => return Ok(f),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(NotesError::Io { path: lock.to_path_buf(), source: e }),
+        }
+    }
+    Err(NotesError::Io { path: lock.to_path_buf(), source: io::Error::other("the lock file keeps being replaced") })
 }
 
 /// Adds one note (merging with whatever other processes wrote meanwhile).
 pub fn add(dump: &Path, note: Note) -> Result<NotesFile, NotesError> {
     update(dump, |f| f.notes.push(note))
+}
+
+/// What `remove_prefix` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Removed {
+    /// The full id of the note removed.
+    One(String),
+    NotFound,
+    /// More than one note starts with the prefix: nothing removed; their short ids.
+    Ambiguous(Vec<String>),
+}
+
+/// The note ids a prefix names: an exact id wins, else every id starting with the prefix.
+pub fn matching_ids<'a>(file: &'a NotesFile, prefix: &str) -> Vec<&'a str> {
+    if let Some(n) = file.notes.iter().find(|n| n.id == prefix) {
+        return vec![&n.id];
+    }
+    if prefix.is_empty() {
+        return Vec::new();
+    }
+    file.notes.iter().filter(|n| n.id.starts_with(prefix)).map(|n| n.id.as_str()).collect()
+}
+
+/// Removes the note a unique id prefix names (resolved under the lock, against what other
+/// writers left). An ambiguous prefix removes nothing.
+pub fn remove_prefix(dump: &Path, prefix: &str) -> Result<Removed, NotesError> {
+    let mut out = Removed::NotFound;
+    update(dump, |f| {
+        let ids: Vec<String> = matching_ids(f, prefix).into_iter().map(str::to_string).collect();
+        match ids.len() {
+            0 => {}
+            1 => {
+                f.notes.retain(|n| n.id != ids[0]);
+                out = Removed::One(ids[0].clone());
+            }
+            _ => {
+                let short = short_ids(f);
+                out = Removed::Ambiguous(
+                    f.notes.iter().zip(short).filter(|(n, _)| ids.contains(&n.id)).map(|(_, s)| s).collect(),
+                );
+            }
+        }
+    })?;
+    Ok(out)
+}
+
+/// Shortest unique prefix of each note's id (at least 4 characters), in note order.
+pub fn short_ids(file: &NotesFile) -> Vec<String> {
+    const MIN: usize = 4;
+    file.notes
+        .iter()
+        .map(|n| {
+            let id = n.id.as_str();
+            let mut len = MIN.min(id.len());
+            while len < id.len()
+                && file.notes.iter().any(|o| o.id != id && o.id.as_bytes().starts_with(&id.as_bytes()[..len]))
+            {
+                len += 1;
+            }
+            // ids are ASCII when tracecheck made them; keep a char boundary for others.
+            while !id.is_char_boundary(len) {
+                len += 1;
+            }
+            id[..len].to_string()
+        })
+        .collect()
 }
 
 /// Removes the note with this id; `Ok(false)` when there was none.
@@ -252,7 +349,17 @@ fn unique() -> String {
 /// A new note with a fresh id and the current time.
 pub fn new_note(target: Target, text: &str) -> Note {
     let created = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    Note { id: format!("{}-{}", unique(), std::process::id()), target, text: text.trim().to_string(), created }
+    Note { id: new_id(), target, text: text.trim().to_string(), created }
+}
+
+/// 16 hex digits, mixed (splitmix64) from the time, the process and a counter, so ids differ
+/// from their first characters and a short prefix names a note.
+fn new_id() -> String {
+    let mut x = unique().bytes().fold(std::process::id() as u64, |h, b| h.rotate_left(5) ^ b as u64);
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    format!("{:016x}", x ^ (x >> 31))
 }
 
 /// Where a frame anchor points in the current parse.
@@ -302,6 +409,113 @@ pub fn resolve_frame(trace: &Trace, a: &FrameAnchor) -> Option<ResolvedFrame> {
         }
     }
     None
+}
+
+/// Lookups for placing many notes at once, built in one pass over the report: thread by id,
+/// frames by index and by function, findings by rule. Placing N notes then costs hash
+/// lookups per note instead of scans of every thread, frame and finding (which made a
+/// sidecar of thousands of notes on a dump of thousands of frames quadratic).
+struct Index<'a> {
+    /// Per stop: thread id → position of its first thread with that id.
+    threads: Vec<FxHashMap<&'a str, usize>>,
+    /// (stop, thread position) → frame index → positions.
+    by_index: FxHashMap<(usize, usize), FxHashMap<u32, Vec<usize>>>,
+    /// (stop, thread position) → function name → positions.
+    by_fn: FxHashMap<(usize, usize), FxHashMap<&'a str, Vec<usize>>>,
+    /// Rule id → positions in `findings`.
+    findings: FxHashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> Index<'a> {
+    fn new(ir: &'a InputReport) -> Self {
+        let t = &ir.parsed.trace;
+        let mut ix = Index {
+            threads: Vec::with_capacity(t.stops.len()),
+            by_index: Default::default(),
+            by_fn: Default::default(),
+            findings: Default::default(),
+        };
+        for (si, stop) in t.stops.iter().enumerate() {
+            let mut ids: FxHashMap<&str, usize> = Default::default();
+            for (ti, th) in stop.threads.iter().enumerate() {
+                ids.entry(&th.id).or_insert(ti);
+                let bi = ix.by_index.entry((si, ti)).or_default();
+                let bf = ix.by_fn.entry((si, ti)).or_default();
+                for (p, f) in th.frames.iter().enumerate() {
+                    bi.entry(f.index).or_default().push(p);
+                    bf.entry(f.function_name()).or_default().push(p);
+                }
+            }
+            ix.threads.push(ids);
+        }
+        for (i, f) in ir.findings.iter().enumerate() {
+            ix.findings.entry(f.rule).or_default().push(i);
+        }
+        ix
+    }
+
+    /// [`resolve_frame`] with the lookups.
+    fn frame(&self, trace: &Trace, a: &FrameAnchor) -> Option<ResolvedFrame> {
+        let n = trace.stops.len();
+        let order = (a.stop < n).then_some(a.stop).into_iter().chain((0..n).rev().filter(|&s| s != a.stop));
+        let same_file = |f: &Frame| a.file.is_none() || f.file.as_deref() == a.file.as_deref();
+        for si in order {
+            let Some(&ti) = self.threads[si].get(a.thread.as_str()) else { continue };
+            let th = &trace.stops[si].threads[ti];
+            let at = self.by_index.get(&(si, ti)).and_then(|m| m.get(&a.index)).map(Vec::as_slice).unwrap_or(&[]);
+            let same_fn = |p: &usize| th.frames[*p].function_name() == a.function && same_file(&th.frames[*p]);
+            let exact = at.iter().find(|p| same_fn(p) && (a.line.is_none() || th.frames[**p].line == a.line));
+            if let Some(&p) = exact.or_else(|| at.iter().find(|p| same_fn(p))) {
+                return Some(ResolvedFrame { stop: si, thread: ti, position: p, index: a.index, moved: false });
+            }
+            let named =
+                self.by_fn.get(&(si, ti)).and_then(|m| m.get(a.function.as_str())).map(Vec::as_slice).unwrap_or(&[]);
+            let best = named
+                .iter()
+                .map(|&p| (p, &th.frames[p]))
+                .filter(|(_, f)| same_file(f))
+                .min_by_key(|(_, f)| (f.index.abs_diff(a.index), f.line != a.line));
+            if let Some((p, f)) = best {
+                return Some(ResolvedFrame { stop: si, thread: ti, position: p, index: f.index, moved: true });
+            }
+        }
+        None
+    }
+}
+
+/// Places every note of `list` (see [`resolve`], which this equals note for note), with the
+/// report indexed once.
+pub fn resolve_all(list: &[Note], ir: &InputReport) -> Vec<Placement> {
+    if list.is_empty() {
+        return Vec::new();
+    }
+    let ix = Index::new(ir);
+    let t = &ir.parsed.trace;
+    list.iter()
+        .map(|note| match &note.target {
+            Target::Trace => Placement::Trace,
+            Target::Frame { frame } => ix.frame(t, frame).map(Placement::Frame).unwrap_or(Placement::Orphan),
+            Target::Register { register, frame } => ix
+                .frame(t, frame)
+                .map(|f| Placement::Register { register: register.clone(), frame: f })
+                .unwrap_or(Placement::Orphan),
+            Target::Finding { rule, frame } => {
+                let want = frame.as_ref().and_then(|a| ix.frame(t, a));
+                let of_rule = ix.findings.get(rule.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+                let matches_frame = |f: &Finding| match want {
+                    Some(w) => f.frame == Some(w.index) && f.stop.is_none_or(|s| s == w.stop),
+                    None => true,
+                };
+                of_rule
+                    .iter()
+                    .copied()
+                    .find(|&i| matches_frame(&ir.findings[i]))
+                    .or_else(|| of_rule.first().copied())
+                    .map(Placement::Finding)
+                    .unwrap_or(Placement::Orphan)
+            }
+        })
+        .collect()
 }
 
 /// Where a note lands in the current report.
@@ -431,10 +645,13 @@ pub fn target_for(ir: &InputReport, spec: &TargetSpec) -> Result<Target, NotesEr
 
 /// One line per note for `tracecheck note FILE --list`, with where it lands now.
 pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
+    let short = short_ids(file);
     file.notes
         .iter()
-        .map(|n| {
-            let place = match resolve(n, ir) {
+        .zip(short)
+        .zip(resolve_all(&file.notes, ir))
+        .map(|((n, id), placement)| {
+            let place = match placement {
                 Placement::Trace => "trace".to_string(),
                 Placement::Frame(f) => moved(format!("frame #{}", f.index), f),
                 Placement::Register { register, frame } => moved(format!("{register} @ frame #{}", frame.index), frame),
@@ -443,9 +660,9 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
             };
             format!(
                 "{}  [{}]  {}",
-                crate::input::clean::strip_escapes(&n.id),
-                crate::input::clean::strip_escapes(&place),
-                crate::input::clean::strip_escapes(&n.text).replace('\n', " ")
+                crate::input::clean::visible(&id),
+                crate::input::clean::visible(&place),
+                crate::input::clean::visible(&n.text).replace('\n', " ")
             )
         })
         .collect()

@@ -742,6 +742,26 @@ fn write_input_to(j: &mut J<'_>, ir: &InputReport) -> std::io::Result<()> {
         j.maybe_flush()?;
     }
     j.close_arr();
+    // Optional: only when the rules lacked something the debugger can print.
+    if !ir.missing_evidence.is_empty() {
+        j.key("missing_evidence");
+        j.val();
+        j.open_arr();
+        for m in &ir.missing_evidence {
+            j.val();
+            j.open_obj();
+            j.key("command");
+            j.str(&m.command);
+            j.key("rules_waiting");
+            j.str_array(&m.rules_waiting);
+            j.key("stop");
+            j.opt_int(m.stop);
+            j.key("what");
+            j.str(&m.what);
+            j.close_obj();
+        }
+        j.close_arr();
+    }
     j.key("path");
     // The file name as a one-line string: no control character decodes out of it.
     j.str(&super::safe_line(&ir.path));
@@ -788,9 +808,11 @@ pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    /// The first byte needing an escape, byte by byte.
+    /// The first byte the word scan must stop at, byte by byte: one needing an escape, or
+    /// any non-ASCII byte (the scan flags them all; `escaped` then decodes the character to
+    /// see whether it is an invisible one).
     fn slow(w: u64) -> Option<u32> {
-        w.to_le_bytes().iter().position(|&b| ESCAPE[b as usize] != 0).map(|p| p as u32)
+        w.to_le_bytes().iter().position(|&b| ESCAPE[b as usize] != 0 || b >= 0x80).map(|p| p as u32)
     }
 
     fn fast(w: u64) -> Option<u32> {

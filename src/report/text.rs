@@ -8,17 +8,24 @@ use crate::model::{InputReport, Report};
 use std::io::{self, Write};
 
 /// How much of each list to print.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TextOptions {
     pub color: bool,
     pub max_frames: usize,
     pub verbose: bool,
+    /// Sidecar notes per input path, shown next to what they annotate.
+    pub notes: std::collections::BTreeMap<String, Vec<crate::notes::Note>>,
 }
 
 impl Default for TextOptions {
     fn default() -> Self {
-        TextOptions { color: false, max_frames: 30, verbose: false }
+        TextOptions { color: false, max_frames: 30, verbose: false, notes: Default::default() }
     }
+}
+
+/// A note as one terminal-safe line.
+fn note_line(n: &crate::notes::Note) -> String {
+    safe(n.text.trim()).replace(['\n', '\r'], " ")
 }
 
 struct Paint {
@@ -69,6 +76,19 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
     if t.stops.is_empty() {
         writeln!(out, "  no stop found")?;
     }
+    // Notes land next to what they annotate; the ones shown are ticked off, the rest are
+    // listed at the end (never dropped).
+    let empty = Vec::new();
+    let placed: Vec<(crate::notes::Placement, &crate::notes::Note)> =
+        opts.notes.get(&ir.path).unwrap_or(&empty).iter().map(|n| (crate::notes::resolve(n, ir), n)).collect();
+    let mut shown = vec![false; placed.len()];
+    use crate::notes::Placement as Pl;
+    for (i, (pl, n)) in placed.iter().enumerate() {
+        if matches!(pl, Pl::Trace) {
+            writeln!(out, "  {} {}", p.wrap("1;35", "note:"), note_line(n))?;
+            shown[i] = true;
+        }
+    }
     let main = t.main_stop().map(|s| s as *const Stop);
     for (si, s) in t.stops.iter().enumerate() {
         let is_main = main == Some(s as *const Stop);
@@ -77,6 +97,13 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             head.push_str(&format!(" [rr event {ev}]"));
         }
         writeln!(out, "\n{}", p.bold(&head))?;
+        // What was running, first: Julia's `in expression starting at FILE:LINE`.
+        if let Some(e) = &s.expression {
+            writeln!(out, "  in expression starting at {}", safe(e))?;
+        }
+        if let Some(k) = &s.checker {
+            writeln!(out, "  {}: {}", safe(&k.tool), safe(&k.text))?;
+        }
         if let Some(a) = s.reason.address
             && s.reason.signo.map(crate::model::signals::has_fault_address).unwrap_or(false)
         {
@@ -103,12 +130,21 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             continue;
         }
         let limit = opts.max_frames;
-        for f in th.frames.iter().take(limit) {
+        let tp = s.crashed_thread_index().unwrap_or(0);
+        for (pos, f) in th.frames.iter().enumerate().take(limit) {
             let mark = match ir.culprits.get(si) {
                 Some(Some(c)) if c.index == f.index && !f.inlined => ">",
                 _ => " ",
             };
             writeln!(out, "  {mark} {}", frame_line(f))?;
+            for (i, (pl, n)) in placed.iter().enumerate() {
+                if let Pl::Frame(rf) = pl
+                    && (rf.stop, rf.thread, rf.position) == (si, tp, pos)
+                {
+                    writeln!(out, "        {} {}", p.wrap("1;35", "^ note:"), note_line(n))?;
+                    shown[i] = true;
+                }
+            }
         }
         if th.frames.len() > limit {
             writeln!(out, "    … {} more frames", th.frames.len() - limit)?;
@@ -134,12 +170,21 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
                 let name = format!("{:<6}", safe(&r.name));
                 let name = if highlighted.contains(&&*r.name) { p.wrap("1;33", &name) } else { name };
                 writeln!(out, "    {name} {:#018x}  {}", v, p.dim(&note))?;
+                for (i, (pl, n)) in placed.iter().enumerate() {
+                    if let Pl::Register { register, frame: rf } = pl
+                        && (rf.stop, rf.thread, rf.index) == (si, tp, 0)
+                        && *register == *r.name
+                    {
+                        writeln!(out, "           {} {}", p.wrap("1;35", "^ note:"), note_line(n))?;
+                        shown[i] = true;
+                    }
+                }
             }
         }
     }
     if !ir.findings.is_empty() {
         writeln!(out, "\n{}", p.bold("findings:"))?;
-        for f in &ir.findings {
+        for (fi, f) in ir.findings.iter().enumerate() {
             let loc = match (f.stop, f.frame) {
                 (Some(s), Some(fr)) if t.stops.len() > 1 => format!(" [stop {} frame #{fr}]", s + 1),
                 (_, Some(fr)) => format!(" [frame #{fr}]"),
@@ -159,6 +204,12 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
                     .unwrap_or_default();
                 writeln!(out, "      evidence: {}{}", safe(&e.text), p.dim(&at))?;
             }
+            for (i, (pl, n)) in placed.iter().enumerate() {
+                if matches!(pl, Pl::Finding(x) if *x == fi) {
+                    writeln!(out, "      {} {}", p.wrap("1;35", "note:"), note_line(n))?;
+                    shown[i] = true;
+                }
+            }
             if !f.next_steps.is_empty() {
                 writeln!(
                     out,
@@ -169,6 +220,21 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
         }
     } else if !t.stops.is_empty() {
         writeln!(out, "\nno findings")?;
+    }
+    let rest: Vec<usize> = (0..placed.len()).filter(|&i| !shown[i]).collect();
+    if !rest.is_empty() {
+        writeln!(out, "\n{}", p.bold("other notes:"))?;
+        for i in rest {
+            let (pl, n) = &placed[i];
+            let what = if matches!(pl, Pl::Orphan) { " (no longer matches this dump)" } else { "" };
+            writeln!(out, "  on {}{what}: {}", safe(&n.target.to_string()), note_line(n))?;
+        }
+    }
+    if !ir.missing_evidence.is_empty() {
+        writeln!(out, "\n{}", p.bold("missing evidence (add the command to the debugger run):"))?;
+        for m in &ir.missing_evidence {
+            writeln!(out, "  {}", crate::report::missing_sentence(m))?;
+        }
     }
     let d = &ir.parsed.diagnostics;
     writeln!(

@@ -17,11 +17,6 @@ fn lines_label(s: LineSpan) -> String {
     if s.first == s.last { format!("line {}", s.first) } else { format!("lines {}-{}", s.first, s.last) }
 }
 
-/// Rule explanations are markdown; the pane shows them as plain paragraphs.
-fn plain(md: &str) -> String {
-    md.replace("**", "")
-}
-
 fn notes_lines<'a>(app: &App, title: &str, notes: impl Iterator<Item = &'a Note>, out: &mut Vec<Line<'static>>) {
     let t = &app.theme;
     let mut any = false;
@@ -72,13 +67,24 @@ pub fn content(app: &App) -> (String, Vec<Line<'static>>) {
             out.push(Line::from(at));
             notes_lines(app, "Notes", app.finding_notes(app.finding), &mut out);
             if let Some(rule) = crate::rules::find(f.rule) {
-                for (k, para) in plain(rule.info.explanation).split("\n\n").enumerate() {
-                    let text = para.replace('\n', " ");
+                // Rendered: bold runs bold, code runs in the title colour, list items bulleted.
+                use crate::report::explain::{self, Kind};
+                for (k, b) in explain::blocks(rule.info.explanation).into_iter().enumerate() {
+                    let mut spans: Vec<Span<'static>> = Vec::new();
                     if k == 0 {
-                        out.push(Line::from(vec![Span::styled("Explanation: ", t.title()), Span::raw(text)]));
-                    } else {
-                        out.push(Line::raw(text));
+                        spans.push(Span::styled("Explanation: ", t.title()));
                     }
+                    if b.bullet {
+                        spans.push(Span::raw("  • "));
+                    }
+                    for (text, kind) in b.runs {
+                        spans.push(match kind {
+                            Kind::Plain => Span::raw(text),
+                            Kind::Bold => Span::styled(text, t.bold()),
+                            Kind::Code => Span::styled(text, t.title()),
+                        });
+                    }
+                    out.push(Line::from(spans));
                 }
             }
             if !f.evidence.is_empty() {

@@ -23,6 +23,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         let msg =
             if app.trace().stops.is_empty() { "no stop found in this dump" } else { "no findings: no rule fired" };
         Line::styled(msg, t.dim()).render(inner, buf);
+        draw_missing(
+            app,
+            Rect::new(inner.x, inner.y.saturating_add(1), inner.width, inner.height.saturating_sub(1)),
+            buf,
+        );
         return;
     }
     let h = inner.height as usize;
@@ -46,5 +51,25 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             line = pad_style(line, w, if focused { t.selected() } else { t.selected_unfocused() });
         }
         line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
+    }
+    // Rows left under the list: what the dump lacks and the command that supplies it.
+    let used = (n - first).min(h) as u16;
+    if used < inner.height {
+        draw_missing(app, Rect::new(inner.x, inner.y + used, inner.width, inner.height - used), buf);
+    }
+}
+
+/// `run x/i $pc: the faulting instruction is not in the dump`, one row each, the command
+/// first so a narrow pane still shows it.
+fn draw_missing(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let w = area.width as usize;
+    for (row, m) in app.ir.missing_evidence.iter().take(area.height as usize).enumerate() {
+        let spans = vec![
+            Span::styled("run ".to_string(), t.note()),
+            Span::styled(clean(&m.command).to_string(), t.bold()),
+            Span::styled(format!(": {}", clean(&m.what)), t.dim()),
+        ];
+        fit(spans, w).render(Rect::new(area.x, area.y + row as u16, area.width, 1), buf);
     }
 }
