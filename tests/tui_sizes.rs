@@ -84,3 +84,20 @@ fn cut_rows_end_with_an_ellipsis() {
     let row = s.lines().find(|l| l.contains("ERROR pinned-register")).expect("findings row");
     assert!(row.contains("…"), "{row}");
 }
+
+/// The region colour legend is on screen (the registers pane's bottom border), and the
+/// plain-text report colours register annotations with the same region colours.
+#[test]
+fn region_legend_on_screen_and_in_the_text_report() {
+    let s = screen("julia-trampoline-bad-r13.gdb.txt", 160, 45);
+    assert!(s.contains("legend: stack heap code data rodata"), "{s}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .args(["--color", "always"])
+        .arg(common::samples_dir().join("null-field.gdb.txt"))
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(t.contains("registers (frame #0):  \x1b[33mstack\x1b[0m \x1b[34mheap\x1b[0m \x1b[31mcode\x1b[0m"), "{t}");
+    // rbx points into the stack: yellow, as the TUI's stack colour.
+    assert!(t.contains("rbx    0x00007fffffffed68  \x1b[33mstack\x1b[0m"), "{t}");
+}
