@@ -4,7 +4,7 @@
 //! Nothing is drawn unless standard error is a terminal, and nothing is drawn for work that
 //! ends within [`SHOW_AFTER`]: a watcher thread waits that long first, so a quick run costs
 //! one thread spawn and never flashes a bar. The bar is cleared when the work ends, before
-//! anything is printed on standard output. Messages pass through [`crate::report::safe_line`]
+//! anything is printed on standard output. Messages pass through [`crate::input::clean::safe_line`]
 //! (they hold paths).
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -58,7 +58,7 @@ impl Progress {
             pos: AtomicU64::new(0),
             total,
             bytes,
-            msg: Mutex::new(crate::report::safe_line(msg).into_owned()),
+            msg: Mutex::new(crate::input::clean::safe_line(msg).into_owned()),
             delay,
             drawn: Default::default(),
         });
@@ -80,7 +80,7 @@ impl Progress {
 
     pub fn set_message(&self, msg: &str) {
         let mut m = self.shared.msg.lock().unwrap_or_else(|e| e.into_inner());
-        *m = crate::report::safe_line(msg).into_owned();
+        *m = crate::input::clean::safe_line(msg).into_owned();
     }
 
     /// A reader that counts what passes through it into this phase.

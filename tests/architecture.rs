@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("model", 0),
     ("arch", 1),
+    // Safe file access (symlink-refusing writes, non-blocking opens): std and libc only.
+    ("fsutil", 1),
     // Knowledge: facts and classifications that stages share.
     ("classify", 2),
     ("runtime", 2),
@@ -23,14 +25,18 @@ const LAYERS: &[(&str, u8)] = &[
     ("fills", 2),
     ("roles", 2),
     ("julia", 2),
+    ("handled_fault", 2),
+    ("provenance", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
+    ("fsutil", 3),
     ("symbolize", 3),
     ("core", 3),
     ("unwind", 3),
     ("rules", 4),
     ("analyze", 5),
     ("pipeline", 5),
+    ("progress", 4),
     ("notes", 5),
     ("report", 6),
     ("triage", 6),

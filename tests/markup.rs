@@ -21,7 +21,8 @@ const INVISIBLE: &[char] = &[
 
 /// What GitHub would make live, put where a dump puts text: function, args, file, module,
 /// thread name, an assertion message, an unrecognized line, a register's natural column.
-const LIVE: &str = "@alice @org/team #123 owner/repo#9 GH-7 gh-8 https://evil.example/x www.evil.example me@evil.example";
+const LIVE: &str =
+    "@alice @org/team #123 owner/repo#9 GH-7 gh-8 https://evil.example/x www.evil.example me@evil.example";
 
 fn dump() -> String {
     let inv: String = INVISIBLE.iter().collect();

@@ -87,9 +87,10 @@ fn check(md: &str, what: &str) {
     assert!(!md.contains("TRACECHECK_TEST_TOKEN"), "{what}: /proc/self/environ was read:\n{md}");
     assert!(md.contains("int visible_3 = 3;"), "{what}: the file inside was not shown:\n{md}");
     assert!(md.contains("Files read: `src/ok.c`"), "{what}:\n{md}");
-    let outside = md.lines().find(|l| l.starts_with("Not read: outside the source directories:")).unwrap_or_else(|| {
-        panic!("{what}: no 'not read: outside' line:\n{md}");
-    });
+    let outside =
+        md.lines().find(|l| l.starts_with("Not read: outside the source directories:")).unwrap_or_else(|| {
+            panic!("{what}: no 'not read: outside' line:\n{md}");
+        });
     for f in ["../outside/secret.c", "src/link.c", "outside/secret.c"] {
         assert!(outside.contains(f), "{what}: {f} not listed as refused: {outside}");
     }

@@ -24,10 +24,13 @@ pub mod companion;
 pub mod gdb;
 pub mod go;
 pub mod julia;
+pub mod kernel;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod sanitizer;
 pub mod stream;
+pub mod valgrind;
 
 pub use stream::{Incremental, StreamOptions, Streamed, parse_bytes_with, parse_reader};
 
@@ -150,6 +153,8 @@ pub(crate) enum Ctx {
     Symbol,
     /// `show environment [VAR]`.
     Environment,
+    /// `info breakpoints` (rows are kept as messages).
+    Breakpoints,
     /// A `p` command whose value continues over several lines.
     Print,
     JuliaNative,
@@ -185,7 +190,7 @@ pub struct Builder {
     pub(crate) diag: Diagnostics,
     limits: Limits,
     interner: FxHashSet<Arc<str>>,
-    formats: u8,
+    formats: u16,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
@@ -238,6 +243,9 @@ pub struct Builder {
     pub(crate) rr: rr::RrState,
     pub(crate) companion: companion::CompanionState,
     pub(crate) go: go::GoState,
+    pub(crate) san: sanitizer::SanState,
+    pub(crate) vg: valgrind::VgState,
+    pub(crate) kernel: kernel::KernelState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
@@ -296,6 +304,9 @@ impl Builder {
             rr: rr::RrState::default(),
             companion: Default::default(),
             go: Default::default(),
+            san: Default::default(),
+            vg: Default::default(),
+            kernel: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
@@ -315,6 +326,10 @@ impl Builder {
 
     pub(crate) fn saw(&mut self, f: Format) {
         self.formats |= 1 << (f as u8);
+    }
+
+    fn formats_has(&self, f: Format) -> bool {
+        self.formats & (1 << (f as u8)) != 0
     }
 
     fn recognized(&mut self) {
@@ -590,7 +605,9 @@ impl Builder {
             return;
         }
         let idx = f.index;
-        if pos > 0 && th.frames[pos - 1].index + 1 == idx {
+        // The frame interrupted by a signal is printed without a pc too; a signal trampoline
+        // (`<signal handler called>`) is never inlined into it.
+        if pos > 0 && th.frames[pos - 1].index + 1 == idx && !th.frames[pos - 1].signal_handler {
             th.frames[pos - 1].inlined = true;
         }
     }
@@ -696,6 +713,9 @@ impl Builder {
         let after_missing = std::mem::replace(&mut self.after_missing_source, false);
         // Hot path: backtrace lines and bt-full locals.
         let first = l.as_bytes().first().copied().unwrap_or(b'\n');
+        if first == b'#' && self.san.active && sanitizer::line(self, l, n) {
+            return true;
+        }
         if first == b'#'
             && let Some(f) = gdb::frame_line(l)
         {
@@ -808,6 +828,10 @@ impl Builder {
             return true;
         }
         if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {
+            return true;
+        }
+        // Checker reports, the kernel log and strace (issue #17).
+        if valgrind::line(self, l, n) || sanitizer::line(self, l, n) || kernel::line(self, l, n) {
             return true;
         }
         if julia::line(self, l, n) {
@@ -969,6 +993,12 @@ impl Builder {
     }
 
     fn gdb_line(&mut self, l: &str, t: &str, n: u32) -> bool {
+        // gdb's notes while it stops: kept with the stop (`p $_siginfo` failed; debuginfod
+        // fetched a source file).
+        if t.starts_with("Unable to read siginfo") || t.starts_with("Downloading source file ") {
+            self.add_message(t, n);
+            return true;
+        }
         if let Some(r) = t.strip_prefix("Backtrace stopped: ") {
             let ti = self.frame_thread();
             let si = self.ensure_stop();
@@ -1001,6 +1031,20 @@ impl Builder {
             Ctx::Symbol => {
                 if let Some(s) = gdb::symbol_line(t) {
                     self.put_symbol(s, n);
+                    return true;
+                }
+            }
+            Ctx::Breakpoints => {
+                // `1       breakpoint     keep y   0x… in f at x.c:3`, `1.2   y   0x… in …`,
+                // `\tbreakpoint already hit 2 times`, `\tstop only if x > 3`.
+                let first = t.split_whitespace().next().unwrap_or("");
+                let numbered = !first.is_empty() && first.bytes().all(|c| c.is_ascii_digit() || c == b'.');
+                if numbered
+                    || t.starts_with("breakpoint already hit ")
+                    || t.starts_with("stop only if ")
+                    || t.starts_with("silent")
+                {
+                    self.add_message(t, n);
                     return true;
                 }
             }
@@ -1166,6 +1210,11 @@ impl Builder {
         }
         if t.starts_with("Id") && t.contains("Target Id") {
             self.ctx = Ctx::InfoThreads;
+            return true;
+        }
+        if t.starts_with("Num") && t.contains("Disp Enb") {
+            self.ctx = Ctx::Breakpoints;
+            self.add_message(t, n);
             return true;
         }
         if t.starts_with("Dump of assembler code") {
@@ -1770,6 +1819,7 @@ impl Builder {
                     }
                     "sharedlibrary" | "shared" | "sharedlib" | "dll" => self.ctx = Ctx::Libraries,
                     "threads" | "thread" => self.ctx = Ctx::InfoThreads,
+                    "breakpoints" | "break" | "b" | "br" | "watchpoints" => self.ctx = Ctx::Breakpoints,
                     "frame" | "f" => self.ctx = Ctx::FrameInfo,
                     "locals" | "lo" | "local" => {
                         self.ctx = Ctx::Locals;
@@ -1874,7 +1924,7 @@ impl Builder {
         julia::finish(&mut self);
         self.finish_limits();
         let mut formats = Vec::new();
-        for f in [Format::Gdb, Format::Rr, Format::Julia, Format::Go, Format::Lldb, Format::Core] {
+        for f in Format::ALL {
             if self.formats & (1 << (f as u8)) != 0 {
                 formats.push(f);
             }
@@ -1882,13 +1932,39 @@ impl Builder {
         self.trace.formats = formats;
         for si in 0..self.trace.stops.len() {
             let loc = self.stop_location.get(si).cloned().flatten();
-            pick_crashed_thread(&mut self.trace.stops[si], loc);
+            let stop = &mut self.trace.stops[si];
+            pick_crashed_thread(stop, loc);
+            // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
+            if stop.reason.is_non_crash() {
+                let had_current = stop.threads.iter().any(|t| t.current);
+                for t in &mut stop.threads {
+                    if std::mem::take(&mut t.crashed) && !had_current {
+                        t.current = true;
+                    }
+                }
+            }
         }
         type_text_fields(&mut self.trace);
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
             self.trace.arch = infer_arch(&self.trace);
+        }
+        // A Go crash header's `pc=` (`[signal SIGSEGV: … pc=0x482d90]`, `PC=0x…`) is the
+        // crashing thread's pc when no register dump was printed.
+        if self.formats_has(Format::Go) {
+            let pc_name = self.trace.arch.pc_register();
+            for si in 0..self.trace.stops.len() {
+                let Some(pc) = self.stop_location.get(si).cloned().flatten().and_then(|l| l.pc) else { continue };
+                let st = &mut self.trace.stops[si];
+                let Some(ti) = st.threads.iter().position(|t| t.crashed) else { continue };
+                let set = st.threads[ti].registers.entry(0).or_default();
+                if set.regs.is_empty() {
+                    let span = st.reason.span;
+                    set.span = span;
+                    set.set(Register { name: pc_name.into(), value: Some(pc), natural: None, span });
+                }
+            }
         }
         if self.trace.arch == Arch::X86_64 {
             rename_generic_registers(&mut self.trace);
@@ -2090,19 +2166,36 @@ pub(crate) fn fill_signal(reason: &mut StopReason, signal: &str, desc: &str) {
 
 /// Architecture from register names, else from instruction syntax.
 fn infer_arch(t: &Trace) -> Arch {
-    for s in &t.stops {
-        for th in &s.threads {
-            for set in th.registers.values() {
-                for r in &set.regs {
-                    match &*r.name {
-                        "rip" | "rax" | "rsp" | "r13" | "eflags" if set.reg("eip").is_none() => return Arch::X86_64,
-                        "x0" | "x20" | "x29" | "x30" | "cpsr" => return Arch::Aarch64,
-                        "eip" | "eax" | "esp" => return Arch::X86,
-                        _ => {}
-                    }
-                }
-            }
-        }
+    // Register names, most distinctive first (`r13`, `pc`, `lr` and `sp` exist on several).
+    let names: FxHashSet<&str> = t
+        .stops
+        .iter()
+        .flat_map(|s| s.threads.iter())
+        .flat_map(|th| th.registers.values())
+        .flat_map(|set| set.regs.iter())
+        .map(|r| &*r.name)
+        .collect();
+    let has = |n: &str| names.contains(n);
+    if has("pswm") || has("pswa") {
+        return Arch::S390x;
+    }
+    if has("msr") && (has("ctr") || has("xer") || has("cr")) {
+        return Arch::Ppc64;
+    }
+    if has("eip") || (has("eax") && !has("rax")) {
+        return Arch::X86;
+    }
+    if has("rip") || has("rax") || has("rsp") || has("eflags") {
+        return Arch::X86_64;
+    }
+    if has("x0") || has("x20") || has("x29") || has("x30") || has("cpsr") {
+        return Arch::Aarch64;
+    }
+    if has("ra") && (has("a0") || has("t0") || has("gp") || has("tp")) {
+        return Arch::Riscv64;
+    }
+    if has("r13") && !has("lr") && !has("cpsr") {
+        return Arch::X86_64;
     }
     // Instruction syntax: 64-bit registers anywhere mean x86-64 (32-bit names appear in
     // x86-64 code too).

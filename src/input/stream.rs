@@ -343,7 +343,15 @@ impl LineFeeder {
             while !text.is_char_boundary(cut) {
                 cut -= 1;
             }
-            self.b.note(Some(self.n), format!("line is {len} bytes long; only the first {cut} were read"));
+            // Say what was read of the line, not what was left after NUL bytes were dropped
+            // (a line of NULs once said "only the first 0 were read").
+            let read = bytes.len().min(self.cap);
+            let kept = if cut < read {
+                format!(" ({cut} of them text once NUL and invalid bytes were dropped)")
+            } else {
+                String::new()
+            };
+            self.b.note(Some(self.n), format!("line is {len} bytes long; only the first {read} were read{kept}"));
             self.b.feed_bounded(&text[..cut], self.n);
         } else {
             self.b.feed_bounded(&text, self.n);

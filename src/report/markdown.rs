@@ -133,8 +133,8 @@ struct Placed<'a> {
 
 fn place<'a>(ir: &InputReport, list: &'a [Note]) -> Placed<'a> {
     let mut p = Placed::default();
-    for n in list {
-        match notes::resolve(n, ir) {
+    for (n, placement) in list.iter().zip(notes::resolve_all(list, ir)) {
+        match placement {
             Placement::Trace => p.trace.push(n),
             Placement::Frame(f) => p.frames.entry((f.stop, f.thread, f.position)).or_default().push(n),
             Placement::Register { register, frame: f } => {
@@ -378,8 +378,12 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     if opts.include_raw
         && let Some(raw) = &ir.raw
     {
+        // A streamed input keeps only the start of its text: the summary says so.
+        let cut = ir.parsed.diagnostics.notes.iter().find_map(|n| {
+            n.message.strip_prefix("the raw transcript in the markdown report holds the ").map(|m| m.to_string())
+        });
         let room = BUDGET.saturating_sub(doc.len() + footer.len());
-        doc.push_str(&raw_fold(raw, &ir.path, room));
+        doc.push_str(&raw_fold(raw, &ir.path, room, cut.as_deref()));
     }
     doc.push_str(&footer);
     title_out.write_all(doc.as_bytes())
@@ -431,7 +435,7 @@ fn fit_section(sec: &str, room: usize) -> String {
 /// The raw dump folded in `<details>`, each line numbered so that "dump line N" can be
 /// followed; trimmed to `room` bytes (the head and the tail kept) with a note saying how
 /// much was left out and how to attach the full file.
-fn raw_fold(raw: &str, path: &str, room: usize) -> String {
+fn raw_fold(raw: &str, path: &str, room: usize, streamed: Option<&str>) -> String {
     /// A line longer than this is cut (a dump may hold one enormous line).
     const LINE_MAX: usize = 400;
     let numbered: Vec<String> = raw
@@ -488,7 +492,13 @@ fn raw_fold(raw: &str, path: &str, room: usize) -> String {
         t.push_str(&tail.join("\n"));
         (t, Some((left, first_cut, last_cut, left_bytes)))
     };
-    out.push_str(&format!("<details><summary>Raw dump ({total} lines, numbered)</summary>\n\n"));
+    match streamed {
+        Some(what) => out.push_str(&format!(
+            "<details><summary>Raw dump ({}; {total} lines shown, numbered)</summary>\n\n",
+            escape(what)
+        )),
+        None => out.push_str(&format!("<details><summary>Raw dump ({total} lines, numbered)</summary>\n\n")),
+    }
     out.push_str(&fenced(&text, "text"));
     out.push_str("\n</details>\n\n");
     if let Some((left, a, b, bytes)) = trimmed {
@@ -662,7 +672,8 @@ fn is_value(w: &str) -> bool {
 /// Frame and register notes outside the crashed thread's backtrace, and notes whose anchor no
 /// longer matches: listed so that no note is silently dropped.
 fn write_other_notes(p: &Placed<'_>, _opts: &MarkdownOptions, out: &mut dyn Write) -> io::Result<()> {
-    let shown = |n: &Note| p.shown.iter().any(|s| std::ptr::eq(*s, n));
+    let shown: std::collections::HashSet<*const Note> = p.shown.iter().map(|n| *n as *const Note).collect();
+    let shown = |n: &Note| shown.contains(&(n as *const Note));
     let others: Vec<&Note> =
         p.frames.values().chain(p.registers.values()).flatten().copied().filter(|n| !shown(n)).collect();
     if !others.is_empty() {
