@@ -29,7 +29,6 @@ const LAYERS: &[(&str, u8)] = &[
     ("provenance", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
-    ("fsutil", 3),
     ("symbolize", 3),
     ("core", 3),
     ("unwind", 3),

@@ -31,7 +31,7 @@ const SCAN_THREADS: usize = 16;
 const OVERFLOW_ID: &str = "\0threads beyond the limit";
 
 /// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr).
-pub const LIMIT_NOTE: &str = "limit reached: ";
+pub use crate::model::diagnostics::LIMIT_NOTE;
 
 /// Estimated bytes of model records per recognized line, on top of its text.
 const RECORD_OVERHEAD: u64 = 64;

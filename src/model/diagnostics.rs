@@ -33,3 +33,7 @@ pub struct Parsed {
     pub trace: Trace,
     pub diagnostics: Diagnostics,
 }
+
+/// The prefix of every note that says a result is partial because a limit was reached
+/// (`--max-*`, `--symbolize-timeout`): stderr repeats these notes.
+pub const LIMIT_NOTE: &str = "limit reached: ";

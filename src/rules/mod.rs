@@ -287,10 +287,10 @@ pub static RULES: &[Rule] = &[
 pub(crate) fn checker_findings(cx: &RuleContext<'_>, info: &RuleInfo, next_steps: &[&str], out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         let Some(rep) = stop.checker.as_ref().filter(|r| r.kind == Some(info.id)) else { continue };
-        let culprit = crate::analyze::named_culprit(stop);
+        let culprit = cx.named_culprit(stop);
         let mut msg = format!("{}: {}", rep.tool, rep.text);
         if let Some((_, f)) = culprit {
-            msg.push_str(&format!(" in {}", crate::analyze::frame_location(f)));
+            msg.push_str(&format!(" in {}", f.location()));
         }
         let mut f = Finding::new(info, msg);
         f.stop = Some(si);

@@ -76,7 +76,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         msg.push_str(": a stack buffer overflow overwrote saved registers");
         if let Some(f) = culprit {
-            msg.push_str(&format!(" in or below {}", crate::analyze::frame_location(f)));
+            msg.push_str(&format!(" in or below {}", f.location()));
         }
         let mut f = Finding::new(&RULE, msg);
         f.stop = Some(si);

@@ -69,17 +69,19 @@ impl<'s> ModuleMap<'s> {
         // ambiguous when two segments share a file page (read-only data and the writable
         // segment of a small binary both start in page 0x2000), which put `.fini_array`
         // addresses into the wrong segment.
-        let mut biases: Vec<(String, u64)> = Vec::new();
-        for r in ranges.iter().filter(|r| r.bias.is_none() && r.offset == 0) {
-            if biases.iter().any(|(p, _)| *p == r.path) {
-                continue;
-            }
-            if let Some(base) = sup.offset_to_vaddr(&r.path, 0) {
-                biases.push((r.path.clone(), r.start.wrapping_sub(base)));
-            }
-        }
+        // A file can be mapped more than once (a runtime that also mmaps its own image as
+        // data): each range takes the bias of the nearest offset-0 mapping of the same file at
+        // or below it, which is the start of the load it belongs to.
+        // One pass in address order: linear in the number of mappings (an untrusted count).
+        ranges.sort_by_key(|r| (r.start, r.end));
+        let mut head_bias: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
         for r in ranges.iter_mut().filter(|r| r.bias.is_none()) {
-            if let Some((_, b)) = biases.iter().find(|(p, _)| *p == r.path) {
+            if r.offset == 0
+                && let Some(base) = sup.offset_to_vaddr(&r.path, 0)
+            {
+                head_bias.insert(r.path.clone(), r.start.wrapping_sub(base));
+            }
+            if let Some(b) = head_bias.get(&r.path) {
                 r.bias = Some(*b);
             }
         }
