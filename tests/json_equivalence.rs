@@ -177,6 +177,28 @@ mod reference {
     fn input_head(ir: &InputReport) -> Value {
         let t = &ir.parsed.trace;
         let d = &ir.parsed.diagnostics;
+        let mut v = input_head_fields(ir, t, d);
+        // Optional: present only when the rules lacked something a debugger can print.
+        if !ir.missing_evidence.is_empty()
+            && let Some(o) = v.as_object_mut()
+        {
+            o.insert(
+                "missing_evidence".into(),
+                ir.missing_evidence
+                    .iter()
+                    .map(|m| json!({"what": m.what, "command": m.command, "rules_waiting": m.rules_waiting, "stop": m.stop}))
+                    .collect::<Vec<_>>()
+                    .into(),
+            );
+        }
+        v
+    }
+
+    fn input_head_fields(
+        ir: &InputReport,
+        t: &tracecheck::model::Trace,
+        d: &tracecheck::model::Diagnostics,
+    ) -> Value {
         json!({
             "path": tracecheck::report::safe_line(&ir.path),
             "formats": t.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),

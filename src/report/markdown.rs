@@ -378,14 +378,12 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     if opts.include_raw
         && let Some(raw) = &ir.raw
     {
-        // A streamed input keeps only the start of its text: the report says so.
-        if let Some(what) = ir.parsed.diagnostics.notes.iter().find_map(|n| {
+        // A streamed input keeps only the start of its text: the summary says so.
+        let cut = ir.parsed.diagnostics.notes.iter().find_map(|n| {
             n.message.strip_prefix("the raw transcript in the markdown report holds the ").map(|m| m.to_string())
-        }) {
-            doc.push_str(&format!("*The raw dump below holds the {}.*\n\n", escape(&what)));
-        }
+        });
         let room = BUDGET.saturating_sub(doc.len() + footer.len());
-        doc.push_str(&raw_fold(raw, &ir.path, room));
+        doc.push_str(&raw_fold(raw, &ir.path, room, cut.as_deref()));
     }
     doc.push_str(&footer);
     title_out.write_all(doc.as_bytes())
@@ -437,7 +435,7 @@ fn fit_section(sec: &str, room: usize) -> String {
 /// The raw dump folded in `<details>`, each line numbered so that "dump line N" can be
 /// followed; trimmed to `room` bytes (the head and the tail kept) with a note saying how
 /// much was left out and how to attach the full file.
-fn raw_fold(raw: &str, path: &str, room: usize) -> String {
+fn raw_fold(raw: &str, path: &str, room: usize, streamed: Option<&str>) -> String {
     /// A line longer than this is cut (a dump may hold one enormous line).
     const LINE_MAX: usize = 400;
     let numbered: Vec<String> = raw
@@ -494,7 +492,13 @@ fn raw_fold(raw: &str, path: &str, room: usize) -> String {
         t.push_str(&tail.join("\n"));
         (t, Some((left, first_cut, last_cut, left_bytes)))
     };
-    out.push_str(&format!("<details><summary>Raw dump ({total} lines, numbered)</summary>\n\n"));
+    match streamed {
+        Some(what) => out.push_str(&format!(
+            "<details><summary>Raw dump ({}; {total} lines shown, numbered)</summary>\n\n",
+            escape(what)
+        )),
+        None => out.push_str(&format!("<details><summary>Raw dump ({total} lines, numbered)</summary>\n\n")),
+    }
     out.push_str(&fenced(&text, "text"));
     out.push_str("\n</details>\n\n");
     if let Some((left, a, b, bytes)) = trimmed {

@@ -1,7 +1,7 @@
 //! The default output: a readable summary for a terminal.
 
 use super::{annotate_register, describe_reason, frame_line, safe};
-use crate::classify::Classifier;
+use crate::classify::{Classifier, RegionKind};
 use crate::model::Severity;
 use crate::model::*;
 use crate::model::{InputReport, Report};
@@ -20,6 +20,19 @@ pub struct TextOptions {
 impl Default for TextOptions {
     fn default() -> Self {
         TextOptions { color: false, max_frames: 30, verbose: false, notes: Default::default() }
+    }
+}
+
+/// The ANSI colour of a region, the same as the TUI theme's (`tui::theme::Theme::region`).
+fn region_sgr(k: RegionKind) -> &'static str {
+    match k {
+        RegionKind::Code | RegionKind::Jit => "31",
+        RegionKind::Heap | RegionKind::Anonymous => "34",
+        RegionKind::Stack => "33",
+        RegionKind::WritableData => "35",
+        RegionKind::ReadOnlyData | RegionKind::Special => "0",
+        RegionKind::ZeroPage | RegionKind::NonCanonical | RegionKind::Unmapped | RegionKind::Kernel => "1;4;31",
+        RegionKind::SmallInteger | RegionKind::Unknown => "2",
     }
 }
 
@@ -159,7 +172,22 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
                 .filter(|f| f.stop == Some(si))
                 .flat_map(|f| f.registers.iter().map(String::as_str))
                 .collect();
-            writeln!(out, "  registers (frame #0):")?;
+            if p.on {
+                // The same region colours as the TUI, with their legend.
+                let legend: Vec<String> = [
+                    (RegionKind::Stack, "stack"),
+                    (RegionKind::Heap, "heap"),
+                    (RegionKind::Code, "code"),
+                    (RegionKind::WritableData, "data"),
+                    (RegionKind::ReadOnlyData, "rodata"),
+                ]
+                .iter()
+                .map(|(k, n)| p.wrap(region_sgr(*k), n))
+                .collect();
+                writeln!(out, "  registers (frame #0):  {}", legend.join(" "))?;
+            } else {
+                writeln!(out, "  registers (frame #0):")?;
+            }
             for r in &set.regs {
                 let Some(v) = r.value else { continue };
                 if crate::report::is_non_pointer_register(&r.name, t.arch) && !matches!(&*r.name, "eflags" | "cpsr") {
@@ -169,7 +197,8 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
                 let note = safe(&note);
                 let name = format!("{:<6}", safe(&r.name));
                 let name = if highlighted.contains(&&*r.name) { p.wrap("1;33", &name) } else { name };
-                writeln!(out, "    {name} {:#018x}  {}", v, p.dim(&note))?;
+                let kind = if v < 0x10000 { RegionKind::SmallInteger } else { c.classify(v).kind };
+                writeln!(out, "    {name} {:#018x}  {}", v, p.wrap(region_sgr(kind), &note))?;
                 for (i, (pl, n)) in placed.iter().enumerate() {
                     if let Pl::Register { register, frame: rf } = pl
                         && (rf.stop, rf.thread, rf.index) == (si, tp, 0)

@@ -63,24 +63,67 @@ pub fn inner(area: Rect) -> Rect {
     Block::default().borders(Borders::ALL).inner(area)
 }
 
-/// A row of spans cut to `width` columns (the buffer clips too; this keeps wide rows cheap).
-pub fn fit(mut spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
-    let mut used = 0usize;
-    let mut out = Vec::with_capacity(spans.len());
-    for s in spans.drain(..) {
-        if used >= width {
-            break;
-        }
-        let n = s.content.chars().count();
-        if used + n <= width {
-            used += n;
-            out.push(s);
-        } else {
-            let cut: String = s.content.chars().take(width - used).collect();
-            used = width;
-            out.push(Span::styled(cut, s.style));
-        }
+/// A row of spans cut to `width` columns. A cut row ends with `…`, and never in the middle
+/// of a number: a value (`0x000055555555552e`) is shown whole or not at all.
+pub fn fit(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
+    let total: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    if total <= width {
+        return Line::from(spans);
     }
+    if width == 0 {
+        return Line::default();
+    }
+    // Room for the text before the ellipsis.
+    let room = width - 1;
+    let mut used = 0usize;
+    let mut out: Vec<Span<'static>> = Vec::with_capacity(spans.len());
+    let mut last_style = Style::default();
+    for s in spans {
+        let n = s.content.chars().count();
+        if used + n <= room {
+            used += n;
+            last_style = s.style;
+            out.push(s);
+            continue;
+        }
+        // Cut this span at the last word boundary that fits.
+        let take = room - used;
+        let chars: Vec<char> = s.content.chars().collect();
+        let mut cut = take;
+        // A number (`0x000055555555552e`, `4212`, also inside `(M=0x5555…`) is never cut: it
+        // goes whole. A name may be cut, and the `…` says so.
+        if chars.get(cut).is_some_and(|c| c.is_ascii_hexdigit() || *c == 'x') {
+            let mut k = cut;
+            while k > 0 && (chars[k - 1].is_ascii_hexdigit() || chars[k - 1] == 'x') {
+                k -= 1;
+            }
+            let run = &chars[k..];
+            let starts_number = run.first().is_some_and(|c| c.is_ascii_digit())
+                && (k == 0 || !(chars[k - 1].is_alphanumeric() || chars[k - 1] == '_'));
+            if starts_number && k < cut {
+                cut = k;
+            }
+        }
+        // A span cut at its start leaves the word before it (in an earlier span) whole.
+        let kept: String = chars[..cut].iter().collect();
+        if !kept.trim().is_empty() {
+            out.push(Span::styled(kept.trim_end().to_string(), s.style));
+        }
+        last_style = s.style;
+        break;
+    }
+    while let Some(last) = out.last_mut() {
+        let t = last.content.trim_end();
+        if t.is_empty() {
+            out.pop();
+            continue;
+        }
+        if t.len() != last.content.len() {
+            *last = Span::styled(t.to_string(), last.style);
+        }
+        break;
+    }
+    out.push(Span::styled("…", last_style));
     Line::from(out)
 }
 
@@ -106,6 +149,29 @@ pub fn matches(hay: &str, query: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn text(l: &Line<'_>) -> String {
+        l.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn fit_never_cuts_a_word_and_ends_with_an_ellipsis() {
+        let row = || vec![Span::raw("r13    "), Span::raw("0x000055555555552e"), Span::raw(" heap")];
+        assert_eq!(text(&fit(row(), 40)), "r13    0x000055555555552e heap");
+        // 24 columns: the value does not fit whole, so it is left out, not cut.
+        assert_eq!(text(&fit(row(), 24)), "r13…");
+        assert_eq!(text(&fit(row(), 26)), "r13    0x000055555555552e…");
+        assert_eq!(
+            text(&fit(vec![Span::raw("the faulting instruction is not in the dump")], 20)),
+            "the faulting instru…"
+        );
+        assert_eq!(text(&fit(vec![Span::raw("x = 0x2a 0x000055555555552e")], 20)), "x = 0x2a…");
+        assert_eq!(text(&fit(row(), 1)), "…");
+        assert_eq!(text(&fit(row(), 0)), "");
+        for w in 0..40 {
+            assert!(text(&fit(row(), w)).chars().count() <= w);
+        }
+    }
 
     #[test]
     fn clean_strips_escapes_and_expands_tabs() {

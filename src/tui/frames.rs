@@ -100,10 +100,32 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 spans.push(Span::styled(format!(" ({})", clean(base)), t.dim()));
             }
         }
+        // A long (generic, templated) name gives way first, so the inline marker and the
+        // file:line after it stay visible; the name then ends with `…`.
+        if !f.signal_handler {
+            shorten_name(&mut spans, w);
+        }
         let mut line = fit(spans, w);
         if pos == app.frame {
             line = pad_style(line, w, if focused { t.selected() } else { t.selected_unfocused() });
         }
         line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
     }
+}
+
+/// Shortens the name span (the first one after `#N`, the longest) so the row fits `w`
+/// columns, keeping at least 12 columns of it.
+fn shorten_name(spans: &mut [Span<'static>], w: usize) {
+    let total: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    if total <= w {
+        return;
+    }
+    let Some((i, _)) = spans.iter().enumerate().rev().max_by_key(|(_, s)| s.content.chars().count()) else { return };
+    let n = spans[i].content.chars().count();
+    let keep = n.saturating_sub(total - w).max(12);
+    if keep + 1 >= n {
+        return;
+    }
+    let cut: String = spans[i].content.chars().take(keep - 1).collect();
+    spans[i] = Span::styled(format!("{}…", cut.trim_end()), spans[i].style);
 }

@@ -104,6 +104,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         None => " Registers ".to_string(),
     };
     block(title, focused, t).render(area, buf);
+    draw_legend(app, area, buf);
     let inner = inner(area);
     let Some(set) = app.frame_registers() else {
         let msg = match frame_idx {
@@ -179,4 +180,28 @@ mod tests {
         assert_eq!(ascii_preview(0x0000555555557dd0), None);
         assert_eq!(ascii_preview(0), None);
     }
+}
+
+/// The region colour legend (as pwndbg shows it) on the pane's bottom border, so the colours
+/// of the values above are always explained on screen.
+pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
+    use crate::classify::RegionKind as K;
+    if area.height < 3 || area.width < 12 {
+        return;
+    }
+    let t = &app.theme;
+    let mut spans: Vec<Span<'static>> = vec![Span::styled(" legend: ", t.dim())];
+    for (k, name) in [
+        (K::Stack, "stack"),
+        (K::Heap, "heap"),
+        (K::Code, "code"),
+        (K::WritableData, "data"),
+        (K::ReadOnlyData, "rodata"),
+    ] {
+        spans.push(Span::styled(name, t.region(k)));
+        spans.push(Span::raw(" "));
+    }
+    let w = area.width.saturating_sub(4) as usize;
+    let line = crate::tui::common::fit(spans, w);
+    line.render(Rect::new(area.x + 2, area.y + area.height - 1, area.width.saturating_sub(4), 1), buf);
 }

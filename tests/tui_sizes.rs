@@ -1,0 +1,103 @@
+//! Issue 15 item 5: the TUI at 40x12, 80x24, 100x30 and 160x45 (TestBackend snapshots in
+//! tests/snapshots/tui-*.txt, `UPDATE_SNAPSHOTS=1` after review): no hexadecimal value is
+//! ever shown cut (every `0x…` on screen is a whole value of the dump), and cut text ends
+//! with `…`.
+
+mod common;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::collections::HashSet;
+use tracecheck::tui::app::{Action, App};
+use tracecheck::tui::theme::Theme;
+
+const SIZES: [(u16, u16); 4] = [(40, 12), (80, 24), (100, 30), (160, 45)];
+
+fn screen(sample: &str, w: u16, h: u16) -> String {
+    let p = common::samples_dir().join(sample);
+    let bytes = std::fs::read(&p).unwrap();
+    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+    let mut ir = tracecheck::analyze::analyze(&name, tracecheck::input::parse_bytes(&bytes), &Default::default());
+    ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
+    let mut app = App::new(ir, None, Theme::plain());
+    app.update(Action::Resize(w, h));
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| app.draw(f, f.area())).unwrap();
+    let buf = term.backend().buffer().clone();
+    (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>() + "\n").collect()
+}
+
+/// Every hexadecimal number of the dump, without leading zeros.
+fn dump_values(sample: &str) -> HashSet<String> {
+    let text = std::fs::read_to_string(common::samples_dir().join(sample)).unwrap();
+    hex_tokens(&text).into_iter().map(|(v, _)| v).collect()
+}
+
+/// `0x…` tokens (value without leading zeros, and the character after the token).
+fn hex_tokens(s: &str) -> Vec<(String, Option<char>)> {
+    let mut out = Vec::new();
+    let b: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == '0' && b[i + 1] == 'x' && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i + 2;
+            while j < b.len() && b[j].is_ascii_hexdigit() {
+                j += 1;
+            }
+            if j > i + 2 {
+                let digits: String = b[i + 2..j].iter().collect::<String>().to_ascii_lowercase();
+                let v = digits.trim_start_matches('0');
+                out.push((if v.is_empty() { "0".to_string() } else { v.to_string() }, b.get(j).copied()));
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn snapshots_at_four_sizes_show_no_cut_value() {
+    let sample = "julia-trampoline-bad-r13.gdb.txt";
+    let known = dump_values(sample);
+    for (w, h) in SIZES {
+        let s = screen(sample, w, h);
+        common::assert_snapshot(&format!("tui-{w}x{h}"), &s);
+        for (v, next) in hex_tokens(&s) {
+            // A value the tool computed (an offset, a sum) is whole too: it is never followed
+            // by more hex digits cut off by a pane edge, which would show as a border or `…`
+            // right after the token only when the token was cut.
+            assert!(
+                known.contains(&v) || next != Some('│') && next != Some('…'),
+                "{w}x{h}: 0x{v} is not a value of the dump and ends at a cut\n{s}"
+            );
+            assert!(next != Some('…') || known.contains(&v), "{w}x{h}: 0x{v} cut\n{s}");
+        }
+    }
+}
+
+#[test]
+fn cut_rows_end_with_an_ellipsis() {
+    let s = screen("julia-trampoline-bad-r13.gdb.txt", 80, 24);
+    // The findings row is longer than its pane: it ends with `…` right before the border.
+    let row = s.lines().find(|l| l.contains("ERROR pinned-register")).expect("findings row");
+    assert!(row.contains("…"), "{row}");
+}
+
+/// The region colour legend is on screen (the registers pane's bottom border), and the
+/// plain-text report colours register annotations with the same region colours.
+#[test]
+fn region_legend_on_screen_and_in_the_text_report() {
+    let s = screen("julia-trampoline-bad-r13.gdb.txt", 160, 45);
+    assert!(s.contains("legend: stack heap code data rodata"), "{s}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .args(["--color", "always"])
+        .arg(common::samples_dir().join("null-field.gdb.txt"))
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(t.contains("registers (frame #0):  \x1b[33mstack\x1b[0m \x1b[34mheap\x1b[0m \x1b[31mcode\x1b[0m"), "{t}");
+    // rbx points into the stack: yellow, as the TUI's stack colour.
+    assert!(t.contains("rbx    0x00007fffffffed68  \x1b[33mstack\x1b[0m"), "{t}");
+}
