@@ -61,7 +61,21 @@ enum Bad {
 fn is_stack_bottom(f: &Frame) -> bool {
     matches!(
         f.function.as_deref(),
-        Some("__start_context" | "start_context" | "runtime.goexit" | "runtime.rt0_go" | "runtime.mstart")
+        Some(
+            "__start_context"
+                | "start_context"
+                | "runtime.goexit"
+                | "runtime.rt0_go"
+                | "runtime.mstart"
+                // A new thread's first frame: a core taken while a thread is still inside
+                // clone/clone3 (before its CFI marks the return address undefined) shows the
+                // thread's start argument above it.
+                | "clone"
+                | "clone3"
+                | "__clone"
+                | "__clone3"
+                | "__clone_internal"
+        )
     )
 }
 
