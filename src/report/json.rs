@@ -460,6 +460,28 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
     let arch = ir.parsed.trace.arch;
     j.val();
     j.open_obj();
+    // What a sanitizer or valgrind reported (null for debugger text).
+    j.key("checker");
+    match &s.checker {
+        Some(k) => {
+            j.val();
+            j.open_obj();
+            j.key("access");
+            j.opt_str(k.access.as_deref());
+            j.key("kind");
+            j.opt_str(k.kind);
+            j.key("lines");
+            j.lines(k.span);
+            j.key("summary");
+            j.opt_str(k.summary.as_deref());
+            j.key("text");
+            j.str(&k.text);
+            j.key("tool");
+            j.str(&k.tool);
+            j.close_obj();
+        }
+        None => j.null(),
+    }
     j.key("culprit");
     let culprit = ir.culprits.get(si).and_then(|c| c.as_ref()).and_then(|c| {
         let t = s.threads.iter().find(|t| *t.id == *c.thread)?;
@@ -502,6 +524,9 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
         j.close_obj();
     }
     j.close_arr();
+    // Julia's `in expression starting at FILE:LINE`.
+    j.key("expression");
+    j.opt_str(s.expression.as_deref());
     j.key("frame_registers");
     j.val();
     j.open_obj();
