@@ -21,6 +21,7 @@ pub mod classify;
 pub mod fills;
 pub mod input;
 pub mod insn;
+pub mod julia;
 pub mod messages;
 pub mod model;
 pub mod notes;
@@ -32,6 +33,7 @@ pub mod runtime;
 /// Signal names and numbers now live in the model; kept at the old path.
 pub use model::signals;
 
+pub mod triage;
 pub mod tui;
 
 // Binaries, DWARF and cores (the `core` branch).

@@ -16,7 +16,8 @@ use tracecheck::rules::{self, Selection, Severity};
     name = "tracecheck",
     version,
     about = "Reads what a debugger saw at a crash (gdb, rr, lldb, Julia and Go runtime output, ELF cores) and says what is wrong with the machine state.",
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = EXAMPLES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -24,6 +25,20 @@ struct Cli {
     #[command(flatten)]
     check: CheckArgs,
 }
+
+/// The examples section of `tracecheck --help` (also in the man page).
+const EXAMPLES: &str = "\
+Examples:
+  tracecheck crash.gdb.txt                     report on a gdb/rr/lldb transcript or runtime log
+  tracecheck --exe ./prog core.1234            analyze an ELF core with its executable
+  gdb -batch -ex run -ex bt -ex 'info registers' -ex 'x/i $pc' -ex 'p $_siginfo' ./prog 2>&1 | tracecheck -
+  tracecheck -f markdown crash.txt > report.md  a bug report to paste into an issue
+  tracecheck -i crash.txt                      the interactive terminal UI (same as `tracecheck tui`)
+  tracecheck triage ci-logs/                   many logs into crash signatures and clusters
+  tracecheck explain pinned-register           what a finding means (`tracecheck rules` lists them)
+
+Exit status: 0 no finding at or above --fail-on (default: error), 1 an error finding was
+reported, 2 usage error or an unreadable input.";
 
 #[derive(Subcommand)]
 enum Command {
@@ -33,8 +48,20 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         write_docs: Option<std::path::PathBuf>,
     },
-    /// Print a rule's explanation.
-    Explain { rule: String },
+    /// Print a rule's explanation: what it checks, why it matters, what to run next.
+    Explain {
+        /// A rule id, such as `pinned-register` (`tracecheck rules` lists them all).
+        #[arg(value_name = "RULE")]
+        rule: String,
+    },
+    /// Print a shell completion script: `tracecheck completions bash > ~/.local/share/bash-completion/completions/tracecheck`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `tracecheck man > ~/.local/share/man/man1/tracecheck.1`.
+    Man,
     /// Install the gdb companion script and print the `source` line for ~/.gdbinit.
     ///
     /// Writes the script to $XDG_DATA_HOME/tracecheck/tracecheck.py (default
@@ -49,7 +76,11 @@ enum Command {
         print_script: bool,
     },
     /// Open the interactive terminal UI on a dump (same as `tracecheck -i FILE`).
+    ///
+    /// The UI opens on the most severe finding; `?` lists the keys. Findings are explained
+    /// by `tracecheck explain RULE`; `tracecheck rules` lists the rules.
     Tui {
+        /// The dump: a gdb/rr/lldb transcript, a Julia or Go runtime log, or an ELF core (with --exe).
         #[arg(value_name = "FILE")]
         file: String,
         /// Follow a growing gdb/rr log (`set logging file FILE`): re-read it as it grows and
@@ -64,6 +95,48 @@ enum Command {
     Note(NoteArgs),
     /// addr2line-compatible: file addresses of an ELF binary to function, file and line.
     Symbolize(SymbolizeArgs),
+    /// Many CI logs and dumps into crash signatures and clusters, kept in an SQLite index
+    /// (docs/triage.md).
+    Triage(TriageArgs),
+}
+
+/// `tracecheck triage`: arguments only; the work is in `tracecheck::triage::cli`.
+#[derive(Args)]
+struct TriageArgs {
+    /// Files, directories (recursive), zip archives of CI logs; `-` reads a list of paths from
+    /// standard input. None: read the index only.
+    #[arg(value_name = "PATH")]
+    paths: Vec<String>,
+    /// The index (default: tracecheck-triage.sqlite in the one directory given, else here).
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
+    /// List the clusters (the default output).
+    #[arg(long)]
+    list: bool,
+    /// Show one cluster or signature (id or unique prefix) in detail.
+    #[arg(long, value_name = "SIGNATURE")]
+    show: Option<String>,
+    /// Only crashes seen on or after this date (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Meaningful frames in a signature (fixed per index).
+    #[arg(long, value_name = "N", default_value_t = tracecheck::triage::signature::DEFAULT_FRAMES)]
+    frames: usize,
+    /// Merge these indexes (e.g. one per CI shard) into --db.
+    #[arg(long, value_name = "DB", num_args = 1..)]
+    merge: Vec<std::path::PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    jobs: usize,
+    /// Skip inputs (or zip members) larger than this many bytes.
+    #[arg(long, default_value_t = 256 << 20)]
+    max_input_bytes: u64,
+    /// Crashes kept of one input (later ones are merged into the last, with a line in the summary).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_stops: usize,
 }
 
 #[derive(Args)]
@@ -162,7 +235,8 @@ struct CheckArgs {
     /// Exit with 1 when a finding of at least this severity is reported.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
-    /// Colour in text output (never when NO_COLOR is set).
+    /// Colour in text output. `auto` colours a terminal unless NO_COLOR is set (CLICOLOR_FORCE
+    /// forces it); `always` and `never` win over both.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     /// Show every stop's backtrace and all unrecognized lines.
@@ -194,37 +268,42 @@ struct LoadArgs {
     #[arg(long = "skip-rule", value_name = "ID")]
     skip_rule: Vec<String>,
     /// Refuse inputs larger than this many bytes.
-    #[arg(long, default_value_t = 2 << 30)]
+    #[arg(long, default_value_t = 2 << 30, help_heading = LIMITS)]
     max_input_bytes: u64,
     /// Frames kept of one input, over all threads and stops (later frames are dropped, with
     /// a note). `--max-frames` is how many are shown per backtrace.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, help_heading = LIMITS)]
     max_frames_kept: usize,
     /// Threads kept of one input (later threads are left out, with a note).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, value_name = "N", default_value_t = 100_000, help_heading = LIMITS)]
     max_threads: usize,
     /// Stops kept of one input (later stops are merged into the last one, with a note).
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = LIMITS)]
     max_stops: usize,
     /// Stop symbolizing after this many seconds and report what was done (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, help_heading = LIMITS)]
     symbolize_timeout: f64,
     #[command(flatten)]
     binaries: BinaryArgs,
 }
 
+/// Help heading of the options that bound what a hostile input can cost.
+const LIMITS: &str = "Limits (for untrusted or huge inputs)";
+/// Help heading of the binary and debug-info options.
+const BINARIES: &str = "Binaries and debug info";
+
 /// Binaries and debug info for cores and for symbolizing transcripts.
 #[derive(Args)]
 struct BinaryArgs {
     /// An executable or shared library of the crashed process (repeatable).
-    #[arg(long = "exe", value_name = "PATH")]
+    #[arg(long = "exe", value_name = "PATH", help_heading = BINARIES)]
     exe: Vec<std::path::PathBuf>,
     /// Look up the paths a core or transcript names under this directory.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = BINARIES)]
     sysroot: Option<std::path::PathBuf>,
     /// Separate debug files: `DIR/.build-id/xx/rest.debug` and `.gnu_debuglink` names
     /// (repeatable; /usr/lib/debug is always searched).
-    #[arg(long = "debug-dir", value_name = "DIR")]
+    #[arg(long = "debug-dir", value_name = "DIR", help_heading = BINARIES)]
     debug_dir: Vec<std::path::PathBuf>,
 }
 
@@ -306,6 +385,22 @@ fn run() -> ExitCode {
     match cli.command {
         Some(Command::Rules { write_docs }) => list_rules(write_docs),
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Completions { shell }) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "tracecheck", &mut io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man) => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            match clap_mangen::Man::new(cmd).render(&mut io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tracecheck: cannot write the man page: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
         Some(Command::Tui { file, follow, load }) => tui(&file, follow, &load),
         Some(Command::Note(args)) => note(args),
@@ -317,6 +412,25 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
+        Some(Command::Triage(a)) => {
+            ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
+                paths: a.paths,
+                db: a.db,
+                list: a.list,
+                show: a.show,
+                since: a.since,
+                format: match a.format {
+                    Format::Text => tracecheck::triage::query::OutFormat::Text,
+                    Format::Json => tracecheck::triage::query::OutFormat::Json,
+                    Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
+                },
+                frames: a.frames,
+                merge: a.merge,
+                jobs: a.jobs,
+                max_input_bytes: a.max_input_bytes,
+                max_stops: a.max_stops,
+            }))
+        }
         None => check(cli.check),
     }
 }
@@ -401,7 +515,58 @@ fn gdbinit(dir: Option<std::path::PathBuf>, print_script: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Whether text output is coloured. `--color always/never` decide alone; for `auto`,
+/// NO_COLOR (set and non-empty, no-color.org) turns colour off, else CLICOLOR_FORCE (set,
+/// non-empty and not `0`) turns it on, else a terminal gets colour. ripgrep does the same.
+fn use_color(choice: ColorChoice, is_terminal: bool, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+        ColorChoice::Auto => is_terminal,
+    }
+}
+
+/// The subcommand a mistyped first argument was probably meant to be: within two edits of a
+/// subcommand's name, and not an existing path.
+fn subcommand_suggestion(arg: &str) -> Option<String> {
+    if std::path::Path::new(arg).exists() || arg.contains(['/', '.']) {
+        return None;
+    }
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let best = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .map(|n| (edit_distance(arg, &n), n))
+        .filter(|(d, n)| *d <= 2 && *d < n.len())
+        .min();
+    best.map(|(_, n)| n)
+}
+
+/// Levenshtein distance over chars (short strings only: subcommand names).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
 fn check(args: CheckArgs) -> ExitCode {
+    if let [first, ..] = args.files.as_slice()
+        && let Some(sub) = subcommand_suggestion(first)
+    {
+        error_line(&format!("no file '{first}', and no subcommand of that name; did you mean `tracecheck {sub}`?"));
+        return ExitCode::from(2);
+    }
     if args.files.is_empty() {
         eprintln!(
             "tracecheck: no input file (try `tracecheck sample-traces/null-field.gdb.txt`, or `-` for standard input; `tracecheck --help` for more)"
@@ -440,11 +605,7 @@ fn check(args: CheckArgs) -> ExitCode {
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => io::stdout().is_terminal(),
-    } && std::env::var_os("NO_COLOR").map(|v| v.is_empty()).unwrap_or(true);
+    let color = use_color(args.color, io::stdout().is_terminal(), |k| std::env::var_os(k));
     let res = match args.format {
         Format::Text => report::text::write(
             &report,

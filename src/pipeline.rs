@@ -32,10 +32,10 @@ pub enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// The name shown for this input (`-` for standard input, as given on the command line).
+    /// The name shown for this input (`<stdin>` for standard input; a bare `-` reads as a typo).
     pub fn name(&self) -> &str {
         match self {
-            Source::Stdin => "-",
+            Source::Stdin => "<stdin>",
             Source::Path(p) => p,
         }
     }
@@ -105,7 +105,10 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Analysis, LoadErro
                     ..Default::default()
                 };
                 return match crate::core::read_core_trace(Path::new(path), &copts) {
-                    Ok(parsed) => Ok(analyze::analyze(path, parsed, &opts.selection)),
+                    Ok(mut parsed) => {
+                        attach_julia_layout(&mut parsed, opts);
+                        Ok(analyze::analyze(path, parsed, &opts.selection))
+                    }
                     Err(e) => Err(LoadError::Core(format!("{path}: {e}"))),
                 };
             }
@@ -149,7 +152,17 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
         let sup = DwarfSymbols::new(opts.symbols.clone());
         crate::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
     }
+    attach_julia_layout(&mut parsed, opts);
     analyze::analyze(name, parsed, &opts.selection)
+}
+
+/// Reads the Julia runtime's task layout from its DWARF when the trace names the runtime and
+/// the file is at hand (`--exe`, `--debug-dir`, `--sysroot` or its recorded path); the note
+/// says which file was used, or that the version table will be.
+fn attach_julia_layout(parsed: &mut Parsed, opts: &LoadOptions) {
+    if let Some(message) = crate::symbolize::julia_layout::attach_layout(&mut parsed.trace, &opts.symbols) {
+        parsed.diagnostics.notes.push(Note { line: None, message });
+    }
 }
 
 /// The diagnostics notes that say a result is partial (limits reached), for stderr.
@@ -200,7 +213,7 @@ fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Optio
         max_bytes: opts.max_input_bytes,
     };
     let run = |r: &mut dyn BufRead| -> Result<input::Streamed, LoadError> {
-        let what = if path == "-" { "standard input".to_string() } else { path.to_string() };
+        let what = if matches!(source, Source::Stdin) { "standard input".to_string() } else { path.to_string() };
         if r.fill_buf().map_err(|e| LoadError::Io(format!("cannot read {what}: {e}")))?.starts_with(b"\x7fELF") {
             return Err(not_on_stdin(path));
         }

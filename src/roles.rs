@@ -249,10 +249,18 @@ fn in_glibc_tree(file: &str) -> bool {
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
     let th = stop.crashed_thread()?;
+    // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
+    // Julia engineer does: to the package, script or C code that called in.
+    let julia = crate::julia::is_julia_stack(th);
     let pos = th
         .frames
         .iter()
-        .position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+        .position(|f| {
+            !is_machinery(f)
+                && (f.function.is_some() || f.file.is_some())
+                && !(julia && crate::julia::is_runtime_or_base(f))
+        })
+        .or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())))
         .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
     Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
 }

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! model < arch < knowledge < input, symbolize, core, unwind < rules < analyze, pipeline, notes
-//!       < report < tui < main
+//!       < report < tui, triage < main
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("messages", 2),
     ("fills", 2),
     ("roles", 2),
+    ("julia", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
     ("symbolize", 3),
@@ -33,6 +34,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("notes", 5),
     ("report", 6),
     ("tui", 7),
+    ("triage", 7),
     ("main", 8),
 ];
 

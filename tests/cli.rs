@@ -1,5 +1,7 @@
 //! End-to-end tests of the `tracecheck` binary: exit codes, formats, the JSON contract.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -83,7 +85,7 @@ fn stdin_and_skip_rule() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["inputs"][0]["path"], "-");
+    assert_eq!(v["inputs"][0]["path"], "<stdin>");
     assert!(v["inputs"][0]["findings"].as_array().unwrap().iter().all(|f| f["rule"] != "null-dereference"));
     assert_eq!(v["inputs"][0]["stops"][0]["reason"]["signal"], "SIGSEGV");
 }
@@ -93,8 +95,9 @@ fn text_output_has_no_colour_when_piped_or_no_color() {
     let o = run(&["sample-traces/null-field.gdb.txt"]);
     assert!(!o.stdout.contains(&0x1b));
     let o = bin()
-        .args(["--color", "always", "sample-traces/null-field.gdb.txt"])
+        .args(["sample-traces/null-field.gdb.txt"])
         .env("NO_COLOR", "1")
+        .env("CLICOLOR_FORCE", "1")
         .current_dir(root())
         .output()
         .unwrap();
@@ -134,9 +137,8 @@ fn elf_input_is_refused_clearly() {
 /// `../shared/tools/check-json-contract.py` over every sample trace (CI has ../shared).
 #[test]
 fn json_contract_on_every_sample() {
-    let checker = root().join("../shared/tools/check-json-contract.py");
-    if !checker.exists() {
-        println!("skipping JSON contract test: {} not found (it is beside the clone in CI)", checker.display());
+    let Some(checker) = common::require_shared("tools/check-json-contract.py") else { return };
+    if !common::require_tools(&["python3"]) {
         return;
     }
     for s in samples() {
@@ -254,4 +256,90 @@ fn tui_and_interactive_accept_the_batch_options_and_behave_the_same() {
     // --follow takes them too.
     let o = bin().args(["tui", "--follow", "--exe", exe, "--max-stops", "2", "-"]).output().unwrap();
     assert_eq!(outcome(o).1, "tracecheck: --follow reads a file, not standard input\n");
+}
+
+#[test]
+fn color_precedence_always_never_no_color_clicolor_force() {
+    let esc = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = bin();
+        c.args(args).arg("sample-traces/null-field.gdb.txt").current_dir(root());
+        c.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.output().unwrap().stdout.contains(&0x1b)
+    };
+    // --color always wins over NO_COLOR (NO_COLOR only changes the default).
+    assert!(esc(&["--color", "always"], &[("NO_COLOR", "1")]));
+    assert!(!esc(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]));
+    // auto on a pipe: no colour, unless CLICOLOR_FORCE; NO_COLOR beats CLICOLOR_FORCE.
+    assert!(!esc(&[], &[]));
+    assert!(esc(&[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!esc(&[], &[("CLICOLOR_FORCE", "0")]));
+    assert!(!esc(&[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]));
+}
+
+#[test]
+fn stdin_is_named_stdin_in_text() {
+    let text = std::fs::read(root().join("sample-traces/null-field.gdb.txt")).unwrap();
+    let mut child = bin().arg("-").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.starts_with("<stdin> ("), "{s}");
+}
+
+#[test]
+fn mistyped_subcommand_is_suggested() {
+    let o = run(&["rulez"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("did you mean `tracecheck rules`"), "{e}");
+    let o = run(&["explian", "x"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`tracecheck explain`"));
+    // A real file that happens to look like a subcommand is read, not second-guessed.
+    let dir = std::env::temp_dir().join(format!("tc-sub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("sample-traces/null-field.gdb.txt"), dir.join("rulez")).unwrap();
+    let o = bin().arg("rulez").current_dir(&dir).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Far from every subcommand: the plain "cannot open" message.
+    let o = run(&["no-such-dump-file"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("cannot open no-such-dump-file") && !e.contains("did you mean"), "{e}");
+}
+
+#[test]
+fn completions_and_man_page() {
+    for (shell, marker) in
+        [("bash", "_tracecheck()"), ("zsh", "#compdef tracecheck"), ("fish", "complete -c tracecheck")]
+    {
+        let o = run(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let s = String::from_utf8_lossy(&o.stdout);
+        assert!(s.contains(marker), "{shell}: {}", &s[..s.len().min(200)]);
+        // Subcommands and options are completed.
+        assert!(s.contains("explain") && (s.contains("--exe") || s.contains("-l exe")), "{shell}");
+    }
+    let o = run(&["man"]);
+    assert_eq!(o.status.code(), Some(0));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains(".TH tracecheck 1"));
+    assert!(s.contains("max\\-input\\-bytes") || s.contains("max-input-bytes"));
+}
+
+#[test]
+fn help_has_examples_and_groups_limits() {
+    let o = run(&["--help"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    let limits = s.find("Limits (for untrusted or huge inputs):").expect("limits heading");
+    let max_stops = s.find("--max-stops").unwrap();
+    let format = s.find("--format").unwrap();
+    assert!(max_stops > limits && format < limits, "limits are grouped apart from everyday options");
+    assert!(s.contains("Examples:") && s.contains("1 an error finding was"));
+    let o = run(&["tui", "--help"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("tracecheck rules") && s.contains("ELF core"), "{s}");
 }

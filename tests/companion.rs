@@ -3,9 +3,10 @@
 //! `gdb -batch -nx -ex 'source assets/tracecheck.py' -ex run -ex 'tracecheck-collect OUT'`,
 //! and checks what tracecheck reads from the dump.
 //!
-//! Needs gdb and gcc. Under CI (`CI=true`) a missing tool fails the test; elsewhere the
-//! test prints why it skipped.
+//! Needs gdb and gcc (and g++ and rustc for the other crashers). Under CI (`CI=true`) a missing
+//! tool fails the test; elsewhere the test prints a `SKIPPED` line (`common::require_tools`).
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tracecheck::input::{self, Parsed};
@@ -14,22 +15,6 @@ use tracecheck::rules::{self, Selection};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool).arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
-}
-
-/// Whether the tools are there; panics under CI when they are not.
-fn tools_or_skip(test: &str) -> bool {
-    let missing: Vec<&str> = ["gdb", "gcc"].into_iter().filter(|t| !have(t)).collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let in_ci = std::env::var("CI").map(|v| !v.is_empty() && v != "false" && v != "0").unwrap_or(false);
-    assert!(!in_ci, "{test}: {} not found, and CI is set: the companion tests must run in CI", missing.join(", "));
-    println!("{test}: skipped, {} not found", missing.join(", "));
-    false
 }
 
 struct TempDir(PathBuf);
@@ -157,7 +142,7 @@ fn run_one(name: &str, dir: &Path) -> (String, Parsed) {
 
 #[test]
 fn companion_dumps_of_real_crashes() {
-    if !tools_or_skip("companion_dumps_of_real_crashes") {
+    if !common::require_tools(&["gdb", "gcc"]) {
         return;
     }
     let tmp = TempDir::new("crashes");
@@ -272,7 +257,7 @@ fn julia(t: &Trace, stop: &Stop) {
 /// one file and read back as two stops.
 #[test]
 fn companion_appends_a_second_stop() {
-    if !tools_or_skip("companion_appends_a_second_stop") {
+    if !common::require_tools(&["gdb", "gcc"]) {
         return;
     }
     let tmp = TempDir::new("append");
@@ -296,7 +281,7 @@ fn companion_appends_a_second_stop() {
 /// A dump taken when nothing runs still completes, with gdb's errors in it.
 #[test]
 fn companion_without_a_process_does_not_abort() {
-    if !tools_or_skip("companion_without_a_process_does_not_abort") {
+    if !common::require_tools(&["gdb", "gcc"]) {
         return;
     }
     let tmp = TempDir::new("noproc");
@@ -330,7 +315,7 @@ fn gdbinit_installs_the_script() {
 /// zero unrecognized lines and the finding the sample exists for comes out.
 #[test]
 fn companion_dumps_of_every_other_sample_crasher() {
-    if !tools_or_skip("companion_dumps_of_every_other_sample_crasher") {
+    if !common::require_tools(&["gdb", "gcc", "g++", "rustc"]) {
         return;
     }
     let tmp = TempDir::new("every");

@@ -4,7 +4,7 @@
 //! as gdb-multiarch does on the same core (the expected frames below were checked against it).
 //!
 //! Needs `aarch64-linux-gnu-gcc` and `qemu-aarch64` (.ci/run installs them). Missing tools fail
-//! the test under CI=true and skip it (with a printed line) elsewhere.
+//! the test under CI=true and skip it with a `SKIPPED` line elsewhere (`common::require_tools`).
 
 mod common;
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ use tracecheck::model::*;
 
 #[test]
 fn qemu_aarch64_core_reads_unwinds_and_symbolizes_like_gdb() {
-    if !common::have_tools(&["aarch64-linux-gnu-gcc", "qemu-aarch64"]) {
+    if !common::require_tools(&["aarch64-linux-gnu-gcc", "qemu-aarch64"]) {
         return;
     }
     let dir = std::env::temp_dir().join(format!("tracecheck-a64core-{}", std::process::id()));

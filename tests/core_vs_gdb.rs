@@ -7,8 +7,8 @@
 //! the signal, the crashing thread, every frame (function, file, line, inlined frames)
 //! and the registers of frame #0.
 //!
-//! Needs gcc, gdb, objcopy, strip and rustc. Missing tools fail the test under CI=true
-//! and skip it (with a printed line) elsewhere.
+//! Needs gcc, gdb, binutils (objcopy, strip, readelf, nm, addr2line) and rustc. Missing tools
+//! fail the test under CI=true and skip it with a `SKIPPED` line elsewhere (`common::require_tools`).
 
 mod common;
 use std::path::{Path, PathBuf};
@@ -218,7 +218,7 @@ fn build_threads(dir: &Path, name: &str) -> PathBuf {
 
 #[test]
 fn multithreaded_c_with_inlined_frames_matches_gdb() {
-    if !common::have_tools(&["gcc", "gdb"]) {
+    if !common::require_tools(&["gcc", "gdb"]) {
         return;
     }
     let dir = workdir("threads");
@@ -249,7 +249,7 @@ fn multithreaded_c_with_inlined_frames_matches_gdb() {
 
 #[test]
 fn stripped_binary_with_build_id_debug_file_matches_gdb() {
-    if !common::have_tools(&["gcc", "gdb", "objcopy", "strip"]) {
+    if !common::require_tools(&["gcc", "gdb", "objcopy", "strip", "readelf"]) {
         return;
     }
     let dir = workdir("stripped");
@@ -295,7 +295,7 @@ fn main() {
 
 #[test]
 fn rust_program_matches_gdb_on_its_own_frames() {
-    if !common::have_tools(&["rustc", "gdb"]) {
+    if !common::require_tools(&["rustc", "gdb"]) {
         return;
     }
     let dir = workdir("rust");
@@ -316,7 +316,7 @@ fn rust_program_matches_gdb_on_its_own_frames() {
 
 #[test]
 fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
-    if !common::have_tools(&["gcc", "gdb"]) {
+    if !common::require_tools(&["gcc", "gdb"]) {
         return;
     }
     let dir = workdir("damaged");
@@ -409,7 +409,7 @@ fn damaged_cores_and_mismatched_binaries_give_messages_not_panics() {
 
 #[test]
 fn symbolize_agrees_with_binutils_addr2line() {
-    if !common::have_tools(&["gcc", "addr2line"]) {
+    if !common::require_tools(&["gcc", "nm", "addr2line"]) {
         return;
     }
     let dir = workdir("a2l");

@@ -1,6 +1,6 @@
 //! Text nobody here wrote: the external corpus in `../shared/corpus` (CASR crash reports and
 //! satyr's gdb backtraces, see its README). The corpus is not part of this repository, so
-//! every test here passes with a notice when it is absent (a fresh clone).
+//! every test here prints a `SKIPPED` line when it is absent (a fresh clone) and fails under CI.
 //!
 //! * every CASR `Stacktrace`, `ProcMaps` and `Disassembly` line must be recognized;
 //! * tracecheck's crash line (`analyze::crash_line`) is compared with CASR's `CrashLine`;
@@ -14,14 +14,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tracecheck::input::{self, gdb};
 
+/// `../shared/corpus`, or `None` after a `SKIPPED` line (a failure under CI).
 fn corpus_dir() -> Option<PathBuf> {
-    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    if p.is_dir() {
-        Some(p.to_path_buf())
-    } else {
-        println!("skipping corpus tests: ../shared/corpus not found");
-        None
-    }
+    common::require_shared("corpus")
 }
 
 struct Casrep {

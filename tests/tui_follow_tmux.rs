@@ -8,9 +8,10 @@
 //!   already waiting for X; after gdb finishes the screen shows the crash and its finding.
 //!
 //! tmux (and for the second test gdb and gcc) are required in CI (`CI=true`: missing tools
-//! fail the test); elsewhere the tests are skipped with a printed line. Each test runs its
-//! own tmux server (`-L`), never the user's.
+//! fail the test); elsewhere the tests are skipped with a `SKIPPED` line
+//! (`common::require_tools`). Each test runs its own tmux server (`-L`), never the user's.
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -91,28 +92,6 @@ impl Drop for Tmux {
     }
 }
 
-fn in_ci() -> bool {
-    std::env::var("CI").map(|v| !v.is_empty() && v != "false" && v != "0").unwrap_or(false)
-}
-
-/// Whether every tool runs; panics under CI when one is missing.
-fn tools_or_skip(test: &str, tools: &[&str]) -> bool {
-    let missing: Vec<&str> = tools
-        .iter()
-        .copied()
-        .filter(|t| {
-            let flag = if *t == "tmux" { "-V" } else { "--version" };
-            !Command::new(t).arg(flag).output().map(|o| o.status.success()).unwrap_or(false)
-        })
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    assert!(!in_ci(), "{test}: {} not installed, and CI=true requires this test to run", missing.join(", "));
-    println!("skipping {test}: {} not installed", missing.join(", "));
-    false
-}
-
 fn temp_dir(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tracecheck-follow-tmux-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -136,7 +115,7 @@ fn header(s: &str) -> &str {
 
 #[test]
 fn follow_in_tmux_while_a_shell_appends() {
-    if !tools_or_skip("follow_in_tmux_while_a_shell_appends", &["tmux"]) {
+    if !common::require_tools(&["tmux"]) {
         return;
     }
     let dir = temp_dir("shell");
@@ -197,7 +176,7 @@ fn follow_in_tmux_while_a_shell_appends() {
 
 #[test]
 fn follow_a_real_gdb_log() {
-    if !tools_or_skip("follow_a_real_gdb_log", &["tmux", "gdb", "gcc"]) {
+    if !common::require_tools(&["tmux", "gdb", "gcc"]) {
         return;
     }
     let dir = temp_dir("gdb");

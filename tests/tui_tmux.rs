@@ -3,8 +3,10 @@
 //! quit) and check the screen, the sidecar and the markdown.
 //!
 //! tmux is required in CI (`CI=true`: a missing tmux fails the test); elsewhere the test is
-//! skipped with a printed line. It runs its own tmux server (`-L`), never the user's.
+//! skipped with a `SKIPPED` line (`common::require_tools`). It runs its own tmux server
+//! (`-L`), never the user's.
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -60,10 +62,6 @@ impl Drop for Tmux {
     }
 }
 
-fn tmux_available() -> bool {
-    Command::new("tmux").arg("-V").output().map(|o| o.status.success()).unwrap_or(false)
-}
-
 fn copy_sample(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tracecheck-tmux-{}-{}", std::process::id(), name.replace('.', "_")));
     let _ = std::fs::remove_dir_all(&dir);
@@ -75,11 +73,7 @@ fn copy_sample(name: &str) -> PathBuf {
 
 #[test]
 fn tui_in_tmux_end_to_end() {
-    if !tmux_available() {
-        if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-            panic!("tmux is not installed, and CI=true requires this test to run (apt-get install -y tmux)");
-        }
-        println!("skipping tui_in_tmux_end_to_end: tmux is not installed (apt-get install -y tmux)");
+    if !common::require_tools(&["tmux"]) {
         return;
     }
     let dump = copy_sample("julia-trampoline-bad-r13.gdb.txt");

@@ -51,24 +51,44 @@ fn note(notes: &mut Vec<Note>, m: impl Into<String>) {
 
 /// The build-id of the ELF image mapped at `start`, read from process memory.
 pub fn build_id_in_memory(mem: &dyn MemorySource, start: u64) -> Option<Vec<u8>> {
+    build_id_in_memory_checked(mem, start).ok().flatten()
+}
+
+/// [`build_id_in_memory`], saying why a damaged header in memory was not followed (the
+/// numbers come from the core: nothing may overflow).
+pub fn build_id_in_memory_checked(mem: &dyn MemorySource, start: u64) -> Result<Option<Vec<u8>>, String> {
     let mut eh = [0u8; 64];
     if mem.read(start, &mut eh) != 64 || !eh.starts_with(b"\x7fELF") || eh[4] != 2 {
-        return None;
+        return Ok(None);
     }
-    let phoff = u64::from_le_bytes(eh[32..40].try_into().ok()?);
-    let phentsize = u16::from_le_bytes(eh[54..56].try_into().ok()?) as u64;
-    let phnum = u16::from_le_bytes(eh[56..58].try_into().ok()?) as u64;
+    let field = |r: std::ops::Range<usize>| eh.get(r).map(|b| b.iter().rev().fold(0u64, |a, &x| (a << 8) | x as u64));
+    let (Some(phoff), Some(phentsize), Some(phnum)) = (field(32..40), field(54..56), field(56..58)) else {
+        return Ok(None);
+    };
     if phentsize < 56 || phnum > 256 {
-        return None;
+        return Ok(None);
     }
+    let Some(ph_at) = start.checked_add(phoff) else {
+        return Err(format!(
+            "the ELF header in memory at {start:#x} puts its program headers at offset {phoff:#x}, past the end of \
+             the address space; its build-id is not read"
+        ));
+    };
+    // (phentsize and phnum are 16-bit values: the product fits.)
     let mut ph = vec![0u8; (phentsize * phnum) as usize];
-    if mem.read(start + phoff, &mut ph) != ph.len() {
-        return None;
+    if mem.read(ph_at, &mut ph) != ph.len() {
+        return Ok(None);
     }
+    Ok(build_id_in_phdrs(mem, start, &ph, phentsize as usize))
+}
+
+/// The NT_GNU_BUILD_ID note among the PT_NOTEs of program headers `ph` of the image at
+/// `start`.
+fn build_id_in_phdrs(mem: &dyn MemorySource, start: u64, ph: &[u8], phentsize: usize) -> Option<Vec<u8>> {
     let rd = |b: &[u8], o: usize| -> u64 {
         b.get(o..o + 8).and_then(|x| x.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0)
     };
-    let entries: Vec<&[u8]> = ph.chunks(phentsize as usize).collect();
+    let entries: Vec<&[u8]> = ph.chunks(phentsize).collect();
     let min_load = entries.iter().filter(|e| e.first() == Some(&1)).map(|e| rd(e, 16) & !0xfff).min()?;
     let bias = start.wrapping_sub(min_load);
     for e in entries {
@@ -121,10 +141,12 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         }
     }
     for p in &paths {
-        if let Some(first) = core.files.iter().find(|f| f.path == *p && f.offset == 0)
-            && let Some(id) = build_id_in_memory(&raw, first.start)
-        {
-            sym.expect_build_id(p, id);
+        if let Some(first) = core.files.iter().find(|f| f.path == *p && f.offset == 0) {
+            match build_id_in_memory_checked(&raw, first.start) {
+                Ok(Some(id)) => sym.expect_build_id(p, id),
+                Ok(None) => {}
+                Err(why) => note(&mut notes, format!("{p}: {why}")),
+            }
         }
     }
     let mut modules: Vec<MappedModule> = Vec::new();
@@ -309,8 +331,9 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     trace.core_command = core.command.clone().map(Into::into);
     trace.program = core.program.clone().map(Into::into);
     // Mappings: NT_FILE entries (with perms from their segment), then anonymous segments.
+    // (`a - vaddr`, not `vaddr + memsz`: a segment may sit at the very last address.)
     let perms_at =
-        |a: u64| core.segments.iter().find(|s| a >= s.vaddr && a < s.vaddr + s.memsz.max(1)).map(|s| s.perms());
+        |a: u64| core.segments.iter().find(|s| a >= s.vaddr && a - s.vaddr < s.memsz.max(1)).map(|s| s.perms());
     for f in &core.files {
         trace.mappings.push(Mapping {
             start: Address(f.start),

@@ -148,6 +148,30 @@ pub fn native_frame(t: &str) -> Option<JuliaNativeFrame<'_>> {
     Some(JuliaNativeFrame { function: Some(name), ip: None, path: Some(file), line: Some(line), inlined })
 }
 
+/// A native frame as people paste it into issues after a signal header, in columns:
+/// `gc_mark_outrefs           gc-stock.c:2356`, optionally followed by a remark
+/// (`<- reading a GARBAGE type tag`). The name is one symbol, the location `file:line`, and
+/// two or more spaces separate them; anything else is not a frame.
+pub fn column_frame(t: &str) -> Option<JuliaNativeFrame<'_>> {
+    let t = t.trim();
+    let gap = t.find("  ")?;
+    let name = &t[..gap];
+    if name.is_empty() || name.len() > 512 || name.contains(char::is_whitespace) || name.contains(':') {
+        return None;
+    }
+    if !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '#' | '!' | '.' | '$' | '@')) {
+        return None;
+    }
+    let rest = t[gap..].trim_start();
+    let loc = rest.split("  ").next()?.trim();
+    let (file, line, _) = file_line(loc)?;
+    if !is_source_path(file) {
+        return None;
+    }
+    let inlined = rest.contains("[inlined]");
+    Some(JuliaNativeFrame { function: Some(name), ip: None, path: Some(file), line: Some(line), inlined })
+}
+
 /// A Julia `Stacktrace:` entry: `[3] f(x::Int64)` with the location on the next line
 /// (`@ Module ~/file.jl:12 [inlined]`), or all on one line (`… @ Module file:12`, or the
 /// pre-1.6 `… at /path/file.jl:12`).
@@ -235,7 +259,25 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         reason.signal = crate::model::signals::name(h.signo).map(|s| b.intern(s));
         reason.si_code = h.code;
         reason.description = Some(h.description.into());
+        // Julia prints a failed assertion's message *before* the SIGABRT banner it causes: when
+        // the previous stop's last lines were such messages, they belong to this new stop.
+        let carried: Vec<Message> = match b.stop {
+            Some(i) if h.signo == 6 => {
+                let s = &mut b.trace.stops[i];
+                let last_frame = s.threads.iter().flat_map(|t| &t.frames).map(|f| f.span.last).max().unwrap_or(0);
+                let (moved, kept): (Vec<Message>, Vec<Message>) = s.messages.drain(..).partition(|m| {
+                    m.span.first > last_frame
+                        && crate::messages::classify(&m.text) == Some(crate::messages::MessageKind::Assertion)
+                });
+                s.messages = kept;
+                moved
+            }
+            _ => Vec::new(),
+        };
         start_native_stop(b, reason);
+        if let Some(i) = b.stop {
+            b.trace.stops[i].messages.extend(carried);
+        }
         return true;
     }
     if let Some((name, addr, frame)) = windows_exception(t) {
@@ -277,7 +319,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     if b.ctx == Ctx::JuliaNative
-        && let Some(f) = native_frame(t)
+        && let Some(f) = native_frame(t).or_else(|| column_frame(t))
     {
         put_native_frame(b, f, None, n);
         return true;
@@ -508,6 +550,22 @@ mod tests {
         assert_eq!(f.path, Some("./boot.jl"));
         assert_eq!(native_frame("look at this"), None);
         assert_eq!(native_frame("the program stopped at home"), None);
+    }
+
+    #[test]
+    fn column_frames() {
+        let f =
+            column_frame("jl_datatype_layout        julia.h:1523            <- reading a GARBAGE type tag").unwrap();
+        assert_eq!((f.function, f.path, f.line), (Some("jl_datatype_layout"), Some("julia.h"), Some(1523)));
+        let f = column_frame("augmented_primal          LuxLib/src/impl/matmul.jl:276   <- ...inside").unwrap();
+        assert_eq!(
+            (f.function, f.path, f.line),
+            (Some("augmented_primal"), Some("LuxLib/src/impl/matmul.jl"), Some(276))
+        );
+        assert!(column_frame("gc_mark_loop_serial ...").is_none());
+        assert!(column_frame("ODEfunc                   (Lux dense RHS)").is_none());
+        assert!(column_frame("Julia	Enzyme 0.13.171 result").is_none());
+        assert!(column_frame("matmuladd / fused_dense / Dense / applychain / Chain").is_none());
     }
 
     #[test]

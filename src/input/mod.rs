@@ -1144,6 +1144,9 @@ impl Builder {
         }
         if let Some(r) = t.strip_prefix("Starting program: ") {
             self.trace.program = Some(r.split_whitespace().next().unwrap_or(r).into());
+            // A new process: what it prints belongs to its own stop, not to the last one (a CI
+            // log runs several programs under gdb one after another).
+            self.stop = None;
             return true;
         }
         // Table headers select how the rows that follow are read, also without an echoed

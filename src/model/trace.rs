@@ -577,6 +577,35 @@ pub struct Trace {
     /// Code addresses seen in registers, memory words and branch targets, with what the
     /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
     pub code_symbols: Vec<(Address, Sym)>,
+    /// The Julia runtime's task and thread-state layout, read from its DWARF when the runtime
+    /// library was found (`symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
+    /// version table in `crate::julia`, keyed by the Julia version the trace names.
+    pub julia_layout: Option<JuliaLayout>,
+}
+
+/// Byte offsets of the Julia runtime fields a pgcstack check reads (64-bit targets).
+/// pgcstack is `&task->gcstack`, so `task = pgcstack - task_gcstack`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct JuliaLayout {
+    /// The Julia version the layout is for (`1.13.1`, `1.10`), when known.
+    pub version: Option<Box<str>>,
+    /// Where the offsets come from: `DWARF of …/libjulia-internal.so.1.13` or
+    /// `version table (1.10)`; quoted in findings so no layout is assumed silently.
+    pub source: Box<str>,
+    /// Read from the runtime's own debug information (not assumed from a version table).
+    pub from_dwarf: bool,
+    /// The table row was checked against a real build of that version.
+    pub verified: bool,
+    /// `offsetof(jl_task_t, gcstack)`, `world_age`, `ptls`.
+    pub task_gcstack: u64,
+    pub task_world_age: u64,
+    pub task_ptls: u64,
+    /// `offsetof(jl_tls_states_t, tid)`, `current_task`, `system_id` (the pthread_t).
+    pub tls_tid: Option<u64>,
+    pub tls_current_task: Option<u64>,
+    pub tls_system_id: Option<u64>,
+    /// `jl_task_tag` (small type tags): a task's header word is `tag << 4` plus GC bits.
+    pub task_tag: Option<u64>,
 }
 
 /// Reads process memory: a core's segments, mapped files. Implementations never panic on

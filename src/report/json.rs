@@ -1,283 +1,716 @@
 //! `--format json`: one document, schema `tracecheck/1` (see `docs/json-schema.md`).
+//!
+//! Written straight from the model by a small streaming writer: no `serde_json::Value` tree,
+//! no `String` per field. Object keys are written in alphabetical order (the order the
+//! earlier `Value`-based writer produced, which `docs/json-schema.md` promises), strings are
+//! escaped exactly as serde_json escapes them, and addresses go through one reused buffer.
+//! `tests/json_equivalence.rs` keeps the earlier writer and checks that both give the same
+//! bytes on every sample.
 
 use super::annotate_register;
 use crate::classify::Classifier;
 use crate::model::*;
-use crate::model::{InputReport, Report};
-use serde_json::{Map, Value, json};
 use std::io::Write;
 
 pub const SCHEMA: &str = "tracecheck/1";
 
-fn hex(v: u64) -> Value {
-    Value::String(format!("{v:#x}"))
+/// Bytes collected before they are handed to the underlying writer.
+const CHUNK: usize = 64 << 10;
+
+/// JSON tokens into a buffer that is flushed to `out` in large chunks (one `write_all` per
+/// 64 KiB instead of one per token through `dyn Write`).
+struct J<'w> {
+    out: &'w mut dyn Write,
+    buf: Vec<u8>,
+    /// Keeps track of whether the next value in the current object or array needs a comma.
+    first: bool,
 }
 
-fn opt_hex(v: Option<Address>) -> Value {
-    v.map(|a| hex(a.0)).unwrap_or(Value::Null)
+/// serde_json's escape table: 0 = written as is; otherwise the escape letter (`u` = `\u00XX`).
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = b'u';
+        i += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+impl<'w> J<'w> {
+    fn new(out: &'w mut dyn Write) -> Self {
+        J { out, buf: Vec::with_capacity(CHUNK + 4096), first: true }
+    }
+
+    #[inline]
+    fn maybe_flush(&mut self) -> std::io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    #[inline]
+    fn raw(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
+    #[inline]
+    fn comma(&mut self) {
+        if !self.first {
+            self.buf.push(b',');
+        }
+        self.first = false;
+    }
+
+    fn open_obj(&mut self) {
+        self.buf.push(b'{');
+        self.first = true;
+    }
+    fn close_obj(&mut self) {
+        self.buf.push(b'}');
+        self.first = false;
+    }
+    fn open_arr(&mut self) {
+        self.buf.push(b'[');
+        self.first = true;
+    }
+    fn close_arr(&mut self) {
+        self.buf.push(b']');
+        self.first = false;
+    }
+
+    /// `"key":` (keys are literals from this file: nothing to escape).
+    #[inline]
+    fn key(&mut self, k: &str) {
+        self.comma();
+        self.buf.push(b'"');
+        self.buf.extend_from_slice(k.as_bytes());
+        self.buf.extend_from_slice(b"\":");
+        self.first = true;
+    }
+
+    /// Marks the value after a key (or an array element) as written.
+    #[inline]
+    fn val(&mut self) {
+        self.comma();
+    }
+
+    fn str(&mut self, s: &str) {
+        self.val();
+        self.escaped(s);
+    }
+
+    fn escaped(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        self.buf.push(b'"');
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let e = ESCAPE[b as usize];
+            if e == 0 {
+                continue;
+            }
+            self.buf.extend_from_slice(&bytes[start..i]);
+            if e == b'u' {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                self.buf.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+            } else {
+                self.buf.extend_from_slice(&[b'\\', e]);
+            }
+            start = i + 1;
+        }
+        self.buf.extend_from_slice(&bytes[start..]);
+        self.buf.push(b'"');
+    }
+
+    fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.str(s),
+            None => self.null(),
+        }
+    }
+
+    fn null(&mut self) {
+        self.val();
+        self.raw(b"null");
+    }
+
+    fn bool(&mut self, b: bool) {
+        self.val();
+        self.raw(if b { b"true" } else { b"false" });
+    }
+
+    fn int<I: itoa::Integer>(&mut self, v: I) {
+        self.val();
+        let mut b = itoa::Buffer::new();
+        self.buf.extend_from_slice(b.format(v).as_bytes());
+    }
+
+    fn opt_int<I: itoa::Integer>(&mut self, v: Option<I>) {
+        match v {
+            Some(v) => self.int(v),
+            None => self.null(),
+        }
+    }
+
+    /// `"0x…"`, as `format!("{v:#x}")` writes it.
+    fn hex(&mut self, v: u64) {
+        self.val();
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut tmp = [0u8; 20];
+        let mut i = tmp.len();
+        tmp[i - 1] = b'"';
+        i -= 1;
+        let mut x = v;
+        loop {
+            i -= 1;
+            tmp[i] = HEX[(x & 15) as usize];
+            x >>= 4;
+            if x == 0 {
+                break;
+            }
+        }
+        tmp[i - 3..i].copy_from_slice(b"\"0x");
+        self.buf.extend_from_slice(&tmp[i - 3..]);
+    }
+
+    fn opt_hex(&mut self, v: Option<Address>) {
+        match v {
+            Some(a) => self.hex(a.0),
+            None => self.null(),
+        }
+    }
+
+    fn lines(&mut self, s: Span) {
+        self.val();
+        self.raw(b"[");
+        let mut b = itoa::Buffer::new();
+        self.buf.extend_from_slice(b.format(s.first).as_bytes());
+        self.raw(b",");
+        self.buf.extend_from_slice(b.format(s.last).as_bytes());
+        self.raw(b"]");
+    }
+
+    fn str_array<S: AsRef<str>>(&mut self, items: &[S]) {
+        self.val();
+        self.open_arr();
+        for s in items {
+            self.str(s.as_ref());
+        }
+        self.close_arr();
+    }
 }
 
-fn opt_str<S: AsRef<str>>(v: Option<S>) -> Value {
-    v.map(|s| Value::String(s.as_ref().to_string())).unwrap_or(Value::Null)
-}
-
-fn lines(s: Span) -> Value {
-    json!([s.first, s.last])
-}
-
-fn frame(f: &Frame) -> Value {
-    let mut m = Map::new();
-    m.insert("index".into(), json!(f.index));
-    m.insert("pc".into(), opt_hex(f.pc));
-    m.insert("function".into(), opt_str(f.function.as_deref()));
-    m.insert("args".into(), opt_str(f.args.as_deref()));
-    m.insert("file".into(), opt_str(f.file.as_deref()));
-    m.insert("line".into(), f.line.map(Value::from).unwrap_or(Value::Null));
-    m.insert("module".into(), opt_str(f.module.as_deref()));
-    m.insert("inlined".into(), json!(f.inlined));
-    m.insert("signal_handler".into(), json!(f.signal_handler));
+fn frame(j: &mut J<'_>, f: &Frame) {
+    j.val();
+    j.open_obj();
+    j.key("args");
+    j.opt_str(f.args.as_deref());
+    j.key("file");
+    j.opt_str(f.file.as_deref());
+    j.key("function");
+    j.opt_str(f.function.as_deref());
+    j.key("index");
+    j.int(f.index);
+    j.key("inlined");
+    j.bool(f.inlined);
+    j.key("line");
+    j.opt_int(f.line);
+    j.key("lines");
+    j.lines(f.span);
     if f.locals.is_some() {
-        let locals: Vec<Value> = f.locals().map(|(n, v)| json!({"name": n, "value": v})).collect();
-        m.insert("locals".into(), Value::Array(locals));
+        j.key("locals");
+        j.val();
+        j.open_arr();
+        for (n, v) in f.locals() {
+            j.val();
+            j.open_obj();
+            j.key("name");
+            j.str(n);
+            j.key("value");
+            j.str(v);
+            j.close_obj();
+        }
+        j.close_arr();
     }
-    m.insert("lines".into(), lines(f.span));
-    Value::Object(m)
+    j.key("module");
+    j.opt_str(f.module.as_deref());
+    j.key("pc");
+    j.opt_hex(f.pc);
+    j.key("signal_handler");
+    j.bool(f.signal_handler);
+    j.close_obj();
 }
 
-fn regs(set: &RegisterSet) -> Value {
-    let mut m = Map::new();
-    for r in &set.regs {
-        if let Some(v) = r.value {
-            m.insert(r.name.to_string(), hex(v));
+/// Entries of a JSON object keyed by register name: sorted by name, and for a name that
+/// occurs twice the later value (what inserting into a map gives).
+fn sorted_last_wins<T>(mut entries: Vec<(&str, T)>) -> Vec<(&str, T)> {
+    // Stable sort keeps equal names in input order; keep the last of each run.
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out: Vec<(&str, T)> = Vec::with_capacity(entries.len());
+    for e in entries {
+        match out.last_mut() {
+            Some(last) if last.0 == e.0 => *last = e,
+            _ => out.push(e),
         }
     }
-    Value::Object(m)
+    out
 }
 
-fn reg_notes(set: &RegisterSet, c: &Classifier<'_>, arch: Arch) -> Value {
-    let mut m = Map::new();
-    for r in &set.regs {
-        if let Some(note) = annotate_register(r, c, arch) {
-            m.insert(r.name.to_string(), Value::String(note));
+fn regs(j: &mut J<'_>, set: Option<&RegisterSet>) {
+    j.val();
+    j.open_obj();
+    if let Some(set) = set {
+        let entries = set.regs.iter().filter_map(|r| r.value.map(|v| (&*r.name, v))).collect();
+        for (name, v) in sorted_last_wins(entries) {
+            j.key_escaped(name);
+            j.hex(v);
         }
     }
-    Value::Object(m)
+    j.close_obj();
 }
 
-/// A thread without its frames (streamed separately).
-fn thread_head(t: &Thread) -> Value {
-    json!({
-        "id": &*t.id,
-        "name": t.name.as_deref(),
-        "lwp": t.lwp,
-        "crashed": t.crashed,
-        "current": t.current,
-        "backtrace_stopped": t.backtrace_stopped.as_deref(),
-        "frames": Value::Null,
-        "lines": lines(t.span),
-    })
+impl J<'_> {
+    /// A key taken from the dump (register names): escaped like any string.
+    fn key_escaped(&mut self, k: &str) {
+        self.comma();
+        self.escaped(k);
+        self.buf.push(b':');
+        self.first = true;
+    }
 }
 
-fn stop(ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> Value {
-    let r = &s.reason;
+fn reg_notes(j: &mut J<'_>, set: Option<&RegisterSet>, c: &Classifier<'_>, arch: Arch) {
+    j.val();
+    j.open_obj();
+    if let Some(set) = set {
+        let entries = set.regs.iter().filter_map(|r| annotate_register(r, c, arch).map(|n| (&*r.name, n))).collect();
+        for (name, note) in sorted_last_wins(entries) {
+            j.key_escaped(name);
+            j.str(&note);
+        }
+    }
+    j.close_obj();
+}
+
+fn thread(j: &mut J<'_>, t: &Thread) -> std::io::Result<()> {
+    j.val();
+    j.open_obj();
+    j.key("backtrace_stopped");
+    j.opt_str(t.backtrace_stopped.as_deref());
+    j.key("crashed");
+    j.bool(t.crashed);
+    j.key("current");
+    j.bool(t.current);
+    j.key("frames");
+    j.val();
+    j.open_arr();
+    for f in &t.frames {
+        j.raw(if j.first { b"\n" } else { b",\n" });
+        j.first = true;
+        frame(j, f);
+        j.maybe_flush()?;
+    }
+    j.close_arr();
+    j.key("id");
+    j.str(&t.id);
+    j.key("lines");
+    j.lines(t.span);
+    j.key("lwp");
+    j.opt_int(t.lwp);
+    j.key("name");
+    j.opt_str(t.name.as_deref());
+    j.close_obj();
+    Ok(())
+}
+
+fn reason(j: &mut J<'_>, r: &StopReason, c: &Classifier<'_>) {
+    j.val();
+    j.open_obj();
+    j.key("address");
+    j.opt_hex(r.address);
+    j.key("address_class");
+    match r.address {
+        Some(a) => j.str(&c.classify(a.0).to_string()),
+        None => j.null(),
+    }
+    j.key("code");
+    match (r.code_name(), r.si_code) {
+        (Some(n), _) => j.str(n),
+        (None, Some(v)) => j.str(&v.to_string()),
+        (None, None) => j.null(),
+    }
+    j.key("code_value");
+    j.opt_int(r.si_code);
+    j.key("description");
+    j.opt_str(r.description.as_deref());
+    j.key("kind");
+    j.str(stop_kind_name(r.kind));
+    j.key("lines");
+    j.lines(r.span);
+    j.key("new_value");
+    j.opt_str(r.new_value.as_deref());
+    j.key("number");
+    j.opt_int(r.number);
+    j.key("old_value");
+    j.opt_str(r.old_value.as_deref());
+    j.key("signal");
+    j.opt_str(r.signal.as_deref());
+    j.key("signo");
+    j.opt_int(r.signo);
+    j.close_obj();
+}
+
+/// The serde name of a [`StopKind`] (`rename_all = "snake_case"`).
+fn stop_kind_name(k: StopKind) -> &'static str {
+    match k {
+        StopKind::Signal => "signal",
+        StopKind::Breakpoint => "breakpoint",
+        StopKind::Watchpoint => "watchpoint",
+        StopKind::Exited => "exited",
+        StopKind::RuntimeError => "runtime_error",
+        StopKind::RrFatal => "rr_fatal",
+        StopKind::Unknown => "unknown",
+    }
+}
+
+fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> std::io::Result<()> {
     let arch = ir.parsed.trace.arch;
-    let crashed = s.crashed_thread();
-    let registers = s.registers().map(regs).unwrap_or_else(|| json!({}));
-    let register_notes = s.registers().map(|set| reg_notes(set, c, arch)).unwrap_or_else(|| json!({}));
-    let mut frame_registers = Map::new();
-    if let Some(t) = crashed {
-        for (k, set) in &t.registers {
-            frame_registers.insert(k.to_string(), regs(set));
+    j.val();
+    j.open_obj();
+    j.key("culprit");
+    let culprit = ir.culprits.get(si).and_then(|c| c.as_ref()).and_then(|c| {
+        let t = s.threads.iter().find(|t| *t.id == *c.thread)?;
+        Some((c, t.frames.get(c.position)?))
+    });
+    match culprit {
+        Some((cu, f)) => {
+            j.val();
+            j.open_obj();
+            j.key("file");
+            j.opt_str(f.file.as_deref());
+            j.key("frame");
+            j.int(cu.index);
+            j.key("function");
+            j.opt_str(f.function.as_deref());
+            j.key("line");
+            j.opt_int(f.line);
+            j.key("thread");
+            j.str(&cu.thread);
+            j.close_obj();
+        }
+        None => j.null(),
+    }
+    j.key("disassembly");
+    j.val();
+    j.open_arr();
+    for i in &s.disassembly {
+        j.val();
+        j.open_obj();
+        j.key("address");
+        j.hex(i.address.0);
+        j.key("current");
+        j.bool(i.current);
+        j.key("lines");
+        j.lines(i.span);
+        j.key("location");
+        j.opt_str(i.location.as_deref());
+        j.key("text");
+        j.str(&i.text);
+        j.close_obj();
+    }
+    j.close_arr();
+    j.key("frame_registers");
+    j.val();
+    j.open_obj();
+    if let Some(t) = s.crashed_thread() {
+        // Keys are the frame numbers as strings, so "10" sorts before "2".
+        let mut keys: Vec<(String, &RegisterSet)> = t.registers.iter().map(|(k, set)| (k.to_string(), set)).collect();
+        keys.sort_by(|a, b| a.0.cmp(&b.0));
+        for (k, set) in keys {
+            j.key(&k);
+            regs(j, Some(set));
         }
     }
-    let memory: Vec<Value> = s
-        .memory
-        .iter()
-        .map(|m| {
-            json!({
-                "expr": m.expr.as_deref(),
-                "address": hex(m.address.0),
-                "unit": m.unit,
-                "words": m.words.iter().map(|w| hex(*w)).collect::<Vec<_>>(),
-                "string": m.string.as_deref(),
-                "lines": lines(m.span),
-            })
-        })
-        .collect();
-    let disassembly: Vec<Value> = s
-        .disassembly
-        .iter()
-        .map(|i| {
-            json!({
-                "address": hex(i.address.0),
-                "location": i.location.as_deref(),
-                "text": &*i.text,
-                "current": i.current,
-                "lines": lines(i.span),
-            })
-        })
-        .collect();
-    let culprit = ir.culprits.get(si).cloned().flatten().and_then(|c| {
-        let t = s.threads.iter().find(|t| *t.id == *c.thread)?;
-        let f = t.frames.get(c.position)?;
-        Some(json!({
-            "thread": c.thread,
-            "frame": c.index,
-            "function": f.function.as_deref(),
-            "file": f.file.as_deref(),
-            "line": f.line,
-        }))
-    });
-    json!({
-        "index": si,
-        "reason": {
-            "kind": r.kind,
-            "signal": r.signal.as_deref(),
-            "signo": r.signo,
-            "code": r.code_name().map(str::to_string).or_else(|| r.si_code.map(|c| c.to_string())),
-            "code_value": r.si_code,
-            "address": opt_hex(r.address),
-            "address_class": r.address.map(|a| c.classify(a.0).to_string()),
-            "description": r.description.as_deref(),
-            "number": r.number,
-            "old_value": r.old_value.as_deref(),
-            "new_value": r.new_value.as_deref(),
-            "lines": lines(r.span),
-        },
-        "rr_event": s.rr_event,
-        "rr_ticks": s.rr_ticks,
-        "culprit": culprit,
-        // Streamed by `write_stop`, one frame at a time (a dump may hold millions).
-        "threads": Value::Null,
-        "registers": registers,
-        "register_notes": register_notes,
-        "frame_registers": Value::Object(frame_registers),
-        "memory": memory,
-        "disassembly": disassembly,
-        "printed": s.printed.iter().map(|p| json!({"expr": p.expr.as_deref(), "value": &*p.value, "lines": lines(p.span)})).collect::<Vec<_>>(),
-        "messages": s.messages.iter().map(|m| json!({"text": &*m.text, "lines": lines(m.span)})).collect::<Vec<_>>(),
-        "lines": lines(s.span),
-    })
+    j.close_obj();
+    j.key("index");
+    j.int(si);
+    j.key("lines");
+    j.lines(s.span);
+    j.key("memory");
+    j.val();
+    j.open_arr();
+    for m in &s.memory {
+        j.val();
+        j.open_obj();
+        j.key("address");
+        j.hex(m.address.0);
+        j.key("expr");
+        j.opt_str(m.expr.as_deref());
+        j.key("lines");
+        j.lines(m.span);
+        j.key("string");
+        j.opt_str(m.string.as_deref());
+        j.key("unit");
+        j.int(m.unit);
+        j.key("words");
+        j.val();
+        j.open_arr();
+        for w in &m.words {
+            j.hex(*w);
+        }
+        j.close_arr();
+        j.close_obj();
+        j.maybe_flush()?;
+    }
+    j.close_arr();
+    j.key("messages");
+    j.val();
+    j.open_arr();
+    for m in &s.messages {
+        j.val();
+        j.open_obj();
+        j.key("lines");
+        j.lines(m.span);
+        j.key("text");
+        j.str(&m.text);
+        j.close_obj();
+    }
+    j.close_arr();
+    j.key("printed");
+    j.val();
+    j.open_arr();
+    for p in &s.printed {
+        j.val();
+        j.open_obj();
+        j.key("expr");
+        j.opt_str(p.expr.as_deref());
+        j.key("lines");
+        j.lines(p.span);
+        j.key("value");
+        j.str(&p.value);
+        j.close_obj();
+        j.maybe_flush()?;
+    }
+    j.close_arr();
+    j.key("reason");
+    reason(j, &s.reason, c);
+    j.key("register_notes");
+    reg_notes(j, s.registers(), c, arch);
+    j.key("registers");
+    regs(j, s.registers());
+    j.key("rr_event");
+    j.opt_int(s.rr_event);
+    j.key("rr_ticks");
+    j.opt_int(s.rr_ticks);
+    // Streamed one frame at a time (a dump may hold millions).
+    j.key("threads");
+    j.val();
+    j.open_arr();
+    for t in &s.threads {
+        j.raw(if j.first { b"\n" } else { b",\n" });
+        j.first = true;
+        thread(j, t)?;
+    }
+    j.close_arr();
+    j.close_obj();
+    j.maybe_flush()
 }
 
-/// An input without its stops (streamed separately).
-fn input_head(ir: &InputReport) -> Value {
+fn finding(j: &mut J<'_>, f: &Finding) {
+    j.val();
+    j.open_obj();
+    j.key("evidence");
+    j.val();
+    j.open_arr();
+    for e in &f.evidence {
+        j.val();
+        j.open_obj();
+        j.key("lines");
+        match e.lines {
+            Some(s) => j.lines(s),
+            None => j.null(),
+        }
+        j.key("text");
+        j.str(&e.text);
+        j.close_obj();
+    }
+    j.close_arr();
+    j.key("frame");
+    j.opt_int(f.frame);
+    j.key("heuristic");
+    j.bool(f.heuristic);
+    j.key("message");
+    j.str(&f.message);
+    j.key("next_steps");
+    j.str_array(&f.next_steps);
+    j.key("registers");
+    j.str_array(&f.registers);
+    j.key("rule");
+    j.str(f.rule);
+    j.key("severity");
+    j.str(f.severity.name());
+    j.key("stop");
+    j.opt_int(f.stop);
+    j.key("thread");
+    j.opt_str(f.thread.as_deref());
+    j.key("title");
+    j.str(&f.title);
+    j.close_obj();
+}
+
+fn write_input_to(j: &mut J<'_>, ir: &InputReport) -> std::io::Result<()> {
     let t = &ir.parsed.trace;
     let d = &ir.parsed.diagnostics;
-    json!({
-        "path": ir.path,
-        "formats": t.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),
-        "arch": t.arch.name(),
-        "core_command": t.core_command.as_deref(),
-        // Streamed by `write_input`, stop by stop.
-        "stops": Value::Null,
-        "mappings": t.mappings.iter().map(|m| json!({
-            "start": hex(m.start.0), "end": hex(m.end.0), "offset": hex(m.offset),
-            "perms": m.perms.as_deref(), "path": m.path.as_deref(), "lines": lines(m.span),
-        })).collect::<Vec<_>>(),
-        "libraries": t.libraries.iter().map(|l| json!({
-            "from": opt_hex(l.from), "to": opt_hex(l.to), "syms_read": l.syms_read, "path": &*l.path, "lines": lines(l.span),
-        })).collect::<Vec<_>>(),
-        "findings": ir.findings.iter().map(|f| json!({
-            "rule": f.rule,
-            "severity": f.severity.name(),
-            "title": f.title,
-            "message": f.message,
-            "stop": f.stop,
-            "thread": f.thread,
-            "frame": f.frame,
-            "registers": f.registers,
-            "evidence": f.evidence.iter().map(|e| json!({"text": e.text, "lines": e.lines.map(lines)})).collect::<Vec<_>>(),
-            "next_steps": f.next_steps,
-            "heuristic": f.heuristic,
-        })).collect::<Vec<_>>(),
-        "diagnostics": {
-            "lines_total": d.lines_total,
-            "lines_recognized": d.lines_recognized,
-            "lines_unrecognized": d.lines_unrecognized,
-            "unrecognized": d.unrecognized.iter().map(|u| json!({"line": u.line, "text": u.text})).collect::<Vec<_>>(),
-            "notes": d.notes.iter().map(|n| json!({"line": n.line, "message": n.message})).collect::<Vec<_>>(),
-        },
-    })
-}
-
-/// Writes an object's entries in order, calling `special` for the entry whose key is `key`
-/// (its value in `obj` is a placeholder).
-fn write_object(
-    out: &mut dyn Write,
-    obj: &Value,
-    key: &str,
-    special: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let Value::Object(map) = obj else {
-        return serde_json::to_writer(&mut *out, obj).map_err(std::io::Error::from);
-    };
-    out.write_all(b"{")?;
-    for (i, (k, v)) in map.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *out, k)?;
-        out.write_all(b":")?;
-        if k == key {
-            special(out)?;
-        } else {
-            serde_json::to_writer(&mut *out, v)?;
-        }
+    let c = Classifier::new(t);
+    j.val();
+    j.open_obj();
+    j.key("arch");
+    j.opt_str(t.arch.name());
+    j.key("core_command");
+    j.opt_str(t.core_command.as_deref());
+    j.key("diagnostics");
+    j.val();
+    j.open_obj();
+    j.key("lines_recognized");
+    j.int(d.lines_recognized);
+    j.key("lines_total");
+    j.int(d.lines_total);
+    j.key("lines_unrecognized");
+    j.int(d.lines_unrecognized);
+    j.key("notes");
+    j.val();
+    j.open_arr();
+    for n in &d.notes {
+        j.val();
+        j.open_obj();
+        j.key("line");
+        j.opt_int(n.line);
+        j.key("message");
+        j.str(&n.message);
+        j.close_obj();
     }
-    out.write_all(b"}")
+    j.close_arr();
+    j.key("unrecognized");
+    j.val();
+    j.open_arr();
+    for u in &d.unrecognized {
+        j.val();
+        j.open_obj();
+        j.key("line");
+        j.int(u.line);
+        j.key("text");
+        j.str(&u.text);
+        j.close_obj();
+    }
+    j.close_arr();
+    j.close_obj();
+    j.key("findings");
+    j.val();
+    j.open_arr();
+    for f in &ir.findings {
+        finding(j, f);
+    }
+    j.close_arr();
+    j.key("formats");
+    j.val();
+    j.open_arr();
+    for f in &t.formats {
+        j.str(f.name());
+    }
+    j.close_arr();
+    j.key("libraries");
+    j.val();
+    j.open_arr();
+    for l in &t.libraries {
+        j.val();
+        j.open_obj();
+        j.key("from");
+        j.opt_hex(l.from);
+        j.key("lines");
+        j.lines(l.span);
+        j.key("path");
+        j.str(&l.path);
+        j.key("syms_read");
+        j.bool(l.syms_read);
+        j.key("to");
+        j.opt_hex(l.to);
+        j.close_obj();
+    }
+    j.close_arr();
+    j.key("mappings");
+    j.val();
+    j.open_arr();
+    for m in &t.mappings {
+        j.val();
+        j.open_obj();
+        j.key("end");
+        j.hex(m.end.0);
+        j.key("lines");
+        j.lines(m.span);
+        j.key("offset");
+        j.hex(m.offset);
+        j.key("path");
+        j.opt_str(m.path.as_deref());
+        j.key("perms");
+        j.opt_str(m.perms.as_deref());
+        j.key("start");
+        j.hex(m.start.0);
+        j.close_obj();
+        j.maybe_flush()?;
+    }
+    j.close_arr();
+    j.key("path");
+    j.str(&ir.path);
+    // Streamed stop by stop.
+    j.key("stops");
+    j.val();
+    j.open_arr();
+    for (i, s) in t.stops.iter().enumerate() {
+        j.raw(if j.first { b"\n" } else { b",\n" });
+        j.first = true;
+        write_stop(j, ir, i, s, &c)?;
+    }
+    j.close_arr();
+    j.close_obj();
+    Ok(())
 }
 
-fn write_thread(out: &mut dyn Write, t: &Thread) -> std::io::Result<()> {
-    write_object(out, &thread_head(t), "frames", &mut |out| {
-        out.write_all(b"[")?;
-        for (i, f) in t.frames.iter().enumerate() {
-            out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
-            serde_json::to_writer(&mut *out, &frame(f))?;
-        }
-        out.write_all(b"]")
-    })
-}
-
-fn write_stop(out: &mut dyn Write, ir: &InputReport, si: usize, s: &Stop, c: &Classifier<'_>) -> std::io::Result<()> {
-    write_object(out, &stop(ir, si, s, c), "threads", &mut |out| {
-        out.write_all(b"[")?;
-        for (i, t) in s.threads.iter().enumerate() {
-            out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
-            write_thread(out, t)?;
-        }
-        out.write_all(b"]")
-    })
-}
-
-/// One input as JSON, streamed: memory stays bounded by one frame's value, not the dump.
+/// One input as JSON, streamed: memory stays bounded by the writer's buffer, not the dump.
 pub fn write_input(out: &mut dyn Write, ir: &InputReport) -> std::io::Result<()> {
-    let c = Classifier::new(&ir.parsed.trace);
-    write_object(out, &input_head(ir), "stops", &mut |out| {
-        out.write_all(b"[")?;
-        for (i, s) in ir.parsed.trace.stops.iter().enumerate() {
-            out.write_all(if i > 0 { b",\n" } else { b"\n" })?;
-            write_stop(out, ir, i, s, &c)?;
-        }
-        out.write_all(b"]")
-    })
+    let mut j = J::new(out);
+    write_input_to(&mut j, ir)?;
+    j.finish()
 }
 
 /// The whole document. Compact JSON (newlines between stops, threads and frames), written
 /// as it is built so a dump with a million frames does not need the document in memory.
 pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    write!(
-        out,
-        "{{\"schema\":{},\"tool\":{},\"inputs\":[",
-        serde_json::to_string(SCHEMA)?,
-        json!({"name": "tracecheck", "version": env!("CARGO_PKG_VERSION")})
-    )?;
+    let mut j = J::new(out);
+    j.raw(b"{\"schema\":");
+    j.escaped(SCHEMA);
+    j.raw(b",\"tool\":{\"name\":\"tracecheck\",\"version\":");
+    j.escaped(env!("CARGO_PKG_VERSION"));
+    j.raw(b"},\"inputs\":[");
     for (i, ir) in report.inputs.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        out.write_all(b"\n")?;
-        write_input(out, ir)?;
+        j.raw(if i > 0 { b",\n" } else { b"\n" });
+        j.first = true;
+        write_input_to(&mut j, ir)?;
     }
-    out.write_all(b"]}\n")
+    j.raw(b"]}\n");
+    j.finish()
 }

@@ -106,6 +106,26 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
             f = f.step(format!("frame {}", c.index)).step("info locals").step("info args");
         }
+        // An assertion in Julia's own runtime (a debug build such as julia-debug prints them).
+        let in_julia_runtime = file.as_deref().is_some_and(|f| {
+            let probe = Frame { file: Some(f.into()), ..Default::default() };
+            crate::julia::role(&probe) == crate::julia::FrameRole::Runtime
+        });
+        if in_julia_runtime {
+            let at = match (&file, line) {
+                (Some(f), Some(l)) => format!("{f}:{l}"),
+                _ => "the assertion".to_string(),
+            };
+            f = f
+                .evidence(
+                    format!("{at} is in the Julia runtime: a debug build checks this invariant; a release build runs on with the broken state and crashes later"),
+                    None,
+                )
+                .step(format!("rr record julia-debug …, then rr replay; break {at} (or reverse-continue from the abort) and print the operands of the asserted expression"))
+                .step("bt in the replay to see which Julia code reached the runtime call; compare with the release build's crash");
+        } else if culprit.is_none() {
+            f = f.step("bt to find the function that asserted; frame N; info locals");
+        }
         out.push(f);
     }
 }

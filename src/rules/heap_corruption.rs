@@ -2,6 +2,7 @@
 //! memory and aborted, or the process crashed inside allocator or GC-marking code.
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::julia;
 use crate::messages;
 use crate::model::*;
 
@@ -256,7 +257,12 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     }
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let (message, evidence_frame) = if let Some(p) = top.iter().position(|f| is_gc_mark_fn(f.function_name())) {
-        if !top[..p].iter().all(|f| is_julia_runtime_fn(f.function_name())) {
+        // Frames above the mark loop must be the runtime too (by name, or by a source file in
+        // Julia's tree such as work-stealing-queue.h inlined into gc_mark_and_steal).
+        if !top[..p]
+            .iter()
+            .all(|f| is_julia_runtime_fn(f.function_name()) || julia::role(f) == julia::FrameRole::Runtime)
+        {
             return None;
         }
         let gc = top[p];
@@ -293,9 +299,18 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
-    f = f
-        .step("rerun under valgrind or with -fsanitize=address (C), or --check-bounds=yes (Julia)")
-        .step("x/4gx the object being scanned");
+    if is_gc_mark_fn(evidence_frame.function_name()) {
+        // Julia's mark phase: the object's header word (type tag) is what went bad.
+        f = f
+            .step("find the object being marked (a register or gc_mark_outrefs's new_obj) and x/2gx OBJ - 8: its header (type tag, low bits = GC mark bits)")
+            .step("rr record, then watch -l *(long *)(OBJ - 8) and reverse-continue to the write that overwrote the tag")
+            .step("JULIA_GC_NO_GENERATIONAL=1, JULIA_GC_ALLOC_POOL / JULIA_GC_ALLOC_OTHER (force collections at chosen allocations) and JULIA_GC_WAIT_FOR_DEBUGGER=1 in a build with WITH_GC_DEBUG_ENV=1; a GC_VERIFY build (src/options.h) checks the heap after each collection")
+            .step("rerun with a small --heap-size-hint and --gcthreads=1 (serial marking) to make the corruption show sooner and deterministically; --check-bounds=yes for out-of-bounds writes in Julia code");
+    } else {
+        f = f
+            .step("rerun under valgrind or with -fsanitize=address (C), or --check-bounds=yes (Julia)")
+            .step("x/4gx the object being scanned");
+    }
     Some(f)
 }
 

@@ -7,6 +7,7 @@
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
 use crate::classify::{Class, RegionKind};
 use crate::insn::{self, RegUse};
+use crate::julia;
 use crate::model::*;
 use crate::runtime::{self, PinnedRegister, Plausibility};
 
@@ -52,13 +53,24 @@ frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
+    let layout = julia::layout_for(cx.trace);
     for (si, stop) in cx.stops() {
         for th in &stop.threads {
+            // Frames inlined into one real frame share its registers: check each real frame once.
+            let mut checked: Vec<usize> = Vec::new();
             for (&n, regs) in &th.registers {
                 let Some(pos) = th.frames.iter().position(|f| f.index == n) else { continue };
-                let conv = runtime::convention(&th.frames[pos]);
+                let (_, phys) = julia::inline_chain(th, pos);
+                if checked.contains(&phys) {
+                    continue;
+                }
+                checked.push(phys);
+                // The real function at pc: the ELF symbol (`info symbol $pc`) when gdb was asked,
+                // else the outermost frame of the inline chain.
+                let fname = julia::physical_name(cx.trace, stop, th, pos);
+                let conv = runtime::convention_of_name(fname);
                 for p in runtime::pinned_registers(conv, arch) {
-                    let f = Site { cx, si, stop, th, pos, regs, p };
+                    let f = Site { cx, si, stop, th, pos, phys, fname, regs, p, layout: layout.as_ref() };
                     let finding = match p.check {
                         Plausibility::JuliaPgcstack => f.pgcstack(),
                         Plausibility::GoG => f.go_g(),
@@ -80,8 +92,23 @@ struct Site<'c, 'a> {
     th: &'a Thread,
     /// Position of the frame in `th.frames`.
     pos: usize,
+    /// Position of the real frame `pos` is inlined into (`pos` itself when not inlined).
+    phys: usize,
+    /// The real function's name (ELF symbol when known).
+    fname: &'a str,
     regs: &'a RegisterSet,
     p: &'static PinnedRegister,
+    /// The Julia task layout (DWARF or version table), if any.
+    layout: Option<&'c JuliaLayout>,
+}
+
+/// What the task-layout check found.
+#[derive(Default)]
+struct TaskCheck {
+    /// Failed facts, each with the dump it came from.
+    problems: Vec<(String, Option<Span>)>,
+    /// Facts that held.
+    facts: Vec<(String, Option<Span>)>,
 }
 
 /// A word of an `x/4gx` dump that fails its check.
@@ -107,7 +134,7 @@ impl<'c, 'a> Site<'c, 'a> {
         &self.th.frames[self.pos]
     }
     fn name(&self) -> &'a str {
-        self.frame().function_name()
+        self.fname
     }
     fn index(&self) -> u32 {
         self.frame().index
@@ -128,33 +155,48 @@ impl<'c, 'a> Site<'c, 'a> {
         let Some(pc) = self.frame().pc.map(|a| a.0).or_else(|| self.regs.get(self.cx.trace.arch.pc_register())) else {
             return Usage::Unknown;
         };
-        let Some(listing) = self.cx.listing_around(self.stop, pc) else { return Usage::Unknown };
-        for i in listing.iter().take_while(|i| i.address.0 < pc) {
+        // The listing around pc, or (when gdb's `disassemble` followed debug info that does
+        // not match the code) one that starts at the function's ELF symbol (`x/24i $pc - off`).
+        let start =
+            julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos).map(|(_, off)| pc.wrapping_sub(off));
+        let listing = self
+            .cx
+            .listing_around(self.stop, pc)
+            .filter(|l| start.is_none_or(|s| l.first().is_some_and(|i| i.address.0 <= s)))
+            .or_else(|| start.and_then(|s| self.cx.listing_around(self.stop, s)));
+        let Some(listing) = listing else { return Usage::Unknown };
+        for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
             match insn::reg_use(&i.text, self.p.register) {
+                // The instruction at pc has not run yet, but a read there is as telling.
                 Some(RegUse::Read) => return Usage::ReadFirst(i.text.to_string(), i.span),
-                Some(RegUse::Write) => return Usage::WrittenFirst,
-                Some(RegUse::Save) | None => {}
+                Some(RegUse::Write) if i.address.0 < pc => return Usage::WrittenFirst,
+                Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
         }
         Usage::Unknown
     }
 
-    /// The caller frame (next outer frame that is a real call, skipping inlined ones).
+    /// Position of the caller frame: the real frame after this one's inline chain, itself
+    /// named by the outermost frame of its own chain.
+    fn caller_pos(&self) -> Option<usize> {
+        let i = self.phys + 1;
+        let f = self.th.frames.get(i).filter(|f| !f.signal_handler)?;
+        let _ = f;
+        Some(julia::inline_chain(self.th, i).1)
+    }
+
     fn caller(&self) -> Option<&'a Frame> {
-        let frames = &self.th.frames;
-        let mut i = self.pos + 1;
-        while i < frames.len() && frames[i].inlined {
-            i += 1;
-        }
-        frames.get(i).filter(|f| !f.signal_handler)
+        self.caller_pos().map(|i| &self.th.frames[i])
     }
 
     /// `jlcapi_x (C ABI, frame #1) calls julia_y (specsig, expects pgcstack in r13, frame #0)
     /// without setting r13`.
     fn transition(&self, v: u64) -> Option<(String, Span)> {
-        let callee_conv = runtime::convention(self.frame());
-        let caller = self.caller()?;
-        let caller_conv = runtime::convention(caller);
+        let callee_conv = runtime::convention_of_name(self.name());
+        let cpos = self.caller_pos()?;
+        let caller = &self.th.frames[cpos];
+        let caller_name = julia::physical_name(self.cx.trace, self.stop, self.th, cpos);
+        let caller_conv = runtime::convention_of_name(caller_name);
         let reg = self.p.register;
         let caller_same = self.cx.reg_at(self.th, caller.index, reg).and_then(|r| r.value) == Some(v);
         let caller_writes = caller.pc.and_then(|pc| self.cx.listing_around(self.stop, pc.0)).map(|l| {
@@ -176,7 +218,7 @@ impl<'c, 'a> Site<'c, 'a> {
         Some((
             format!(
                 "{} ({}, frame #{}) calls {} ({}, expects {} in {reg}, frame #{}){tail}",
-                caller.function_name(),
+                caller_name,
                 caller_conv.name(),
                 caller.index,
                 self.name(),
@@ -234,7 +276,10 @@ impl<'c, 'a> Site<'c, 'a> {
         let own = format!("${}", self.p.register);
         let mine = self.stop.memory.iter().filter(|m| m.expr.as_deref() == Some(own.as_str()));
         let others = self.stop.memory.iter().filter(|m| m.expr.as_deref() != Some(own.as_str()));
-        mine.chain(others).find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
+        mine.chain(others)
+            .find_map(|m| m.read_u64(addr).map(|w| (w, m.span)))
+            // A core's memory, when the input was one.
+            .or_else(|| self.cx.trace.read_u64(addr).map(|w| (w, Span::default())))
     }
 
     fn region_problem(&self, v: u64, c: &Class) -> Option<String> {
@@ -266,13 +311,21 @@ impl<'c, 'a> Site<'c, 'a> {
         let sp0 = self.cx.sp_at(self.th, 0);
         let bad = self.pgcstack_shape(v, sp0);
         let dumped = self.word(v).is_some();
+        let tc = if region.is_none() { self.task_check(v) } else { TaskCheck::default() };
         let mut heuristic = class.heuristic || !matches!(usage, Usage::ReadFirst(..));
-        if region.is_none() && bad.is_empty() {
+        if region.is_none() && bad.is_empty() && tc.problems.is_empty() {
+            if !tc.facts.is_empty() {
+                return Some(self.valid_pgcstack(v, &tc, &usage));
+            }
             // Only a coincidence with an argument register is left; with a dump that passes it
             // is a real pgcstack that also went out as an argument.
             if equal.is_none() || dumped {
                 return None;
             }
+            heuristic = true;
+        }
+        if bad.is_empty() && region.is_none() && !tc.problems.is_empty() && self.layout.is_some_and(|l| !l.verified) {
+            // Only an assumed (unverified) layout says no.
             heuristic = true;
         }
 
@@ -297,6 +350,8 @@ impl<'c, 'a> Site<'c, 'a> {
         ));
         if let Some(b) = bad.first() {
             msg.push_str(&format!(": [{reg}+{}] = {:#x} {}", b.offset, b.value, b.why));
+        } else if let Some((p, _)) = tc.problems.first() {
+            msg.push_str(&format!(": {p}"));
         }
         if self.index() != 0 {
             msg.push_str(&format!(" (frame #{})", self.index()));
@@ -325,6 +380,15 @@ impl<'c, 'a> Site<'c, 'a> {
         }
         for b in &bad {
             f = f.evidence(format!("[{reg}+{}] = {:#x} {}", b.offset, b.value, b.why), b.span);
+        }
+        for (t, span) in tc.problems.iter().chain(&tc.facts) {
+            f = f.evidence(t.clone(), *span);
+        }
+        if let Some(l) = self.layout.filter(|_| !(tc.problems.is_empty() && tc.facts.is_empty())) {
+            f = f.evidence(layout_evidence(l), None);
+        }
+        if let Some(t) = self.name_mismatch() {
+            f = f.evidence(t, None);
         }
         if let Some(t) = self.fault_chain(v) {
             f = f.evidence(t.0, Some(t.1));
@@ -367,6 +431,114 @@ impl<'c, 'a> Site<'c, 'a> {
             f = f.heuristic();
         }
         Some(f)
+    }
+
+    /// gdb's frame name (DWARF) differs from the ELF symbol at pc (`info symbol $pc`).
+    fn name_mismatch(&self) -> Option<String> {
+        let (sym, off) = julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos)?;
+        let (_, phys) = julia::inline_chain(self.th, self.pos);
+        let shown = self.th.frames[phys].function_name();
+        (shown != sym).then(|| {
+            format!(
+                "the ELF symbol table puts pc in {sym} + {off} where the debug info (bt) says {shown}: the debug info does not describe this code; {sym} is the function"
+            )
+        })
+    }
+
+    /// Checks `v` against the Julia task layout: `task = v - offsetof(jl_task_t, gcstack)`
+    /// has a task header, `task->ptls->current_task == task`, and `ptls->system_id` is the
+    /// pthread of the thread that stopped. Reads only words some dump (or the core) holds.
+    fn task_check(&self, v: u64) -> TaskCheck {
+        let mut tc = TaskCheck::default();
+        let Some(l) = self.layout else { return tc };
+        let reg = self.p.register;
+        let task = v.wrapping_sub(l.task_gcstack);
+        let back = l.task_gcstack + 8;
+        if let Some(tag) = l.task_tag
+            && let Some((h, span)) = self.word(task.wrapping_sub(8))
+        {
+            if h & !0xf == tag << 4 {
+                tc.facts.push((
+                    format!("[{reg}-{back}] = {h:#x}: the header of a Task (jl_task_tag {tag} << 4 = {:#x}) at {reg} - {} = {task:#x}", tag << 4, l.task_gcstack),
+                    nz(span),
+                ));
+            } else {
+                tc.problems.push((
+                    format!("{reg} - {} = {task:#x} is not a Task: its header [{reg}-{back}] = {h:#x}, not jl_task_tag {tag} << 4 = {:#x}", l.task_gcstack, tag << 4),
+                    nz(span),
+                ));
+            }
+        }
+        let poff = l.task_ptls - l.task_gcstack;
+        let Some((ptls, _)) = self.word(v.wrapping_add(poff)) else { return tc };
+        if let Some(ct_off) = l.tls_current_task
+            && let Some((ct, span)) = self.word(ptls.wrapping_add(ct_off))
+        {
+            if ct == task {
+                tc.facts.push((format!("ptls = {ptls:#x} and ptls->current_task = {ct:#x} = {reg} - {}: the task is current on its thread", l.task_gcstack), nz(span)));
+            } else {
+                tc.problems.push((
+                    format!("ptls->current_task = {ct:#x}, not the task {reg} - {} = {task:#x}: {reg} is not the running task's pgcstack", l.task_gcstack),
+                    nz(span),
+                ));
+            }
+        }
+        let tid = l.tls_tid.and_then(|o| self.word(ptls.wrapping_add(o))).map(|(w, _)| w & 0xffff);
+        if let Some(sid_off) = l.tls_system_id
+            && let Some((sid, span)) = self.word(ptls.wrapping_add(sid_off))
+            && let Some(me) = self.th.handle.map(|a| a.0).or_else(|| self.thread_handle())
+        {
+            let tid_text = tid.map(|t| format!(" (Julia thread id {t})")).unwrap_or_default();
+            if sid == me {
+                tc.facts
+                    .push((format!("ptls->system_id = {sid:#x}{tid_text} is this thread (Thread {me:#x})"), nz(span)));
+            } else {
+                let other = self
+                    .stop
+                    .threads
+                    .iter()
+                    .find(|t| t.handle.map(|a| a.0) == Some(sid))
+                    .map(|t| format!("thread {} (Thread {sid:#x})", t.id))
+                    .unwrap_or_else(|| format!("Thread {sid:#x}"));
+                tc.problems.push((
+                    format!("ptls->system_id = {sid:#x}{tid_text}: the task belongs to {other}, not to thread {} (Thread {me:#x}); {reg} is another thread's pgcstack", self.th.id),
+                    nz(span),
+                ));
+            }
+        }
+        tc
+    }
+
+    /// This thread's pthread_t when only `info threads` printed it (another thread entry of the
+    /// same stop with the same id).
+    fn thread_handle(&self) -> Option<u64> {
+        self.stop.threads.iter().filter(|t| t.id == self.th.id).find_map(|t| t.handle.map(|a| a.0))
+    }
+
+    /// The register passed the task-layout check: an info finding that says why it is quiet.
+    fn valid_pgcstack(&self, v: u64, tc: &TaskCheck, usage: &Usage) -> Finding {
+        let reg = self.p.register;
+        let mut f = Finding::new(
+            &RULE,
+            format!("{reg} = {v:#x} is a valid pgcstack in {}: checked against the Julia task layout", self.name()),
+        )
+        .at(self.si, Some(self.th), Some(self.index()))
+        .rank(5)
+        .register(reg)
+        .severity(Severity::Info);
+        for (t, span) in &tc.facts {
+            f = f.evidence(t.clone(), *span);
+        }
+        if let Some(l) = self.layout {
+            f = f.evidence(layout_evidence(l), None);
+        }
+        if let Usage::ReadFirst(text, span) = usage {
+            f = f.evidence(format!("{} reads {reg} before writing it ({})", self.name(), text.trim()), Some(*span));
+        }
+        if let Some(t) = self.name_mismatch() {
+            f = f.evidence(t, None);
+        }
+        f
     }
 
     /// `x/4gx $r13` shape: gcstack (NULL or this thread's stack, at or above sp), world age
@@ -519,6 +691,22 @@ impl<'c, 'a> Site<'c, 'a> {
             .step(format!("info symbol ${reg}"));
         Some(f.heuristic())
     }
+}
+
+/// A dump's span, or none for a word read from a core (no transcript line to point at).
+fn nz(span: Span) -> Option<Span> {
+    (span != Span::default()).then_some(span)
+}
+
+fn layout_evidence(l: &JuliaLayout) -> String {
+    let v = l.version.as_deref().map(|v| format!("Julia {v}, ")).unwrap_or_default();
+    format!(
+        "layout: {v}offsetof(jl_task_t, gcstack) = {}, ptls = {}; from the {}{}",
+        l.task_gcstack,
+        l.task_ptls,
+        l.source,
+        if l.verified { "" } else { " (assumed, not verified)" }
+    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "uncaught-exception",
-    title: "a C++ exception was not caught and std::terminate aborted",
+    title: "an exception was not caught: std::terminate aborted (C++) or Julia stopped with ERROR",
     maturity: Maturity::Stable,
     default_severity: Severity::Error,
     explanation: r#"**What it flags** A SIGABRT (or a stop with no signal) explained by libstdc++'s
@@ -25,6 +25,12 @@ exception left a `noexcept` function or a destructor during unwinding).
 'std::out_of_range'`, `what():  vector::_M_range_check: __n (which is 10) >= this->size()
 (which is 3)`, frames `__cxa_throw` ← `std::vector<int>::_M_range_check` ←
 `std::vector<int>::at` ← `Inventory::lookup (this=…, slot=10) at src/cpp-uncaught.cpp:9`.
+
+Julia: a stop made of `ERROR: T: message` and a `Stacktrace:` (an exception that reached the
+top level, often wrapped in `LoadError`). The finding names the innermost exception type and
+message and the frame a Julia engineer would look at: the first frame outside Base, Core and
+the runtime (`enzyme_extract_world at ~/.julia/dev/Enzyme/src/compiler.jl:2494` for an
+`AssertionError` thrown by `@assert` there).
 
 **Known false positives** `terminate called without an active exception` has other causes
 than a throw (a joinable `std::thread` destroyed, `throw;` outside a handler); the finding
@@ -65,9 +71,76 @@ fn is_throw_frame(name: &str) -> bool {
         || name.starts_with("_Unwind_RaiseException")
 }
 
+/// Julia `ERROR: [LoadError: ]T: message` with a Stacktrace: an exception nothing caught.
+fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
+    if stop.reason.kind != StopKind::RuntimeError {
+        return None;
+    }
+    let th = stop.crashed_thread()?;
+    let d = stop.reason.description.as_deref()?;
+    let mut inner = d.trim();
+    while let Some(r) = ["LoadError: ", "InitError: ", "TaskFailedException: ", "CompositeException: "]
+        .iter()
+        .find_map(|p| inner.strip_prefix(p))
+    {
+        inner = r;
+    }
+    let (ty, text) = match inner.split_once(": ") {
+        Some((t, m)) if !t.is_empty() && !t.contains(' ') => (t, m),
+        _ => (inner.split_whitespace().next()?, ""),
+    };
+    if !ty.chars().next().is_some_and(char::is_uppercase) || th.frames.is_empty() {
+        return None;
+    }
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    let first_line = text.lines().next().unwrap_or("").trim();
+    let short: String = first_line.chars().take(160).collect();
+    let mut msg = format!("uncaught Julia exception {ty}");
+    if let Some(c) = culprit {
+        msg.push_str(&format!(" thrown in {}", c.location()));
+    }
+    if !short.is_empty() {
+        msg.push_str(&format!(": \"{short}\""));
+    }
+    let mut f = Finding::new(&RULE, msg).at(si, Some(th), culprit.map(|c| c.index)).rank(75);
+    f = f.evidence(format!("ERROR: {}", d.lines().next().unwrap_or(d)), Some(stop.reason.span));
+    if d.trim() != inner {
+        f = f.evidence(
+            format!(
+                "the innermost exception is {ty} (wrapped: {})",
+                d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")
+            ),
+            None,
+        );
+    }
+    if let Some(c) = culprit {
+        f = f.evidence(
+            format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, c.location()),
+            Some(c.span),
+        );
+    }
+    if let Some(top) = th.frames.first().filter(|t| culprit.is_none_or(|c| c.index != t.index)) {
+        f = f.evidence(format!("innermost frame: #{} {}", top.index, top.location()), Some(top.span));
+    }
+    if ty == "AssertionError" {
+        f = f.evidence("AssertionError comes from @assert: an invariant the code relies on did not hold", None);
+    }
+    if let Some(c) = culprit {
+        f = f.step(format!("read {} at the throw site: the condition or error call there", c.location()));
+    }
+    f = f
+        .step("reproduce in the REPL and run `err = try … catch e; e end; showerror(stdout, err, catch_backtrace())` (or `show(err)`) for the full message and types")
+        .step("Infiltrator.jl `@infiltrate` or Debugger.jl `@enter` just before the throw site to inspect the values");
+    Some(f)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         if !stop.abort_like() {
+            continue;
+        }
+        if let Some(f) = julia_error(cx, si, stop) {
+            out.push(f);
             continue;
         }
         let th = stop.crashed_thread();

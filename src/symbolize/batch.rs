@@ -39,18 +39,18 @@ pub struct Frame<'a> {
     pub line: Option<u32>,
 }
 
-type Header = gimli::UnitHeader<Slice>;
-type Unit = gimli::Unit<Slice>;
+type Header<'d> = gimli::UnitHeader<Slice<'d>>;
+type Unit<'d> = gimli::Unit<Slice<'d>>;
 
 /// Units of a module with their address ranges.
-struct UnitIndex {
-    headers: Vec<Header>,
+struct UnitIndex<'d> {
+    headers: Vec<Header<'d>>,
     /// `.debug_info` offset of each header (sorted, as the headers).
     offsets: Vec<usize>,
 }
 
-impl UnitIndex {
-    fn new(dwarf: &gimli::Dwarf<Slice>) -> Self {
+impl<'d> UnitIndex<'d> {
+    fn new(dwarf: &gimli::Dwarf<Slice<'d>>) -> Self {
         let mut headers = Vec::new();
         let mut offsets = Vec::new();
         let mut it = dwarf.units();
@@ -82,7 +82,7 @@ struct Hit {
 
 /// For each query (sorted addresses), the units whose ranges hold it, in the order the
 /// addr2line crate tries them (by range end, then unit).
-fn candidates(dwarf: &gimli::Dwarf<Slice>, units: &UnitIndex, qs: &[u64]) -> Vec<Hit> {
+fn candidates<'d>(dwarf: &gimli::Dwarf<Slice<'d>>, units: &UnitIndex<'d>, qs: &[u64]) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
     // Index in `hits` of each query's latest hit: a unit's ranges come one after another, so
     // a unit that covers a query through several ranges gets one hit (the earliest end).
@@ -157,7 +157,7 @@ fn candidates(dwarf: &gimli::Dwarf<Slice>, units: &UnitIndex, qs: &[u64]) -> Vec
 }
 
 /// The root DIE's ranges (`DW_AT_ranges`, else low/high pc).
-fn root_ranges(u: gimli::UnitRef<'_, Slice>) -> gimli::Result<Option<Vec<gimli::Range>>> {
+fn root_ranges<'d>(u: gimli::UnitRef<'_, Slice<'d>>) -> gimli::Result<Option<Vec<gimli::Range>>> {
     let mut e = u.entries_raw(None)?;
     let Some(abbrev) = e.read_abbreviation()? else { return Ok(None) };
     let mut ra = RangeAttrs::default();
@@ -181,7 +181,7 @@ struct RangeAttrs {
 
 impl RangeAttrs {
     #[inline]
-    fn take(&mut self, u: gimli::UnitRef<'_, Slice>, a: &gimli::Attribute<Slice>) -> gimli::Result<()> {
+    fn take<'d>(&mut self, u: gimli::UnitRef<'_, Slice<'d>>, a: &gimli::Attribute<Slice<'d>>) -> gimli::Result<()> {
         match a.name() {
             gimli::DW_AT_low_pc => match a.value() {
                 AttributeValue::Addr(v) => self.low = Some(v),
@@ -201,7 +201,7 @@ impl RangeAttrs {
     }
 
     /// Calls `f` with each non-empty range (the addr2line crate's `for_each_range`).
-    fn for_each(&self, u: gimli::UnitRef<'_, Slice>, mut f: impl FnMut(gimli::Range)) -> gimli::Result<()> {
+    fn for_each<'d>(&self, u: gimli::UnitRef<'_, Slice<'d>>, mut f: impl FnMut(gimli::Range)) -> gimli::Result<()> {
         let mut add = |r: gimli::Range| {
             if r.begin < r.end {
                 f(r)
@@ -421,7 +421,8 @@ fn leb(d: &[u8], pos: &mut usize) -> Result<u64, Bad> {
         if shift < 64 {
             v |= u64::from(b & 0x7f) << shift;
         }
-        shift += 7;
+        // (Saturating: a run of continuation bytes as long as the section must not overflow.)
+        shift = (shift + 7).min(64);
         if b & 0x80 == 0 {
             return Ok(v);
         }
@@ -451,7 +452,7 @@ fn uint(d: &[u8], pos: usize, n: usize, little: bool) -> Result<u64, Bad> {
 /// DIEs are stepped over with [`Plan`]s straight from the section bytes; gimli decodes
 /// only the subprograms that hold a query (or whose pc range is not at a fixed place)
 /// and the inlined calls inside them.
-fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
+fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
     use gimli::Section as _;
     let info = u.dwarf.debug_info.reader();
     let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(info));
@@ -623,8 +624,8 @@ fn walk_functions(u: gimli::UnitRef<'_, Slice>, qs: &[u64], found: &mut [Found])
 
 /// Steps `pos` over the attributes of the DIE at `off` (whose code was just read).
 #[inline(always)]
-fn skip(
-    u: gimli::UnitRef<'_, Slice>,
+fn skip<'d>(
+    u: gimli::UnitRef<'_, Slice<'d>>,
     plan: &Plan,
     steps: &[Step],
     d: &[u8],
@@ -663,7 +664,7 @@ fn skip(
 /// Lets gimli step over the DIE at `off` (forms [`Plan`] does not know).
 #[cold]
 #[inline(never)]
-fn skip_with_gimli(u: gimli::UnitRef<'_, Slice>, off: UnitOffset<usize>, pos: &mut usize) -> Result<(), Bad> {
+fn skip_with_gimli<'d>(u: gimli::UnitRef<'_, Slice<'d>>, off: UnitOffset<usize>, pos: &mut usize) -> Result<(), Bad> {
     let mut e = u.entries_raw(Some(off))?;
     let a = e.read_abbreviation()?.ok_or(Bad)?;
     e.skip_attributes(a.attributes())?;
@@ -682,7 +683,7 @@ enum LinesError {
 /// Runs a line program straight from its bytes, with gimli's semantics (tombstone
 /// sequences skipped, address overflow an error), and gives `sink` each row gimli's
 /// `next_row` would return, until the sink says stop.
-fn run_line_program(h: &gimli::LineProgramHeader<Slice>, sink: &mut impl Rows) -> Result<(), LinesError> {
+fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl Rows) -> Result<(), LinesError> {
     let prog = h.raw_program_buf();
     let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(&prog));
     let d = prog.slice();
@@ -836,7 +837,8 @@ fn sleb(d: &[u8], pos: &mut usize) -> Result<i64, Bad> {
         if shift < 64 {
             v |= i64::from(b & 0x7f) << shift;
         }
-        shift += 7;
+        // (Saturating: a run of continuation bytes as long as the section must not overflow.)
+        shift = (shift + 7).min(64);
         if b & 0x80 == 0 {
             if shift < 64 && b & 0x40 != 0 {
                 v |= -1i64 << shift;
@@ -927,7 +929,11 @@ impl Rows for RowSink<'_> {
 }
 
 /// Runs the unit's line program for the queries' rows (see [`RowSink`]).
-fn walk_lines(program: &gimli::IncompleteLineProgram<Slice>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
+fn walk_lines<'d>(
+    program: &gimli::IncompleteLineProgram<Slice<'d>>,
+    qs: &[u64],
+    found: &mut [Found],
+) -> Result<(), Bad> {
     match run_line_program(program.header(), &mut RowSink::new(qs, found)) {
         Ok(()) => Ok(()),
         Err(LinesError::Bad) => Err(Bad),
@@ -951,7 +957,11 @@ fn walk_lines(program: &gimli::IncompleteLineProgram<Slice>, qs: &[u64], found: 
 
 /// The addr2line crate's file-name rendering: compilation directory, then the file's
 /// directory, then its name; an absolute component replaces what came before.
-fn render_file(u: gimli::UnitRef<'_, Slice>, header: &gimli::LineProgramHeader<Slice>, index: u64) -> Option<String> {
+fn render_file<'d>(
+    u: gimli::UnitRef<'_, Slice<'d>>,
+    header: &gimli::LineProgramHeader<Slice<'d>>,
+    index: u64,
+) -> Option<String> {
     let Some(file) = header.file(index) else { return (index == 0).then(String::new) };
     let mut path = u.comp_dir.map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
     if file.directory_index() != 0
@@ -979,16 +989,20 @@ fn path_push(path: &mut String, p: &str) {
 
 /// Names of DIEs (the addr2line crate's rules), with the units that references lead to.
 struct Names<'d> {
-    dwarf: &'d gimli::Dwarf<Slice>,
-    units: &'d UnitIndex,
+    dwarf: &'d gimli::Dwarf<Slice<'d>>,
+    units: &'d UnitIndex<'d>,
     /// Units opened to follow `DW_FORM_ref_addr` references.
-    others: FxHashMap<usize, Option<Unit>>,
+    others: FxHashMap<usize, Option<Unit<'d>>>,
 }
 
-impl Names<'_> {
+impl<'d> Names<'d> {
     /// The name of a subprogram or inlined call at `off`: its linkage name, else its name,
     /// else what its abstract origin or specification is called.
-    fn function(&mut self, u: gimli::UnitRef<'_, Slice>, off: UnitOffset<usize>) -> gimli::Result<Option<Slice>> {
+    fn function(
+        &mut self,
+        u: gimli::UnitRef<'_, Slice<'d>>,
+        off: UnitOffset<usize>,
+    ) -> gimli::Result<Option<Slice<'d>>> {
         let mut e = u.entries_raw(Some(off))?;
         let Some(abbrev) = e.read_abbreviation()? else { return Ok(None) };
         let mut name = None;
@@ -1012,10 +1026,10 @@ impl Names<'_> {
 
     fn follow(
         &mut self,
-        u: gimli::UnitRef<'_, Slice>,
-        v: AttributeValue<Slice>,
+        u: gimli::UnitRef<'_, Slice<'d>>,
+        v: AttributeValue<Slice<'d>>,
         limit: usize,
-    ) -> gimli::Result<Option<Slice>> {
+    ) -> gimli::Result<Option<Slice<'d>>> {
         if limit == 0 {
             return Ok(None);
         }
@@ -1045,10 +1059,10 @@ impl Names<'_> {
 
     fn entry(
         &mut self,
-        u: gimli::UnitRef<'_, Slice>,
+        u: gimli::UnitRef<'_, Slice<'d>>,
         off: UnitOffset<usize>,
         limit: usize,
-    ) -> gimli::Result<Option<Slice>> {
+    ) -> gimli::Result<Option<Slice<'d>>> {
         let mut e = u.entries_raw(Some(off))?;
         let Some(abbrev) = e.read_abbreviation()? else {
             return Err(gimli::Error::NoEntryAtGivenOffset(off.0.into_u64()));
@@ -1091,8 +1105,8 @@ enum Outcome<T> {
 }
 
 /// Resolves one unit's queries and formats each answer with `emit`.
-fn do_unit<T>(
-    names: &mut Names<'_>,
+fn do_unit<'d, T>(
+    names: &mut Names<'d>,
     unit: usize,
     qs: &[u64],
     emit: &(dyn Fn(u64, &[Frame<'_>]) -> T + Sync),
@@ -1121,7 +1135,7 @@ fn do_unit<T>(
         let h = header?;
         files.entry(i).or_insert_with(|| render_file(u, h, i)).as_ref().map(|_| i)
     };
-    let mut name_cache: FxHashMap<usize, Option<Slice>> = FxHashMap::default();
+    let mut name_cache: FxHashMap<usize, Option<Slice<'d>>> = FxHashMap::default();
     let mut out = Vec::with_capacity(qs.len());
     // (name DIE, file index, line) per frame, innermost first; resolved below.
     type Planned = (Option<UnitOffset<usize>>, Option<u64>, Option<u32>);
@@ -1181,8 +1195,8 @@ fn do_unit<T>(
 /// Resolves the sorted, distinct addresses `qs` and returns `emit`'s answer for each,
 /// in order (`emit` gets the address and its frames: none when DWARF knows nothing of it).
 /// `threads` workers share the units out (1 = on the calling thread).
-pub fn resolve<T: Send>(
-    dwarf: &gimli::Dwarf<Slice>,
+pub fn resolve<'d, T: Send>(
+    dwarf: &gimli::Dwarf<Slice<'d>>,
     qs: &[u64],
     threads: usize,
     emit: &(dyn Fn(u64, &[Frame<'_>]) -> T + Sync),

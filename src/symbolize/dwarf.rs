@@ -15,9 +15,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The reader every module uses. `'static` because the bytes live in the module's own
-/// memory maps and boxes (see [`ElfModule`]'s safety note).
-pub type Slice = gimli::EndianSlice<'static, gimli::RunTimeEndian>;
+/// The reader every module uses, borrowing the module's bytes: `'a` is the borrow of the
+/// [`ElfModule`] it came from, so nothing read through it can outlive the module.
+pub type Slice<'a> = gimli::EndianSlice<'a, gimli::RunTimeEndian>;
+
+/// What the module keeps internally: its own bytes, valid as long as the module (see
+/// [`ElfModule`]'s safety note). Never handed out with this lifetime.
+type StaticSlice = Slice<'static>;
 
 /// A PT_LOAD segment of a module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,39 +44,71 @@ struct ElfSym {
     file: Option<&'static str>,
 }
 
-/// A section's address and bytes.
+/// A section's address and bytes (borrowed from the module, `'a`).
 #[derive(Clone, Copy, Debug)]
-pub struct SectionData {
+pub struct SectionData<'a> {
     pub address: u64,
-    pub data: &'static [u8],
+    pub data: &'a [u8],
 }
 
-/// The sections the unwinder needs.
+/// The sections the unwinder needs (borrowed from the module, `'a`).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CfiSections {
-    pub eh_frame: Option<SectionData>,
-    pub eh_frame_hdr: Option<SectionData>,
-    pub debug_frame: Option<SectionData>,
-    pub text: Option<SectionData>,
-    pub got: Option<SectionData>,
+pub struct CfiSections<'a> {
+    pub eh_frame: Option<SectionData<'a>>,
+    pub eh_frame_hdr: Option<SectionData<'a>>,
+    pub debug_frame: Option<SectionData<'a>>,
+    pub text: Option<SectionData<'a>>,
+    pub got: Option<SectionData<'a>>,
 }
 
 /// An opened ELF file with its (possibly separate) debug information.
 ///
-/// Safety of the `'static` slices: every slice handed out points into `maps` (memory
-/// maps, whose addresses do not move when the `Mmap` value moves) or `owned` (boxed
-/// decompressed sections). Both are dropped last (field order), after `ctx`, `dwarf`,
-/// `symbols` and `cfi`, and the slices never leave the module with a `'static` lifetime
-/// (public accessors tie them to `&self`).
+/// Safety of the internal `'static` slices: every slice points into `maps` (memory maps,
+/// whose addresses do not move when the `Mmap` value moves) or `owned` (boxed decompressed
+/// sections). Both are dropped last (field order), after `ctx`, `dwarf`, `symbols` and
+/// `cfi`. No slice leaves the module with a `'static` lifetime: every public accessor
+/// ([`Self::cfi`], [`Self::dwarf`], [`Self::dwarf_for_one_pass`], [`Self::new_context`],
+/// the symbol names) ties what it returns to the `&self` borrow, so keeping one after the
+/// module is dropped does not compile:
+///
+/// ```compile_fail,E0505
+/// use tracecheck::symbolize::dwarf::ElfModule;
+/// let m = ElfModule::open(std::path::Path::new("/proc/self/exe"), &[]).unwrap();
+/// let text: &[u8] = m.cfi().text.unwrap().data;
+/// drop(m);
+/// println!("{}", text.len()); // use after free: rejected
+/// ```
+///
+/// ```compile_fail,E0505
+/// use tracecheck::symbolize::dwarf::ElfModule;
+/// let m = ElfModule::open(std::path::Path::new("/proc/self/exe"), &[]).unwrap();
+/// let dwarf = m.dwarf_for_one_pass().unwrap();
+/// let ctx = m.new_context().unwrap().unwrap();
+/// drop(m);
+/// println!("{:?} {:?}", dwarf.debug_info.units().next().is_ok(), ctx.find_location(0).is_ok());
+/// ```
+///
+/// The same code without the `drop` compiles (so the two above fail for the lifetime, not a
+/// typo):
+///
+/// ```no_run
+/// use tracecheck::symbolize::dwarf::ElfModule;
+/// let m = ElfModule::open(std::path::Path::new("/proc/self/exe"), &[]).unwrap();
+/// let text: &[u8] = m.cfi().text.unwrap().data;
+/// let dwarf = m.dwarf_for_one_pass().unwrap();
+/// let ctx = m.new_context().unwrap().unwrap();
+/// println!("{} {:?} {:?}", text.len(), dwarf.debug_info.units().next().is_ok(), ctx.find_location(0).is_ok());
+/// drop(m);
+/// ```
 pub struct ElfModule {
-    ctx: Mutex<Option<Result<addr2line::Context<Slice>, String>>>,
-    dwarf: Option<gimli::DwarfSections<Slice>>,
+    ctx: Mutex<Option<Result<addr2line::Context<StaticSlice>, String>>>,
+    dwarf: Option<gimli::DwarfSections<StaticSlice>>,
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,
     /// Where the symbols come from: the binary, then its debug file.
     symbol_sources: Vec<&'static [u8]>,
-    cfi: CfiSections,
+    cfi: CfiSections<'static>,
     file_data: &'static [u8],
     /// The binary as given.
     pub path: PathBuf,
@@ -190,7 +226,7 @@ impl ElfModule {
                 LoadSegment { vaddr, memsz: s.size().min(room), offset, filesz, flags }
             })
             .collect();
-        let section = |o: &object::File<'static>, name: &str| -> Option<SectionData> {
+        let section = |o: &object::File<'static>, name: &str| -> Option<SectionData<'static>> {
             let s = o.section_by_name(name)?;
             let d = s.data().ok()?;
             Some(SectionData { address: s.address(), data: d })
@@ -253,7 +289,7 @@ impl ElfModule {
             Some(o) => {
                 let endian =
                     if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
-                let r = gimli::DwarfSections::load(|id| -> Result<Slice, SymbolizeError> {
+                let r = gimli::DwarfSections::load(|id| -> Result<StaticSlice, SymbolizeError> {
                     let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
                     let bytes: &'static [u8] = match s.uncompressed_data() {
                         Ok(std::borrow::Cow::Borrowed(b)) => b,
@@ -315,22 +351,29 @@ impl ElfModule {
         self.dwarf.is_some()
     }
 
-    /// The DWARF sections, to build more contexts (one per thread in batch mode).
-    pub fn dwarf(&self) -> Option<gimli::Dwarf<Slice>> {
+    /// The DWARF sections with the module's internal lifetime; private, see the type's
+    /// safety note.
+    fn dwarf_static(&self) -> Option<gimli::Dwarf<StaticSlice>> {
         let mut d = self.dwarf.as_ref()?.borrow(|s| *s);
         d.populate_abbreviations_cache(gimli::AbbreviationsCacheStrategy::Duplicates);
         Some(d)
     }
 
+    /// The DWARF sections, to build more contexts (one per thread in batch mode). They
+    /// borrow the module.
+    pub fn dwarf(&self) -> Option<gimli::Dwarf<Slice<'_>>> {
+        self.dwarf_static()
+    }
+
     /// The DWARF sections without the shared-abbreviations cache, for a single pass over
     /// the units (batch lookups parse each unit once, so the cache's pass over every unit
-    /// header would be wasted).
-    pub fn dwarf_for_one_pass(&self) -> Option<gimli::Dwarf<Slice>> {
+    /// header would be wasted). They borrow the module.
+    pub fn dwarf_for_one_pass(&self) -> Option<gimli::Dwarf<Slice<'_>>> {
         Some(self.dwarf.as_ref()?.borrow(|s| *s))
     }
 
-    /// CFI sections for the unwinder.
-    pub fn cfi(&self) -> &CfiSections {
+    /// CFI sections for the unwinder (borrowing the module).
+    pub fn cfi(&self) -> &CfiSections<'_> {
         &self.cfi
     }
 
@@ -456,9 +499,16 @@ impl ElfModule {
         vec![None; addrs.len()]
     }
 
-    /// A fresh addr2line context over this module's DWARF (for another thread).
-    pub fn new_context(&self) -> Option<Result<addr2line::Context<Slice>, SymbolizeError>> {
+    /// A fresh addr2line context over this module's DWARF (for another thread). It borrows
+    /// the module.
+    pub fn new_context(&self) -> Option<Result<addr2line::Context<Slice<'_>>, SymbolizeError>> {
         let d = self.dwarf()?;
+        Some(addr2line::Context::from_dwarf(d).map_err(|e| self.dwarf_err(e)))
+    }
+
+    /// The context kept in `ctx`, with the internal lifetime (private).
+    fn new_context_static(&self) -> Option<Result<addr2line::Context<StaticSlice>, SymbolizeError>> {
+        let d = self.dwarf_static()?;
         Some(addr2line::Context::from_dwarf(d).map_err(|e| self.dwarf_err(e)))
     }
 
@@ -471,7 +521,7 @@ impl ElfModule {
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none()
-            && let Some(c) = self.new_context()
+            && let Some(c) = self.new_context_static()
         {
             *guard = Some(c.map_err(|e| e.to_string()));
         }
@@ -500,7 +550,7 @@ impl ElfModule {
 /// The inline chain at `vaddr`, innermost first. `gdb_names` also fills the gdb forms of
 /// names and paths (which needs the unit's compilation directory).
 pub fn source_frames(
-    ctx: &addr2line::Context<Slice>,
+    ctx: &addr2line::Context<Slice<'_>>,
     vaddr: u64,
     gdb_names: bool,
 ) -> Result<Vec<SourceFrame>, gimli::Error> {
@@ -900,6 +950,60 @@ mod tests {
             qs.iter().map(|&a| m.symbol_name(a).map(|(n, f)| (n.to_string(), f.map(str::to_string)))).collect();
         assert_eq!(pass, table);
         assert!(pass.iter().filter(|p| p.is_some()).count() > 1900);
+    }
+
+    /// The views a module hands out (CFI sections, DWARF, an addr2line context) borrow it;
+    /// they read the module's own bytes, unchanged while other modules are opened and dropped
+    /// around them (whose memory the allocator reuses). The compile-time half is the
+    /// `compile_fail` doc test on [`ElfModule`].
+    #[test]
+    fn borrowed_views_read_the_modules_own_bytes() {
+        let exe = std::env::current_exe().unwrap();
+        let bytes = std::fs::read(&exe).unwrap();
+        let obj = object::File::parse(&*bytes).unwrap();
+        let vaddr = obj
+            .symbols()
+            .find(|s| s.name().is_ok_and(|n| n.contains("a_function_to_find")))
+            .map(|s| s.address())
+            .expect("the symbol of a_function_to_find");
+        let m = ElfModule::from_bytes(&exe, bytes.clone()).unwrap();
+        let cfi = m.cfi();
+        let ctx = m.new_context().unwrap().unwrap();
+        let dwarf = m.dwarf_for_one_pass().unwrap();
+        let units_before = {
+            let mut n = 0;
+            let mut it = dwarf.units();
+            while let Ok(Some(_)) = it.next() {
+                n += 1;
+            }
+            n
+        };
+        for k in 0..8u8 {
+            let mut copy = bytes.clone();
+            // A damaged copy (section contents overwritten), opened and dropped.
+            let len = copy.len();
+            copy[len / 2..].fill(k);
+            if let Ok(other) = ElfModule::from_bytes(Path::new("copy"), copy) {
+                let _ = other.symbol_info(vaddr);
+            }
+        }
+        for (name, view) in [(".eh_frame", cfi.eh_frame), (".text", cfi.text), (".eh_frame_hdr", cfi.eh_frame_hdr)] {
+            let view = view.unwrap_or_else(|| panic!("{name}"));
+            let s = obj.section_by_name(name).unwrap();
+            assert_eq!(view.address, s.address(), "{name}");
+            assert!(view.data == s.data().unwrap(), "{name}: the bytes changed under the view");
+        }
+        let frames = source_frames(&ctx, vaddr, true).unwrap();
+        let outer = frames.last().unwrap();
+        assert!(outer.function.as_deref().unwrap().ends_with("a_function_to_find"), "{frames:?}");
+        assert_eq!(outer.display_file.as_deref(), Some("src/symbolize/dwarf.rs"));
+        let mut n = 0;
+        let mut it = dwarf.units();
+        while let Ok(Some(_)) = it.next() {
+            n += 1;
+        }
+        assert!(n > 0);
+        assert_eq!(n, units_before);
     }
 
     #[test]

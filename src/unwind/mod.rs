@@ -212,9 +212,12 @@ fn step(
         let Some(sp) = sp else { return (StepResult::Fail("no stack pointer".into()), false) };
         let mut regs = cur.regs.clone();
         let (ra, cfa) = match arch {
-            UnwindArch::X86_64 => match read_u64(mem, sp) {
-                Some(ra) => (ra, sp + 8),
-                None => return (StepResult::Fail(format!("Cannot access memory at address 0x{sp:x}")), false),
+            UnwindArch::X86_64 => match (read_u64(mem, sp), sp.checked_add(8)) {
+                (Some(ra), Some(cfa)) => (ra, cfa),
+                (Some(_), None) => {
+                    return (StepResult::Fail("the stack pointer is at the end of the address space".into()), false);
+                }
+                (None, _) => return (StepResult::Fail(format!("Cannot access memory at address 0x{sp:x}")), false),
             },
             UnwindArch::Aarch64 => match cur.regs[30] {
                 Some(lr) => (lr, sp),
@@ -317,14 +320,14 @@ fn cfi_step(
     None
 }
 
-type Slice = gimli::EndianSlice<'static, RunTimeEndian>;
+type Slice<'a> = gimli::EndianSlice<'a, RunTimeEndian>;
 
 fn encoding() -> Encoding {
     Encoding { format: gimli::Format::Dwarf32, version: 4, address_size: 8 }
 }
 
 /// Evaluates a CFI expression to an address or value.
-fn eval<S: UnwindSection<Slice>>(
+fn eval<'a, S: UnwindSection<Slice<'a>>>(
     section: &S,
     e: &gimli::UnwindExpression<usize>,
     regs: &[Option<u64>],
@@ -340,7 +343,7 @@ fn eval<S: UnwindSection<Slice>>(
     for _ in 0..1000 {
         match r {
             EvaluationResult::Complete => {
-                let pieces: Vec<Piece<Slice>> = ev.result();
+                let pieces: Vec<Piece<Slice<'a>>> = ev.result();
                 return match pieces.first().map(|p| &p.location) {
                     Some(Location::Address { address }) => Ok(*address),
                     Some(Location::Value { value }) => value.to_u64(!0).map_err(|e| e.to_string()),
@@ -369,7 +372,7 @@ fn eval<S: UnwindSection<Slice>>(
     Err("CFI expression did not finish".into())
 }
 
-fn apply_row<S: UnwindSection<Slice>>(
+fn apply_row<'a, S: UnwindSection<Slice<'a>>>(
     arch: UnwindArch,
     cur: &UnwoundFrame,
     row: &gimli::UnwindTableRow<usize>,

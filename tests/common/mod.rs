@@ -1,7 +1,13 @@
 //! Test helpers shared by the integration tests: a compact, readable text rendering of a
 //! parsed model (the snapshot format), snapshot comparison with `UPDATE_SNAPSHOTS=1`, and
-//! paths to the sample traces.
+//! paths to the sample traces. Tests that need an outside tool or `../shared` use
+//! `require_tools` / `require_shared` from `skip.rs` (read its contract).
 #![allow(dead_code)]
+
+// The one skip helper (contract in skip.rs): `require_tools`, `require_shared`.
+mod skip;
+#[allow(unused_imports)]
+pub use skip::*;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -332,25 +338,4 @@ pub fn assert_snapshot(name: &str, actual: &str) {
         }
         panic!("{msg}");
     }
-}
-
-/// Whether the external tools a test needs are installed. Under `CI=true` a missing tool
-/// fails the test (`.ci/run` installs them); elsewhere the test prints a line and skips.
-pub fn have_tools(tools: &[&str]) -> bool {
-    let missing: Vec<&str> = tools
-        .iter()
-        .copied()
-        .filter(|t| {
-            std::process::Command::new(t).arg("--version").output().map(|o| !o.status.success()).unwrap_or(true)
-        })
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!("this test needs {}; not found: {}", tools.join(", "), missing.join(", "));
-    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-        panic!("{msg} (CI=true: install them in .ci/run)");
-    }
-    println!("SKIPPED: {msg}");
-    false
 }
