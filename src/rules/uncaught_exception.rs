@@ -1,6 +1,6 @@
 //! `uncaught-exception`: a C++ exception reached `std::terminate`, which aborted.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -37,6 +37,17 @@ than a throw (a joinable `std::thread` destroyed, `throw;` outside a handler); t
 says so. Frames alone (no message) could belong to a throw that a handler further out would
 have caught if `std::terminate` had not been called for another reason; those findings are
 heuristic."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/cpp-uncaught.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// `std::__throw_*` helpers and the exception type they throw.

@@ -1,6 +1,6 @@
 //! `write-to-readonly`: a write fault on a read-only or code mapping.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::insn::{self, Access};
 use crate::model::signals::SEGV_ACCERR;
 
@@ -26,6 +26,17 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 **Known false positives** Guard pages (`---p`) are not readable, so faults there are left to
 `stack-overflow`. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/write-rodata.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
