@@ -17,7 +17,7 @@ use crate::model::InputReport;
 use crate::model::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The sidecar format version this build writes. Older versions are read; newer are refused.
@@ -205,8 +205,10 @@ fn load_sidecar(path: &Path) -> Result<NotesFile, NotesError> {
 pub fn update(dump: &Path, change: impl FnOnce(&mut NotesFile)) -> Result<NotesFile, NotesError> {
     let path = sidecar_path(dump);
     let lock = lock_path(&path);
-    let lock_file =
-        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock).map_err(io_err(&lock))?;
+    // Neither the lock nor the sidecar is written through a symlink (one planted beside a
+    // dump someone sent would otherwise create or replace a file elsewhere).
+    crate::fsutil::check_destination(&path).map_err(io_err(&path))?;
+    let lock_file = crate::fsutil::open_lock(&lock).map_err(io_err(&lock))?;
     // flock: released when `lock_file` is dropped (also if this process dies).
     lock_file.lock().map_err(io_err(&lock))?;
     let mut file = load_sidecar(&path)?;
@@ -234,32 +236,10 @@ pub fn remove(dump: &Path, id: &str) -> Result<bool, NotesError> {
 }
 
 fn write_atomically(path: &Path, file: &NotesFile) -> Result<(), NotesError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
     let mut json = serde_json::to_string_pretty(file)
         .map_err(|e| NotesError::Broken { path: path.to_path_buf(), reason: e.to_string() })?;
     json.push('\n');
-    let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{base}.tmp.{}.{}", std::process::id(), unique()));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(json.as_bytes())?;
-        f.flush()?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // Make the rename itself durable. Not every platform can open a directory.
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    result.map_err(|e: io::Error| {
-        let _ = std::fs::remove_file(&tmp);
-        NotesError::Io { path: path.to_path_buf(), source: e }
-    })
+    crate::fsutil::write_file(path, json.as_bytes()).map_err(io_err(path))
 }
 
 fn unique() -> String {
@@ -463,9 +443,9 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
             };
             format!(
                 "{}  [{}]  {}",
-                crate::input::clean::strip_escapes(&n.id),
-                crate::input::clean::strip_escapes(&place),
-                crate::input::clean::strip_escapes(&n.text).replace('\n', " ")
+                crate::input::clean::safe(&n.id),
+                crate::input::clean::safe(&place),
+                crate::input::clean::safe(&n.text).replace('\n', " ")
             )
         })
         .collect()

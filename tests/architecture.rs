@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! model < arch < knowledge < input, symbolize, core, unwind < rules < analyze, pipeline, notes
-//!       < report < tui, triage < main
+//!       < report, triage < tui < main
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,6 +23,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("fills", 2),
     ("roles", 2),
     ("julia", 2),
+    // File-system helpers (symlink-safe writes); nothing of the crate.
+    ("fsutil", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
     ("symbolize", 3),
@@ -32,9 +34,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("analyze", 5),
     ("pipeline", 5),
     ("notes", 5),
+    ("progress", 5),
     ("report", 6),
+    ("triage", 6),
     ("tui", 7),
-    ("triage", 7),
     ("main", 8),
 ];
 

@@ -439,3 +439,60 @@ fn symbolize_agrees_with_binutils_addr2line() {
     assert_eq!(strip(&mine), strip(&theirs));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An address in read-only data is named by the data object that holds it inside its size
+/// (`table+16`), else by section and module (`.rodata+0x… in prog`), never as the nearest
+/// function below (`<_fini+7200>`). Built from a real crash: two registers hold pointers into
+/// `.rodata` (into a named table, and into a string literal that has no symbol) at the fault.
+#[test]
+fn rodata_addresses_are_named_by_object_or_section_not_by_function() {
+    if !common::require_tools(&["gcc", "gdb", "nm"]) {
+        return;
+    }
+    let dir = workdir("rodata");
+    std::fs::write(
+        dir.join("prog.c"),
+        r#"
+static const long table[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+const char *volatile sink;
+__attribute__((noinline)) long use(const long *t, const char *msg, long *out) {
+    sink = msg;
+    __asm__ volatile("" : : "r"(t), "r"(msg));
+    *out = t[0];           /* out is NULL: faults with t and msg still in registers */
+    return t[1];
+}
+int main(void) { return (int)use(table + 2, "a string literal in .rodata" + 4, 0); }
+"#,
+    )
+    .unwrap();
+    run(Command::new("gcc").current_dir(&dir).args(["-g", "-O1", "-fno-pie", "-no-pie", "prog.c", "-o", "prog"]));
+    let core = crash_and_gcore(&dir, "prog");
+    let parsed = ours(&core, &[dir.join("prog")], &[]);
+    let stop = parsed.trace.main_stop().expect("a stop");
+    let th = stop.crashed_thread().expect("crashed thread");
+    let regs: Vec<(String, u64, String)> = th
+        .registers
+        .values()
+        .flat_map(|s| s.regs.iter())
+        .filter_map(|r| Some((r.name.to_string(), r.value?, r.natural.as_deref().unwrap_or("").to_string())))
+        .collect();
+    let nm = run(Command::new("nm").current_dir(&dir).args(["prog"]));
+    let table = nm
+        .lines()
+        .find(|l| l.ends_with(" table"))
+        .and_then(|l| u64::from_str_radix(l.split_whitespace().next()?, 16).ok())
+        .expect("table in nm");
+    let t =
+        regs.iter().find(|(_, v, _)| *v == table + 16).unwrap_or_else(|| panic!("no register = table+16: {regs:?}"));
+    assert_eq!(t.2, "<table+16>", "{t:?}");
+    // The string literal: some register holds it, named by section and module.
+    let lit = regs
+        .iter()
+        .find(|(_, _, n)| n.starts_with(".rodata+0x"))
+        .unwrap_or_else(|| panic!("no register named by .rodata: {regs:?}"));
+    assert!(lit.2.ends_with(" in prog"), "{lit:?}");
+    assert!(regs.iter().all(|(_, _, n)| !n.contains("<_fini+") && !n.contains("<_IO_stdin_used+")), "{regs:?}");
+    // A writable-data pointer of the same binary (rcx/r14 hold the .fini_array entry at exit).
+    assert!(regs.iter().any(|(_, _, n)| n == ".fini_array+0x0 in prog"), "{regs:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

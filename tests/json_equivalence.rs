@@ -169,7 +169,7 @@ mod reference {
         let t = &ir.parsed.trace;
         let d = &ir.parsed.diagnostics;
         json!({
-            "path": ir.path,
+            "path": tracecheck::report::safe_line(&ir.path),
             "formats": t.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),
             "arch": t.arch.name(),
             "core_command": t.core_command.as_deref(),
@@ -405,7 +405,8 @@ fn same_bytes_on_edge_cases() {
          rbx            0x2                 2\n\
          [Inferior 1 (process 12) exited with code 0377]\n"
     );
-    // The path is written as given: every control byte, quote, backslash, DEL, non-ASCII.
+    // The path is made safe first (control bytes and escapes shown, not decoded by a reader
+    // into control characters; issue #16 item 8), then escaped: quote, backslash, non-ASCII.
     let mut name = String::new();
     for b in 0u8..0x20 {
         name.push(b as char);
@@ -414,9 +415,73 @@ fn same_bytes_on_edge_cases() {
     let out = both(&name, text.as_bytes());
     // The edge cases are really in the document.
     assert!(out.contains(r#""frame_registers":{"1":{"rax":"0x10","rip":"0x401136","rsp":"0x7fffffffe000"},"10":{"rbx":"0x2"},"2":{"rbx":"0x1"}}"#), "{out}");
-    assert!(out.contains(r#""path":"\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e"#), "{out}");
-    assert!(out.contains("\\u001f\\\"\\\\\u{7f}é€😀\""), "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let path = doc["inputs"][0]["path"].as_str().expect("path");
+    // Decoded, the path holds no control character but a tab; the rest is kept, shown.
+    assert!(path.chars().all(|c| c == '\t' || !c.is_control()), "{path:?}");
+    assert!(path.contains("\\n") && path.contains("\"\\") && path.ends_with("é€😀"), "{path:?}");
     assert!(out.contains(r#""file":"a\\b\"c.c""#) && out.contains(r#""pc":"0xffffffffffffffff""#), "{out}");
     both("empty", b"");
     both("binary", &[0, 1, 2, 0xff, 0xfe, b'\n', 0x1b, b'[', b'2', b'J']);
+}
+
+/// `Frame::locals` (shortcut line split, trim and " = " search) against the plain version it
+/// replaced, on strings built from the characters that matter.
+mod locals {
+    use proptest::prelude::*;
+    use tracecheck::model::Frame;
+
+    fn reference(locals: Option<&str>) -> Vec<(&str, &str)> {
+        locals
+            .unwrap_or("")
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                match l.split_once(" = ") {
+                    Some((n, v)) => Some((n, v)),
+                    None if l == "No locals." || l.is_empty() => None,
+                    None => Some((l, "")),
+                }
+            })
+            .collect()
+    }
+
+    fn check(s: Option<&str>) {
+        let f = Frame { locals: s.map(Into::into), ..Default::default() };
+        assert_eq!(f.locals().collect::<Vec<_>>(), reference(s), "{s:?}");
+    }
+
+    #[test]
+    fn edge_cases() {
+        for s in [
+            "",
+            "\n",
+            "a = 1",
+            " a = 1 \r\n b = 2\n",
+            "No locals.",
+            "x =",
+            "= y",
+            " = ",
+            "a = b = c",
+            "a  =  b",
+            "\u{a0}a = 1\u{a0}",
+            "\u{b}a = 1",
+            "a=1\n\nb = 2\r",
+            "\r",
+            "No locals.\r\n",
+            "é = ü",
+        ] {
+            check(Some(s));
+        }
+        check(None);
+    }
+
+    proptest! {
+        #[test]
+        fn same_pairs(s in proptest::collection::vec(prop_oneof![
+            Just(" "), Just("="), Just("\n"), Just("\r"), Just("\t"), Just("\u{b}"), Just("a"), Just("é"),
+            Just("\u{a0}"), Just("No locals."), Just(" = ")], 0..24)) {
+            check(Some(&s.concat()));
+        }
+    }
 }

@@ -110,7 +110,13 @@ fn with_source_only_when_asked() {
     .unwrap();
     let without = markdown(&d, &[]);
     assert!(!without.contains("### Source"));
+    // Source lines come only from the source directories (`--source-dir`, default the
+    // current directory), not from wherever the dump is.
     let with = markdown(&d, &["--with-source"]);
+    assert!(!with.lines().any(|l| l.starts_with(">   23 | ")), "{with}");
+    let dir = d.parent().unwrap().to_str().unwrap().to_string();
+    let with = markdown(&d, &["--with-source", "--source-dir", &dir]);
+    assert!(with.contains("Files read: `src/null-field.c`"), "{with}");
     assert!(with.contains("### Source (read from local files because `--with-source` was given)"), "{with}");
     assert!(with.lines().any(|l| l.starts_with(">   23 | ")), "{with}");
 }

@@ -75,11 +75,18 @@ fn kill_9_during_saves_loses_nothing_that_was_confirmed() {
             assert!(f.notes.iter().any(|n| &n.text == t), "round {k}: confirmed note {t:?} is lost");
         }
     }
-    // No temporary files left behind by completed writers would matter; leftovers of killed
-    // ones are allowed (dot-files), but the sidecar itself must be whole JSON.
     let side = tracecheck::notes::sidecar_path(&d);
     let text = std::fs::read_to_string(&side).expect("sidecar");
     assert!(text.ends_with("}\n"), "sidecar not whole");
+    // Temporaries of killed writers are removed by the next write: none is left after it.
+    let o = bin().arg("note").arg(&d).arg("after the kills").output().expect("run");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let left: Vec<String> = std::fs::read_dir(d.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "temporary files left after the next write: {left:?}");
     eprintln!("kill -9: {rounds} rounds, {finished} writers confirmed, {killed} killed; every confirmed note kept");
     assert!(
         killed > 0 && finished > 0,
@@ -134,4 +141,36 @@ fn newer_or_broken_sidecars_are_refused_not_overwritten() {
     refuses_and_keeps(&d, "{\"version\": 1, \"notes\": [", "is broken");
     refuses_and_keeps(&d, "", "is broken");
     refuses_and_keeps(&d, "{\"version\": 99999999999, \"notes\": []}", "newer than this tracecheck reads");
+}
+
+/// A sidecar or lock file that is a symlink (planted next to a dump someone sent) is refused
+/// with a message, and nothing is written at the link's target.
+#[test]
+fn notes_never_write_through_a_symlink() {
+    let d = dump("symlink");
+    let dir = d.parent().unwrap().to_path_buf();
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let bashrc = outside.join(".bashrc");
+    std::fs::write(&bashrc, "echo keep me\n").unwrap();
+    let side = tracecheck::notes::sidecar_path(&d);
+    let lock = dir.join(format!("{}.lock", side.file_name().unwrap().to_string_lossy()));
+    // 1. The sidecar is a link to a file outside.
+    std::os::unix::fs::symlink(&bashrc, &side).unwrap();
+    let o = bin().arg("note").arg(&d).arg("a note").output().expect("run");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "sidecar link: {err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&bashrc).unwrap(), "echo keep me\n", "the link's target was written");
+    std::fs::remove_file(&side).unwrap();
+    let _ = std::fs::remove_file(&lock);
+    // 2. The lock is a dangling link: following it would create a file at its target.
+    let planted = outside.join("created-by-the-lock");
+    std::os::unix::fs::symlink(&planted, &lock).unwrap();
+    let o = bin().arg("note").arg(&d).arg("a note").output().expect("run");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "lock link: {err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert!(!planted.exists(), "the lock followed a dangling symlink and created its target");
+    assert!(!side.exists(), "nothing is saved when the lock is refused");
 }

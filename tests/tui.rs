@@ -448,3 +448,22 @@ fn broken_sidecar_is_reported_and_not_overwritten() {
     assert!(app.status.as_ref().unwrap().0.contains("nothing was saved"));
     assert_eq!(std::fs::read_to_string(&side).unwrap(), "{ not json");
 }
+
+/// `e` then Enter with `DUMP.report.md` a symlink to a file outside: the export is refused
+/// with a message on the status line and the link's target is left as it was.
+#[test]
+fn export_refuses_a_symlink_at_the_report_path() {
+    let p = sample_copy("null-field.gdb.txt");
+    let outside = p.parent().unwrap().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let bashrc = outside.join(".bashrc");
+    std::fs::write(&bashrc, "echo keep me\n").unwrap();
+    let mut app = load(&p);
+    std::os::unix::fs::symlink(&bashrc, app.export_path()).unwrap();
+    key(&mut app, Action::Export);
+    key(&mut app, Action::Open);
+    let (screen, _) = render(&mut app, 200, 30);
+    assert!(std::fs::read_to_string(&bashrc).unwrap() == "echo keep me\n", "the export wrote through the link");
+    assert!(screen.contains("symbolic link"), "{screen}");
+    assert!(std::fs::symlink_metadata(app.export_path()).unwrap().file_type().is_symlink());
+}

@@ -237,6 +237,58 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if memchr::memchr(0, s.as_bytes()).is_some() { Cow::Owned(s.replace('\0', "")) } else { s }
 }
 
+/// Removes terminal escape sequences and control characters from dump-derived text, and
+/// shows invisible and bidirectional-override characters as `<U+202E>` (see [`is_invisible`]),
+/// so a frame or a note cannot display differently from what it is.
+pub fn safe(s: &str) -> Cow<'_, str> {
+    match strip_escapes(s) {
+        Cow::Borrowed(b) => show_invisible(b),
+        Cow::Owned(o) => Cow::Owned(show_invisible(&o).into_owned()),
+    }
+}
+
+/// Characters that change how the text around them is displayed without showing
+/// themselves: zero-width spaces and joiners, direction marks, bidirectional embeddings,
+/// overrides and isolates, invisible operators, the byte order mark.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' // arabic letter mark
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' // hangul fillers
+        | '\u{180e}' // mongolian vowel separator
+        | '\u{200b}'..='\u{200f}' // zero-width space, non-joiner, joiner, LRM, RLM
+        | '\u{202a}'..='\u{202e}' // LRE, RLE, PDF, LRO, RLO
+        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}' // LRI, RLI, FSI, PDI
+        | '\u{206a}'..='\u{206f}' // deprecated format characters
+        | '\u{feff}' // byte order mark / zero-width no-break space
+    )
+}
+
+/// Replaces each [`is_invisible`] character by `<U+XXXX>`; borrows when there is none.
+pub fn show_invisible(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() || !s.chars().any(is_invisible) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if is_invisible(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,
+/// so text from a dump or a file name cannot forge a line of its own.
+pub fn safe_line(s: &str) -> Cow<'_, str> {
+    match safe(s) {
+        Cow::Borrowed(b) if !b.contains('\n') => Cow::Borrowed(b),
+        c => Cow::Owned(c.replace('\n', "\\n")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,6 +53,18 @@ impl Builder {
             );
             self.note(None, msg);
         }
+        if self.dropped_registers > 0 {
+            // Not subject to the cap on notes: it says the result is partial.
+            self.diag.notes.push(Note {
+                line: None,
+                message: format!(
+                    "{}{} register lines beyond {} distinct names in one frame were ignored",
+                    stream::LIMIT_NOTE,
+                    self.dropped_registers,
+                    crate::model::MAX_REGISTERS
+                ),
+            });
+        }
         Parsed { trace: self.trace, diagnostics: self.diag }
     }
 }

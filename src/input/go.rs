@@ -421,7 +421,9 @@ fn put_register(b: &mut Builder, name: &str, v: u64, n: u32) {
     let natural = if arm64 { Some("lr".into()) } else { None };
     let set = b.trace.stops[si].threads[ti].registers.entry(0).or_default();
     set.span.extend_to(n);
-    set.set(Register { name: sym, value: Some(v), natural, span: Span::line(n) });
+    if !set.set(Register { name: sym, value: Some(v), natural, span: Span::line(n) }) {
+        b.dropped_registers += 1;
+    }
     b.trace.stops[si].span.extend_to(n);
 }
 

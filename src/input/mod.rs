@@ -255,6 +255,8 @@ pub struct Builder {
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
     dropped_frames: u64,
+    /// Register lines past `MAX_REGISTERS` distinct names in one frame's set.
+    pub(crate) dropped_registers: u64,
     /// Model-size limits and the thread index (`stream.rs`).
     pub(crate) guard: stream::Guard,
 }
@@ -310,6 +312,7 @@ impl Builder {
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
+            dropped_registers: 0,
             guard: Default::default(),
         }
     }
@@ -668,7 +671,9 @@ impl Builder {
         let th = &mut self.trace.stops[si].threads[ti];
         let set = th.registers.entry(frame).or_default();
         set.span.extend_to(n);
-        set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) });
+        if !set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) }) {
+            self.dropped_registers += 1;
+        }
         self.extend_stop_span(n);
     }
 }

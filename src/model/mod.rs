@@ -19,6 +19,6 @@ pub mod trace;
 
 pub use diagnostics::{Diagnostics, Note, Parsed, UnrecognizedLine};
 pub use findings::{Evidence, Finding, Maturity, RuleInfo, Severity};
-pub use registers::{Register, RegisterSet, UnwindMethod};
+pub use registers::{MAX_REGISTERS, Register, RegisterSet, UnwindMethod};
 pub use report::{Culprit, InputReport, Report};
 pub use trace::*;

@@ -2,6 +2,7 @@
 
 use super::trace::{Span, Sym};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One register value as printed.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -13,6 +14,11 @@ pub struct Register {
     pub natural: Option<Box<str>>,
     pub span: Span,
 }
+
+/// Distinct register names kept per frame. `info all-registers` prints about 200 on x86-64
+/// with AVX-512 and a few hundred on AArch64 with SVE and SME; more than this is not a
+/// register dump.
+pub const MAX_REGISTERS: usize = 1024;
 
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct RegisterSet {
@@ -59,12 +65,17 @@ impl RegisterSet {
     pub fn reg(&self, name: &str) -> Option<&Register> {
         self.regs.iter().find(|r| &*r.name == name)
     }
-    /// Sets or replaces a register.
-    pub fn set(&mut self, r: Register) {
-        if let Some(old) = self.regs.iter_mut().find(|o| o.name == r.name) {
+    /// Sets or replaces a register. A set holds at most [`MAX_REGISTERS`] names (the finding
+    /// of a name is a scan, so this keeps a dump of a million distinct register lines linear);
+    /// `false` when `r` is a new name past that and was not kept.
+    pub fn set(&mut self, r: Register) -> bool {
+        if let Some(old) = self.regs.iter_mut().find(|o| Arc::ptr_eq(&o.name, &r.name) || o.name == r.name) {
             *old = r;
-        } else {
+        } else if self.regs.len() < MAX_REGISTERS {
             self.regs.push(r);
+        } else {
+            return false;
         }
+        true
     }
 }

@@ -213,9 +213,33 @@ impl Frame {
     }
     /// `(name, value)` pairs from `bt full` locals.
     pub fn locals(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.locals.as_deref().unwrap_or("").lines().filter_map(|l| {
-            let l = l.trim();
-            match l.split_once(" = ") {
+        // `str::lines`, `str::trim` and `split_once(" = ")`, with shortcuts: lines are split
+        // with memchr (a "\r" before "\n" goes with the trim, empty lines are skipped either
+        // way), the parser stores locals trimmed, and " = " is found from its '=' (no substring
+        // searcher per line; names are short).
+        let mut rest = self.locals.as_deref();
+        std::iter::from_fn(move || {
+            let r = rest?;
+            match memchr::memchr(b'\n', r.as_bytes()) {
+                Some(i) => {
+                    rest = Some(&r[i + 1..]);
+                    Some(&r[..i])
+                }
+                None => {
+                    rest = None;
+                    Some(r)
+                }
+            }
+        })
+        .filter_map(|l| {
+            let l = match l.as_bytes() {
+                [a, .., b] if a.is_ascii_graphic() && b.is_ascii_graphic() => l,
+                [a] if a.is_ascii_graphic() => l,
+                _ => l.trim(),
+            };
+            let b = l.as_bytes();
+            let eq = (1..b.len().saturating_sub(1)).find(|&i| b[i] == b'=' && b[i - 1] == b' ' && b[i + 1] == b' ');
+            match eq.map(|i| (&l[..i - 1], &l[i + 2..])) {
                 Some((n, v)) => Some((n, v)),
                 None if l == "No locals." || l.is_empty() => None,
                 None => Some((l, "")),
@@ -578,7 +602,7 @@ pub struct Trace {
     /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
     pub code_symbols: Vec<(Address, Sym)>,
     /// The Julia runtime's task and thread-state layout, read from its DWARF when the runtime
-    /// library was found (`symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
+    /// library was found (`crate::symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
     /// version table in `crate::julia`, keyed by the Julia version the trace names.
     pub julia_layout: Option<JuliaLayout>,
 }

@@ -41,8 +41,48 @@ static ESCAPE: [u8; 256] = {
     t[0x0d] = b'r';
     t[b'"' as usize] = b'"';
     t[b'\\' as usize] = b'\\';
+    // First bytes of the UTF-8 forms of the invisible and bidirectional characters
+    // (`report::is_invisible`): the character is decoded and, if it is one, written as
+    // `\uXXXX` so the document shows where it is (a parser still gets the same string).
+    t[0xd8] = b'?';
+    t[0xe1] = b'?';
+    t[0xe2] = b'?';
+    t[0xe3] = b'?';
+    t[0xef] = b'?';
     t
 };
+
+/// The high bit of each byte of `w` that is below 0x20, `"`, `\\` or not ASCII, except that a byte above
+/// such a byte may be marked too (a borrow): the lowest marked byte is always exact, and so is
+/// "none" (the "has less than" and "has zero byte" bit tricks).
+#[inline(always)]
+fn escape_mask(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let below_space = w.wrapping_sub(LO * 0x20) & !w & HI;
+    let q = w ^ (LO * b'"' as u64);
+    let quote = q.wrapping_sub(LO) & !q & HI;
+    let bs = w ^ (LO * b'\\' as u64);
+    let backslash = bs.wrapping_sub(LO) & !bs & HI;
+    // Bytes with the high bit set too: the lead bytes of invisible characters are among them.
+    below_space | quote | backslash | (w & HI)
+}
+
+/// The position of the first byte at or after `from` that needs an escape, eight bytes at a
+/// time.
+#[inline]
+fn next_escape(b: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(c) = b.get(from..from + 8) {
+        let m = escape_mask(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        if m != 0 {
+            return Some(from + (m.trailing_zeros() / 8) as usize);
+        }
+        from += 8;
+    }
+    // Fewer than 8 bytes left: one at a time (cheaper than copying them into a word).
+    let rest = b.get(from..)?;
+    rest.iter().position(|&c| ESCAPE[c as usize] != 0).map(|p| from + p)
+}
 
 impl<'w> J<'w> {
     fn new(out: &'w mut dyn Write) -> Self {
@@ -117,11 +157,34 @@ impl<'w> J<'w> {
 
     fn escaped(&mut self, s: &str) {
         let bytes = s.as_bytes();
+        self.buf.reserve(bytes.len() + 2);
         self.buf.push(b'"');
         let mut start = 0;
-        for (i, &b) in bytes.iter().enumerate() {
+        let mut from = 0;
+        while let Some(i) = next_escape(bytes, from) {
+            let b = bytes[i];
+            from = i + 1;
             let e = ESCAPE[b as usize];
             if e == 0 {
+                // A non-ASCII byte that starts no invisible character (the word scan flags every
+                // byte with the high bit set).
+                continue;
+            }
+            if e == b'?' {
+                // `i` is a char boundary: these bytes only start a character.
+                let c = s.get(i..).and_then(|t| t.chars().next()).unwrap_or(' ');
+                if !super::is_invisible(c) {
+                    continue;
+                }
+                self.buf.extend_from_slice(&bytes[start..i]);
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let u = c as u32;
+                self.buf.extend_from_slice(b"\\u");
+                for shift in [12, 8, 4, 0] {
+                    self.buf.push(HEX[((u >> shift) & 15) as usize]);
+                }
+                start = i + c.len_utf8();
+                from = start;
                 continue;
             }
             self.buf.extend_from_slice(&bytes[start..i]);
@@ -135,6 +198,13 @@ impl<'w> J<'w> {
         }
         self.buf.extend_from_slice(&bytes[start..]);
         self.buf.push(b'"');
+    }
+
+    /// A literal (`{"key":`, `,"key":`) after which a value follows without a comma.
+    #[inline]
+    fn lit(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+        self.first = true;
     }
 
     fn opt_str(&mut self, s: Option<&str>) {
@@ -216,42 +286,40 @@ impl<'w> J<'w> {
 }
 
 fn frame(j: &mut J<'_>, f: &Frame) {
+    // The hottest object of a big dump: its keys are written as literals, in order.
     j.val();
-    j.open_obj();
-    j.key("args");
+    j.lit(b"{\"args\":");
     j.opt_str(f.args.as_deref());
-    j.key("file");
+    j.lit(b",\"file\":");
     j.opt_str(f.file.as_deref());
-    j.key("function");
+    j.lit(b",\"function\":");
     j.opt_str(f.function.as_deref());
-    j.key("index");
+    j.lit(b",\"index\":");
     j.int(f.index);
-    j.key("inlined");
+    j.lit(b",\"inlined\":");
     j.bool(f.inlined);
-    j.key("line");
+    j.lit(b",\"line\":");
     j.opt_int(f.line);
-    j.key("lines");
+    j.lit(b",\"lines\":");
     j.lines(f.span);
     if f.locals.is_some() {
-        j.key("locals");
-        j.val();
-        j.open_arr();
+        j.lit(b",\"locals\":[");
         for (n, v) in f.locals() {
             j.val();
-            j.open_obj();
-            j.key("name");
+            j.lit(b"{\"name\":");
             j.str(n);
-            j.key("value");
+            j.lit(b",\"value\":");
             j.str(v);
-            j.close_obj();
+            j.raw(b"}");
+            j.first = false;
         }
-        j.close_arr();
+        j.raw(b"]");
     }
-    j.key("module");
+    j.lit(b",\"module\":");
     j.opt_str(f.module.as_deref());
-    j.key("pc");
+    j.lit(b",\"pc\":");
     j.opt_hex(f.pc);
-    j.key("signal_handler");
+    j.lit(b",\"signal_handler\":");
     j.bool(f.signal_handler);
     j.close_obj();
 }
@@ -675,7 +743,8 @@ fn write_input_to(j: &mut J<'_>, ir: &InputReport) -> std::io::Result<()> {
     }
     j.close_arr();
     j.key("path");
-    j.str(&ir.path);
+    // The file name as a one-line string: no control character decodes out of it.
+    j.str(&super::safe_line(&ir.path));
     // Streamed stop by stop.
     j.key("stops");
     j.val();
@@ -713,4 +782,67 @@ pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     }
     j.raw(b"]}\n");
     j.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first byte needing an escape, byte by byte.
+    fn slow(w: u64) -> Option<u32> {
+        w.to_le_bytes().iter().position(|&b| ESCAPE[b as usize] != 0).map(|p| p as u32)
+    }
+
+    fn fast(w: u64) -> Option<u32> {
+        let m = escape_mask(w);
+        (m != 0).then(|| m.trailing_zeros() / 8)
+    }
+
+    #[test]
+    fn word_test_matches_the_table() {
+        // Every byte value at every position, among fillers that stress the borrows, and
+        // with a second hit or a borrow-prone byte above it.
+        for filler in [b'a', 0x20, 0x21, 0x7f, 0x80, 0xff, b'"' + 1, b'\\' + 1, 0x01, b'"'] {
+            for pos in 0..8 {
+                for b in 0..=255u8 {
+                    for above in [filler, 0x00, 0x01, 0x21, b'#', b']', 0x1f] {
+                        let mut bytes = [filler; 8];
+                        bytes[pos] = b;
+                        if pos < 7 {
+                            bytes[pos + 1] = above;
+                        }
+                        let w = u64::from_le_bytes(bytes);
+                        assert_eq!(fast(w), slow(w), "{bytes:?}");
+                    }
+                }
+            }
+        }
+        // And a pseudo-random sweep (xorshift).
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(fast(x), slow(x), "{x:#x}");
+        }
+    }
+
+    #[test]
+    fn hex_and_escapes_as_serde_json_writes_them() {
+        let mut out = Vec::new();
+        let mut j = J::new(&mut out);
+        for v in [0, 1, 0xf, 0x10, 0xdead_beef, u64::MAX] {
+            j.hex(v);
+        }
+        let long = "a\"b\\c\u{1}\u{1f}\n\t\u{7f}é long enough to take the 8-byte path\r\"\"x\\";
+        j.str(long);
+        j.finish().expect("vec");
+        let expected = ["0", "1", "f", "10", "deadbeef", "ffffffffffffffff"]
+            .iter()
+            .map(|h| serde_json::to_string(&format!("0x{h}")).expect("json"))
+            .chain([serde_json::to_string(long).expect("json")])
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(String::from_utf8(out).expect("utf8"), expected);
+    }
 }

@@ -20,31 +20,63 @@ pub struct MarkdownOptions {
     pub include_raw: bool,
     /// Notes per input path (as in `InputReport::path`).
     pub notes: BTreeMap<String, Vec<Note>>,
-    /// Add source lines around each frame's `file:line` when the file exists locally.
+    /// Add source lines around each frame's `file:line` when the file is in a source directory.
     pub with_source: bool,
-    /// Extra directories to look for relative source paths in (the current directory and the
-    /// dump's directory are always tried).
+    /// The only directories source lines are read from (`--source-dir`); empty means the
+    /// current directory. Paths are resolved (symlinks, `..`) before the check.
     pub source_dirs: Vec<PathBuf>,
 }
 
-/// Escapes text for a markdown paragraph or table cell.
+/// A zero-width joiner: put after `@`, `#` (tracecheck's own `frame #3` too, which GitHub
+/// would link to issue 3), inside `GH-`, `://` and `www.` so that GitHub
+/// does not turn text from a dump into a mention, an issue link or a live link.
+const ZWJ: char = '\u{200d}';
+
+/// Escapes text for a markdown paragraph or table cell. Besides markdown and HTML syntax,
+/// what GitHub would make live is made inert: `@user` and `@org/team` mentions, `#123`,
+/// `owner/repo#123` and `GH-123` references, and bare `https://…`/`www.…` links and e-mail
+/// addresses (a zero-width joiner after `@`, `#`, `:` before `//`, `www` and `GH`; backslash
+/// escapes do not stop GitHub's mentions and references).
 pub fn escape(s: &str) -> String {
     let s = safe(s);
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '!' | '~' | '@' => {
+            '@' | '#' => {
+                out.push('\\');
+                out.push(c);
+                out.push(ZWJ);
+            }
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '!' | '~' => {
                 out.push('\\');
                 out.push(c);
             }
             '\n' | '\r' => out.push(' '),
+            ':' if chars.peek() == Some(&'/') => {
+                out.push(c);
+                out.push(ZWJ);
+            }
+            '-' if ends_with_ignore_case(&out, b"gh") => {
+                out.push(ZWJ);
+                out.push(c);
+            }
+            '.' if ends_with_ignore_case(&out, b"www") => {
+                out.push(ZWJ);
+                out.push(c);
+            }
             c => out.push(c),
         }
     }
     out
+}
+
+fn ends_with_ignore_case(s: &str, tail: &[u8]) -> bool {
+    let b = s.as_bytes();
+    b.len() >= tail.len() && b[b.len() - tail.len()..].eq_ignore_ascii_case(tail)
 }
 
 /// Inline code that cannot be broken out of: picks a backtick run longer than any inside.
@@ -153,7 +185,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             summary.push_str(&format!(" ({})", code(n)));
         }
         if let Some(f) = th.frames.first() {
-            summary.push_str(&format!(", frame #0 {}", code(f.function_name())));
+            summary.push_str(&format!(", frame #\u{200d}0 {}", code(f.function_name())));
             if let (Some(file), Some(line)) = (&f.file, f.line) {
                 summary.push_str(&format!(" at {}", code(&format!("{file}:{line}"))));
             }
@@ -163,7 +195,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             && let Some(f) = th.frames.get(cul.position)
         {
             summary.push_str(&format!(
-                "; first frame outside runtime/libc: #{} {}",
+                "; first frame outside runtime/libc: #\u{200d}{} {}",
                 cul.index,
                 code(f.function_name())
             ));
@@ -188,7 +220,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     if !ir.findings.is_empty() {
         writeln!(out, "### Findings\n")?;
         for (i, f) in ir.findings.iter().enumerate() {
-            let fr = f.frame.map(|n| format!(" (frame #{n})")).unwrap_or_default();
+            let fr = f.frame.map(|n| format!(" (frame #\u{200d}{n})")).unwrap_or_default();
             writeln!(out, "- **{}** {}: {}{}", f.severity.name(), code(f.rule), escape(&f.message), fr)?;
             for e in &f.evidence {
                 let at = e.lines.map(|l| format!(" — dump line {}", l.first)).unwrap_or_default();
@@ -213,7 +245,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             let f0 = th.frames.iter().position(|f| f.index == 0).unwrap_or(0);
             let reg_notes = |name: &str| placed.registers.get(&(si, tp, f0, name.to_string()));
             let any_note = set.regs.iter().any(|r| reg_notes(&r.name).is_some());
-            writeln!(out, "### Registers (frame #0)\n")?;
+            writeln!(out, "### Registers (frame #\u{200d}0)\n")?;
             if any_note {
                 writeln!(out, "| register | value | points to | note |")?;
                 writeln!(out, "|---|---|---|---|")?;
@@ -243,7 +275,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
                         writeln!(out)?;
                         extra = true;
                     }
-                    writeln!(out, "- **note on {} at frame #{idx}:** {}", escape(reg), note_text(n))?;
+                    writeln!(out, "- **note on {} at frame #\u{200d}{idx}:** {}", escape(reg), note_text(n))?;
                 }
             }
             writeln!(out)?;
@@ -320,42 +352,113 @@ const SOURCE_CONTEXT: u32 = 3;
 /// Frames with source shown at most.
 const SOURCE_FRAMES: usize = 8;
 
-/// Finds a frame's source file locally: as printed, then under the dump's directory and the
-/// extra directories.
-fn find_source(file: &str, ir: &InputReport, opts: &MarkdownOptions) -> Option<PathBuf> {
+/// What became of one source file a frame names.
+enum SourceFile {
+    /// Readable, inside a source directory: the canonical path and its text.
+    Read(PathBuf, String),
+    /// Exists but was not read: outside every source directory, under /proc, /sys or /dev,
+    /// not a regular file, or too big.
+    Refused(&'static str),
+    NotFound,
+}
+
+/// Source files bigger than this are not read.
+const SOURCE_MAX_BYTES: u64 = 16 << 20;
+
+/// The source directories, canonical: `opts.source_dirs`, or the current directory.
+fn source_roots(opts: &MarkdownOptions) -> Vec<PathBuf> {
+    let dirs = if opts.source_dirs.is_empty() { vec![PathBuf::from(".")] } else { opts.source_dirs.clone() };
+    dirs.iter().filter_map(|d| d.canonicalize().ok()).collect()
+}
+
+/// Reads a frame's source file only from inside a source directory: the path (joined to each
+/// root when relative) is canonicalized, symlinks and `..` resolved, and must still be inside
+/// a root; /proc, /sys and /dev are refused whatever the roots; only a regular file is read,
+/// opened without blocking (a FIFO named like a source file cannot hang the report).
+fn find_source(file: &str, roots: &[PathBuf]) -> SourceFile {
     let p = Path::new(file);
-    let mut candidates = vec![p.to_path_buf()];
-    if p.is_relative() {
-        if let Some(dir) = Path::new(&ir.path).parent() {
-            candidates.push(dir.join(p));
+    let candidates: Vec<PathBuf> =
+        if p.is_absolute() { vec![p.to_path_buf()] } else { roots.iter().map(|r| r.join(p)).collect() };
+    let mut refused = None;
+    for c in candidates {
+        let Ok(real) = c.canonicalize() else { continue };
+        if ["/proc", "/sys", "/dev"].iter().any(|d| real.starts_with(d)) {
+            refused = Some("a system file (/proc, /sys, /dev)");
+            continue;
         }
-        candidates.extend(opts.source_dirs.iter().map(|d| d.join(p)));
+        if !roots.iter().any(|r| real.starts_with(r)) {
+            refused.get_or_insert("outside the source directories");
+            continue;
+        }
+        match read_regular(&real) {
+            Ok(text) => return SourceFile::Read(real, text),
+            Err(why) => refused = Some(why),
+        }
     }
-    candidates.into_iter().find(|c| c.metadata().map(|m| m.is_file() && m.len() < 16 << 20).unwrap_or(false))
+    refused.map(SourceFile::Refused).unwrap_or(SourceFile::NotFound)
+}
+
+fn read_regular(path: &Path) -> Result<String, &'static str> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|_| "not readable")?;
+    let m = f.metadata().map_err(|_| "not readable")?;
+    if !m.is_file() {
+        return Err("not a regular file");
+    }
+    if m.len() >= SOURCE_MAX_BYTES {
+        return Err("over 16 MiB");
+    }
+    let mut bytes = Vec::new();
+    f.take(SOURCE_MAX_BYTES).read_to_end(&mut bytes).map_err(|_| "not readable")?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn write_sources(
-    ir: &InputReport,
+    _ir: &InputReport,
     th: &crate::model::Thread,
     opts: &MarkdownOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let roots = source_roots(opts);
     let mut shown = 0;
     let mut missing: Vec<String> = Vec::new();
+    let mut refused: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+    let mut read: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut body = String::new();
     for f in &th.frames {
         if shown >= SOURCE_FRAMES {
             break;
         }
         let (Some(file), Some(line)) = (&f.file, f.line) else { continue };
-        let Some(path) = find_source(file, ir, opts) else {
-            if !missing.iter().any(|m| m == &**file) {
-                missing.push(file.to_string());
+        let (path, text) = match find_source(file, &roots) {
+            SourceFile::Read(p, t) => (p, t),
+            SourceFile::Refused(why) => {
+                if seen.insert(file.to_string()) {
+                    refused.entry(why).or_default().push(file.to_string());
+                }
+                continue;
             }
-            continue;
+            SourceFile::NotFound => {
+                if seen.insert(file.to_string()) {
+                    missing.push(file.to_string());
+                }
+                continue;
+            }
         };
-        let Ok(bytes) = std::fs::read(&path) else { continue };
-        let text = String::from_utf8_lossy(&bytes);
+        let shown_path = roots
+            .iter()
+            .find_map(|r| path.strip_prefix(r).ok())
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| path.display().to_string());
+        if !read.contains(&shown_path) {
+            read.push(shown_path.clone());
+        }
         let first = line.saturating_sub(SOURCE_CONTEXT).max(1);
         let last = line.saturating_add(SOURCE_CONTEXT);
         let mut snippet = String::new();
@@ -373,23 +476,30 @@ fn write_sources(
             continue;
         }
         body.push_str(&format!(
-            "#{} {} — {}\n\n",
+            "#\u{200d}{} {} — {}\n\n",
             f.index,
             code(f.function_name()),
-            code(&format!("{}:{line}", path.display()))
+            code(&format!("{shown_path}:{line}"))
         ));
         body.push_str(&fenced(&snippet, ""));
         body.push('\n');
         shown += 1;
     }
+    let list = |v: &[String]| v.iter().map(|m| code(m)).collect::<Vec<_>>().join(", ");
     writeln!(out, "### Source (read from local files because `--with-source` was given)\n")?;
     if body.is_empty() {
-        writeln!(out, "No source file of the backtrace was found locally.\n")?;
+        writeln!(out, "No source file of the backtrace was read.\n")?;
     } else {
         write!(out, "{body}")?;
     }
+    if !read.is_empty() {
+        writeln!(out, "Files read: {}\n", list(&read))?;
+    }
+    for (why, files) in &refused {
+        writeln!(out, "Not read: {why}: {}\n", list(files))?;
+    }
     if !missing.is_empty() {
-        writeln!(out, "Not found locally: {}\n", missing.iter().map(|m| code(m)).collect::<Vec<_>>().join(", "))?;
+        writeln!(out, "Not found in the source directories: {}\n", list(&missing))?;
     }
     Ok(())
 }

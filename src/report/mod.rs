@@ -10,21 +10,10 @@ pub mod text;
 
 use crate::classify::Classifier;
 use crate::model::*;
-use std::borrow::Cow;
 
-/// Removes terminal escape sequences and control characters from dump-derived text.
-pub fn safe(s: &str) -> Cow<'_, str> {
-    crate::input::clean::strip_escapes(s)
-}
-
-/// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,
-/// so text from a dump or a file name cannot forge a line of its own.
-pub fn safe_line(s: &str) -> Cow<'_, str> {
-    match safe(s) {
-        Cow::Borrowed(b) if !b.contains('\n') => Cow::Borrowed(b),
-        c => Cow::Owned(c.replace('\n', "\\n")),
-    }
-}
+/// Text safety lives with the input cleaner (below the report layer, so progress messages
+/// and notes use the same functions); re-exported at the paths renderers use.
+pub use crate::input::clean::{is_invisible, safe, safe_line, show_invisible};
 
 /// One-line annotation for a register value: what it points into, plus the symbol gdb
 /// printed next to it ([`crate::classify::annotate_register`], formatted). `None` for

@@ -62,7 +62,7 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
     writeln!(
         out,
         "{} ({}{})",
-        p.bold(&safe(&ir.path)),
+        p.bold(&super::safe_line(&ir.path)),
         if formats.is_empty() { "no debugger output recognized".to_string() } else { formats.join("+") },
         t.arch.name().map(|a| format!(", {a}")).unwrap_or_default()
     )?;
@@ -130,7 +130,8 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
                     continue;
                 }
                 let note = annotate_register(r, &c, t.arch).unwrap_or_default();
-                let name = format!("{:<6}", r.name);
+                let note = safe(&note);
+                let name = format!("{:<6}", safe(&r.name));
                 let name = if highlighted.contains(&&*r.name) { p.wrap("1;33", &name) } else { name };
                 writeln!(out, "    {name} {:#018x}  {}", v, p.dim(&note))?;
             }

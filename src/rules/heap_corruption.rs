@@ -255,6 +255,37 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     Some(f)
 }
 
+/// A word in a memory dump of the stop whose type bits (`w & ~15`) equal a frame-0 register
+/// that does not point anywhere (non-canonical, kernel or unmapped): the header the GC read
+/// its garbage type from. `(address, word, register, span)`.
+fn garbage_header(cx: &RuleContext<'_>, stop: &Stop, th: &Thread) -> Option<(u64, u64, String, Span)> {
+    use crate::classify::RegionKind;
+    let regs = th.registers.get(&0)?;
+    let bad: Vec<(&str, u64)> = regs
+        .regs
+        .iter()
+        .filter_map(|r| Some((&*r.name, r.value?)))
+        .filter(|(_, v)| *v >= 0x10000 && v & 0xf == 0)
+        .filter(|(_, v)| {
+            matches!(
+                cx.classifier.classify(*v).kind,
+                RegionKind::NonCanonical | RegionKind::Kernel | RegionKind::Unmapped
+            )
+        })
+        .collect();
+    for m in &stop.memory {
+        if m.unit != 8 {
+            continue;
+        }
+        for (i, &w) in m.words.iter().enumerate() {
+            if let Some((name, _)) = bad.iter().find(|(_, v)| w & !0xf == *v) {
+                return Some((m.address.0.wrapping_add(8 * i as u64), w, name.to_string(), m.span));
+            }
+        }
+    }
+    None
+}
+
 /// A SIGSEGV/SIGBUS inside glibc malloc or Julia's mark phase (heuristic).
 fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let r = &stop.reason;
@@ -316,7 +347,21 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
     if is_gc_mark_fn(evidence_frame.function_name()) {
-        // Julia's mark phase: the object's header word (type tag) is what went bad.
+        // Julia's mark phase: the object's header word (type tag) is what went bad. When a dump
+        // shows a header whose type bits are the garbage "type" a register holds, name it.
+        if let Some((addr, w, reg, span)) = garbage_header(cx, stop, th) {
+            f = f
+                .evidence(
+                    format!(
+                        "the header at {addr:#x} = {w:#x} holds the garbage type {:#x} = {reg} (low bits {:#x}: GC mark bits set while marking): the corrupted object is at {:#x}",
+                        w & !0xf,
+                        w & 0xf,
+                        addr.wrapping_add(8)
+                    ),
+                    Some(span),
+                )
+                .step(format!("rr: watch -l *(long *){addr:#x}, then reverse-continue to the write that overwrote this header"));
+        }
         f = f
             .step("find the object being marked (a register or gc_mark_outrefs's new_obj) and x/2gx OBJ - 8: its header (type tag, low bits = GC mark bits)")
             .step("rr record, then watch -l *(long *)(OBJ - 8) and reverse-continue to the write that overwrote the tag")

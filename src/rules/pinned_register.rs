@@ -25,7 +25,12 @@ value, where the printed value cannot be that value:
   frame on the stack, the next word is the task's world age (a small integer) and the one after
   is `ptls` (heap). The rule flags r13 pointing into code, read-only data or the stack, holding
   a small integer or a non-canonical value, equal to an argument register (a leftover argument),
-  or failing that shape in an `x/4gx $r13` dump. It names the call that broke the convention,
+  or failing that shape in an `x/4gx $r13` dump. With the Julia task layout (read from the
+  runtime's DWARF, or the version table row for the Julia version the trace names; the finding
+  says which) it also checks that `r13 - offsetof(jl_task_t, gcstack)` has a Task header, that
+  `task->ptls->current_task` is that task and that `ptls->system_id` is the stopped thread (a
+  stale pgcstack of another thread); when all of that holds it reports an `info` finding saying
+  r13 was checked, instead of staying silent (docs/julia.md). It names the call that broke the convention,
   for example a `jlcapi_*` @cfunction wrapper (C ABI) calling a `julia_*` body directly.
 - Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
   `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
@@ -400,8 +405,16 @@ impl<'c, 'a> Site<'c, 'a> {
         for (t, span) in tc.problems.iter().chain(&tc.facts) {
             f = f.evidence(t.clone(), *span);
         }
-        if let Some(l) = self.layout.filter(|_| !(tc.problems.is_empty() && tc.facts.is_empty())) {
-            f = f.evidence(layout_evidence(l), None);
+        match self.layout {
+            Some(l) if !(tc.problems.is_empty() && tc.facts.is_empty()) => f = f.evidence(layout_evidence(l), None),
+            Some(_) => {}
+            // Say so rather than assume a layout.
+            None => {
+                f = f.evidence(
+                    "task layout not checked: no Julia runtime DWARF and no Julia version in the trace (give libjulia-internal with --exe or --debug-dir)",
+                    None,
+                )
+            }
         }
         if let Some(t) = self.name_mismatch() {
             f = f.evidence(t, None);

@@ -84,12 +84,17 @@ struct Recursion {
 
 fn recursion(th: &Thread) -> Option<Recursion> {
     let depth = th.frames.iter().map(|f| f.index).max()? + 1;
+    // Counts in first-seen order (a map for the lookup: a scan per frame was quadratic).
     let mut counts: Vec<(&str, usize)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
     for f in th.frames.iter().filter(|f| f.function.is_some()) {
         let n = f.function_name();
-        match counts.iter_mut().find(|(m, _)| *m == n) {
-            Some(c) => c.1 += 1,
-            None => counts.push((n, 1)),
+        match at.get(n) {
+            Some(&i) => counts[i].1 += 1,
+            None => {
+                at.insert(n, counts.len());
+                counts.push((n, 1));
+            }
         }
     }
     let (name, count) = counts.into_iter().max_by_key(|c| c.1)?;

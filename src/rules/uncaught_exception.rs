@@ -96,17 +96,20 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     {
         inner = r;
     }
+    // `T: message`; a bare message (`type Array has no field layer_1`, older versions) names
+    // no type.
     let (ty, text) = match inner.split_once(": ") {
-        Some((t, m)) if !t.is_empty() && !t.contains(' ') => (t, m),
-        _ => (inner.split_whitespace().next()?, ""),
+        Some((t, m)) if !t.contains(' ') && t.chars().next().is_some_and(char::is_uppercase) => (t, m),
+        _ => ("", inner),
     };
-    if !ty.chars().next().is_some_and(char::is_uppercase) || th.frames.is_empty() {
+    if th.frames.is_empty() || inner.is_empty() {
         return None;
     }
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let first_line = text.lines().next().unwrap_or("").trim();
     let short: String = first_line.chars().take(160).collect();
-    let mut msg = format!("uncaught Julia exception {ty}");
+    let mut msg =
+        if ty.is_empty() { "uncaught Julia exception".to_string() } else { format!("uncaught Julia exception {ty}") };
     if let Some(c) = culprit {
         msg.push_str(&format!(" thrown in {}", c.location()));
     }
@@ -115,7 +118,7 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     }
     let mut f = Finding::new(&RULE, msg).at(si, Some(th), culprit.map(|c| c.index)).rank(75);
     f = f.evidence(format!("ERROR: {}", d.lines().next().unwrap_or(d)), Some(stop.reason.span));
-    if d.trim() != inner {
+    if d.trim() != inner && !ty.is_empty() {
         f = f.evidence(
             format!(
                 "the innermost exception is {ty} (wrapped: {})",

@@ -8,7 +8,7 @@
 //! caches one [`ElfModule`] per module path and implements [`SymbolSupplier`].
 
 use super::demangle::{demangle, gdb_function_name};
-use super::{NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
+use super::{NearKind, NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
 use memmap2::Mmap;
 use object::{Object, ObjectSection, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::collections::HashMap;
@@ -42,6 +42,75 @@ struct ElfSym {
     name: &'static str,
     /// The `STT_FILE` symbol before a local symbol (what binutils prints as its file).
     file: Option<&'static str>,
+}
+
+/// An allocated section of a module: where it is and whether it holds code.
+#[derive(Debug)]
+struct SectionSpan {
+    name: String,
+    address: u64,
+    size: u64,
+    exec: bool,
+}
+
+/// What names an address outside code: the allocated sections (sorted by address) and the
+/// data-object symbols (sorted by address, each with its size).
+#[derive(Debug, Default)]
+struct DataMap {
+    sections: Vec<SectionSpan>,
+    objects: Vec<(u64, u64, String)>,
+}
+
+impl DataMap {
+    fn read(file: &[u8], symbol_sources: &[&[u8]]) -> DataMap {
+        let mut m = DataMap::default();
+        if let Ok(o) = object::File::parse(file) {
+            for sec in o.sections() {
+                let flags = sec.flags();
+                let (alloc, exec) = match flags {
+                    object::SectionFlags::Elf { sh_flags, .. } => {
+                        (sh_flags.contains(object::elf::SHF_ALLOC), sh_flags.contains(object::elf::SHF_EXECINSTR))
+                    }
+                    _ => (sec.address() != 0, sec.kind() == object::SectionKind::Text),
+                };
+                if !alloc || sec.size() == 0 {
+                    continue;
+                }
+                let Ok(name) = sec.name() else { continue };
+                m.sections.push(SectionSpan { name: name.to_string(), address: sec.address(), size: sec.size(), exec });
+            }
+        }
+        m.sections.sort_by_key(|s| s.address);
+        for d in symbol_sources {
+            let Ok(o) = object::File::parse(*d) else { continue };
+            for s in o.symbols().chain(o.dynamic_symbols()) {
+                if s.kind() == SymbolKind::Data && s.is_definition() && s.size() > 0 && s.address() != 0 {
+                    if let Ok(name) = s.name() {
+                        m.objects.push((s.address(), s.size(), demangle(name).into_owned()));
+                    }
+                }
+            }
+            if !m.objects.is_empty() {
+                break;
+            }
+        }
+        m.objects.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        m.objects.dedup_by_key(|o| o.0);
+        m
+    }
+
+    /// The allocated section holding `vaddr`.
+    fn section(&self, vaddr: u64) -> Option<&SectionSpan> {
+        let i = self.sections.partition_point(|s| s.address <= vaddr);
+        self.sections[..i].iter().rev().find(|s| vaddr - s.address < s.size)
+    }
+
+    /// The data object holding `vaddr` inside its size.
+    fn object(&self, vaddr: u64) -> Option<(u64, &str)> {
+        let i = self.objects.partition_point(|o| o.0 <= vaddr);
+        // Objects do not nest in practice; look back a few for an enclosing larger one.
+        self.objects[..i].iter().rev().take(8).find(|o| vaddr - o.0 < o.1).map(|o| (o.0, o.2.as_str()))
+    }
 }
 
 /// A section's address and bytes (borrowed from the module, `'a`).
@@ -106,6 +175,9 @@ pub struct ElfModule {
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,
+    /// Allocated sections and data-object symbols, for addresses outside code (read at the
+    /// first such lookup).
+    data: std::sync::OnceLock<DataMap>,
     /// Where the symbols come from: the binary, then its debug file.
     symbol_sources: Vec<&'static [u8]>,
     cfi: CfiSections<'static>,
@@ -331,6 +403,7 @@ impl ElfModule {
             ctx: Mutex::new(None),
             dwarf,
             symbols: std::sync::OnceLock::new(),
+            data: std::sync::OnceLock::new(),
             symbol_sources,
             cfi,
             file_data: data,
@@ -428,6 +501,23 @@ impl ElfModule {
         })
     }
 
+    /// What names an address that lies in an allocated section without code (`.rodata`,
+    /// `.data`, `.bss`, …): the data object holding it inside its size, else the section
+    /// (`.rodata+0x1c20 in prog`). `None` for code addresses and addresses in no section.
+    /// Never the nearest function below, which would name read-only data `<_fini+7200>`.
+    pub fn data_symbol(&self, vaddr: u64) -> Option<NearSymbol> {
+        let map = self.data.get_or_init(|| DataMap::read(self.file_data, &self.symbol_sources));
+        let sec = map.section(vaddr)?;
+        if sec.exec {
+            return None;
+        }
+        if let Some((address, name)) = map.object(vaddr) {
+            return Some(NearSymbol { name: name.to_string(), address, kind: NearKind::Data });
+        }
+        let module = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        Some(NearSymbol { name: sec.name.clone(), address: sec.address, kind: NearKind::Section { module } })
+    }
+
     /// The nearest text symbol at or below `vaddr` (inside its size when it has one).
     pub fn nearest_symbol(&self, vaddr: u64) -> Option<NearSymbol> {
         let symbols = self.symbols();
@@ -437,7 +527,7 @@ impl ElfModule {
         if s.size == 0 && symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
             return None;
         }
-        Some(NearSymbol { name: gdb_function_name(s.name), address: s.address })
+        Some(NearSymbol { name: gdb_function_name(s.name), address: s.address, kind: NearKind::Code })
     }
 
     /// The raw (mangled) symbol name at `vaddr`, for addr2line's fallback.
@@ -518,6 +608,9 @@ impl ElfModule {
 
     /// Function, inline chain, file and line for a module address.
     pub fn symbol_info(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
+        if let Some(symbol) = self.data_symbol(vaddr) {
+            return Ok(Some(SymbolInfo { frames: Vec::new(), symbol: Some(symbol) }));
+        }
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none()

@@ -1,6 +1,8 @@
-//! Julia's task and TLS layout read from a runtime library's DWARF (`libjulia-internal`),
-//! attached to a trace by the pipeline. The version table and the frame roles are knowledge
-//! in `crate::julia`.
+//! The Julia runtime's own structure layouts (`_jl_task_t`, `_jl_tls_states_t`, the
+//! `jl_task_tag` enumerator) read from its DWARF with gimli, and attached to a trace whose
+//! runtime library can be found. The knowledge of what the offsets mean, the version table
+//! used without DWARF, and frame roles live in `crate::julia` (a knowledge module the rules
+//! may use); this part reads files, so it sits with the symbolizer.
 
 use super::dwarf::{ElfModule, Slice, SymbolOptions};
 use crate::julia::{version_from_trace, version_in};

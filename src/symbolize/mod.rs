@@ -71,10 +71,24 @@ pub struct SourceFrame {
 /// The nearest ELF symbol at or below an address.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NearSymbol {
-    /// Demangled name.
+    /// Demangled name (a section's name for [`NearKind::Section`]).
     pub name: String,
     /// Its start (module virtual address).
     pub address: u64,
+    /// What the name is.
+    pub kind: NearKind,
+}
+
+/// What a [`NearSymbol`] names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum NearKind {
+    /// A function (or a code symbol without size, nearest below a pc).
+    #[default]
+    Code,
+    /// A data object that holds the address inside its size (`STT_OBJECT`).
+    Data,
+    /// No symbol holds the address: the section it lies in, in this module (file name).
+    Section { module: String },
 }
 
 /// What a module knows about one of its addresses.
@@ -92,7 +106,11 @@ impl SymbolInfo {
     pub fn label(&self, vaddr: u64) -> Option<String> {
         if let Some(s) = &self.symbol {
             let off = vaddr.wrapping_sub(s.address);
-            return Some(if off == 0 { s.name.clone() } else { format!("{}+{}", s.name, off) });
+            return Some(match &s.kind {
+                NearKind::Section { module } => format!("{}+{off:#x} in {module}", s.name),
+                _ if off == 0 => s.name.clone(),
+                _ => format!("{}+{}", s.name, off),
+            });
         }
         self.frames.last().and_then(|f| f.display_function.clone())
     }
@@ -265,6 +283,10 @@ fn describe(lookup: &mut impl FnMut(u64) -> Option<(SymbolInfo, u64)>, v: u64) -
     }
     let (info, vaddr) = lookup(v)?;
     let label = info.label(vaddr)?;
+    if info.symbol.as_ref().is_some_and(|s| matches!(s.kind, NearKind::Section { .. })) {
+        // `.rodata+0x1c20 in prog`: a place, not a symbol, so not in gdb's `<…>`.
+        return Some(label);
+    }
     Some(match info.source() {
         Some(src) => format!("<{label}> at {src}"),
         None => format!("<{label}>"),

@@ -64,6 +64,25 @@ impl<'s> ModuleMap<'s> {
                 });
             }
         }
+        // One load bias per module, from its mapping at file offset 0 (the ELF header's
+        // page): every segment of a module moves by the same bias. Per-mapping offsets are
+        // ambiguous when two segments share a file page (read-only data and the writable
+        // segment of a small binary both start in page 0x2000), which put `.fini_array`
+        // addresses into the wrong segment.
+        let mut biases: Vec<(String, u64)> = Vec::new();
+        for r in ranges.iter().filter(|r| r.bias.is_none() && r.offset == 0) {
+            if biases.iter().any(|(p, _)| *p == r.path) {
+                continue;
+            }
+            if let Some(base) = sup.offset_to_vaddr(&r.path, 0) {
+                biases.push((r.path.clone(), r.start.wrapping_sub(base)));
+            }
+        }
+        for r in ranges.iter_mut().filter(|r| r.bias.is_none()) {
+            if let Some((_, b)) = biases.iter().find(|(p, _)| *p == r.path) {
+                r.bias = Some(*b);
+            }
+        }
         ranges.sort_by_key(|r| (r.start, r.end));
         ModuleMap { ranges, sup: Some(sup) }
     }

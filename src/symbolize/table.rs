@@ -64,6 +64,9 @@ impl SymbolSupplier for SymbolTable {
             }
         }
         frames.push(frame(&e.name, e.source.as_ref().map(|(f, l)| (f.as_str(), *l))));
-        Ok(Some(SymbolInfo { frames, symbol: Some(NearSymbol { name: e.name.clone(), address: start }) }))
+        Ok(Some(SymbolInfo {
+            frames,
+            symbol: Some(NearSymbol { name: e.name.clone(), address: start, kind: Default::default() }),
+        }))
     }
 }

@@ -154,6 +154,31 @@ fn process(item: &Item, known: &HashSet<String>, opts: &TriageOptions) -> Outcom
     Outcome::Ready(input, notes)
 }
 
+/// Words without which no parser makes a crash stop: every gdb/rr/lldb signal stop says
+/// `signal` or `SIG…` or `stop reason`, a pasted backtrace starts at `#0`, Julia prints
+/// `signal (N)` or `ERROR:`…`Stacktrace:`, Go `panic:`/`fatal error:`/`SIG…`, Rust `panicked`, rr `FATAL`; cores are not
+/// text. A log with none of them is read once by memchr's SIMD search and not parsed
+/// (`tests/triage.rs` checks every bundled sample with a crash passes this filter).
+const CRASH_MARKERS: &[&[u8]] = &[
+    b"signal",
+    b"SIG",
+    b"#0",
+    b"stop reason",
+    b"panic",
+    b"fatal",
+    b"FATAL",
+    b"Assertion",
+    b"abort",
+    b"Abort",
+    b"Stacktrace",
+    b"ERROR:",
+];
+
+/// Whether the text can hold a crash (see [`CRASH_MARKERS`]).
+pub fn may_hold_crash(bytes: &[u8]) -> bool {
+    CRASH_MARKERS.iter().any(|m| memchr::memmem::find(bytes, m).is_some())
+}
+
 /// SHA-256 of the content, hex.
 pub fn content_hash(bytes: &[u8]) -> String {
     use sha2::Digest;
@@ -172,6 +197,9 @@ pub fn analyze_bytes(
     bytes: &[u8],
     opts: &TriageOptions,
 ) -> (Vec<record::CrashRecord>, String, Vec<String>) {
+    if !may_hold_crash(bytes) {
+        return (Vec::new(), String::new(), Vec::new());
+    }
     let parsed = crate::input::stream::parse_bytes_with(bytes, opts.parse_limits);
     let mut notes = Vec::new();
     for (i, n) in parsed.diagnostics.notes.iter().enumerate() {

@@ -115,9 +115,13 @@ pub fn perform(app: &mut App, e: Effect) {
                 Err(e) => Outcome::Failed(e.to_string()),
             }
         }
-        Effect::WriteFile { path, text } => match std::fs::write(&path, text.as_bytes()) {
+        // Never through a symlink planted at DUMP.report.md (refused with a message).
+        Effect::WriteFile { path, text } => match crate::fsutil::write_file(&path, text.as_bytes()) {
             Ok(()) => Outcome::Written { path, bytes: text.len() },
-            Err(e) => Outcome::Failed(format!("cannot write {}: {e}", path.display())),
+            Err(e) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                Outcome::Failed(format!("cannot write {name}: {e}"))
+            }
         },
     };
     app.outcome(o);

@@ -38,6 +38,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("aarch64-linux-gnu-gcc", "apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"),
     ("qemu-aarch64", "apt-get install qemu-user"),
     ("rustc", "rustup, https://rustup.rs"),
+    ("cmark-gfm", "apt-get install cmark-gfm"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.

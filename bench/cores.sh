@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Cores (issue 14, target 3): tracecheck against
+#   gdb -batch -ex 'thread apply all bt' -ex 'info registers' BIN CORE
+# on the cores of tests/core_vs_gdb.rs (the same programs, built the same way; their sources
+# are taken from that file), whole process, the two commands taking turns in one hyperfine
+# run. That test decides that the frames are the same; this script only times.
+#
+# Cores: threads (gcc -O2 -g, 3 threads, inlined frames, libc with its separate debug file
+# from /usr/lib/debug when libc6-dbg is installed), stripped (the same program stripped, its
+# debug info in a build-id directory), rust (rustc -g).
+#
+# Usage: bench/cores.sh        Env: RUNS (default 10), BASELINE=older tracecheck binary.
+# Needs gcc, gdb, binutils, rustc, hyperfine, python3.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+runs=${RUNS:-10}
+cargo build -q --release --manifest-path "$root/Cargo.toml"
+tc=$root/target/release/tracecheck
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cd "$d"
+
+src_of() { # the raw string constant $1 of tests/core_vs_gdb.rs
+    sed -n "/^const $1: &str = r#\"/,/^\"#;/p" "$root/tests/core_vs_gdb.rs" | sed -e "1s/^const $1: &str = r#\"//" -e '$d'
+}
+gdbq() { env -i PATH=/usr/bin:/bin HOME="$d" LANG=C gdb -q -batch -nx -iex 'set debuginfod enabled off' "$@"; }
+crash() { gdbq -ex run -ex "gcore $1.core" "./$1" >/dev/null 2>&1 || true; test -f "$1.core"; }
+
+src_of THREADS_C >threads.c
+gcc -O2 -g -fno-optimize-sibling-calls -pthread threads.c -o threads
+crash threads
+
+cp threads prog
+objcopy --only-keep-debug prog prog.debug
+strip prog
+id=$(readelf -n prog | sed -n 's/.*Build ID: //p' | tr -d ' ')
+mkdir -p "dbg/.build-id/${id:0:2}"
+mv prog.debug "dbg/.build-id/${id:0:2}/${id:2}.debug"
+crash prog
+
+src_of RUST_SRC >crash.rs
+rustc -g -C opt-level=0 crash.rs -o crash 2>/dev/null
+crash crash
+
+echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$root" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== libc debug file: $(ls /usr/lib/debug/.build-id/*/*.debug 2>/dev/null | wc -l) build-id files under /usr/lib/debug"
+g="env -i PATH=/usr/bin:/bin HOME=$d LANG=C gdb -q -batch -nx -iex 'set debuginfod enabled off'"
+bt="-ex 'thread apply all bt' -ex 'info registers'"
+declare -A tcargs gdbargs
+tcargs[threads]="--exe threads threads.core"
+gdbargs[threads]="$bt threads threads.core"
+tcargs[stripped]="--exe prog --debug-dir dbg prog.core"
+gdbargs[stripped]="-iex 'set debug-file-directory $d/dbg:/usr/lib/debug' $bt prog prog.core"
+tcargs[rust]="--exe crash crash.core"
+gdbargs[rust]="$bt crash crash.core"
+for c in threads stripped rust; do
+    extra=()
+    if [[ -n ${BASELINE:-} ]]; then extra=(-n "$c: tracecheck (baseline)" "$BASELINE ${tcargs[$c]}"); fi
+    hyperfine -i -w 2 -r "$runs" --export-json "$c.json" \
+        -n "$c: gdb" "$g ${gdbargs[$c]}" \
+        -n "$c: tracecheck" "$tc ${tcargs[$c]}" "${extra[@]}" >/dev/null 2>&1
+done
+python3 - <<'EOF'
+import json
+print(f"{'command':36} {'mean':>9} {'min':>9} {'user+sys':>9}")
+for c in ["threads", "stripped", "rust"]:
+    rows = {r["command"]: r for r in json.load(open(f"{c}.json"))["results"]}
+    for k, r in rows.items():
+        print(f"{k:36} {r['mean']*1e3:8.1f}ms {r['min']*1e3:8.1f}ms {(r['user']+r['system'])*1e3:8.1f}ms")
+    g, t = rows[f"{c}: gdb"], rows[f"{c}: tracecheck"]
+    print(f"  {c}: tracecheck is {g['mean']/t['mean']:.1f}x faster (mean), {g['min']/t['min']:.1f}x (min), "
+          f"{(g['user']+g['system'])/(t['user']+t['system']):.1f}x (cpu); target 10x")
+EOF

@@ -1,0 +1,183 @@
+//! Writing the user's files safely: every file tracecheck creates (exports, the notes
+//! sidecar and its lock, installed scripts, rule pages) goes through here.
+//!
+//! * Never through a symbolic link: a destination that is a symlink (dangling or not) or
+//!   not a regular file is refused with a clear message; temporaries and locks are opened
+//!   with `O_NOFOLLOW` (temporaries also `O_EXCL`), so a link planted at their name is not
+//!   followed either.
+//! * Atomic: the content goes to a temporary file in the destination's directory, is
+//!   synced, then renamed over the destination (a reader sees the old file or the new one).
+//! * Temporaries left by a killed process (`.NAME.tracecheck-tmp.PID.N`) are removed by the
+//!   next write to the same destination, once their process is gone (or they are an hour
+//!   old, for a reused process id).
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+/// Marks a temporary file: `.NAME` + this + `PID.N`.
+const TMP_MARK: &str = ".tracecheck-tmp.";
+/// A temporary this old is stale whatever its process id says.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The error for a refused destination; callers put the path in front of it.
+fn refused(_path: &Path, why: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!("{why}; not written (tracecheck does not write through symbolic links or to special files)"),
+    )
+}
+
+/// Errors unless `path` is absent or a regular file (not a symlink, not a device, FIFO,
+/// directory or socket).
+pub fn check_destination(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(refused(path, "it is a symbolic link")),
+        Ok(m) if !m.file_type().is_file() => Err(refused(path, "it is not a regular file")),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+fn dir_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn tmp_prefix(path: &Path) -> String {
+    let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    format!(".{base}{TMP_MARK}")
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    (nanos as u64) ^ (COUNTER.fetch_add(1, Ordering::Relaxed) << 48)
+}
+
+/// Writes `bytes` to `path` atomically, refusing a symlink or special file at `path`.
+pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    check_destination(path)?;
+    let dir = dir_of(path);
+    remove_stale_temporaries(path);
+    let tmp = dir.join(format!("{}{}.{:x}", tmp_prefix(path), std::process::id(), unique()));
+    let result = (|| {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        // Checked again just before the rename: a link planted meanwhile is refused (the
+        // rename itself would replace the link, not write through it).
+        check_destination(path)?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Opens (creating it if needed) a lock file without following a symlink at its name.
+pub fn open_lock(path: &Path) -> io::Result<File> {
+    check_destination(path)?;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| if e.raw_os_error() == Some(libc::ELOOP) { refused(path, "it is a symbolic link") } else { e })
+}
+
+/// Whether the process that named a temporary is gone. Without `/proc` nobody is known to
+/// be gone (only age makes a temporary stale then).
+fn process_gone(pid: u32) -> bool {
+    Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes the temporaries of `path` whose writer died (`kill -9`, power loss) before
+/// renaming them. Only regular files with tracecheck's temporary name are touched.
+pub fn remove_stale_temporaries(path: &Path) {
+    let dir = dir_of(path);
+    let prefix = tmp_prefix(path);
+    let Ok(entries) = std::fs::read_dir(&dir) else { return };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(rest) = name.strip_prefix(&prefix) else { continue };
+        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let Ok(m) = std::fs::symlink_metadata(e.path()) else { continue };
+        if !m.file_type().is_file() {
+            continue;
+        }
+        let old = m.modified().ok().and_then(|t| now.duration_since(t).ok()).is_some_and(|age| age > STALE_AFTER);
+        if (pid != std::process::id() && process_gone(pid)) || old {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tracecheck-fsutil-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn refuses_symlinks_and_special_files() {
+        let d = dir("refuse");
+        let target = d.join("target");
+        std::fs::write(&target, b"keep").unwrap();
+        let link = d.join("out.md");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let e = write_file(&link, b"x").unwrap_err();
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+        let dangling = d.join("lock");
+        std::os::unix::fs::symlink(d.join("nowhere"), &dangling).unwrap();
+        assert!(open_lock(&dangling).unwrap_err().to_string().contains("symbolic link"));
+        assert!(!d.join("nowhere").exists());
+        assert!(write_file(&d, b"x").unwrap_err().to_string().contains("not a regular file"));
+        write_file(&d.join("fine"), b"new").unwrap();
+        assert_eq!(std::fs::read(d.join("fine")).unwrap(), b"new");
+    }
+
+    #[test]
+    fn stale_temporaries_of_dead_processes_are_removed() {
+        let d = dir("stale");
+        let dest = d.join("x.json");
+        // pid 0 is never a process's id; u32::MAX is beyond pid_max.
+        let stale = d.join(format!(".x.json{TMP_MARK}{}.1", u32::MAX));
+        let live = d.join(format!(".x.json{TMP_MARK}{}.2", std::process::id()));
+        let other = d.join(format!(".y.json{TMP_MARK}{}.3", u32::MAX));
+        for p in [&stale, &live, &other] {
+            std::fs::write(p, b"t").unwrap();
+        }
+        write_file(&dest, b"v").unwrap();
+        assert!(!stale.exists());
+        assert!(live.exists(), "this process's own temporary is not stale");
+        assert!(other.exists(), "another destination's temporaries are left alone");
+    }
+}
