@@ -10,11 +10,13 @@
 #   4. peers on PEER_FILES of the same logs, one thread each: libcasr (bench/casr-compare,
 #      triage_peer) and ClusterFuzz's StackParser (pip package clusterfuzz).
 #
-# Env: N (10000), FILES (2000), PEER_FILES (400), SKIP_CASR=1, SKIP_CLUSTERFUZZ=1, SKIP_100K=1
+# Env: N (10000), FILES (1000; needs FILES x 200 KB of disk), PEER_FILES (40), SKIP_CASR=1,
+#      SKIP_CLUSTERFUZZ=1, SKIP_100K=1. The libcasr peer builds bench/casr-compare in
+#      target/casr (~500 MB of release artifacts; check free disk first).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-N=${N:-10000}; FILES=${FILES:-2000}; PEER_FILES=${PEER_FILES:-400}
+N=${N:-10000}; FILES=${FILES:-1000}; PEER_FILES=${PEER_FILES:-40}
 work=$root/target/bench/triage
 rm -rf "$work"; mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
@@ -39,6 +41,8 @@ fi
 
 mkdir -p "$work/peer"
 ls "$work/logs" | head -n "$PEER_FILES" | while read -r f; do ln "$work/logs/$f" "$work/peer/$f"; done
+echo "== 4. tracecheck triage -j 1 on $PEER_FILES logs"
+/usr/bin/time -f 'wall %e s, peak RSS %M KB' "$root/target/release/tracecheck" triage -j 1 --db "$work/peer.sqlite" "$work/peer" | head -n 1
 if [[ ${SKIP_CASR:-0} != 1 ]]; then
     echo "== 4a. libcasr side by side on $PEER_FILES logs"
     (cd bench/casr-compare && CARGO_TARGET_DIR=$root/target/casr cargo run -q --release --bin triage_peer -- "$work/peer")

@@ -39,7 +39,7 @@ fn generate(i: usize, kb: usize, crash_every: usize, crashes: &[Vec<u8>], out: &
     out.clear();
     let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
     let target = kb * 1024;
-    let mut crash_at = if crash_every > 0 && i % crash_every == 0 { target / 2 } else { usize::MAX };
+    let mut crash_at = if crash_every > 0 && i.is_multiple_of(crash_every) { target / 2 } else { usize::MAX };
     let mut line = 0u64;
     while out.len() < target {
         line += 1;

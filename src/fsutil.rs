@@ -91,6 +91,19 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// Opens a file for reading only if it is a regular file, without ever blocking: a FIFO,
+/// a device or a socket named as a binary, a core's mapped file or a source file is refused
+/// (`O_NONBLOCK` makes the open of a FIFO without a writer return at once; the check is on
+/// the opened file, so it cannot be swapped in between).
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let f =
+        OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC).open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    Ok(f)
+}
+
 /// Opens (creating it if needed) a lock file without following a symlink at its name.
 pub fn open_lock(path: &Path) -> io::Result<File> {
     check_destination(path)?;

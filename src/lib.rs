@@ -20,6 +20,8 @@ pub mod arch;
 pub mod classify;
 pub mod fills;
 pub mod fsutil;
+
+pub mod handled_fault;
 pub mod input;
 pub mod insn;
 pub mod julia;
@@ -28,6 +30,7 @@ pub mod model;
 pub mod notes;
 pub mod pipeline;
 pub mod progress;
+pub mod provenance;
 pub mod report;
 pub mod roles;
 pub mod rules;

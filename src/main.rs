@@ -98,6 +98,17 @@ enum Command {
     /// Many CI logs and dumps into crash signatures and clusters, kept in an SQLite index
     /// (docs/triage.md).
     Triage(TriageArgs),
+    /// Two dumps of (probably) the same crash side by side: stops and threads matched,
+    /// frames aligned by function, registers whose class changed, findings added and removed.
+    Diff {
+        #[arg(value_name = "A")]
+        a: String,
+        #[arg(value_name = "B")]
+        b: String,
+        /// Output format.
+        #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 /// `tracecheck triage`: arguments only; the work is in `tracecheck::triage::cli`.
@@ -418,6 +429,9 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
+        Some(Command::Diff { a, b, format }) => {
+            ExitCode::from(tracecheck::triage::diff::run(&a, &b, triage_format(format)))
+        }
         Some(Command::Triage(a)) => {
             ExitCode::from(tracecheck::triage::cli::run(tracecheck::triage::cli::TriageCommand {
                 paths: a.paths,
@@ -438,6 +452,14 @@ fn run() -> ExitCode {
             }))
         }
         None => check(cli.check),
+    }
+}
+
+fn triage_format(f: Format) -> tracecheck::triage::query::OutFormat {
+    match f {
+        Format::Text => tracecheck::triage::query::OutFormat::Text,
+        Format::Json => tracecheck::triage::query::OutFormat::Json,
+        Format::Markdown => tracecheck::triage::query::OutFormat::Markdown,
     }
 }
 

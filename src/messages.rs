@@ -5,7 +5,34 @@
 /// Whether a line is one of the well-known fatal messages.
 pub fn is_abort_message(t: &str) -> bool {
     let t = t.trim();
-    classify(t).is_some() || t.starts_with("what():") || t.starts_with("note: run with `RUST_BACKTRACE")
+    classify(t).is_some()
+        || t.starts_with("what():")
+        || t.starts_with("note: run with `RUST_BACKTRACE")
+        || t == "pure virtual method called"
+        || t == "deleted virtual method called"
+        || t.starts_with("thread caused non-unwinding panic")
+        || is_handled_fault_report(t)
+}
+
+/// A program's own signal handler reporting the fault it caught: `psiginfo()`'s
+/// `fatal: Segmentation fault (Address not mapped to object [0x28])`, or a `strsignal()` line
+/// with the address (`crash handler: Segmentation fault at address 0x7ffff7fc0410`). Not the
+/// debugger's own `Program received signal SIGSEGV, Segmentation fault.`.
+pub fn is_handled_fault_report(t: &str) -> bool {
+    const FAULTS: &[&str] = &["Segmentation fault", "Bus error", "Illegal instruction", "Floating point exception"];
+    let t = t.trim();
+    if t.starts_with("Program received signal")
+        || t.starts_with("Program terminated with signal")
+        || t.starts_with("Thread ")
+        || t.ends_with("(core dumped)")
+    {
+        return false;
+    }
+    FAULTS.iter().any(|f| t.contains(f))
+        && (t.contains("(Address not mapped to object")
+            || t.contains("(Invalid permissions for mapped object")
+            || t.contains(" 0x")
+            || t.contains("[0x"))
 }
 
 /// Kept at its old path: the kind is a model field ([`crate::model::Message::kind`]).
@@ -37,8 +64,14 @@ const HEAP: &[&str] = &[
 ];
 
 pub fn classify(t: &str) -> Option<MessageKind> {
-    if t.contains("stack smashing detected") {
+    if t.contains("stack smashing detected")
+        || t.contains("longjmp causes uninitialized stack frame")
+        || t.contains("buffer overflow detected ***")
+    {
         return Some(MessageKind::StackSmashing);
+    }
+    if t.starts_with("*** ") && t.contains(" detected ***") {
+        return Some(MessageKind::FortifyFail);
     }
     if HEAP.iter().any(|h| t.contains(h)) {
         return Some(MessageKind::HeapCorruption);
@@ -165,7 +198,6 @@ pub fn thrown_type(t: &str) -> Option<&str> {
     let r = t.trim().strip_prefix("terminate called after throwing an instance of '")?;
     Some(r.strip_suffix('\'').unwrap_or(r))
 }
-
 
 /// The typed parts of a message line, as the model keeps them (filled at input time).
 pub fn typed(m: &mut crate::model::Message) {

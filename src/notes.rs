@@ -15,6 +15,7 @@
 use crate::model::Finding;
 use crate::model::InputReport;
 use crate::model::*;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io;
@@ -304,6 +305,113 @@ pub fn resolve_frame(trace: &Trace, a: &FrameAnchor) -> Option<ResolvedFrame> {
     None
 }
 
+/// Lookups for placing many notes at once, built in one pass over the report: thread by id,
+/// frames by index and by function, findings by rule. Placing N notes then costs hash
+/// lookups per note instead of scans of every thread, frame and finding (which made a
+/// sidecar of thousands of notes on a dump of thousands of frames quadratic).
+struct Index<'a> {
+    /// Per stop: thread id → position of its first thread with that id.
+    threads: Vec<FxHashMap<&'a str, usize>>,
+    /// (stop, thread position) → frame index → positions.
+    by_index: FxHashMap<(usize, usize), FxHashMap<u32, Vec<usize>>>,
+    /// (stop, thread position) → function name → positions.
+    by_fn: FxHashMap<(usize, usize), FxHashMap<&'a str, Vec<usize>>>,
+    /// Rule id → positions in `findings`.
+    findings: FxHashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> Index<'a> {
+    fn new(ir: &'a InputReport) -> Self {
+        let t = &ir.parsed.trace;
+        let mut ix = Index {
+            threads: Vec::with_capacity(t.stops.len()),
+            by_index: Default::default(),
+            by_fn: Default::default(),
+            findings: Default::default(),
+        };
+        for (si, stop) in t.stops.iter().enumerate() {
+            let mut ids: FxHashMap<&str, usize> = Default::default();
+            for (ti, th) in stop.threads.iter().enumerate() {
+                ids.entry(&th.id).or_insert(ti);
+                let bi = ix.by_index.entry((si, ti)).or_default();
+                let bf = ix.by_fn.entry((si, ti)).or_default();
+                for (p, f) in th.frames.iter().enumerate() {
+                    bi.entry(f.index).or_default().push(p);
+                    bf.entry(f.function_name()).or_default().push(p);
+                }
+            }
+            ix.threads.push(ids);
+        }
+        for (i, f) in ir.findings.iter().enumerate() {
+            ix.findings.entry(f.rule).or_default().push(i);
+        }
+        ix
+    }
+
+    /// [`resolve_frame`] with the lookups.
+    fn frame(&self, trace: &Trace, a: &FrameAnchor) -> Option<ResolvedFrame> {
+        let n = trace.stops.len();
+        let order = (a.stop < n).then_some(a.stop).into_iter().chain((0..n).rev().filter(|&s| s != a.stop));
+        let same_file = |f: &Frame| a.file.is_none() || f.file.as_deref() == a.file.as_deref();
+        for si in order {
+            let Some(&ti) = self.threads[si].get(a.thread.as_str()) else { continue };
+            let th = &trace.stops[si].threads[ti];
+            let at = self.by_index.get(&(si, ti)).and_then(|m| m.get(&a.index)).map(Vec::as_slice).unwrap_or(&[]);
+            let same_fn = |p: &usize| th.frames[*p].function_name() == a.function && same_file(&th.frames[*p]);
+            let exact = at.iter().find(|p| same_fn(p) && (a.line.is_none() || th.frames[**p].line == a.line));
+            if let Some(&p) = exact.or_else(|| at.iter().find(|p| same_fn(p))) {
+                return Some(ResolvedFrame { stop: si, thread: ti, position: p, index: a.index, moved: false });
+            }
+            let named =
+                self.by_fn.get(&(si, ti)).and_then(|m| m.get(a.function.as_str())).map(Vec::as_slice).unwrap_or(&[]);
+            let best = named
+                .iter()
+                .map(|&p| (p, &th.frames[p]))
+                .filter(|(_, f)| same_file(f))
+                .min_by_key(|(_, f)| (f.index.abs_diff(a.index), f.line != a.line));
+            if let Some((p, f)) = best {
+                return Some(ResolvedFrame { stop: si, thread: ti, position: p, index: f.index, moved: true });
+            }
+        }
+        None
+    }
+}
+
+/// Places every note of `list` (see [`resolve`], which this equals note for note), with the
+/// report indexed once.
+pub fn resolve_all(list: &[Note], ir: &InputReport) -> Vec<Placement> {
+    if list.is_empty() {
+        return Vec::new();
+    }
+    let ix = Index::new(ir);
+    let t = &ir.parsed.trace;
+    list.iter()
+        .map(|note| match &note.target {
+            Target::Trace => Placement::Trace,
+            Target::Frame { frame } => ix.frame(t, frame).map(Placement::Frame).unwrap_or(Placement::Orphan),
+            Target::Register { register, frame } => ix
+                .frame(t, frame)
+                .map(|f| Placement::Register { register: register.clone(), frame: f })
+                .unwrap_or(Placement::Orphan),
+            Target::Finding { rule, frame } => {
+                let want = frame.as_ref().and_then(|a| ix.frame(t, a));
+                let of_rule = ix.findings.get(rule.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+                let matches_frame = |f: &Finding| match want {
+                    Some(w) => f.frame == Some(w.index) && f.stop.is_none_or(|s| s == w.stop),
+                    None => true,
+                };
+                of_rule
+                    .iter()
+                    .copied()
+                    .find(|&i| matches_frame(&ir.findings[i]))
+                    .or_else(|| of_rule.first().copied())
+                    .map(Placement::Finding)
+                    .unwrap_or(Placement::Orphan)
+            }
+        })
+        .collect()
+}
+
 /// Where a note lands in the current report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Placement {
@@ -433,8 +541,9 @@ pub fn target_for(ir: &InputReport, spec: &TargetSpec) -> Result<Target, NotesEr
 pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
     file.notes
         .iter()
-        .map(|n| {
-            let place = match resolve(n, ir) {
+        .zip(resolve_all(&file.notes, ir))
+        .map(|(n, placement)| {
+            let place = match placement {
                 Placement::Trace => "trace".to_string(),
                 Placement::Frame(f) => moved(format!("frame #{}", f.index), f),
                 Placement::Register { register, frame } => moved(format!("{register} @ frame #{}", frame.index), frame),
@@ -443,9 +552,9 @@ pub fn list_lines(file: &NotesFile, ir: &InputReport) -> Vec<String> {
             };
             format!(
                 "{}  [{}]  {}",
-                crate::input::clean::safe(&n.id),
-                crate::input::clean::safe(&place),
-                crate::input::clean::safe(&n.text).replace('\n', " ")
+                crate::input::clean::visible(&n.id),
+                crate::input::clean::visible(&place),
+                crate::input::clean::visible(&n.text).replace('\n', " ")
             )
         })
         .collect()

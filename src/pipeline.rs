@@ -96,50 +96,62 @@ pub enum LoadError {
 pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Analysis, LoadError> {
     let path = source.name();
     let deadline = opts.symbolize_timeout.map(|d| Instant::now() + d);
-    let mut size = None;
-    if let Source::Path(path) = source {
-        match elf_kind(path) {
-            Some(true) => {
-                let copts = crate::core::CoreOptions {
-                    symbols: opts.symbols.clone(),
-                    symbolize_deadline: deadline,
-                    ..Default::default()
-                };
-                let _progress = Progress::spinner(&format!("reading core {path}: modules, unwinding, symbols"));
-                return match crate::core::read_core_trace(Path::new(path), &copts) {
-                    Ok(mut parsed) => {
-                        attach_julia_layout(&mut parsed, opts);
-                        Ok(analyze::analyze(path, parsed, &opts.selection))
+    // A file is opened once and its first bytes are sniffed from that same handle: a FIFO
+    // or a pipe (`tracecheck <(cat dump)`) cannot be opened a second time, nor its first
+    // bytes read twice. Regular files are read whole, mapped or streamed by size; anything
+    // else (FIFO, pipe, character device) is streamed with the same limits as standard input.
+    let (parsed, raw) = match source {
+        Source::Stdin => stream_input(source, None, opts)?,
+        Source::Path(path) => {
+            let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
+            let meta = f.metadata().map_err(|e| LoadError::Io(format!("cannot read {path}: {e}")))?;
+            if meta.is_dir() {
+                return Err(LoadError::Io(format!("{path} is a directory")));
+            }
+            if !meta.is_file() {
+                stream_input(source, Some(f), opts)?
+            } else {
+                let mut f = f;
+                match elf_kind(&mut f) {
+                    Some(true) => {
+                        let copts = crate::core::CoreOptions {
+                            symbols: opts.symbols.clone(),
+                            symbolize_deadline: deadline,
+                            ..Default::default()
+                        };
+                        let _progress = Progress::spinner(&format!("reading core {path}: modules, unwinding, symbols"));
+                        return match crate::core::read_core_trace(Path::new(path), &copts) {
+                            Ok(mut parsed) => {
+                                attach_julia_layout(&mut parsed, opts);
+                                Ok(analyze::analyze(path, parsed, &opts.selection))
+                            }
+                            Err(e) => Err(LoadError::Core(format!("{path}: {e}"))),
+                        };
                     }
-                    Err(e) => Err(LoadError::Core(format!("{path}: {e}"))),
-                };
+                    Some(false) => {
+                        return Err(LoadError::NotADump(format!(
+                            "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
+                        )));
+                    }
+                    None => {}
+                }
+                let n = meta.len();
+                if n > STREAM_ABOVE && n <= opts.max_input_bytes {
+                    stream_input(source, Some(f), opts)?
+                } else if !opts.keep_raw
+                    && (MAP_ABOVE..=opts.max_input_bytes).contains(&n)
+                    && let Some(map) = map_input(&f)
+                    && !map.starts_with(b"\x7fELF")
+                {
+                    let parsed = input::parse_bytes_with(&map, opts.limits);
+                    drop(map);
+                    (parsed, None)
+                } else {
+                    let bytes = read_input(path, f, n, opts.max_input_bytes)?;
+                    (input::parse_bytes_with(&bytes, opts.limits), opts.keep_raw.then_some(bytes))
+                }
             }
-            Some(false) => {
-                return Err(LoadError::NotADump(format!(
-                    "{path} is an ELF executable or library, not a core; pass it with --exe next to a core or transcript"
-                )));
-            }
-            None => {}
         }
-        size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len());
-    }
-    let streamed =
-        matches!(source, Source::Stdin) || size.is_some_and(|n| n > STREAM_ABOVE && n <= opts.max_input_bytes);
-    let (parsed, raw) = if streamed {
-        stream_input(source, opts)?
-    } else if !opts.keep_raw
-        && let Some(map) = size.filter(|&n| n >= MAP_ABOVE && n <= opts.max_input_bytes).and_then(|_| map_input(path))
-        && !map.starts_with(b"\x7fELF")
-    {
-        let parsed = input::parse_bytes_with(&map, opts.limits);
-        drop(map);
-        (parsed, None)
-    } else {
-        let bytes = read_input(path, opts.max_input_bytes)?;
-        if bytes.starts_with(b"\x7fELF") {
-            return Err(not_on_stdin(path));
-        }
-        (input::parse_bytes_with(&bytes, opts.limits), opts.keep_raw.then_some(bytes))
     };
     let mut ir = finish(path, parsed, opts, deadline);
     if let Some(bytes) = raw {
@@ -161,6 +173,15 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
         let _progress = Progress::spinner(&format!("symbolizing {name}"));
         let sup = DwarfSymbols::new(opts.symbols.clone());
         crate::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
+        for e in sup.unused_exes() {
+            parsed.diagnostics.notes.push(Note {
+                line: None,
+                message: format!(
+                    "--exe {}: no module of the trace matches it (by path, same file or file name); it was not used",
+                    e.display()
+                ),
+            });
+        }
     }
     attach_julia_layout(&mut parsed, opts);
     analyze::analyze(name, parsed, &opts.selection)
@@ -181,62 +202,64 @@ pub fn limit_notes(ir: &Analysis) -> impl Iterator<Item = &Note> {
 }
 
 fn not_on_stdin(path: &str) -> LoadError {
-    LoadError::NotADump(format!("{path} is an ELF file; give a core as a file path, not on standard input"))
+    LoadError::NotADump(format!(
+        "{path} is an ELF file; give a core as a regular file path, not on standard input or through a pipe"
+    ))
 }
 
-/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise.
-fn elf_kind(path: &str) -> Option<bool> {
+/// `Some(true)` for an ELF core, `Some(false)` for another ELF file, `None` otherwise. Reads
+/// the head of a regular file and seeks back to its start.
+fn elf_kind(f: &mut std::fs::File) -> Option<bool> {
+    use std::io::{Seek, SeekFrom};
     let mut head = [0u8; 18];
-    let mut f = std::fs::File::open(path).ok()?;
-    f.read_exact(&mut head).ok()?;
+    let got = f.read(&mut head).ok();
+    f.seek(SeekFrom::Start(0)).ok()?;
+    let head = &head[..got?];
     if !head.starts_with(b"\x7fELF") {
         return None;
     }
-    Some(crate::core::is_core(&head))
+    Some(crate::core::is_core(head))
 }
 
 /// Files from this size on are mapped rather than read (below it a read costs less than a map).
 const MAP_ABOVE: u64 = 1 << 20;
 
-/// Maps a regular file for the parse: no copy into a fresh, zeroed buffer (about a fifth of
-/// the CPU time of a 10 MB run went to faulting that buffer in). `None` when it cannot be
-/// mapped; the caller then reads it.
-fn map_input(path: &str) -> Option<memmap2::Mmap> {
-    let f = std::fs::File::open(path).ok()?;
+/// Maps the opened regular file for the parse: no copy into a fresh, zeroed buffer (about a
+/// fifth of the CPU time of a 10 MB run went to faulting that buffer in). `None` when it
+/// cannot be mapped; the caller then reads it.
+fn map_input(f: &std::fs::File) -> Option<memmap2::Mmap> {
     if !f.metadata().ok()?.is_file() {
         return None;
     }
     // SAFETY: the map is read-only and private, lives only for the parse, and is never handed
     // out. A file that shrinks while it is mapped would fault on the missing pages (SIGBUS);
     // transcripts are written once (or appended to, which a map of the old size ignores).
-    unsafe { memmap2::MmapOptions::new().populate().map(&f) }.ok()
+    unsafe { memmap2::MmapOptions::new().populate().map(f) }.ok()
 }
 
-fn read_input(path: &str, limit: u64) -> Result<Vec<u8>, LoadError> {
-    let mut buf = Vec::new();
-    let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
-    if let Ok(m) = f.metadata() {
-        if m.is_dir() {
-            return Err(LoadError::Io(format!("{path} is a directory")));
-        }
-        if m.len() > limit {
-            return Err(LoadError::TooLarge(format!("{path} is {} bytes, over --max-input-bytes {limit}", m.len())));
-        }
+fn read_input(path: &str, f: std::fs::File, len: u64, limit: u64) -> Result<Vec<u8>, LoadError> {
+    if len > limit {
+        return Err(LoadError::TooLarge(format!("{path} is {len} bytes, over --max-input-bytes {limit}")));
     }
     // One allocation of the right size (read_to_end would grow the buffer by doubling).
-    if let Ok(m) = f.metadata() {
-        buf.reserve_exact(m.len().min(limit) as usize + 1);
-    }
+    let mut buf = Vec::with_capacity(len as usize + 1);
     f.take(limit + 1).read_to_end(&mut buf).map_err(|e| LoadError::Io(format!("cannot read {path}: {e}")))?;
     if buf.len() as u64 > limit {
         return Err(LoadError::TooLarge(format!("{path} is over --max-input-bytes {limit}")));
+    }
+    if buf.starts_with(b"\x7fELF") {
+        return Err(not_on_stdin(path));
     }
     Ok(buf)
 }
 
 /// Streams standard input or a big file through the parser: memory stays bounded by the
 /// model limits, and the raw text kept is cut at [`RAW_KEPT_WHEN_STREAMING`].
-fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Option<Vec<u8>>), LoadError> {
+fn stream_input(
+    source: Source<'_>,
+    file: Option<std::fs::File>,
+    opts: &LoadOptions,
+) -> Result<(Parsed, Option<Vec<u8>>), LoadError> {
     let path = source.name();
     let sopts = StreamOptions {
         limits: opts.limits,
@@ -250,14 +273,14 @@ fn stream_input(source: Source<'_>, opts: &LoadOptions) -> Result<(Parsed, Optio
         }
         input::parse_reader(r, &sopts).map_err(|e| LoadError::Io(format!("cannot read {what}: {e}")))
     };
-    let streamed = match source {
-        Source::Stdin => {
+    let streamed = match file {
+        None => {
             let progress = Progress::bytes("reading standard input", None);
             run(&mut io::BufReader::with_capacity(1 << 20, progress.reader(io::stdin().lock())))?
         }
-        Source::Path(path) => {
-            let f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
-            let progress = Progress::bytes(&format!("reading {path}"), f.metadata().ok().map(|m| m.len()));
+        Some(f) => {
+            let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+            let progress = Progress::bytes(&format!("reading {path}"), len);
             run(&mut io::BufReader::with_capacity(1 << 20, progress.reader(f)))?
         }
     };

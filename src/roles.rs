@@ -14,6 +14,19 @@ pub fn is_machinery(f: &Frame) -> bool {
     let name = f.function.as_deref().unwrap_or("");
     let module = f.module.as_deref().unwrap_or("");
     let file = f.file.as_deref().unwrap_or("");
+    // Sanitizer runtimes (interceptors, allocator, reporting) and valgrind's preload.
+    if name.starts_with("__interceptor_")
+        || name.starts_with("__asan_")
+        || name.starts_with("__tsan_")
+        || name.starts_with("__msan_")
+        || name.starts_with("__ubsan_")
+        || name.starts_with("__sanitizer_")
+        || file.contains("/libsanitizer/")
+        || file.contains("compiler-rt/lib/")
+        || module.contains("vgpreload_")
+    {
+        return true;
+    }
     const EXACT: &[&str] = &[
         "raise",
         "abort",
@@ -51,6 +64,15 @@ pub fn is_machinery(f: &Frame) -> bool {
         "_int_free_maybe_consolidate",
         "__GI___clock_nanosleep",
         "std::terminate",
+        "__clang_call_terminate",
+        "__cxa_pure_virtual",
+        "__cxa_deleted_virtual",
+        "__cxa_call_terminate",
+        "__cxa_call_unexpected",
+        "__longjmp_chk",
+        "____longjmp_chk",
+        "longjmp_chk",
+        "__restore_sigs",
         "__cxa_throw",
         "__cxa_rethrow",
         "__gxx_personality_v0",
@@ -247,8 +269,42 @@ fn in_glibc_tree(file: &str) -> bool {
     dirs.any(|d| d.strip_prefix("glibc-").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())))
 }
 
+/// When a signal handler of the program caught the fault and then aborted (or raised another
+/// signal), the fault is below `<signal handler called>`: the position of the frame where the
+/// interrupted code resumes (the first real frame outer to the trampoline). `None` when the
+/// stop is not in a handler, or the handler itself faulted (a SIGSEGV in handler code is the
+/// handler's own bug).
+pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
+    let tramp = th.frames.iter().position(|f| f.signal_handler)?;
+    // Only when the handler ended the process deliberately: the stop is an abort/raise below
+    // the trampoline, not a fault inside the handler's own code.
+    let deliberate = matches!(stop.reason.signo, Some(6))
+        || th.frames[..tramp].iter().any(|f| {
+            f.function.as_deref().is_some_and(|n| {
+                let n = n.trim_start_matches("__GI_");
+                matches!(n, "abort" | "raise" | "__pthread_kill_implementation" | "_exit" | "__libc_message")
+            })
+        });
+    if !deliberate {
+        return None;
+    }
+    let above = tramp + 1;
+    th.frames[above..]
+        .iter()
+        .position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+        .map(|p| above + p)
+        .or_else(|| (above < th.frames.len()).then_some(above))
+}
+
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
+    // A breakpoint or a non-fault signal is not a crash: nothing to blame.
+    if stop.reason.is_non_crash() {
+        return None;
+    }
     let th = stop.crashed_thread()?;
+    if let Some(pos) = interrupted_frame(stop, th) {
+        return Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index });
+    }
     // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
     // Julia engineer does: to the package, script or C code that called in.
     let julia = crate::julia::is_julia_stack(th);

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! model < arch < knowledge < input, symbolize, core, unwind < rules < analyze, pipeline, notes
-//!       < report, triage < tui < main
+//!       < report < tui < main
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("model", 0),
     ("arch", 1),
+    // Safe file access (symlink-refusing writes, non-blocking opens): std and libc only.
+    ("fsutil", 1),
     // Knowledge: facts and classifications that stages share.
     ("classify", 2),
     ("runtime", 2),
@@ -23,8 +25,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("fills", 2),
     ("roles", 2),
     ("julia", 2),
-    // File-system helpers (symlink-safe writes); nothing of the crate.
-    ("fsutil", 2),
+    ("handled_fault", 2),
+    ("provenance", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
     ("symbolize", 3),
@@ -33,8 +35,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("rules", 4),
     ("analyze", 5),
     ("pipeline", 5),
+    ("progress", 4),
     ("notes", 5),
-    ("progress", 5),
     ("report", 6),
     ("triage", 6),
     ("tui", 7),

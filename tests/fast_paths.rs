@@ -243,7 +243,7 @@ fn location_ref<'a>(rest: &'a str, f: &mut gdb::GdbFrameLine<'a>) -> Option<()> 
     }
     if let Some(name) = f.function {
         // Things that are not function names: prose sentences that happen to end in ")".
-        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") {
+        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") && !gdb::is_linker_stub(name) {
             return None;
         }
     }

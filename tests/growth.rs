@@ -57,6 +57,9 @@ const MAX_RATIO: f64 = 10.0;
 /// test failed) as soon as it passes the bound, so a quadratic case fails fast instead of
 /// running for minutes; a finished run over the bound is retried up to three times.
 fn assert_linear(what: &str, n: usize, make: impl Fn(usize) -> (String, Option<String>)) {
+    // One case at a time: the cases of this file must not be each other's noise.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let small = make(n);
     let ts = best_of_three(&|| pipeline(&small.0, small.1.as_deref()));
     let big = std::sync::Arc::new(make(4 * n));
@@ -247,4 +250,51 @@ fn notes_in_the_sidecar() {
         notes.push_str("]}");
         (s, Some(notes))
     });
+}
+
+/// The indexed placement used for many notes places each note exactly where the one-note
+/// `resolve` does (moved anchors, orphans, findings and registers included).
+#[test]
+fn indexed_note_placement_equals_one_by_one() {
+    let (dump, _) = common_notes_dump(60);
+    let parsed = tracecheck::input::parse_bytes(dump.as_bytes());
+    let ir = analyze::analyze("grown.txt", parsed, &Selection::default());
+    let mut list = Vec::new();
+    for (i, (index, function, line)) in
+        [(0, "f0", Some(0)), (5, "f5", None), (7, "f9", Some(9)), (3, "nope", None), (200, "f12", Some(1))]
+            .into_iter()
+            .enumerate()
+    {
+        let anchor = tracecheck::notes::FrameAnchor {
+            stop: 0,
+            thread: "1".into(),
+            index,
+            function: function.into(),
+            file: Some("src/f.c".into()),
+            line,
+        };
+        for target in [
+            tracecheck::notes::Target::Frame { frame: anchor.clone() },
+            tracecheck::notes::Target::Register { register: "xr1".into(), frame: anchor.clone() },
+            tracecheck::notes::Target::Finding { rule: "null-dereference".into(), frame: Some(anchor.clone()) },
+            tracecheck::notes::Target::Finding { rule: "bad-pc".into(), frame: None },
+        ] {
+            list.push(tracecheck::notes::new_note(target, &format!("n{i}")));
+        }
+    }
+    let all = tracecheck::notes::resolve_all(&list, &ir);
+    for (n, p) in list.iter().zip(&all) {
+        assert_eq!(&tracecheck::notes::resolve(n, &ir), p, "{:?}", n.target);
+    }
+    assert!(all.iter().any(|p| matches!(p, tracecheck::notes::Placement::Frame(f) if f.moved)));
+    assert!(all.iter().any(|p| matches!(p, tracecheck::notes::Placement::Orphan)));
+}
+
+fn common_notes_dump(n: usize) -> (String, ()) {
+    let mut s = format!("{HEAD}(gdb) bt\n");
+    for i in 0..n {
+        writeln!(s, "#{i}  0x0000555555{i:06x} in f{} () at src/f.c:{i}", if i == 9 { 7 } else { i }).unwrap();
+    }
+    s.push_str("(gdb) info registers\nxr1            0x1                 1\n");
+    (s, ())
 }

@@ -150,6 +150,15 @@ mod reference {
             },
             "rr_event": s.rr_event,
             "rr_ticks": s.rr_ticks,
+            "expression": s.expression.as_deref(),
+            "checker": s.checker.as_ref().map(|k| json!({
+                "tool": &*k.tool,
+                "kind": k.kind,
+                "text": &*k.text,
+                "access": k.access.as_deref(),
+                "summary": k.summary.as_deref(),
+                "lines": lines(k.span),
+            })),
             "culprit": culprit,
             // Streamed by `write_stop`, one frame at a time (a dump may hold millions).
             "threads": Value::Null,

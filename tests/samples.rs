@@ -62,6 +62,13 @@ fn crashed(p: &Parsed) -> &Thread {
     t
 }
 
+/// The thread a breakpoint or other non-crash stop stopped: current, never "crashed".
+fn stopped(p: &Parsed) -> &Thread {
+    let t = main_stop(p).crashed_thread().expect("a stopped thread");
+    assert!(!t.crashed && t.current, "a non-crash stop marks the stopped thread current, not crashed");
+    t
+}
+
 fn functions(t: &Thread) -> Vec<&str> {
     t.frames.iter().map(|f| f.function_name()).collect()
 }
@@ -489,7 +496,7 @@ fn julia_trampoline_good_r13() {
     assert_eq!(s.reason.kind, StopKind::Breakpoint);
     assert_eq!(s.reason.number, Some(1));
     assert_eq!((s.reason.signal.as_deref(), s.reason.si_code), (Some("SIGTRAP"), Some(128)));
-    let t = crashed(&p);
+    let t = stopped(&p);
     julia_frames(t);
     assert_eq!(t.frames[0].pc, Some(Address(0x555555555587)));
     assert_eq!(reg(t, 0, "r13"), PGCSTACK);

@@ -98,10 +98,9 @@ fn rr_fatal_report() {
     // rr's own backtrace is thread `rr`.
     let rr = s.threads.iter().find(|t| &*t.id == "rr").expect("rr thread");
     assert_eq!(rr.frames.len(), 9);
-    assert_eq!(
-        rr.frames[3].function_name(),
-        "_ZN2rr13ReplaySession21cont_syscall_boundaryEPNS_10ReplayTaskERKNS0_15StepConstraintsE"
-    );
+    // backtrace_symbols names are demangled, parameters kept as the frame's arguments.
+    assert_eq!(rr.frames[3].function_name(), "rr::ReplaySession::cont_syscall_boundary");
+    assert_eq!(rr.frames[3].args.as_deref(), Some("rr::ReplayTask*, rr::ReplaySession::StepConstraints const&"));
     assert_eq!(rr.frames[3].pc, Some(Address(0x55d6a8052b71)));
     assert_eq!(rr.frames[6].module.as_deref(), Some("/lib/x86_64-linux-gnu/libc.so.6"));
 }

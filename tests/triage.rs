@@ -491,10 +491,9 @@ fn bad_inputs_each_get_a_line_and_nothing_indexed_is_lost() {
     consistent(&db);
 }
 
-/// Seed 004 (a Julia GC corruption report, ../shared): its one `signal 11` backtrace is a
-/// hand-aligned `function  file:line` table, which the Julia reader takes as frames; the
-/// signature skips the runtime's GC frames and Base's `copy` and names the Julia code a Julia
-/// engineer would start from.
+/// Seed 004 (a Julia GC corruption report, ../shared): its Julia 1.12 backtrace (signal 11 in
+/// `jl_datatype_layout` under `gc_mark_outrefs`) is one crash whose signature skips the GC and
+/// `copy` frames and starts at the Enzyme augmented primal that allocated.
 #[test]
 fn seed_004_report() {
     let Some(seeds) = common::require_shared("seeds") else { return };
@@ -510,7 +509,12 @@ fn seed_004_report() {
     assert_eq!(v["summary"]["crashes"], 1, "{v}");
     let c = &v["clusters"][0];
     assert_eq!(c["best"]["signature_text"], "SIGSEGV/heap | augmented_primal > CombinedAdjointThunk > autodiff");
-    assert!(c["best"]["quality"].as_f64().unwrap() > 0.5, "{c}");
+    assert_eq!(c["best"]["quality"], 1.0);
+    let top = c["top_finding"].as_str().unwrap();
+    assert!(top.starts_with("heap-corruption: ") && top.contains("gc_mark_outrefs"), "{top}");
+    let missing = bin().args(["triage", "--db"]).arg(&db).args(["--show", "ffff"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no cluster or signature ffff in"));
 }
 
 /// The crash-marker pre-filter never hides a crash: every bundled sample transcript that has a
@@ -541,4 +545,45 @@ fn prefilter_keeps_every_sample_crash() {
     assert!(checked >= 40, "{checked} samples with crashes");
     let clean = std::fs::read(set_dir().join("ci/linux-gcc-2.log")).unwrap();
     assert!(!tracecheck::triage::may_hold_crash(&clean));
+}
+
+/// `tracecheck diff`: the same NULL dereference reached through two callers, two runs with
+/// ASLR and different thread counts: frames aligned by function, threads matched, findings
+/// the same; and a crash against a clean run.
+#[test]
+fn diff_two_runs_of_one_bug() {
+    let runs = set_dir().join("runs");
+    let out = bin()
+        .args(["diff", "-f", "json"])
+        .arg(runs.join("null-config-t1-s1.gdb.txt"))
+        .arg(runs.join("null-user-t3-s5.gdb.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stop = &v["diff"]["stops"][0];
+    let marks: String = stop["frames"].as_array().unwrap().iter().map(|r| r["mark"].as_str().unwrap()).collect();
+    assert!(
+        marks.starts_with("=-+~"),
+        "{marks}: parse_field same, load_config only in A, load_user only in B, serve moved"
+    );
+    assert_eq!(stop["frames"][1]["a"], "load_config at inventory.c:51");
+    assert_eq!(stop["frames"][2]["b"], "load_user at inventory.c:56");
+    // The crashed threads are paired first; B has two more threads than A.
+    let threads = stop["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 4);
+    assert_eq!(threads.iter().filter(|t| t[0].is_null()).count(), 2);
+    assert_eq!(stop["findings_added"].as_array().unwrap().len(), 0, "{stop}");
+    assert_eq!(stop["findings_removed"].as_array().unwrap().len(), 0, "{stop}");
+
+    let md = bin()
+        .args(["diff", "-f", "markdown"])
+        .arg(runs.join("wild-index-t1-s6.gdb.txt"))
+        .arg(common::samples_dir().join("julia-trampoline-good-r13.gdb.txt"))
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains("| - | `checksum at inventory.c:"), "{md}");
+    assert!(md.contains("findings only in A:"), "{md}");
+    assert!(md.contains("noncanonical-address"), "{md}");
 }

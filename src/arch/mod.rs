@@ -131,7 +131,7 @@ pub fn table(arch: Arch) -> Option<&'static RegisterTable> {
         Arch::Aarch64 => Some(&aarch64::TABLE),
         Arch::X86 => Some(&i386::TABLE),
         Arch::Riscv64 => Some(&riscv64::TABLE),
-        Arch::Arm | Arch::Unknown => None,
+        Arch::Arm | Arch::Ppc64 | Arch::S390x | Arch::Unknown => None,
     }
 }
 

@@ -45,6 +45,60 @@ pub fn read_core_trace(path: &Path, opts: &CoreOptions) -> Result<Parsed, CoreEr
     Ok(core_to_trace(&core, &path.display().to_string(), opts))
 }
 
+/// The crashed thread's instructions from pc on, decoded from the process image (the binary
+/// and libraries the core maps), in gdb's AT&T syntax: what `x/6i $pc` shows in a transcript.
+/// The rules read the faulting instruction from it, so a core needs no transcript for that.
+fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter};
+    let Some(th) = stop.crashed_thread() else { return Vec::new() };
+    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("rip")) else { return Vec::new() };
+    let mut buf = [0u8; 96];
+    let n = mem.read(pc, &mut buf);
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut dec = Decoder::with_ip(64, &buf[..n], pc, DecoderOptions::NONE);
+    let mut fmt = GasFormatter::new();
+    fmt.options_mut().set_first_operand_char_index(7);
+    fmt.options_mut().set_small_hex_numbers_in_decimal(false);
+    let mut out = Vec::new();
+    let mut text = String::new();
+    while dec.can_decode() && out.len() < 6 {
+        let insn = dec.decode();
+        if insn.is_invalid() {
+            break;
+        }
+        text.clear();
+        fmt.format(&insn, &mut text);
+        out.push(Instruction {
+            address: Address(insn.ip()),
+            thread: Some(th.id.as_ref().into()),
+            frame: 0,
+            location: None,
+            text: text.trim_end().into(),
+            current: out.is_empty(),
+            span: Span::default(),
+        });
+    }
+    out
+}
+
+/// The code at `pc` is the kernel's sigreturn trampoline (`__restore_rt`: `mov $0xf,%rax;
+/// syscall` on x86-64, `mov x8, #139; svc #0` on AArch64): the return address of a signal
+/// handler, gdb's `<signal handler called>`.
+fn is_sigreturn_code(mem: &dyn MemorySource, arch: CoreArch, pc: u64) -> bool {
+    match arch {
+        CoreArch::X86_64 => {
+            let mut b = [0u8; 9];
+            mem.read(pc, &mut b) == 9 && b == [0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05]
+        }
+        CoreArch::Aarch64 => {
+            let mut b = [0u8; 8];
+            mem.read(pc, &mut b) == 8 && b == [0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4]
+        }
+    }
+}
+
 fn note(notes: &mut Vec<Note>, m: impl Into<String>) {
     notes.push(Note { line: None, message: m.into() });
 }
@@ -261,7 +315,8 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                     set.recovered.push(Arc::from("pc"));
                 }
             }
-            if uf.signal_trampoline {
+            // glibc's __restore_rt may carry no signal-frame CFI mark: know it by its code.
+            if uf.signal_trampoline || (k > 0 && is_sigreturn_code(&mem, core.arch, uf.pc)) {
                 th.frames.push(Frame { index, pc: Some(Address(uf.pc)), signal_handler: true, ..Default::default() });
                 th.registers.insert(index, set);
                 index += 1;
@@ -358,6 +413,9 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         }
     }
     trace.mappings.sort_by_key(|m| (m.start, m.end));
+    if core.arch == CoreArch::X86_64 {
+        stop.disassembly = disassemble_at_pc(&mem, &stop);
+    }
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));
     symbolize_trace_until(&mut trace, &sym, &mut notes, opts.symbolize_deadline);

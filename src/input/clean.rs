@@ -80,6 +80,48 @@ pub fn strip_escapes(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// [`strip_escapes`], then [`show_invisible`]: dump text as it may be shown to a person
+/// (terminal, TUI, markdown, `note --list`).
+pub fn visible(s: &str) -> Cow<'_, str> {
+    match strip_escapes(s) {
+        Cow::Borrowed(b) => show_invisible(b),
+        Cow::Owned(o) => Cow::Owned(show_invisible(&o).into_owned()),
+    }
+}
+
+/// Characters that change how the text around them is displayed without showing
+/// themselves: zero-width spaces and joiners, direction marks, bidirectional embeddings,
+/// overrides and isolates, invisible operators, the byte order mark.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' // arabic letter mark
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' // hangul fillers
+        | '\u{180e}' // mongolian vowel separator
+        | '\u{200b}'..='\u{200f}' // zero-width space, non-joiner, joiner, LRM, RLM
+        | '\u{202a}'..='\u{202e}' // LRE, RLE, PDF, LRO, RLO
+        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}' // LRI, RLI, FSI, PDI
+        | '\u{206a}'..='\u{206f}' // deprecated format characters
+        | '\u{feff}' // byte order mark / zero-width no-break space
+    )
+}
+
+/// Replaces each [`is_invisible`] character by `<U+XXXX>`; borrows when there is none.
+pub fn show_invisible(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() || !s.chars().any(is_invisible) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if is_invisible(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Whether `b` may hold something [`strip_escapes`] removes. A superset test (any C0
 /// control, tab and newline included, DEL, or any non-ASCII byte), re-checked exactly by the
 /// caller. It reads 8 bytes at a time (SWAR) with no early exit: about one instruction per
@@ -239,45 +281,9 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 
 /// Removes terminal escape sequences and control characters from dump-derived text, and
 /// shows invisible and bidirectional-override characters as `<U+202E>` (see [`is_invisible`]),
-/// so a frame or a note cannot display differently from what it is.
+/// so a frame or a note cannot display differently from what it is. (Same as [`visible`].)
 pub fn safe(s: &str) -> Cow<'_, str> {
-    match strip_escapes(s) {
-        Cow::Borrowed(b) => show_invisible(b),
-        Cow::Owned(o) => Cow::Owned(show_invisible(&o).into_owned()),
-    }
-}
-
-/// Characters that change how the text around them is displayed without showing
-/// themselves: zero-width spaces and joiners, direction marks, bidirectional embeddings,
-/// overrides and isolates, invisible operators, the byte order mark.
-pub fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{061c}' // arabic letter mark
-        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' // hangul fillers
-        | '\u{180e}' // mongolian vowel separator
-        | '\u{200b}'..='\u{200f}' // zero-width space, non-joiner, joiner, LRM, RLM
-        | '\u{202a}'..='\u{202e}' // LRE, RLE, PDF, LRO, RLO
-        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
-        | '\u{2066}'..='\u{2069}' // LRI, RLI, FSI, PDI
-        | '\u{206a}'..='\u{206f}' // deprecated format characters
-        | '\u{feff}' // byte order mark / zero-width no-break space
-    )
-}
-
-/// Replaces each [`is_invisible`] character by `<U+XXXX>`; borrows when there is none.
-pub fn show_invisible(s: &str) -> Cow<'_, str> {
-    if s.is_ascii() || !s.chars().any(is_invisible) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        if is_invisible(c) {
-            out.push_str(&format!("<U+{:04X}>", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+    visible(s)
 }
 
 /// [`safe`] for a one-line message (stderr, `note --list`): also shows a newline as `\n`,

@@ -121,11 +121,23 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     if let Some(name) = f.function {
         // Things that are not function names: prose sentences that happen to end in ")".
-        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") {
+        // A name may start with a digit when it is a ppc64 linker stub
+        // (`00000011.plt_call.memcpy@@GLIBC_2.3+0`: 8 hex digits, a dot, no space).
+        if name.starts_with(|c: char| c.is_ascii_digit()) && !name.starts_with("0x") && !is_linker_stub(name) {
             return None;
         }
     }
     Some(())
+}
+
+/// `00000011.plt_call.memcpy@@GLIBC_2.3+0`, `00000017.long_branch.foo+0` (ppc64 stubs).
+pub fn is_linker_stub(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() > 9
+        && b[..8].iter().all(u8::is_ascii_hexdigit)
+        && b[8] == b'.'
+        && b[9].is_ascii_alphabetic()
+        && !name.contains(' ')
 }
 
 /// `s.rfind(word)` for a word that starts with a space: walks the spaces from the end with
@@ -391,7 +403,8 @@ pub fn stop_line(l: &str) -> Option<GdbStopLine<'_>> {
     for bp in ["Breakpoint ", "Temporary breakpoint "] {
         if let Some(r) = rest.strip_prefix(bp) {
             let (num, loc) = r.split_once(", ")?;
-            let number = num.parse().ok()?;
+            // `Breakpoint 1.2,`: location 2 of breakpoint 1 (an inlined or template function).
+            let number = num.split('.').next()?.parse().ok()?;
             return Some(GdbStopLine::Breakpoint { thread, number, location: loc });
         }
     }
@@ -588,7 +601,8 @@ pub fn insn_line(l: &str) -> Option<GdbInsnLine<'_>> {
     } else {
         (None, r)
     };
-    let r = r.strip_prefix(':')?;
+    // `=> 0x3fff7c8f2b4c :\tld r2,24(r1)`: other tools strip the symbol and leave the space.
+    let r = r.strip_prefix(':').or_else(|| r.strip_prefix(" :"))?;
     let mut text = skip_ws(r);
     // `=> 0x0:\tgdb/x.gdb:48: Error in sourced command file:`: the memory could not be read
     // and gdb's error message was glued onto the half-printed line.
@@ -825,6 +839,20 @@ pub fn is_noise(l: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn digit_names_and_stripped_insn_lines() {
+        // ppc64 linker stubs start with a digit; other tools print `=> 0xADDR :\tinsn`.
+        let f =
+            frame_line("#0  0x00003fff7c8f2b4c in 00000011.plt_call.memcpy@@GLIBC_2.3+0 () from /usr/lib/libfoo.so")
+                .expect("frame");
+        assert_eq!(f.function, Some("00000011.plt_call.memcpy@@GLIBC_2.3+0"));
+        assert_eq!(f.module, Some("/usr/lib/libfoo.so"));
+        assert_eq!(frame_line("#0  3 threads (running)"), None, "prose is still not a frame");
+        let i = insn_line("=> 0x3fff7c8f2b4c :\tld      r2,24(r1)").expect("insn");
+        assert_eq!((i.current, i.address, i.location, i.text), (true, 0x3fff7c8f2b4c, None, "ld      r2,24(r1)"));
+    }
+
     use super::*;
 
     #[test]

@@ -48,6 +48,8 @@ pub(crate) struct GoState {
     pub crashed_marked: bool,
     /// Thread index that the register block belongs to.
     pub regs_thread: Option<usize>,
+    /// A location line that a paste cut before its `pc=`: (thread, frame position, text).
+    pub loc_cont: Option<(usize, usize, String)>,
 }
 
 /// Reads one line (untrimmed: location lines start with a tab). Returns whether it was Go.
@@ -83,6 +85,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if !b.go.active {
         return false;
     }
+    if let Some((ti, pos, prev)) = b.go.loc_cont.take()
+        && let Some(()) = location_continues(b, ti, pos, &prev, t.trim_start(), n)
+    {
+        return true;
+    }
     if t.starts_with("PC=0x") {
         return pc_line(b, t, n);
     }
@@ -115,7 +122,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         return true;
     }
-    if l.starts_with('\t')
+    // Locations are indented with a tab (spaces after a re-indenting paste, nothing after a
+    // paste that lost indentation: then only right after a frame line).
+    if (l.starts_with('\t') || l.starts_with(' ') || b.go.pending.is_some() || b.go.created_by)
         && let Some(()) = location(b, t.trim_start(), n)
     {
         return true;
@@ -133,6 +142,17 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     if let Some((name, v)) = register_line(t) {
         put_register(b, name, v, n);
+        return true;
+    }
+    // gccgo (libgo) prints frames without an argument list: `main.Session.Len`.
+    if b.go.thread.is_some() && b.go.pending.is_none() && !l.starts_with([' ', '\t']) && is_bare_symbol(t) {
+        let ti = b.go.thread.unwrap_or(0);
+        let idx = b.go.next_index;
+        b.go.next_index += 1;
+        let frame = Frame { index: idx, function: Some(b.intern(t)), span: Span::line(n), ..Default::default() };
+        let pos = b.put_frame(ti, frame);
+        b.go.pending = Some(pos);
+        b.go.created_by = false;
         return true;
     }
     if b.go.thread.is_some()
@@ -318,6 +338,20 @@ fn select(b: &mut Builder, id: &str, name: Option<&str>, n: u32) {
 
 /// `main.registryTotal(0xc00006af48, 0x2)`, `runtime.panicmem(...)`,
 /// `runtime.(*scavengerState).park(0x4f15e0)`, `panic({0x46e420, 0x4ea580})`.
+/// `main.Session.Len`, `runtime.gopanic`, `main.main..func1`: a qualified Go name alone.
+fn is_bare_symbol(t: &str) -> bool {
+    t.len() < 512
+        && t.contains('.')
+        && !t.ends_with(':')
+        && !t.ends_with('.')
+        && !t.ends_with(')')
+        && t.as_bytes()[0].is_ascii_alphabetic()
+        && t.bytes().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, b'.' | b'_' | b'*' | b'(' | b')' | b'/' | b'-' | b'$' | b'[' | b']')
+        })
+}
+
 fn frame_line(t: &str) -> Option<(&str, &str)> {
     if t.starts_with([' ', '\t']) || !t.ends_with(')') {
         return None;
@@ -337,13 +371,19 @@ fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
     let (file, line) = fl.rsplit_once(':')?;
     let line: u32 = line.parse().ok()?;
     let mut pc = None;
-    for w in words {
+    let words: Vec<&str> = words.collect();
+    for (i, w) in words.iter().enumerate() {
         if let Some(v) = w.strip_prefix("pc=") {
             pc = parse_hex(v);
         } else if !(w.starts_with("+0x") || w.starts_with("fp=") || w.starts_with("sp=") || w.is_empty()) {
-            return None;
+            // The last word may be cut by a hard wrap (`s` of `sp=…`).
+            let cut = i + 1 == words.len() && ["fp=", "sp=", "pc=", "+0x"].iter().any(|k| k.starts_with(*w));
+            if !cut {
+                return None;
+            }
         }
     }
+    let wrapped = pc.is_none() && words.iter().any(|w| w.starts_with("fp=") || w.starts_with("sp="));
     if std::mem::take(&mut b.go.created_by) {
         return Some(());
     }
@@ -365,6 +405,34 @@ fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
         f.file = Some(file);
         f.line = Some(line);
         f.pc = pc.map(Address).or(f.pc);
+        f.span.extend_to(n);
+    }
+    b.trace.stops[si].span.extend_to(n);
+    if wrapped {
+        b.go.loc_cont = Some((ti, pos, t.to_string()));
+    }
+    Some(())
+}
+
+/// The rest of a location line a paste wrapped (`x7fff14cd38a8 pc=0x4333dd` after
+/// `… fp=0x7fff14cd3878 sp=0`): joined to it without a space, it must complete the `pc=`.
+fn location_continues(b: &mut Builder, ti: usize, pos: usize, prev: &str, t: &str, n: u32) -> Option<()> {
+    if t.is_empty() || t.len() > 200 {
+        return None;
+    }
+    let joined = format!("{prev}{t}");
+    let mut pc = None;
+    for w in joined.split(' ').skip(1) {
+        if let Some(v) = w.strip_prefix("pc=") {
+            pc = Some(parse_hex(v)?);
+        } else if !(w.starts_with("+0x") || w.starts_with("fp=") || w.starts_with("sp=") || w.is_empty()) {
+            return None;
+        }
+    }
+    let pc = pc?;
+    let si = b.ensure_stop();
+    if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|t| t.frames.get_mut(pos)) {
+        f.pc = Some(Address(pc));
         f.span.extend_to(n);
     }
     b.trace.stops[si].span.extend_to(n);

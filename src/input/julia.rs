@@ -299,6 +299,22 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         || t.starts_with("while loading ") && t.contains("in expression starting on line")
     {
         b.saw(Format::Julia);
+        // `in expression starting at FILE:LINE`; 0.x: `while loading FILE, in expression
+        // starting on line N`.
+        let expr = match t.strip_prefix("in expression starting at ") {
+            Some(e) => e.trim().to_string(),
+            None => {
+                let file = t["while loading ".len()..].split(", in expression").next().unwrap_or("").trim();
+                let line = t.rsplit(' ').next().unwrap_or("");
+                format!("{file}:{line}")
+            }
+        };
+        let si = b.ensure_stop();
+        let st = &mut b.trace.stops[si];
+        if st.expression.is_none() {
+            st.expression = Some(expr.into());
+        }
+        st.span.extend_to(n);
         return true;
     }
     if t.starts_with("GC error (probable corruption)") {
@@ -308,8 +324,14 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
+    if t.starts_with("Some frames were hidden. Use `show(err)`") {
+        b.saw(Format::Julia);
+        b.add_message(t, n);
+        return true;
+    }
     if t.starts_with("Allocations: ") && t.contains("(Pool: ") {
         b.saw(Format::Julia);
+        b.add_message(t, n);
         b.ctx = Ctx::None;
         b.julia.thread = None;
         return true;
@@ -494,7 +516,28 @@ pub(crate) fn blank(b: &mut Builder) {
     }
 }
 
-pub(crate) fn finish(_b: &mut Builder) {}
+/// A 32-bit runtime (i686, armv7) prints some `unknown function (ip: …)` values
+/// sign-extended to 64 bits (`0xffffffffb5e2c0a8`). When every other pc of the thread fits
+/// in 32 bits, such a value is the 32-bit address `0xb5e2c0a8`. The interpreter's pseudo-ips
+/// `0xffffffffffffffff` / `0xfffffffffffffffe` are left alone.
+pub(crate) fn finish(b: &mut Builder) {
+    for st in &mut b.trace.stops {
+        for th in &mut st.threads {
+            let is_ext = |v: u64| v >> 32 == 0xffff_ffff && v < 0xffff_ffff_ffff_fff0 && v & 0x8000_0000 != 0;
+            let pcs = || th.frames.iter().filter_map(|f| f.pc).map(|a| a.0);
+            if !pcs().any(is_ext) || pcs().any(|v| v > u32::MAX as u64 && !is_ext(v) && v < 0xffff_ffff_ffff_fff0) {
+                continue;
+            }
+            for f in &mut th.frames {
+                if let Some(pc) = f.pc.as_mut()
+                    && is_ext(pc.0)
+                {
+                    pc.0 &= 0xffff_ffff;
+                }
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

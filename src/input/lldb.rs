@@ -167,11 +167,31 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         put_frame(b, f, n);
         return true;
     }
+    // `register read` output pasted without its `(lldb)` prompt: the block heading says what
+    // follows (`General Purpose Registers:`, `Floating Point Registers:`, `Exception State
+    // Registers:`).
+    if t.ends_with(" Registers:") && t.bytes().all(|c| c.is_ascii_alphabetic() || c == b' ' || c == b':') {
+        b.saw(Format::Lldb);
+        b.lldb.active = true;
+        b.lldb.cmd = LldbCmd::Registers;
+        return true;
+    }
     if !b.lldb.active && !t.starts_with("Process ") && !t.starts_with("Current executable set to ") {
         return false;
     }
     if let Some(r) = t.strip_prefix("Process ") {
         return process_line(b, r, n);
+    }
+    // `Breakpoint 1: where = prog`f at t.c:3:5, address = 0x…` (set, not hit) and
+    // `Breakpoint 2: 2 locations.`
+    if t.starts_with("Breakpoint ") && t.contains(": ") && (t.contains("where = ") || t.contains(" locations.")) {
+        b.add_message(t, n);
+        return true;
+    }
+    // The column caret under a source line (its indentation lost in a paste): the column is
+    // already on the frame line.
+    if t == "^" {
+        return true;
     }
     if let Some(r) = t.strip_prefix("Current executable set to '") {
         b.saw(Format::Lldb);

@@ -30,8 +30,9 @@ const SCAN_THREADS: usize = 16;
 /// before the parse returns). A NUL cannot come from decoded input.
 const OVERFLOW_ID: &str = "\0threads beyond the limit";
 
-/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr).
-pub const LIMIT_NOTE: &str = "limit reached: ";
+/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr); it
+/// lives in the model so every stage can write one.
+pub use crate::model::LIMIT_NOTE;
 
 /// Estimated bytes of model records per recognized line, on top of its text.
 const RECORD_OVERHEAD: u64 = 64;
@@ -343,7 +344,15 @@ impl LineFeeder {
             while !text.is_char_boundary(cut) {
                 cut -= 1;
             }
-            self.b.note(Some(self.n), format!("line is {len} bytes long; only the first {cut} were read"));
+            // Say what was read of the line, not what was left after NUL bytes were dropped
+            // (a line of NULs once said "only the first 0 were read").
+            let read = bytes.len().min(self.cap);
+            let kept = if cut < read {
+                format!(" ({cut} of them text once NUL and invalid bytes were dropped)")
+            } else {
+                String::new()
+            };
+            self.b.note(Some(self.n), format!("line is {len} bytes long; only the first {read} were read{kept}"));
             self.b.feed_bounded(&text[..cut], self.n);
         } else {
             self.b.feed_bounded(&text, self.n);

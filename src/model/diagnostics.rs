@@ -33,3 +33,6 @@ pub struct Parsed {
     pub trace: Trace,
     pub diagnostics: Diagnostics,
 }
+
+/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr).
+pub const LIMIT_NOTE: &str = "limit reached: ";

@@ -63,6 +63,9 @@ pub enum Arch {
     X86,
     Arm,
     Riscv64,
+    /// 64-bit POWER (big or little endian: gdb names the registers alike).
+    Ppc64,
+    S390x,
     #[default]
     Unknown,
 }
@@ -75,6 +78,8 @@ impl Arch {
             Arch::X86 => Some("x86"),
             Arch::Arm => Some("arm"),
             Arch::Riscv64 => Some("riscv64"),
+            Arch::Ppc64 => Some("ppc64"),
+            Arch::S390x => Some("s390x"),
             Arch::Unknown => None,
         }
     }
@@ -105,6 +110,39 @@ pub enum Format {
     Go,
     Lldb,
     Core,
+    /// AddressSanitizer (and LeakSanitizer) reports.
+    Asan,
+    /// UndefinedBehaviorSanitizer `runtime error:` lines.
+    Ubsan,
+    /// ThreadSanitizer reports.
+    Tsan,
+    /// MemorySanitizer reports.
+    Msan,
+    /// valgrind (memcheck) `==PID==` output.
+    Valgrind,
+    /// strace's signal and exit lines.
+    Strace,
+    /// Kernel log lines (`dmesg`, `journalctl -k`).
+    Kernel,
+}
+
+impl Format {
+    /// Every format, in the order `formats` lists them.
+    pub const ALL: [Format; 13] = [
+        Format::Gdb,
+        Format::Rr,
+        Format::Julia,
+        Format::Go,
+        Format::Lldb,
+        Format::Core,
+        Format::Asan,
+        Format::Ubsan,
+        Format::Tsan,
+        Format::Msan,
+        Format::Valgrind,
+        Format::Strace,
+        Format::Kernel,
+    ];
 }
 
 impl Format {
@@ -116,6 +154,13 @@ impl Format {
             Format::Go => "go",
             Format::Lldb => "lldb",
             Format::Core => "core",
+            Format::Asan => "asan",
+            Format::Ubsan => "ubsan",
+            Format::Tsan => "tsan",
+            Format::Msan => "msan",
+            Format::Valgrind => "valgrind",
+            Format::Strace => "strace",
+            Format::Kernel => "kernel",
         }
     }
 }
@@ -160,6 +205,41 @@ pub struct StopReason {
 }
 
 impl StopReason {
+    /// A stop that is not a crash: a breakpoint, a watchpoint, or a signal that debuggers stop
+    /// on or that ends a process without a fault (SIGTRAP, SIGINT, SIGUSR1, SIGTERM…). Such a
+    /// stop has no crashed thread and no culprit; crash-only findings do not apply.
+    pub fn is_non_crash(&self) -> bool {
+        match self.kind {
+            StopKind::Breakpoint | StopKind::Watchpoint => true,
+            StopKind::Signal => matches!(
+                self.signal.as_deref(),
+                Some(
+                    "SIGTRAP"
+                        | "SIGINT"
+                        | "SIGUSR1"
+                        | "SIGUSR2"
+                        | "SIGSTOP"
+                        | "SIGTSTP"
+                        | "SIGCONT"
+                        | "SIGCHLD"
+                        | "SIGWINCH"
+                        | "SIGPROF"
+                        | "SIGALRM"
+                        | "SIGVTALRM"
+                        | "SIGTTIN"
+                        | "SIGTTOU"
+                        | "SIGURG"
+                        | "SIGIO"
+                        | "SIGPWR"
+                        | "SIGHUP"
+                        | "SIGTERM"
+                        | "SIGPIPE"
+                )
+            ),
+            _ => false,
+        }
+    }
+
     /// The symbolic `si_code` name for this signal (`SEGV_MAPERR`, `SI_KERNEL`, …).
     pub fn code_name(&self) -> Option<&'static str> {
         let code = self.si_code?;
@@ -404,6 +484,31 @@ pub struct Stop {
     /// Messages the program or runtime printed that explain the stop
     /// (`free(): double free detected`, `thread 'main' panicked at …`, assertion text).
     pub messages: Vec<Message>,
+    /// What a memory or thread checker (a sanitizer, valgrind) reported at this stop.
+    pub checker: Option<CheckerReport>,
+    /// The code being run when the runtime stopped (Julia's `in expression starting at
+    /// FILE:LINE`), as printed.
+    pub expression: Option<Box<str>>,
+    pub span: Span,
+}
+
+/// One error report of a memory or thread checker (AddressSanitizer, LeakSanitizer,
+/// UndefinedBehaviorSanitizer, ThreadSanitizer, MemorySanitizer, valgrind memcheck).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct CheckerReport {
+    /// `AddressSanitizer`, `valgrind`…
+    pub tool: Box<str>,
+    /// The error class, normalized to the id of the rule that reports it:
+    /// `heap-buffer-overflow`, `stack-buffer-overflow`, `use-after-free`, `double-free`,
+    /// `memory-leak`, `data-race`, `uninitialized-read`, `undefined-behavior`,
+    /// `invalid-access`; `None` for a class no rule covers (the report still is a stop).
+    pub kind: Option<&'static str>,
+    /// The error line as printed (`heap-buffer-overflow on address 0x… at pc …`).
+    pub text: Box<str>,
+    /// `READ of size 4 at 0x603000000060 thread T0`, `Invalid write of size 1`.
+    pub access: Option<Box<str>>,
+    /// The `SUMMARY:` line.
+    pub summary: Option<Box<str>>,
     pub span: Span,
 }
 
@@ -462,6 +567,8 @@ pub enum MessageKind {
     GcCorruption,
     /// `LLVM ERROR:`, `fatal runtime error:`, `fatal error:` (Go)
     FatalError,
+    /// glibc's `_FORTIFY_SOURCE` checks: `*** buffer overflow detected ***: terminated`.
+    FortifyFail,
 }
 
 /// The parts of an assertion message.

@@ -788,9 +788,11 @@ pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    /// The first byte needing an escape, byte by byte.
+    /// The first byte the word scan must stop at, byte by byte: one needing an escape, or
+    /// any non-ASCII byte (the scan flags them all; `escaped` then decodes the character to
+    /// see whether it is an invisible one).
     fn slow(w: u64) -> Option<u32> {
-        w.to_le_bytes().iter().position(|&b| ESCAPE[b as usize] != 0).map(|p| p as u32)
+        w.to_le_bytes().iter().position(|&b| ESCAPE[b as usize] != 0 || b >= 0x80).map(|p| p as u32)
     }
 
     fn fast(w: u64) -> Option<u32> {

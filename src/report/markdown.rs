@@ -133,8 +133,8 @@ struct Placed<'a> {
 
 fn place<'a>(ir: &InputReport, list: &'a [Note]) -> Placed<'a> {
     let mut p = Placed::default();
-    for n in list {
-        match notes::resolve(n, ir) {
+    for (n, placement) in list.iter().zip(notes::resolve_all(list, ir)) {
+        match placement {
             Placement::Trace => p.trace.push(n),
             Placement::Frame(f) => p.frames.entry((f.stop, f.thread, f.position)).or_default().push(n),
             Placement::Register { register, frame: f } => {
@@ -316,7 +316,19 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
     if opts.include_raw
         && let Some(raw) = &ir.raw
     {
-        writeln!(out, "<details><summary>Raw dump ({} lines)</summary>\n", raw.lines().count())?;
+        // A streamed input keeps only the start of its text: the summary says so.
+        let cut = ir.parsed.diagnostics.notes.iter().find_map(|n| {
+            n.message.strip_prefix("the raw transcript in the markdown report holds the ").map(|m| m.to_string())
+        });
+        match cut {
+            Some(what) => writeln!(
+                out,
+                "<details><summary>Raw dump ({}; {} lines shown)</summary>\n",
+                escape(&what),
+                raw.lines().count()
+            )?,
+            None => writeln!(out, "<details><summary>Raw dump ({} lines)</summary>\n", raw.lines().count())?,
+        }
         write!(out, "{}", fenced(raw, "text"))?;
         writeln!(out, "\n</details>\n")?;
     }
@@ -327,7 +339,8 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
 /// Frame and register notes outside the crashed thread's backtrace, and notes whose anchor no
 /// longer matches: listed so that no note is silently dropped.
 fn write_other_notes(p: &Placed<'_>, _opts: &MarkdownOptions, out: &mut dyn Write) -> io::Result<()> {
-    let shown = |n: &Note| p.shown.iter().any(|s| std::ptr::eq(*s, n));
+    let shown: std::collections::HashSet<*const Note> = p.shown.iter().map(|n| *n as *const Note).collect();
+    let shown = |n: &Note| shown.contains(&(n as *const Note));
     let others: Vec<&Note> =
         p.frames.values().chain(p.registers.values()).flatten().copied().filter(|n| !shown(n)).collect();
     if !others.is_empty() {

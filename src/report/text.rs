@@ -77,6 +77,13 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             head.push_str(&format!(" [rr event {ev}]"));
         }
         writeln!(out, "\n{}", p.bold(&head))?;
+        // What was running, first: Julia's `in expression starting at FILE:LINE`.
+        if let Some(e) = &s.expression {
+            writeln!(out, "  in expression starting at {}", safe(e))?;
+        }
+        if let Some(k) = &s.checker {
+            writeln!(out, "  {}: {}", safe(&k.tool), safe(&k.text))?;
+        }
         if let Some(a) = s.reason.address
             && s.reason.signo.map(crate::model::signals::has_fault_address).unwrap_or(false)
         {

@@ -17,6 +17,13 @@ transcript and does not list that register under "Saved registers". When the cal
 disassembly shows it writing the register without a save (`push`/`stp`) before its pc, the
 finding is firm; otherwise it is heuristic.
 
+Also, with process memory (a core and its executable; x86-64): a fault through a callee-saved
+register in frame #0 whose last write comes before a `call`, where the called function,
+decoded from the binary with iced-x86, writes that register without saving it, or saves it
+with `push` and then stores over the saved copy (so its `pop` restores another value). The
+finding names the instruction that set the register, the call and the callee's instruction
+that changed it.
+
 **Why it matters** A function may only change a callee-saved register if it saves the
 caller's value and restores it before returning; the unwinder's "Saved registers" list is
 where that save is recorded. A register that changed without a save means either the callee
@@ -89,11 +96,126 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
+/// `<update+17>` / `update+17` → (`update`, 17).
+fn sym_offset(s: &str) -> Option<(String, u64)> {
+    let s = s.trim();
+    let s = s.split_once('<').map(|(_, r)| r).unwrap_or(s);
+    let s = s.split('>').next()?;
+    let (name, off) = s.rsplit_once('+')?;
+    let off = match off.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok()?,
+        None => off.parse().ok()?,
+    };
+    Some((name.to_string(), off))
+}
+
+/// The crash is an access through a callee-saved register whose value comes from before a
+/// call, and the called function (decoded from the process image) changes that register: it
+/// writes it without saving it, or overwrites the slot it saved it in. Needs process memory
+/// (a core with its executable); x86-64.
+fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance::{CalleeEffect, callee_effect, decode_function, decode_range, gpr, writes};
+    if cx.trace.arch != crate::model::Arch::X86_64
+        || cx.trace.memory.is_none()
+        || !matches!(cx.signo(stop), Some(11) | Some(7))
+    {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let Some(pc) = cx.pc(stop) else { return };
+    let Some(fi) = cx.fault_insn(stop) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "rsp" {
+        return;
+    }
+    let Some(reg) = gpr(&base) else { return };
+    let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
+    // Frame 0's function start.
+    let sym = cx.trace.code_symbol(pc).and_then(sym_offset).or_else(|| {
+        th.registers.get(&0).and_then(|r| r.reg("rip")).and_then(|r| r.natural.as_deref()).and_then(sym_offset)
+    });
+    let Some((fname, off)) = sym else { return };
+    let Some(code) = decode_range(cx.trace, pc - off, pc) else { return };
+    let mut info = iced_x86::InstructionInfoFactory::new();
+    // Walk back from pc: the last call, then the last writer of reg before it.
+    let mut call = None;
+    let mut writer = None;
+    for d in code.iter().rev() {
+        if d.insn.is_call_near() {
+            if call.is_none() {
+                call = Some(d);
+            }
+            continue;
+        }
+        if writes(&mut info, &d.insn, reg) {
+            writer = Some(d);
+            break;
+        }
+    }
+    let Some(call) = call else { return };
+    if writer.is_some_and(|w| w.address > call.address) {
+        return;
+    }
+    if call.insn.op0_kind() != iced_x86::OpKind::NearBranch64 {
+        return;
+    }
+    let target = call.insn.near_branch_target();
+    let Some(callee) = decode_function(cx.trace, target, 400) else { return };
+    let Some(effect) = callee_effect(&callee, reg) else { return };
+    let callee_name = cx
+        .trace
+        .code_symbol(target)
+        .and_then(sym_offset)
+        .map(|(n, _)| n)
+        .or_else(|| cx.symbol_at(stop, target))
+        .unwrap_or_else(|| format!("{target:#x}"));
+    let at = |a: u64| {
+        if a >= target && a - target < 0x10000 {
+            format!("{callee_name}+{:#x}", a - target)
+        } else {
+            format!("{fname}+{:#x}", a - (pc - off))
+        }
+    };
+    let origin = match writer {
+        Some(w) => format!("last written at {}: `{}`", at(w.address), w.text),
+        None => format!("not written in {fname} since its entry: inherited from its caller"),
+    };
+    let how = match &effect {
+        CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
+        CalleeEffect::OverwritesSaveSlot { push, store } => format!(
+            "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
+            at(push.0),
+            push.1,
+            at(store.0),
+            store.1
+        ),
+    };
+    let msg = format!(
+        "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
+        at(call.address)
+    );
+    let f = Finding::new(&RULE, msg)
+        .at(si, Some(th), Some(0))
+        .rank(95)
+        .severity(Severity::Error)
+        .register(&base)
+        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
+        .evidence(format!("{base} {origin}"), None)
+        .evidence(format!("call at {}: `{}`", at(call.address), call.text), None)
+        .evidence(how, None)
+        .step(format!("disassemble {callee_name}"))
+        .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", call.address));
+    out.push(f);
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let saved_set = runtime::callee_saved(arch);
     if saved_set.is_empty() {
         return;
+    }
+    for (si, stop) in cx.stops() {
+        returned_clobber(cx, si, stop, out);
     }
     for (si, stop) in cx.stops() {
         // `info frame` output is not tied to a thread; use it only for the thread it most likely

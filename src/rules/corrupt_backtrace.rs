@@ -40,6 +40,9 @@ benign reasons: JIT or hand-written code without unwind info, `sigaltstack` hand
 calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
 one they are not reported. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged.
+Frames outer to the function a stack starts in (`__start_context` of makecontext,
+`runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
+the `uc_link` word and 0) are past the bottom of the stack and are not evidence.
 `Backtrace stopped: frame did not save the PC` and `Not enough registers or memory available
 to unwind further` are normal at thread entry points and in cores, and are not flagged. A
 backtrace cut short on purpose (`bt 30`, `bt -3`) is not corruption. Frame #0's pc is checked
@@ -65,6 +68,35 @@ enum Bad {
     Unmapped,
 }
 
+/// A function a stack starts in: nothing outer to it was called from real code.
+fn is_stack_bottom(f: &Frame) -> bool {
+    matches!(
+        f.function.as_deref(),
+        Some("__start_context" | "start_context" | "runtime.goexit" | "runtime.rt0_go" | "runtime.mstart")
+    )
+}
+
+/// gdb prints makecontext's `__start_context` as `?? () from …/libc.so.6` (a local symbol)
+/// and then unwinds two words further (the `uc_link` pointer, then 0). So a nameless libc
+/// frame followed by at most two frames and a final pc of 0 is the bottom of a coroutine
+/// stack: the position past it.
+fn unnamed_libc_bottom(th: &Thread) -> Option<usize> {
+    let n = th.frames.len();
+    if n < 3 || th.frames[n - 1].pc.map(|a| a.0) != Some(0) {
+        return None;
+    }
+    let start = n.saturating_sub(4);
+    let p = (start..n - 1).find(|&i| {
+        let f = &th.frames[i];
+        i > 0
+            && f.function.is_none()
+            && f.module.as_deref().is_some_and(|m| {
+                m.rsplit('/').next().is_some_and(|b| b.starts_with("libc.so") || b.starts_with("libc-"))
+            })
+    })?;
+    Some(p + 1)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let alloc = allocator(cx.trace);
@@ -73,7 +105,15 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         for (ti, th) in stop.threads.iter().enumerate() {
             let is_crashed = Some(ti) == crashed;
             let mut bad: Vec<(usize, u64, Bad)> = Vec::new();
-            for (pos, fr) in th.frames.iter().enumerate() {
+            // The bottom of a stack: gdb may keep unwinding past the function a stack starts
+            // in (makecontext's __start_context, a thread's clone), into whatever lies beyond.
+            // Those frames are not evidence of corruption.
+            let bottom = th
+                .frames
+                .iter()
+                .position(is_stack_bottom)
+                .map_or_else(|| unnamed_libc_bottom(th).unwrap_or(th.frames.len()), |p| p + 1);
+            for (pos, fr) in th.frames.iter().enumerate().take(bottom) {
                 let Some(pc) = fr.pc.map(|a| a.0) else { continue };
                 if fr.index == 0 || fr.inlined || fr.signal_handler {
                     continue;

@@ -3,7 +3,7 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::julia;
-use crate::messages;
+use crate::messages::{self, MessageKind};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -19,6 +19,9 @@ code that runs them:
   `corrupted size vs. prev_size`, `malloc(): corrupted top size`, `malloc_consolidate(): …`,
   and glibc's internal malloc assertions (``malloc.c:…: sysmalloc: Assertion `…' failed``);
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
+- glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
+  `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
+  ***`;
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
@@ -174,6 +177,9 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
             "__stack_chk_fail" | "__stack_chk_fail_local" => {
                 (MessageKind::StackSmashing, Some("stack smashing detected".to_string()))
             }
+            "__longjmp_chk" | "____longjmp_chk" | "longjmp_chk" => {
+                (MessageKind::StackSmashing, Some("longjmp causes uninitialized stack frame".to_string()))
+            }
             n if n.ends_with("__fortify_fail") => {
                 let m = f.arg_string("msg").map(str::to_string)?;
                 if !m.contains("stack smashing") {
@@ -197,7 +203,17 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let quoted = if text.is_empty() { String::new() } else { format!(" (\"{text}\")") };
     // The allocator frame that ran the check (innermost allocator function below the reporter).
     let checker = frames.iter().find(|f| is_allocator_fn(f.function_name()) && f.function_name() != "malloc_printerr");
+    let longjmp = text.contains("longjmp causes uninitialized stack frame");
+    let fortify = text.contains("buffer overflow detected");
     let message = match (kind, culprit) {
+        (MessageKind::StackSmashing, c) if longjmp => format!(
+            "longjmp to a stack frame that no longer exists{}: the jmp_buf was filled by setjmp in a function that has since returned (or it was overwritten); glibc's _FORTIFY_SOURCE check in __longjmp_chk stopped it{quoted}",
+            c.map(|c| format!(", in a call from {}", c.location())).unwrap_or_default()
+        ),
+        (MessageKind::StackSmashing, c) if fortify => format!(
+            "buffer overflow detected by a fortified libc call{}: a string or memory function (…_chk) was asked to write past the end of its destination{quoted}",
+            c.map(|c| format!(" in {}", c.location())).unwrap_or_default()
+        ),
         (MessageKind::StackSmashing, Some(c)) => {
             format!(
                 "stack smashing detected on return from {}: a local buffer overran the stack canary{quoted}",
@@ -237,7 +253,13 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
-    if let Some(m) = stop.messages.iter().find(|m| m.text.starts_with("Allocations:") || m.text.starts_with("!!!")) {
+    // Julia's `!!! ERROR in jl_ -- ABORTING !!!` says more than its `Allocations:` summary.
+    let runtime_line = stop
+        .messages
+        .iter()
+        .find(|m| m.text.starts_with("!!!"))
+        .or_else(|| stop.messages.iter().find(|m| m.text.starts_with("Allocations:")));
+    if let Some(m) = runtime_line {
         f = f.evidence(m.text.to_string(), Some(m.span));
     }
     f = match kind {

@@ -14,16 +14,25 @@ pub mod assertion_failure;
 pub mod bad_pc;
 pub mod callee_saved_changed;
 pub mod corrupt_backtrace;
+pub mod data_race;
+pub mod double_free;
+pub mod heap_buffer_overflow;
 pub mod heap_corruption;
+pub mod invalid_access;
+pub mod memory_leak;
 pub mod noncanonical_address;
 pub mod null_dereference;
 pub mod panic;
 pub mod pinned_register;
 pub mod poison_value;
+pub mod stack_buffer_overflow;
 pub mod stack_misaligned;
 pub mod stack_overflow;
 pub mod stack_pointer_wild;
 pub mod uncaught_exception;
+pub mod undefined_behavior;
+pub mod uninitialized_read;
+pub mod use_after_free;
 pub mod wild_pointer;
 pub mod write_to_readonly;
 
@@ -87,6 +96,37 @@ impl<'a> RuleContext<'a> {
     /// trace's process memory (a core). `None` when neither holds all 8 bytes.
     pub fn read_u64(&self, stop: &Stop, addr: u64) -> Option<u64> {
         stop.read_u64(addr).or_else(|| self.trace.read_u64(addr))
+    }
+
+    /// A guard page: a no-access (`---p`) mapping, or, in a core, a small read-only anonymous
+    /// mapping directly below a writable anonymous one (gdb's `generate-core-file` writes a
+    /// `---p` guard page as a readable segment, so the core shows it as `r--p`).
+    pub fn is_guard_page(&self, m: &Mapping) -> bool {
+        let perms = m.perms.as_deref().unwrap_or("");
+        if perms.starts_with("---") {
+            return true;
+        }
+        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !perms.starts_with("r-") {
+            return false;
+        }
+        let size = m.end.0.saturating_sub(m.start.0);
+        // The mapping above must be a stack: some frame's stack pointer is in it.
+        let sp_name = self.trace.arch.sp_register();
+        let sps = || {
+            self.trace
+                .stops
+                .iter()
+                .flat_map(|s| &s.threads)
+                .flat_map(|t| t.registers.values())
+                .filter_map(|r| r.get(sp_name))
+        };
+        size <= 1 << 20
+            && self.trace.mappings.iter().any(|above| {
+                above.start.0 == m.end.0
+                    && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
+                    && above.perms.as_deref().is_some_and(|p| p.starts_with("rw"))
+                    && sps().any(|sp| above.contains(sp))
+            })
     }
 
     /// A register of the crashed thread's frame 0.
@@ -257,7 +297,55 @@ pub static RULES: &[Rule] = &[
     Rule { info: &poison_value::RULE, check: poison_value::check, samples: &poison_value::SAMPLES },
     Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check, samples: &uncaught_exception::SAMPLES },
     Rule { info: &wild_pointer::RULE, check: wild_pointer::check, samples: &wild_pointer::SAMPLES },
+    Rule {
+        info: &heap_buffer_overflow::RULE,
+        check: heap_buffer_overflow::check,
+        samples: &heap_buffer_overflow::SAMPLES,
+    },
+    Rule {
+        info: &stack_buffer_overflow::RULE,
+        check: stack_buffer_overflow::check,
+        samples: &stack_buffer_overflow::SAMPLES,
+    },
+    Rule { info: &use_after_free::RULE, check: use_after_free::check, samples: &use_after_free::SAMPLES },
+    Rule { info: &double_free::RULE, check: double_free::check, samples: &double_free::SAMPLES },
+    Rule { info: &invalid_access::RULE, check: invalid_access::check, samples: &invalid_access::SAMPLES },
+    Rule { info: &uninitialized_read::RULE, check: uninitialized_read::check, samples: &uninitialized_read::SAMPLES },
+    Rule { info: &data_race::RULE, check: data_race::check, samples: &data_race::SAMPLES },
+    Rule { info: &memory_leak::RULE, check: memory_leak::check, samples: &memory_leak::SAMPLES },
+    Rule { info: &undefined_behavior::RULE, check: undefined_behavior::check, samples: &undefined_behavior::SAMPLES },
 ];
+
+/// The finding of a checker-report rule: every stop whose [`CheckerReport`] has the rule's
+/// id as its kind (sanitizers and valgrind name the error themselves, so the finding is exact).
+/// The message quotes the report and names the culprit frame (the first frame outside the
+/// checker's interceptors and the C library); the evidence is the report's own lines.
+pub(crate) fn checker_findings(cx: &RuleContext<'_>, info: &RuleInfo, next_steps: &[&str], out: &mut Vec<Finding>) {
+    for (si, stop) in cx.stops() {
+        let Some(rep) = stop.checker.as_ref().filter(|r| r.kind == Some(info.id)) else { continue };
+        let culprit = cx.named_culprit(stop);
+        let mut msg = format!("{}: {}", rep.tool, rep.text);
+        if let Some((_, f)) = culprit {
+            msg.push_str(&format!(" in {}", f.location()));
+        }
+        let mut f = Finding::new(info, msg);
+        f.stop = Some(si);
+        if let Some((th, fr)) = culprit {
+            f.thread = Some(th.id.to_string());
+            f.frame = Some(fr.index);
+        }
+        f.evidence.push(Evidence::new(format!("{} report: {}", rep.tool, rep.text), Some(rep.span)));
+        if let Some(a) = &rep.access {
+            f.evidence.push(Evidence::new(format!("access: {a}"), None));
+        }
+        if let Some(sm) = &rep.summary {
+            f.evidence.push(Evidence::new(sm.to_string(), None));
+        }
+        f.next_steps = next_steps.iter().map(|s| s.to_string()).collect();
+        f.rank = 90;
+        out.push(f);
+    }
+}
 
 /// The page `docs/rules/<id>.md` holds (written by `tracecheck rules --write-docs docs/rules`).
 pub fn doc_page(info: &RuleInfo) -> String {
@@ -301,12 +389,33 @@ impl Selection {
 
 /// Runs the selected rules and ranks the findings (most likely root cause first).
 pub fn run(trace: &Trace, sel: &Selection) -> Vec<Finding> {
-    run_in(&RuleContext::from_trace(trace), sel)
+    run_maybe_handled(trace, sel, None)
 }
 
 /// [`run`] with the culprits already computed (by the analyze stage).
 pub fn run_with_culprits(trace: &Trace, sel: &Selection, culprits: &[Option<Culprit>]) -> Vec<Finding> {
-    run_in(&RuleContext::with_culprits(trace, culprits), sel)
+    run_maybe_handled(trace, sel, Some(culprits))
+}
+
+/// A fault that the program's own handler caught before it aborted: the rules see a view of
+/// the trace where that stop is the fault itself (`handled_fault`), with its own culprits.
+fn run_maybe_handled(trace: &Trace, sel: &Selection, culprits: Option<&[Option<Culprit>]>) -> Vec<Finding> {
+    if let Some((view, views)) = crate::handled_fault::view(trace) {
+        let mut out = run_in(&RuleContext::from_trace(&view), sel);
+        crate::handled_fault::map_back(&mut out, &views);
+        return sorted(out);
+    }
+    match culprits {
+        Some(c) => run_in(&RuleContext::with_culprits(trace, c), sel),
+        None => run_in(&RuleContext::from_trace(trace), sel),
+    }
+}
+
+fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {
+    out.sort_by(|a, b| {
+        b.severity.cmp(&a.severity).then(b.rank.cmp(&a.rank)).then(a.stop.cmp(&b.stop)).then(a.frame.cmp(&b.frame))
+    });
+    out
 }
 
 fn run_in(cx: &RuleContext<'_>, sel: &Selection) -> Vec<Finding> {

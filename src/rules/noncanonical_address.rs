@@ -135,8 +135,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     vec![(format!("{sp_name} = {sp:#x}"), Some(span))],
                 ));
             } else if d.mnemonic.starts_with("ret")
-                && let Some((t, dspan)) =
-                    stop.memory.iter().find_map(|md| md.read_u64(sp).map(|w| (w, md.span))).filter(|(t, _)| !canon(*t))
+                && let Some((t, dspan)) = stop
+                    .memory
+                    .iter()
+                    .find_map(|md| md.read_u64(sp).map(|w| (w, md.span)))
+                    // A core: the process memory itself.
+                    .or_else(|| cx.trace.read_u64(sp).map(|w| (w, Span::default())))
+                    .filter(|(t, _)| !canon(*t))
             {
                 let mut ev = vec![(format!("[{sp_name}] = {t:#x}, the return address slot at {sp:#x}"), Some(dspan))];
                 if let Some((bp, bspan)) = reg("rbp").filter(|(b, _)| !canon(*b)) {

@@ -30,6 +30,9 @@ diagnosis.
 frames `core::panicking::panic_fmt` ← `core::result::unwrap_failed` ← … ←
 `rust_panic::Config::port (self=…) at src/rust-panic.rs:23`.
 
+When several panics were printed (one caught with `catch_unwind`, then another that aborted),
+the last one is reported.
+
 **Known false positives** A direct `std::process::abort()` has no panic frames or message
 and is not reported. With frames only (no stderr), the finding has no payload and is
 heuristic."#,
@@ -66,7 +69,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let header = stop.messages.iter().find(|m| m.kind == Some(MessageKind::Panic));
+        // The last panic is the one that ended the process: an earlier one may have been caught
+        // (catch_unwind) before a second, non-unwinding panic aborted.
+        let header = stop.messages.iter().rfind(|m| m.kind == Some(MessageKind::Panic));
         // The outermost panic frame is the entry the user code called (`core::panicking::panic_fmt`).
         let panic_frame = frames.iter().rev().find(|f| is_panic_frame(f.function_name()));
         if header.is_none() && panic_frame.is_none() {

@@ -47,7 +47,12 @@ where the GC-frame pointer should be: `r13 = 0x5555555593b0 (heap) equals rsi, n
 in julia_module_callback_4212: [r13+0] = 0x555555557dd0 points into read-only data, not the
 stack`.
 
-**Known false positives** The convention is inferred from the symbol name. Julia code compiled
+**When it applies** Only with evidence that the runtime is in the process, never from a name
+prefix alone: for Julia, Julia's crash output, libjulia/libjulia-internal in the mappings or
+shared libraries, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a codegen wrapper
+(`jfptr_*`, `japi1_*`); for Go, Go's crash output or a `runtime.*` frame.
+
+**Known false positives** The convention of a frame is inferred from its symbol name. Julia code compiled
 with `gcstack_arg = false` (GPUCompiler) and Julia before 1.10 have `julia_*` names but do not
 take pgcstack in r13; when the function's disassembly shows it writing r13 before reading it,
 the rule stays quiet, and without a disassembly the finding is marked heuristic. Go assembly
@@ -72,9 +77,44 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
+/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's
+/// own crash output, libjulia / libjulia-internal in the mappings, shared libraries or frame
+/// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
+/// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
+/// code may call a function `julia_limit_of`.
+fn julia_runtime_present(trace: &Trace) -> bool {
+    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
+    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
+    trace.formats.contains(&Format::Julia)
+        || trace.julia_layout.is_some()
+        || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
+        || trace.libraries.iter().any(|l| libjulia(&l.path))
+        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
+            f.module.as_deref().is_some_and(libjulia)
+                || f.function.as_deref().is_some_and(|n| {
+                    ["jl_", "ijl_", "jlplt_", "jfptr_", "japi1_", "japi3_"].iter().any(|p| n.starts_with(p))
+                })
+        })
+}
+
+/// Whether a Go runtime is in the process: Go's own crash output, or a `runtime.*` frame
+/// (every goroutine's stack ends in `runtime.goexit`/`runtime.main`, and faults go through
+/// `runtime.sigpanic`). Go-looking symbol names alone (`main.work`) are not evidence.
+fn go_runtime_present(trace: &Trace) -> bool {
+    trace.formats.contains(&Format::Go)
+        || trace
+            .stops
+            .iter()
+            .flat_map(|s| &s.threads)
+            .flat_map(|t| &t.frames)
+            .any(|f| f.function.as_deref().is_some_and(|n| n.starts_with("runtime.")))
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let layout = julia::layout_for(cx.trace);
+    let julia_present = julia_runtime_present(cx.trace);
+    let go_present = go_runtime_present(cx.trace);
     for (si, stop) in cx.stops() {
         for th in &stop.threads {
             // Frames inlined into one real frame share its registers: check each real frame once.
@@ -93,8 +133,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 for p in runtime::pinned_registers(conv, arch) {
                     let f = Site { cx, si, stop, th, pos, phys, fname, regs, p, layout: layout.as_ref() };
                     let finding = match p.check {
-                        Plausibility::JuliaPgcstack => f.pgcstack(),
-                        Plausibility::GoG => f.go_g(),
+                        Plausibility::JuliaPgcstack if julia_present => f.pgcstack(),
+                        Plausibility::JuliaPgcstack => None,
+                        Plausibility::GoG if go_present => f.go_g(),
+                        Plausibility::GoG => None,
                         Plausibility::WritablePointer => f.writable_pointer(),
                         Plausibility::Unchecked => None,
                     };
@@ -185,7 +227,16 @@ impl<'c, 'a> Site<'c, 'a> {
             .listing_around(self.stop, pc)
             .filter(|l| start.is_none_or(|s| l.first().is_some_and(|i| i.address.0 <= s)))
             .or_else(|| start.and_then(|s| self.cx.listing_around(self.stop, s)));
-        let Some(listing) = listing else { return Usage::Unknown };
+        // The instruction at pc itself (x/i $pc) reads the register: as telling as a listing.
+        let at_pc = || {
+            self.stop
+                .disassembly
+                .iter()
+                .find(|i| i.address.0 == pc)
+                .filter(|i| matches!(insn::reg_use(&i.text, self.p.register), Some(RegUse::Read)))
+                .map(|i| Usage::ReadFirst(i.text.to_string(), i.span))
+        };
+        let Some(listing) = listing else { return at_pc().unwrap_or(Usage::Unknown) };
         for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
             match insn::reg_use(&i.text, self.p.register) {
                 // The instruction at pc has not run yet, but a read there is as telling.
@@ -194,7 +245,7 @@ impl<'c, 'a> Site<'c, 'a> {
                 Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
         }
-        Usage::Unknown
+        at_pc().unwrap_or(Usage::Unknown)
     }
 
     /// Position of the caller frame: the real frame after this one's inline chain, itself
@@ -439,7 +490,7 @@ impl<'c, 'a> Site<'c, 'a> {
             }
             _ => {
                 f = f.evidence(
-                    format!("convention inferred from the name {} only (no disassembly shows it reading {reg}); code built with gcstack_arg = false or Julia < 1.10 does not take pgcstack in {reg}", self.name()),
+                    format!("convention inferred from the name {} only (no printed instruction of it reads {reg} before writing it); code built with gcstack_arg = false or Julia < 1.10 does not take pgcstack in {reg}", self.name()),
                     None,
                 );
             }
@@ -943,6 +994,7 @@ Program received signal SIGSEGV, Segmentation fault.
 (gdb) bt
 #0  0x0000555555555549 in main.work ()
 #1  0x0000555555555535 in main.main ()
+#2  0x0000555555555500 in runtime.main ()
 (gdb) info registers
 rsp            0x7fffffffea90      0x7fffffffea90
 r14            {r14}      0
@@ -963,6 +1015,8 @@ rip            0x555555555549      0x555555555549 <main.work+15>
             "{}",
             f[0].message
         );
+        // Without a Go runtime (no runtime.* frame), Go-looking names are not evidence: quiet.
+        assert!(run_rule(&RULE, &go("0x555555555100", "").replace("runtime.main", "start_main")).is_empty());
         let bad_bounds =
             dump.replace("0x00007fffffffe000\t0x00007ffffffff000", "0x00007fffffff0000\t0x00007fffffff8000");
         let f = run_rule(&RULE, &go("0x555555559318", &bad_bounds));
@@ -981,6 +1035,7 @@ Program received signal SIGSEGV, Segmentation fault.
 #0  0x0000555555555549 in memcpy ()
 #1  0x0000555555555535 in julia_g_3 ()
 #2  0x0000555555555520 in jlcapi_g_4 ()
+#3  0x0000555555555400 in ijl_apply_generic ()
 (gdb) info registers
 rsi            0x555555555100      1
 rsp            0x7fffffffea90      0x7fffffffea90
@@ -997,6 +1052,8 @@ r13            0x555555555100      0
         let f = run_rule(&RULE, &t);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].frame, Some(1));
+        // Without a Julia runtime frame, the julia_/jlcapi_ names alone are not evidence.
+        assert!(run_rule(&RULE, &t.replace("ijl_apply_generic", "dispatch")).is_empty());
         // rsi in frame #1 shows frame #0's value: not evidence, so not named.
         assert_eq!(f[0].message, "r13 = 0x555555555100 points into code, not a pgcstack in julia_g_3 (frame #1)");
         assert!(

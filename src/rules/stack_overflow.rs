@@ -17,7 +17,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
 finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
-unknown.
+unknown. Rust's `thread '…' has overflowed its stack` is reported as such. When the program's
+own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
+is checked (its address from the handler's report or, in a core, the kernel's signal frame).
+In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
+page directly below a mapping that holds a stack pointer; it is still a guard page.
 
 **Why it matters** A stack overflow faults on whatever instruction first touches the next page:
 often a prologue store or a `call`, far from the real cause (unbounded recursion, a huge
@@ -61,6 +65,10 @@ fn stack_mapping<'a>(cx: &RuleContext<'a>, th: &Thread, sp: u64) -> Option<&'a M
     let sps: Vec<u64> = th.registers.values().filter_map(|r| r.get(sp_name)).collect();
     let is_stack = |m: &Mapping| {
         let p = m.path.as_deref().unwrap_or("");
+        // A guard page is below a stack, never the stack itself.
+        if cx.is_guard_page(m) {
+            return false;
+        }
         p == "[stack]"
             || p.starts_with("[stack:")
             || sps.iter().any(|s| m.contains(*s))
@@ -127,10 +135,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 let range = format!("{:#x}-{:#x} ({name})", lo, stack.end.0);
                 map_ev = Some((format!("stack mapping {range}"), stack.span));
                 if let Some(a) = fault {
-                    let guard = cx
-                        .trace
-                        .mapping_for(a)
-                        .filter(|g| g.end.0 == lo && g.perms.as_deref().is_some_and(|p| p.starts_with("---")));
+                    let guard = cx.trace.mapping_for(a).filter(|g| g.end.0 == lo && cx.is_guard_page(g));
                     if a < lo && (lo - a <= GAP || guard.is_some()) {
                         msg = Some(if guard.is_some() {
                             format!("fault address {a:#x} is in the guard page below the stack {range}")
@@ -155,6 +160,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
+        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`.
+        let rust_msg = stop.messages.iter().find(|m| m.text.contains("has overflowed its stack"));
+        if msg.is_none()
+            && let Some(m) = rust_msg
+        {
+            msg = Some(format!(
+                "{}: Rust's guard-page handler caught the fault in the stack guard and aborted",
+                m.text.trim()
+            ));
+        }
         if msg.is_none()
             && fault.is_none()
             && let Some(r) = &rec
@@ -175,6 +190,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             msg.push_str(&format!(" ({sp_name} = {sp:#x})"));
         }
         let mut f = Finding::new(&RULE, msg).at(si, Some(th), Some(0)).rank(90).register(sp_name);
+        if let Some(m) = rust_msg {
+            f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+            heuristic = false;
+        }
         if let Some(a) = fault {
             f = f.evidence(
                 format!("si_addr = {a:#x} ({})", stop.reason.code_name().unwrap_or("?")),

@@ -2,6 +2,7 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
+use crate::model::Thread;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "stack-pointer-wild",
@@ -23,8 +24,11 @@ followed by `leave`, or a signal delivered on a bad alternate stack.
 `rsp = 0x555555558010` (inside the binary's `.data`) after a bad context switch.
 
 **Known false positives** Anonymous mappings that hold some thread's sp are treated as
-stacks, so a pivot into a large `mmap`-ed heap block is not caught. Language runtimes that put
-stacks on the heap (some coroutine libraries) are reported at lower severity."#,
+stacks, so a pivot into a large `mmap`-ed heap block is not caught. A stack in the heap or in
+`.bss` is legal when the backtrace shows how the program switched to it (a
+`<signal handler called>` frame for an alternate signal stack, `__start_context`/`swapcontext`
+or another coroutine switch) or when the outer frames' stack pointers climb through that same
+mapping; otherwise it is reported at lower severity."#,
 };
 
 /// Synthetic (no sample trace has a wild stack pointer): rsp points into the program's
@@ -58,6 +62,36 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 /// How far below a stack mapping sp may be before this rule (not `stack-overflow`) owns it.
 const GAP: u64 = 1 << 20;
 
+/// Functions that start code on a stack of the program's own making.
+const STACK_SWITCHERS: &[&str] = &[
+    "__start_context",
+    "makecontext",
+    "swapcontext",
+    "setcontext",
+    "make_fcontext",
+    "jump_fcontext",
+    "ontop_fcontext",
+    "coro_transfer",
+    "coro_init",
+    "co_switch",
+    "boost::context::",
+];
+
+/// The thread runs on a stack the program set up on purpose: the backtrace passes a signal
+/// trampoline (sigaltstack) or a context-switch function, or the outer frames' stack pointers
+/// climb through the same mapping as `sp` (a coherent stack lives there).
+fn switched_stack(cx: &RuleContext<'_>, th: &Thread, sp: u64) -> bool {
+    if th.frames.iter().any(|f| {
+        f.signal_handler || f.function.as_deref().is_some_and(|n| STACK_SWITCHERS.iter().any(|s| n.starts_with(s)))
+    }) {
+        return true;
+    }
+    let Some(m) = cx.trace.mapping_for(sp) else { return false };
+    let sp_name = cx.trace.arch.sp_register();
+    let sps: Vec<u64> = th.registers.values().filter_map(|r| r.get(sp_name)).collect();
+    sps.len() >= 2 && sps.iter().all(|s| m.contains(*s)) && sps.windows(2).all(|w| w[0] <= w[1])
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
@@ -87,6 +121,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     "is in no mapping".to_string()
                 }
                 RegionKind::Code | RegionKind::Jit | RegionKind::ReadOnlyData => format!("points into {class}"),
+                // A stack the program made: a coroutine's (makecontext, fibers) in the heap, an
+                // alternate signal stack in .bss. Legal when the backtrace shows the switch.
+                RegionKind::Heap | RegionKind::WritableData if switched_stack(cx, th, sp) => continue,
                 RegionKind::Heap | RegionKind::WritableData => {
                     heuristic = true;
                     format!("points into {class}, not a stack")

@@ -11,7 +11,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGABRT (or a stop with no signal) explained by libstdc++'s
 terminate handler: `terminate called after throwing an instance of 'T'` with the exception's
 `what():` text, `terminate called without an active exception`, or `terminate called
-recursively`; or, when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
+recursively`; `pure virtual method called` (with its causes: a virtual call from a base-class
+constructor or destructor, or a destroyed object), also from a `__cxa_pure_virtual` frame; an
+exception thrown through a `noexcept` function (the compiler's `__clang_call_terminate` /
+`__cxa_call_terminate` landing pad); or, when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
 `__cxa_rethrow` frames on the crashed thread. The finding names the exception type (from the
 message, or from a `std::__throw_out_of_range_fmt`-style frame), quotes `what()`, and names the
 culprit: the first frame outside the C++ runtime and the standard library headers, i.e. the
@@ -165,7 +168,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         });
         let terminate_frame = frames.iter().find(|f| is_terminate_frame(f.function_name()));
         let throw_frame = frames.iter().find(|f| is_throw_frame(f.function_name()));
-        if term.is_none() && terminate_frame.is_none() {
+        // `pure virtual method called` (libstdc++'s __cxa_pure_virtual) then std::terminate.
+        let pure = stop
+            .messages
+            .iter()
+            .find(|m| matches!(m.text.trim(), "pure virtual method called" | "deleted virtual method called"));
+        let pure_frame =
+            frames.iter().find(|f| matches!(f.function_name(), "__cxa_pure_virtual" | "__cxa_deleted_virtual"));
+        // A noexcept boundary: the compiler's landing pad that calls std::terminate.
+        let noexcept_frame =
+            frames.iter().find(|f| matches!(f.function_name(), "__clang_call_terminate" | "__cxa_call_terminate"));
+        if term.is_none() && terminate_frame.is_none() && pure_frame.is_none() {
             continue;
         }
         let ty = term.and_then(|t| t.thrown.as_deref().map(str::to_string)).or_else(|| {
@@ -178,7 +191,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let from = culprit.map(|c| format!(" from {}", c.location())).unwrap_or_default();
         let no_active = term.is_some_and(|t| t.text.contains("without an active exception"));
         let recursive = term.is_some_and(|t| t.text.contains("recursively"));
-        let mut msg = if no_active {
+        let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
+        let mut msg = if pure.is_some() || pure_frame.is_some() {
+            let deleted = pure.is_some_and(|m| m.text.contains("deleted"))
+                || pure_frame.is_some_and(|f| f.function_name() == "__cxa_deleted_virtual");
+            if deleted {
+                format!(
+                    "deleted virtual method called{at}: a virtual call reached a deleted function (objects of mismatched builds or an ODR violation), and std::terminate aborted"
+                )
+            } else {
+                format!(
+                    "pure virtual method called{at}: a virtual call reached a pure virtual function; either it came from a base-class constructor or destructor (the object is only its base part then), or the object was already destroyed (a dangling pointer); std::terminate aborted"
+                )
+            }
+        } else if no_active {
             format!(
                 "std::terminate called without an active exception{} (a joinable std::thread destroyed, or `throw;` outside a handler)",
                 culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default()
@@ -197,9 +223,26 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(w) = &what_text {
             msg.push_str(&format!(": \"{w}\""));
         }
+        if let Some(n) = noexcept_frame
+            && pure.is_none()
+            && pure_frame.is_none()
+        {
+            msg.push_str(&format!(
+                "; it was thrown through a noexcept function{} (#{} {} is the compiler's terminate landing pad): std::terminate was called without looking for a handler",
+                culprit.map(|c| format!(" ({})", c.function_name())).unwrap_or_default(),
+                n.index,
+                n.function_name()
+            ));
+        }
         let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(75);
-        if term.is_none() {
+        if term.is_none() && pure.is_none() && pure_frame.is_none() {
             f.heuristic = true;
+        }
+        if let Some(p) = pure {
+            f = f.evidence(format!("stderr: {}", p.text), Some(p.span));
+        }
+        for fr in [pure_frame, noexcept_frame].into_iter().flatten() {
+            f = f.evidence(format!("#{} {}", fr.index, fr.location()), Some(fr.span));
         }
         if let Some(t) = term {
             f = f.evidence(format!("stderr: {}", t.text), Some(t.span));

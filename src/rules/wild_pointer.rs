@@ -50,6 +50,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if addr < 0x1000 {
             continue; // null-dereference
         }
+        if Some(addr) == cx.pc(stop) {
+            continue; // an instruction fetch at a bad pc: bad-pc's
+        }
         let class = cx.classifier.classify(addr);
         let heuristic = match class.kind {
             RegionKind::Unmapped => false,

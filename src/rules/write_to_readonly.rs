@@ -24,7 +24,8 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 `0x555555556000-0x555555557000 r--p /path/to/binary`, `=> mov %dl,(%rax)`.
 
 **Known false positives** Guard pages (`---p`) are not readable, so faults there are left to
-`stack-overflow`. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+`stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
+small read-only anonymous page directly below a mapping holding a stack pointer). Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
 };
 
@@ -70,6 +71,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let mapping = cx.trace.mapping_for(addr);
         let mut heuristic = false;
         let region = match mapping {
+            // A stack's guard page (a core shows gdb's `---p` guard as readable): the stack ran
+            // out, stack-overflow's case, not a write to read-only memory.
+            Some(m) if cx.is_guard_page(m) => continue,
             Some(m) => {
                 let perms = m.perms.as_deref().unwrap_or("");
                 let readable = perms.starts_with('r');

@@ -230,8 +230,8 @@ impl SymbolOptions {
 }
 
 fn map_file(path: &Path) -> Result<Mmap, SymbolizeError> {
-    let f =
-        std::fs::File::open(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
+    let f = crate::fsutil::open_regular(path)
+        .map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
     // SAFETY: the file is mapped read-only; like every debugger we assume it is not
     // truncated underneath us while tracecheck runs.
     unsafe { Mmap::map(&f) }.map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })
@@ -362,6 +362,21 @@ impl ElfModule {
                 let endian =
                     if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
                 let r = gimli::DwarfSections::load(|id| -> Result<StaticSlice, SymbolizeError> {
+                    // Variable locations, macros and the pub* indexes are never read here: not
+                    // loading them spares decompressing them (a fifth of a compressed libc
+                    // debug file is .debug_loclists).
+                    use gimli::SectionId as S;
+                    if matches!(
+                        id,
+                        S::DebugLoc
+                            | S::DebugLocLists
+                            | S::DebugMacinfo
+                            | S::DebugMacro
+                            | S::DebugPubNames
+                            | S::DebugPubTypes
+                    ) {
+                        return Ok(gimli::EndianSlice::new(&[], endian));
+                    }
                     let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
                     let bytes: &'static [u8] = match s.uncompressed_data() {
                         Ok(std::borrow::Cow::Borrowed(b)) => b,
@@ -877,6 +892,8 @@ pub struct DwarfSymbols {
     /// Build-ids the process had loaded (from a core), by module path.
     expected_ids: HashMap<String, Vec<u8>>,
     notes: Mutex<Vec<String>>,
+    /// The `--exe` files some module of the trace resolved to.
+    used_exes: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 impl DwarfSymbols {
@@ -886,7 +903,20 @@ impl DwarfSymbols {
             modules: Mutex::new(HashMap::new()),
             expected_ids: HashMap::new(),
             notes: Mutex::new(Vec::new()),
+            used_exes: Mutex::new(Default::default()),
         }
+    }
+
+    /// The `--exe` files no module of the trace matched (by path, same file or base name):
+    /// they were not used, and the user should hear so rather than trust the result.
+    pub fn unused_exes(&self) -> Vec<PathBuf> {
+        let used = self.used_exes.lock().unwrap_or_else(|p| p.into_inner());
+        self.opts.exes.iter().filter(|e| !used.contains(*e)).cloned().collect()
+    }
+
+    fn used(&self, e: &Path) -> Option<PathBuf> {
+        self.used_exes.lock().unwrap_or_else(|p| p.into_inner()).insert(e.to_path_buf());
+        Some(e.to_path_buf())
     }
 
     /// Tells the symbolizer which build-id the process had for a module (a core records
@@ -909,12 +939,12 @@ impl DwarfSymbols {
         let canon = std::fs::canonicalize(mp).ok();
         for e in &self.opts.exes {
             if e.as_path() == mp || (canon.is_some() && std::fs::canonicalize(e).ok() == canon) {
-                return Some(e.clone());
+                return self.used(e);
             }
         }
         for e in &self.opts.exes {
             if e.file_name().is_some() && e.file_name() == mp.file_name() {
-                return Some(e.clone());
+                return self.used(e);
             }
         }
         if let Some(root) = &self.opts.sysroot {

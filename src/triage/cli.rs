@@ -80,7 +80,7 @@ pub fn run(cmd: TriageCommand) -> u8 {
         }
         if let Some(wanted) = &cmd.show {
             if !query::show(&db, wanted, since, cmd.format, &mut out)? {
-                return Err(DbError::Io(io::Error::other(format!("no cluster or signature {}", safe_line(wanted)))));
+                return Err(DbError::NotFound(format!("no cluster or signature {} in {}", safe_line(wanted), db.path)));
             }
             return Ok(());
         }
@@ -106,6 +106,8 @@ pub fn run(cmd: TriageCommand) -> u8 {
     })();
     match res {
         Ok(()) => 0,
+        // `tracecheck triage … | head`: the reader left; the index is written.
+        Err(DbError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => err(&e.to_string()),
     }
 }
@@ -144,7 +146,7 @@ fn do_writes(cmd: &TriageCommand, path: &Path, db: &mut Db) -> Result<Option<Sum
             frames: cmd.frames,
             limits,
             parse_limits: crate::input::Limits { max_stops: cmd.max_stops, ..Default::default() },
-            progress: io::stderr().is_terminal(),
+            progress: io::stderr().is_terminal() && io::stdout().is_terminal(),
             ..Default::default()
         };
         let mut s = super::run(db, items, skipped, &opts)?;

@@ -103,9 +103,9 @@ pub fn complete_linkage(keys: &[ClusterKey], threshold: f64) -> Vec<usize> {
         }
         let (i, j) = (best.0.min(best.1), best.0.max(best.1));
         active[j] = false;
-        for k in 0..n {
-            if label[k] == j {
-                label[k] = i;
+        for l in label.iter_mut() {
+            if *l == j {
+                *l = i;
             }
         }
         for k in 0..n {

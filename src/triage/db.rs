@@ -89,6 +89,8 @@ pub enum DbError {
     Frames { path: String, found: usize, asked: usize },
     #[error("writing output: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    NotFound(String),
     #[error("{path}: {source}")]
     Sql {
         path: String,

@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod db;
+pub mod diff;
 pub mod quality;
 pub mod query;
 pub mod record;
@@ -200,15 +201,13 @@ pub fn analyze_bytes(
     if !may_hold_crash(bytes) {
         return (Vec::new(), String::new(), Vec::new());
     }
-    let parsed = crate::input::stream::parse_bytes_with(bytes, opts.parse_limits);
-    let mut notes = Vec::new();
-    for (i, n) in parsed.diagnostics.notes.iter().enumerate() {
-        if crate::input::stream::is_limit_note(&parsed.diagnostics, i) {
-            notes.push(format!("partly read: {}", crate::report::safe_line(&n.message)));
-        }
-    }
-    let format = parsed.trace.formats.iter().map(|f| f.name()).collect::<Vec<_>>().join(",");
-    let report = crate::analyze::analyze(path, parsed, &crate::rules::Selection::default());
+    // The library pipeline, as for a single dump (no binaries: nothing to symbolize).
+    let load = crate::pipeline::LoadOptions { limits: opts.parse_limits, ..Default::default() };
+    let report = crate::pipeline::analyze_text(path, bytes, &load);
+    let notes = crate::pipeline::limit_notes(&report)
+        .map(|n| format!("partly read: {}", crate::report::safe_line(&n.message)))
+        .collect();
+    let format = report.parsed.trace.formats.iter().map(|f| f.name()).collect::<Vec<_>>().join(",");
     let version = record::find_version(bytes);
     let records = record::records(&report, opts.frames, version.as_deref());
     (records, format, notes)

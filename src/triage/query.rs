@@ -286,7 +286,8 @@ pub fn show(db: &Db, wanted: &str, since: Option<i64>, fmt: OutFormat, out: &mut
              ORDER BY position",
         )
         .map_err(e)?;
-    let frames: Vec<(i64, Option<String>, Option<String>, Option<String>, Option<i64>, bool)> = st
+    type FrameRow = (i64, Option<String>, Option<String>, Option<String>, Option<i64>, bool);
+    let frames: Vec<FrameRow> = st
         .query_map([r.best.crash_id], |x| Ok((x.get(0)?, x.get(1)?, x.get(2)?, x.get(3)?, x.get(4)?, x.get(5)?)))
         .map_err(e)?
         .collect::<Result<_, _>>()

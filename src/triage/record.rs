@@ -4,7 +4,7 @@
 use super::cluster::{ClusterKey, MAX_KEY_FRAMES};
 use super::quality::{Quality, quality};
 use super::signature::{self, Signature};
-use crate::analyze::InputReport;
+use crate::model::InputReport;
 use crate::model::{Stop, StopKind};
 use crate::report::safe_line;
 use crate::rules::Severity;
@@ -120,12 +120,13 @@ pub fn records(report: &InputReport, n: usize, version: Option<&str>) -> Vec<Cra
         for (pos, f) in frames_src.iter().enumerate() {
             let meaningful = signature::is_meaningful(f) && culprit_pos.is_none_or(|c| pos >= c);
             let normalized = f.function.as_deref().map(signature::normalize_function);
-            if meaningful && key_frames.len() < MAX_KEY_FRAMES {
-                if let Some(nm) = &normalized {
-                    // Recursion and inlined duplicates say nothing new.
-                    if key_frames.last() != Some(nm) {
-                        key_frames.push(nm.clone());
-                    }
+            if meaningful
+                && key_frames.len() < MAX_KEY_FRAMES
+                && let Some(nm) = &normalized
+            {
+                // Recursion and inlined duplicates say nothing new.
+                if key_frames.last() != Some(nm) {
+                    key_frames.push(nm.clone());
                 }
             }
             if frames.len() < MAX_STORED_FRAMES {

@@ -7,8 +7,8 @@
 //! tags and parameter lists, Go package paths and compiler clone suffixes are dropped. See
 //! docs/triage.md for the rules and for why N defaults to 3.
 
-use crate::analyze;
 use crate::model::{Frame, Stop, StopKind};
+use crate::roles;
 use sha2::{Digest, Sha256};
 
 /// Default number of meaningful frames in a signature (ClusterFuzz's crash state uses 3;
@@ -54,14 +54,14 @@ pub fn short_hash(bytes: &[u8]) -> String {
 
 /// Whether a frame counts for the signature: it has a usable name and is not signal
 /// delivery, abort machinery, libc, an allocator or runtime internals (the same roles the
-/// culprit uses, `analyze::is_machinery`).
+/// culprit uses, `roles::is_machinery`).
 pub fn is_meaningful(f: &Frame) -> bool {
     let Some(name) = f.function.as_deref() else { return false };
     let n = name.trim();
     if n.is_empty() || n == "??" || n.starts_with("<unknown") || n.starts_with("unknown function") {
         return false;
     }
-    if analyze::is_machinery(f) {
+    if roles::is_machinery(f) {
         return false;
     }
     // Go's runtime (`runtime.sigpanic`, `runtime.gopanic`, the `panic(...)` frame of a traceback).
@@ -136,10 +136,12 @@ fn strip_go_path(s: &str) -> &str {
     // Only for names that look like Go import paths: a '/' before the first '('.
     let head_end = s.find('(').unwrap_or(s.len());
     let head = &s[..head_end];
-    if head.contains('/') && !head.contains(' ') && !head.contains("::") {
-        if let Some(i) = head.rfind('/') {
-            return &s[i + 1..];
-        }
+    if head.contains('/')
+        && !head.contains(' ')
+        && !head.contains("::")
+        && let Some(i) = head.rfind('/')
+    {
+        return &s[i + 1..];
     }
     s
 }
@@ -286,8 +288,7 @@ fn strip_julia(s: &str) -> String {
     let mut out = n.to_string();
     if specialized {
         // Trailing `_<digits>` specialization numbers (possibly several: `foo_12_34`).
-        loop {
-            let Some(i) = out.rfind('_') else { break };
+        while let Some(i) = out.rfind('_') {
             let tail = &out[i + 1..];
             if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) && i > 0 {
                 out.truncate(i);
@@ -347,7 +348,7 @@ pub fn crash_type(stop: &Stop) -> String {
         let a = r.address?.0;
         Some(if a < 0x10000 {
             "null".to_string()
-        } else if a >= 0x0000_8000_0000_0000 && a < 0xffff_8000_0000_0000 {
+        } else if (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a) {
             "noncanonical".to_string()
         } else {
             "wild".to_string()

@@ -400,7 +400,7 @@ impl App {
         }
     }
     fn set_notes(&mut self, list: Vec<Note>) {
-        self.placements = list.iter().map(|n| notes::resolve(n, &self.ir)).collect();
+        self.placements = notes::resolve_all(&list, &self.ir);
         self.notes = list;
     }
     /// Notes on frame `pos` of the selected thread.

@@ -191,6 +191,9 @@ pub struct Follow {
     identity: Option<(u64, u64)>,
     /// The first bytes of the file as read.
     head: Vec<u8>,
+    /// A FIFO being followed: kept open (non-blocking) between polls, since what was read
+    /// from it cannot be read again.
+    pipe: Option<File>,
     /// The parse thread.
     pub worker: Worker,
     /// Complete lines arrived since the last parse request.
@@ -219,6 +222,7 @@ impl Follow {
             options,
             offset: 0,
             partial: Vec::new(),
+            pipe: None,
             identity: None,
             head: Vec::new(),
             dirty: false,
@@ -266,6 +270,11 @@ impl Follow {
         if meta.is_dir() {
             return Err(io::Error::other(format!("{} is a directory", self.path.display())));
         }
+        if is_fifo(&meta) {
+            self.read_fifo()?;
+            self.complete_lines(&mut out);
+            return Ok(out);
+        }
         let identity = file_identity(&meta);
         let len = meta.len();
         let replaced = self.identity.is_some() && identity.is_some() && self.identity != identity;
@@ -304,6 +313,44 @@ impl Follow {
             self.head.extend_from_slice(&self.partial[before..before + take]);
         }
         self.offset += got as u64;
+        self.complete_lines(&mut out);
+        Ok(out)
+    }
+
+    /// Reads what a followed FIFO holds now, without blocking: the FIFO is opened
+    /// `O_NONBLOCK` once (which never waits for a writer) and read until it would block; a
+    /// writer closing it is not the end (gdb may open it again).
+    fn read_fifo(&mut self) -> io::Result<()> {
+        if self.pipe.is_none() {
+            use std::os::unix::fs::OpenOptionsExt;
+            self.pipe = Some(std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&self.path)?);
+        }
+        let Some(f) = self.pipe.as_mut() else { return Ok(()) };
+        let mut buf = [0u8; 64 << 10];
+        let mut got_now = 0u64;
+        while got_now < MAX_READ_PER_POLL && !self.over_limit {
+            match f.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let before = self.partial.len();
+                    self.partial.extend_from_slice(&buf[..n]);
+                    if (self.offset as usize) < HEAD {
+                        let take = (HEAD - self.offset as usize).min(n);
+                        self.head.extend_from_slice(&self.partial[before..before + take]);
+                    }
+                    self.offset += n as u64;
+                    got_now += n as u64;
+                    self.over_limit = self.offset > self.options.max_input_bytes;
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::Interrupted => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands the complete lines read so far to `out`, keeping the unfinished last one.
+    fn complete_lines(&mut self, out: &mut Polled) {
         if let Some(nl) = memchr::memrchr(b'\n', &self.partial) {
             let rest = self.partial.split_off(nl + 1);
             let complete = std::mem::replace(&mut self.partial, rest);
@@ -316,8 +363,18 @@ impl Follow {
                 }
             };
         }
-        Ok(out)
     }
+}
+
+#[cfg(unix)]
+fn is_fifo(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    m.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 #[cfg(unix)]
@@ -344,6 +401,33 @@ mod tests {
     }
     fn append(p: &std::path::Path, s: &[u8]) {
         std::fs::OpenOptions::new().create(true).append(true).open(p).unwrap().write_all(s).unwrap();
+    }
+
+    /// `tui --follow` on a FIFO: each poll returns at once (the UI keeps drawing and reading
+    /// keys) and hands over the lines written into the FIFO, across writers.
+    #[test]
+    fn follows_a_fifo_without_blocking() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let p = temp("fifo");
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let mut f = Follow::new(p.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() });
+        let t = Instant::now();
+        let first = f.poll().unwrap();
+        assert!(first.text.is_empty());
+        assert!(t.elapsed() < Duration::from_secs(5), "poll blocked on a FIFO with no writer");
+        // A writer (gdb's log) opens it, writes a line and a half, then closes.
+        let mut w = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(&p).unwrap();
+        w.write_all(b"Program received signal SIGSEGV, Segmentation fault.\n#0  0x0000").unwrap();
+        drop(w);
+        let got = f.poll().unwrap();
+        assert_eq!(got.text, "Program received signal SIGSEGV, Segmentation fault.\n");
+        let mut w = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(&p).unwrap();
+        w.write_all(b"555555555139 in main () at t.c:2\n").unwrap();
+        let got = f.poll().unwrap();
+        assert_eq!(got.text, "#0  0x0000555555555139 in main () at t.c:2\n");
+        assert!(f.poll().unwrap().text.is_empty());
     }
 
     #[test]

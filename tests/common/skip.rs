@@ -38,6 +38,10 @@ const INSTALL: &[(&str, &str)] = &[
     ("aarch64-linux-gnu-gcc", "apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"),
     ("qemu-aarch64", "apt-get install qemu-user"),
     ("rustc", "rustup, https://rustup.rs"),
+    ("clang", "apt-get install clang"),
+    ("clang++", "apt-get install clang"),
+    ("musl-gcc", "apt-get install musl-tools"),
+    ("go", "apt-get install golang-go"),
     ("cmark-gfm", "apt-get install cmark-gfm"),
 ];
 
@@ -65,7 +69,11 @@ fn skip(need: &str) {
 }
 
 fn runs(tool: &str) -> bool {
-    let flag = if tool == "tmux" { "-V" } else { "--version" };
+    let flag = match tool {
+        "tmux" => "-V",
+        "go" => "version",
+        _ => "--version",
+    };
     Command::new(tool).arg(flag).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)
 }
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Build every crasher in src/ and record what gdb sees at its crash.
+#
+#   regenerate.sh [name ...]                 transcripts: <name>.gdb.txt here (default: all)
+#   regenerate.sh --cores DIR [name ...]     cores instead: DIR/<name> (the executable) and
+#                                            DIR/<name>.core (gdb's generate-core-file at the
+#                                            same stop); tests/crash_corpus.rs uses this.
+#
+# Needs gcc, g++, clang, clang++, rustc, go, gdb; musl-gcc for the musl-* cases (skipped
+# with a message when absent).  Transcripts are the unedited stdout+stderr of gdb run as
+#   cd $build && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 gdb -q -batch -nx -x <name>.gdb --args ./<name>
+# with the commands listed in gdb_commands below (each echoed as "(gdb) cmd").  Some cases
+# run with a small stack limit (ulimit -s) so that a runaway recursion overflows after a
+# few thousand frames instead of a few hundred thousand.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$here"
+
+mode=transcripts
+if [[ ${1:-} == --cores ]]; then
+    mode=cores
+    out_dir=$(mkdir -p "$2" && cd "$2" && pwd)
+    shift 2
+fi
+
+all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsignal
+     deep-recursion thread-overflow altstack-overflow altstack-handler-null ucontext-coro
+     ucontext-overflow setjmp-longjmp longjmp-fortify jit-null jit-noexec heap-pc stack-pc
+     lto-o3-omitfp clang-noncanonical static-nullfn static-pie-wild musl-null musl-assert
+     asm-clobber-r12 asm-cfi-slot asm-save-ok cyclic-smash cyclic-smash-canonical
+     popcount-masks raise-segv tagged-values legal-deep-recursion mprotect-write abort-custom
+     free-invalid corrupted-top cpp-pure-virtual cpp-terminate-noactive cpp-noexcept-throw
+     cpp-caught-then-segv rust-overflow rust-unwrap-none rust-caught-panic-segv rust-two-panics go-nil
+     clang-movaps clang-thread-assert)
+
+# Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
+# repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
+if [[ $mode == cores ]]; then build=$out_dir; else build=${CRASHERS_BUILD:-/tmp/tracecheck-crashers}; fi
+mkdir -p "$build"
+ln -sfn "$here/src" "$build/src" # gdb finds src/<file> (the compile dir is recorded as ".")
+map=(-fdebug-prefix-map="$here"=.)
+
+# name -> build command; sources are named relative to this directory so that debug info
+# says src/<file>.
+build_one() {
+    local n=$1 o=$build/$1
+    case $n in
+    ipa-align-static | julia-named-c | go-named-c | setjmp-longjmp | popcount-masks | tagged-values)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    longjmp-fortify)
+        gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
+    handler-psiginfo | handler-strsignal | deep-recursion | altstack-overflow | altstack-handler-null | \
+        ucontext-coro | ucontext-overflow | jit-null | jit-noexec | heap-pc | stack-pc | raise-segv | \
+        legal-deep-recursion | mprotect-write | abort-custom | free-invalid | corrupted-top)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    thread-overflow)
+        gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
+    lto-o3-omitfp)
+        gcc "${map[@]}" -O3 -g -flto -fomit-frame-pointer "src/$n.c" -o "$o" ;;
+    clang-noncanonical)
+        clang "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    clang-thread-assert)
+        clang "${map[@]}" -O2 -g -pthread "src/$n.c" -o "$o" ;;
+    clang-movaps)
+        clang -c src/clang-movaps-shim.S -o "$o-shim.o"
+        clang "${map[@]}" -O2 -g "src/$n.c" "$o-shim.o" -o "$o" ;;
+    static-nullfn)
+        gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
+    static-pie-wild)
+        gcc "${map[@]}" -O1 -g -static-pie -fPIE "src/$n.c" -o "$o" ;;
+    musl-null | musl-assert)
+        musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
+    asm-clobber-r12 | asm-cfi-slot | asm-save-ok)
+        gcc -c "src/$n.S" -o "$o-asm.o"
+        gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
+    cyclic-smash | cyclic-smash-canonical)
+        gcc -O0 -g -fno-stack-protector "src/$n.c" -o "$o" ;;
+    cpp-pure-virtual | cpp-terminate-noactive | cpp-caught-then-segv)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-noexcept-throw)
+        clang++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    rust-overflow)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    rust-caught-panic-segv)
+        # without debug assertions the NULL read is a real SIGSEGV
+        rustc --remap-path-prefix "$here"=. -g -C debug-assertions=off "src/$n.rs" -o "$o" ;;
+    rust-two-panics)
+        # same source, debug assertions on: the NULL read becomes a second, non-unwinding panic
+        rustc --remap-path-prefix "$here"=. -g src/rust-caught-panic-segv.rs -o "$o" ;;
+    rust-unwrap-none)
+        rustc --remap-path-prefix "$here"=. -g -O -C panic=abort "src/$n.rs" -o "$o" ;;
+    go-nil)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
+            go build -trimpath -gcflags=-N -o "$o" go-nil.go) ;;
+    *)
+        echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
+    esac
+}
+
+# Commands run before `run` (signal handling) for cases whose own handler must see the signal.
+prelude() {
+    case $1 in
+    handler-psiginfo | handler-strsignal | altstack-overflow | rust-overflow)
+        echo "handle SIGSEGV nostop noprint pass" ;;
+    altstack-handler-null)
+        echo "handle SIGUSR1 nostop noprint pass" ;;
+    esac
+}
+
+# Stack limit (KiB) for the runaway recursions.
+stack_kib() {
+    case $1 in
+    deep-recursion | altstack-overflow) echo 128 ;;
+    rust-overflow) echo 256 ;;
+    *) echo "" ;;
+    esac
+}
+
+gdb_commands() {
+    local bt=bt
+    case $1 in thread-overflow | clang-thread-assert) bt="thread apply all bt" ;; esac
+    printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
+        "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
+        'x/8gx $sp' 'x/6i $pc'
+}
+
+write_cmdfile() { # name file
+    {
+        printf 'set pagination off\nset width 0\nset confirm off\nset print pretty off\n'
+        printf 'set debuginfod enabled off\n'
+        prelude "$1"
+        if [[ $mode == cores ]]; then
+            printf 'run\ngenerate-core-file %s.core\n' "$1"
+        else
+            gdb_commands "$1" | while IFS= read -r c; do printf 'echo (gdb) %s\\n\n%s\n' "$c" "$c"; done
+        fi
+    } >"$2"
+}
+
+if (($#)); then cases=("$@"); else cases=("${all[@]}"); fi
+status=0
+for n in "${cases[@]}"; do
+    if [[ $n == musl-* ]] && ! command -v musl-gcc >/dev/null; then
+        echo "regenerate.sh: SKIPPED $n: musl-gcc not found" >&2
+        continue
+    fi
+    build_one "$n"
+    write_cmdfile "$n" "$build/$n.gdb"
+    lim=$(stack_kib "$n")
+    if [[ $mode == cores ]]; then
+        rm -f "$build/$n.core"
+        (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 \
+            gdb -q -batch -nx -x "$n.gdb" --args "./$n" >"$n.gdb.log" 2>&1 </dev/null) || true
+        [[ -s $build/$n.core ]] || { echo "regenerate.sh: no core for $n" >&2; status=1; }
+    else
+        (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 \
+            gdb -q -batch -nx -x "$n.gdb" --args "./$n" >"$here/$n.gdb.txt" 2>&1 </dev/null) || true
+        printf '%-28s %8d bytes\n' "$n.gdb.txt" "$(wc -c <"$n.gdb.txt")"
+    fi
+done
+exit $status

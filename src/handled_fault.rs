@@ -1,0 +1,245 @@
+//! Faults a program's own signal handler caught before it ended the process.
+//!
+//! A program that installs a SIGSEGV handler (to log, then `abort()`) stops in the debugger at
+//! the handler's SIGABRT: frame #0 is `abort`'s `pthread_kill`, the handler is below
+//! `<signal handler called>`, and the real fault is the frame above the trampoline. The rules
+//! reason about frame #0 and the stop's signal, so they run on a *view* of such a stop: the
+//! crashed thread starts at the interrupted frame (renumbered from 0, with its registers if the
+//! transcript has them), and the stop's reason is the fault the handler reported — its signal
+//! from the handler's `sig=11` argument or the `psiginfo`/`strsignal` line, its address and
+//! `si_code` from the `psiginfo` line (`fatal: Segmentation fault (Address not mapped to
+//! object [0x28])`) or an address printed beside the signal's name. Findings made on the view
+//! are mapped back to the real frame numbers and say which handler caught the fault.
+
+use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
+use crate::model::*;
+use crate::roles::interrupted_frame;
+use std::collections::BTreeMap;
+
+/// One stop replaced by its handled-fault view.
+pub(crate) struct View {
+    pub stop: usize,
+    pub thread: String,
+    /// gdb's number of the interrupted frame: view frame `n` is real frame `n + offset`.
+    pub offset: u32,
+    /// `on_fault (frame #4) caught SIGSEGV …` evidence, with the lines it rests on.
+    pub evidence: String,
+    pub span: Option<Span>,
+    /// Where the fault's siginfo came from (replaces `$_siginfo` in the rules' evidence).
+    pub source: &'static str,
+}
+
+const FAULT_SIGNALS: &[(&str, &str, i32)] = &[
+    ("Segmentation fault", "SIGSEGV", 11),
+    ("Bus error", "SIGBUS", 7),
+    ("Illegal instruction", "SIGILL", 4),
+    ("Floating point exception", "SIGFPE", 8),
+    ("Arithmetic exception", "SIGFPE", 8),
+];
+
+/// The signal a handler frame received, from its argument list (`sig=11`, `signum=11`).
+fn handler_signo(f: &Frame) -> Option<i32> {
+    let args = f.args.as_deref()?;
+    for a in args.split(", ") {
+        let (k, v) = a.split_once('=')?;
+        if matches!(k.trim(), "sig" | "signum" | "signo" | "signal" | "signr" | "sign") {
+            let v = v.trim();
+            let v = v.rsplit('=').next().unwrap_or(v);
+            if let Ok(n) = v.parse::<i32>() {
+                return Some(n);
+            }
+        }
+    }
+    None
+}
+
+fn parse_hex(s: &str) -> Option<u64> {
+    let h = s.strip_prefix("0x")?;
+    let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
+    if end == 0 {
+        return None;
+    }
+    u64::from_str_radix(&h[..end], 16).ok()
+}
+
+/// What a handler's message line says: signal, si_code, address.
+struct Reported {
+    signo: i32,
+    si_code: Option<i32>,
+    address: Option<u64>,
+    span: Span,
+}
+
+fn reported(stop: &Stop) -> Option<Reported> {
+    for m in &stop.messages {
+        let text = &*m.text;
+        // Rust's guard-page handler (a SIGSEGV/SIGBUS handler): `thread 'main' has overflowed
+        // its stack`.
+        if text.contains("has overflowed its stack") {
+            return Some(Reported { signo: 11, si_code: None, address: None, span: m.span });
+        }
+        let Some(&(_, _, signo)) = FAULT_SIGNALS.iter().find(|(d, _, _)| text.contains(d)) else { continue };
+        // psiginfo: `prefix: Segmentation fault (Address not mapped to object [0x28])`.
+        let si_code = if text.contains("Address not mapped to object") {
+            Some(SEGV_MAPERR)
+        } else if text.contains("Invalid permissions for mapped object") {
+            Some(SEGV_ACCERR)
+        } else {
+            None
+        };
+        let address = text
+            .find("[0x")
+            .and_then(|i| parse_hex(&text[i + 1..]))
+            .or_else(|| text.find("0x").and_then(|i| parse_hex(&text[i..])));
+        return Some(Reported { signo, si_code, address, span: m.span });
+    }
+    None
+}
+
+fn signal_name(signo: i32) -> &'static str {
+    FAULT_SIGNALS.iter().find(|s| s.2 == signo).map(|s| s.1).unwrap_or("signal")
+}
+
+/// x86-64: the kernel's `rt_sigframe` is at the trampoline frame's sp: `struct ucontext` (304
+/// bytes: flags, link, stack, sigcontext, the kernel's 8-byte sigmask) then `siginfo_t`. The
+/// siginfo is filled only for SA_SIGINFO handlers; the sigcontext always has the trap number,
+/// error code and cr2 (page faults: trap 14, cr2 the address; #GP: trap 13).
+fn siginfo_words(trace: &Trace, th: &Thread, tramp: usize) -> Option<(i32, i32, u64)> {
+    if trace.arch != Arch::X86_64 {
+        return None;
+    }
+    let uc = th.registers.get(&th.frames[tramp].index)?.get("rsp")?;
+    let si = uc.checked_add(304)?;
+    let w0 = trace.read_u64(si)?;
+    let w1 = trace.read_u64(si + 8)?;
+    let addr = trace.read_u64(si + 16)?;
+    let (signo, code) = ((w0 & 0xffff_ffff) as i32, (w1 & 0xffff_ffff) as i32);
+    if FAULT_SIGNALS.iter().any(|f| f.2 == signo) && ((1..=9).contains(&code) || code == 128) {
+        return Some((signo, code, addr));
+    }
+    let sc = uc + 40;
+    let err = trace.read_u64(sc + 152)?;
+    let trapno = trace.read_u64(sc + 160)?;
+    let cr2 = trace.read_u64(sc + 176)?;
+    match trapno {
+        14 => Some((11, if err & 1 != 0 { SEGV_ACCERR } else { SEGV_MAPERR }, cr2)),
+        13 => Some((11, crate::model::signals::SI_KERNEL, 0)),
+        _ => None,
+    }
+}
+
+fn kernel_siginfo_signo(trace: &Trace, th: &Thread, tramp: usize) -> Option<i32> {
+    let (signo, code, _) = siginfo_words(trace, th, tramp)?;
+    (FAULT_SIGNALS.iter().any(|f| f.2 == signo) && code != 0).then_some(signo)
+}
+
+/// The fault's si_code and address from the signal frame, when it holds `signo`.
+fn kernel_siginfo(trace: &Trace, th: &Thread, tramp: usize, signo: i32) -> Option<(i32, u64)> {
+    let (s, code, addr) = siginfo_words(trace, th, tramp)?;
+    (s == signo && code != 0).then_some((code, addr))
+}
+
+/// The trace the rules see, with each handled-fault stop replaced by its view; `None` when no
+/// stop is one.
+pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
+    let mut views = Vec::new();
+    let mut out: Option<Trace> = None;
+    for (si, stop) in trace.stops.iter().enumerate() {
+        let Some(ti) = stop.crashed_thread_index() else { continue };
+        let th = &stop.threads[ti];
+        let Some(pos) = interrupted_frame(stop, th) else { continue };
+        let Some(tramp) = th.frames.iter().position(|f| f.signal_handler) else { continue };
+        // The handler: the frame just below the trampoline.
+        let handler = tramp.checked_sub(1).map(|h| &th.frames[h]);
+        let rep = reported(stop);
+        // Rust's stack-overflow handler is a SIGSEGV handler (its name says so in a core, where
+        // the message is not).
+        let rust_guard = handler.is_some_and(|h| h.function_name().contains("stack_overflow::"));
+        let signo = handler
+            .and_then(handler_signo)
+            .or(rep.as_ref().map(|r| r.signo))
+            .or(rust_guard.then_some(11))
+            .or_else(|| kernel_siginfo_signo(trace, th, tramp));
+        let Some(signo) = signo.filter(|s| FAULT_SIGNALS.iter().any(|f| f.2 == *s)) else { continue };
+        let mut rep = rep.filter(|r| r.signo == signo);
+        let mut source = "the handler's report";
+        // A core has no stderr, but the kernel's signal frame holds the siginfo the handler got.
+        if rep.is_none()
+            && let Some((code, addr)) = kernel_siginfo(trace, th, tramp, signo)
+        {
+            rep = Some(Reported { signo, si_code: Some(code), address: Some(addr), span: Span::default() });
+            source = "the kernel's signal frame";
+        }
+        let offset = th.frames[pos].index;
+        let t = out.get_or_insert_with(|| trace.clone());
+        let vstop = &mut t.stops[si];
+        let mut r = StopReason {
+            kind: StopKind::Signal,
+            signal: Some(Sym::from(signal_name(signo))),
+            signo: Some(signo),
+            span: stop.reason.span,
+            ..Default::default()
+        };
+        if let Some(rp) = &rep {
+            r.address = rp.address.map(Address);
+            r.si_code = rp.si_code;
+            r.span = rp.span;
+            // An address in no mapping was not mapped: that is SEGV_MAPERR by definition.
+            if r.si_code.is_none()
+                && signo == 11
+                && let Some(a) = rp.address
+                && !trace.mappings.is_empty()
+                && trace.mapping_for(a).is_none()
+            {
+                r.si_code = Some(SEGV_MAPERR);
+            }
+        }
+        vstop.reason = r;
+        // Frame-0 things (disassembly at pc, x/ of $sp) were printed in the handler's frame.
+        vstop.disassembly.retain(|i| th.frames[pos].pc.is_some_and(|pc| pc == i.address));
+        let vth = &mut vstop.threads[ti];
+        vth.frames = vth.frames.split_off(pos);
+        for f in &mut vth.frames {
+            f.index -= offset;
+        }
+        let regs = std::mem::take(&mut vth.registers);
+        vth.registers =
+            regs.into_iter().filter(|(k, _)| *k >= offset).map(|(k, v)| (k - offset, v)).collect::<BTreeMap<_, _>>();
+        let hname = handler
+            .map(|h| format!("{} (frame #{})", h.function_name(), h.index))
+            .unwrap_or_else(|| "a handler".into());
+        let what = match rep.as_ref().and_then(|r| r.address) {
+            Some(a) => format!("{} at {a:#x}", signal_name(signo)),
+            None => signal_name(signo).to_string(),
+        };
+        views.push(View {
+            stop: si,
+            thread: th.id.to_string(),
+            offset,
+            evidence: format!(
+                "the program's own signal handler {hname} caught {what} in frame #{offset} and ended the process: the fault is below <signal handler called>"
+            ),
+            span: rep.map(|r| r.span).filter(|s| *s != Span::default()),
+            source,
+        });
+    }
+    out.map(|t| (t, views))
+}
+
+/// Maps findings made on the view back to the real frame numbers, with the handler evidence.
+pub(crate) fn map_back(findings: &mut [Finding], views: &[View]) {
+    for f in findings {
+        let Some(v) = views.iter().find(|v| f.stop == Some(v.stop)) else { continue };
+        if f.thread.as_deref() == Some(v.thread.as_str()) {
+            f.frame = f.frame.map(|n| n + v.offset);
+        }
+        // The view's fault came from the handler's report, not from gdb's $_siginfo.
+        for e in &mut f.evidence {
+            if e.text.contains("$_siginfo") {
+                e.text = e.text.replace("$_siginfo", v.source);
+                e.lines = v.span.or(e.lines);
+            }
+        }
+        f.evidence.push(Evidence { text: v.evidence.clone(), lines: v.span });
+    }
+}

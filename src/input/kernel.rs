@@ -1,0 +1,417 @@
+//! Lines that report a crash from outside the process: the kernel log (`dmesg`,
+//! `journalctl -k`) and `strace`.
+//!
+//! ```text
+//! [ 8123.456789] crash[30211]: segfault at 18 ip 000055d1c3a0b219 sp 00007ffd5c2e1f90 error 4 in crash[55d1c3a0b000+1000] likely on CPU 1 (core 1, socket 0)
+//! [ 8123.456811] Code: 00 00 … <48> 8b 40 18 …
+//! traps: parser[41770] general protection fault ip:5599f3c01259 sp:7ffcb1a4e1e8 error:0 in parser[5599f3c01000+1000]
+//! crash[7690]: unhandled level 3 translation fault (11) at 0x0000000000000018, esr 0x…, in crash[aaaad1c10000+1000]
+//! pc : 0000aaaad1c10a70           (then lr, sp, `x29: … x28: … x27: …` rows)
+//!
+//! --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x18} ---
+//!  > build/crash(session_len+0x10) [0x1219]          (strace -k)
+//! +++ killed by SIGSEGV (core dumped) +++
+//! ```
+//!
+//! A fault line is a signal stop: signal, fault address, pc and sp (as `rip`/`rsp`, or `pc`/`sp`
+//! on AArch64), and frame 0 in the named module. strace's signal line gives the signal,
+//! `si_code` and `si_addr`; `-k` stack lines are frames; the syscalls before it are kept as
+//! messages (what the program did last).
+
+use super::Builder;
+use super::lexemes::parse_hex;
+use crate::model::*;
+
+#[derive(Default, Clone)]
+pub(crate) struct KernelState {
+    /// An AArch64 register dump is being read (after `unhandled … fault`).
+    pub arm_regs: bool,
+    /// strace -k frames go to this thread; next frame index.
+    pub strace_thread: Option<usize>,
+    pub strace_index: u32,
+}
+
+/// Reads one line. Returns whether it was a kernel or strace line.
+pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim();
+    if let Some(r) = strip_kernel_prefix(t) {
+        return kernel_line(b, r.trim(), n);
+    }
+    strace_line(b, t, n)
+}
+
+/// `[ 8123.456789] rest`, `Dec 01 09:14:22 host kernel: rest` -> `rest`.
+fn strip_kernel_prefix(t: &str) -> Option<&str> {
+    if let Some(r) = t.strip_prefix('[')
+        && let Some((ts, rest)) = r.split_once(']')
+        && let Some((secs, frac)) = ts.trim().split_once('.')
+        && !secs.is_empty()
+        && secs.bytes().all(|c| c.is_ascii_digit())
+        && frac.bytes().all(|c| c.is_ascii_digit())
+    {
+        return Some(rest);
+    }
+    if let Some(p) = t.find(" kernel: ") {
+        return Some(&t[p + 9..]);
+    }
+    // Other journal lines about the same crash (`Dec 01 09:14:23 host systemd[1]: x.service:
+    // Main process exited, code=dumped, status=11/SEGV`): `Mmm dd hh:mm:ss host ident[pid]: …`.
+    if t.len() > 16
+        && t.is_char_boundary(15)
+        && t.as_bytes()[3] == b' '
+        && t.as_bytes()[9] == b':'
+        && t.as_bytes()[12] == b':'
+        && t[..3].bytes().all(|c| c.is_ascii_alphabetic())
+        && let Some((_, rest)) = t[16..].split_once(' ')
+        && rest.split_once(": ").is_some_and(|(ident, _)| !ident.contains(' ') && ident.ends_with(']'))
+    {
+        return Some(rest);
+    }
+    // A bare `traps:` / `comm[pid]: segfault at` line (dmesg without timestamps).
+    if t.starts_with("traps: ") || t.contains("]: segfault at ") || t.contains("]: unhandled ") {
+        return Some(t);
+    }
+    None
+}
+
+fn hex_word(w: &str) -> Option<u64> {
+    let w = w.trim_end_matches(',');
+    if w.is_empty() || w.len() > 16 || !w.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return parse_hex(w);
+    }
+    u64::from_str_radix(w, 16).ok()
+}
+
+/// `comm[pid]` -> `(comm, pid)`.
+fn comm_pid(w: &str) -> Option<(&str, &str)> {
+    let w = w.trim_end_matches(':');
+    let (comm, rest) = w.rsplit_once('[')?;
+    let pid = rest.strip_suffix(']')?;
+    (!comm.is_empty() && pid.bytes().all(|c| c.is_ascii_digit())).then_some((comm, pid))
+}
+
+/// `in crash[55d1c3a0b000+1000]` -> `crash`.
+fn module_of(t: &str) -> Option<&str> {
+    let p = t.find(" in ")?;
+    let w = t[p + 4..].split_whitespace().next()?;
+    let (m, _) = w.trim_end_matches(',').rsplit_once('[')?;
+    (!m.is_empty()).then_some(m)
+}
+
+fn kernel_line(b: &mut Builder, r: &str, n: u32) -> bool {
+    // x86: `comm[pid]: segfault at 18 ip … sp … error 4 in mod[base+size]`
+    if let Some((head, rest)) = r.split_once(": segfault at ")
+        && let Some((comm, pid)) = comm_pid(head)
+    {
+        let mut w = rest.split_whitespace();
+        let addr = w.next().and_then(hex_word);
+        let mut ip = None;
+        let mut sp = None;
+        while let Some(k) = w.next() {
+            match k {
+                "ip" => ip = w.next().and_then(hex_word),
+                "sp" => sp = w.next().and_then(hex_word),
+                _ => {}
+            }
+        }
+        fault(
+            b,
+            Fault { comm, pid, signal: "SIGSEGV", code: None, addr, pc: ip, sp, module: module_of(rest), arm: false },
+            r,
+            n,
+        );
+        return true;
+    }
+    // x86: `traps: comm[pid] general protection fault ip:… sp:… error:0 in mod[…]`,
+    // `traps: comm[pid] trap divide error ip:…`.
+    if let Some(r2) = r.strip_prefix("traps: ")
+        && let Some((head, rest)) = r2.split_once(' ')
+        && let Some((comm, pid)) = comm_pid(head)
+    {
+        let (signal, code) = if rest.starts_with("general protection") {
+            ("SIGSEGV", Some(128))
+        } else if rest.starts_with("trap divide error") {
+            ("SIGFPE", Some(1))
+        } else if rest.starts_with("trap invalid opcode") {
+            ("SIGILL", Some(2))
+        } else if rest.starts_with("trap int3") {
+            ("SIGTRAP", Some(128))
+        } else if rest.starts_with("trap stack segment") || rest.starts_with("trap alignment check") {
+            ("SIGBUS", Some(128))
+        } else {
+            ("SIGSEGV", None)
+        };
+        let field = |k: &str| rest.split_whitespace().find_map(|w| w.strip_prefix(k)).and_then(hex_word);
+        let (ip, sp) = (field("ip:"), field("sp:"));
+        fault(b, Fault { comm, pid, signal, code, addr: None, pc: ip, sp, module: module_of(rest), arm: false }, r, n);
+        return true;
+    }
+    // AArch64: `comm[pid]: unhandled level 3 translation fault (11) at 0x18, esr 0x…, in mod[…]`
+    if let Some((head, rest)) = r.split_once(": unhandled ")
+        && let Some((comm, pid)) = comm_pid(head)
+    {
+        let signo: Option<i32> =
+            rest.split_once(" (").and_then(|(_, x)| x.split_once(')')).and_then(|(x, _)| x.parse().ok());
+        let signal = match signo {
+            Some(7) => "SIGBUS",
+            Some(4) => "SIGILL",
+            _ => "SIGSEGV",
+        };
+        let addr = rest.split_once(") at ").and_then(|(_, x)| x.split_whitespace().next()).and_then(hex_word);
+        fault(
+            b,
+            Fault { comm, pid, signal, code: None, addr, pc: None, sp: None, module: module_of(rest), arm: true },
+            r,
+            n,
+        );
+        b.kernel.arm_regs = true;
+        return true;
+    }
+    if r.starts_with("Code: ") || r.starts_with("CPU: ") || r.starts_with("Hardware name: ") {
+        b.add_message(r, n);
+        return true;
+    }
+    if let Some(v) = r.strip_prefix("pstate: ") {
+        b.add_message(r, n);
+        if let Some(x) = v.split_whitespace().next().and_then(hex_word) {
+            b.put_register("pstate", Some(x), None, n);
+        }
+        return true;
+    }
+    // AArch64 register rows: `pc : 0000aaaa…`, `x29: 0000ffff… x28: 0000… x27: …`, `x9 : …`.
+    if b.kernel.arm_regs && arm_regs(b, r, n) {
+        return true;
+    }
+    // systemd's note on the same crash, and other kernel lines, are messages.
+    b.add_message(r, n);
+    true
+}
+
+fn arm_regs(b: &mut Builder, r: &str, n: u32) -> bool {
+    let mut pairs = Vec::new();
+    let mut rest = r;
+    while !rest.is_empty() {
+        let Some((name, after)) = rest.split_once(':') else { return false };
+        let name = name.trim();
+        let after = after.trim_start();
+        let val_end = after.find(' ').unwrap_or(after.len());
+        let Some(v) = hex_word(&after[..val_end]) else { return false };
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric()) {
+            return false;
+        }
+        pairs.push((name, v));
+        rest = after[val_end..].trim_start();
+    }
+    if pairs.is_empty() {
+        return false;
+    }
+    for (name, v) in pairs {
+        let name = if name == "lr" { "x30" } else { name };
+        b.put_register(name, Some(v), None, n);
+    }
+    true
+}
+
+struct Fault<'a> {
+    comm: &'a str,
+    pid: &'a str,
+    signal: &'a str,
+    code: Option<i32>,
+    addr: Option<u64>,
+    pc: Option<u64>,
+    sp: Option<u64>,
+    module: Option<&'a str>,
+    arm: bool,
+}
+
+fn fault(b: &mut Builder, f: Fault<'_>, text: &str, n: u32) {
+    b.saw(Format::Kernel);
+    let reason = StopReason {
+        kind: StopKind::Signal,
+        signal: Some(b.intern(f.signal)),
+        signo: crate::model::signals::signo(f.signal),
+        si_code: f.code,
+        address: f.addr.map(Address),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    let si = b.new_stop(reason, Some(f.pid));
+    b.select_thread(f.pid);
+    let ti = b.current_thread();
+    b.trace.stops[si].threads[ti].name = Some(f.comm.into());
+    b.trace.stops[si].threads[ti].crashed = true;
+    if let Some(pc) = f.pc {
+        // The x86 handlers print these lines (AArch64 prints a register dump instead).
+        let (pcn, spn) = ("rip", "rsp");
+        b.put_register(pcn, Some(pc), None, n);
+        if let Some(sp) = f.sp {
+            b.put_register(spn, Some(sp), None, n);
+        }
+    }
+    let frame = Frame {
+        index: 0,
+        pc: f.pc.map(Address),
+        module: f.module.map(|m| b.intern(m)),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    if f.pc.is_some() || f.module.is_some() {
+        b.put_frame(ti, frame);
+    }
+    let _ = f.arm;
+    b.add_message(text, n);
+    b.kernel = KernelState { arm_regs: f.arm, ..Default::default() };
+}
+
+// ---- strace --------------------------------------------------------------------------
+
+/// `[pid 30093] `, `30093 `, and `12:00:01.123456 ` prefixes -> (pid, rest).
+fn strace_prefix(t: &str) -> (Option<&str>, &str) {
+    let mut pid = None;
+    let mut r = t;
+    if let Some(x) = r.strip_prefix("[pid ")
+        && let Some((p, rest)) = x.split_once(']')
+    {
+        pid = Some(p.trim());
+        r = rest.trim_start();
+    } else {
+        let d = r.bytes().take_while(u8::is_ascii_digit).count();
+        if d > 0 && r[d..].starts_with(' ') {
+            pid = Some(&r[..d]);
+            r = r[d..].trim_start();
+        }
+    }
+    // A timestamp (`-t`, `-tt`, `-ttt`).
+    let w = r.split(' ').next().unwrap_or("");
+    if !w.is_empty() && w.bytes().all(|c| c.is_ascii_digit() || c == b':' || c == b'.') && w.contains(['.', ':']) {
+        r = r[w.len()..].trim_start();
+    }
+    (pid, r)
+}
+
+fn strace_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    let (pid, r) = strace_prefix(t);
+    if let Some(inner) = r.strip_prefix("--- ").and_then(|x| x.strip_suffix(" ---")) {
+        let Some((sig, fields)) = inner.split_once(' ') else { return false };
+        if !sig.starts_with("SIG") {
+            return false;
+        }
+        b.saw(Format::Strace);
+        let mut reason = StopReason {
+            kind: StopKind::Signal,
+            signal: Some(b.intern(sig)),
+            signo: crate::model::signals::signo(sig),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let body = fields.trim_start_matches('{').trim_end_matches('}');
+        for kv in body.split(", ") {
+            let Some((k, v)) = kv.split_once('=') else { continue };
+            match k {
+                "si_code" => reason.si_code = crate::model::signals::si_code_value(v).or_else(|| v.parse().ok()),
+                "si_addr" => reason.address = if v == "NULL" { Some(Address(0)) } else { parse_hex(v).map(Address) },
+                _ => {}
+            }
+        }
+        let id = pid.unwrap_or("1");
+        b.new_stop(reason, Some(id));
+        b.select_thread(id);
+        let ti = b.current_thread();
+        let si = b.ensure_stop();
+        b.trace.stops[si].threads[ti].crashed = true;
+        b.add_message(r, n);
+        b.kernel.strace_thread = Some(ti);
+        b.kernel.strace_index = 0;
+        return true;
+    }
+    if r.starts_with("+++ ") && r.ends_with(" +++") {
+        b.saw(Format::Strace);
+        b.add_message(r, n);
+        return true;
+    }
+    // strace -k: ` > /path/mod(func+0x10) [0x1219]`
+    if let Some(x) = r.strip_prefix("> ")
+        && let Some(ti) = b.kernel.strace_thread
+    {
+        let x = x.trim();
+        let (head, _off) = x.rsplit_once(" [").unwrap_or((x, ""));
+        let (module, func) = match head.split_once('(') {
+            Some((m, f)) => (m, f.trim_end_matches(')')),
+            None => (head, ""),
+        };
+        let func = func.split_once('+').map(|(f, _)| f).unwrap_or(func);
+        let idx = b.kernel.strace_index;
+        b.kernel.strace_index += 1;
+        let f = Frame {
+            index: idx,
+            function: (!func.is_empty()).then(|| b.intern(func)),
+            module: Some(b.intern(module)),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        b.put_frame(ti, f);
+        return true;
+    }
+    // A syscall line: `name(args) = ret`, `<... name resumed>…`, `… <unfinished ...>`.
+    if is_syscall(r) {
+        b.saw(Format::Strace);
+        b.add_message(r, n);
+        return true;
+    }
+    false
+}
+
+/// `gettid()                                = 7883`, `mprotect(0x…, 4096, PROT_READ) = 0`,
+/// `openat(AT_FDCWD, "x", O_RDONLY) = -1 ENOENT (No such file or directory)`,
+/// `<... futex resumed>) = ?`, `clock_nanosleep(…, <unfinished ...>`.
+fn is_syscall(r: &str) -> bool {
+    if r.starts_with("<... ") && r.contains(" resumed>") {
+        return true;
+    }
+    let name_len = r.bytes().take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_').count();
+    if name_len == 0 || !r[name_len..].starts_with('(') || r.as_bytes()[0].is_ascii_digit() {
+        return false;
+    }
+    if r.ends_with("<unfinished ...>") {
+        return true;
+    }
+    let Some(p) = r.rfind(") = ").or_else(|| {
+        // `)` then padding spaces then `= `
+        let q = r.rfind("= ")?;
+        r[..q].trim_end().ends_with(')').then_some(r[..q].trim_end().len() - 1)
+    }) else {
+        return false;
+    };
+    let ret = r[p + 1..].trim_start().strip_prefix("= ").unwrap_or("").split_whitespace().next().unwrap_or("");
+    ret == "?"
+        || ret.parse::<i64>().is_ok()
+        || ret.strip_prefix("0x").is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::*;
+
+    #[test]
+    fn kernel_and_strace_lines_give_a_stop() {
+        let p = crate::input::parse(
+            "[  77.000001] demo[4242]: segfault at 28 ip 0000563e2a40117f sp 00007ffe0a3b1c28 error 4 in demo[563e2a400000+3000] likely on CPU 1 (core 1, socket 0)\n",
+        );
+        let s = &p.trace.stops[0];
+        assert_eq!((s.reason.signal.as_deref(), s.reason.address), (Some("SIGSEGV"), Some(Address(0x28))));
+        let r = s.registers().expect("registers");
+        assert_eq!((r.get("rip"), r.get("rsp")), (Some(0x563e2a40117f), Some(0x7ffe0a3b1c28)));
+        assert_eq!(s.threads[0].frames[0].module.as_deref(), Some("demo"));
+
+        let p = crate::input::parse(
+            "openat(AT_FDCWD, \"x\", O_RDONLY)        = -1 ENOENT (No such file or directory)
+--- SIGBUS {si_signo=SIGBUS, si_code=BUS_ADRERR, si_addr=0x7f00deadb000} ---
++++ killed by SIGBUS (core dumped) +++
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = &p.trace.stops[0];
+        assert_eq!((s.reason.signal.as_deref(), s.reason.address), (Some("SIGBUS"), Some(Address(0x7f00deadb000))));
+        assert_eq!(s.reason.code_name(), Some("BUS_ADRERR"));
+    }
+}

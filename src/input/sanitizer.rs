@@ -1,0 +1,552 @@
+//! Sanitizer reports: AddressSanitizer (and LeakSanitizer), UndefinedBehaviorSanitizer,
+//! ThreadSanitizer and MemorySanitizer, as compiler-rt and libsanitizer print them on stderr.
+//!
+//! ```text
+//! ==29073==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6030… at pc 0x5607… bp … sp …
+//! READ of size 4 at 0x603000000060 thread T0
+//!     #0 0x56072343b2c3 in sum_items src/san.c:12
+//!     #4 0x55cddf203190 in _start (build/san-asan+0x1190)
+//! 0x603000000060 is located 0 bytes after 32-byte region [0x6030…40,0x6030…60)
+//! allocated by thread T0 here:
+//!     #0 0x7f… in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69
+//! SUMMARY: AddressSanitizer: heap-buffer-overflow src/san.c:12 in sum_items
+//! Shadow bytes around the buggy address:
+//!   0x0c067fff7fb0: 00 00 00 00 …
+//! =>0x0c067fff8000: fa fa 00 00 00 00[fa]fa …
+//! Shadow byte legend (one shadow byte represents 8 application bytes):
+//!   Addressable:           00
+//! ==29073==ABORTING
+//!
+//! WARNING: ThreadSanitizer: data race (pid=29340)
+//!   Read of size 4 at 0x55555555809c by thread T2:
+//!     #0 adder src/san.c:34 (san-tsan+0x1395)
+//!   Previous write of size 4 at 0x55555555809c by thread T1:
+//!
+//! src/san.c:28:22: runtime error: signed integer overflow: 196608 * 65536 cannot be …
+//! ```
+//!
+//! Each report is a stop whose [`CheckerReport`] carries the error class. The first stack
+//! (the access, or the first leak) is the crashed thread `T0`/`T2`; every later stack
+//! (`freed by thread T0 here:`, `previously allocated by…`, `Previous write of size 4 … by
+//! thread T1:`, `Thread T1 … created by main thread at:`, `Uninitialized value was created
+//! by…`, the next leak) is a thread of its own named by its heading. Shadow-memory rows become
+//! a memory dump (one byte per unit); the legend and the report's notes become messages.
+
+use super::Builder;
+use super::lexemes::parse_hex;
+use crate::model::*;
+
+#[derive(Default, Clone)]
+pub(crate) struct SanState {
+    /// A report is being read: stack lines and its notes belong to it.
+    pub active: bool,
+    /// The thread index stack frames go to.
+    pub thread: Option<usize>,
+    /// The crashed thread (first stack) was chosen.
+    pub first_done: bool,
+    /// Heading of the next stack (`freed by thread T0 here`), used as its thread id.
+    pub next_section: Option<String>,
+    /// Sections opened so far (to name repeated leaks apart).
+    pub sections: u32,
+    /// Inside `Shadow bytes around the buggy address:` or the legend.
+    pub shadow: bool,
+}
+
+/// The tool name in `==PID==ERROR: <Tool>: …` / `WARNING: <Tool>: …`.
+fn tool_format(tool: &str) -> Option<Format> {
+    Some(match tool {
+        "AddressSanitizer" | "LeakSanitizer" | "HWAddressSanitizer" => Format::Asan,
+        "ThreadSanitizer" => Format::Tsan,
+        "MemorySanitizer" => Format::Msan,
+        "UndefinedBehaviorSanitizer" => Format::Ubsan,
+        _ => return None,
+    })
+}
+
+/// The error class as printed, mapped to the rule that reports it.
+pub(crate) fn kind_of(tool: &str, what: &str) -> Option<&'static str> {
+    let w = what.trim();
+    Some(match w {
+        _ if w.starts_with("heap-buffer-overflow") => "heap-buffer-overflow",
+        _ if w.starts_with("stack-buffer-overflow")
+            || w.starts_with("stack-buffer-underflow")
+            || w.starts_with("dynamic-stack-buffer-overflow") =>
+        {
+            "stack-buffer-overflow"
+        }
+        _ if w.starts_with("heap-use-after-free") || w.starts_with("use-after-poison") => "use-after-free",
+        _ if w.starts_with("attempting double-free") || w.starts_with("double-free") => "double-free",
+        _ if w.starts_with("detected memory leaks") || tool == "LeakSanitizer" => "memory-leak",
+        _ if w.starts_with("data race") => "data-race",
+        _ if w.starts_with("use-of-uninitialized-value") => "uninitialized-read",
+        _ if tool == "UndefinedBehaviorSanitizer" || w.starts_with("runtime error") => "undefined-behavior",
+        _ if w.starts_with("global-buffer-overflow") => "heap-buffer-overflow",
+        _ if w.starts_with("attempting free on address which was not malloc()-ed")
+            || w.starts_with("bad-free")
+            || w.starts_with("alloc-dealloc-mismatch") =>
+        {
+            "invalid-access"
+        }
+        _ => return None,
+    })
+}
+
+/// Strips the `==29073==` prefix sanitizers put on their own lines.
+fn strip_pid(t: &str) -> Option<&str> {
+    let r = t.strip_prefix("==")?;
+    let end = r.find("==")?;
+    if end == 0 || !r[..end].bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(&r[end + 2..])
+}
+
+/// Reads one line. Returns whether it belonged to a sanitizer report.
+pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim();
+    if t.is_empty() {
+        return false;
+    }
+    let body = strip_pid(t);
+    // Openings.
+    if let Some(h) = body.unwrap_or(t).strip_prefix("ERROR: ").or_else(|| body.unwrap_or(t).strip_prefix("WARNING: "))
+        && let Some((tool, what)) = h.split_once(": ")
+        && let Some(fmt) = tool_format(tool)
+    {
+        open_report(b, fmt, tool, what, n);
+        return true;
+    }
+    // UBSan: `file:line:col: runtime error: message`.
+    if let Some(p) = t.find(": runtime error: ") {
+        let loc = &t[..p];
+        open_report(b, Format::Ubsan, "UndefinedBehaviorSanitizer", &t[p + 2..], n);
+        b.add_message(t, n);
+        if let Some(f) = location_frame(b, loc, n) {
+            // The location is where the check fired; a stack (print_stacktrace=1) may follow
+            // and then replaces it.
+            let ti = b.thread_by_id("T0");
+            b.san.thread = Some(ti);
+            b.san.first_done = true;
+            let si = b.ensure_stop();
+            b.trace.stops[si].threads[ti].crashed = true;
+            b.put_frame(ti, f);
+        }
+        return true;
+    }
+    // The rule of `=` that opens a report (18 for TSan, 65 for ASan).
+    if t.len() >= 18 && t.bytes().all(|c| c == b'=') {
+        return true;
+    }
+    if !b.san.active {
+        // `AddressSanitizer:DEADLYSIGNAL` precedes a SEGV report.
+        return body.is_none() && t.ends_with("Sanitizer:DEADLYSIGNAL");
+    }
+    if let Some(r) = body {
+        return pid_line(b, r.trim(), n);
+    }
+    if t.ends_with("Sanitizer:DEADLYSIGNAL") {
+        return true;
+    }
+    if let Some(f) = stack_frame(b, t, n) {
+        let ti = stack_thread(b);
+        b.put_frame(ti, f);
+        b.san.shadow = false;
+        return true;
+    }
+    if let Some(s) = t.strip_prefix("SUMMARY: ") {
+        let si = b.ensure_stop();
+        if let Some(c) = b.trace.stops[si].checker.as_mut() {
+            c.summary = Some(s.into());
+            c.span.extend_to(n);
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if t == "Shadow bytes around the buggy address:" || t.starts_with("Shadow byte legend") {
+        b.san.shadow = true;
+        b.add_message(t, n);
+        return true;
+    }
+    if b.san.shadow {
+        if shadow_row(b, t, n) {
+            return true;
+        }
+        // Legend: `Addressable:           00`, `Heap left redzone:       fa`.
+        if let Some((name, codes)) = t.split_once(':')
+            && !name.is_empty()
+            && codes.split_whitespace().all(|c| c.len() == 2 && c.bytes().all(|x| x.is_ascii_hexdigit()))
+        {
+            b.add_message(t, n);
+            return true;
+        }
+        b.san.shadow = false;
+    }
+    // Access lines: `READ of size 4 at 0x… thread T0`, TSan `Read of size 4 at 0x… by thread T2:`,
+    // `Previous write of size 4 at 0x… by thread T1:`, `Atomic read of size …`.
+    if let Some((access, thread)) = access_line(t) {
+        let si = b.ensure_stop();
+        if !b.san.first_done {
+            if let Some(c) = b.trace.stops[si].checker.as_mut()
+                && c.access.is_none()
+            {
+                c.access = Some(access.trim_end_matches(':').into());
+            }
+            if let Some(a) = t.split(" at ").nth(1).and_then(|r| r.split_whitespace().next()).and_then(parse_hex)
+                && b.trace.stops[si].reason.address.is_none()
+            {
+                b.trace.stops[si].reason.address = Some(Address(a));
+            }
+            b.san.next_section = Some(thread.unwrap_or("T0").to_string());
+        } else {
+            b.san.next_section = Some(section_name(t));
+        }
+        b.san.thread = None;
+        b.add_message(t, n);
+        return true;
+    }
+    // Stack headings and notes that end with `:` (`freed by thread T0 here:`,
+    // `Thread T1 (tid=…, running) created by main thread at:`, `Direct leak of 39 byte(s) in 3
+    // object(s) allocated from:`, `Uninitialized value was created by an allocation of …`).
+    if t.ends_with(" here:")
+        || t.ends_with(" at:")
+        || t.ends_with(" from:")
+        || t.starts_with("Uninitialized value was created")
+        || t.starts_with("Mutex ")
+    {
+        b.san.next_section = Some(section_name(t));
+        b.san.thread = None;
+        b.add_message(t, n);
+        return true;
+    }
+    // Notes of the report that carry facts (`0x… is located 0 bytes after 32-byte region
+    // […)`, `Address 0x… is located in stack of thread T0 at offset 48 in frame`, `This frame
+    // has 1 object(s):`, `[32, 48) 'name' (line 53) <== Memory access …`, `Location is global
+    // 'x' of size 4 at 0x…`, `HINT: …`, `ThreadSanitizer: reported 1 warnings`).
+    if t.contains(" is located in stack of thread ") {
+        // The frame that owns the overflowed object follows.
+        b.san.next_section = Some("frame holding the object".into());
+        b.san.thread = None;
+        b.add_message(t, n);
+        return true;
+    }
+    if t.contains(" is located ")
+        || t.starts_with("This frame has ")
+        || (t.starts_with('[') && t.contains(") '"))
+        || t.starts_with("Location is ")
+        || t.starts_with("HINT: ")
+        || t.starts_with("(longjmp and C++ exceptions")
+        || t.starts_with("Thread T") && t.contains(" created by ")
+        || t.ends_with("Sanitizer: reported 1 warnings")
+        || t.contains("Sanitizer: reported ")
+        || t.starts_with("Exiting")
+        || t.starts_with("AddressSanitizer can not provide additional info")
+        || t.starts_with("Objects leaked above:")
+        || t.starts_with("As well as ")
+    {
+        b.add_message(t, n);
+        return true;
+    }
+
+    false
+}
+
+/// `==PID==` lines inside a report: `ABORTING`, `The signal is caused by a READ memory
+/// access.`, `Hint: address points to the zero page.`, `Register values:`…
+fn pid_line(b: &mut Builder, r: &str, n: u32) -> bool {
+    if r.is_empty() {
+        return true;
+    }
+    if r == "ABORTING" {
+        b.san.active = false;
+        return true;
+    }
+    if let Some(kind) = r.strip_prefix("The signal is caused by a ") {
+        let _ = kind;
+    }
+    b.add_message(r, n);
+    true
+}
+
+/// Starts the stop of one report.
+fn open_report(b: &mut Builder, fmt: Format, tool: &str, what: &str, n: u32) {
+    b.saw(fmt);
+    // `SEGV on unknown address 0x000000000018 (pc 0x… bp … sp … T0)` is a signal.
+    let mut reason = StopReason { kind: StopKind::RuntimeError, span: Span::line(n), ..Default::default() };
+    let sig = ["SEGV", "BUS", "FPE", "ILL", "ABRT"].into_iter().find(|s| what.starts_with(&format!("{s} on ")));
+    if let Some(s) = sig {
+        let name = format!("SIG{s}");
+        reason.kind = StopKind::Signal;
+        reason.signo = crate::model::signals::signo(&name);
+        reason.signal = Some(b.intern(&name));
+        reason.description = Some(what.into());
+    } else {
+        reason.description = Some(what.trim().into());
+    }
+    if let Some(p) = what.find(" address ") {
+        reason.address = what[p + 9..].split_whitespace().next().and_then(parse_hex).map(Address);
+    }
+    let si = b.new_stop(reason, None);
+    b.trace.stops[si].checker = Some(CheckerReport {
+        tool: tool.into(),
+        kind: if sig.is_some() { None } else { kind_of(tool, what) },
+        text: what.trim().into(),
+        access: None,
+        summary: None,
+        span: Span::line(n),
+    });
+    b.trace.stops[si].span.extend_to(n);
+    b.san = SanState { active: true, ..Default::default() };
+    // A SEGV report names its thread at the end: `… sp 0x… T0)`.
+    if sig.is_some() {
+        b.san.next_section = Some("T0".into());
+    }
+}
+
+/// The thread the next frame goes to: opened by the first frame after a heading.
+fn stack_thread(b: &mut Builder) -> usize {
+    if let Some(ti) = b.san.thread {
+        return ti;
+    }
+    let si = b.ensure_stop();
+    let first = !b.san.first_done;
+    b.san.sections += 1;
+    let id = match b.san.next_section.take() {
+        Some(s) if first || !b.trace.stops[si].threads.iter().any(|t| *t.id == *s) => s,
+        Some(s) => format!("{s} ({})", b.san.sections),
+        None if first => "T0".to_string(),
+        None => format!("stack {}", b.san.sections),
+    };
+    let ti = b.thread_by_id(&id);
+    if first {
+        b.trace.stops[si].threads[ti].crashed = true;
+        // A UBSan location frame is replaced by the printed stack.
+        b.trace.stops[si].threads[ti].frames.clear();
+        b.san.first_done = true;
+    }
+    b.san.thread = Some(ti);
+    ti
+}
+
+/// A heading turned into a thread id: `freed by thread T0 here:` -> `freed by thread T0`.
+fn section_name(t: &str) -> String {
+    let t = t.trim_end_matches(':');
+    let t = t.strip_suffix(" here").or_else(|| t.strip_suffix(" at")).unwrap_or(t);
+    let mut s: String = t.chars().take(80).collect();
+    if let Some(p) = s.find(" (tid=") {
+        s.truncate(p);
+    }
+    if let Some(p) = s.find(" of size ") {
+        // `Previous write of size 4 at 0x… by thread T1` -> `Previous write by thread T1`
+        let tail = s.find(" by ").map(|q| s[q..].to_string()).unwrap_or_default();
+        s.truncate(p);
+        s.push_str(&tail);
+    }
+    s
+}
+
+/// `READ of size 4 at 0x… thread T0` / `Read of size 4 at 0x… by thread T2:` /
+/// `Previous write of size 4 at 0x… by main thread:`. Returns the access text and the thread.
+fn access_line(t: &str) -> Option<(&str, Option<&str>)> {
+    let lower_ok = [
+        "READ of size ",
+        "WRITE of size ",
+        "Read of size ",
+        "Write of size ",
+        "Previous read of size ",
+        "Previous write of size ",
+        "Atomic read of size ",
+        "Atomic write of size ",
+        "Previous atomic read of size ",
+        "Previous atomic write of size ",
+    ];
+    if !lower_ok.iter().any(|p| t.starts_with(p)) || !t.contains(" at 0x") {
+        return None;
+    }
+    let thread = t
+        .rsplit(' ')
+        .next()
+        .map(|w| w.trim_end_matches(':'))
+        .filter(|w| w.starts_with('T') && w[1..].bytes().all(|c| c.is_ascii_digit()));
+    Some((t, thread))
+}
+
+/// `0x0c067fff7fb0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00` or `=>0x…: fa fa[04]fa`.
+fn shadow_row(b: &mut Builder, t: &str, n: u32) -> bool {
+    let r = t.strip_prefix("=>").unwrap_or(t);
+    let Some((addr, bytes)) = r.split_once(": ") else { return false };
+    let Some(a) = parse_hex(addr) else { return false };
+    let mut words = Vec::new();
+    for w in bytes.split([' ', '[', ']']).filter(|w| !w.is_empty()) {
+        match u8::from_str_radix(w, 16) {
+            Ok(v) if w.len() == 2 => words.push(v as u64),
+            _ => return false,
+        }
+    }
+    let si = b.ensure_stop();
+    b.trace.stops[si].memory.push(MemoryDump {
+        expr: Some("shadow".into()),
+        thread: None,
+        frame: 0,
+        address: Address(a),
+        unit: 1,
+        words,
+        string: None,
+        span: Span::line(n),
+    });
+    if t.starts_with("=>") {
+        b.add_message(t, n);
+    }
+    b.trace.stops[si].span.extend_to(n);
+    true
+}
+
+/// `file.c:12` / `file.c:12:5` as a frame without a function.
+fn location_frame(b: &mut Builder, loc: &str, n: u32) -> Option<Frame> {
+    let (file, line, col) = split_location(loc)?;
+    Some(Frame {
+        index: 0,
+        file: Some(b.intern(file)),
+        line: Some(line),
+        column: col,
+        span: Span::line(n),
+        ..Default::default()
+    })
+}
+
+/// `path:line[:col]` -> parts.
+fn split_location(loc: &str) -> Option<(&str, u32, Option<u32>)> {
+    let (a, last) = loc.rsplit_once(':')?;
+    let last_n: u32 = last.parse().ok()?;
+    if let Some((f, l)) = a.rsplit_once(':')
+        && let Ok(line) = l.parse::<u32>()
+        && !f.is_empty()
+    {
+        return Some((f, line, Some(last_n)));
+    }
+    if a.is_empty() {
+        return None;
+    }
+    Some((a, last_n, None))
+}
+
+/// A sanitizer stack line (trimmed):
+/// `#0 0x56072343b2c3 in sum_items src/san.c:12`, `#4 0x… in _start (build/san-asan+0x1190)`,
+/// `#1 0x… (/lib/x86_64-linux-gnu/libc.so.6+0x2724a) (BuildId: …)`, TSan's
+/// `#0 adder src/san.c:34 (san-tsan+0x1395)`.
+fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
+    let r = t.strip_prefix('#')?;
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !r[digits..].starts_with(' ') {
+        return None;
+    }
+    let index: u32 = r[..digits].parse().ok()?;
+    let mut rest = r[digits..].trim_start();
+    // `(BuildId: 134e…)` at the end.
+    if let Some(p) = rest.rfind(" (BuildId: ") {
+        rest = rest[..p].trim_end();
+    }
+    let mut pc = None;
+    if rest.starts_with("0x") {
+        let end = rest.find(' ').unwrap_or(rest.len());
+        pc = parse_hex(&rest[..end]);
+        pc?;
+        rest = rest[end..].trim_start();
+        rest = rest.strip_prefix("in ").unwrap_or(rest);
+    }
+    let mut f = Frame { index, pc: pc.map(Address), span: Span::line(n), ..Default::default() };
+    // `(module+0xoff)` at the end.
+    if rest.ends_with(')')
+        && let Some(p) = rest.rfind(" (").map(|p| p + 1).or_else(|| rest.starts_with('(').then_some(0))
+        && rest[p..].contains("+0x")
+    {
+        let inner = &rest[p + 1..rest.len() - 1];
+        let module = inner.rsplit_once("+0x").map(|(m, _)| m).unwrap_or(inner);
+        f.module = Some(b.intern(module));
+        rest = rest[..p].trim_end();
+    }
+    // `file:line[:col]` as the last word.
+    if let Some((head, last)) = rest.rsplit_once(' ')
+        && let Some((file, line, col)) = split_location(last)
+    {
+        f.file = Some(b.intern(file));
+        f.line = Some(line);
+        f.column = col;
+        rest = head.trim_end();
+    } else if pc.is_none()
+        && let Some((file, line, col)) = split_location(rest)
+    {
+        // TSan without a function name.
+        f.file = Some(b.intern(file));
+        f.line = Some(line);
+        f.column = col;
+        rest = "";
+    }
+    if !rest.is_empty() && rest != "<null>" && !rest.starts_with("<null> ") {
+        f.function = Some(b.intern(rest));
+    }
+    if f.pc.is_none() && f.function.is_none() && f.file.is_none() && f.module.is_none() {
+        return None;
+    }
+    Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::*;
+
+    #[test]
+    fn asan_report_is_a_stop_with_stacks() {
+        // Shape of the recorded tests/wild/san/asan-uaf.txt (gcc 12 libsanitizer), our values.
+        let p = crate::input::parse(
+            "=================================================================
+==7==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000012 at pc 0x5555 bp 0x7ffe sp 0x7ffd
+READ of size 1 at 0x602000000012 thread T0
+    #0 0x55d0c3a0b4b0 in show_label src/ui.c:60
+    #1 0x7f0c1a227249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58
+    #2 0x55d0c3a0b190 in _start (/tmp/ui+0x1190) (BuildId: 0123abcd)
+
+0x602000000012 is located 2 bytes inside of 8-byte region [0x602000000010,0x602000000018)
+freed by thread T0 here:
+    #0 0x7f0c1a4b9b6f in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52
+    #1 0x55d0c3a0b4a7 in drop_label src/ui.c:59
+
+SUMMARY: AddressSanitizer: heap-use-after-free src/ui.c:60 in show_label
+==7==ABORTING
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let s = &p.trace.stops[0];
+        let c = s.checker.as_ref().expect("checker report");
+        assert_eq!(c.kind, Some("use-after-free"));
+        assert_eq!(c.access.as_deref(), Some("READ of size 1 at 0x602000000012 thread T0"));
+        assert_eq!(s.reason.address, Some(Address(0x602000000012)));
+        let t0 = s.threads.iter().find(|t| &*t.id == "T0").expect("T0");
+        assert!(t0.crashed);
+        assert_eq!(t0.frames[0].function.as_deref(), Some("show_label"));
+        assert_eq!((t0.frames[0].file.as_deref(), t0.frames[0].line), (Some("src/ui.c"), Some(60)));
+        assert_eq!(t0.frames[2].module.as_deref(), Some("/tmp/ui"));
+        let freed = s.threads.iter().find(|t| &*t.id == "freed by thread T0").expect("free stack");
+        assert_eq!(freed.frames[1].function.as_deref(), Some("drop_label"));
+        assert_eq!(crate::analyze::culprit(s).map(|c| c.index), Some(0));
+    }
+
+    #[test]
+    fn tsan_frames_without_pc_and_ubsan_lines() {
+        let p = crate::input::parse(
+            "WARNING: ThreadSanitizer: data race (pid=12)
+  Write of size 4 at 0x55d0c3a0e010 by thread T2:
+    #0 bump src/count.c:9 (count+0x1395)
+  Previous read of size 4 at 0x55d0c3a0e010 by main thread:
+    #0 main src/count.c:20:5 (count+0x1402)
+src/count.c:31:14: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(p.trace.stops[0].checker.as_ref().and_then(|c| c.kind), Some("data-race"));
+        let t2 = &p.trace.stops[0].threads[0];
+        assert_eq!((&*t2.id, t2.frames[0].function.as_deref(), t2.frames[0].line), ("T2", Some("bump"), Some(9)));
+        assert_eq!(p.trace.stops[0].threads[1].frames[0].column, Some(5));
+        assert_eq!(p.trace.stops[1].checker.as_ref().and_then(|c| c.kind), Some("undefined-behavior"));
+        assert!(p.trace.formats.contains(&Format::Tsan) && p.trace.formats.contains(&Format::Ubsan));
+    }
+}

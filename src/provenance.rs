@@ -1,0 +1,179 @@
+//! Register provenance from the machine code (x86-64): which instruction last wrote a register
+//! before the pc, and what a called function does to a callee-saved register.
+//!
+//! The code is decoded with iced-x86 from the process image a trace carries (a core with its
+//! `--exe` and libraries); a transcript without process memory gives nothing here.
+
+use crate::model::*;
+use iced_x86::{
+    Code, Decoder, DecoderOptions, Formatter, GasFormatter, Instruction, InstructionInfoFactory, OpAccess, OpKind,
+    Register,
+};
+
+/// One decoded instruction: address, AT&T text (as gdb prints it), the decoded form.
+pub struct Decoded {
+    pub address: u64,
+    pub text: String,
+    pub insn: Instruction,
+}
+
+fn format(insn: &Instruction) -> String {
+    let mut fmt = GasFormatter::new();
+    fmt.options_mut().set_first_operand_char_index(7);
+    fmt.options_mut().set_small_hex_numbers_in_decimal(false);
+    let mut s = String::new();
+    fmt.format(insn, &mut s);
+    s.trim_end().to_string()
+}
+
+/// Decodes `[start, end)` from the trace's process memory.
+pub fn decode_range(trace: &Trace, start: u64, end: u64) -> Option<Vec<Decoded>> {
+    let mem = trace.memory.as_ref()?;
+    let len = end.checked_sub(start).filter(|l| *l > 0 && *l <= 64 << 10)? as usize;
+    let mut buf = vec![0u8; len];
+    if mem.0.read(start, &mut buf) != len {
+        return None;
+    }
+    let mut dec = Decoder::with_ip(64, &buf, start, DecoderOptions::NONE);
+    let mut out = Vec::new();
+    while dec.can_decode() {
+        let insn = dec.decode();
+        if insn.is_invalid() {
+            return None;
+        }
+        out.push(Decoded { address: insn.ip(), text: format(&insn), insn });
+    }
+    // The range must end on an instruction boundary (pc is an instruction start).
+    (out.last().map(|d| d.insn.next_ip()) == Some(end)).then_some(out)
+}
+
+/// Decodes a function from `start` to its first `ret` (at most `max` instructions).
+pub fn decode_function(trace: &Trace, start: u64, max: usize) -> Option<Vec<Decoded>> {
+    let mem = trace.memory.as_ref()?;
+    let mut buf = vec![0u8; max * 15];
+    let n = mem.0.read(start, &mut buf);
+    if n == 0 {
+        return None;
+    }
+    let mut dec = Decoder::with_ip(64, &buf[..n], start, DecoderOptions::NONE);
+    let mut out = Vec::new();
+    while dec.can_decode() && out.len() < max {
+        let insn = dec.decode();
+        if insn.is_invalid() {
+            break;
+        }
+        let ret = matches!(insn.code(), Code::Retnq | Code::Retnq_imm16);
+        out.push(Decoded { address: insn.ip(), text: format(&insn), insn });
+        if ret {
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// The iced register for a gdb register name (64-bit general-purpose registers only).
+pub fn gpr(name: &str) -> Option<Register> {
+    Some(match name {
+        "rax" => Register::RAX,
+        "rbx" => Register::RBX,
+        "rcx" => Register::RCX,
+        "rdx" => Register::RDX,
+        "rsi" => Register::RSI,
+        "rdi" => Register::RDI,
+        "rbp" => Register::RBP,
+        "rsp" => Register::RSP,
+        "r8" => Register::R8,
+        "r9" => Register::R9,
+        "r10" => Register::R10,
+        "r11" => Register::R11,
+        "r12" => Register::R12,
+        "r13" => Register::R13,
+        "r14" => Register::R14,
+        "r15" => Register::R15,
+        _ => return None,
+    })
+}
+
+/// Whether `insn` writes (any part of) `reg`.
+pub fn writes(info: &mut InstructionInfoFactory, insn: &Instruction, reg: Register) -> bool {
+    let full = reg.full_register();
+    info.info(insn).used_registers().iter().any(|u| {
+        u.register().full_register() == full
+            && matches!(
+                u.access(),
+                OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
+            )
+    })
+}
+
+/// What a called function does to a callee-saved register.
+pub enum CalleeEffect {
+    /// Writes it without saving it first.
+    Clobbers(u64, String),
+    /// Saves it (push) but then stores over the save slot, so the restore brings back
+    /// another value.
+    OverwritesSaveSlot { push: (u64, String), store: (u64, String) },
+}
+
+/// Walks a function's straight-line code (entry to first `ret`) for what it does to `reg`.
+pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
+    let mut info = InstructionInfoFactory::new();
+    let full = reg.full_register();
+    // Stack depth below the entry sp, in bytes; the save slot's depth once pushed.
+    let mut depth: i64 = 0;
+    let mut slot: Option<(i64, u64, String)> = None;
+    for d in code {
+        let i = &d.insn;
+        match i.code() {
+            Code::Push_r64 if i.op0_register().full_register() == full => {
+                depth += 8;
+                slot = Some((depth, d.address, d.text.clone()));
+                continue;
+            }
+            Code::Push_r64 | Code::Pushq_imm8 | Code::Pushq_imm32 => {
+                depth += 8;
+                continue;
+            }
+            Code::Pop_r64 if i.op0_register().full_register() == full => {
+                // The restore: from here the register is the caller's again.
+                slot = None;
+                depth -= 8;
+                continue;
+            }
+            Code::Pop_r64 => {
+                depth -= 8;
+                continue;
+            }
+            Code::Sub_rm64_imm8 | Code::Sub_rm64_imm32
+                if i.op0_kind() == OpKind::Register && i.op0_register() == Register::RSP =>
+            {
+                depth += i.immediate(1) as i64;
+                continue;
+            }
+            Code::Add_rm64_imm8 | Code::Add_rm64_imm32
+                if i.op0_kind() == OpKind::Register && i.op0_register() == Register::RSP =>
+            {
+                depth -= i.immediate(1) as i64;
+                continue;
+            }
+            _ => {}
+        }
+        // A store through rsp onto the save slot.
+        if let Some((sd, pa, pt)) = &slot
+            && i.op0_kind() == OpKind::Memory
+            && i.memory_base() == Register::RSP
+            && i.memory_index() == Register::None
+            && depth - i.memory_displacement64() as i64 == *sd
+            && info.info(i).used_memory().iter().any(|m| matches!(m.access(), OpAccess::Write | OpAccess::ReadWrite))
+        {
+            return Some(CalleeEffect::OverwritesSaveSlot {
+                push: (*pa, pt.clone()),
+                store: (d.address, d.text.clone()),
+            });
+        }
+        if slot.is_none() && writes(&mut info, i, reg) {
+            return Some(CalleeEffect::Clobbers(d.address, d.text.clone()));
+        }
+    }
+    None
+}

@@ -1,0 +1,33 @@
+//! `data-race`: two threads accessed the same memory without synchronization.
+
+use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+
+pub(crate) static RULE: RuleInfo = RuleInfo {
+    id: "data-race",
+    title: "two threads accessed the same memory without synchronization",
+    maturity: Maturity::Stable,
+    default_severity: Severity::Error,
+    explanation: r#"**What it flags** A ThreadSanitizer `data race` report: the two conflicting accesses (`Read of size 4 at 0x… by
+thread T2`, `Previous write of size 4 at 0x… by thread T1`), the location (`Location is global
+'shared_total'`) and where the threads were created.
+
+**Why it matters** Races make crashes intermittent and values wrong; the two stacks name the unsynchronized code.
+
+**Example** `WARNING: ThreadSanitizer: data race (pid=29340)` with `#0 adder src/san.c:34` in both stacks.
+
+**Known false positives** Synchronization ThreadSanitizer cannot see (hand-written atomics in assembly, some lock-free
+libraries) is reported as a race."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/tsan-race.txt"),
+        super::Sample::File("tests/wild/damage/tsan-race-crlf.txt"),
+    ],
+    quiet_on: &[super::Sample::File("tests/wild/gdb/null-bt.txt")],
+};
+
+pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
+    super::checker_findings(cx, &RULE, &["thread apply all bt"], out);
+}

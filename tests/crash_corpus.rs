@@ -1,0 +1,285 @@
+//! The generalization crash corpus (`sample-traces/crashers/`, issue #11): real crashes in
+//! shapes the rules were not written for, plus a look-alike negative control for every rule.
+//!
+//! For every case of `sample-traces/crashers/manifest.json` the tracecheck binary reads the
+//! recorded gdb transcript and (when gcc, clang, rustc, go, musl-gcc and gdb are here) a core
+//! of the same program written by gdb's `generate-core-file`, read with `--exe`. Both must give
+//! the manifest's signal and culprit, fire every `must` rule, and fire nothing outside
+//! `must` and `may`; the culprit must agree between transcript and core. Text output must
+//! never glue a frame number to its address.
+//!
+//! Each rule's precision and recall over the corpus are printed (`cargo test --test
+//! crash_corpus -- --nocapture`); `docs/rules/generalization.md` keeps them.
+//!
+//! Known failures are listed by exact description in `sample-traces/crashers/known-failures.list`.
+//! The test fails on any failure not in that list (a regression) and on any listed failure
+//! that no longer happens (so the list only shrinks).
+
+mod common;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus_dir() -> PathBuf {
+    common::samples_dir().join("crashers")
+}
+
+struct Case {
+    name: String,
+    signal: String,
+    culprit: Option<String>,
+    must: Vec<String>,
+    may: Vec<String>,
+    controls: Vec<String>,
+    mention: BTreeMap<String, String>,
+    core_mention: BTreeMap<String, String>,
+    /// The core's own expectations (`must`, `culprit`) where a core cannot carry what the
+    /// transcript has.
+    core: Option<(Vec<String>, Option<String>)>,
+}
+
+fn mentions(v: &Value) -> BTreeMap<String, String> {
+    v.as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string())).collect())
+        .unwrap_or_default()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+fn load_manifest() -> Vec<Case> {
+    let text = std::fs::read_to_string(corpus_dir().join("manifest.json")).expect("manifest.json");
+    let v: Value = serde_json::from_str(&text).expect("manifest.json is JSON");
+    let cases = v["cases"].as_array().expect("manifest has cases");
+    cases
+        .iter()
+        .map(|c| Case {
+            name: c["name"].as_str().expect("name").to_string(),
+            signal: c["signal"].as_str().expect("signal").to_string(),
+            culprit: c["culprit"].as_str().map(str::to_string),
+            must: strings(&c["must"]),
+            may: strings(&c["may"]),
+            controls: strings(&c["controls"]),
+            mention: mentions(&c["mention"]),
+            core_mention: mentions(&c["core_mention"]),
+            core: c["core"].as_object().map(|o| (strings(&o["must"]), o["culprit"].as_str().map(str::to_string))),
+        })
+        .collect()
+}
+
+fn all_rules() -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_tracecheck")).arg("rules").output().expect("tracecheck rules");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+/// What tracecheck reported for one input.
+struct Outcome {
+    signal: Option<String>,
+    culprit: Option<String>,
+    findings: BTreeMap<String, Vec<String>>,
+}
+
+fn analyze(args: &[&Path]) -> Outcome {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tracecheck"));
+    cmd.args(["--format", "json", "--fail-on", "never"]);
+    for a in args {
+        cmd.arg(a);
+    }
+    let out = cmd.output().expect("run tracecheck");
+    assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("tracecheck JSON");
+    let input = &v["inputs"][0];
+    let stop = input["stops"].as_array().and_then(|s| s.last()).cloned().unwrap_or(Value::Null);
+    let mut findings: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in input["findings"].as_array().into_iter().flatten() {
+        let rule = f["rule"].as_str().unwrap_or("?").to_string();
+        findings.entry(rule).or_default().push(f["message"].as_str().unwrap_or("").to_string());
+    }
+    Outcome {
+        signal: stop["reason"]["signal"].as_str().map(str::to_string),
+        culprit: stop["culprit"]["function"].as_str().map(str::to_string),
+        findings,
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    tp: usize,
+    fp: usize,
+    fn_: usize,
+}
+
+/// Checks one outcome against its case; failure descriptions go to `fails`, rule counts to
+/// `counts`.
+fn check(case: &Case, path: &str, o: &Outcome, fails: &mut BTreeSet<String>, counts: &mut BTreeMap<String, Counts>) {
+    let id = format!("{path}:{}", case.name);
+    let (must, culprit, mention) = match (&case.core, path) {
+        (Some((must, culprit)), "core") => (must, culprit, &case.core_mention),
+        (None, "core") => (&case.must, &case.culprit, &case.core_mention),
+        _ => (&case.must, &case.culprit, &case.mention),
+    };
+    if o.signal.as_deref() != Some(case.signal.as_str()) {
+        fails.insert(format!("{id}: signal is {:?}, expected {}", o.signal, case.signal));
+    }
+    if o.culprit != *culprit {
+        fails.insert(format!("{id}: culprit is {:?}, expected {:?}", o.culprit, culprit));
+    }
+    for (rule, c) in counts.iter_mut() {
+        let fired = o.findings.contains_key(rule);
+        let expected = must.contains(rule);
+        if expected && fired {
+            c.tp += 1;
+            if let Some(m) = mention.get(rule)
+                && !o.findings[rule].iter().any(|msg| msg.contains(m.as_str()))
+            {
+                fails.insert(format!("{id}: {rule} does not mention \"{m}\""));
+            }
+        } else if expected {
+            c.fn_ += 1;
+            fails.insert(format!("{id}: {rule} did not fire"));
+        } else if fired && !case.may.contains(rule) {
+            c.fp += 1;
+            fails.insert(format!("{id}: {rule} fired (false finding)"));
+        }
+    }
+}
+
+/// Text output must separate a frame number from the address: `#2683 0x…`, never `#26830x…`.
+fn check_text_frames(case: &Case, transcript: &Path, fails: &mut BTreeSet<String>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+        .args(["--fail-on", "never", "--color", "never", "--max-frames", "100000"])
+        .arg(transcript)
+        .output()
+        .expect("run tracecheck");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let glued = text.split('#').skip(1).any(|rest| {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && rest[digits..].starts_with("0x")
+    });
+    if glued {
+        fails.insert(format!("transcript:{}: text output glues a frame number to its address", case.name));
+    }
+}
+
+fn known_failures() -> BTreeSet<String> {
+    let text = std::fs::read_to_string(corpus_dir().join("known-failures.list")).unwrap_or_default();
+    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect()
+}
+
+/// Builds every case and writes its core with gdb (`regenerate.sh --cores`); None when a
+/// tool is missing (the SKIPPED line is printed, and under CI the test fails).
+fn build_cores() -> Option<PathBuf> {
+    if !common::require_tools(&["gcc", "g++", "clang", "clang++", "rustc", "go", "musl-gcc", "gdb", "bash"]) {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("tracecheck-crash-corpus-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new("bash")
+        .arg(corpus_dir().join("regenerate.sh"))
+        .arg("--cores")
+        .arg(&dir)
+        .output()
+        .expect("run regenerate.sh --cores");
+    assert!(
+        out.status.success(),
+        "regenerate.sh --cores failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(dir)
+}
+
+fn pct(num: usize, den: usize) -> String {
+    if den == 0 { "-".to_string() } else { format!("{:.0}%", 100.0 * num as f64 / den as f64) }
+}
+
+#[test]
+fn crash_corpus_meets_manifest() {
+    let cases = load_manifest();
+    let rules = all_rules();
+    assert!(rules.len() >= 16, "tracecheck rules listed {rules:?}");
+    // Every rule has at least one look-alike negative control.
+    for r in &rules {
+        assert!(cases.iter().any(|c| c.controls.contains(r)), "no negative control for rule {r}");
+    }
+    for c in &cases {
+        for r in c.must.iter().chain(&c.may).chain(&c.controls) {
+            assert!(rules.contains(r), "{}: unknown rule {r}", c.name);
+        }
+        assert!(
+            !c.controls.iter().any(|r| c.must.contains(r) || c.may.contains(r)),
+            "{}: control rule also expected",
+            c.name
+        );
+    }
+
+    let mut counts: BTreeMap<String, Counts> = rules.iter().map(|r| (r.clone(), Counts::default())).collect();
+    let mut fails = BTreeSet::new();
+    let mut transcript_culprits = BTreeMap::new();
+    for case in &cases {
+        let t = corpus_dir().join(format!("{}.gdb.txt", case.name));
+        assert!(t.is_file(), "missing transcript {}", t.display());
+        let o = analyze(&[&t]);
+        check(case, "transcript", &o, &mut fails, &mut counts);
+        check_text_frames(case, &t, &mut fails);
+        transcript_culprits.insert(case.name.clone(), o.culprit);
+    }
+
+    let cores = build_cores();
+    if let Some(dir) = &cores {
+        for case in &cases {
+            let exe = dir.join(&case.name);
+            let core = dir.join(format!("{}.core", case.name));
+            assert!(core.is_file(), "no core for {}", case.name);
+            let exe_arg = Path::new("--exe");
+            let o = analyze(&[exe_arg, &exe, &core]);
+            check(case, "core", &o, &mut fails, &mut counts);
+            if case.core.is_none() && o.culprit != transcript_culprits[&case.name] {
+                fails.insert(format!(
+                    "core:{}: culprit differs between transcript ({:?}) and core ({:?})",
+                    case.name, transcript_culprits[&case.name], o.culprit
+                ));
+            }
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    let runs = if cores.is_some() { "transcripts and cores" } else { "transcripts only" };
+    println!("crash corpus: {} cases, {runs}", cases.len());
+    println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", "rule", "TP", "FP", "FN", "precision", "recall");
+    let (mut tp, mut fp, mut fn_) = (0, 0, 0);
+    for (r, c) in &counts {
+        println!(
+            "{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}",
+            r,
+            c.tp,
+            c.fp,
+            c.fn_,
+            pct(c.tp, c.tp + c.fp),
+            pct(c.tp, c.tp + c.fn_)
+        );
+        tp += c.tp;
+        fp += c.fp;
+        fn_ += c.fn_;
+    }
+    println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", "all rules", tp, fp, fn_, pct(tp, tp + fp), pct(tp, tp + fn_));
+    let culprit_ok =
+        cases.len() - fails.iter().filter(|f| f.starts_with("transcript:") && f.contains(": culprit is")).count();
+    println!("culprit right (transcripts): {culprit_ok}/{}", cases.len());
+    println!("failures now: {}", fails.len());
+    for f in &fails {
+        println!("  {f}");
+    }
+
+    let known = known_failures();
+    let regressions: Vec<&String> = fails.iter().filter(|f| !known.contains(*f)).collect();
+    let fixed: Vec<&String> =
+        known.iter().filter(|k| !fails.contains(*k) && (cores.is_some() || !k.starts_with("core:"))).collect();
+    assert!(regressions.is_empty(), "new failures (not in known-failures.list):\n{regressions:#?}");
+    assert!(fixed.is_empty(), "fixed: remove these lines from sample-traces/crashers/known-failures.list:\n{fixed:#?}");
+}
