@@ -114,6 +114,107 @@ impl fmt::Display for Class {
     }
 }
 
+/// What a register value is, computed once by [`annotate_register`] and formatted by every
+/// renderer (text, JSON, markdown, TUI): no renderer parses an annotation back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Annotation {
+    /// Zero.
+    Null,
+    /// Below 0x10000: an integer more likely than a pointer.
+    SmallInteger,
+    /// -1, -128, …: an integer, not a kernel address.
+    SmallNegative(i64),
+    /// An address: its region, module, the symbol the debugger printed (name and offset) and
+    /// whether it rests on layout heuristics.
+    Region(Class),
+}
+
+/// `main+16` as a name and an offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolOffset<'a> {
+    pub name: &'a str,
+    pub offset: u64,
+}
+
+impl Class {
+    /// The printed symbol split into name and offset (`main+16` → `main`, 16).
+    pub fn symbol_offset(&self) -> Option<SymbolOffset<'_>> {
+        let s = self.symbol.as_deref()?;
+        Some(match s.rsplit_once('+') {
+            Some((name, off)) if !name.is_empty() => {
+                let off = off.strip_prefix("0x").map_or_else(|| off.parse().ok(), |h| u64::from_str_radix(h, 16).ok());
+                match off {
+                    Some(offset) => SymbolOffset { name, offset },
+                    None => SymbolOffset { name: s, offset: 0 },
+                }
+            }
+            _ => SymbolOffset { name: s, offset: 0 },
+        })
+    }
+}
+
+impl Annotation {
+    /// The region colour to draw it in.
+    pub fn kind(&self) -> RegionKind {
+        match self {
+            Annotation::Null => RegionKind::ZeroPage,
+            Annotation::SmallInteger | Annotation::SmallNegative(_) => RegionKind::SmallInteger,
+            Annotation::Region(c) => c.kind,
+        }
+    }
+    /// The annotation with the symbol first (`<sym+off> code (mod)`), for narrow panes where
+    /// the symbol matters most when the text is cut (a guess keeps its order, so its
+    /// `[guess: …]` mark stays last).
+    pub fn symbol_first(&self) -> String {
+        match self {
+            Annotation::Region(c) if c.symbol.is_some() && !c.heuristic => {
+                let rest = Class { symbol: None, ..c.clone() };
+                format!("<{}> {rest}", c.symbol.as_deref().unwrap_or(""))
+            }
+            a => a.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Annotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Annotation::Null => f.write_str("null"),
+            Annotation::SmallInteger => f.write_str("small integer"),
+            Annotation::SmallNegative(v) => write!(f, "small negative integer ({v})"),
+            Annotation::Region(c) => c.fmt(f),
+        }
+    }
+}
+
+/// The annotation of a register value: what it points into, plus the symbol gdb printed
+/// next to it. `None` for registers that are not addresses (flags, segments, system
+/// registers: [`crate::arch`]) and for values nothing is known about.
+pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option<Annotation> {
+    let v = r.value?;
+    if crate::arch::never_address(&r.name, arch) {
+        return None;
+    }
+    if v < 0x10000 {
+        // Registers hold integers as often as pointers: say "small integer", not "zero page".
+        return Some(if v == 0 { Annotation::Null } else { Annotation::SmallInteger });
+    }
+    if (v as i64) < 0 && (v as i64) > -0x10000 {
+        return Some(Annotation::SmallNegative(v as i64));
+    }
+    let mut class = c.classify(v);
+    if let Some(nat) = r.natural.as_deref()
+        && let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>'))
+        && a < b
+    {
+        class.symbol = Some(nat[a + 1..b].to_string());
+    }
+    if class.kind == RegionKind::Unknown && class.symbol.is_none() {
+        return None;
+    }
+    Some(Annotation::Region(class))
+}
+
 /// Classifies values against one trace.
 pub struct Classifier<'a> {
     trace: &'a Trace,
@@ -320,6 +421,37 @@ impl<'a> Classifier<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn annotations_are_typed_and_formatted_once() {
+        let reg = |name: &str, v: u64, natural: &str| Register {
+            name: name.into(),
+            value: Some(v),
+            natural: Some(natural.into()),
+            span: Span::default(),
+        };
+        let t = crate::input::parse(
+            "(gdb) info proc mappings\n          Start Addr           End Addr       Size     Offset  Perms  objfile\n      0x555555554000     0x555555555000     0x1000        0x0  r-xp   /tmp/prog\n",
+        )
+        .trace;
+        let c = Classifier::new(&t);
+        let a = annotate_register(&reg("rip", 0x555555554139, "0x555555554139 <main+16>"), &c, Arch::X86_64).unwrap();
+        let Annotation::Region(class) = &a else { panic!("{a:?}") };
+        assert_eq!(class.kind, RegionKind::Code);
+        assert_eq!(class.symbol_offset(), Some(SymbolOffset { name: "main", offset: 16 }));
+        assert_eq!(a.to_string(), "code (prog) <main+16>");
+        assert_eq!(a.symbol_first(), "<main+16> code (prog)");
+        assert_eq!(a.kind(), RegionKind::Code);
+        assert_eq!(annotate_register(&reg("rax", 0, "0"), &c, Arch::X86_64), Some(Annotation::Null));
+        assert_eq!(annotate_register(&reg("rax", 7, "7"), &c, Arch::X86_64).unwrap().to_string(), "small integer");
+        assert_eq!(
+            annotate_register(&reg("rax", (-2i64) as u64, "-2"), &c, Arch::X86_64),
+            Some(Annotation::SmallNegative(-2))
+        );
+        // System registers are never addresses (qemu's AArch64 set).
+        assert_eq!(annotate_register(&reg("SCTLR", 0x555555554139, ""), &c, Arch::Aarch64), None);
+        assert_eq!(annotate_register(&reg("eflags", 0x246, "[ PF ZF IF ]"), &c, Arch::X86_64), None);
+    }
 
     fn trace_with_maps() -> Trace {
         let text = "\

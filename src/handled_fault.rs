@@ -11,9 +11,9 @@
 //! object [0x28])`) or an address printed beside the signal's name. Findings made on the view
 //! are mapped back to the real frame numbers and say which handler caught the fault.
 
-use crate::roles::interrupted_frame;
 use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
 use crate::model::*;
+use crate::roles::interrupted_frame;
 use std::collections::BTreeMap;
 
 /// One stop replaced by its handled-fault view.

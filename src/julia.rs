@@ -60,9 +60,24 @@ fn is_runtime_source(file: &str) -> bool {
         || file.contains("/src/support/")
         || matches!(
             base,
-            "julia.h" | "julia_internal.h" | "julia_threads.h" | "gc-stock.c" | "gc-common.c" | "gc.c" | "task.c"
-                | "signals-unix.c" | "signal-handling.c" | "rtutils.c" | "dump.c" | "staticdata.c" | "gf.c"
-                | "builtins.c" | "datatype.c" | "subtype.c" | "jltypes.c" | "work-stealing-queue.h"
+            "julia.h"
+                | "julia_internal.h"
+                | "julia_threads.h"
+                | "gc-stock.c"
+                | "gc-common.c"
+                | "gc.c"
+                | "task.c"
+                | "signals-unix.c"
+                | "signal-handling.c"
+                | "rtutils.c"
+                | "dump.c"
+                | "staticdata.c"
+                | "gf.c"
+                | "builtins.c"
+                | "datatype.c"
+                | "subtype.c"
+                | "jltypes.c"
+                | "work-stealing-queue.h"
         )
 }
 
@@ -74,7 +89,9 @@ pub fn is_base_file(file: &str) -> bool {
     if !file.ends_with(".jl") {
         return false;
     }
-    if file.contains("/packages/JuliaC/") || file.contains("/share/julia/base/") || file.contains("/share/julia/stdlib/")
+    if file.contains("/packages/JuliaC/")
+        || file.contains("/share/julia/base/")
+        || file.contains("/share/julia/stdlib/")
     {
         return true;
     }
@@ -231,7 +248,8 @@ pub(crate) fn version_in(text: &str) -> Option<String> {
     }
     if let Some(p) = text.find("julia-release-") {
         let rest = &text[p + "julia-release-".len()..];
-        let v: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-' || c.is_ascii_lowercase()).collect();
+        let v: String =
+            rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-' || c.is_ascii_lowercase()).collect();
         let v = v.replace("-dot-", ".");
         if v.split('.').all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit())) && v.contains('.') {
             return Some(v);
@@ -395,8 +413,12 @@ mod tests {
 
     #[test]
     fn base_and_runtime_files() {
-        for f in ["./array.jl", "strings/io.jl", "iobuffer.jl", "/h/.julia/packages/JuliaC/MBoXP/src/scripts/juliac-trim-base.jl"]
-        {
+        for f in [
+            "./array.jl",
+            "strings/io.jl",
+            "iobuffer.jl",
+            "/h/.julia/packages/JuliaC/MBoXP/src/scripts/juliac-trim-base.jl",
+        ] {
             assert!(is_base_file(f), "{f}");
         }
         for f in ["LuxLib/src/impl/matmul.jl", "~/.julia/dev/Enzyme/src/compiler.jl", "/workspace/mwe.jl", "REPL[2]"] {

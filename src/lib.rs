@@ -19,13 +19,14 @@ pub mod analyze;
 pub mod arch;
 pub mod classify;
 pub mod fills;
+pub mod fsutil;
+
 pub mod handled_fault;
 pub mod input;
 pub mod insn;
 pub mod julia;
 pub mod messages;
 pub mod model;
-pub mod fsutil;
 pub mod notes;
 pub mod pipeline;
 pub mod progress;

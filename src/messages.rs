@@ -199,6 +199,44 @@ pub fn thrown_type(t: &str) -> Option<&str> {
     Some(r.strip_suffix('\'').unwrap_or(r))
 }
 
+/// The typed parts of a message line, as the model keeps them (filled at input time).
+pub fn typed(m: &mut crate::model::Message) {
+    m.kind = classify(&m.text);
+    m.assertion = parse_assertion(&m.text).map(|a| crate::model::AssertionText {
+        program: a.program.map(Into::into),
+        file: a.file.map(Into::into),
+        line: a.line,
+        function: a.function.map(Into::into),
+        expr: a.expr.into(),
+    });
+    m.panic = parse_panic_header(&m.text).map(|h| crate::model::PanicText {
+        thread: h.thread.into(),
+        location: h.location.map(Into::into),
+        payload: h.payload.map(Into::into),
+    });
+    m.thrown = thrown_type(&m.text).map(Into::into);
+}
+
+/// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a
+/// damaged heap, not a failed program invariant.
+pub fn is_malloc_assertion(a: &crate::model::AssertionText) -> bool {
+    {
+        a.file.as_deref().is_some_and(|f| f.ends_with("malloc.c") || f.ends_with("arena.c"))
+            || a.function.as_deref().is_some_and(|f| {
+                matches!(
+                    f,
+                    "sysmalloc"
+                        | "_int_malloc"
+                        | "_int_free"
+                        | "malloc_consolidate"
+                        | "unlink_chunk"
+                        | "tcache_get"
+                        | "_int_realloc"
+                )
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,43 +312,5 @@ mod tests {
             thrown_type("terminate called after throwing an instance of 'std::out_of_range'"),
             Some("std::out_of_range")
         );
-    }
-}
-
-/// The typed parts of a message line, as the model keeps them (filled at input time).
-pub fn typed(m: &mut crate::model::Message) {
-    m.kind = classify(&m.text);
-    m.assertion = parse_assertion(&m.text).map(|a| crate::model::AssertionText {
-        program: a.program.map(Into::into),
-        file: a.file.map(Into::into),
-        line: a.line,
-        function: a.function.map(Into::into),
-        expr: a.expr.into(),
-    });
-    m.panic = parse_panic_header(&m.text).map(|h| crate::model::PanicText {
-        thread: h.thread.into(),
-        location: h.location.map(Into::into),
-        payload: h.payload.map(Into::into),
-    });
-    m.thrown = thrown_type(&m.text).map(Into::into);
-}
-
-/// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a
-/// damaged heap, not a failed program invariant.
-pub fn is_malloc_assertion(a: &crate::model::AssertionText) -> bool {
-    {
-        a.file.as_deref().is_some_and(|f| f.ends_with("malloc.c") || f.ends_with("arena.c"))
-            || a.function.as_deref().is_some_and(|f| {
-                matches!(
-                    f,
-                    "sysmalloc"
-                        | "_int_malloc"
-                        | "_int_free"
-                        | "malloc_consolidate"
-                        | "unlink_chunk"
-                        | "tcache_get"
-                        | "_int_realloc"
-                )
-            })
     }
 }

@@ -312,7 +312,9 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         .frames
         .iter()
         .position(|f| {
-            !is_machinery(f) && (f.function.is_some() || f.file.is_some()) && !(julia && crate::julia::is_runtime_or_base(f))
+            !is_machinery(f)
+                && (f.function.is_some() || f.file.is_some())
+                && !(julia && crate::julia::is_runtime_or_base(f))
         })
         .or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())))
         .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;

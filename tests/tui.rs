@@ -51,8 +51,11 @@ fn render(app: &mut App, w: u16, h: u16) -> (String, ratatui::buffer::Buffer) {
     (s, buf)
 }
 
+/// A key as the event loop handles it: update, then perform the I/O it asked for.
 fn key(app: &mut App, a: Action) {
-    app.update(a);
+    for e in app.update(a) {
+        tracecheck::tui::perform(app, e);
+    }
 }
 
 fn typ(app: &mut App, text: &str) {

@@ -155,7 +155,13 @@ fn follow_good_then_bad_session_in_chunks() {
     for c in "thunk where pgcstack belongs".chars() {
         app.update(Action::Input(c));
     }
-    app.update(Action::Open);
+    // `update` does no I/O: it hands the note to the loop, which saves it.
+    let effects = app.update(Action::Open);
+    assert!(matches!(effects.as_slice(), [tracecheck::tui::app::Effect::SaveNote { .. }]), "{effects:?}");
+    assert!(app.notes.is_empty(), "not saved before the loop performs the effect");
+    for e in effects {
+        tracecheck::tui::perform(&mut app, e);
+    }
     assert!(app.status.as_ref().is_some_and(|(m, _)| m.starts_with("note saved on frame #3")), "{:?}", app.status);
 
     // 6. The user went back to the first stop just now; another stop arrives (the null-field

@@ -66,8 +66,8 @@ impl Deref for CoreBytes {
 
 impl CoreBytes {
     pub fn open(path: &Path) -> Result<CoreBytes, CoreError> {
-        let f =
-            crate::fsutil::open_regular(path).map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
+        let f = crate::fsutil::open_regular(path)
+            .map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;
         // SAFETY: read-only map; the core is not expected to change while it is read.
         let m = unsafe { memmap2::Mmap::map(&f) }
             .map_err(|e| CoreError::Open { path: path.display().to_string(), source: e })?;

@@ -304,7 +304,6 @@ pub fn safe_line(s: &str) -> Cow<'_, str> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,8 +30,9 @@ const SCAN_THREADS: usize = 16;
 /// before the parse returns). A NUL cannot come from decoded input.
 const OVERFLOW_ID: &str = "\0threads beyond the limit";
 
-/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr).
-pub use crate::model::diagnostics::LIMIT_NOTE;
+/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr); it
+/// lives in the model so every stage can write one.
+pub use crate::model::LIMIT_NOTE;
 
 /// Estimated bytes of model records per recognized line, on top of its text.
 const RECORD_OVERHEAD: u64 = 64;

@@ -34,6 +34,5 @@ pub struct Parsed {
     pub diagnostics: Diagnostics,
 }
 
-/// The prefix of every note that says a result is partial because a limit was reached
-/// (`--max-*`, `--symbolize-timeout`): stderr repeats these notes.
+/// Prefix of every diagnostics note about a limit (the CLI repeats these on stderr).
 pub const LIMIT_NOTE: &str = "limit reached: ";

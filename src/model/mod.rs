@@ -17,7 +17,7 @@ pub mod report;
 pub mod signals;
 pub mod trace;
 
-pub use diagnostics::{Diagnostics, Note, Parsed, UnrecognizedLine};
+pub use diagnostics::{Diagnostics, LIMIT_NOTE, Note, Parsed, UnrecognizedLine};
 pub use findings::{Evidence, Finding, Maturity, RuleInfo, Severity};
 pub use registers::{MAX_REGISTERS, Register, RegisterSet, UnwindMethod};
 pub use report::{Culprit, InputReport, MissingEvidence, Report};

@@ -9,7 +9,7 @@ pub mod json;
 pub mod markdown;
 pub mod text;
 
-use crate::classify::{Classifier, RegionKind};
+use crate::classify::Classifier;
 use crate::model::*;
 
 /// Text safety lives with the input cleaner (below the report layer, so progress messages
@@ -17,32 +17,10 @@ use crate::model::*;
 pub use crate::input::clean::{is_invisible, safe, safe_line, show_invisible};
 
 /// One-line annotation for a register value: what it points into, plus the symbol gdb
-/// printed next to it. `None` for registers that are not addresses (flags, segments).
+/// printed next to it ([`crate::classify::annotate_register`], formatted). `None` for
+/// registers that are not addresses (flags, segments).
 pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option<String> {
-    let v = r.value?;
-    let name = &*r.name;
-    if is_non_pointer_register(name, arch) {
-        return None;
-    }
-    if v < 0x10000 {
-        // Registers hold integers as often as pointers: say "small integer", not "zero page".
-        return Some(if v == 0 { "null".to_string() } else { "small integer".to_string() });
-    }
-    if (v as i64) < 0 && (v as i64) > -0x10000 {
-        // -1, -128, …: an integer, not a kernel address.
-        return Some(format!("small negative integer ({})", v as i64));
-    }
-    let mut class = c.classify(v);
-    if let Some(nat) = r.natural.as_deref()
-        && let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>'))
-        && a < b
-    {
-        class.symbol = Some(nat[a + 1..b].to_string());
-    }
-    if class.kind == RegionKind::Unknown && class.symbol.is_none() {
-        return None;
-    }
-    Some(class.to_string())
+    crate::classify::annotate_register(r, c, arch).map(|a| a.to_string())
 }
 
 /// Flags, segment, system/control and vector registers: their values are not addresses

@@ -1,7 +1,7 @@
 //! `assertion-failure`: a C/C++ `assert()` (glibc, musl, macOS, LLVM, Julia debug builds)
 //! failed and aborted the process.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::messages;
 use crate::model::*;
 
@@ -29,6 +29,17 @@ failed.`` followed by Julia's `[61176] signal (6): Aborted` trace.
 
 **Known false positives** glibc's own malloc assertions (``malloc.c:…: sysmalloc: Assertion `…' failed``) report heap corruption and are left to `heap-corruption`. Rust's `assert!` prints a
 panic (`assertion failed: …`) and is reported by `panic`."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/assert-fail.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 fn is_assert_frame(name: &str) -> bool {

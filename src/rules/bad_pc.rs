@@ -1,7 +1,7 @@
 //! `bad-pc`: the program counter itself is not a code address (0, non-canonical, unmapped, or
 //! in a non-executable mapping).
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
 use crate::model::*;
 
@@ -29,6 +29,17 @@ small integers, non-canonical) are reported; JIT code lives in anonymous executa
 anonymous mappings are reported only when their permissions say they are not executable. A
 `ret` to a corrupted but canonical address also lands here; a `ret` that faults on a
 non-canonical target leaves pc at the `ret` and is `noncanonical-address`'s finding."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/null-fnptr.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {

@@ -1,7 +1,7 @@
 //! `callee-saved-changed`: a callee-saved register differs between a frame and its caller
 //! although the callee's `info frame` says it did not save (and so will not restore) it.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::insn::{self, RegUse};
 use crate::runtime::{self, Convention};
 
@@ -40,6 +40,60 @@ the callee's CFI says it was saved, so in a consistent gdb session this can only
 values come from different sources (registers printed at different times in an rr replay, an
 edited or merged transcript) or when unwinder and `info frame` disagree. Frames entered from a
 signal handler, inlined frames, and Go/GHC frames (own register conventions) are skipped."#,
+};
+
+/// Synthetic: no sample trace has both frames' registers and the callee's `info frame`
+/// with a differing callee-saved register (real gdb keeps them consistent).
+pub(crate) const SYNTHETIC_CLOBBER: &str = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555139 in leaf () at t.c:4
+(gdb) bt
+#0  0x0000555555555139 in leaf () at t.c:4
+#1  0x0000555555555180 in shim ()
+#2  0x00005555555551c0 in main () at t.c:20
+(gdb) frame 1
+#1  0x0000555555555180 in shim ()
+(gdb) info registers
+rbx            0x7fffffffed68      140737488350568
+rbp            0x7fffffffec00      0x7fffffffec00
+rsp            0x7fffffffebf0      0x7fffffffebf0
+r12            0x1                 1
+rip            0x555555555180      0x555555555180 <shim+16>
+(gdb) disassemble
+Dump of assembler code for function shim:
+   0x0000555555555170 <+0>:\tpush   %rbp
+   0x0000555555555171 <+1>:\tmov    %rsp,%rbp
+   0x0000555555555174 <+4>:\tmov    %rdi,%rbx
+   0x0000555555555177 <+7>:\tcall   0x555555555130 <leaf>
+=> 0x0000555555555180 <+16>:\tpop    %rbp
+End of assembler dump.
+(gdb) info frame
+Stack level 1, frame at 0x7fffffffec10:
+ rip = 0x555555555180 in shim; saved rip = 0x5555555551c0
+ called by frame at 0x7fffffffec40, caller of frame at 0x7fffffffebe0
+ Arglist at 0x7fffffffec00, args: 
+ Locals at 0x7fffffffec00, Previous frame's sp is 0x7fffffffec10
+ Saved registers:
+  rbp at 0x7fffffffec00, rip at 0x7fffffffec08
+(gdb) frame 2
+#2  0x00005555555551c0 in main () at t.c:20
+(gdb) info registers
+rbx            0x0                 0
+rbp            0x7fffffffec30      0x7fffffffec30
+rsp            0x7fffffffec10      0x7fffffffec10
+r12            0x1                 1
+rip            0x5555555551c0      0x5555555551c0 <main+30>
+";
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::Synthetic { name: "clobbered rbx without a save", text: SYNTHETIC_CLOBBER }],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// `<update+17>` / `update+17` → (`update`, 17).
@@ -244,48 +298,7 @@ mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
 
-    /// Synthetic: no sample trace has both frames' registers and the callee's `info frame`
-    /// with a differing callee-saved register (real gdb keeps them consistent).
-    const T: &str = "\
-Program received signal SIGSEGV, Segmentation fault.
-0x0000555555555139 in leaf () at t.c:4
-(gdb) bt
-#0  0x0000555555555139 in leaf () at t.c:4
-#1  0x0000555555555180 in shim ()
-#2  0x00005555555551c0 in main () at t.c:20
-(gdb) frame 1
-#1  0x0000555555555180 in shim ()
-(gdb) info registers
-rbx            0x7fffffffed68      140737488350568
-rbp            0x7fffffffec00      0x7fffffffec00
-rsp            0x7fffffffebf0      0x7fffffffebf0
-r12            0x1                 1
-rip            0x555555555180      0x555555555180 <shim+16>
-(gdb) disassemble
-Dump of assembler code for function shim:
-   0x0000555555555170 <+0>:\tpush   %rbp
-   0x0000555555555171 <+1>:\tmov    %rsp,%rbp
-   0x0000555555555174 <+4>:\tmov    %rdi,%rbx
-   0x0000555555555177 <+7>:\tcall   0x555555555130 <leaf>
-=> 0x0000555555555180 <+16>:\tpop    %rbp
-End of assembler dump.
-(gdb) info frame
-Stack level 1, frame at 0x7fffffffec10:
- rip = 0x555555555180 in shim; saved rip = 0x5555555551c0
- called by frame at 0x7fffffffec40, caller of frame at 0x7fffffffebe0
- Arglist at 0x7fffffffec00, args: 
- Locals at 0x7fffffffec00, Previous frame's sp is 0x7fffffffec10
- Saved registers:
-  rbp at 0x7fffffffec00, rip at 0x7fffffffec08
-(gdb) frame 2
-#2  0x00005555555551c0 in main () at t.c:20
-(gdb) info registers
-rbx            0x0                 0
-rbp            0x7fffffffec30      0x7fffffffec30
-rsp            0x7fffffffec10      0x7fffffffec10
-r12            0x1                 1
-rip            0x5555555551c0      0x5555555551c0 <main+30>
-";
+    const T: &str = SYNTHETIC_CLOBBER;
 
     #[test]
     fn synthetic_clobber_without_save_fires() {

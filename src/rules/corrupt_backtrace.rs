@@ -1,7 +1,7 @@
 //! `corrupt-backtrace`: the unwinder gave up, or walked into frames that cannot be real
 //! (a pc made of a fill pattern, outside executable memory, or not an address at all).
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
 use crate::fills::{Allocator, Fit, allocator, fill_near, fill_of};
 use crate::model::*;
@@ -47,6 +47,17 @@ the `uc_link` word and 0) are past the bottom of the stack and are not evidence.
 to unwind further` are normal at thread entry points and in cores, and are not flagged. A
 backtrace cut short on purpose (`bt 30`, `bt -3`) is not corruption. Frame #0's pc is checked
 by `bad-pc`, not here."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/smashed-stack.gdb.txt"), Sample::File("sample-traces/stack-chk.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// Why one frame cannot be real.

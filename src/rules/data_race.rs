@@ -19,6 +19,15 @@ thread T2`, `Previous write of size 4 at 0x… by thread T1`), the location (`Lo
 libraries) is reported as a race."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/tsan-race.txt"),
+        super::Sample::File("tests/wild/damage/tsan-race-crlf.txt"),
+    ],
+    quiet_on: &[super::Sample::File("tests/wild/gdb/null-bt.txt")],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["thread apply all bt"], out);
 }

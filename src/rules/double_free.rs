@@ -18,6 +18,19 @@ corrupts the allocator and often crashes much later in unrelated code.
 **Known false positives** None known."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/asan-double.txt"),
+        super::Sample::File("tests/wild/valgrind/double.txt"),
+    ],
+    quiet_on: &[
+        super::Sample::File("tests/wild/san/asan-uaf.txt"),
+        super::Sample::File("tests/wild/san/clang-asan-uaf.txt"),
+        super::Sample::File("tests/wild/valgrind/uaf.txt"),
+    ],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["list"], out);
 }

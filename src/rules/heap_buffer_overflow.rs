@@ -24,6 +24,18 @@ with `#0 … in sum_items src/san.c:12`.
 happened; the wrong size may have been computed elsewhere."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/asan-heap.txt"),
+        super::Sample::File("tests/wild/damage/asan-heap-noindent.txt"),
+    ],
+    quiet_on: &[
+        super::Sample::File("tests/wild/san/asan-stack.txt"),
+        super::Sample::File("tests/wild/san/asan-leak.txt"),
+    ],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["list", "info locals"], out);
 }

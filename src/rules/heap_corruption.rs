@@ -1,7 +1,7 @@
 //! `heap-corruption`: an allocator, the stack protector or Julia's GC detected corrupted
 //! memory and aborted, or the process crashed inside allocator or GC-marking code.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::julia;
 use crate::messages::{self, MessageKind};
 use crate::model::*;
@@ -48,6 +48,22 @@ also fire when a bad pointer is handed to `free()`/`realloc()` (not a corrupted 
 misuse of the allocator all the same), and a crash in Julia's mark phase can come from a bad
 GC root (a corrupted GC frame or a wrong pgcstack) rather than from a damaged heap object. An
 ordinary NULL or wild dereference in user code is never reported here."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[
+        Sample::File("sample-traces/glibc-abort.gdb.txt"),
+        Sample::File("sample-traces/lldb/glibc-abort.lldb.txt"),
+        Sample::File("sample-traces/stack-chk.gdb.txt"),
+        Sample::File("sample-traces/synthetic/julia-gc-error.julia.txt"),
+    ],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// What a detector's text says happened.

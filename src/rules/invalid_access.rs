@@ -22,6 +22,12 @@ bytes after a block of size 32 alloc'd`.
 valgrind reports that are harmless; suppressions exist for the known ones."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[super::Sample::File("tests/wild/valgrind/heap.txt")],
+    quiet_on: &[super::Sample::File("tests/wild/valgrind/leak.txt")],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["list"], out);
 }

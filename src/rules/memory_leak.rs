@@ -17,6 +17,15 @@ byte(s) in 3 object(s) allocated from:`) or valgrind `N bytes in M blocks are de
 **Known false positives** Memory kept until exit on purpose (caches, singletons) is reported too."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/asan-leak.txt"),
+        super::Sample::File("tests/wild/valgrind/leak.txt"),
+    ],
+    quiet_on: &[super::Sample::File("tests/wild/gdb/null-bt.txt")],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &[], out);
 }

@@ -249,35 +249,71 @@ pub type CheckFn = fn(&RuleContext<'_>, &mut Vec<Finding>);
 pub struct Rule {
     pub info: &'static RuleInfo,
     pub check: CheckFn,
+    /// Where it must fire and where it must stay quiet.
+    pub samples: &'static RuleSamples,
+}
+
+/// One input a rule is tried on.
+#[derive(Clone, Copy, Debug)]
+pub enum Sample {
+    /// A file of the repository (a real transcript), by its path from the repository root.
+    File(&'static str),
+    /// A hand-written transcript, for a shape no recorded sample has.
+    Synthetic { name: &'static str, text: &'static str },
+}
+
+/// The samples a rule declares: it must fire on each of `fires_on` and stay quiet on each of
+/// `quiet_on`. A registry test runs every rule on its samples and fails on a rule that
+/// declares none.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleSamples {
+    pub fires_on: &'static [Sample],
+    pub quiet_on: &'static [Sample],
 }
 
 /// Every rule, once.
 pub static RULES: &[Rule] = &[
-    Rule { info: &null_dereference::RULE, check: null_dereference::check },
-    Rule { info: &pinned_register::RULE, check: pinned_register::check },
-    Rule { info: &callee_saved_changed::RULE, check: callee_saved_changed::check },
-    Rule { info: &bad_pc::RULE, check: bad_pc::check },
-    Rule { info: &noncanonical_address::RULE, check: noncanonical_address::check },
-    Rule { info: &write_to_readonly::RULE, check: write_to_readonly::check },
-    Rule { info: &stack_overflow::RULE, check: stack_overflow::check },
-    Rule { info: &stack_misaligned::RULE, check: stack_misaligned::check },
-    Rule { info: &stack_pointer_wild::RULE, check: stack_pointer_wild::check },
-    Rule { info: &assertion_failure::RULE, check: assertion_failure::check },
-    Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check },
-    Rule { info: &heap_corruption::RULE, check: heap_corruption::check },
-    Rule { info: &panic::RULE, check: panic::check },
-    Rule { info: &poison_value::RULE, check: poison_value::check },
-    Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check },
-    Rule { info: &wild_pointer::RULE, check: wild_pointer::check },
-    Rule { info: &heap_buffer_overflow::RULE, check: heap_buffer_overflow::check },
-    Rule { info: &stack_buffer_overflow::RULE, check: stack_buffer_overflow::check },
-    Rule { info: &use_after_free::RULE, check: use_after_free::check },
-    Rule { info: &double_free::RULE, check: double_free::check },
-    Rule { info: &invalid_access::RULE, check: invalid_access::check },
-    Rule { info: &uninitialized_read::RULE, check: uninitialized_read::check },
-    Rule { info: &data_race::RULE, check: data_race::check },
-    Rule { info: &memory_leak::RULE, check: memory_leak::check },
-    Rule { info: &undefined_behavior::RULE, check: undefined_behavior::check },
+    Rule { info: &null_dereference::RULE, check: null_dereference::check, samples: &null_dereference::SAMPLES },
+    Rule { info: &pinned_register::RULE, check: pinned_register::check, samples: &pinned_register::SAMPLES },
+    Rule {
+        info: &callee_saved_changed::RULE,
+        check: callee_saved_changed::check,
+        samples: &callee_saved_changed::SAMPLES,
+    },
+    Rule { info: &bad_pc::RULE, check: bad_pc::check, samples: &bad_pc::SAMPLES },
+    Rule {
+        info: &noncanonical_address::RULE,
+        check: noncanonical_address::check,
+        samples: &noncanonical_address::SAMPLES,
+    },
+    Rule { info: &write_to_readonly::RULE, check: write_to_readonly::check, samples: &write_to_readonly::SAMPLES },
+    Rule { info: &stack_overflow::RULE, check: stack_overflow::check, samples: &stack_overflow::SAMPLES },
+    Rule { info: &stack_misaligned::RULE, check: stack_misaligned::check, samples: &stack_misaligned::SAMPLES },
+    Rule { info: &stack_pointer_wild::RULE, check: stack_pointer_wild::check, samples: &stack_pointer_wild::SAMPLES },
+    Rule { info: &assertion_failure::RULE, check: assertion_failure::check, samples: &assertion_failure::SAMPLES },
+    Rule { info: &corrupt_backtrace::RULE, check: corrupt_backtrace::check, samples: &corrupt_backtrace::SAMPLES },
+    Rule { info: &heap_corruption::RULE, check: heap_corruption::check, samples: &heap_corruption::SAMPLES },
+    Rule { info: &panic::RULE, check: panic::check, samples: &panic::SAMPLES },
+    Rule { info: &poison_value::RULE, check: poison_value::check, samples: &poison_value::SAMPLES },
+    Rule { info: &uncaught_exception::RULE, check: uncaught_exception::check, samples: &uncaught_exception::SAMPLES },
+    Rule { info: &wild_pointer::RULE, check: wild_pointer::check, samples: &wild_pointer::SAMPLES },
+    Rule {
+        info: &heap_buffer_overflow::RULE,
+        check: heap_buffer_overflow::check,
+        samples: &heap_buffer_overflow::SAMPLES,
+    },
+    Rule {
+        info: &stack_buffer_overflow::RULE,
+        check: stack_buffer_overflow::check,
+        samples: &stack_buffer_overflow::SAMPLES,
+    },
+    Rule { info: &use_after_free::RULE, check: use_after_free::check, samples: &use_after_free::SAMPLES },
+    Rule { info: &double_free::RULE, check: double_free::check, samples: &double_free::SAMPLES },
+    Rule { info: &invalid_access::RULE, check: invalid_access::check, samples: &invalid_access::SAMPLES },
+    Rule { info: &uninitialized_read::RULE, check: uninitialized_read::check, samples: &uninitialized_read::SAMPLES },
+    Rule { info: &data_race::RULE, check: data_race::check, samples: &data_race::SAMPLES },
+    Rule { info: &memory_leak::RULE, check: memory_leak::check, samples: &memory_leak::SAMPLES },
+    Rule { info: &undefined_behavior::RULE, check: undefined_behavior::check, samples: &undefined_behavior::SAMPLES },
 ];
 
 /// The finding of a checker-report rule: every stop whose [`CheckerReport`] has the rule's
@@ -444,6 +480,43 @@ mod registry_tests {
                 "{doc} is stale: run `cargo run -- rules --write-docs docs/rules`"
             );
         }
+    }
+
+    /// Every rule fires on each sample it declares and stays quiet on each it declares quiet;
+    /// a rule that declares none fails.
+    #[test]
+    fn every_rule_fires_and_stays_quiet_on_its_declared_samples() {
+        let mut bad = Vec::new();
+        for r in RULES {
+            let id = r.info.id;
+            if r.samples.fires_on.is_empty() || r.samples.quiet_on.is_empty() {
+                bad.push(format!("{id}: declares no sample to fire on or to stay quiet on (SAMPLES)"));
+                continue;
+            }
+            let sel = Selection { only: vec![id.to_string()], skip: vec![] };
+            let fires = |s: &Sample| -> (String, bool) {
+                let (name, parsed) = match s {
+                    Sample::File(p) => {
+                        let path = format!("{}/{p}", env!("CARGO_MANIFEST_DIR"));
+                        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{id}: {path}: {e}"));
+                        (p.to_string(), crate::input::parse_bytes(&bytes))
+                    }
+                    Sample::Synthetic { name, text } => (format!("synthetic: {name}"), crate::input::parse(text)),
+                };
+                (name, run(&parsed.trace, &sel).iter().any(|f| f.rule == id))
+            };
+            for s in r.samples.fires_on {
+                if let (name, false) = fires(s) {
+                    bad.push(format!("{id}: does not fire on {name}"));
+                }
+            }
+            for s in r.samples.quiet_on {
+                if let (name, true) = fires(s) {
+                    bad.push(format!("{id}: fires on {name}, declared quiet"));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 
     #[test]

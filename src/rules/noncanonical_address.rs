@@ -1,7 +1,7 @@
 //! `noncanonical-address`: the faulting instruction used a non-canonical pointer, which on
 //! x86-64 raises a general-protection fault reported as `si_code` SI_KERNEL with `si_addr` 0.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::insn;
 use crate::model::signals::SI_KERNEL;
 use crate::model::*;
@@ -29,6 +29,21 @@ registers. Non-canonical values are typically poison or junk patterns (freed mem
 without them the rule says nothing. Other #GP causes (misaligned SSE operands, privileged
 instructions) are not reported here. On AArch64 a fault address with a non-canonical tag is
 reported directly."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[
+        Sample::File("sample-traces/noncanonical.gdb.txt"),
+        Sample::File("sample-traces/poison.gdb.txt"),
+        Sample::File("sample-traces/smashed-stack.gdb.txt"),
+    ],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// What was found: the message, the registers it names, and evidence lines.

@@ -1,6 +1,6 @@
 //! `null-dereference`: the fault address is in the zero page.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::insn::{self, Access};
 use crate::model::signals::{SEGV_MAPERR, SI_KERNEL};
 use crate::model::*;
@@ -26,6 +26,33 @@ A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is
 fault (non-canonical address, misaligned SSE access), not a NULL dereference; the rule skips
 it. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
 which needs a disassembly and register dump (the finding then says so)."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[
+        Sample::File("sample-traces/aarch64/julia-trampoline-bad-x20.collect.txt"),
+        Sample::File("sample-traces/aarch64/julia-trampoline-bad-x20.gdb.txt"),
+        Sample::File("sample-traces/aarch64/null-field.gdb.txt"),
+        Sample::File("sample-traces/c-r13-plain.gdb.txt"),
+        Sample::File("sample-traces/go/cgo-segv.txt"),
+        Sample::File("sample-traces/go/nil-deref-arm64.txt"),
+        Sample::File("sample-traces/go/nil-deref.txt"),
+        Sample::File("sample-traces/go/traceback-crash.txt"),
+        Sample::File("sample-traces/julia-trampoline-bad-r13.gdb.txt"),
+        Sample::File("sample-traces/lldb/julia-trampoline-bad-r13.lldb.txt"),
+        Sample::File("sample-traces/lldb/null-field.lldb.txt"),
+        Sample::File("sample-traces/lldb/threads-crash.lldb.txt"),
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/synthetic/rr-replay-watchpoint.rr.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+    ],
+    quiet_on: &[
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+        Sample::File("sample-traces/assert-fail.gdb.txt"),
+        Sample::File("sample-traces/write-rodata.gdb.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {

@@ -1,6 +1,6 @@
 //! `panic`: a Rust panic ended the process (abort, or unwinding out of `main`).
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -36,6 +36,17 @@ the last one is reported.
 **Known false positives** A direct `std::process::abort()` has no panic frames or message
 and is not reported. With frames only (no stderr), the finding has no payload and is
 heuristic."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/rust-panic.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 fn is_panic_frame(name: &str) -> bool {

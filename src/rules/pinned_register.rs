@@ -4,7 +4,7 @@
 //! Which register, what it holds and how to check it come from [`crate::runtime`]'s table;
 //! this file only runs the checks and words the finding.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::{Class, RegionKind};
 use crate::insn::{self, RegUse};
 use crate::julia;
@@ -63,6 +63,22 @@ needs no mappings, so the same evidence is an error from gdb, lldb or AArch64 al
 (ABI0) functions and the `g0`/`gsignal` stacks make the Go check heuristic. In frames above #0
 only callee-saved registers are meaningful, so the argument-register comparison is made in
 frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[
+        Sample::File("sample-traces/aarch64/julia-trampoline-bad-x20.collect.txt"),
+        Sample::File("sample-traces/aarch64/julia-trampoline-bad-x20.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-bad-r13.gdb.txt"),
+        Sample::File("sample-traces/lldb/julia-trampoline-bad-r13.lldb.txt"),
+    ],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's

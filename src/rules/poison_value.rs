@@ -4,7 +4,7 @@
 //! The pattern table ([`fill_of`], [`fill_near`]) is shared with `corrupt-backtrace`, which
 //! calls frames made of a fill a smashed stack.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::fills::{Fill, Fit, Meaning, allocator, fill_near, fill_of};
 use crate::insn::{self, Access};
 use crate::model::signals::SI_KERNEL;
@@ -58,6 +58,21 @@ reported at info level, as heuristic, because it tells the reader the object was
 poisoned (use after unlink), while `noncanonical-address` reports the fault itself. Statically
 linked jemalloc (Rust's `tikv-jemallocator`) is not detected, so its junk is described with
 glibc's reading."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[
+        Sample::File("sample-traces/noncanonical.gdb.txt"),
+        Sample::File("sample-traces/poison.gdb.txt"),
+        Sample::File("sample-traces/smashed-stack.gdb.txt"),
+    ],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// General-purpose registers worth checking, per architecture (from [`crate::arch`]).

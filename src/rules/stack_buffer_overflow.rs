@@ -29,6 +29,20 @@ only the pc, frame pointer, link register and return addresses are looked at, an
 the stop is a crash."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/gdb/pattern.txt"),
+        super::Sample::File("tests/wild/gdb/repeat.txt"),
+        super::Sample::File("tests/wild/san/asan-stack.txt"),
+    ],
+    quiet_on: &[
+        super::Sample::File("tests/wild/gdb/null-bt.txt"),
+        super::Sample::File("tests/wild/gdb/null-btfull-disas.txt"),
+        super::Sample::File("tests/wild/gdb/fnptr.txt"),
+    ],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["info frame", "x/16gx $sp"], out);
     for (si, stop) in cx.stops() {

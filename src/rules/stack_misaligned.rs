@@ -1,6 +1,6 @@
 //! `stack-misaligned`: the stack pointer breaks the ABI's 16-byte alignment where it matters.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
 use crate::insn;
 use crate::model::signals::SI_KERNEL;
@@ -41,6 +41,17 @@ from call_misaligned (frame #1)`.
 calling, and are skipped, as are Go and GHC frames (their own stack conventions), and frames
 that corrupt-backtrace would call garbage. A caller's
 rsp is only as good as the unwinder: assembly without CFI can make gdb show a wrong value."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/misaligned-sse.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// Whether frame `pos`'s sp was taken at a call (it is a caller of a real, non-signal frame).

@@ -1,7 +1,7 @@
 //! `stack-overflow`: the fault is at or just below the end of a stack (its guard page or gap),
 //! or the backtrace shows runaway recursion.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
 use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
 use crate::model::*;
@@ -37,6 +37,17 @@ recurses 2074 frames deep`.
 Julia tasks) are anonymous mappings; they are recognised only when a thread's sp is printed
 inside them. A wild pointer that happens to land just below a stack looks the same; the sp
 distance in the message helps tell them apart."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/stack-overflow.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/assert-fail.gdb.txt"),
+    ],
 };
 
 /// The kernel's default `stack_guard_gap` (256 pages): how far below a stack a fault still

@@ -1,6 +1,6 @@
 //! `stack-pointer-wild`: the stack pointer is outside every stack mapping.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
 use crate::model::Thread;
 
@@ -29,6 +29,34 @@ stacks, so a pivot into a large `mmap`-ed heap block is not caught. A stack in t
 `<signal handler called>` frame for an alternate signal stack, `__start_context`/`swapcontext`
 or another coroutine switch) or when the outer frames' stack pointers climb through that same
 mapping; otherwise it is reported at lower severity."#,
+};
+
+/// Synthetic (no sample trace has a wild stack pointer): rsp points into the program's
+/// read-only segment. The unit tests vary the value.
+pub(crate) const SYNTHETIC_WILD_SP: &str = "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555188 in resume () at t.c:13
+(gdb) info registers
+rbp            0x4141414141414141  0x4141414141414141
+rsp            0x555555554100      0x555555554100
+rip            0x555555555188      0x555555555188 <resume+47>
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/t
+      0x555555557000     0x555555559000     0x2000     0x2000  rw-p   /tmp/t
+      0x555555559000     0x55555557a000    0x21000        0x0  rw-p   [heap]
+      0x7ffffffde000     0x7ffffffff000    0x21000        0x0  rw-p   [stack]
+";
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::Synthetic { name: "rsp in read-only data", text: SYNTHETIC_WILD_SP }],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// How far below a stack mapping sp may be before this rule (not `stack-overflow`) owns it.
@@ -179,6 +207,7 @@ rip            0x555555555188      0x555555555188 <resume+47>
 
     #[test]
     fn fires_on_wild_sp() {
+        assert_eq!(SYNTHETIC_WILD_SP, with_sp("0x555555554100"));
         let f = run_rule(&RULE, &with_sp("0x555555554100"));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].message, "rsp = 0x555555554100 points into read-only data (t) in resume");

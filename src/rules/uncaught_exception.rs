@@ -1,6 +1,6 @@
 //! `uncaught-exception`: a C++ exception reached `std::terminate`, which aborted.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -40,6 +40,17 @@ than a throw (a joinable `std::thread` destroyed, `throw;` outside a handler); t
 says so. Frames alone (no message) could belong to a throw that a handler further out would
 have caught if `std::terminate` had not been called for another reason; those findings are
 heuristic."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/cpp-uncaught.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 /// `std::__throw_*` helpers and the exception type they throw.
@@ -111,10 +122,19 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     let mut f = Finding::new(&RULE, msg).at(si, Some(th), culprit.map(|c| c.index)).rank(75);
     f = f.evidence(format!("ERROR: {}", d.lines().next().unwrap_or(d)), Some(stop.reason.span));
     if d.trim() != inner && !ty.is_empty() {
-        f = f.evidence(format!("the innermost exception is {ty} (wrapped: {})", d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")), None);
+        f = f.evidence(
+            format!(
+                "the innermost exception is {ty} (wrapped: {})",
+                d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")
+            ),
+            None,
+        );
     }
     if let Some(c) = culprit {
-        f = f.evidence(format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, c.location()), Some(c.span));
+        f = f.evidence(
+            format!("culprit: #{} {} (first frame outside Base and the runtime)", c.index, c.location()),
+            Some(c.span),
+        );
     }
     if let Some(top) = th.frames.first().filter(|t| culprit.is_none_or(|c| c.index != t.index)) {
         f = f.evidence(format!("innermost frame: #{} {}", top.index, top.location()), Some(top.span));

@@ -19,6 +19,12 @@ that do not point back here; the line and column are exact.
 **Known false positives** None known: each line is a check that fired."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[super::Sample::File("tests/wild/san/ubsan.txt"), super::Sample::File("tests/wild/san/ubsan-stack.txt")],
+    quiet_on: &[super::Sample::File("tests/wild/gdb/null-bt.txt")],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["list"], out);
 }

@@ -19,6 +19,16 @@ by an allocation of 'chosen' in the stack frame of function 'pick'`) names the v
 **Known false positives** Padding bytes copied with a struct and values computed by assembly memcheck cannot follow."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/msan-uninit.txt"),
+        super::Sample::File("tests/wild/valgrind/uninit.txt"),
+        super::Sample::File("tests/wild/valgrind/uninit-origins.txt"),
+    ],
+    quiet_on: &[super::Sample::File("tests/wild/gdb/null-bt.txt")],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["info locals"], out);
 }

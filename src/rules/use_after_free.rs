@@ -20,6 +20,20 @@ T0 here:` and `previously allocated by thread T0 here:` stacks.
 dangling access may be reported as an ordinary invalid access instead."#,
 };
 
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
+    fires_on: &[
+        super::Sample::File("tests/wild/san/asan-uaf.txt"),
+        super::Sample::File("tests/wild/san/clang-asan-uaf.txt"),
+        super::Sample::File("tests/wild/valgrind/uaf.txt"),
+    ],
+    quiet_on: &[
+        super::Sample::File("tests/wild/san/asan-double.txt"),
+        super::Sample::File("tests/wild/san/asan-leak.txt"),
+        super::Sample::File("tests/wild/valgrind/heap.txt"),
+    ],
+};
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     super::checker_findings(cx, &RULE, &["list"], out);
 }

@@ -2,7 +2,7 @@
 //! and the stack guard area — the generic "pointer to nowhere" that the more specific rules
 //! (null-dereference, stack-overflow, noncanonical-address, poison-value) do not explain.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
 use crate::insn::{self, Access};
 
@@ -28,6 +28,17 @@ field offset are the starting point for `watch`-ing where it was set.
 (which Linux never maps by default, `vm.mmap_min_addr`), marked heuristic. A fault in a
 mapping created after the dump's `info proc mappings` was printed would be misreported;
 mappings printed at the stop are what the rule trusts."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/rust-null.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {

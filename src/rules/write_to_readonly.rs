@@ -1,6 +1,6 @@
 //! `write-to-readonly`: a write fault on a read-only or code mapping.
 
-use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::insn::{self, Access};
 use crate::model::signals::SEGV_ACCERR;
 
@@ -27,6 +27,17 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 `stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
 small read-only anonymous page directly below a mapping holding a stack pointer). Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
+};
+
+/// Where this rule must fire and where it must stay quiet (the registry test runs both).
+pub(crate) const SAMPLES: RuleSamples = RuleSamples {
+    fires_on: &[Sample::File("sample-traces/write-rodata.gdb.txt")],
+    quiet_on: &[
+        Sample::File("sample-traces/null-field.gdb.txt"),
+        Sample::File("sample-traces/julia-trampoline-good-r13.gdb.txt"),
+        Sample::File("sample-traces/threads-crash.gdb.txt"),
+        Sample::File("sample-traces/stack-overflow.gdb.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {

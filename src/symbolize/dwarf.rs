@@ -230,8 +230,8 @@ impl SymbolOptions {
 }
 
 fn map_file(path: &Path) -> Result<Mmap, SymbolizeError> {
-    let f =
-        crate::fsutil::open_regular(path).map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
+    let f = crate::fsutil::open_regular(path)
+        .map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })?;
     // SAFETY: the file is mapped read-only; like every debugger we assume it is not
     // truncated underneath us while tracecheck runs.
     unsafe { Mmap::map(&f) }.map_err(|e| SymbolizeError::Open { path: path.display().to_string(), source: e })

@@ -72,7 +72,9 @@ pub fn layout_from_dwarf(dwarf: &gimli::Dwarf<Slice>, what: &str) -> Option<Juli
             } else if t == DW_TAG_enumerator && tag.is_none() {
                 {
                     if name().as_deref() == Some("jl_task_tag") {
-                        tag = e.attr_value(DW_AT_const_value).and_then(|a| a.udata_value().or_else(|| a.sdata_value().and_then(|v| u64::try_from(v).ok())));
+                        tag = e.attr_value(DW_AT_const_value).and_then(|a| {
+                            a.udata_value().or_else(|| a.sdata_value().and_then(|v| u64::try_from(v).ok()))
+                        });
                     }
                 }
             }
@@ -120,8 +122,12 @@ pub fn attach_layout(trace: &mut Trace, opts: &SymbolOptions) -> Option<String> 
     named.extend(trace.mappings.iter().filter_map(|m| m.path.as_deref().map(str::to_string)));
     named.retain(|p| is_runtime_library(p));
     named.dedup();
-    let mut candidates: Vec<PathBuf> =
-        opts.exes.iter().filter(|p| p.file_name().is_some_and(|n| is_runtime_library(&n.to_string_lossy()))).cloned().collect();
+    let mut candidates: Vec<PathBuf> = opts
+        .exes
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| is_runtime_library(&n.to_string_lossy())))
+        .cloned()
+        .collect();
     for n in &named {
         let p = PathBuf::from(n);
         match &opts.sysroot {
@@ -142,7 +148,9 @@ pub fn attach_layout(trace: &mut Trace, opts: &SymbolOptions) -> Option<String> 
             continue;
         }
         if let Some(mut l) = layout_from_file(c, &opts.debug_dirs) {
-            l.version = version_from_trace(trace).map(|(v, _)| v.into()).or_else(|| version_in(&c.to_string_lossy()).map(Into::into));
+            l.version = version_from_trace(trace)
+                .map(|(v, _)| v.into())
+                .or_else(|| version_in(&c.to_string_lossy()).map(Into::into));
             let note = format!("Julia task layout read from the DWARF of {}", c.display());
             trace.julia_layout = Some(l);
             return Some(note);
@@ -155,4 +163,3 @@ pub fn attach_layout(trace: &mut Trace, opts: &SymbolOptions) -> Option<String> 
         )
     })
 }
-

@@ -262,7 +262,7 @@ pub fn symbolize_trace_until(
             line: None,
             message: format!(
                 "{}symbolization stopped after {:.1} s (--symbolize-timeout); {skipped} addresses were left as they were",
-                crate::model::diagnostics::LIMIT_NOTE,
+                crate::model::LIMIT_NOTE,
                 started.elapsed().as_secs_f64()
             ),
         });

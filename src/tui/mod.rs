@@ -25,7 +25,7 @@ pub mod theme;
 
 use crate::model::InputReport;
 use anyhow::Context;
-use app::{Action, App};
+use app::{Action, App, Effect, Outcome};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
@@ -99,8 +99,32 @@ fn apply(app: &mut App, ev: Event) {
         _ => None,
     };
     if let Some(a) = action {
-        app.update(a);
+        for e in app.update(a) {
+            perform(app, e);
+        }
     }
+}
+
+/// Performs one [`Effect`] of `App::update` (the loop's I/O) and reports the outcome back.
+pub fn perform(app: &mut App, e: Effect) {
+    let o = match e {
+        Effect::SaveNote { dump, note } => {
+            let on = note.target.to_string();
+            match crate::notes::add(&dump, note) {
+                Ok(f) => Outcome::NoteSaved { on, notes: f.notes },
+                Err(e) => Outcome::Failed(e.to_string()),
+            }
+        }
+        // Never through a symlink planted at DUMP.report.md (refused with a message).
+        Effect::WriteFile { path, text } => match crate::fsutil::write_file(&path, text.as_bytes()) {
+            Ok(()) => Outcome::Written { path, bytes: text.len() },
+            Err(e) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                Outcome::Failed(format!("cannot write {name}: {e}"))
+            }
+        },
+    };
+    app.outcome(o);
 }
 
 /// Runs the TUI until the user quits. `started` is when the program started, for the

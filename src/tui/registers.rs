@@ -1,5 +1,5 @@
 //! The Registers pane: the registers printed for the selected frame, each with what it points
-//! to — mapping kind, module and symbol+offset (`report::annotate_register`, coloured by
+//! to — mapping kind, module and symbol+offset (`classify::annotate_register`, coloured by
 //! `classify::RegionKind`), then the words behind it when an `x/` dump covers them
 //! (`Stop::read_u64`), or a string preview. `▶` marks registers the selected finding is about;
 //! `*` marks values that differ from the next (outer) frame; `✎` marks notes.
@@ -8,7 +8,7 @@ use super::app::{App, Pane};
 use super::common::{block, clean, fit, inner, pad_style, window};
 use crate::classify::{Classifier, RegionKind};
 use crate::model::*;
-use crate::report::{annotate_register, is_non_pointer_register};
+use crate::report::is_non_pointer_register;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -36,18 +36,9 @@ pub fn annotation(app: &App, r: &Register, c: &Classifier<'_>) -> Vec<Span<'stat
         }
         return spans;
     }
-    let kind = if v < 0x10000 {
-        if v == 0 { RegionKind::ZeroPage } else { RegionKind::SmallInteger }
-    } else {
-        c.classify(v).kind
-    };
-    if let Some(a) = annotate_register(r, c, arch) {
-        // `code (mod) <sym+off>` → `<sym+off> code (mod)`: the symbol matters most when cut.
-        let a = match (a.rfind(" <"), a.ends_with('>')) {
-            (Some(i), true) => format!("{} {}", &a[i + 1..], &a[..i]),
-            _ => a,
-        };
-        spans.push(Span::styled(clean(&a), t.region(kind)));
+    if let Some(a) = crate::classify::annotate_register(r, c, arch) {
+        // `<sym+off> code (mod)`: the symbol matters most when cut.
+        spans.push(Span::styled(clean(&a.symbol_first()), t.region(a.kind())));
     }
     if let Some(stop) = app.current_stop() {
         spans.extend(deref(app, stop, v, c));
