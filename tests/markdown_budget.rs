@@ -27,7 +27,7 @@ fn samples(dir: &Path, out: &mut Vec<PathBuf>) {
             if p.file_name().is_some_and(|n| n != "build" && n != "src") {
                 samples(&p, out);
             }
-        } else if p.extension().is_some_and(|x| x == "txt") && !p.file_name().is_some_and(|n| n == "README.txt") {
+        } else if p.extension().is_some_and(|x| x == "txt") && p.file_name().is_none_or(|n| n != "README.txt") {
             out.push(p);
         }
     }

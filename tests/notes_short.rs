@@ -76,7 +76,7 @@ fn short_ids_list_remove_and_text_report() {
         assert!(o.status.success(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
     }
     assert_eq!(left_in(&d), ["d.txt"]);
-    let o = tc(&["note", f, "--remove", &ids[0]]);
+    let o = tc(&["note", f, "--remove", ids[0]]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&d).ok();
 }

@@ -615,7 +615,7 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
 /// backticks stay code.
 pub fn prose(text: &str) -> String {
     let parts: Vec<&str> = text.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         // Unbalanced backticks: no quoted spans.
         return words(text);
     }

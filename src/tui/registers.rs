@@ -162,17 +162,6 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn ascii_words() {
-        assert_eq!(ascii_preview(u64::from_le_bytes(*b"start\0\0\0")).as_deref(), Some("start"));
-        assert_eq!(ascii_preview(0x0000555555557dd0), None);
-        assert_eq!(ascii_preview(0), None);
-    }
-}
-
 /// The region colour legend (as pwndbg shows it) on the pane's bottom border, so the colours
 /// of the values above are always explained on screen.
 pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
@@ -195,4 +184,15 @@ pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
     let w = area.width.saturating_sub(4) as usize;
     let line = crate::tui::common::fit(spans, w);
     line.render(Rect::new(area.x + 2, area.y + area.height - 1, area.width.saturating_sub(4), 1), buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn ascii_words() {
+        assert_eq!(ascii_preview(u64::from_le_bytes(*b"start\0\0\0")).as_deref(), Some("start"));
+        assert_eq!(ascii_preview(0x0000555555557dd0), None);
+        assert_eq!(ascii_preview(0), None);
+    }
 }
