@@ -111,6 +111,22 @@ fn unnamed_libc_bottom(th: &Thread) -> Option<usize> {
     Some(p + 1)
 }
 
+/// A trailing zero pc at `pos` that is a zeroed return address rather than the end of the
+/// stack: the crashed thread of a crash stop, and the frame above is a program frame with a
+/// source line that is not machinery (thread entry, libc, runtimes).
+fn zeroed_return(stop: &Stop, th: &Thread, pos: usize, is_crashed: bool) -> bool {
+    if !is_crashed || stop.reason.is_non_crash() || stop.reason.kind != StopKind::Signal || pos == 0 {
+        return false;
+    }
+    let Some(above) = th.frames.get(pos - 1) else { return false };
+    above.file.is_some()
+        && above.line.is_some()
+        && !above.inlined
+        && !above.signal_handler
+        && !is_stack_bottom(above)
+        && !crate::roles::is_machinery(above)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let alloc = allocator(cx.trace);
@@ -132,7 +148,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 if fr.index == 0 || fr.inlined || fr.signal_handler {
                     continue;
                 }
-                if pc == 0 && pos + 1 == th.frames.len() {
+                // A trailing `0x0 in ?? ()` is usually where the unwinder found the end of the
+                // stack (the outermost frame's return address is 0 by convention). Not when the
+                // frame above it is the program's own code with a source line in the crashed
+                // thread of a crash: a function compiled from source never returns to 0, so its
+                // saved return address was zeroed (gdb stops unwinding at a zero pc, so the
+                // damage is always the last frame it prints).
+                if pc == 0 && pos + 1 == th.frames.len() && !zeroed_return(stop, th, pos, is_crashed) {
                     continue;
                 }
                 if let Some(f) = fill_of(pc, arch, alloc).filter(|f| f.fit == Fit::Exact) {

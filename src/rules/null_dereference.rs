@@ -152,6 +152,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
         }
+        // A NULL pointer argument of the faulting frame is a likely (not certain) source of
+        // the NULL base: labelled as a heuristic, since the function may also take legal NULLs.
+        if let Some(fr) = frame
+            && let Some(args) = fr.args.as_deref()
+        {
+            let nulls = crate::input::lexemes::null_pointer_args(args);
+            if !nulls.is_empty() {
+                let list = nulls.iter().map(|n| format!("{n} = 0x0")).collect::<Vec<_>>().join(", ");
+                f = f.evidence(
+                    format!("heuristic: NULL pointer argument of {}: {list}", fr.function_name()),
+                    Some(fr.span),
+                );
+            }
+        }
         if via.is_none() {
             f = f.step("x/i $pc");
             f = f.step("info registers");
@@ -193,6 +207,20 @@ $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_add
         assert!(
             f[0].evidence.iter().any(|e| e.text.contains("mov    0x18(%rax),%rax") && e.lines == Some(Span::line(9)))
         );
+    }
+
+    #[test]
+    fn null_argument_is_heuristic_evidence() {
+        let f = run_rule(&RULE, NULL_FIELD);
+        assert!(
+            f[0].evidence.iter().any(|e| e.text == "heuristic: NULL pointer argument of get_d: p = 0x0"),
+            "{:#?}",
+            f[0].evidence
+        );
+        // A non-NULL argument list gives no such line.
+        let t = NULL_FIELD.replace("get_d (p=0x0)", "get_d (p=0x5555)");
+        let f = run_rule(&RULE, &t);
+        assert!(f[0].evidence.iter().all(|e| !e.text.starts_with("heuristic:")), "{:#?}", f[0].evidence);
     }
 
     #[test]

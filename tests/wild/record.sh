@@ -54,6 +54,10 @@ group_gdb() {
     gdbrec gdb/threads-all.txt 'run' 'info threads' 'thread apply all bt' -- $B/crash threads
     gdbrec gdb/stripped.txt 'run' 'bt' 'x/5i $pc' 'info registers rip' -- $B/crash-stripped null
     gdbrec gdb/handler-bt.txt 'handle SIGUSR1 nostop noprint pass' 'break tick_b' 'run' 'bt' -- $B/crash handler
+    # a return address zeroed mid-stack (gdb stops unwinding at the zero pc), and a legal NULL
+    # argument in a frame that faults on a non-NULL wild pointer (negative control)
+    gdbrec gdb/zeroret.txt 'run' 'bt' 'info registers rip rsp rbp' 'p $_siginfo' -- $B/crash zeroret
+    gdbrec gdb/nullarg-legal.txt 'run' 'bt' 'p $_siginfo' 'x/i $pc' -- $B/crash nullok
     # a core: write it from a live crash, then read it back the way users do
     gdbrec $B/gcore.txt 'run' "gcore $B/crash.core" -- $B/crash null
     "${run_env[@]}" gdb -q -batch -nx -ex 'echo (gdb) bt\n' -ex bt -ex 'echo (gdb) info registers rip rax\n' \
