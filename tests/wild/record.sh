@@ -167,6 +167,8 @@ group_cross() {
     crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-threads.txt threads 'info threads' 'thread apply all bt'
     crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-usr1.txt usr1 'bt'
     crossrec ppc64le qemu-ppc64le powerpc64le-linux-gnu-gcc cross/ppc64le-abort.txt abort 'bt' 'info registers pc lr r1'
+    crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-zeroret.txt zeroret 'bt' 'info registers pc sp x29 x30 x0' 'x/i $pc'
+    crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-nullarg-legal.txt nullok 'bt' 'info registers pc x0 x1' 'x/i $pc'
     if command -v go >/dev/null && command -v qemu-aarch64 >/dev/null; then
         (cd src/go && GOARCH=arm64 GO111MODULE=off go build -o ../../$B/go-nil-arm64 ./nil && \
             CGO_ENABLED=0 GOARCH=arm64 GO111MODULE=off go build -o ../../$B/go-index-arm64 ./index)
