@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 
 /// The understood-line share (per mille) the corpus may not fall below. Raise it as parsers
 /// improve; never lower it.
-const MIN_UNDERSTOOD_PERMILLE: u64 = 986;
+const MIN_UNDERSTOOD_PERMILLE: u64 = 990;
 
 fn wild_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wild")

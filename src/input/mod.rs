@@ -1178,6 +1178,14 @@ impl Builder {
             self.put_insn(i, n);
             return true;
         }
+        if self.ctx == Ctx::Disasm
+            && let Some(address) = gdb::cut_insn_line(l)
+        {
+            self.note(Some(n), "disassembly line cut off: only its address was read");
+            let current = l.starts_with("=>");
+            self.put_insn(gdb::GdbInsnLine { current, address, location: None, text: "" }, n);
+            return true;
+        }
         if first == b'$'
             && let Some((h, v)) = gdb::history_value(t)
         {

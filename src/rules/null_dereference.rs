@@ -15,6 +15,11 @@ page (below 0x1000): the program read or wrote a field of a NULL pointer. When t
 instruction is in the dump, the rule names the base register and the field offset, for example
 `read of field at offset 0x18 through rax = 0x0`.
 
+When frame #0's argument list has pointer arguments printed as `0x0` (`f (p=0x0)`,
+`p=p@entry=0x0`), an evidence line labelled `heuristic:` names them: a likely source of the
+NULL base, not a proof (a function may take legal NULLs). The line never appears on its own:
+only on this finding, which needs a fault in the zero page.
+
 **Why it matters** The offset tells which field was accessed and the base register which
 pointer was NULL; together with the frame's source line that is usually the whole diagnosis.
 A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is 0).
