@@ -2449,6 +2449,56 @@ rip            0x7f563913b630\t0x7f563913b630 <g_str_hash>
     }
 
     #[test]
+    fn paste_wraps_inside_a_token_are_joined() {
+        // A paste hard-wrapped at 60 columns (tests/wild/damage/gdb-null-wrap60.txt).
+        let p = parse(
+            "Using host libthread_db library \"/lib/x86_64-linux-gnu/libth
+read_db.so.1\".
+
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555219 in session_len (s=0x0) at src/crash.c:20
+(gdb) bt
+#0  0x0000555555555219 in session_len (s=0x0) at src/crash.c
+:20
+#1  0x00005555555553ec in main (argc=2, argv=0x7fffffffed78) at src/crash.c:77
+(gdb) info registers
+rip            0x555555555219      0x555555555219 <session_l
+en+16>
+rsp            0x7fffffffeb80      0x7fffffffeb80
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let t = crashed(&p);
+        assert_eq!((t.frames[0].file.as_deref(), t.frames[0].line), (Some("src/crash.c"), Some(20)));
+        assert_eq!(t.frames[1].line, Some(77));
+        let regs = &t.registers[&0];
+        assert_eq!(regs.reg("rip").and_then(|r| r.natural.as_deref()), Some("0x555555555219 <session_len+16>"));
+        assert_eq!(regs.get("rsp"), Some(0x7fffffffeb80));
+        // A string argument wrapped twice, the second time where the list closes.
+        let p = parse(
+            "#0  0x0000555555555269 in parse_header (in=0x7fffffffeba0 \"qaaar
+aaasaaa
+taaa\", n=96) at src/crash.c:27
+#1  0x6161616c6161616b in ?? ()
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let t = crashed(&p);
+        assert_eq!(t.frames[0].arg_string("in"), Some("qaaaraaasaaataaa"));
+        assert_eq!(t.frames[0].line, Some(27));
+        // Not a continuation: a word at column 0 after a complete frame, or one that does not
+        // close the open token.
+        let p = parse(
+            "#0  0x0000555555555219 in session_len (s=0x0) at src/crash.c:20
+:21
+rip            0x555555555219      0x555555555219 <session_l
+oops
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 2, "{:?}", p.diagnostics.unrecognized);
+    }
+
+    #[test]
     fn wrapped_frame_lines_and_values() {
         // satyr quality_100.txt
         let p = parse(
