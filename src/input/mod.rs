@@ -1019,7 +1019,10 @@ impl Builder {
                 && d.bytes().all(|b| b.is_ascii_digit())
                 && gdb::frame_line(text).is_some_and(|g| g.file.is_some() && g.line.is_none() && !g.truncated);
         }
-        if !open || text.bytes().filter(|&b| b == b'"').count() % 2 == 0 {
+        if !open
+            || text.bytes().filter(|&b| b == b'"').count() % 2 == 0
+            || ["(gdb)", "(lldb)", "(rr)"].iter().any(|p| t.starts_with(p))
+        {
             return false;
         }
         if !t.contains(char::is_whitespace) {
@@ -2488,6 +2491,13 @@ taaa\", n=96) at src/crash.c:27
         assert_eq!(t.frames[0].line, Some(27));
         // Not a continuation: a word at column 0 after a complete frame, or one that does not
         // close the open token.
+        let p = parse(
+            "#0  0x0000555555555269 in parse_header (in=0x7fffffffeba0 \"qaaar
+(gdb)
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(crashed(&p).frames[0].arg_string("in"), None);
         let p = parse(
             "#0  0x0000555555555219 in session_len (s=0x0) at src/crash.c:20
 :21
