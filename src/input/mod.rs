@@ -926,7 +926,7 @@ impl Builder {
         }
         let (target, location, index) = (c.frame, c.location, c.index);
         let mut text = std::mem::take(&mut self.frame_text);
-        if !mid_token && !(text.ends_with(' ') || text.ends_with('(')) {
+        if !mid_token && !text.ends_with(' ') && !text.ends_with('(') {
             text.push(' ');
         }
         text.push_str(if mid_token { l.trim_end() } else { t });
