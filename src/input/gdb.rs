@@ -612,6 +612,15 @@ pub fn insn_line(l: &str) -> Option<GdbInsnLine<'_>> {
     Some(GdbInsnLine { current, address, location, text })
 }
 
+/// A disassembly line cut inside its `<symbol+offset>` (`   0x0000555555555215 <+1`, the
+/// end of a truncated paste): the address is all that is left. Only read in a disassembly.
+pub fn cut_insn_line(l: &str) -> Option<u64> {
+    let rest = l.strip_prefix("   ").or_else(|| l.strip_prefix("=> "))?.trim_start();
+    let (r, address) = hex_u64(rest).ok()?;
+    let x = r.strip_prefix(" <")?;
+    (!x.contains('>') && !x.contains(char::is_whitespace)).then_some(address)
+}
+
 /// `gdb/x.gdb:42: Error in sourced command file:` (batch mode, a failing command).
 pub fn sourced_file_error(t: &str) -> bool {
     t.trim_end().ends_with(": Error in sourced command file:")
@@ -1025,6 +1034,10 @@ mod tests {
         );
         let i = insn_line("   0x0000555555555129 <+0>:\tpush   %rbp").unwrap();
         assert!(!i.current);
+        assert_eq!(cut_insn_line("   0x0000555555555215 <+1"), Some(0x555555555215));
+        assert_eq!(cut_insn_line("=> 0x555555555215 <main+1"), Some(0x555555555215));
+        assert_eq!(cut_insn_line("   0x0000555555555215 <+1>:\tmov"), None);
+        assert_eq!(cut_insn_line("   0x0000555555555215"), None);
         let i = insn_line("==> 0x5e3099: movups xmm0, xmmword ptr [rax + 0x70]").unwrap();
         assert!(i.current);
         assert_eq!(i.text, "movups xmm0, xmmword ptr [rax + 0x70]");

@@ -170,6 +170,16 @@ pub(crate) struct PendingPrint {
     pub span: Span,
 }
 
+/// A recognized line that a paste cut inside a token (see `Builder::wrap_tail`).
+#[derive(Clone)]
+enum WrapTail {
+    /// gdb chatter with an unclosed `"` (`Using host libthread_db library "/lib/…/libth`).
+    Quote,
+    /// A register whose natural column has an unclosed `<` (`<session_l`): stop, thread,
+    /// frame, register name and the text so far.
+    Natural { si: usize, ti: usize, frame: u32, name: Sym, text: String },
+}
+
 /// A frame line that may continue on the next line (old gdb wraps at 80 columns:
 /// `#1  0x… in f (a=1, ` / `    b=2) at x.c:5`).
 #[derive(Clone)]
@@ -214,6 +224,8 @@ pub struct Builder {
     /// A frame line that may continue on the next line, and its text so far.
     frame_cont: Option<FrameCont>,
     frame_text: String,
+    /// The last line was cut by a paste inside a token that the next line may close.
+    wrap_tail: Option<WrapTail>,
     /// Index of the last frame line in a running backtrace.
     last_frame_index: Option<u32>,
     /// A lone frame line waiting to learn whether a backtrace follows.
@@ -288,6 +300,7 @@ impl Builder {
             locals_warning: false,
             frame_cont: None,
             frame_text: String::new(),
+            wrap_tail: None,
             last_frame_index: None,
             lone_frame: None,
             expect_location: false,
@@ -709,6 +722,11 @@ impl Builder {
 
     /// Routes one clean line. Returns whether it was recognized.
     fn line(&mut self, l: &str, n: u32) -> bool {
+        if let Some(w) = self.wrap_tail.take()
+            && self.wrap_tail_closes(w, l, n)
+        {
+            return true;
+        }
         let after_frame = std::mem::replace(&mut self.after_frame_line, false);
         let after_missing = std::mem::replace(&mut self.after_missing_source, false);
         // Hot path: backtrace lines and bt-full locals.
@@ -721,6 +739,10 @@ impl Builder {
         {
             self.end_frame_cont(n);
             self.gdb_frame(f, l, n);
+            return true;
+        }
+        // A paste hard-wrapped in the middle of a token: the tail starts at column 0.
+        if first != b' ' && first != b'\t' && self.frame_cont.is_some() && self.frame_continues(l, n) {
             return true;
         }
         if first == b' ' || first == b'\t' {
@@ -879,7 +901,10 @@ impl Builder {
         self.locals_buf.clear();
         self.locals_depth = 0;
         self.locals_warning = false;
-        if g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler) {
+        if g.truncated
+            || (g.file.is_none() && g.module.is_none() && !g.signal_handler)
+            || (g.file.is_some() && g.line.is_none())
+        {
             self.frame_text.clear();
             self.frame_text.push_str(l.trim_end());
             self.frame_cont =
@@ -894,15 +919,17 @@ impl Builder {
     fn frame_continues(&mut self, l: &str, n: u32) -> bool {
         let Some(c) = self.frame_cont.as_ref() else { return false };
         let t = l.trim();
-        if !(c.open || t.starts_with("at ") || t.starts_with("from ")) {
+        let indented = l.starts_with([' ', '\t']);
+        let mid_token = !indented && self.frame_wrapped_mid_token(c.open, t);
+        if !(mid_token || (indented && (c.open || t.starts_with("at ") || t.starts_with("from ")))) {
             return false;
         }
         let (target, location, index) = (c.frame, c.location, c.index);
         let mut text = std::mem::take(&mut self.frame_text);
-        if !(text.ends_with(' ') || text.ends_with('(')) {
+        if !mid_token && !text.ends_with(' ') && !text.ends_with('(') {
             text.push(' ');
         }
-        text.push_str(t);
+        text.push_str(if mid_token { l.trim_end() } else { t });
         if text.len() > self.limits.max_line_len {
             // A runaway continuation: stop joining.
             self.frame_cont = None;
@@ -946,6 +973,63 @@ impl Builder {
         self.after_frame_line = true;
         self.extend_stop_span(n);
         true
+    }
+
+    /// The rest of a line that a paste cut inside a token: one word at column 0 that closes
+    /// the open quote or `<…>` of the line before. Returns whether `l` was that rest.
+    fn wrap_tail_closes(&mut self, w: WrapTail, l: &str, n: u32) -> bool {
+        if l.is_empty() || l.contains(char::is_whitespace) {
+            return false;
+        }
+        match w {
+            WrapTail::Quote => l.contains('"'),
+            WrapTail::Natural { si, ti, frame, name, text } => {
+                if !l.ends_with('>') || l.contains('<') {
+                    return false;
+                }
+                let Some(set) = self
+                    .trace
+                    .stops
+                    .get_mut(si)
+                    .and_then(|st| st.threads.get_mut(ti))
+                    .and_then(|t| t.registers.get_mut(&frame))
+                else {
+                    return false;
+                };
+                let value = set.reg(&name).and_then(|r| r.value);
+                let mut span = set.reg(&name).map(|r| r.span).unwrap_or(Span::line(n));
+                span.extend_to(n);
+                set.set(Register { name, value, natural: Some(format!("{text}{l}").into()), span });
+                set.span.extend_to(n);
+                self.extend_stop_span(n);
+                true
+            }
+        }
+    }
+
+    /// Is `t`, a line at column 0 after a frame line, the rest of that frame line cut in the
+    /// middle of a token by a paste? Only when that is unambiguous: the frame's `at FILE`
+    /// lacks its `:LINE` and `t` is `:LINE`, or the frame is inside an unclosed string
+    /// argument and `t` either has no blank (more of the string) or closes the string and
+    /// the argument list so that the joined line is a whole frame.
+    fn frame_wrapped_mid_token(&self, open: bool, t: &str) -> bool {
+        let text = &self.frame_text;
+        if let Some(d) = t.strip_prefix(':') {
+            return !d.is_empty()
+                && d.bytes().all(|b| b.is_ascii_digit())
+                && gdb::frame_line(text).is_some_and(|g| g.file.is_some() && g.line.is_none() && !g.truncated);
+        }
+        if !open
+            || text.bytes().filter(|&b| b == b'"').count() % 2 == 0
+            || ["(gdb)", "(lldb)", "(rr)"].iter().any(|p| t.starts_with(p))
+        {
+            return false;
+        }
+        if !t.contains(char::is_whitespace) {
+            return true;
+        }
+        let joined = format!("{text}{t}");
+        gdb::frame_line(&joined).is_some_and(|g| !g.truncated && (g.file.is_some() || g.module.is_some()))
     }
 
     /// The frame line did not continue: a cut-off argument list is final now.
@@ -1097,6 +1181,14 @@ impl Builder {
             self.put_insn(i, n);
             return true;
         }
+        if self.ctx == Ctx::Disasm
+            && let Some(address) = gdb::cut_insn_line(l)
+        {
+            self.note(Some(n), "disassembly line cut off: only its address was read");
+            let current = l.starts_with("=>");
+            self.put_insn(gdb::GdbInsnLine { current, address, location: None, text: "" }, n);
+            return true;
+        }
         if first == b'$'
             && let Some((h, v)) = gdb::history_value(t)
         {
@@ -1109,6 +1201,16 @@ impl Builder {
                 self.saw(Format::Gdb);
                 self.ctx = Ctx::Registers;
                 self.put_register(r.name, r.value, r.natural, n);
+                if let Some(nat) = r.natural
+                    && nat.contains('<')
+                    && !nat.contains('>')
+                    && let Some(si) = self.stop
+                {
+                    let ti = self.current_thread();
+                    let name = self.intern(r.name);
+                    let (frame, text) = (self.selected_frame, nat.to_string());
+                    self.wrap_tail = Some(WrapTail::Natural { si, ti, frame, name, text });
+                }
                 return true;
             }
         }
@@ -1273,6 +1375,9 @@ impl Builder {
             return true;
         }
         if gdb::is_noise(t) {
+            if t.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+                self.wrap_tail = Some(WrapTail::Quote);
+            }
             return true;
         }
         false
@@ -1487,7 +1592,9 @@ impl Builder {
             target = Some((ti, pos));
         }
         if let Some(text) = text
-            && (g.truncated || (g.file.is_none() && g.module.is_none() && !g.signal_handler))
+            && (g.truncated
+                || (g.file.is_none() && g.module.is_none() && !g.signal_handler)
+                || (g.file.is_some() && g.line.is_none()))
         {
             self.frame_text.clear();
             if !text.starts_with('#') {
@@ -2342,6 +2449,63 @@ rip            0x7f563913b630\t0x7f563913b630 <g_str_hash>
             (&*t.id, t.frames[0].function_name(), t.frames[0].pc),
             ("1", "__kernel_vsyscall", Some(Address(0xb7792424)))
         );
+    }
+
+    #[test]
+    fn paste_wraps_inside_a_token_are_joined() {
+        // A paste hard-wrapped at 60 columns (tests/wild/damage/gdb-null-wrap60.txt).
+        let p = parse(
+            "Using host libthread_db library \"/lib/x86_64-linux-gnu/libth
+read_db.so.1\".
+
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555219 in session_len (s=0x0) at src/crash.c:20
+(gdb) bt
+#0  0x0000555555555219 in session_len (s=0x0) at src/crash.c
+:20
+#1  0x00005555555553ec in main (argc=2, argv=0x7fffffffed78) at src/crash.c:77
+(gdb) info registers
+rip            0x555555555219      0x555555555219 <session_l
+en+16>
+rsp            0x7fffffffeb80      0x7fffffffeb80
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let t = crashed(&p);
+        assert_eq!((t.frames[0].file.as_deref(), t.frames[0].line), (Some("src/crash.c"), Some(20)));
+        assert_eq!(t.frames[1].line, Some(77));
+        let regs = &t.registers[&0];
+        assert_eq!(regs.reg("rip").and_then(|r| r.natural.as_deref()), Some("0x555555555219 <session_len+16>"));
+        assert_eq!(regs.get("rsp"), Some(0x7fffffffeb80));
+        // A string argument wrapped twice, the second time where the list closes.
+        let p = parse(
+            "#0  0x0000555555555269 in parse_header (in=0x7fffffffeba0 \"qaaar
+aaasaaa
+taaa\", n=96) at src/crash.c:27
+#1  0x6161616c6161616b in ?? ()
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let t = crashed(&p);
+        assert_eq!(t.frames[0].arg_string("in"), Some("qaaaraaasaaataaa"));
+        assert_eq!(t.frames[0].line, Some(27));
+        // Not a continuation: a word at column 0 after a complete frame, or one that does not
+        // close the open token.
+        let p = parse(
+            "#0  0x0000555555555269 in parse_header (in=0x7fffffffeba0 \"qaaar
+(gdb)
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(crashed(&p).frames[0].arg_string("in"), None);
+        let p = parse(
+            "#0  0x0000555555555219 in session_len (s=0x0) at src/crash.c:20
+:21
+rip            0x555555555219      0x555555555219 <session_l
+oops
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 2, "{:?}", p.diagnostics.unrecognized);
     }
 
     #[test]

@@ -16,7 +16,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 - caller frames (#1 and up) whose pc is a fill pattern such as `0x4141414141414141`: the
   return addresses were overwritten, so the stack was smashed and those frames are not real;
 - caller frames whose pc is not an address (zero page, small integer, non-canonical) or, when
-  `info proc mappings` was printed, lies outside every executable mapping;
+  `info proc mappings` was printed, lies outside every executable mapping; a trailing
+  `0x0000000000000000 in ?? ()` counts only in the crashed thread of a crash and right below a
+  program frame with a source line (a function compiled from source never returns to 0, so its
+  saved return address was zeroed; gdb stops unwinding at a zero pc, so that frame is always the
+  last one printed), never below thread-entry or library frames, where 0 ends the stack;
 - `Backtrace stopped: Cannot access memory at address X`, where the unwinder followed a saved
   frame pointer or return address into nothing (X near a fill pattern, as in
   `0x4141414141414149` = `0x4141414141414141 + 8`, means that word was overwritten);
@@ -39,7 +43,8 @@ the canary caught the same overflow, and `bt` ends with
 benign reasons: JIT or hand-written code without unwind info, `sigaltstack` handlers, tail
 calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
 one they are not reported. "Cannot access memory" also happens in core files that lack the
-stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged.
+stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
+(except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext,
 `runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
 the `uc_link` word and 0) are past the bottom of the stack and are not evidence.
@@ -111,6 +116,22 @@ fn unnamed_libc_bottom(th: &Thread) -> Option<usize> {
     Some(p + 1)
 }
 
+/// A trailing zero pc at `pos` that is a zeroed return address rather than the end of the
+/// stack: the crashed thread of a crash stop, and the frame above is a program frame with a
+/// source line that is not machinery (thread entry, libc, runtimes).
+fn zeroed_return(stop: &Stop, th: &Thread, pos: usize, is_crashed: bool) -> bool {
+    if !is_crashed || stop.reason.is_non_crash() || stop.reason.kind != StopKind::Signal || pos == 0 {
+        return false;
+    }
+    let Some(above) = th.frames.get(pos - 1) else { return false };
+    above.file.is_some()
+        && above.line.is_some()
+        && !above.inlined
+        && !above.signal_handler
+        && !is_stack_bottom(above)
+        && !crate::roles::is_machinery(above)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let alloc = allocator(cx.trace);
@@ -132,7 +153,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 if fr.index == 0 || fr.inlined || fr.signal_handler {
                     continue;
                 }
-                if pc == 0 && pos + 1 == th.frames.len() {
+                // A trailing `0x0 in ?? ()` is usually where the unwinder found the end of the
+                // stack (the outermost frame's return address is 0 by convention). Not when the
+                // frame above it is the program's own code with a source line in the crashed
+                // thread of a crash: a function compiled from source never returns to 0, so its
+                // saved return address was zeroed (gdb stops unwinding at a zero pc, so the
+                // damage is always the last frame it prints).
+                if pc == 0 && pos + 1 == th.frames.len() && !zeroed_return(stop, th, pos, is_crashed) {
                     continue;
                 }
                 if let Some(f) = fill_of(pc, arch, alloc).filter(|f| f.fit == Fit::Exact) {

@@ -15,6 +15,11 @@ page (below 0x1000): the program read or wrote a field of a NULL pointer. When t
 instruction is in the dump, the rule names the base register and the field offset, for example
 `read of field at offset 0x18 through rax = 0x0`.
 
+When frame #0's argument list has pointer arguments printed as `0x0` (`f (p=0x0)`,
+`p=p@entry=0x0`), an evidence line labelled `heuristic:` names them: a likely source of the
+NULL base, not a proof (a function may take legal NULLs). The line never appears on its own:
+only on this finding, which needs a fault in the zero page.
+
 **Why it matters** The offset tells which field was accessed and the base register which
 pointer was NULL; together with the frame's source line that is usually the whole diagnosis.
 A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is 0).
@@ -152,6 +157,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             f = f.evidence(format!("at {file}:{line}"), Some(fr.span));
         }
+        // A NULL pointer argument of the faulting frame is a likely (not certain) source of
+        // the NULL base: labelled as a heuristic, since the function may also take legal NULLs.
+        if let Some(fr) = frame
+            && let Some(args) = fr.args.as_deref()
+        {
+            let nulls = crate::input::lexemes::null_pointer_args(args);
+            if !nulls.is_empty() {
+                let list = nulls.iter().map(|n| format!("{n} = 0x0")).collect::<Vec<_>>().join(", ");
+                f = f.evidence(
+                    format!("heuristic: NULL pointer argument of {}: {list}", fr.function_name()),
+                    Some(fr.span),
+                );
+            }
+        }
         if via.is_none() {
             f = f.step("x/i $pc");
             f = f.step("info registers");
@@ -193,6 +212,20 @@ $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_add
         assert!(
             f[0].evidence.iter().any(|e| e.text.contains("mov    0x18(%rax),%rax") && e.lines == Some(Span::line(9)))
         );
+    }
+
+    #[test]
+    fn null_argument_is_heuristic_evidence() {
+        let f = run_rule(&RULE, NULL_FIELD);
+        assert!(
+            f[0].evidence.iter().any(|e| e.text == "heuristic: NULL pointer argument of get_d: p = 0x0"),
+            "{:#?}",
+            f[0].evidence
+        );
+        // A non-NULL argument list gives no such line.
+        let t = NULL_FIELD.replace("get_d (p=0x0)", "get_d (p=0x5555)");
+        let f = run_rule(&RULE, &t);
+        assert!(f[0].evidence.iter().all(|e| !e.text.starts_with("heuristic:")), "{:#?}", f[0].evidence);
     }
 
     #[test]

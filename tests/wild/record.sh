@@ -54,6 +54,10 @@ group_gdb() {
     gdbrec gdb/threads-all.txt 'run' 'info threads' 'thread apply all bt' -- $B/crash threads
     gdbrec gdb/stripped.txt 'run' 'bt' 'x/5i $pc' 'info registers rip' -- $B/crash-stripped null
     gdbrec gdb/handler-bt.txt 'handle SIGUSR1 nostop noprint pass' 'break tick_b' 'run' 'bt' -- $B/crash handler
+    # a return address zeroed mid-stack (gdb stops unwinding at the zero pc), and a legal NULL
+    # argument in a frame that faults on a non-NULL wild pointer (negative control)
+    gdbrec gdb/zeroret.txt 'run' 'bt' 'info registers rip rsp rbp' 'p $_siginfo' -- $B/crash zeroret
+    gdbrec gdb/nullarg-legal.txt 'run' 'bt' 'p $_siginfo' 'x/i $pc' -- $B/crash nullok
     # a core: write it from a live crash, then read it back the way users do
     gdbrec $B/gcore.txt 'run' "gcore $B/crash.core" -- $B/crash null
     "${run_env[@]}" gdb -q -batch -nx -ex 'echo (gdb) bt\n' -ex bt -ex 'echo (gdb) info registers rip rax\n' \
@@ -163,6 +167,8 @@ group_cross() {
     crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-threads.txt threads 'info threads' 'thread apply all bt'
     crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-usr1.txt usr1 'bt'
     crossrec ppc64le qemu-ppc64le powerpc64le-linux-gnu-gcc cross/ppc64le-abort.txt abort 'bt' 'info registers pc lr r1'
+    crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-zeroret.txt zeroret 'bt' 'info registers pc sp x29 x30 x0' 'x/i $pc'
+    crossrec aarch64 qemu-aarch64 aarch64-linux-gnu-gcc cross/aarch64-nullarg-legal.txt nullok 'bt' 'info registers pc x0 x1' 'x/i $pc'
     if command -v go >/dev/null && command -v qemu-aarch64 >/dev/null; then
         (cd src/go && GOARCH=arm64 GO111MODULE=off go build -o ../../$B/go-nil-arm64 ./nil && \
             CGO_ENABLED=0 GOARCH=arm64 GO111MODULE=off go build -o ../../$B/go-index-arm64 ./index)

@@ -70,6 +70,9 @@ static void on_usr1(int sig) {
     tick_b();
 }
 
+long load_session(struct session *s, int depth);
+long describe(const char *prefix, struct session *s);
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "null";
     if (!strcmp(mode, "null")) {
@@ -128,7 +131,33 @@ int main(int argc, char **argv) {
             pthread_create(&t[i], NULL, worker, (void *)i);
         for (int i = 0; i < 3; i++)
             pthread_join(t[i], NULL);
+    } else if (!strcmp(mode, "zeroret")) {
+        /* frame #1's return address zeroed in the middle of the stack, then a NULL access */
+        printf("len %ld\n", load_session(NULL, 2));
+    } else if (!strcmp(mode, "nullok")) {
+        /* a legal NULL argument (optional prefix) in the faulting frame; the fault is a
+         * non-NULL wild pointer */
+        printf("len %ld\n", describe(NULL, (struct session *)0x10000));
     }
     printf("counter %ld\n", counter);
     return 0;
+}
+
+/* Appended after main so that the code of the modes above keeps its addresses. */
+__attribute__((noinline)) long drop_return(struct session *s) {
+    void **fp = __builtin_frame_address(0);
+    fp[1] = 0; /* the saved return address, zeroed as a stray memset would */
+    return (long)strlen(s->bytes);
+}
+
+__attribute__((noinline)) long load_session(struct session *s, int depth) {
+    long n = depth > 0 ? load_session(s, depth - 1) : drop_return(s);
+    return n + 1;
+}
+
+__attribute__((noinline)) long describe(const char *prefix, struct session *s) {
+    free((void *)prefix); /* free(NULL) is a no-op */
+    if (prefix)
+        printf("%s: ", prefix);
+    return (long)strlen(s->bytes);
 }
