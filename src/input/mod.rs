@@ -875,6 +875,9 @@ impl Builder {
         // A `#0` right after a stop line is the stop location (gdb prints it so for cores).
         if self.expect_location && g.index == 0 && !matches!(self.ctx, Ctx::Backtrace { .. }) {
             self.put_stop_location(&g, n, Some(l));
+            // A `#1` that follows continues this backtrace; it selects nothing (registers
+            // printed after it are frame #0's, the frame a stop selects).
+            self.last_frame_index = Some(0);
             return;
         }
         self.expect_location = false;
@@ -2557,6 +2560,26 @@ rip            0x5555555551cc      0x5555555551cc <report+37>
         let t = crashed(&p);
         assert_eq!(t.frames.len(), 3);
         assert_eq!(t.registers[&2].get("rip"), Some(0x5555555551cc));
+    }
+
+    #[test]
+    fn registers_after_a_stop_backtrace_are_frame_0s() {
+        // `run`, `bt`, `info registers` without echoed commands: the `#0` after the stop line is
+        // the stop location and `#1` continues the backtrace, so nothing but #0 is selected and
+        // the registers reach the model as frame #0's (they were counted, then lost on #1).
+        let p = parse(
+            "Program received signal SIGSEGV, Segmentation fault.
+#0  0x0000555555555135 in get (p=0x0) at nd.c:2
+#1  0x0000555555555148 in main () at nd.c:3
+rax            0x0                 0
+rip            0x555555555135      0x555555555135 <get+12>
+",
+        );
+        let t = crashed(&p);
+        assert_eq!(t.frames.len(), 2);
+        assert_eq!(t.registers[&0].get("rax"), Some(0));
+        assert_eq!(t.registers[&0].get("rip"), Some(0x555555555135));
+        assert!(!t.registers.contains_key(&1));
     }
 
     #[test]
