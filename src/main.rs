@@ -108,6 +108,10 @@ enum Command {
         /// Output format.
         #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Interactive view instead: two panes side by side with linked selection
+        /// (docs/tui.md, "Diff view").
+        #[arg(long, conflicts_with = "format")]
+        tui: bool,
     },
 }
 
@@ -429,7 +433,8 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
-        Some(Command::Diff { a, b, format }) => {
+        Some(Command::Diff { a, b, tui: true, .. }) => ExitCode::from(tracecheck::triage::diff::run_tui(&a, &b)),
+        Some(Command::Diff { a, b, format, .. }) => {
             ExitCode::from(tracecheck::triage::diff::run(&a, &b, triage_format(format)))
         }
         Some(Command::Triage(a)) => {
