@@ -1,7 +1,10 @@
 //! `tracecheck diff --tui`: the diff view rendered on ratatui's `TestBackend` at 80x24 and
 //! 160x45 from real recorded runs (sample-traces/triage/runs, see record.sh there): both
 //! panes show the frames aligned by function on the same screen row, and a key moves the
-//! selection in both panes to the aligned frame.
+//! selection in both panes to the aligned frame. Then the real binary in tmux (required in
+//! CI, else `SKIPPED`): draw, move, quit, and the shell gets its screen back.
+
+mod common;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -109,4 +112,51 @@ fn linked_selection_follows_the_alignment_not_the_index() {
     assert!(app.selected_frame(Side::B).unwrap() >= 9);
     app.update(DiffAction::Quit);
     assert!(app.quit);
+}
+
+#[test]
+fn diff_tui_in_tmux_moves_both_panes_and_quits_cleanly() {
+    if !common::require_tools(&["tmux"]) {
+        return;
+    }
+    let socket = format!("tracecheck-diff-test-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        std::process::Command::new("tmux").args(["-L", &socket, "-f", "/dev/null"]).args(args).output().unwrap()
+    };
+    struct Kill<'a>(&'a dyn Fn(&[&str]) -> std::process::Output);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            (self.0)(&["kill-server"]);
+        }
+    }
+    let _kill = Kill(&tmux);
+    let cmd = format!(
+        "'{}' diff --tui '{}' '{}'; echo EXITED $?; sleep 60",
+        env!("CARGO_BIN_EXE_tracecheck"),
+        run("null-user-t3-s5"),
+        run("assert-len-t4-s9")
+    );
+    let out =
+        tmux(&["new-session", "-d", "-s", "tc", "-x", "100", "-y", "30", "env", "LANG=C.UTF-8", "sh", "-c", &cmd]);
+    assert!(out.status.success(), "tmux: {}", String::from_utf8_lossy(&out.stderr));
+    let wait = |what: &str, pred: &dyn Fn(&str) -> bool| -> String {
+        let start = std::time::Instant::now();
+        loop {
+            let s = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "tc"]).stdout).into_owned();
+            if pred(&s) {
+                return s;
+            }
+            assert!(start.elapsed().as_secs() < 15, "timed out waiting for {what}:\n{s}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    let row = |s: &str, needle: &str| s.lines().position(|l| l.contains(needle));
+    let s = wait("the first frame", &|s| s.contains("#6  parse_field"));
+    assert_eq!(row(&s, "#0  parse_field"), row(&s, "#6  parse_field"), "{s}");
+    assert!(s.contains("B assert-len-t4-s9.gdb.txt  stop #1: SIGABRT"), "{s}");
+    tmux(&["send-keys", "-t", "tc", "j"]);
+    tmux(&["send-keys", "-t", "tc", "q"]);
+    let s = wait("the exit", &|s| s.contains("EXITED"));
+    assert!(s.contains("EXITED 0"), "{s}");
+    assert!(!s.contains("parse_field"), "the alternate screen was not left:\n{s}");
 }
