@@ -433,7 +433,7 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
-        Some(Command::Diff { a, b, tui: true, .. }) => ExitCode::from(tracecheck::triage::diff::run_tui(&a, &b)),
+        Some(Command::Diff { a, b, tui: true, .. }) => diff_tui(&a, &b),
         Some(Command::Diff { a, b, format, .. }) => {
             ExitCode::from(tracecheck::triage::diff::run(&a, &b, triage_format(format)))
         }
@@ -694,6 +694,24 @@ fn report_limits(ir: &pipeline::Analysis) {
 
 /// `tracecheck tui FILE`, `tracecheck tui --follow FILE` and `tracecheck -i FILE`: the same
 /// options, the same pipeline as batch mode.
+/// `tracecheck diff --tui A B`: the diff of `triage::diff` in `tui::diffview`.
+fn diff_tui(a: &str, b: &str) -> ExitCode {
+    let d = match tracecheck::triage::diff::load_diff(a, b) {
+        Ok(d) => d,
+        Err(e) => {
+            error_line(&e);
+            return ExitCode::from(2);
+        }
+    };
+    match tracecheck::tui::diffview::run(d) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            error_line(&format!("{e:#}"));
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
     if path == "-" {
         if follow {

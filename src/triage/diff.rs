@@ -331,24 +331,6 @@ pub fn load_diff(a: &str, b: &str) -> Result<Diff, String> {
     }
 }
 
-/// `tracecheck diff --tui A B`: the same diff in the terminal (`tui::diffview`).
-pub fn run_tui(a: &str, b: &str) -> u8 {
-    let d = match load_diff(a, b) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("tracecheck: {e}");
-            return 2;
-        }
-    };
-    match crate::tui::diffview::run(d) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("tracecheck: {}", safe_line(&format!("{e:#}")));
-            2
-        }
-    }
-}
-
 /// The `tracecheck diff` command: loads both inputs through the library pipeline.
 pub fn run(a: &str, b: &str, fmt: super::query::OutFormat) -> u8 {
     let d = match load_diff(a, b) {
