@@ -108,6 +108,10 @@ enum Command {
         /// Output format.
         #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Interactive view instead: two panes side by side with linked selection
+        /// (docs/tui.md, "Diff view").
+        #[arg(long, conflicts_with = "format")]
+        tui: bool,
     },
 }
 
@@ -429,7 +433,8 @@ fn run() -> ExitCode {
             }
         },
         Some(Command::Symbolize(args)) => symbolize_cmd(args),
-        Some(Command::Diff { a, b, format }) => {
+        Some(Command::Diff { a, b, tui: true, .. }) => diff_tui(&a, &b),
+        Some(Command::Diff { a, b, format, .. }) => {
             ExitCode::from(tracecheck::triage::diff::run(&a, &b, triage_format(format)))
         }
         Some(Command::Triage(a)) => {
@@ -689,6 +694,24 @@ fn report_limits(ir: &pipeline::Analysis) {
 
 /// `tracecheck tui FILE`, `tracecheck tui --follow FILE` and `tracecheck -i FILE`: the same
 /// options, the same pipeline as batch mode.
+/// `tracecheck diff --tui A B`: the diff of `triage::diff` in `tui::diffview`.
+fn diff_tui(a: &str, b: &str) -> ExitCode {
+    let d = match tracecheck::triage::diff::load_diff(a, b) {
+        Ok(d) => d,
+        Err(e) => {
+            error_line(&e);
+            return ExitCode::from(2);
+        }
+    };
+    match tracecheck::tui::diffview::run(d) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            error_line(&format!("{e:#}"));
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
     if path == "-" {
         if follow {

@@ -194,11 +194,7 @@ mod reference {
         v
     }
 
-    fn input_head_fields(
-        ir: &InputReport,
-        t: &tracecheck::model::Trace,
-        d: &tracecheck::model::Diagnostics,
-    ) -> Value {
+    fn input_head_fields(ir: &InputReport, t: &tracecheck::model::Trace, d: &tracecheck::model::Diagnostics) -> Value {
         json!({
             "path": tracecheck::report::safe_line(&ir.path),
             "formats": t.formats.iter().map(|f| f.name()).collect::<Vec<_>>(),

@@ -321,18 +321,25 @@ pub fn write(d: &Diff, fmt: super::query::OutFormat, out: &mut dyn Write) -> io:
     Ok(())
 }
 
-/// The `tracecheck diff` command: loads both inputs through the library pipeline.
-pub fn run(a: &str, b: &str, fmt: super::query::OutFormat) -> u8 {
+/// Loads both inputs through the library pipeline and compares them.
+pub fn load_diff(a: &str, b: &str) -> Result<Diff, String> {
     let opts = crate::pipeline::LoadOptions::default();
     let load = |p: &str| crate::pipeline::load(crate::pipeline::Source::Path(p), &opts);
-    let (ra, rb) = match (load(a), load(b)) {
-        (Ok(x), Ok(y)) => (x, y),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("tracecheck: {}", safe_line(&e.to_string()));
+    match (load(a), load(b)) {
+        (Ok(x), Ok(y)) => Ok(diff(&x, &y)),
+        (Err(e), _) | (_, Err(e)) => Err(safe_line(&e.to_string()).into_owned()),
+    }
+}
+
+/// The `tracecheck diff` command: loads both inputs through the library pipeline.
+pub fn run(a: &str, b: &str, fmt: super::query::OutFormat) -> u8 {
+    let d = match load_diff(a, b) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("tracecheck: {e}");
             return 2;
         }
     };
-    let d = diff(&ra, &rb);
     let stdout = io::stdout();
     match write(&d, fmt, &mut stdout.lock()) {
         Ok(()) => 0,

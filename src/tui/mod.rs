@@ -12,6 +12,7 @@
 pub mod app;
 pub mod common;
 pub mod detail;
+pub mod diffview;
 pub mod findings;
 pub mod follow;
 pub mod frames;

@@ -32,7 +32,17 @@ fn main() {
         }
     }
     let parsed = t.elapsed();
-    let clusters = cluster_stacktraces(&stacks).map(|c| c.iter().max().copied().unwrap_or(0)).unwrap_or(0);
+    // kodama's linkage needs at least two observations; 0 or 1 stack is 0 or 1 cluster.
+    let clusters = match stacks.len() {
+        0 | 1 => stacks.len(),
+        _ => match cluster_stacktraces(&stacks) {
+            Ok(c) => c.iter().max().copied().unwrap_or(0),
+            Err(e) => {
+                eprintln!("cluster_stacktraces: {e}");
+                0
+            }
+        },
+    };
     let total = t.elapsed();
     println!(
         "libcasr 2.13 (1 thread): parse {:.2} s, cluster_stacktraces {:.3} s, total {:.2} s = {:.0} logs/min; {} stacks, {} clusters",
