@@ -831,3 +831,44 @@ pub enum BacktraceStop {
     /// Any other reason (`previous frame identical to this frame`, …).
     Other,
 }
+
+/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
+/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
+/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
+pub fn null_pointer_args(args: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut start = 0;
+    let b = args.as_bytes();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
+            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                parts.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&args[start..]);
+    for p in parts {
+        let Some((name, value)) = p.trim().split_once('=') else { continue };
+        let name = name.trim();
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let value = value.trim();
+        let value = value.strip_prefix(&format!("{name}@entry=")).unwrap_or(value);
+        if value == "0x0" && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}

@@ -162,7 +162,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(fr) = frame
             && let Some(args) = fr.args.as_deref()
         {
-            let nulls = crate::input::lexemes::null_pointer_args(args);
+            let nulls = crate::model::null_pointer_args(args);
             if !nulls.is_empty() {
                 let list = nulls.iter().map(|n| format!("{n} = 0x0")).collect::<Vec<_>>().join(", ");
                 f = f.evidence(
