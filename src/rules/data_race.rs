@@ -25,7 +25,11 @@ pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
         super::Sample::File("tests/wild/san/tsan-race.txt"),
         super::Sample::File("tests/wild/damage/tsan-race-crlf.txt"),
     ],
-    quiet_on: &[super::Sample::File("tests/wild/gdb/null-bt.txt")],
+    // Look-alike: a multithreaded crash without ThreadSanitizer (threads, no race report).
+    quiet_on: &[
+        super::Sample::File("sample-traces/threads-crash.gdb.txt"),
+        super::Sample::File("tests/wild/gdb/null-bt.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
