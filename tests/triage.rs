@@ -2,6 +2,9 @@
 //! (incremental, migrations, newer-schema refusal, symlinks, kill -9, two processes, merge),
 //! and bad inputs.
 
+#[path = "common/child.rs"]
+#[allow(dead_code)]
+mod child;
 mod common;
 
 use rusqlite::Connection;
@@ -586,4 +589,65 @@ fn diff_two_runs_of_one_bug() {
     assert!(md.contains("| - | `checksum at inventory.c:"), "{md}");
     assert!(md.contains("findings only in A:"), "{md}");
     assert!(md.contains("noncanonical-address"), "{md}");
+}
+
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo {}", p.display());
+}
+
+/// A FIFO inside a triaged folder (no writer: opening it plainly blocks forever) is named in
+/// the summary as skipped, and the run finishes with the folder's real log indexed.
+#[test]
+fn a_fifo_in_a_triaged_folder_is_skipped_and_the_run_finishes() {
+    let d = tmp("fifo");
+    let inp = d.join("in");
+    std::fs::create_dir_all(&inp).unwrap();
+    std::fs::copy(set_dir().join("ci/linux-gcc-1.log"), inp.join("job.log")).unwrap();
+    mkfifo(&inp.join("pipe.log"));
+    std::os::unix::fs::symlink(inp.join("pipe.log"), inp.join("link-to-pipe.log")).unwrap();
+    let mut cmd = bin();
+    cmd.arg("triage").arg("--db").arg(d.join("f.sqlite")).arg(&inp);
+    let o = child::run(cmd, None, std::time::Duration::from_secs(120));
+    assert!(!o.timed_out, "triage blocked on a FIFO (killed after {:?})", o.elapsed);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stderr_text(), o.stdout_text());
+    let text = o.stdout_text();
+    for name in ["pipe.log", "link-to-pipe.log"] {
+        assert!(
+            text.lines().any(|l| l.contains(&format!("/{name}: not a regular file"))),
+            "{name} not reported as skipped:\n{text}"
+        );
+    }
+    assert!(text.lines().next().unwrap_or("").contains(" 1 indexed"), "{text}");
+}
+
+/// The race the walk's `stat` cannot close: a file found as regular is a FIFO by the time it
+/// is read. `sources::load` opens it non-blocking and refuses it instead of waiting for a
+/// writer that never comes.
+#[test]
+fn a_file_replaced_by_a_fifo_after_listing_is_refused_not_waited_on() {
+    use tracecheck::triage::sources;
+    let d = tmp("fifo-race");
+    let p = d.join("job.log");
+    std::fs::write(&p, b"log\n").unwrap();
+    let (items, skipped) =
+        sources::enumerate(&[p.display().to_string()], &mut std::io::empty(), &sources::ReadLimits::default());
+    assert_eq!((items.len(), skipped.len()), (1, 0));
+    std::fs::remove_file(&p).unwrap();
+    mkfifo(&p);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let item = items[0].clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(sources::load(&item, &sources::ReadLimits::default()).map(|l| l.bytes.len()));
+    });
+    let got = rx.recv_timeout(std::time::Duration::from_secs(20));
+    if got.is_err() {
+        // Release the blocked open (a reader is waiting, so a non-blocking writer opens).
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(&p);
+    }
+    let got = got.expect("sources::load blocked on a FIFO");
+    let err = got.expect_err("a FIFO was read as a log");
+    assert!(err.contains("not a regular file"), "{err}");
 }

@@ -7,6 +7,10 @@
 //!   `set logging file X` + `set logging enabled on` while `tracecheck tui --follow X` is
 //!   already waiting for X; after gdb finishes the screen shows the crash and its finding.
 //!
+//! * A FIFO: `tracecheck tui --follow FIFO` draws at once with no writer, shows what a
+//!   writer sends while that writer stays open and silent, and quits on `q` (it used to block
+//!   on the FIFO before the first frame, never drawing, deaf to `q`).
+//!
 //! tmux (and for the second test gdb and gcc) are required in CI (`CI=true`: missing tools
 //! fail the test); elsewhere the tests are skipped with a `SKIPPED` line
 //! (`common::require_tools`). Each test runs its own tmux server (`-L`), never the user's.
@@ -226,4 +230,46 @@ fn follow_a_real_gdb_log() {
     assert!(s.contains("! #0"), "{s}");
     assert!(s.contains("session_bytes"), "{s}");
     t.quit();
+}
+
+#[test]
+fn follow_a_fifo_draws_and_quits_on_q() {
+    if !common::require_tools(&["tmux"]) {
+        return;
+    }
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("session.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo {}", fifo.display());
+
+    let t = Tmux::new("fifo");
+    let bin = env!("CARGO_BIN_EXE_tracecheck");
+    t.start(&format!("{bin} tui --follow '{}'", fifo.display()));
+    // No writer yet: the screen is drawn anyway.
+    let s = t.wait_for("the first frame with no writer", |s| header(s).contains("[following]"));
+    assert!(!header(&s).contains("SIGSEGV"), "{s}");
+
+    // A writer opens the FIFO (tracecheck holds it open for reading, so this open returns),
+    // writes a crash, and stays open without writing more.
+    // Non-blocking, so this test cannot hang: ENXIO until tracecheck has it open for reading.
+    use std::os::unix::fs::OpenOptionsExt;
+    let start = Instant::now();
+    let mut w = loop {
+        match std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(&fifo) {
+            Ok(w) => break w,
+            Err(e) if start.elapsed() < Duration::from_secs(20) => {
+                let _ = e;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => panic!("tracecheck never opened the FIFO for reading: {e}\n{}", t.screen()),
+        }
+    };
+    let dump = std::fs::read(sample("null-field.gdb.txt")).unwrap();
+    std::io::Write::write_all(&mut w, &dump).unwrap();
+    let s = t.wait_for("the crash from the FIFO", |s| header(s).contains("SIGSEGV") && s.contains("null-dereference"));
+    assert!(s.contains("session_bytes"), "{s}");
+    // The writer is still open and silent: a blocking read would freeze the TUI here.
+    t.quit();
+    drop(w);
 }

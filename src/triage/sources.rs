@@ -164,11 +164,11 @@ fn walk(
 
 fn is_zip(p: &Path) -> bool {
     let mut magic = [0u8; 4];
-    fs::File::open(p).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && magic == *b"PK\x03\x04"
+    crate::fsutil::open_regular(p).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && magic == *b"PK\x03\x04"
 }
 
 fn zip_members(p: &Path, items: &mut Vec<Item>, skipped: &mut Vec<Skipped>, limits: &ReadLimits) {
-    let archive = fs::File::open(p).map_err(|e| e.to_string()).and_then(|f| {
+    let archive = crate::fsutil::open_regular(p).map_err(|e| e.to_string()).and_then(|f| {
         zip::ZipArchive::new(io::BufReader::new(f)).map_err(|e| format!("not a readable zip archive: {e}"))
     });
     let mut archive = match archive {
@@ -221,7 +221,7 @@ fn zip_members(p: &Path, items: &mut Vec<Item>, skipped: &mut Vec<Skipped>, limi
 pub fn load(item: &Item, limits: &ReadLimits) -> Result<Loaded, String> {
     match &item.source {
         Source::File(p) => {
-            let f = fs::File::open(p).map_err(|e| format!("cannot read: {e}"))?;
+            let f = crate::fsutil::open_regular(p).map_err(|e| format!("cannot read: {e}"))?;
             let meta = f.metadata().map_err(|e| format!("cannot read: {e}"))?;
             if meta.len() > limits.max_input_bytes {
                 return Err(format!("{} bytes: larger than the {} byte limit", meta.len(), limits.max_input_bytes));
@@ -235,7 +235,7 @@ pub fn load(item: &Item, limits: &ReadLimits) -> Result<Loaded, String> {
             Ok(Loaded { bytes, mtime: Some(meta.mtime()) })
         }
         Source::ZipMember { zip: zp, index, .. } => {
-            let f = fs::File::open(zp).map_err(|e| format!("cannot read archive: {e}"))?;
+            let f = crate::fsutil::open_regular(zp).map_err(|e| format!("cannot read archive: {e}"))?;
             let mut archive =
                 zip::ZipArchive::new(io::BufReader::new(f)).map_err(|e| format!("not a readable zip archive: {e}"))?;
             let m = archive.by_index(*index).map_err(|e| format!("cannot read zip member: {e}"))?;
