@@ -26,6 +26,17 @@ fn go_location_after_an_lldb_stop_line() {
     survives(&input);
 }
 
+/// fuzz `dialects_text` (crash-e2a5f3d0…, minimized to the UBSan prefix and one line): the
+/// journal-prefix check in `kernel::strip_kernel_prefix` (`Mmm dd hh:mm:ss host …`) tested
+/// that byte 15 is a character boundary, then sliced at byte 16, inside the U+FFFD that
+/// replaced an invalid byte (panic "byte index 16 is not a char boundary", every build).
+#[test]
+fn journal_prefix_with_a_multibyte_character_at_byte_15() {
+    survives(b"src/a.c:5:10: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\nrip  0\xbe:22: r\xbe");
+    // The same shape in valid UTF-8: a three-byte character at bytes 15..18.
+    survives("Dec 01 09:14:22\u{20ac} x[1]: y".as_bytes());
+}
+
 /// fuzz `runtime_text` (crash-5243c6ae…, found re-fuzzing after the fix above; minimized):
 /// the same stale index, in the Go register block. The first goroutine after a Go header
 /// remembers its thread index for the registers; an lldb frame line had made it the second

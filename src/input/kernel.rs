@@ -57,7 +57,7 @@ fn strip_kernel_prefix(t: &str) -> Option<&str> {
     // Other journal lines about the same crash (`Dec 01 09:14:23 host systemd[1]: x.service:
     // Main process exited, code=dumped, status=11/SEGV`): `Mmm dd hh:mm:ss host ident[pid]: …`.
     if t.len() > 16
-        && t.is_char_boundary(15)
+        && t.is_char_boundary(16)
         && t.as_bytes()[3] == b' '
         && t.as_bytes()[9] == b':'
         && t.as_bytes()[12] == b':'
