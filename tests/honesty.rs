@@ -68,16 +68,33 @@ fn an_exe_that_matches_no_module_is_named() {
 
 #[test]
 fn a_line_of_nul_bytes_does_not_say_zero_bytes_were_read() {
-    let mut cmd = child::tracecheck();
-    cmd.args(["-v", "-"]);
-    let feed: Box<dyn FnOnce(std::process::ChildStdin) + Send> = Box::new(|mut w| {
-        use std::io::Write;
-        let _ = w.write_all(&vec![0u8; 200_000]);
-        let _ = w.write_all(b"\n#0  0x0000555555555155 in f () at a.c:3\n");
-    });
-    let o = child::run(cmd, Some(feed), Duration::from_secs(60));
-    o.assert_clean("NUL line");
-    let out = o.stdout_text();
+    // NUL bytes are dropped when the input is decoded and do not count toward the 64 KiB line
+    // limit (as in the whole-buffer parse): 200,000 of them are an empty line, read whole;
+    // followed by 70,000 bytes of text they are a line cut after 64 KiB of that text.
+    let run = |text_after_nuls: usize| {
+        let mut cmd = child::tracecheck();
+        cmd.args(["-v", "-"]);
+        let feed: Box<dyn FnOnce(std::process::ChildStdin) + Send> = Box::new(move |mut w| {
+            use std::io::Write;
+            let _ = w.write_all(&vec![0u8; 200_000]);
+            let _ = w.write_all(&vec![b'x'; text_after_nuls]);
+            let _ = w.write_all(b"\n#0  0x0000555555555155 in f () at a.c:3\n");
+        });
+        let o = child::run(cmd, Some(feed), Duration::from_secs(60));
+        o.assert_clean("NUL line");
+        o.stdout_text()
+    };
+    let out = run(0);
     assert!(!out.contains("only the first 0 were read"), "{out}");
-    assert!(out.contains("line is 200000 bytes long; only the first 65536 were read"), "{out}");
+    assert!(!out.contains("line 1: line is"), "an empty line was said to be cut:\n{out}");
+    assert!(out.contains("#0  0x0000555555555155 in f () at a.c:3"), "{out}");
+    let out = run(70_000);
+    assert!(
+        out.contains(
+            "line 1: line is 270000 bytes long; only the first 265540 were read \
+             (65536 of them text once NUL and invalid bytes were dropped)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("#0  0x0000555555555155 in f () at a.c:3"), "{out}");
 }

@@ -174,3 +174,35 @@ fn incremental_snapshots_equal_one_shot_parses() {
         }
     }
 }
+
+/// fuzz `stream_reader` (crash-9d41d3fd…, minimized to 69 bytes, line limit 64, reads of one
+/// byte): a line longer than the limit in raw bytes but not once its NUL bytes are dropped.
+/// The whole-buffer parse kept all of its text; the stream cut the raw bytes at the limit
+/// first and lost its tail (a UBSan `runtime error:` message came out shorter). NUL bytes
+/// no longer count toward the streamed line's limit, and a run of them is held as one.
+#[test]
+fn nul_bytes_do_not_count_toward_the_streamed_line_limit() {
+    let cases: [&[u8]; 3] = [
+        b"(gd)g usg\x00\x7f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00c: runtime error: inde\x01\x00\x00\x00\x00\x00\x00\x00ll-fie\x00\x00\x00\x00\x00ield.c:23",
+        // A frame line padded with NULs past the limit, then a long run of them.
+        b"#0  0x1\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00 in f (a=1) at a.c:3\n#1  0x2 in main ()\n",
+        // NULs inside a multibyte sequence: each piece is replaced, not joined.
+        b"#0  0x1 in f (s=\"\xe2\x00\x82\xac\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\") at a.c:3\n",
+    ];
+    let limits = Limits { max_line_len: 64, ..Limits::default() };
+    for (i, bytes) in cases.iter().enumerate() {
+        let whole = input::parse_bytes_with(bytes, limits);
+        for step in [1, 3, 64] {
+            let s = input::parse_reader(
+                BufReader::with_capacity(16 + step, Dribble(bytes, step)),
+                &StreamOptions { limits, ..Default::default() },
+            )
+            .expect("read");
+            assert_eq!(s.parsed.trace, whole.trace, "case {i}, reads of {step} bytes");
+        }
+    }
+    // The fuzz case's message is whole in both.
+    let whole = input::parse_bytes_with(cases[0], limits);
+    let d = whole.trace.stops[0].reason.description.as_deref().unwrap_or("");
+    assert!(d.ends_with("ield.c:23"), "{d:?}");
+}

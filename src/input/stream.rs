@@ -225,9 +225,9 @@ pub fn parse_reader<R: BufRead>(r: R, opts: &StreamOptions) -> io::Result<Stream
     let mut seen_newline = false;
     loop {
         line.clear();
-        let (newline, len) = read_line(&mut input, &mut line, &mut scratch, cap)?;
-        let empty = lines.feed(&line, len);
-        if !newline {
+        let read = read_line(&mut input, &mut line, &mut scratch, cap)?;
+        let empty = lines.feed(&line, &read);
+        if !read.newline {
             // The text after the last newline, even when empty (as `split('\n')` gives).
             if seen_newline && empty {
                 // A trailing newline does not make an extra line.
@@ -251,31 +251,72 @@ pub fn parse_reader<R: BufRead>(r: R, opts: &StreamOptions) -> io::Result<Stream
     Ok(Streamed { parsed, raw: input.raw, raw_complete, bytes: input.read, over_max })
 }
 
-/// Reads one line into `line` (without its newline; at most `cap` + 4 bytes of it), skipping
-/// the rest of a longer line. Returns whether a newline ended it, and its real length.
-/// `read_until` uses std's memchr, which is fast in debug builds too.
-fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, cap: usize) -> io::Result<(bool, u64)> {
+/// One line as [`read_line`] read it.
+struct LineRead {
+    /// A newline ended it.
+    newline: bool,
+    /// Its real length in bytes (without the newline).
+    len: u64,
+    /// Bytes of it consumed into `line` (the rest of a longer line was skipped).
+    consumed: u64,
+}
+
+/// Reads one line into `line` (without its newline), skipping the rest of a longer line. At
+/// most `cap` + 4 bytes of text are kept: NUL bytes, which decoding drops, do not count and
+/// a run of them is kept as one NUL (which decodes the same: a NUL ends any byte sequence),
+/// so the kept start of the line decodes to the same first `cap` bytes of text as the
+/// whole line does in [`parse_bytes`](super::parse_bytes), in at most `2 × (cap + 4) + 1`
+/// bytes. `read_until` uses std's memchr, which is fast in debug builds too.
+fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, cap: usize) -> io::Result<LineRead> {
     let keep = cap as u64 + 4;
-    let got = io::Read::take(&mut *r, keep).read_until(b'\n', line)? as u64;
-    if line.last() == Some(&b'\n') {
-        line.pop();
-        return Ok((true, got - 1));
+    let mut text = 0u64;
+    let mut consumed = 0u64;
+    while text < keep {
+        let start = line.len();
+        let got = io::Read::take(&mut *r, keep - text).read_until(b'\n', line)? as u64;
+        let newline = line.last() == Some(&b'\n');
+        if newline {
+            line.pop();
+        }
+        consumed += got - newline as u64;
+        text += collapse_nuls(line, start);
+        if newline || got == 0 {
+            return Ok(LineRead { newline, len: consumed, consumed });
+        }
     }
-    if got < keep {
-        return Ok((false, got));
-    }
-    let mut len = got;
+    let mut len = consumed;
     loop {
         scratch.clear();
         let n = io::Read::take(&mut *r, 1 << 16).read_until(b'\n', scratch)? as u64;
         if n == 0 {
-            return Ok((false, len));
+            return Ok(LineRead { newline: false, len, consumed });
         }
         if scratch.last() == Some(&b'\n') {
-            return Ok((true, len + n - 1));
+            return Ok(LineRead { newline: true, len: len + n - 1, consumed });
         }
         len += n;
     }
+}
+
+/// Keeps one NUL of each run of NUL bytes in `line[from..]` (joined with a NUL just before
+/// `from`); returns the number of other bytes there.
+fn collapse_nuls(line: &mut Vec<u8>, from: usize) -> u64 {
+    if memchr::memchr(0, &line[from..]).is_none() {
+        return (line.len() - from) as u64;
+    }
+    let mut w = from;
+    let mut text = 0u64;
+    for i in from..line.len() {
+        let c = line[i];
+        if c == 0 && w > 0 && line[w - 1] == 0 {
+            continue;
+        }
+        text += (c != 0) as u64;
+        line[w] = c;
+        w += 1;
+    }
+    line.truncate(w);
+    text
 }
 
 /// The input as read: at most `left` more bytes, the first `keep` of them kept.
@@ -331,23 +372,26 @@ struct LineFeeder {
 }
 
 impl LineFeeder {
-    /// One line's bytes (perhaps only its start) and its real length. Returns whether the
-    /// line is empty once decoded (NULs are dropped, as `parse_bytes` drops them).
-    fn feed(&mut self, bytes: &[u8], len: u64) -> bool {
+    /// One line's bytes (perhaps only its start, NUL runs kept as one NUL) and how it was
+    /// read. Returns whether the line is empty once decoded (NULs are dropped, as
+    /// `parse_bytes` drops them).
+    fn feed(&mut self, bytes: &[u8], line: &LineRead) -> bool {
         self.n = self.n.saturating_add(1);
         let text = clean::decode(bytes);
         if matches!(text, std::borrow::Cow::Owned(_)) {
             self.bad_bytes = true;
         }
-        if len > self.cap as u64 || text.len() > self.cap {
+        let len = line.len;
+        if line.consumed < len || text.len() > self.cap {
             let mut cut = self.cap.min(text.len());
             while !text.is_char_boundary(cut) {
                 cut -= 1;
             }
             // Say what was read of the line, not what was left after NUL bytes were dropped
-            // (a line of NULs once said "only the first 0 were read").
-            let read = bytes.len().min(self.cap);
-            let kept = if cut < read {
+            // (a line of NULs once said "only the first 0 were read"). Without NULs that is
+            // the `cap` bytes kept; with them, every byte up to where reading stopped.
+            let read = if bytes.contains(&0) { line.consumed } else { line.consumed.min(self.cap as u64) };
+            let kept = if (cut as u64) < read {
                 format!(" ({cut} of them text once NUL and invalid bytes were dropped)")
             } else {
                 String::new()
