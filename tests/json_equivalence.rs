@@ -374,7 +374,12 @@ fn same_bytes_on_every_sample_and_fuzz_input() {
     assert!(samples >= 40, "expected the sample traces, found {samples} files");
     assert!(files.len() > samples + 20, "expected the fuzz corpora too");
     for p in &files {
-        let bytes = std::fs::read(p).expect("read sample");
+        let bytes = match std::fs::read(p) {
+            Ok(b) => b,
+            // A fuzzer running on this checkout removes corpus files it has reduced.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && p.starts_with(root.join("fuzz")) => continue,
+            Err(e) => panic!("read {}: {e}", p.display()),
+        };
         both(&p.display().to_string(), &bytes);
     }
 }
