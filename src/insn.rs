@@ -114,7 +114,7 @@ fn att_mem(op: &str) -> Option<MemOperand> {
 /// Intel: `qword ptr [rax + rbx*8 - 0x18]`, `fs:[0x28]`.
 fn intel_mem(op: &str) -> Option<MemOperand> {
     let open = op.find('[')?;
-    let close = op.rfind(']')?;
+    let close = op.rfind(']').filter(|&c| c > open)?;
     let prefix = &op[..open];
     let segment = prefix.trim().strip_suffix(':').map(|s| s.rsplit(' ').next().unwrap_or(s).to_ascii_lowercase());
     let inner = &op[open + 1..close];

@@ -37,6 +37,21 @@ fn journal_prefix_with_a_multibyte_character_at_byte_15() {
     survives("Dec 01 09:14:22\u{20ac} x[1]: y".as_bytes());
 }
 
+/// fuzz `dialects_text` (crash-cba16179…, minimized to the Go prefix and five lines): an
+/// lldb SIGSEGV stop whose disassembly line's operand holds `]` before `[`; the
+/// null-dereference rule decodes the faulting instruction, and `insn::intel_mem` sliced
+/// between the first `[` and the last `]` (panic "byte range starts at 284 but ends at
+/// 254", every build).
+#[test]
+fn intel_operand_with_a_bracket_closed_before_it_opens() {
+    let mut input = b"panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:7 +0x1d\nexit status 2\n".to_vec();
+    input.extend_from_slice(
+        b"(lldb)n\nthread #1, stop reason = signal SEGV\nframe #2: 0x55555555551b\n    0x55555555551b r ][",
+    );
+    survives(&input);
+    survives(b"(lldb)n\nthread #1, stop reason = signal SEGV\nframe #2: 0x55555555551b\n    0x55555555551b r ][");
+}
+
 /// fuzz `runtime_text` (crash-5243c6ae…, found re-fuzzing after the fix above; minimized):
 /// the same stale index, in the Go register block. The first goroutine after a Go header
 /// remembers its thread index for the registers; an lldb frame line had made it the second
