@@ -5,7 +5,7 @@
 //! `*` marks values that differ from the next (outer) frame; `✎` marks notes.
 
 use super::app::{App, Pane};
-use super::common::{block, clean, fit, inner, pad_style, window};
+use super::common::{block, clean, fit, inner, pad_style, scroll_row, side_marker, window};
 use crate::classify::{Classifier, RegionKind};
 use crate::model::*;
 use crate::report::is_non_pointer_register;
@@ -116,6 +116,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let first = window(app.register, set.regs.len(), h, &app.registers_offset);
     // Full 16-digit values when there is room, else unpadded.
     let wide = w >= 60;
+    let skip = app.hscroll[Pane::Registers.index()];
+    let mut overflow = 0;
     for (row, i) in (first..set.regs.len().min(first + h)).enumerate() {
         let r = &set.regs[i];
         let highlighted = hl.contains(&&*r.name);
@@ -153,13 +155,18 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         if app.register_notes(&r.name).next().is_some() {
             spans.push(Span::styled("✎ ", t.note()));
         }
+        // Marks, name and value stay; what the value points to scrolls sideways.
+        let frozen = spans.len();
         spans.extend(annotation(app, r, &c));
+        let (spans, over) = scroll_row(spans, frozen, skip, w);
+        overflow = overflow.max(over);
         let mut line = fit(spans, w);
         if i == app.register && (focused || app.item_pane == Pane::Registers) {
             line = pad_style(line, w, if focused { t.selected() } else { t.selected_unfocused() });
         }
         line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
     }
+    side_marker(area, buf, &app.hscroll_max, Pane::Registers.index(), skip, overflow, t);
 }
 
 /// The region colour legend (as pwndbg shows it) on the pane's bottom border, so the colours
@@ -181,9 +188,10 @@ pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(name, t.region(k)));
         spans.push(Span::raw(" "));
     }
-    let w = area.width.saturating_sub(4) as usize;
+    // Room is kept on the right for the sideways-scroll marker.
+    let w = area.width.saturating_sub(14) as usize;
     let line = crate::tui::common::fit(spans, w);
-    line.render(Rect::new(area.x + 2, area.y + area.height - 1, area.width.saturating_sub(4), 1), buf);
+    line.render(Rect::new(area.x + 2, area.y + area.height - 1, w as u16, 1), buf);
 }
 
 #[cfg(test)]
