@@ -8,7 +8,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-/// Rows per finding in a pane `inner_height` rows high: the message wraps over up to four
+/// Rows one finding may take (its message wrapped).
+pub const MAX_ROWS: usize = 6;
+
+/// Rows per finding in a pane `inner_height` rows high: the message wraps over up to six
 /// rows when every finding and the missing-evidence lines still fit, else one row each.
 pub fn rows_per(app: &App, inner_height: u16) -> usize {
     let n = app.ir.findings.len();
@@ -16,7 +19,7 @@ pub fn rows_per(app: &App, inner_height: u16) -> usize {
         return 1;
     }
     let room = (inner_height as usize).saturating_sub(app.ir.missing_evidence.len());
-    (room / n).clamp(1, 4)
+    (room / n).clamp(1, MAX_ROWS)
 }
 
 /// The finding drawn on a row of the pane (counted from its first inner row), as the last

@@ -96,7 +96,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             if let Some(h) = host {
                 spans.push(Span::styled(format!(" [inlined into #{h}]"), t.inlined()));
             }
-            if let (Some(file), Some(line)) = (&f.file, f.line) {
+            if per == 2 {
+                // The second row has the full path or module.
+            } else if let (Some(file), Some(line)) = (&f.file, f.line) {
                 let base = file.rsplit('/').next().unwrap_or(file);
                 spans.push(Span::styled(format!(" {}:{line}", clean(base)), t.dim()));
             } else if let Some(m) = &f.module {
@@ -128,7 +130,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             } else if let Some(m) = &f.module {
                 parts.push(format!("from {}", clean(m)));
             }
-            if let Some(a) = &f.args {
+            if let Some(a) = f.args.as_deref().filter(|a| !a.trim().is_empty()) {
                 parts.push(format!("({})", clean(a)));
             }
             if let Some(pc) = f.pc {

@@ -91,12 +91,13 @@ pub fn footer(app: &App, area: Rect, hidden: &[Pane], buf: &mut Buffer) {
             let start = (cursor + 1).saturating_sub(room);
             let end = (start + room).min(chars.len());
             let before: String = chars[start..cursor].iter().collect();
-            let at: String = chars.get(cursor).map(|c| c.to_string()).unwrap_or_else(|| " ".into());
+            // At the end, a block; on a character, that character in reverse video.
+            let at: String = chars.get(cursor).map(|c| c.to_string()).unwrap_or_else(|| "█".into());
             let after: String = chars.get(cursor + 1..end.max(cursor + 1)).map(|c| c.iter().collect()).unwrap_or_default();
             Line::from(vec![
                 Span::styled(label, t.key()),
                 Span::raw(before),
-                Span::styled(at, t.selected()),
+                Span::styled(at, if cursor < chars.len() { t.selected() } else { t.text() }),
                 Span::raw(after),
             ])
         }

@@ -82,17 +82,24 @@ impl App {
     /// each gets what its rows need when both fit, the smaller one its need otherwise, so
     /// neither keeps a large empty area while the other has rows to show.
     fn list_split(&self, h: u16) -> u16 {
-        let frames = self.current_thread().map(|t| t.frames.len()).unwrap_or(1).max(1) as u32 + 2;
-        let findings = (self.ir.findings.len().max(1) + self.ir.missing_evidence.len()) as u32 + 2;
+        let n = self.current_thread().map(|t| t.frames.len()).unwrap_or(1).max(1) as u32;
+        let nf = self.ir.findings.len().max(1) as u32;
+        let miss = self.ir.missing_evidence.len() as u32;
+        // Frames: one row each, or two (with path, arguments and pc); findings: one row each,
+        // or up to `findings::MAX_ROWS` (the message wrapped); borders included. Rows both
+        // cannot use go to the frames.
+        let (fr1, fr2) = (n + 2, 2 * n + 2);
+        let (fi1, fi4) = (nf + miss + 2, findings::MAX_ROWS as u32 * nf + miss + 2);
         let h32 = h as u32;
         let min = 5u32.min(h32 / 2);
-        let top = if frames + findings <= h32 {
-            // Both fit: the spare rows go in proportion (frames then show two rows each).
-            h32 * frames / (frames + findings)
-        } else if findings <= h32 / 2 {
-            h32 - findings
-        } else if frames <= h32 / 2 {
-            frames
+        let top = if fr2 + fi1 <= h32 {
+            fr2.max(h32.saturating_sub(fi4))
+        } else if fr1 + fi1 <= h32 {
+            fr1.max(h32.saturating_sub(fi4))
+        } else if fi1 <= h32 / 2 {
+            h32 - fi1
+        } else if fr1 <= h32 / 2 {
+            fr1
         } else {
             h32 * 55 / 100
         };
