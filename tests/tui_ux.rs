@@ -183,7 +183,7 @@ fn source_pane_shows_the_frame_line_from_the_source_directory_only() {
     assert!(matches!(app.current_source(), Some((_, 165, SourceState::Read { .. }))), "{:?}", app.current_source());
     let s = render(&mut app, 160, 45);
     assert!(s.contains("Source · src/julia-trampoline.c:165"), "{s}");
-    let row = s.lines().find(|l| l.contains(&format!(">165 "))).unwrap_or_else(|| panic!("no >165 row:\n{s}"));
+    let row = s.lines().find(|l| l.contains(">165 ")).unwrap_or_else(|| panic!("no >165 row:\n{s}"));
     assert!(row.contains(&line165), "{row}");
     // At 80x24 it is a viewer: hidden (and named) until focused with 7.
     let s = render(&mut app, 80, 24);

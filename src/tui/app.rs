@@ -85,7 +85,10 @@ pub enum SourceState {
     Pending,
     /// Read from inside a source directory: the path shown (relative to its directory) and
     /// the lines.
-    Read { shown: String, lines: Vec<String> },
+    Read {
+        shown: String,
+        lines: Vec<String>,
+    },
     /// There, but not read (outside the source directories, a system file, not regular).
     Refused(&'static str),
     NotFound,
@@ -184,20 +187,37 @@ pub enum PromptKind {
     Search,
     Note(Target),
     /// Editing the note `id` (its `target` is kept in case it was removed meanwhile).
-    EditNote { id: String, target: Target, original: String },
+    EditNote {
+        id: String,
+        target: Target,
+        original: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
     Normal,
-    Help { scroll: u16 },
-    Threads { selected: usize },
-    Stops { selected: usize },
+    Help {
+        scroll: u16,
+    },
+    Threads {
+        selected: usize,
+    },
+    Stops {
+        selected: usize,
+    },
     /// `cursor` is a char index into `text` (← → Home End move it).
-    Prompt { kind: PromptKind, text: String, cursor: usize },
+    Prompt {
+        kind: PromptKind,
+        text: String,
+        cursor: usize,
+    },
     Export,
     /// The notes list: `selected` note, and whether `d` was pressed once (asks to confirm).
-    Notes { selected: usize, confirm: bool },
+    Notes {
+        selected: usize,
+        confirm: bool,
+    },
 }
 
 /// Which kind of key handling applies (see `keys.rs`).

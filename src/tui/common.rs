@@ -148,7 +148,8 @@ pub fn scroll_row(spans: Vec<Span<'static>>, frozen: usize, skip: usize, width: 
     }
     let mut it = spans.into_iter();
     let mut out: Vec<Span<'static>> = it.by_ref().take(frozen).collect();
-    let chars: Vec<(char, Style)> = it.flat_map(|s| s.content.chars().map(move |c| (c, s.style)).collect::<Vec<_>>()).collect();
+    let chars: Vec<(char, Style)> =
+        it.flat_map(|s| s.content.chars().map(move |c| (c, s.style)).collect::<Vec<_>>()).collect();
     let mut i = skip.min(chars.len());
     while i > 0 && i < chars.len() && is_word(chars[i - 1].0) && is_word(chars[i].0) {
         i += 1;
@@ -279,7 +280,10 @@ mod tests {
         // Skipping 4 columns lands inside the value: it is left out whole.
         assert_eq!(text(&Line::from(scroll_row(row(), 1, 4, 20).0)), "r13    … heap —▸ 0x555555557dd0");
         assert_eq!(text(&Line::from(scroll_row(row(), 1, 19, 20).0)), "r13    …heap —▸ 0x555555557dd0");
-        assert_eq!(text(&Line::from(scroll_row(row(), 1, 0, 20).0)), "r13    0x000055555555552e heap —▸ 0x555555557dd0");
+        assert_eq!(
+            text(&Line::from(scroll_row(row(), 1, 0, 20).0)),
+            "r13    0x000055555555552e heap —▸ 0x555555557dd0"
+        );
         assert_eq!(wrap_words("a bb ccc 0x0000555555555549 d", 8), vec!["a bb ccc", "0x0000555555555549", "d"]);
     }
 

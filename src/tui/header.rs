@@ -93,7 +93,8 @@ pub fn footer(app: &App, area: Rect, hidden: &[Pane], buf: &mut Buffer) {
             let before: String = chars[start..cursor].iter().collect();
             // At the end, a block; on a character, that character in reverse video.
             let at: String = chars.get(cursor).map(|c| c.to_string()).unwrap_or_else(|| "█".into());
-            let after: String = chars.get(cursor + 1..end.max(cursor + 1)).map(|c| c.iter().collect()).unwrap_or_default();
+            let after: String =
+                chars.get(cursor + 1..end.max(cursor + 1)).map(|c| c.iter().collect()).unwrap_or_default();
             Line::from(vec![
                 Span::styled(label, t.key()),
                 Span::raw(before),

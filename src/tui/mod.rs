@@ -122,7 +122,9 @@ pub fn perform(app: &mut App, e: Effect) {
                 Outcome::NotesChanged { message: format!("note edited on {target}"), notes: f.notes }
             }
             Ok((f, crate::notes::Edited::ReAdded)) => Outcome::NotesChanged {
-                message: format!("the note had been removed meanwhile; the new text was saved as a new note on {target}"),
+                message: format!(
+                    "the note had been removed meanwhile; the new text was saved as a new note on {target}"
+                ),
                 notes: f.notes,
             },
             Err(e) => Outcome::Failed(e.to_string()),

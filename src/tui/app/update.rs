@@ -164,9 +164,7 @@ impl App {
                             self.search(true, true);
                         }
                         PromptKind::Note(target) => self.save_note(target, &text),
-                        PromptKind::EditNote { id, target, original } => {
-                            self.edit_note(id, target, &original, &text)
-                        }
+                        PromptKind::EditNote { id, target, original } => self.edit_note(id, target, &original, &text),
                     }
                 }
                 _ => {}
@@ -203,7 +201,8 @@ impl App {
                         }
                         Some(_) => {
                             self.mode = Mode::Notes { selected, confirm: true };
-                            self.status = Some(("press d again to delete this note; any other key keeps it".into(), false));
+                            self.status =
+                                Some(("press d again to delete this note; any other key keeps it".into(), false));
                         }
                         None => {}
                     },
@@ -291,7 +290,8 @@ impl App {
             }
             Action::Notes => {
                 if self.notes.is_empty() {
-                    self.status = Some(("no notes yet (a adds one on the selected item, A on the trace)".into(), false));
+                    self.status =
+                        Some(("no notes yet (a adds one on the selected item, A on the trace)".into(), false));
                 } else {
                     self.mode = Mode::Notes { selected: 0, confirm: false };
                 }
