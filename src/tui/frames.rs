@@ -126,7 +126,13 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             let mut more: Vec<Span<'static>> = vec![Span::raw("      ")];
             let mut parts = Vec::new();
             if let (Some(file), Some(line)) = (&f.file, f.line) {
-                parts.push(format!("at {}:{line}", clean(file)));
+                // The whole path when it fits, else its last component: the line stays seen.
+                let full = format!("at {}:{line}", clean(file));
+                if full.chars().count() + 6 <= w {
+                    parts.push(full);
+                } else {
+                    parts.push(format!("at {}:{line}", clean(file.rsplit('/').next().unwrap_or(file))));
+                }
             } else if let Some(m) = &f.module {
                 parts.push(format!("from {}", clean(m)));
             }

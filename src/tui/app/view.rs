@@ -19,12 +19,10 @@ impl App {
         a.header = rows[0];
         a.footer = rows[2];
         let body = rows[1];
+        // Exactly `top` rows above, the rest below (at least 3 each when there is room).
         let vsplit = |r: Rect, top: u16| {
-            let v = Layout::default()
-                .direction(Direction::Vertical)
-                .constraints([Constraint::Length(top), Constraint::Min(3)])
-                .split(r);
-            (v[0], v[1])
+            let top = top.min(r.height.saturating_sub(3)).max(3.min(r.height));
+            (Rect::new(r.x, r.y, r.width, top), Rect::new(r.x, r.y + top, r.width, r.height - top))
         };
         if area.width >= WIDE.0 && area.height >= WIDE.1 {
             let cols = Layout::default()
@@ -103,7 +101,8 @@ impl App {
         } else {
             h32 * 55 / 100
         };
-        top.clamp(min, h32.saturating_sub(min)) as u16
+        // The findings keep at least their one-row-each need (up to 5 rows with the borders).
+        top.clamp(min, h32.saturating_sub(fi1.clamp(3, 5))) as u16
     }
 
     /// The panes not on screen at this size, in Tab order (the Source pane only when the
