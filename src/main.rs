@@ -748,7 +748,7 @@ fn tui(path: &str, follow: bool, source_dirs: Vec<std::path::PathBuf>, args: &Lo
     let started = std::time::Instant::now();
     let opts = args.options(true);
     let res = if follow {
-        tracecheck::tui::run_follow(std::path::PathBuf::from(path), opts, started)
+        tracecheck::tui::run_follow_with_sources(std::path::PathBuf::from(path), opts, source_dirs, started)
     } else {
         let ir = match pipeline::load(Source::Path(path), &opts) {
             Ok(ir) => ir,

@@ -191,10 +191,20 @@ pub fn run_with_sources(
 /// `tracecheck tui --follow FILE`: the TUI on a file that is still growing (a gdb log). FILE
 /// need not exist yet. See `follow.rs`.
 pub fn run_follow(path: PathBuf, options: crate::pipeline::LoadOptions, started: Instant) -> anyhow::Result<()> {
+    run_follow_with_sources(path, options, Vec::new(), started)
+}
+
+/// [`run_follow`] with the Source pane reading from `source_dirs` (`--source-dir`).
+pub fn run_follow_with_sources(
+    path: PathBuf,
+    options: crate::pipeline::LoadOptions,
+    source_dirs: Vec<PathBuf>,
+    started: Instant,
+) -> anyhow::Result<()> {
     if path.is_dir() {
         anyhow::bail!("{} is a directory", path.display());
     }
-    run_app(App::following(path, options, theme::Theme::from_env()), started)
+    run_app(App::following(path, options, theme::Theme::from_env()).with_source_dirs(source_dirs), started)
 }
 
 /// How often the event loop looks for a finished parse while the follow worker runs.

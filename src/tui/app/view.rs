@@ -102,7 +102,8 @@ impl App {
             h32 * 55 / 100
         };
         // The findings keep at least their one-row-each need (up to 5 rows with the borders).
-        top.clamp(min, h32.saturating_sub(fi1.clamp(3, 5))) as u16
+        let max = h32.saturating_sub(fi1.clamp(3, 5));
+        top.clamp(min.min(max), max) as u16
     }
 
     /// The panes not on screen at this size, in Tab order (the Source pane only when the
