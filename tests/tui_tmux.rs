@@ -193,10 +193,10 @@ fn tui_in_tmux_scroll_source_and_note_editing() {
 
     // Sideways: the Registers pane scrolls, its name and value column stays.
     t.keys(&["2", "l"]);
-    let s = t.wait_for("registers scrolled", |s| s.lines().any(|l| l.contains("legend:") && l.contains("◂ h")));
+    let s = t.wait_for("registers scrolled", |s| s.lines().any(|l| l.contains("stack heap code") && l.contains("◂ h")));
     assert!(s.lines().any(|l| l.contains("r10    0x7ffff7de4380 …")), "{s}");
     t.keys(&["h"]);
-    t.wait_for("registers back", |s| s.lines().any(|l| l.contains("legend:") && !l.contains("◂")));
+    t.wait_for("registers back", |s| s.lines().any(|l| l.contains("stack heap code") && !l.contains("◂")));
 
     // The Source pane: frame #7 `main () at src/julia-trampoline.c:165`, read from the
     // checkout; at 80x24 it is hidden (and named) until 7 focuses it.

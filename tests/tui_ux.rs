@@ -112,7 +112,7 @@ fn registers_scroll_sideways_keeping_names_and_whole_values() {
     let max = app.hscroll[Pane::Registers.index()];
     assert!((9..80).contains(&max), "{max}");
     let end = render(&mut app, 80, 24);
-    let border = end.lines().find(|l| l.contains("legend:")).unwrap();
+    let border = end.lines().find(|l| l.contains("stack heap code")).unwrap();
     assert!(border.contains(" ◂ h ") && !border.contains("l ▸"), "{end}");
     assert!(end.contains("r8     0x555555555476 …trampoline-bad-r13)"), "the widest row's end is in view:\n{end}");
     for _ in 0..50 {

@@ -173,7 +173,7 @@ pub fn scroll_row(spans: Vec<Span<'static>>, frozen: usize, skip: usize, width: 
 
 /// Records how far a pane can scroll sideways (the widest row's overflow) and marks its
 /// bottom border: `◂` when scrolled (more to the left, ← h), `▸` when a row goes on to the
-/// right (→ l).
+/// right (→ l). Returns the columns the marker takes at the border's right end (0: none).
 pub fn side_marker(
     area: Rect,
     buf: &mut ratatui::buffer::Buffer,
@@ -182,7 +182,7 @@ pub fn side_marker(
     skip: usize,
     overflow: usize,
     theme: &Theme,
-) {
+) -> u16 {
     let mut m = max.get();
     m[pane] = overflow;
     max.set(m);
@@ -190,11 +190,11 @@ pub fn side_marker(
         (true, true) => " ◂ h l ▸ ",
         (true, false) => " ◂ h ",
         (false, true) => " l ▸ ",
-        (false, false) => return,
+        (false, false) => return 0,
     };
     let n = text.chars().count() as u16;
     if area.height < 2 || area.width < n + 4 {
-        return;
+        return 0;
     }
     let x = area.x + area.width - n - 2;
     ratatui::widgets::Widget::render(
@@ -202,6 +202,7 @@ pub fn side_marker(
         Rect::new(x, area.y + area.height - 1, n, 1),
         buf,
     );
+    n + 2
 }
 
 /// Words of `text` in rows of at most `width` columns (a word longer than a row gets a row of

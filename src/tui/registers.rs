@@ -95,13 +95,13 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         None => " Registers ".to_string(),
     };
     block(title, focused, t).render(area, buf);
-    draw_legend(app, area, buf);
     let inner = inner(area);
     let Some(set) = app.frame_registers() else {
         let msg = match frame_idx {
             Some(i) => format!("no registers were printed for frame #{i} (gdb: frame {i}, info registers)"),
             None => "no frame selected".to_string(),
         };
+        draw_legend(app, area, 0, buf);
         ratatui::widgets::Paragraph::new(msg)
             .style(t.dim())
             .wrap(ratatui::widgets::Wrap { trim: true })
@@ -166,18 +166,22 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         }
         line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
     }
-    side_marker(area, buf, &app.hscroll_max, Pane::Registers.index(), skip, overflow, t);
+    let marker = side_marker(area, buf, &app.hscroll_max, Pane::Registers.index(), skip, overflow, t);
+    draw_legend(app, area, marker, buf);
 }
 
 /// The region colour legend (as pwndbg shows it) on the pane's bottom border, so the colours
 /// of the values above are always explained on screen.
-pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
+/// `reserve` columns at the right end are kept for the sideways-scroll marker; when the
+/// whole legend does not fit beside it, the word `legend:` goes first.
+pub fn draw_legend(app: &App, area: Rect, reserve: u16, buf: &mut Buffer) {
     use crate::classify::RegionKind as K;
     if area.height < 3 || area.width < 12 {
         return;
     }
     let t = &app.theme;
     let mut spans: Vec<Span<'static>> = vec![Span::styled(" legend: ", t.dim())];
+    let w = area.width.saturating_sub(4 + reserve) as usize;
     for (k, name) in [
         (K::Stack, "stack"),
         (K::Heap, "heap"),
@@ -188,8 +192,9 @@ pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(name, t.region(k)));
         spans.push(Span::raw(" "));
     }
-    // Room is kept on the right for the sideways-scroll marker.
-    let w = area.width.saturating_sub(14) as usize;
+    if spans.iter().map(|s| s.content.chars().count()).sum::<usize>() > w {
+        spans[0] = Span::raw(" ");
+    }
     let line = crate::tui::common::fit(spans, w);
     line.render(Rect::new(area.x + 2, area.y + area.height - 1, w as u16, 1), buf);
 }
