@@ -281,3 +281,16 @@ fn notes_are_edited_and_deleted_from_the_notes_list() {
     let left: Vec<_> = std::fs::read_dir(p.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 1, "{left:?}");
 }
+
+/// The help popup on a narrow terminal: a line too wide ends with `…`, as the panes' rows do.
+#[test]
+fn help_lines_cut_on_a_narrow_terminal_end_with_an_ellipsis() {
+    let p = sample_copy("julia-trampoline-bad-r13.gdb.txt");
+    let mut app = load(&p);
+    key(&mut app, Action::Help);
+    let s = render(&mut app, 40, 12);
+    let cut: Vec<&str> = s.lines().filter(|l| l.contains("…│")).collect();
+    assert!(!cut.is_empty(), "{s}");
+    let wide = render(&mut app, 100, 40);
+    assert!(wide.contains("previous / next stop (breakpoints, rr events)"), "{wide}");
+}

@@ -23,7 +23,15 @@ pub fn help(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let r = centered(area, width, lines + 2);
     Clear.render(r, buf);
     block(" Help · Esc closes · j/k scroll ", true, &app.theme).render(r, buf);
-    Paragraph::new(HELP).scroll((scroll, 0)).render(inner(r), buf);
+    // A line wider than a narrow terminal ends with `…`, as in the panes.
+    let inner = inner(r);
+    let lines: Vec<Line<'static>> = HELP
+        .lines()
+        .skip(scroll as usize)
+        .take(inner.height as usize)
+        .map(|l| fit(vec![Span::raw(l.to_string())], inner.width as usize))
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
 }
 
 pub fn threads(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
