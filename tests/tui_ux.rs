@@ -294,3 +294,23 @@ fn help_lines_cut_on_a_narrow_terminal_end_with_an_ellipsis() {
     let wide = render(&mut app, 100, 40);
     assert!(wide.contains("previous / next stop (breakpoints, rr events)"), "{wide}");
 }
+
+/// On a narrow terminal the note prompt's label gives way, so what is typed stays visible.
+#[test]
+fn note_prompt_keeps_the_text_visible_when_narrow() {
+    let p = sample_copy("julia-trampoline-bad-r13.gdb.txt");
+    let mut app = load(&p);
+    key(&mut app, Action::Focus(Pane::Frames));
+    key(&mut app, Action::AddNote);
+    typ(&mut app, "r13 clobbered");
+    let footer = |s: &str| s.lines().last().unwrap().to_string();
+    let wide = render(&mut app, 160, 45);
+    assert!(footer(&wide).starts_with("note on frame #0 julia_module_callback_4212 (thread 1) (Enter saves"), "{wide}");
+    let mid = render(&mut app, 80, 24);
+    assert!(
+        footer(&mid).starts_with("note on frame #0 julia_module_callback_4212 (thread 1): r13 clobbered█"),
+        "{mid}"
+    );
+    let narrow = render(&mut app, 40, 12);
+    assert!(footer(&narrow).starts_with("note: r13 clobbered█"), "{narrow}");
+}

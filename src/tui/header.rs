@@ -84,6 +84,18 @@ pub fn footer(app: &App, area: Rect, hidden: &[Pane], buf: &mut Buffer) {
                     format!("edit note on {} (Enter saves, Esc keeps the old text): ", clean(&target.to_string()))
                 }
             };
+            // On a narrow terminal the label gives way to the text being typed.
+            // (at least 20 columns of it): the key hint goes first, then the target.
+            let fits = |l: &str| l.chars().count() + 20 <= area.width as usize;
+            let label = match kind {
+                _ if fits(&label) => label,
+                PromptKind::Search => label,
+                PromptKind::Note(target) | PromptKind::EditNote { target, .. } => {
+                    let verb = if matches!(kind, PromptKind::Note(_)) { "note" } else { "edit note" };
+                    let short = format!("{verb} on {}: ", clean(&target.to_string()));
+                    if fits(&short) { short } else { format!("{verb}: ") }
+                }
+            };
             // A window of the input around the cursor (the end of long input at first).
             let room = (area.width as usize).saturating_sub(label.chars().count() + 1).max(1);
             let chars: Vec<char> = clean(text).chars().collect();

@@ -54,8 +54,11 @@ impl App {
             a.registers = registers;
             self.place_viewer(&mut a, viewer);
         } else {
-            // Narrow: the list pane last focused above the viewer, full width, so values fit.
-            let (list, viewer) = vsplit(body, body.height / 2);
+            // Narrow: the list pane last focused above the viewer, full width, so values fit;
+            // it takes the rows it needs, between a third and 60% of the body.
+            let need = self.list_need(self.list_pane(), body.width.saturating_sub(2));
+            let top = need.min(body.height * 6 / 10).max(body.height / 3);
+            let (list, viewer) = vsplit(body, top);
             match self.list_pane() {
                 Pane::Registers => a.registers = list,
                 Pane::Frames => a.frames = list,
@@ -104,6 +107,31 @@ impl App {
         // The findings keep at least their one-row-each need (up to 5 rows with the borders).
         let max = h32.saturating_sub(fi1.clamp(3, 5));
         top.clamp(min.min(max), max) as u16
+    }
+
+    /// Rows (borders included) a list pane needs to show everything at an inner `width`.
+    fn list_need(&self, pane: Pane, width: u16) -> u16 {
+        let rows = match pane {
+            Pane::Frames => {
+                let n = self.current_thread().map(|t| t.frames.len()).unwrap_or(1).max(1);
+                n * 2
+            }
+            Pane::Registers => self.frame_registers().map(|r| r.regs.len()).unwrap_or(2).max(2),
+            _ => {
+                let w = (width as usize).saturating_sub(2).max(8);
+                let wrapped: usize = self
+                    .ir
+                    .findings
+                    .iter()
+                    .map(|f| {
+                        let msg = super::super::common::clean(&f.message);
+                        (1 + super::super::common::wrap_words(&msg, w).len()).min(findings::MAX_ROWS)
+                    })
+                    .sum();
+                wrapped.max(1) + self.ir.missing_evidence.len()
+            }
+        };
+        (rows + 2).min(u16::MAX as usize) as u16
     }
 
     /// The panes not on screen at this size, in Tab order (the Source pane only when the
