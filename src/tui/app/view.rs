@@ -56,7 +56,7 @@ impl App {
         } else {
             // Narrow: the list pane last focused above the viewer, full width, so values fit;
             // it takes the rows it needs, between a third and 60% of the body.
-            let need = self.list_need(self.list_pane(), body.width.saturating_sub(2));
+            let need = self.list_need(self.list_pane(), body.width.saturating_sub(2), body.height);
             let top = need.min(body.height * 6 / 10).max(body.height / 3);
             let (list, viewer) = vsplit(body, top);
             match self.list_pane() {
@@ -109,8 +109,10 @@ impl App {
         top.clamp(min.min(max), max) as u16
     }
 
-    /// Rows (borders included) a list pane needs to show everything at an inner `width`.
-    fn list_need(&self, pane: Pane, width: u16) -> u16 {
+    /// Rows (borders included) a list pane needs to show everything at an inner `width`
+    /// (counted up to about `cap`).
+    fn list_need(&self, pane: Pane, width: u16, cap: u16) -> u16 {
+        let cap = cap as usize;
         let rows = match pane {
             Pane::Frames => {
                 let n = self.current_thread().map(|t| t.frames.len()).unwrap_or(1).max(1);
@@ -119,15 +121,15 @@ impl App {
             Pane::Registers => self.frame_registers().map(|r| r.regs.len()).unwrap_or(2).max(2),
             _ => {
                 let w = (width as usize).saturating_sub(2).max(8);
-                let wrapped: usize = self
-                    .ir
-                    .findings
-                    .iter()
-                    .map(|f| {
-                        let msg = super::super::common::clean(&f.message);
-                        (1 + super::super::common::wrap_words(&msg, w).len()).min(findings::MAX_ROWS)
-                    })
-                    .sum();
+                // Only until the pane is full: a dump with thousands of findings costs no more.
+                let mut wrapped = 0;
+                for f in &self.ir.findings {
+                    let msg = super::super::common::clean(&f.message);
+                    wrapped += (1 + super::super::common::wrap_words(&msg, w).len()).min(findings::MAX_ROWS);
+                    if wrapped >= cap {
+                        break;
+                    }
+                }
                 wrapped.max(1) + self.ir.missing_evidence.len()
             }
         };
