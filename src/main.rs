@@ -730,14 +730,15 @@ fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
     let res = if follow {
         tracecheck::tui::run_follow(std::path::PathBuf::from(path), opts, started)
     } else {
-        let ir = match pipeline::load(Source::Path(path), &opts) {
-            Ok(ir) => ir,
+        // A transcript is read on a loader thread while the TUI shows what is there.
+        let input = match pipeline::load_progressive(Source::Path(path), &opts) {
+            Ok(input) => input,
             Err(e) => {
                 error_line(&e.to_string());
                 return ExitCode::from(2);
             }
         };
-        tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started)
+        tracecheck::tui::run_progressive(input, std::path::PathBuf::from(path), started)
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
