@@ -27,7 +27,6 @@ use std::time::{Duration, Instant};
 
 mod live;
 mod loading;
-pub use loading::FIRST_WAIT;
 mod update;
 mod view;
 

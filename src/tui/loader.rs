@@ -27,6 +27,25 @@ pub const PARTIAL_AFTER: Duration = Duration::from_millis(15);
 /// …unless what is left would take less than this at the speed so far (then the whole
 /// analysis is about to come and a partial one would only cost time).
 pub const PARTIAL_UNLESS_LEFT: Duration = Duration::from_millis(10);
+/// How long the first screen waits for the loader's first analysis (the whole file, or the
+/// lines read within [`PARTIAL_AFTER`]) before it shows an empty model and the progress.
+pub const FIRST_WAIT: Duration = Duration::from_millis(250);
+
+/// The loader's timing ([`Pace::default`] is the constants above; tests shrink the chunks
+/// and send the partial analysis at once, so that what they see does not depend on time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    pub chunk: usize,
+    pub partial_after: Duration,
+    pub partial_unless_left: Duration,
+    pub first_wait: Duration,
+}
+
+impl Default for Pace {
+    fn default() -> Self {
+        Pace { chunk: CHUNK, partial_after: PARTIAL_AFTER, partial_unless_left: PARTIAL_UNLESS_LEFT, first_wait: FIRST_WAIT }
+    }
+}
 
 /// One analysis from the loader, with what the UI needs to show it without walking it.
 #[derive(Debug)]
@@ -64,14 +83,14 @@ pub struct Loading {
 
 impl Loading {
     /// Starts the loader thread on an opened file.
-    pub fn start(chunked: Chunked) -> Loading {
+    pub fn start(chunked: Chunked, pace: Pace) -> Loading {
         let (tx, rx) = mpsc::channel();
         let read = Arc::new(AtomicU64::new(0));
         let total = chunked.total();
         let progress = read.clone();
         let spawned = std::thread::Builder::new()
             .name("tracecheck-load".into())
-            .spawn(move || run(chunked, &progress, |m| tx.send(m).is_ok()));
+            .spawn(move || run(chunked, pace, &progress, |m| tx.send(m).is_ok()));
         let (tx_fail, rx_fail);
         let rx = match spawned {
             Ok(_) => rx,
@@ -107,19 +126,24 @@ impl Loading {
     pub fn label(&self) -> String {
         let read = self.read.load(Ordering::Relaxed);
         let total = self.total.max(read).max(1);
-        format!("reading {}% of {:.1} MB", read * 100 / total, self.total as f64 / 1e6)
+        let size = if self.total >= 1_000_000 {
+            format!("{:.1} MB", self.total as f64 / 1e6)
+        } else {
+            format!("{:.1} kB", self.total as f64 / 1e3)
+        };
+        format!("reading {}% of {size}", read * 100 / total)
     }
 }
 
 /// The loader: reads and parses chunk by chunk, sends a partial analysis when the whole will
 /// take a while, then the whole. `send` returns false when the UI is gone (then it stops).
-pub fn run(mut c: Chunked, progress: &AtomicU64, mut send: impl FnMut(Loaded) -> bool) {
+pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMut(Loaded) -> bool) {
     let started = Instant::now();
     let mut lines = vec![0usize];
     let mut scanned = 0usize;
     let mut partial_sent = false;
     loop {
-        let got = match c.step(CHUNK) {
+        let got = match c.step(pace.chunk.max(1)) {
             Ok(n) => n,
             Err(e) => {
                 send(Loaded::Failed(e.to_string()));
@@ -136,12 +160,12 @@ pub fn run(mut c: Chunked, progress: &AtomicU64, mut send: impl FnMut(Loaded) ->
             break;
         }
         let elapsed = started.elapsed();
-        if !partial_sent && elapsed >= PARTIAL_AFTER {
+        if !partial_sent && elapsed >= pace.partial_after {
             partial_sent = true;
             let read = c.read_bytes().max(1);
             let left = c.total().saturating_sub(read);
             let eta = elapsed.mul_f64(left as f64 / read as f64);
-            if eta >= PARTIAL_UNLESS_LEFT && !send(Loaded::Partial(partial(&c, &lines))) {
+            if eta >= pace.partial_unless_left && !send(Loaded::Partial(partial(&c, &lines))) {
                 return;
             }
         }
@@ -185,10 +209,10 @@ pub fn line_starts(text: &[u8]) -> Vec<usize> {
 }
 
 /// Runs a whole load on this thread and returns its messages (tests).
-pub fn load_here(c: Chunked) -> Vec<Loaded> {
+pub fn load_here(c: Chunked, pace: Pace) -> Vec<Loaded> {
     let progress = AtomicU64::new(0);
     let mut out = Vec::new();
-    run(c, &progress, |m| {
+    run(c, pace, &progress, |m| {
         out.push(m);
         true
     });

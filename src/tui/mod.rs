@@ -156,7 +156,7 @@ pub fn run_progressive(
     match input {
         crate::pipeline::Progressive::Done(ir) => run(ir, Some(dump), started),
         crate::pipeline::Progressive::Chunked(c) => {
-            let app = App::open_loading(c, Some(dump), theme::Theme::from_env(), app::FIRST_WAIT);
+            let app = App::open_loading(c, Some(dump), theme::Theme::from_env(), loader::Pace::default());
             run_app(app, started)
         }
     }

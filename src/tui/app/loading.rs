@@ -2,22 +2,18 @@
 //! the loader's analyses as they come, and the header's progress.
 
 use super::*;
-use crate::tui::loader::{Loaded, Loading, Part};
-
-/// How long the first screen waits for the loader's first analysis (the whole file, or the
-/// lines read within `loader::PARTIAL_AFTER`) before it shows an empty model and the progress.
-pub const FIRST_WAIT: Duration = Duration::from_millis(250);
+use crate::tui::loader::{Loaded, Loading, Pace, Part};
 
 impl App {
     /// `tracecheck tui FILE` on a transcript: starts the loader thread and opens on its first
-    /// analysis, waiting at most `first_wait` for it. A small file is read whole within that
+    /// analysis, waiting at most `pace.first_wait` for it. A small file is read whole within that
     /// time; of a big one the first screen shows the lines read so far (the crash and its
     /// thread come first in a gdb session), with `reading N% of M MB` in the header, and
     /// [`App::loading_receive`] takes the whole analysis when it is ready.
-    pub fn open_loading(c: crate::pipeline::Chunked, dump: Option<PathBuf>, theme: Theme, first_wait: Duration) -> App {
+    pub fn open_loading(c: crate::pipeline::Chunked, dump: Option<PathBuf>, theme: Theme, pace: Pace) -> App {
         let name = c.name().to_string();
-        let mut loading = Loading::start(c);
-        let (part, done, failed) = match loading.wait(first_wait) {
+        let mut loading = Loading::start(c, pace);
+        let (part, done, failed) = match loading.wait(pace.first_wait) {
             Ok(Some(Loaded::Done(p))) => (Some(p), true, None),
             Ok(Some(Loaded::Partial(p))) => (Some(p), false, None),
             Ok(Some(Loaded::Failed(m))) => (None, true, Some(m)),
