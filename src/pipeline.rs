@@ -284,7 +284,8 @@ impl Chunked {
         let parsed = inc.finish(&raw[fed..]);
         let mut ir = finish(&name, parsed, &opts, deadline);
         if opts.keep_raw {
-            ir.raw = Some(String::from_utf8(raw).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+            ir.raw =
+                Some(String::from_utf8(raw).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
         }
         ir
     }

@@ -30,7 +30,12 @@ fn chunked(path: &Path) -> pipeline::Chunked {
 
 /// Small chunks, the partial analysis after the first one, and a long first wait.
 fn eager(chunk: usize) -> Pace {
-    Pace { chunk, partial_after: Duration::ZERO, partial_unless_left: Duration::ZERO, first_wait: Duration::from_secs(60) }
+    Pace {
+        chunk,
+        partial_after: Duration::ZERO,
+        partial_unless_left: Duration::ZERO,
+        first_wait: Duration::from_secs(60),
+    }
 }
 
 /// Chunks that end where thread 5's backtrace starts in `threads-crash.gdb.txt`: the first

@@ -43,7 +43,12 @@ pub struct Pace {
 
 impl Default for Pace {
     fn default() -> Self {
-        Pace { chunk: CHUNK, partial_after: PARTIAL_AFTER, partial_unless_left: PARTIAL_UNLESS_LEFT, first_wait: FIRST_WAIT }
+        Pace {
+            chunk: CHUNK,
+            partial_after: PARTIAL_AFTER,
+            partial_unless_left: PARTIAL_UNLESS_LEFT,
+            first_wait: FIRST_WAIT,
+        }
     }
 }
 

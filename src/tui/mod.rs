@@ -148,11 +148,7 @@ pub fn run_follow(path: PathBuf, options: crate::pipeline::LoadOptions, started:
 
 /// `tracecheck tui FILE`: a transcript is read on a loader thread while the TUI shows what
 /// is there (`loader.rs`); cores and the rest come loaded.
-pub fn run_progressive(
-    input: crate::pipeline::Progressive,
-    dump: PathBuf,
-    started: Instant,
-) -> anyhow::Result<()> {
+pub fn run_progressive(input: crate::pipeline::Progressive, dump: PathBuf, started: Instant) -> anyhow::Result<()> {
     match input {
         crate::pipeline::Progressive::Done(ir) => run(ir, Some(dump), started),
         crate::pipeline::Progressive::Chunked(c) => {

@@ -108,8 +108,16 @@ impl App {
         self.raw_lines = p.raw_lines;
         self.facts = p.facts;
         self.raw_lower = OnceCell::new();
-        // A partial model is small, but freeing it is not the UI's work.
-        let _ = std::thread::Builder::new().name("tracecheck-free".into()).spawn(move || drop(old));
+        // A partial model is small, but freeing it is not the UI's work; its pages (and
+        // what the loader freed) go back to the system rather than stay in the allocator.
+        let _ = std::thread::Builder::new().name("tracecheck-free".into()).spawn(move || {
+            drop(old);
+            #[cfg(all(target_os = "linux", target_env = "gnu"))]
+            // SAFETY: malloc_trim only releases free memory of glibc's arenas.
+            unsafe {
+                libc::malloc_trim(0);
+            }
+        });
         let list = std::mem::take(&mut self.notes);
         self.set_notes(list);
         if untouched {
