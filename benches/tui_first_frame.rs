@@ -179,12 +179,15 @@ fn measure(path: &Path) {
     term.draw(|f| app.draw(f, f.area())).expect("draw");
     let (mut during, mut after) = (Vec::new(), Vec::new());
     let mut i = 0;
+    let mut during_cpu = Vec::new();
     while app.loading.is_some() {
+        let c = thread_cpu();
         let t = Instant::now();
         app.loading_receive();
         app.update(KEYS[i % KEYS.len()].clone());
         term.draw(|f| app.draw(f, f.area())).expect("draw");
         during.push(t.elapsed());
+        during_cpu.push(thread_cpu().saturating_sub(c));
         i += 1;
         std::thread::sleep(Duration::from_millis(4));
     }
@@ -216,6 +219,7 @@ fn measure(path: &Path) {
         format!("{n} keys, median {:.2} ms, p99 {:.2} ms, max {:.2} ms", ms(m), ms(p99), ms(*v.last().expect("n > 0")))
     };
     println!("key to frame while loading: {}", stats(&mut during));
+    println!("  the same keys in CPU time of the UI thread: {}", stats(&mut during_cpu));
     println!("key to frame after: {}; slowest: {:?} {:.2} ms", stats(&mut after), slowest.1, ms(slowest.0));
     println!("  the same keys in CPU time of the UI thread: {}", stats(&mut cpu));
     let t = app.trace();

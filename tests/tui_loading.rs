@@ -206,3 +206,33 @@ fn errors_and_other_inputs() {
     let msgs = loader::load_here(c, Pace::default());
     assert!(matches!(msgs.last(), Some(Loaded::Failed(m)) if m.contains("over --max-input-bytes 12")), "{msgs:?}");
 }
+
+/// The classifier built from facts gathered once (what the TUI draws with) answers as one
+/// built from the trace at every draw did, for every register value and frame pc of every
+/// sample.
+#[test]
+fn classifier_from_facts_answers_as_before() {
+    use tracecheck::classify::{Classifier, TraceFacts};
+    let mut n = 0;
+    for e in std::fs::read_dir(sample("")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "txt") {
+            continue;
+        }
+        let ir = pipeline::load(Source::Path(p.to_str().unwrap()), &LoadOptions::default()).unwrap();
+        let t = &ir.parsed.trace;
+        let facts = TraceFacts::of(t);
+        let (old, new) = (Classifier::new(t), Classifier::with_facts(t, &facts));
+        let threads = t.stops.iter().flat_map(|s| &s.threads);
+        let regs = threads.clone().flat_map(|th| th.registers.values()).flat_map(|set| set.regs.iter());
+        let values: Vec<u64> = regs
+            .filter_map(|r| r.value)
+            .chain(threads.flat_map(|th| th.frames.iter().filter_map(|f| f.pc.map(|a| a.0))))
+            .collect();
+        for v in values {
+            assert_eq!(old.classify(v), new.classify(v), "{} {v:#x}", p.display());
+            n += 1;
+        }
+    }
+    assert!(n > 1000, "{n} values");
+}

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 /// Bytes read and parsed per step (a few ms of parsing; the progress moves at this grain).
 pub const CHUNK: usize = 1 << 20;
 /// A partial analysis is sent once the load has run this long…
-pub const PARTIAL_AFTER: Duration = Duration::from_millis(15);
+pub const PARTIAL_AFTER: Duration = Duration::from_millis(10);
 /// …unless what is left would take less than this at the speed so far (then the whole
 /// analysis is about to come and a partial one would only cost time).
 pub const PARTIAL_UNLESS_LEFT: Duration = Duration::from_millis(10);
@@ -52,6 +52,8 @@ impl Default for Pace {
     }
 }
 
+const LOADER_GONE: &str = "reading the file stopped (the loader thread ended)";
+
 /// One analysis from the loader, with what the UI needs to show it without walking it.
 #[derive(Debug)]
 pub struct Part {
@@ -66,9 +68,9 @@ pub struct Part {
 #[derive(Debug)]
 pub enum Loaded {
     /// The lines read so far; more is coming.
-    Partial(Part),
+    Partial(Box<Part>),
     /// Everything.
-    Done(Part),
+    Done(Box<Part>),
     /// Reading failed (the message for the footer); what was shown stays.
     Failed(String),
 }
@@ -96,34 +98,33 @@ impl Loading {
         let spawned = std::thread::Builder::new()
             .name("tracecheck-load".into())
             .spawn(move || run(chunked, pace, &progress, |m| tx.send(m).is_ok()));
-        let (tx_fail, rx_fail);
         let rx = match spawned {
             Ok(_) => rx,
             Err(e) => {
-                (tx_fail, rx_fail) = mpsc::channel();
-                let _ = tx_fail.send(Loaded::Failed(format!("cannot start the loader thread: {e}")));
-                rx_fail
+                let (tx, rx) = mpsc::channel();
+                let _ = tx.send(Loaded::Failed(format!("cannot start the loader thread: {e}")));
+                rx
             }
         };
         Loading { rx, read, total, started: Instant::now(), partial: false }
     }
 
-    /// The next message, if one is ready (never blocks). `Err(())` when the loader is gone
-    /// without a word (it cannot panic on input, but a thread can die).
-    pub fn try_take(&self) -> Result<Option<Loaded>, ()> {
+    /// The next message, if one is ready (never blocks). A loader gone without a word (it
+    /// cannot panic on input, but a thread can die) reads as [`Loaded::Failed`].
+    pub fn try_take(&self) -> Option<Loaded> {
         match self.rx.try_recv() {
-            Ok(m) => Ok(Some(m)),
-            Err(TryRecvError::Empty) => Ok(None),
-            Err(TryRecvError::Disconnected) => Err(()),
+            Ok(m) => Some(m),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Loaded::Failed(LOADER_GONE.into())),
         }
     }
 
     /// Waits up to `timeout` for the next message (the first screen, tests and benchmarks).
-    pub fn wait(&self, timeout: Duration) -> Result<Option<Loaded>, ()> {
+    pub fn wait(&self, timeout: Duration) -> Option<Loaded> {
         match self.rx.recv_timeout(timeout) {
-            Ok(m) => Ok(Some(m)),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => Err(()),
+            Ok(m) => Some(m),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(Loaded::Failed(LOADER_GONE.into())),
         }
     }
 
@@ -170,7 +171,7 @@ pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMu
             let read = c.read_bytes().max(1);
             let left = c.total().saturating_sub(read);
             let eta = elapsed.mul_f64(left as f64 / read as f64);
-            if eta >= pace.partial_unless_left && !send(Loaded::Partial(partial(&c, &lines))) {
+            if eta >= pace.partial_unless_left && !send(Loaded::Partial(Box::new(partial(&c, &lines)))) {
                 return;
             }
         }
@@ -189,7 +190,7 @@ pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMu
         None => Vec::new(),
     };
     let facts = TraceFacts::of(&analysis.parsed.trace);
-    send(Loaded::Done(Part { analysis, raw_lines, facts, bytes }));
+    send(Loaded::Done(Box::new(Part { analysis, raw_lines, facts, bytes })));
 }
 
 fn partial(c: &Chunked, lines: &[usize]) -> Part {

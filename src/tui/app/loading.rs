@@ -14,11 +14,10 @@ impl App {
         let name = c.name().to_string();
         let mut loading = Loading::start(c, pace);
         let (part, done, failed) = match loading.wait(pace.first_wait) {
-            Ok(Some(Loaded::Done(p))) => (Some(p), true, None),
-            Ok(Some(Loaded::Partial(p))) => (Some(p), false, None),
-            Ok(Some(Loaded::Failed(m))) => (None, true, Some(m)),
-            Ok(None) => (None, false, None),
-            Err(()) => (None, true, Some(format!("reading {name} stopped"))),
+            Some(Loaded::Done(p)) => (Some(p), true, None),
+            Some(Loaded::Partial(p)) => (Some(p), false, None),
+            Some(Loaded::Failed(m)) => (None, true, Some(m)),
+            None => (None, false, None),
         };
         let partial = part.is_some() && !done;
         let mut app = match part {
@@ -56,28 +55,23 @@ impl App {
         self.loading_take(got)
     }
 
-    fn loading_take(&mut self, got: Result<Option<Loaded>, ()>) -> bool {
+    fn loading_take(&mut self, got: Option<Loaded>) -> bool {
         match got {
-            Ok(None) => false,
-            Ok(Some(Loaded::Partial(p))) => {
-                self.take_part(p);
+            None => false,
+            Some(Loaded::Partial(p)) => {
+                self.take_part(*p);
                 if let Some(l) = self.loading.as_mut() {
                     l.partial = true;
                 }
                 true
             }
-            Ok(Some(Loaded::Done(p))) => {
-                self.take_part(p);
+            Some(Loaded::Done(p)) => {
+                self.take_part(*p);
                 self.loading = None;
                 true
             }
-            Ok(Some(Loaded::Failed(m))) => {
+            Some(Loaded::Failed(m)) => {
                 self.status = Some((m, true));
-                self.loading = None;
-                true
-            }
-            Err(()) => {
-                self.status = Some((format!("reading {} stopped", self.ir.path), true));
                 self.loading = None;
                 true
             }
