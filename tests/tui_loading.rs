@@ -236,3 +236,40 @@ fn classifier_from_facts_answers_as_before() {
     }
     assert!(n > 1000, "{n} values");
 }
+
+/// The classifier the panes draw with is built from the facts of the model on screen: after
+/// the loader's whole analysis replaces the partial one, and after the follow worker's
+/// analysis replaces the empty one (stale facts would call the stack `anonymous`).
+#[test]
+fn panes_classify_with_the_facts_of_the_model_shown() {
+    use tracecheck::classify::{Classifier, RegionKind};
+    let check = |app: &App| {
+        let t = app.trace();
+        let fresh = Classifier::new(t);
+        let mut stack = 0;
+        for set in t.stops.iter().flat_map(|s| &s.threads).flat_map(|th| th.registers.values()) {
+            for v in set.regs.iter().filter_map(|r| r.value) {
+                let c = app.classifier().classify(v);
+                stack += usize::from(c.kind == RegionKind::Stack);
+                assert_eq!(c, fresh.classify(v), "{v:#x}");
+            }
+        }
+        assert!(stack > 0, "no register classified as stack");
+    };
+    let path = sample("threads-crash.gdb.txt");
+    let mut app = App::open_loading(chunked(&path), Some(path.clone()), Theme::plain(), up_to_thread_5());
+    while app.loading.is_some() {
+        assert!(app.loading_wait(Duration::from_secs(60)));
+    }
+    check(&app);
+
+    let log = temp_copy("follow.log", b"");
+    let mut app =
+        App::following(log.clone(), LoadOptions { max_input_bytes: 1 << 30, ..Default::default() }, Theme::plain());
+    std::fs::write(&log, std::fs::read(&path).unwrap()).unwrap();
+    let now = std::time::Instant::now();
+    app.follow_tick(now);
+    assert!(app.follow_wait(now));
+    assert_eq!(app.trace().stops.len(), 1);
+    check(&app);
+}
