@@ -223,11 +223,21 @@ pub struct Classifier<'a> {
     pie_code_hi: Option<u64>,
     /// Stack pointers of all threads (any stop), for telling stacks apart from other
     /// anonymous memory.
+    sps: std::borrow::Cow<'a, [u64]>,
+}
+
+/// What [`Classifier::new`] gathers from every frame and register set of a trace. Gathering
+/// it walks the whole trace (a few ms on a 60 MB `thread apply all bt full`), so a caller
+/// that classifies again and again against the same trace (the TUI, at every frame it draws)
+/// computes it once with [`TraceFacts::of`] and uses [`Classifier::with_facts`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceFacts {
+    pie_code_hi: Option<u64>,
     sps: Vec<u64>,
 }
 
-impl<'a> Classifier<'a> {
-    pub fn new(trace: &'a Trace) -> Self {
+impl TraceFacts {
+    pub fn of(trace: &Trace) -> TraceFacts {
         let sp = trace.arch.sp_register();
         let mut sps: Vec<u64> = trace
             .stops
@@ -244,9 +254,22 @@ impl<'a> Classifier<'a> {
             .flat_map(|s| s.threads.iter())
             .flat_map(|t| t.frames.iter())
             .filter_map(|f| f.pc.map(|a| a.0))
-            .filter(|pc| Self::in_pie_range(trace.arch, *pc))
+            .filter(|pc| Classifier::in_pie_range(trace.arch, *pc))
             .max();
-        Classifier { trace, pie_code_hi, sps }
+        TraceFacts { pie_code_hi, sps }
+    }
+}
+
+impl<'a> Classifier<'a> {
+    pub fn new(trace: &'a Trace) -> Self {
+        let TraceFacts { pie_code_hi, sps } = TraceFacts::of(trace);
+        Classifier { trace, pie_code_hi, sps: std::borrow::Cow::Owned(sps) }
+    }
+
+    /// The same classifier as [`Classifier::new`], from facts gathered earlier from this
+    /// same trace (`TraceFacts::of(trace)`); nothing is walked.
+    pub fn with_facts(trace: &'a Trace, facts: &'a TraceFacts) -> Self {
+        Classifier { trace, pie_code_hi: facts.pie_code_hi, sps: std::borrow::Cow::Borrowed(&facts.sps) }
     }
 
     pub fn has_mappings(&self) -> bool {
