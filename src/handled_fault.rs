@@ -243,12 +243,13 @@ fn renumber(text: &str, offset: u32) -> String {
             while end < b.len() && b[end].is_ascii_digit() {
                 end += 1;
             }
-            if end > start && end - start <= 6 {
-                if let Ok(n) = text[start..end].parse::<u32>() {
-                    out.push_str(&text[last..start]);
-                    out.push_str(&n.saturating_add(offset).to_string());
-                    last = end;
-                }
+            if end > start
+                && end - start <= 6
+                && let Ok(n) = text[start..end].parse::<u32>()
+            {
+                out.push_str(&text[last..start]);
+                out.push_str(&n.saturating_add(offset).to_string());
+                last = end;
             }
             i = end.max(i + 1);
             continue;
