@@ -139,7 +139,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             if let Some(a) = r.address.filter(|a| !(r.si_code == Some(SI_KERNEL) && a.0 == 0))
                 && let Some((fill, offset)) = fill_near(a.0, arch, alloc)
             {
-                let span = stop.printed.iter().find(|p| p.value.contains("si_addr")).map(|p| p.span).or(Some(r.span));
+                let span = stop.printed.iter().find(|p| p.shows_si_addr).map(|p| p.span).or(Some(r.span));
                 hits.push(Hit { role: Role::FaultAddress, value: a.0, fill, offset, span });
             }
             if let Some(i) = cx.fault_insn(stop) {
