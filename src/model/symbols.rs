@@ -141,6 +141,11 @@ macro_rules! text_with_symbol {
                 $name::new(s)
             }
         }
+        impl From<Sym> for $name {
+            fn from(s: Sym) -> Self {
+                $name::new(&*s)
+            }
+        }
     };
 }
 

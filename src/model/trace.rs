@@ -1,7 +1,7 @@
 //! The trace itself: stops, threads, frames, memory, mappings.
 
 use super::registers::RegisterSet;
-use super::symbols::{Location, SymbolRef};
+use super::symbols::{Location, Natural, SymbolRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -802,12 +802,31 @@ pub struct Trace {
     /// the executables given with `--exe`). Rules read it through `RuleContext::read_u64`.
     pub memory: Option<TraceMemory>,
     /// Code addresses seen in registers, memory words and branch targets, with what the
-    /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
-    pub code_symbols: Vec<(Address, Sym)>,
+    /// symbolizer made of them (`<sym+off> at file:line`, the symbol typed), sorted by address.
+    pub code_symbols: CodeSymbols,
     /// The Julia runtime's task and thread-state layout, read from its DWARF when the runtime
     /// library was found (`crate::symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
     /// version table in `crate::julia`, keyed by the Julia version the trace names.
     pub julia_layout: Option<JuliaLayout>,
+}
+
+/// The symbolizer's description of code addresses, each typed when it is added (the text is
+/// a [`Natural`]: `<sym+off> at file:line`).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct CodeSymbols(pub Vec<(Address, Natural)>);
+
+impl CodeSymbols {
+    /// Adds descriptions (text as the symbolizer wrote it); each symbol is parsed once here.
+    pub fn extend<T: Into<Natural>>(&mut self, items: impl IntoIterator<Item = (Address, T)>) {
+        self.0.extend(items.into_iter().map(|(a, t)| (a, t.into())));
+    }
+}
+
+impl std::ops::Deref for CodeSymbols {
+    type Target = [(Address, Natural)];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
 }
 
 /// Byte offsets of the Julia runtime fields a pgcstack check reads (64-bit targets).
@@ -898,8 +917,15 @@ impl Trace {
     }
     /// What the symbolizer said about a code address (`<sym+off> at file:line`).
     pub fn code_symbol(&self, addr: u64) -> Option<&str> {
-        let i = self.code_symbols.binary_search_by_key(&addr, |c| c.0.0).ok()?;
-        Some(&self.code_symbols[i].1)
+        self.code_natural(addr).map(|n| n.as_str())
+    }
+    /// The symbol the symbolizer found for a code address, typed (`sym`, `off`).
+    pub fn code_symbol_ref(&self, addr: u64) -> Option<&SymbolRef> {
+        self.code_natural(addr)?.symbol()
+    }
+    fn code_natural(&self, addr: u64) -> Option<&Natural> {
+        let i = self.code_symbols.0.binary_search_by_key(&addr, |c| c.0.0).ok()?;
+        Some(&self.code_symbols.0[i].1)
     }
     /// A little-endian word from the process memory (cores only). Rules should prefer
     /// `RuleContext::read_u64`, which also looks at the stop's `x/` dumps.

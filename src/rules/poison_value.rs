@@ -209,7 +209,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     continue;
                 }
                 // gdb resolved it to a symbol: a real address.
-                if reg.natural.as_deref().is_some_and(|n| n.contains('<')) {
+                if reg.natural.as_ref().is_some_and(|n| n.symbol().is_some()) {
                     continue;
                 }
                 if let Some(fill) = fill_of(v, arch, alloc) {
