@@ -37,29 +37,12 @@ const FAULT_SIGNALS: &[(&str, &str, i32)] = &[
     ("Arithmetic exception", "SIGFPE", 8),
 ];
 
-/// The signal a handler frame received, from its argument list (`sig=11`, `signum=11`).
+/// The signal a handler frame received, from its typed arguments (`sig=11`, `signum=11`).
 fn handler_signo(f: &Frame) -> Option<i32> {
-    let args = f.args.as_deref()?;
-    for a in args.split(", ") {
-        let (k, v) = a.split_once('=')?;
-        if matches!(k.trim(), "sig" | "signum" | "signo" | "signal" | "signr" | "sign") {
-            let v = v.trim();
-            let v = v.rsplit('=').next().unwrap_or(v);
-            if let Ok(n) = v.parse::<i32>() {
-                return Some(n);
-            }
-        }
-    }
-    None
-}
-
-fn parse_hex(s: &str) -> Option<u64> {
-    let h = s.strip_prefix("0x")?;
-    let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
-    if end == 0 {
-        return None;
-    }
-    u64::from_str_radix(&h[..end], 16).ok()
+    f.int_args
+        .iter()
+        .find(|(k, _)| matches!(&**k, "sig" | "signum" | "signo" | "signal" | "signr" | "sign"))
+        .and_then(|(_, v)| i32::try_from(*v).ok())
 }
 
 /// What a handler's message line says: signal, si_code, address.
@@ -71,29 +54,12 @@ struct Reported {
 }
 
 fn reported(stop: &Stop) -> Option<Reported> {
-    for m in &stop.messages {
-        let text = &*m.text;
-        // Rust's guard-page handler (a SIGSEGV/SIGBUS handler): `thread 'main' has overflowed
-        // its stack`.
-        if text.contains("has overflowed its stack") {
-            return Some(Reported { signo: 11, si_code: None, address: None, span: m.span });
-        }
-        let Some(&(_, _, signo)) = FAULT_SIGNALS.iter().find(|(d, _, _)| text.contains(d)) else { continue };
-        // psiginfo: `prefix: Segmentation fault (Address not mapped to object [0x28])`.
-        let si_code = if text.contains("Address not mapped to object") {
-            Some(SEGV_MAPERR)
-        } else if text.contains("Invalid permissions for mapped object") {
-            Some(SEGV_ACCERR)
-        } else {
-            None
-        };
-        let address = text
-            .find("[0x")
-            .and_then(|i| parse_hex(&text[i + 1..]))
-            .or_else(|| text.find("0x").and_then(|i| parse_hex(&text[i..])));
-        return Some(Reported { signo, si_code, address, span: m.span });
-    }
-    None
+    // Typed at input time (`messages::fault_report`): psiginfo's `prefix: Segmentation fault
+    // (Address not mapped to object [0x28])`, a strsignal line, Rust's guard-page handler.
+    stop.messages.iter().find_map(|m| {
+        let r = m.fault?;
+        Some(Reported { signo: r.signo, si_code: r.si_code, address: r.address, span: m.span })
+    })
 }
 
 fn signal_name(signo: i32) -> &'static str {

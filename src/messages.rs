@@ -244,6 +244,43 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
     })
 }
 
+/// A fault a signal handler reported on a message line: psiginfo's `prefix: Segmentation fault
+/// (Address not mapped to object [0x28])`, a `strsignal()` line with the address, or Rust's
+/// guard-page handler (`thread 'main' has overflowed its stack`, a SIGSEGV).
+pub fn fault_report(text: &str) -> Option<crate::model::FaultReport> {
+    use crate::model::FaultReport;
+    use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
+    const FAULTS: &[(&str, i32)] = &[
+        ("Segmentation fault", 11),
+        ("Bus error", 7),
+        ("Illegal instruction", 4),
+        ("Floating point exception", 8),
+        ("Arithmetic exception", 8),
+    ];
+    fn hex(s: &str) -> Option<u64> {
+        let h = s.strip_prefix("0x")?;
+        let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
+        if end == 0 {
+            return None;
+        }
+        u64::from_str_radix(&h[..end], 16).ok()
+    }
+    if text.contains("has overflowed its stack") {
+        return Some(FaultReport { signo: 11, si_code: None, address: None });
+    }
+    let &(_, signo) = FAULTS.iter().find(|(d, _)| text.contains(d))?;
+    let si_code = if text.contains("Address not mapped to object") {
+        Some(SEGV_MAPERR)
+    } else if text.contains("Invalid permissions for mapped object") {
+        Some(SEGV_ACCERR)
+    } else {
+        None
+    };
+    let address =
+        text.find("[0x").and_then(|i| hex(&text[i + 1..])).or_else(|| text.find("0x").and_then(|i| hex(&text[i..])));
+    Some(FaultReport { signo, si_code, address })
+}
+
 /// The exception's text on a `  what():  …` line.
 pub fn what_text(t: &str) -> Option<&str> {
     let r = t.trim_start().strip_prefix("what():")?;
@@ -277,6 +314,7 @@ pub fn julia_error(d: &str) -> crate::model::JuliaErrorText {
 pub fn typed(m: &mut crate::model::Message) {
     m.kind = classify(&m.text);
     m.detail = detail(&m.text);
+    m.fault = fault_report(&m.text);
     m.what = if m.detail == Some(MessageDetail::ExceptionWhat) { what_text(&m.text).map(Into::into) } else { None };
     m.assertion = parse_assertion(&m.text).map(|a| crate::model::AssertionText {
         program: a.program.map(Into::into),
@@ -365,6 +403,17 @@ mod tests {
         let mut m = crate::model::Message::new("  what():  boom", crate::model::Span::line(3));
         typed(&mut m);
         assert_eq!((m.detail, m.what.as_deref()), (Some(D::ExceptionWhat), Some("boom")));
+    }
+
+    #[test]
+    fn fault_reports() {
+        let r = fault_report("fatal: Segmentation fault (Address not mapped to object [0x28])").unwrap();
+        assert_eq!((r.signo, r.si_code, r.address), (11, Some(1), Some(0x28)));
+        let r = fault_report("crash handler: Bus error at address 0x7ffff7fc0410").unwrap();
+        assert_eq!((r.signo, r.si_code, r.address), (7, None, Some(0x7ffff7fc0410)));
+        let r = fault_report("thread 'main' has overflowed its stack").unwrap();
+        assert_eq!((r.signo, r.address), (11, None));
+        assert_eq!(fault_report("hello"), None);
     }
 
     #[test]

@@ -354,6 +354,7 @@ pub(super) fn type_text_fields(trace: &mut Trace) {
         for p in &mut stop.printed {
             p.symbols = addr_symbols(&p.value);
             p.shows_si_addr = p.value.contains("si_addr");
+            p.words = lexemes::hex_numbers(&p.value);
         }
         for th in &mut stop.threads {
             for f in &mut th.frames {

@@ -420,6 +420,22 @@ pub fn null_pointer_args(args: &str) -> Vec<String> {
     out
 }
 
+/// Every `0x…` number in a printed value, in order (`{a = 0x10, b = 0x0}` → 0x10, 0).
+pub fn hex_numbers(text: &str) -> Vec<u64> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = text[i..].find("0x").map(|p| p + i) {
+        let n = b[p + 2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        i = p + 2 + n;
+        let word_start = p == 0 || !b[p - 1].is_ascii_alphanumeric();
+        if n > 0 && n <= 16 && word_start && let Ok(v) = u64::from_str_radix(&text[p + 2..p + 2 + n], 16) {
+            out.push(v);
+        }
+    }
+    out
+}
+
 /// The arguments printed as decimal integers (`line=9`, `line=line@entry=9`, `n=-1`); the
 /// first of each name.
 pub fn int_args(args: &str) -> Vec<(String, i64)> {
@@ -447,6 +463,14 @@ mod null_arg_tests {
         assert!(null_pointer_args("msg=0x555555556004 \"a=0x0, b\", n=0").is_empty());
         assert!(null_pointer_args("st={a = 0x0, b = 1}").is_empty());
         assert!(null_pointer_args("").is_empty());
+    }
+
+    #[test]
+    fn finds_hex_numbers() {
+        use super::hex_numbers;
+        assert_eq!(hex_numbers("(struct peer *) 0xa5a5a5a5a5a5a5a5"), vec![0xa5a5a5a5a5a5a5a5]);
+        assert_eq!(hex_numbers("{a = 0x10, b = 0x0, c = x0x5}"), vec![0x10, 0]);
+        assert!(hex_numbers("0x").is_empty());
     }
 
     #[test]

@@ -350,6 +350,7 @@ impl Builder {
             history: p.history,
             value: p.buf.into_boxed_str(),
             symbols: Vec::new(),
+            words: Vec::new(),
             shows_si_addr: false,
             span: p.span,
         });

@@ -458,6 +458,8 @@ pub struct PrintedValue {
     pub value: Box<str>,
     /// Every `0x… <sym>` in `value` (filled at input time).
     pub symbols: Vec<(Address, SymbolRef)>,
+    /// Every `0x…` number in `value`, in order (filled at input time).
+    pub words: Vec<u64>,
     /// The value shows a fault address (`si_addr`: a printed `$_siginfo`), filled at input
     /// time.
     pub shows_si_addr: bool,
@@ -580,6 +582,17 @@ pub struct Message {
     pub detail: Option<MessageDetail>,
     /// The exception's text on a `  what():  …` line ([`MessageDetail::ExceptionWhat`]).
     pub what: Option<Box<str>>,
+    /// A fault a signal handler reported on this line (`fatal: Segmentation fault (Address not
+    /// mapped to object [0x28])`), typed.
+    pub fault: Option<FaultReport>,
+}
+
+/// The fault a program's own signal handler printed: signal, `si_code`, address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultReport {
+    pub signo: i32,
+    pub si_code: Option<i32>,
+    pub address: Option<u64>,
 }
 
 impl Message {
@@ -594,6 +607,7 @@ impl Message {
             thrown: None,
             detail: None,
             what: None,
+            fault: None,
         }
     }
 }
@@ -769,6 +783,13 @@ impl Mapping {
     }
     pub fn writable(&self) -> Option<bool> {
         self.perms.as_deref().map(|p| p.as_bytes().get(1) == Some(&b'w'))
+    }
+    pub fn readable(&self) -> Option<bool> {
+        self.perms.as_deref().map(|p| p.as_bytes().first() == Some(&b'r'))
+    }
+    /// No access at all (`---p`): a guard page.
+    pub fn no_access(&self) -> bool {
+        self.perms.as_deref().is_some_and(|p| p.starts_with("---"))
     }
 }
 

@@ -102,11 +102,11 @@ impl<'a> RuleContext<'a> {
     /// mapping directly below a writable anonymous one (gdb's `generate-core-file` writes a
     /// `---p` guard page as a readable segment, so the core shows it as `r--p`).
     pub fn is_guard_page(&self, m: &Mapping) -> bool {
-        let perms = m.perms.as_deref().unwrap_or("");
-        if perms.starts_with("---") {
+        if m.no_access() {
             return true;
         }
-        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !perms.starts_with("r-") {
+        let read_only = m.readable() == Some(true) && m.writable() == Some(false);
+        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !read_only {
             return false;
         }
         let size = m.end.0.saturating_sub(m.start.0);
@@ -124,7 +124,8 @@ impl<'a> RuleContext<'a> {
             && self.trace.mappings.iter().any(|above| {
                 above.start.0 == m.end.0
                     && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
-                    && above.perms.as_deref().is_some_and(|p| p.starts_with("rw"))
+                    && above.readable() == Some(true)
+                    && above.writable() == Some(true)
                     && sps().any(|sp| above.contains(sp))
             })
     }

@@ -325,7 +325,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         // Where else the transcript shows the same pattern: printed values and memory dumps.
         let hex = format!("{:#x}", h.value);
-        for p in stop.printed.iter().filter(|p| p.value.contains(&hex)).take(2) {
+        for p in stop.printed.iter().filter(|p| p.words.contains(&h.value)).take(2) {
             let expr = p.expr.as_deref().map(|e| format!("p {e}")).unwrap_or_else(|| "printed value".into());
             f = f.evidence(format!("{expr} = {}", p.value.trim()), Some(p.span));
         }
