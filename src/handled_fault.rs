@@ -25,8 +25,6 @@ pub(crate) struct View {
     /// `on_fault (frame #4) caught SIGSEGV …` evidence, with the lines it rests on.
     pub evidence: String,
     pub span: Option<Span>,
-    /// Where the fault's siginfo came from (replaces `$_siginfo` in the rules' evidence).
-    pub source: &'static str,
 }
 
 const FAULT_SIGNALS: &[(&str, &str, i32)] = &[
@@ -160,6 +158,7 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
                 r.si_code = Some(SEGV_MAPERR);
             }
         }
+        r.fault_source = Some((source, rep.as_ref().map(|r| r.span).filter(|s| *s != Span::default())));
         vstop.reason = r;
         // Frame-0 things (disassembly at pc, x/ of $sp) were printed in the handler's frame.
         vstop.disassembly.retain(|i| th.frames[pos].pc.is_some_and(|pc| pc == i.address));
@@ -186,7 +185,6 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
                 "the program's own signal handler {hname} caught {what} in frame #{offset} and ended the process: the fault is below <signal handler called>"
             ),
             span: rep.map(|r| r.span).filter(|s| *s != Span::default()),
-            source,
         });
     }
     out.map(|t| (t, views))
@@ -198,13 +196,6 @@ pub(crate) fn map_back(findings: &mut [Finding], views: &[View]) {
         let Some(v) = views.iter().find(|v| f.stop == Some(v.stop)) else { continue };
         if f.thread.as_deref() == Some(v.thread.as_str()) {
             f.frame = f.frame.map(|n| n + v.offset);
-        }
-        // The view's fault came from the handler's report, not from gdb's $_siginfo.
-        for e in &mut f.evidence {
-            if e.text.contains("$_siginfo") {
-                e.text = e.text.replace("$_siginfo", v.source);
-                e.lines = v.span.or(e.lines);
-            }
         }
         f.evidence.push(Evidence { text: v.evidence.clone(), lines: v.span });
     }

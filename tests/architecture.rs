@@ -380,9 +380,16 @@ fn text_reads(code: &str) -> Vec<String> {
                 rest = &rest[a.len()..];
             }
             let searched = rest.strip_prefix('.').is_some_and(|r| {
-                TEXT_SEARCHES.iter().any(|m| r.strip_prefix(m).is_some_and(|t| t.starts_with('(') || t.starts_with("::<")))
+                TEXT_SEARCHES
+                    .iter()
+                    .any(|m| r.strip_prefix(m).is_some_and(|t| t.starts_with('(') || t.starts_with("::<")))
             });
-            let compared = ["==\"", "!=\"", "== \"", "!= \"", "== Some(\"", "!= Some(\""].iter().any(|c| rest.starts_with(c));
+            let compared = ["==", "!="].iter().any(|op| {
+                rest.trim_start().strip_prefix(op).is_some_and(|r| {
+                    let r = r.trim_start();
+                    r.starts_with('"') || r.starts_with("Some(\"")
+                })
+            });
             if searched || compared {
                 out.push(format!("reads text field `{field}`: `{}`", cut(p)));
             }

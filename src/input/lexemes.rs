@@ -429,7 +429,11 @@ pub fn hex_numbers(text: &str) -> Vec<u64> {
         let n = b[p + 2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
         i = p + 2 + n;
         let word_start = p == 0 || !b[p - 1].is_ascii_alphanumeric();
-        if n > 0 && n <= 16 && word_start && let Ok(v) = u64::from_str_radix(&text[p + 2..p + 2 + n], 16) {
+        if n > 0
+            && n <= 16
+            && word_start
+            && let Ok(v) = u64::from_str_radix(&text[p + 2..p + 2 + n], 16)
+        {
             out.push(v);
         }
     }

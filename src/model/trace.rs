@@ -204,6 +204,10 @@ pub struct StopReason {
     pub new_value: Option<Box<str>>,
     /// A Julia `ERROR:` description, typed (filled at input time for runtime-error stops).
     pub julia_error: Option<JuliaErrorText>,
+    /// Set on the handled-fault view of a stop (`crate::handled_fault`): where this fault's
+    /// siginfo comes from instead of gdb's `$_siginfo` (`the handler's report`), and the lines
+    /// it rests on.
+    pub fault_source: Option<(&'static str, Option<Span>)>,
     pub span: Span,
 }
 

@@ -169,9 +169,10 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
         let (kind, text) = match name {
             "malloc_printerr" => (MessageKind::HeapCorruption, arg("str")),
             "__malloc_assert" => (MessageKind::HeapCorruption, arg("assertion")),
-            "__stack_chk_fail" | "__stack_chk_fail_local" => {
-                (MessageKind::StackSmashing, Some(("stack smashing detected".to_string(), Some(MessageDetail::StackCanary))))
-            }
+            "__stack_chk_fail" | "__stack_chk_fail_local" => (
+                MessageKind::StackSmashing,
+                Some(("stack smashing detected".to_string(), Some(MessageDetail::StackCanary))),
+            ),
             "__longjmp_chk" | "____longjmp_chk" | "longjmp_chk" => (
                 MessageKind::StackSmashing,
                 Some(("longjmp causes uninitialized stack frame".to_string(), Some(MessageDetail::LongjmpCheck))),

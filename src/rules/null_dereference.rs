@@ -147,7 +147,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Some(r.span),
         );
         if let Some(p) = stop.printed.iter().find(|p| p.shows_si_addr) {
-            f = f.evidence("si_addr from $_siginfo", Some(p.span));
+            // On a handled fault's view the siginfo came from the handler's report.
+            f = match stop.reason.fault_source {
+                Some((source, span)) => f.evidence(format!("si_addr from {source}"), span.or(Some(p.span))),
+                None => f.evidence("si_addr from $_siginfo", Some(p.span)),
+            };
         }
         if let Some(i) = insn {
             f = f.evidence(format!("faulting instruction: {}", i.text), Some(i.span));

@@ -147,16 +147,15 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
         let term = stop.messages.iter().find(|m| m.kind == Some(MessageKind::UncaughtException));
         let what = term.and_then(|t| {
-            stop.messages
-                .iter()
-                .find(|m| m.span.first > t.span.first && m.detail == Some(MessageDetail::ExceptionWhat))
+            stop.messages.iter().find(|m| m.span.first > t.span.first && m.detail == Some(MessageDetail::ExceptionWhat))
         });
         let terminate_frame = frames.iter().find(|f| is_terminate_frame(f.function_name()));
         let throw_frame = frames.iter().find(|f| is_throw_frame(f.function_name()));
         // `pure virtual method called` (libstdc++'s __cxa_pure_virtual) then std::terminate.
-        let pure = stop.messages.iter().find(|m| {
-            matches!(m.detail, Some(MessageDetail::PureVirtualCall | MessageDetail::DeletedVirtualCall))
-        });
+        let pure = stop
+            .messages
+            .iter()
+            .find(|m| matches!(m.detail, Some(MessageDetail::PureVirtualCall | MessageDetail::DeletedVirtualCall)));
         let pure_frame =
             frames.iter().find(|f| matches!(f.function_name(), "__cxa_pure_virtual" | "__cxa_deleted_virtual"));
         // A noexcept boundary: the compiler's landing pad that calls std::terminate.
