@@ -411,6 +411,32 @@ fn text_reads(code: &str) -> Vec<String> {
     out
 }
 
+/// Known exceptions, each a function that reads text the rules themselves wrote (not input):
+/// `handled_fault::renumber` shifts the `#n` frame numbers in the sentences of findings made on
+/// a handled fault's view to gdb's numbers (a typed frame reference in findings would remove it).
+const KNOWN_TEXT_READERS: &[(&str, &str)] = &[("handled_fault.rs", "fn renumber(")];
+
+/// `code` without the item that starts at `head` (up to its matching closing brace).
+fn without_item(code: &str, head: &str) -> String {
+    let Some(start) = code.find(head) else { return code.to_string() };
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (i, c) in code[start..].char_indices() {
+        match c {
+            '{' => {
+                depth += 1;
+                opened = true;
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if opened && depth == 0 {
+            return format!("{}{}", &code[..start], &code[start + i + 1..]);
+        }
+    }
+    code.to_string()
+}
+
 fn joined_non_test_code(text: &str) -> String {
     non_test_code(text).into_iter().map(|(_, l)| l.trim().to_string()).collect::<Vec<_>>().join("")
 }
@@ -428,7 +454,14 @@ fn rules_read_typed_fields_not_text() {
     let mut bad = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read source");
-        for r in text_reads(&joined_non_test_code(&text)) {
+        let mut code = joined_non_test_code(&text);
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        for (file, item) in KNOWN_TEXT_READERS {
+            if *file == name {
+                code = without_item(&code, item);
+            }
+        }
+        for r in text_reads(&code) {
             bad.push(format!("{}: {r}", f.strip_prefix(&root).unwrap_or(f).display()));
         }
     }
@@ -471,4 +504,9 @@ mod tests {
     assert_eq!(fields.iter().filter(|f| **f == "text").count(), 1, "{found:#?}");
     assert!(fields.contains(&"args") && fields.contains(&"value") && fields.contains(&"natural"), "{found:#?}");
     assert!(found.iter().any(|s| s.starts_with("matches a text field")), "{found:#?}");
+    // A known exception is cut out whole, and only it.
+    let code = "fn renumber(t: &str) { if x { t.parse::<u32>(); } }fn other(m: &M) { m.text.contains(\"a\"); }";
+    let rest = without_item(code, "fn renumber(");
+    assert_eq!(rest, "fn other(m: &M) { m.text.contains(\"a\"); }");
+    assert_eq!(text_reads(&rest).len(), 1);
 }
