@@ -161,7 +161,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             }
         }
         // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`.
-        let rust_msg = stop.messages.iter().find(|m| m.text.contains("has overflowed its stack"));
+        let rust_msg = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
         if msg.is_none()
             && let Some(m) = rust_msg
         {
