@@ -177,3 +177,82 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
     }
     None
 }
+
+/// Where a register's value at frame #0 came from, walking out through the callers.
+pub enum Origin {
+    /// Written by `text` at `address` (`label`: `sym+0x1c`) in the frame at `pos` of the
+    /// thread's frames; `inherited_from` lists the inner frames it passed through unchanged.
+    Written { pos: usize, address: u64, label: String, text: String, through: Vec<usize> },
+    /// No frame whose code could be decoded writes it (the walk stopped at the frame at `pos`).
+    NotFound { pos: usize, through: Vec<usize> },
+}
+
+/// `sym+0x1c` / `sym+28` / `<sym+28>` (gdb, objdump and the symbolizer's forms) → (sym, off).
+pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
+    let s = s.trim();
+    let s = s.split_once('<').map(|(_, r)| r).unwrap_or(s);
+    let s = s.split('>').next()?;
+    let (name, off) = match s.rsplit_once('+') {
+        Some(p) => p,
+        None => (s, "0"),
+    };
+    let off = match off.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok()?,
+        None => off.parse().ok()?,
+    };
+    (!name.is_empty() && !name.contains(char::is_whitespace)).then(|| (name.to_string(), off))
+}
+
+/// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
+/// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
+/// else frame #0's printed `rip`).
+fn code_before(trace: &Trace, th: &Thread, pos: usize, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
+    let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
+        (pos == 0)
+            .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.natural.clone()))
+            .flatten()
+            .map(|n| n.to_string())
+    })?;
+    let (name, off) = symbol_offset(&label)?;
+    let start = pc.checked_sub(off)?;
+    if off == 0 {
+        // A return address at a symbol's start: the call was the last instruction of
+        // another function (a noreturn call); its code is not this symbol's.
+        return (pos == 0).then(|| (name, start, Vec::new()));
+    }
+    Some((name, start, decode_range(trace, start, pc)?))
+}
+
+/// Walks out from frame #0 for the last instruction that wrote `reg` before each frame's pc
+/// (frame #0: the faulting pc; outer frames: the return address, so the code up to the
+/// call). A frame whose code before its pc does not write `reg` passed on its caller's value.
+/// Straight-line: the last writer in address order before the pc. x86-64, with process code
+/// (a core, or a transcript read with `--exe`).
+pub fn register_origin(trace: &Trace, th: &Thread, reg: Register, max_frames: usize) -> Option<Origin> {
+    let mut info = InstructionInfoFactory::new();
+    let mut through = Vec::new();
+    for (pos, f) in th.frames.iter().enumerate().take(max_frames) {
+        // A signal frame or an inlined level has no code of its own here.
+        if f.signal_handler {
+            return Some(Origin::NotFound { pos, through });
+        }
+        if f.inlined {
+            continue;
+        }
+        let pc = f.pc?.0;
+        let Some((name, start, code)) = code_before(trace, th, pos, pc) else {
+            return (!through.is_empty()).then_some(Origin::NotFound { pos, through });
+        };
+        if let Some(d) = code.iter().rev().find(|d| writes(&mut info, &d.insn, reg)) {
+            return Some(Origin::Written {
+                pos,
+                address: d.address,
+                label: format!("{name}+{:#x}", d.address - start),
+                text: d.text.clone(),
+                through,
+            });
+        }
+        through.push(pos);
+    }
+    None
+}

@@ -337,6 +337,43 @@ impl<'c, 'a> Site<'c, 'a> {
         None
     }
 
+    /// Register provenance from the machine code (a core, or a transcript with `--exe`): the
+    /// instruction that last wrote the register, walking out from frame #0 through the
+    /// frames that pass it on unchanged.
+    fn origin(&self) -> Option<String> {
+        use crate::provenance::{Origin, gpr, register_origin};
+        if self.cx.trace.arch != crate::model::Arch::X86_64 || self.pos != 0 {
+            return None;
+        }
+        let reg = gpr(self.p.register)?;
+        let name = |pos: usize| {
+            let f = &self.th.frames[pos];
+            format!("{} (frame #{})", f.function_name(), f.index)
+        };
+        match register_origin(self.cx.trace, self.th, reg, 32)? {
+            Origin::Written { pos, label, text, through, .. } => {
+                let mut t = format!(
+                    "{} was last written at {label}: `{text}` (frame #{})",
+                    self.p.register, self.th.frames[pos].index
+                );
+                if !through.is_empty() {
+                    let names: Vec<String> = through.iter().map(|&p| name(p)).collect();
+                    t.push_str(&format!("; not written since by {}, which pass it on", names.join(", ")));
+                }
+                Some(t)
+            }
+            Origin::NotFound { pos, through } => {
+                let names: Vec<String> = through.iter().map(|&p| name(p)).collect();
+                Some(format!(
+                    "{} is not written in {} before their pc: inherited from {}",
+                    self.p.register,
+                    names.join(", "),
+                    name(pos)
+                ))
+            }
+        }
+    }
+
     /// Argument registers (frame #0 only: above it they show frame-0 values) equal to `v`.
     fn equal_argument(&self, v: u64) -> Option<&'a Register> {
         if self.index() != 0 {
@@ -492,6 +529,9 @@ impl<'c, 'a> Site<'c, 'a> {
         }
         if let Some((t, span)) = self.setter(v) {
             f = f.evidence(t, Some(span));
+        }
+        if let Some(t) = self.origin() {
+            f = f.evidence(t, None);
         }
         match &usage {
             Usage::ReadFirst(text, span) => {

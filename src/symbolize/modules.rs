@@ -108,6 +108,11 @@ impl<'s> ModuleMap<'s> {
         Some(ModuleRef { path: r.path.clone(), vaddr })
     }
 
+    /// Every mapped range with its module path (start, end, path), in address order.
+    pub fn placed(&self) -> Vec<(u64, u64, String)> {
+        self.ranges.iter().map(|r| (r.start, r.end, r.path.clone())).collect()
+    }
+
     /// Every module path, once.
     pub fn paths(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.ranges.iter().map(|r| r.path.as_str()).collect();
@@ -125,4 +130,37 @@ pub struct MappedModule {
     /// Runtime address minus module virtual address.
     pub bias: u64,
     pub module: Arc<ElfModule>,
+}
+
+/// Process memory made of module files only: the code of the modules a transcript's user
+/// gave with `--exe`, at the addresses the trace's mappings put them (nothing else reads).
+pub struct ModuleCode {
+    modules: Vec<MappedModule>,
+}
+
+impl ModuleCode {
+    pub fn new(mut modules: Vec<MappedModule>) -> Self {
+        modules.sort_by_key(|m| m.start);
+        ModuleCode { modules }
+    }
+}
+
+impl crate::model::MemorySource for ModuleCode {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> usize {
+        let mut done = 0;
+        while done < buf.len() {
+            let a = addr.wrapping_add(done as u64);
+            let Some(m) = self.modules.iter().find(|m| a >= m.start && a < m.end) else { break };
+            let n = (buf.len() - done).min(usize::try_from(m.end - a).unwrap_or(usize::MAX));
+            let got = m.module.read_vaddr(a.wrapping_sub(m.bias), &mut buf[done..done + n]);
+            if got == 0 {
+                break;
+            }
+            done += got;
+        }
+        done
+    }
+    fn describe(&self) -> String {
+        format!("code of {} module segment(s) given with --exe", self.modules.len())
+    }
 }
