@@ -454,3 +454,28 @@ fn inlined_levels_kept(at: &[crate::symbolize::SourceFrame], before: &[crate::sy
         .count();
     same.clamp(1, at.len())
 }
+
+#[cfg(test)]
+mod inline_skip_tests {
+    use super::inlined_levels_kept;
+    use crate::symbolize::SourceFrame;
+
+    fn chain(names: &[&str]) -> Vec<SourceFrame> {
+        names.iter().map(|n| SourceFrame { function: Some(n.to_string()), ..Default::default() }).collect()
+    }
+
+    #[test]
+    fn inlined_levels_entered_at_the_pc_are_hidden() {
+        // lto-o3-omitfp: the pc is the first byte of the inlined mix (in slot_hash); the byte
+        // before belongs to table_digest itself.
+        let at = chain(&["mix", "slot_hash", "table_digest"]);
+        assert_eq!(inlined_levels_kept(&at, &chain(&["table_digest"])), 1);
+        // Inside slot_hash already, entering mix: slot_hash stays.
+        assert_eq!(inlined_levels_kept(&at, &chain(&["slot_hash", "table_digest"])), 2);
+        // In the middle of mix: everything stays.
+        assert_eq!(inlined_levels_kept(&at, &at), 3);
+        // The previous byte is another function (pc at a function's first byte).
+        assert_eq!(inlined_levels_kept(&at, &chain(&["other"])), 1);
+        assert_eq!(inlined_levels_kept(&at, &[]), 1);
+    }
+}
