@@ -110,9 +110,92 @@ pub fn writes(info: &mut InstructionInfoFactory, insn: &Instruction, reg: Regist
 pub enum CalleeEffect {
     /// Writes it without saving it first.
     Clobbers(u64, String),
-    /// Saves it (push) but then stores over the save slot, so the restore brings back
-    /// another value.
+    /// Saves it (push, or mov to an rsp-based slot) but then stores over the save slot, so
+    /// the restore brings back another value.
     OverwritesSaveSlot { push: (u64, String), store: (u64, String) },
+    /// Found through the callee's CFI: it saves the register at `cfa_offset` from its CFA
+    /// (the slot at `slot` in the dead frame below the caller's sp), and that slot now holds
+    /// the register's current value, which an access through the register before the call
+    /// (`prior`) shows it cannot have had then. `save`: the callee's instruction after which
+    /// the CFI records the save.
+    SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+}
+
+/// DWARF register number of an x86-64 general-purpose register.
+pub fn dwarf_number(reg: Register) -> Option<u16> {
+    Some(match reg.full_register() {
+        Register::RAX => 0,
+        Register::RDX => 1,
+        Register::RCX => 2,
+        Register::RBX => 3,
+        Register::RSI => 4,
+        Register::RDI => 5,
+        Register::RBP => 6,
+        Register::RSP => 7,
+        Register::R8 => 8,
+        Register::R9 => 9,
+        Register::R10 => 10,
+        Register::R11 => 11,
+        Register::R12 => 12,
+        Register::R13 => 13,
+        Register::R14 => 14,
+        Register::R15 => 15,
+        _ => return None,
+    })
+}
+
+/// Callee-saved integrity through CFI (for a callee whose code shows no push/pop story):
+/// `caller` is frame #0's code from its start to the pc, `call` its last call (already
+/// returned), `writer` the last instruction before the call that wrote `reg`, `value` the
+/// register now and `sp` frame #0's stack pointer now. `read` reads a stack word (core memory
+/// or `x/` dumps).
+#[allow(clippy::too_many_arguments)]
+pub fn cfi_slot_changed(
+    trace: &Trace,
+    caller: &[Decoded],
+    call: &Decoded,
+    writer: Option<&Decoded>,
+    callee: &[Decoded],
+    reg: Register,
+    value: u64,
+    sp: u64,
+    read: &dyn Fn(u64) -> Option<u64>,
+) -> Option<CalleeEffect> {
+    let mem = trace.memory.as_ref()?;
+    let dw = dwarf_number(reg)?;
+    // The callee's CFA is the caller's sp at the call; the caller must not have moved sp
+    // between the call and the pc.
+    let mut info = InstructionInfoFactory::new();
+    if caller.iter().filter(|d| d.address > call.address).any(|d| writes(&mut info, &d.insn, Register::RSP)) {
+        return None;
+    }
+    // An access through reg between its last write and the call, at an address that can
+    // never be mapped with the value reg has now: reg held something else then.
+    let from = writer.map(|w| w.address).unwrap_or(0);
+    let full = reg.full_register();
+    let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+        let i = &d.insn;
+        (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+            && i.memory_base().full_register() == full
+            && i.memory_index() == Register::None
+            && {
+                let a = value.wrapping_add(i.memory_displacement64());
+                a < 0x1000 || !(a < 0x0000_8000_0000_0000 || a >= 0xffff_8000_0000_0000)
+            }
+    })?;
+    // The CFI row where the callee has saved reg (its first instruction with such a rule).
+    // A row starts after the instruction it describes: the save is the one before it.
+    let (k, (_, _, off)) =
+        callee.iter().enumerate().find_map(|(k, d)| mem.0.cfi_saved_slot(d.address, dw).map(|r| (k, r)))?;
+    let s = &callee[k.saturating_sub(1)];
+    let save = (s.address, s.text.clone());
+    let slot = sp.checked_add_signed(off)?;
+    (read(slot)? == value).then(|| CalleeEffect::SlotChangedByCfi {
+        slot,
+        cfa_offset: off,
+        save,
+        prior: (prior.address, prior.text.clone()),
+    })
 }
 
 /// Walks a function's straight-line code (entry to first `ret`) for what it does to `reg`.
@@ -157,6 +240,29 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
                 continue;
             }
             _ => {}
+        }
+        // A save with `mov %reg,disp(%rsp)` (compilers' -O2 frames) and its restore.
+        let rsp_slot = (i.memory_base() == Register::RSP && i.memory_index() == Register::None)
+            .then(|| depth - i.memory_displacement64() as i64);
+        if i.mnemonic() == iced_x86::Mnemonic::Mov
+            && i.op_count() == 2
+            && let Some(sd) = rsp_slot
+        {
+            if i.op0_kind() == OpKind::Memory
+                && i.op1_kind() == OpKind::Register
+                && i.op1_register() == full
+                && slot.is_none()
+            {
+                slot = Some((sd, d.address, d.text.clone()));
+                continue;
+            }
+            if i.op0_kind() == OpKind::Register
+                && i.op0_register() == full
+                && slot.as_ref().is_some_and(|(s, _, _)| *s == sd)
+            {
+                slot = None;
+                continue;
+            }
         }
         // A store through rsp onto the save slot.
         if let Some((sd, pa, pt)) = &slot

@@ -41,6 +41,8 @@ struct Case {
     /// The transcript's own `must` when it is read without the binary (`transcript` in the
     /// manifest): what needs the machine code fires only with `--exe`.
     transcript_only: Option<Vec<String>>,
+    /// The same for the transcript read with `--exe` (`transcript_exe`).
+    transcript_exe: Option<Vec<String>>,
 }
 
 fn mentions(v: &Value) -> BTreeMap<String, String> {
@@ -70,6 +72,7 @@ fn load_manifest() -> Vec<Case> {
             core_mention: mentions(&c["core_mention"]),
             core: c["core"].as_object().map(|o| (strings(&o["must"]), o["culprit"].as_str().map(str::to_string))),
             transcript_only: c["transcript"].as_object().map(|o| strings(&o["must"])),
+            transcript_exe: c["transcript_exe"].as_object().map(|o| strings(&o["must"])),
         })
         .collect()
 }
@@ -126,8 +129,8 @@ fn check(case: &Case, path: &str, o: &Outcome, fails: &mut BTreeSet<String>, cou
     let (must, culprit, mention) = match (&case.core, path) {
         (Some((must, culprit)), "core") => (must, culprit, &case.core_mention),
         (None, "core") => (&case.must, &case.culprit, &case.core_mention),
-        _ => match (&case.transcript_only, path) {
-            (Some(must), "transcript") => (must, &case.culprit, &case.mention),
+        _ => match (&case.transcript_only, &case.transcript_exe, path) {
+            (Some(must), _, "transcript") | (_, Some(must), "transcript+exe") => (must, &case.culprit, &case.mention),
             _ => (&case.must, &case.culprit, &case.mention),
         },
     };

@@ -747,6 +747,12 @@ pub trait MemorySource: Send + Sync {
     fn read(&self, addr: u64, buf: &mut [u8]) -> usize;
     /// A short description for diagnostics (`core.1234 (12 segments)`).
     fn describe(&self) -> String;
+    /// Where the call-frame information (`.eh_frame`/`.debug_frame`) of the code at `pc`
+    /// says the callee-saved register `dwarf_reg` is saved, at `pc`: (CFA register, CFA
+    /// offset, save-slot offset from the CFA). Only sources backed by module files know.
+    fn cfi_saved_slot(&self, _pc: u64, _dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+        None
+    }
 }
 
 /// A shared [`MemorySource`] that [`Trace`] can hold while still deriving `Clone`, `Debug`,
@@ -832,11 +838,19 @@ pub enum BacktraceStop {
     Other,
 }
 
-/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
-/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
-/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
-pub fn null_pointer_args(args: &str) -> Vec<String> {
-    let mut out = Vec::new();
+/// An argument whose value at the function's entry gdb printed beside its current value
+/// (`p=0x0, p@entry=0x5555555592c0`, from DWARF entry values: `DW_OP_entry_value` and
+/// call-site parameters). `now` is `None` when gdb printed `<optimized out>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryValue {
+    pub name: String,
+    pub now: Option<String>,
+    pub at_entry: String,
+}
+
+/// The top-level `name=value` parts of a frame's argument list (commas inside strings,
+/// braces, brackets and `<…>` do not split).
+fn arg_parts(args: &str) -> Vec<&str> {
     let mut depth = 0i32;
     let mut quoted = false;
     let mut start = 0;
@@ -858,7 +872,41 @@ pub fn null_pointer_args(args: &str) -> Vec<String> {
         i += 1;
     }
     parts.push(&args[start..]);
-    for p in parts {
+    parts
+}
+
+/// The arguments whose entry value differs from their current value: gdb prints
+/// `p=0x0, p@entry=0x…` (two parts) when they differ and `p=p@entry=0x…` when they do not
+/// (those are not returned).
+pub fn changed_entry_values(args: &str) -> Vec<EntryValue> {
+    let parts: Vec<(&str, &str)> =
+        arg_parts(args).into_iter().filter_map(|p| p.trim().split_once('=')).map(|(n, v)| (n.trim(), v.trim())).collect();
+    let mut out = Vec::new();
+    for (n, v) in &parts {
+        let Some(name) = n.strip_suffix("@entry") else { continue };
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let now = parts.iter().find(|(m, _)| *m == name).map(|(_, v)| *v);
+        let Some(now) = now else { continue };
+        if now.starts_with(&format!("{name}@entry=")) {
+            continue;
+        }
+        out.push(EntryValue {
+            name: name.to_string(),
+            now: (now != "<optimized out>").then(|| now.to_string()),
+            at_entry: v.to_string(),
+        });
+    }
+    out
+}
+
+/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
+/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
+/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
+pub fn null_pointer_args(args: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in arg_parts(args) {
         let Some((name, value)) = p.trim().split_once('=') else { continue };
         let name = name.trim();
         if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {

@@ -114,7 +114,7 @@ fn sym_offset(s: &str) -> Option<(String, u64)> {
 /// writes it without saving it, or overwrites the slot it saved it in. Needs process memory
 /// (a core with its executable); x86-64.
 fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
-    use crate::provenance::{CalleeEffect, callee_effect, decode_function, decode_range, gpr, writes};
+    use crate::provenance::{CalleeEffect, callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes};
     if cx.trace.arch != crate::model::Arch::X86_64
         || cx.trace.memory.is_none()
         || !matches!(cx.signo(stop), Some(11) | Some(7))
@@ -161,7 +161,18 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     }
     let target = call.insn.near_branch_target();
     let Some(callee) = decode_function(cx.trace, target, 400) else { return };
-    let Some(effect) = callee_effect(&callee, reg) else { return };
+    let sp = cx.reg0(stop, "rsp").and_then(|r| r.value);
+    let effect = match callee_effect(&callee, reg) {
+        Some(e) => e,
+        None => {
+            let Some(sp) = sp else { return };
+            let read = |a: u64| cx.read_u64(stop, a);
+            match cfi_slot_changed(cx.trace, &code, call, writer, &callee, reg, value, sp, &read) {
+                Some(e) => e,
+                None => return,
+            }
+        }
+    };
     let callee_name = cx
         .trace
         .code_symbol(target)
@@ -180,7 +191,15 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         Some(w) => format!("last written at {}: `{}`", at(w.address), w.text),
         None => format!("not written in {fname} since its entry: inherited from its caller"),
     };
+    let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
     let how = match &effect {
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
+            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+            caller_at(prior.0),
+            prior.1,
+            at(save.0),
+            save.1
+        ),
         CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
         CalleeEffect::OverwritesSaveSlot { push, store } => format!(
             "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",

@@ -163,6 +163,22 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             && let Some(args) = fr.args.as_deref()
         {
             let nulls = crate::model::null_pointer_args(args);
+            // DWARF entry values: gdb's `p@entry=` says what the argument held when the
+            // function was entered, so a NULL that was not NULL at entry was made here.
+            for e in crate::model::changed_entry_values(args) {
+                if nulls.contains(&e.name) && e.at_entry.starts_with("0x") && e.at_entry != "0x0" {
+                    f = f.evidence(
+                        format!(
+                            "{} = 0x0 now, but {}@entry = {}: it was not NULL when {} was entered and became NULL in it (gdb's entry value, DW_OP_entry_value)",
+                            e.name,
+                            e.name,
+                            e.at_entry,
+                            fr.function_name()
+                        ),
+                        Some(fr.span),
+                    );
+                }
+            }
             if !nulls.is_empty() {
                 let list = nulls.iter().map(|n| format!("{n} = 0x0")).collect::<Vec<_>>().join(", ");
                 f = f.evidence(

@@ -163,4 +163,54 @@ impl crate::model::MemorySource for ModuleCode {
     fn describe(&self) -> String {
         format!("code of {} module segment(s) given with --exe", self.modules.len())
     }
+    fn cfi_saved_slot(&self, pc: u64, dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+        let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
+        cfi_saved_slot(m, pc, dwarf_reg)
+    }
+}
+
+/// Where the CFI of the function holding `pc` (a runtime address in `m`) says `dwarf_reg` is
+/// saved at `pc`: its offset from the CFA, with the CFA rule (register, offset). `None` when
+/// the module has no CFI there or the register is not saved at that address.
+pub fn cfi_saved_slot(m: &MappedModule, pc: u64, dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+    use gimli::UnwindSection;
+    let cfi = *m.module.cfi();
+    let endian = if m.module.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+    let rel = pc.wrapping_sub(m.bias);
+    let mut bases = gimli::BaseAddresses::default();
+    if let Some(t) = cfi.text {
+        bases = bases.set_text(t.address);
+    }
+    if let Some(g) = cfi.got {
+        bases = bases.set_got(g.address);
+    }
+    let mut ctx = Box::new(gimli::UnwindContext::new());
+    let pick = |row: &gimli::UnwindTableRow<usize>| {
+        let (gimli::CfaRule::RegisterAndOffset { register, offset }, Some(gimli::RegisterRule::Offset(o))) =
+            (row.cfa(), row.register(gimli::Register(dwarf_reg)))
+        else {
+            return None;
+        };
+        Some((register.0, *offset, o))
+    };
+    if let Some(eh) = cfi.eh_frame {
+        let b = bases.clone().set_eh_frame(eh.address);
+        let mut section = gimli::EhFrame::new(eh.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&b, rel, gimli::EhFrame::cie_from_offset)
+            && let Ok(row) = fde.unwind_info_for_address(&section, &b, &mut ctx, rel)
+        {
+            return pick(row);
+        }
+    }
+    if let Some(df) = cfi.debug_frame {
+        let mut section = gimli::DebugFrame::new(df.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&bases, rel, gimli::DebugFrame::cie_from_offset)
+            && let Ok(row) = fde.unwind_info_for_address(&section, &bases, &mut ctx, rel)
+        {
+            return pick(row);
+        }
+    }
+    None
 }
