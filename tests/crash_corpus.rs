@@ -106,7 +106,13 @@ fn analyze(args: &[&Path]) -> Outcome {
     let mut findings: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for f in input["findings"].as_array().into_iter().flatten() {
         let rule = f["rule"].as_str().unwrap_or("?").to_string();
-        findings.entry(rule).or_default().push(f["message"].as_str().unwrap_or("").to_string());
+        // The message, then its evidence lines (a `mention` may be in either).
+        let mut text = f["message"].as_str().unwrap_or("").to_string();
+        for e in f["evidence"].as_array().into_iter().flatten() {
+            text.push('\n');
+            text.push_str(e["text"].as_str().unwrap_or(""));
+        }
+        findings.entry(rule).or_default().push(text);
     }
     Outcome {
         signal: stop["reason"]["signal"].as_str().map(str::to_string),
