@@ -17,12 +17,20 @@ transcript and does not list that register under "Saved registers". When the cal
 disassembly shows it writing the register without a save (`push`/`stp`) before its pc, the
 finding is firm; otherwise it is heuristic.
 
-Also, with process memory (a core and its executable; x86-64): a fault through a callee-saved
-register in frame #0 whose last write comes before a `call`, where the called function,
-decoded from the binary with iced-x86, writes that register without saving it, or saves it
-with `push` and then stores over the saved copy (so its `pop` restores another value). The
-finding names the instruction that set the register, the call and the callee's instruction
-that changed it.
+Also, with the machine code (a core and its executable, or a transcript read with `--exe`;
+x86-64): a fault through a callee-saved register in frame #0 whose last write comes before a
+`call`, where the called function, decoded from the binary with iced-x86, writes that
+register without saving it, or saves it (`push`, or `mov` to an rsp-based slot) and then
+stores over the saved copy (so its restore brings back another value). The finding names the
+instruction that set the register, the call and the callee's instruction that changed it.
+
+And through the callee's call-frame information (gimli, `.eh_frame`/`.debug_frame`), with
+stack memory (a core): when the callee's CFI says it saved the register at CFA+n, the saved
+copy is still in the callee's dead frame at the caller's sp + n. When that copy holds the
+register's current value, and an access through the register before the call (between its
+last write and the call) would have faulted with that value (it is in the zero page or
+non-canonical), the callee's saved copy was overwritten and its restore brought it back: the
+finding quotes the CFI rule, the slot and the access that proves the earlier value.
 
 **Why it matters** A function may only change a callee-saved register if it saves the
 caller's value and restores it before returning; the unwinder's "Saved registers" list is
