@@ -920,3 +920,26 @@ pub fn null_pointer_args(args: &str) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod entry_value_tests {
+    use super::*;
+
+    #[test]
+    fn entry_values_that_differ_are_read() {
+        // entry-value-walk.gdb.txt's frame #0.
+        let v = changed_entry_values("p=0x0, p@entry=0x5555555592e0, steps=<optimized out>, steps@entry=3");
+        assert_eq!(
+            v,
+            vec![
+                EntryValue { name: "p".into(), now: Some("0x0".into()), at_entry: "0x5555555592e0".into() },
+                EntryValue { name: "steps".into(), now: None, at_entry: "3".into() },
+            ]
+        );
+        // `x=x@entry=…`: the same value at entry and now.
+        assert!(changed_entry_values("n=n@entry=7, s=<optimized out>").is_empty());
+        // A string argument with commas and `@entry=` inside is one part.
+        assert!(changed_entry_values("s=0x4020 \"a, b@entry=1\"").is_empty());
+        assert_eq!(null_pointer_args("p=0x0, p@entry=0x5555555592e0"), vec!["p"]);
+    }
+}
