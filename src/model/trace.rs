@@ -908,8 +908,11 @@ fn arg_parts(args: &str) -> Vec<&str> {
 /// `p=0x0, p@entry=0x…` (two parts) when they differ and `p=p@entry=0x…` when they do not
 /// (those are not returned).
 pub fn changed_entry_values(args: &str) -> Vec<EntryValue> {
-    let parts: Vec<(&str, &str)> =
-        arg_parts(args).into_iter().filter_map(|p| p.trim().split_once('=')).map(|(n, v)| (n.trim(), v.trim())).collect();
+    let parts: Vec<(&str, &str)> = arg_parts(args)
+        .into_iter()
+        .filter_map(|p| p.trim().split_once('='))
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .collect();
     let mut out = Vec::new();
     for (n, v) in &parts {
         let Some(name) = n.strip_suffix("@entry") else { continue };

@@ -119,10 +119,14 @@ fn sym_offset(s: &str) -> Option<(String, u64)> {
 
 /// The crash is an access through a callee-saved register whose value comes from before a
 /// call, and the called function (decoded from the process image) changes that register: it
-/// writes it without saving it, or overwrites the slot it saved it in. Needs process memory
-/// (a core with its executable); x86-64.
+/// writes it without saving it, or overwrites the slot it saved it in (seen in its code, or
+/// through its CFI save slot and the dead frame). Needs the machine code (a core with its
+/// executable, or a transcript read with `--exe`); the CFI path needs stack memory (a core).
+/// x86-64.
 fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
-    use crate::provenance::{CalleeEffect, callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes};
+    use crate::provenance::{
+        CalleeEffect, callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes,
+    };
     if cx.trace.arch != crate::model::Arch::X86_64
         || cx.trace.memory.is_none()
         || !matches!(cx.signo(stop), Some(11) | Some(7))

@@ -463,4 +463,3 @@ fn apply_row<'a, S: UnwindSection<Slice<'a>>>(
     recovered.sort_unstable();
     StepResult::Next(Step { regs, recovered, cfa, method: UnwindMethod::Cfi, caller_exact: signal })
 }
-
