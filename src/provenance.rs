@@ -180,7 +180,7 @@ pub fn cfi_slot_changed(
             && i.memory_index() == Register::None
             && {
                 let a = value.wrapping_add(i.memory_displacement64());
-                a < 0x1000 || !(a < 0x0000_8000_0000_0000 || a >= 0xffff_8000_0000_0000)
+                a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
             }
     })?;
     // The CFI row where the callee has saved reg (its first instruction with such a rule).
