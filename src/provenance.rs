@@ -287,10 +287,11 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
 /// Where a register's value at frame #0 came from, walking out through the callers.
 pub enum Origin {
     /// Written by `text` at `address` (`label`: `sym+0x1c`) in the frame at `pos` of the
-    /// thread's frames; `inherited_from` lists the inner frames it passed through unchanged.
-    Written { pos: usize, address: u64, label: String, text: String, through: Vec<usize> },
+    /// thread's frames; `through` lists the inner frames it passed through unchanged (position
+    /// and the function's name by the symbol that gave its start).
+    Written { pos: usize, address: u64, label: String, text: String, through: Vec<(usize, String)> },
     /// No frame whose code could be decoded writes it (the walk stopped at the frame at `pos`).
-    NotFound { pos: usize, through: Vec<usize> },
+    NotFound { pos: usize, through: Vec<(usize, String)> },
 }
 
 /// `sym+0x1c` / `sym+28` / `<sym+28>` (gdb, objdump and the symbolizer's forms) → (sym, off).
@@ -312,9 +313,9 @@ pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
 /// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
 /// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
 /// else frame #0's printed `rip`).
-fn code_before(trace: &Trace, th: &Thread, pos: usize, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
+fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
     let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
-        (pos == 0)
+        innermost
             .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.natural.clone()))
             .flatten()
             .map(|n| n.to_string())
@@ -324,7 +325,7 @@ fn code_before(trace: &Trace, th: &Thread, pos: usize, pc: u64) -> Option<(Strin
     if off == 0 {
         // A return address at a symbol's start: the call was the last instruction of
         // another function (a noreturn call); its code is not this symbol's.
-        return (pos == 0).then(|| (name, start, Vec::new()));
+        return innermost.then(|| (name, start, Vec::new()));
     }
     Some((name, start, decode_range(trace, start, pc)?))
 }
@@ -345,8 +346,17 @@ pub fn register_origin(trace: &Trace, th: &Thread, reg: Register, max_frames: us
         if f.inlined {
             continue;
         }
-        let pc = f.pc?.0;
-        let Some((name, start, code)) = code_before(trace, th, pos, pc) else {
+        // The innermost physical frame printed without its address (`#0  f (…) at …`, or
+        // the caller of inlined frames): its pc is frame #0's `rip`.
+        let pc = match f.pc {
+            Some(pc) => pc.0,
+            None if th.frames[..pos].iter().all(|f| f.inlined) => {
+                th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.value)?
+            }
+            None => return None,
+        };
+        let innermost = th.frames[..pos].iter().all(|f| f.inlined);
+        let Some((name, start, code)) = code_before(trace, th, innermost, pc) else {
             return (!through.is_empty()).then_some(Origin::NotFound { pos, through });
         };
         if let Some(d) = code.iter().rev().find(|d| writes(&mut info, &d.insn, reg)) {
@@ -358,7 +368,7 @@ pub fn register_origin(trace: &Trace, th: &Thread, reg: Register, max_frames: us
                 through,
             });
         }
-        through.push(pos);
+        through.push((pos, name));
     }
     None
 }

@@ -354,6 +354,7 @@ impl<'c, 'a> Site<'c, 'a> {
             let f = &self.th.frames[pos];
             format!("{} (frame #{})", f.function_name(), f.index)
         };
+        let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
         match register_origin(self.cx.trace, self.th, reg, 32)? {
             Origin::Written { pos, label, text, through, .. } => {
                 let mut t = format!(
@@ -361,13 +362,13 @@ impl<'c, 'a> Site<'c, 'a> {
                     self.p.register, self.th.frames[pos].index
                 );
                 if !through.is_empty() {
-                    let names: Vec<String> = through.iter().map(|&p| name(p)).collect();
+                    let names: Vec<String> = through.iter().map(named).collect();
                     t.push_str(&format!("; not written since by {}, which pass it on", names.join(", ")));
                 }
                 Some(t)
             }
             Origin::NotFound { pos, through } => {
-                let names: Vec<String> = through.iter().map(|&p| name(p)).collect();
+                let names: Vec<String> = through.iter().map(named).collect();
                 Some(format!(
                     "{} is not written in {} before their pc: inherited from {}",
                     self.p.register,

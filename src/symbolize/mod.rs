@@ -233,6 +233,14 @@ pub fn symbolize_trace_until(
                     code.push((pc, text.into()));
                 }
             }
+            // Frame #0 printed without its address (`#0  f (…) at …`): its pc is in `rip`.
+            if let Some(f0) = th.frames.first().filter(|f| f.pc.is_none())
+                && let Some(pc) = th.registers.get(&f0.index).and_then(|r| r.reg("rip").or_else(|| r.reg("pc")))
+                && let Some(v) = pc.value
+                && let Some(text) = describe(&mut lookup, v)
+            {
+                code.push((Address(v), text.into()));
+            }
             for set in th.registers.values_mut() {
                 for r in &mut set.regs {
                     let Some(v) = r.value else { continue };
