@@ -1013,6 +1013,11 @@ impl SymbolSupplier for DwarfSymbols {
     fn text_vaddr(&self, module: &str) -> Option<u64> {
         self.module(module)?.cfi.text.map(|t| t.address)
     }
+    fn user_module(&self, module: &str) -> Option<Arc<ElfModule>> {
+        let path = self.resolve(module)?;
+        let given = self.opts.exes.contains(&path) || self.opts.sysroot.as_ref().is_some_and(|r| path.starts_with(r));
+        if given { self.module(module) } else { None }
+    }
     fn take_notes(&self) -> Vec<String> {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|p| p.into_inner()))
     }
