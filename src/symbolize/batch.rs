@@ -233,6 +233,8 @@ struct Inlined {
 #[derive(Default)]
 struct Found {
     function: Option<UnitOffset<usize>>,
+    /// Where the function's range holding the query begins.
+    begin: u64,
     /// Outermost first.
     chain: Vec<Inlined>,
     /// (file index, line) of the line-table row.
@@ -452,7 +454,18 @@ fn uint(d: &[u8], pos: usize, n: usize, little: bool) -> Result<u64, Bad> {
 /// DIEs are stepped over with [`Plan`]s straight from the section bytes; gimli decodes
 /// only the subprograms that hold a query (or whose pc range is not at a fixed place)
 /// and the inlined calls inside them.
-fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
+///
+/// `last_wins`: of several functions (or inlined calls at one depth) holding a query, the
+/// one whose range begins last wins, and of those the last in the unit (what the addr2line
+/// crate's binary search and gdb's block lookup give: glibc's `clone3.S` has three
+/// subprograms with one range, and gdb names the last, `clone3`); the walk then reads the
+/// whole unit. Otherwise the first in the unit wins and the walk stops early.
+fn walk_functions<'d>(
+    u: gimli::UnitRef<'_, Slice<'d>>,
+    qs: &[u64],
+    found: &mut [Found],
+    last_wins: bool,
+) -> Result<(), Bad> {
     use gimli::Section as _;
     let info = u.dwarf.debug_info.reader();
     let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(info));
@@ -522,7 +535,7 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
         }
         let owner = stack.last().filter(|o| o.end > o.start).map(|o| (o.start, o.end, o.child_depth));
         match plan.kind {
-            Kind::Subprogram if left > 0 => {
+            Kind::Subprogram if left > 0 || last_wins => {
                 let qstart = qbuf.len();
                 ranges.clear();
                 if let Pc::Fixed(lo_at, hi_at, n) = plan.pc {
@@ -553,7 +566,13 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
                     for (q, f) in found.iter_mut().enumerate().take(hi).skip(lo) {
                         if f.function.is_none() {
                             f.function = Some(off);
+                            f.begin = r.begin;
                             left -= 1;
+                            qbuf.push(q as u32);
+                        } else if last_wins && r.begin >= f.begin && f.function != Some(off) {
+                            f.function = Some(off);
+                            f.begin = r.begin;
+                            f.chain.clear();
                             qbuf.push(q as u32);
                         }
                     }
@@ -593,7 +612,9 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
                 for i in pstart..pend {
                     let q = qbuf[i] as usize;
                     let a = qs[q];
-                    if found[q].chain.len() == idepth && ranges.iter().any(|r| r.begin <= a && a < r.end) {
+                    let at_depth = found[q].chain.len() == idepth || (last_wins && found[q].chain.len() > idepth);
+                    if at_depth && ranges.iter().any(|r| r.begin <= a && a < r.end) {
+                        found[q].chain.truncate(idepth);
                         found[q].chain.push(Inlined { die: off, call_file, call_line });
                         qbuf.push(q as u32);
                     }
@@ -615,7 +636,7 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
         }
         top = stack.last().map_or(isize::MIN, |o| o.depth);
         // Done when every query has its function and no open DIE holds a query.
-        if left == 0 && stack.iter().all(|o| o.end == o.start) {
+        if left == 0 && !last_wins && stack.iter().all(|o| o.end == o.start) {
             break;
         }
     }
@@ -1110,6 +1131,7 @@ fn do_unit<'d, T>(
     unit: usize,
     qs: &[u64],
     emit: &(dyn Fn(u64, &[Frame<'_>]) -> T + Sync),
+    last_wins: bool,
 ) -> Vec<Outcome<T>> {
     let dwarf = names.dwarf;
     let failed = || qs.iter().map(|&a| Outcome::Answer(emit(a, &[]))).collect();
@@ -1120,7 +1142,7 @@ fn do_unit<'d, T>(
     };
     let u = dw.unit_ref(dwarf);
     let mut found: Vec<Found> = (0..qs.len()).map(|_| Found::default()).collect();
-    if walk_functions(u, qs, &mut found).is_err() {
+    if walk_functions(u, qs, &mut found, last_wins).is_err() {
         return failed();
     }
     if let Some(p) = &dw.line_program
@@ -1192,6 +1214,32 @@ fn do_unit<'d, T>(
     out
 }
 
+/// (name, file, line) of one level of [`frames_in_unit`]'s answer.
+pub type OwnedFrame = (Option<String>, Option<String>, Option<u32>);
+
+/// The frames of `addr` in the unit at `.debug_info` offset `unit_offset`, for a lookup that
+/// has already found its unit (through `.debug_aranges`) and read no other. `None` when the
+/// unit knows nothing of the address or could not be read to the end (a reference into a
+/// unit past the part of `.debug_info` in `dwarf`, damaged DWARF): the caller then asks the
+/// whole-file path.
+pub(crate) fn frames_in_unit<'d>(
+    dwarf: &'d gimli::Dwarf<Slice<'d>>,
+    unit_offset: usize,
+    addr: u64,
+) -> Option<Vec<OwnedFrame>> {
+    let units = UnitIndex::new(dwarf);
+    let unit = units.offsets.binary_search(&unit_offset).ok()?;
+    let mut names = Names { dwarf, units: &units, others: FxHashMap::default() };
+    let emit = |_: u64, frames: &[Frame<'_>]| -> Vec<OwnedFrame> {
+        frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
+    };
+    match do_unit(&mut names, unit, &[addr], &emit, true).pop()? {
+        // An answer is never empty unless the unit failed midway (see `do_unit`).
+        Outcome::Answer(frames) if !frames.is_empty() => Some(frames),
+        _ => None,
+    }
+}
+
 /// Resolves the sorted, distinct addresses `qs` and returns `emit`'s answer for each,
 /// in order (`emit` gets the address and its frames: none when DWARF knows nothing of it).
 /// `threads` workers share the units out (1 = on the calling thread).
@@ -1248,7 +1296,7 @@ pub fn resolve<'d, T: Send>(
             loop {
                 let k = counter.fetch_add(1, Ordering::Relaxed);
                 let Some(&(unit, _, _)) = jobs.get(k) else { break };
-                done.push((k, do_unit(&mut names, unit, &job_qs[k], emit)));
+                done.push((k, do_unit(&mut names, unit, &job_qs[k], emit, false)));
             }
             done
         };

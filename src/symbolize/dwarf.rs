@@ -8,6 +8,7 @@
 //! caches one [`ElfModule`] per module path and implements [`SymbolSupplier`].
 
 use super::demangle::{demangle, gdb_function_name};
+use super::lazy::LazyDwarf;
 use super::{NearKind, NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
 use memmap2::Mmap;
 use object::{Object, ObjectSection, ObjectSegment, ObjectSymbol, SymbolKind};
@@ -171,7 +172,10 @@ pub struct CfiSections<'a> {
 /// ```
 pub struct ElfModule {
     ctx: Mutex<Option<Result<addr2line::Context<StaticSlice>, String>>>,
-    dwarf: Option<gimli::DwarfSections<StaticSlice>>,
+    /// The DWARF sections, each read (and inflated) on first use.
+    dwarf: Option<LazyDwarf>,
+    /// `.debug_aranges` as sorted (begin, end, unit offset), read at the first lookup.
+    aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,
@@ -275,7 +279,7 @@ impl ElfModule {
         path: &Path,
         data: &'static [u8],
         mut maps: Vec<Mmap>,
-        mut owned: Vec<Box<[u8]>>,
+        owned: Vec<Box<[u8]>>,
         debug_dirs: &[PathBuf],
     ) -> Result<ElfModule, SymbolizeError> {
         let obj = object::File::parse(data)
@@ -357,54 +361,15 @@ impl ElfModule {
             }
         }
         let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
+        // Nothing is read or inflated here: each section on its first use (see `lazy`).
         let dwarf = match dwarf_src {
-            Some(o) => {
-                let endian =
-                    if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
-                let r = gimli::DwarfSections::load(|id| -> Result<StaticSlice, SymbolizeError> {
-                    // Variable locations, macros and the pub* indexes are never read here: not
-                    // loading them spares decompressing them (a fifth of a compressed libc
-                    // debug file is .debug_loclists).
-                    use gimli::SectionId as S;
-                    if matches!(
-                        id,
-                        S::DebugLoc
-                            | S::DebugLocLists
-                            | S::DebugMacinfo
-                            | S::DebugMacro
-                            | S::DebugPubNames
-                            | S::DebugPubTypes
-                    ) {
-                        return Ok(gimli::EndianSlice::new(&[], endian));
-                    }
-                    let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
-                    let bytes: &'static [u8] = match s.uncompressed_data() {
-                        Ok(std::borrow::Cow::Borrowed(b)) => b,
-                        Ok(std::borrow::Cow::Owned(v)) => {
-                            let b = v.into_boxed_slice();
-                            // SAFETY: the box's heap buffer does not move when the box moves
-                            // into `owned`, which outlives every use (type's safety note).
-                            let s: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
-                            owned.push(b);
-                            s
-                        }
-                        Err(e) => {
-                            return Err(SymbolizeError::Dwarf {
-                                path: path.display().to_string(),
-                                message: format!("{}: {e}", id.name()),
-                            });
-                        }
-                    };
-                    Ok(gimli::EndianSlice::new(bytes, endian))
-                });
-                match r {
-                    Ok(d) => Some(d),
-                    Err(e) => {
-                        notes.push(e.to_string());
-                        None
-                    }
+            Some(o) => match LazyDwarf::new(o) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    notes.push(SymbolizeError::Dwarf { path: path.display().to_string(), message: e }.to_string());
+                    None
                 }
-            }
+            },
             None => None,
         };
         if cfi.debug_frame.is_none()
@@ -417,6 +382,7 @@ impl ElfModule {
         Ok(ElfModule {
             ctx: Mutex::new(None),
             dwarf,
+            aranges: std::sync::OnceLock::new(),
             symbols: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
             symbol_sources,
@@ -442,7 +408,7 @@ impl ElfModule {
     /// The DWARF sections with the module's internal lifetime; private, see the type's
     /// safety note.
     fn dwarf_static(&self) -> Option<gimli::Dwarf<StaticSlice>> {
-        let mut d = self.dwarf.as_ref()?.borrow(|s| *s);
+        let mut d = self.dwarf.as_ref()?.full().ok()?;
         d.populate_abbreviations_cache(gimli::AbbreviationsCacheStrategy::Duplicates);
         Some(d)
     }
@@ -457,7 +423,7 @@ impl ElfModule {
     /// the units (batch lookups parse each unit once, so the cache's pass over every unit
     /// header would be wasted). They borrow the module.
     pub fn dwarf_for_one_pass(&self) -> Option<gimli::Dwarf<Slice<'_>>> {
-        Some(self.dwarf.as_ref()?.borrow(|s| *s))
+        self.dwarf.as_ref()?.full().ok()
     }
 
     /// CFI sections for the unwinder (borrowing the module).
@@ -628,12 +594,21 @@ impl ElfModule {
         }
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
+        // Without a context yet, the unit that `.debug_aranges` names for the address is
+        // read alone (and the sections only as far as it needs); the whole-file context is
+        // built only when that cannot answer.
         if guard.is_none()
+            && let Some(f) = self.frames_in_one_unit(vaddr)
+        {
+            frames = f;
+        } else if guard.is_none()
             && let Some(c) = self.new_context_static()
         {
             *guard = Some(c.map_err(|e| e.to_string()));
         }
-        if let Some(ctx) = guard.as_ref() {
+        if frames.is_empty()
+            && let Some(ctx) = guard.as_ref()
+        {
             let ctx = ctx
                 .as_ref()
                 .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
@@ -653,6 +628,142 @@ impl ElfModule {
         }
         Ok(Some(SymbolInfo { frames, symbol }))
     }
+}
+
+impl ElfModule {
+    /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
+    fn aranges(&self) -> &[(u64, u64, usize, u64)] {
+        self.aranges.get_or_init(|| {
+            let Some(d) = &self.dwarf else { return Vec::new() };
+            let Some(Ok(bytes)) = d.section(gimli::SectionId::DebugAranges).map(|s| s.full()) else {
+                return Vec::new();
+            };
+            let mut v = Vec::new();
+            let mut headers = gimli::DebugAranges::new(bytes, d.endian).headers();
+            while let Ok(Some(h)) = headers.next() {
+                let off = h.debug_info_offset().0;
+                let mut entries = h.entries();
+                loop {
+                    match entries.next() {
+                        Ok(Some(e)) => {
+                            let r = e.range();
+                            if e.length() != 0 && r.begin < r.end {
+                                v.push((r.begin, r.end, off, 0));
+                            }
+                        }
+                        Ok(None) => break,
+                        // As the addr2line crate: skip bad entries (address overflow), stop on others.
+                        Err(gimli::Error::AddressOverflow) => continue,
+                        Err(_) => break,
+                    }
+                }
+            }
+            v.sort_unstable();
+            let mut max = 0;
+            for r in &mut v {
+                max = max.max(r.1);
+                r.3 = max;
+            }
+            v
+        })
+    }
+
+    /// The one unit whose `.debug_aranges` ranges hold `vaddr` (`None` when none or several
+    /// do: the whole-file path decides those).
+    fn unit_of(&self, vaddr: u64) -> Option<usize> {
+        let ar = self.aranges();
+        let i = ar.partition_point(|r| r.0 <= vaddr);
+        let mut unit = None;
+        for r in ar[..i].iter().rev() {
+            if r.3 <= vaddr {
+                break;
+            }
+            if vaddr >= r.1 {
+                continue;
+            }
+            match unit {
+                None => unit = Some(r.2),
+                Some(u) if u == r.2 => {}
+                Some(_) => return None,
+            }
+        }
+        unit
+    }
+
+    /// Frames of `vaddr` read from its unit alone (see [`Self::symbol_info`]).
+    fn frames_in_one_unit(&self, vaddr: u64) -> Option<Vec<SourceFrame>> {
+        use gimli::SectionId as S;
+        let d = self.dwarf.as_ref()?;
+        let off = self.unit_of(vaddr)?;
+        let info = d.section(S::DebugInfo)?;
+        let end = unit_end(info, off, d.endian)?;
+        info.prefix(end).ok()?;
+        // Small sections whole; `.debug_info` and `.debug_line` only as far as needed.
+        let whole = [
+            S::DebugAbbrev,
+            S::DebugAddr,
+            S::DebugStr,
+            S::DebugStrOffsets,
+            S::DebugLineStr,
+            S::DebugRanges,
+            S::DebugRngLists,
+        ];
+        let header = {
+            let dwarf = d.partial(&whole).ok()?;
+            let header = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(off)).ok()?;
+            // The line program's extent, from the root DIE's DW_AT_stmt_list.
+            let abbrevs = dwarf.abbreviations(&header).ok()?;
+            let mut entries = header.entries(&abbrevs);
+            let root = entries.next_dfs().ok()??;
+            if let Some(gimli::AttributeValue::DebugLineRef(l)) = root.attr_value(gimli::DW_AT_stmt_list)
+                && let Some(line) = d.section(S::DebugLine)
+            {
+                let end = unit_end(line, l.0, d.endian)?;
+                line.prefix(end).ok()?;
+            }
+            header
+        };
+        let dwarf = d.partial(&whole).ok()?;
+        let unit = dwarf.unit(header).ok()?;
+        let u = unit.unit_ref(&dwarf);
+        let comp_dir = unit.comp_dir.map(|d| d.to_string_lossy().into_owned());
+        let raw = super::batch::frames_in_unit(&dwarf, off, vaddr)?;
+        let mut out: Vec<SourceFrame> = raw
+            .into_iter()
+            .map(|(name, file, line)| SourceFrame {
+                display_function: name.as_deref().map(gdb_function_name),
+                function: name.as_deref().map(|r| demangle(r).into_owned()),
+                raw_function: name,
+                display_file: file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)),
+                file,
+                line,
+                column: None,
+            })
+            .collect();
+        if let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line_in(u, vaddr)) {
+            first.display_file = Some(display_path(comp_dir.as_deref(), &file));
+            first.line = Some(line);
+        }
+        Some(out)
+    }
+}
+
+/// The end (offset past it) of the unit or line program at `off` of a section, read from
+/// its initial length (inflating the section up to there).
+fn unit_end(s: &super::lazy::LazySection, off: usize, endian: gimli::RunTimeEndian) -> Option<usize> {
+    use gimli::Endianity;
+    let head = s.prefix(off.checked_add(12)?).ok()?;
+    let b = head.get(off..)?;
+    let len32 = endian.read_u32(b.get(0..4)?);
+    let total = if len32 == 0xffff_ffff {
+        usize::try_from(endian.read_u64(b.get(4..12)?)).ok()?.checked_add(12)?
+    } else if len32 >= 0xffff_fff0 {
+        return None;
+    } else {
+        len32 as usize + 4
+    };
+    let end = off.checked_add(total)?;
+    (end <= s.size()).then_some(end)
 }
 
 /// The inline chain at `vaddr`, innermost first. `gdb_names` also fills the gdb forms of
@@ -719,7 +830,11 @@ fn display_path(comp_dir: Option<&str>, p: &str) -> String {
 /// The line gdb reports for `vaddr`: among line-table rows at the same address, gdb
 /// prefers a statement boundary (`is_stmt`), where addr2line takes the last row.
 fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)> {
-    let unit = ctx.find_dwarf_and_unit(vaddr).skip_all_loads()?;
+    gdb_line_in(ctx.find_dwarf_and_unit(vaddr).skip_all_loads()?, vaddr)
+}
+
+/// [`gdb_line`] in a given unit.
+fn gdb_line_in(unit: gimli::UnitRef<'_, Slice<'_>>, vaddr: u64) -> Option<(String, u32)> {
     let program = unit.line_program.clone()?;
     let mut rows = program.rows();
     // (address, file index, line, is_stmt) of the running sequence.
