@@ -1009,14 +1009,14 @@ fn path_push(path: &mut String, p: &str) {
 }
 
 /// Names of DIEs (the addr2line crate's rules), with the units that references lead to.
-struct Names<'d> {
+struct Names<'d, 'i> {
     dwarf: &'d gimli::Dwarf<Slice<'d>>,
-    units: &'d UnitIndex<'d>,
+    units: &'i UnitIndex<'d>,
     /// Units opened to follow `DW_FORM_ref_addr` references.
     others: FxHashMap<usize, Option<Unit<'d>>>,
 }
 
-impl<'d> Names<'d> {
+impl<'d> Names<'d, '_> {
     /// The name of a subprogram or inlined call at `off`: its linkage name, else its name,
     /// else what its abstract origin or specification is called.
     fn function(
@@ -1127,7 +1127,7 @@ enum Outcome<T> {
 
 /// Resolves one unit's queries and formats each answer with `emit`.
 fn do_unit<'d, T>(
-    names: &mut Names<'d>,
+    names: &mut Names<'d, '_>,
     unit: usize,
     qs: &[u64],
     emit: &(dyn Fn(u64, &[Frame<'_>]) -> T + Sync),
@@ -1227,9 +1227,25 @@ pub(crate) fn frames_in_unit<'d>(
     unit_offset: usize,
     addr: u64,
 ) -> Option<Vec<OwnedFrame>> {
+    // The unit alone first; every unit in `dwarf` only when a name is in another one
+    // (`DW_FORM_ref_addr`), which failed the first try.
+    let header = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(unit_offset)).ok()?;
+    let alone = UnitIndex { headers: vec![header], offsets: vec![unit_offset] };
+    if let Some(f) = frames_with(dwarf, &alone, 0, addr) {
+        return Some(f);
+    }
     let units = UnitIndex::new(dwarf);
     let unit = units.offsets.binary_search(&unit_offset).ok()?;
-    let mut names = Names { dwarf, units: &units, others: FxHashMap::default() };
+    frames_with(dwarf, &units, unit, addr)
+}
+
+fn frames_with<'d>(
+    dwarf: &'d gimli::Dwarf<Slice<'d>>,
+    units: &UnitIndex<'d>,
+    unit: usize,
+    addr: u64,
+) -> Option<Vec<OwnedFrame>> {
+    let mut names = Names { dwarf, units, others: FxHashMap::default() };
     let emit = |_: u64, frames: &[Frame<'_>]| -> Vec<OwnedFrame> {
         frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
     };

@@ -130,13 +130,13 @@ enum Source {
 /// The inflater's state: the stream position and the output written so far.
 struct Inflating {
     z: flate2::Decompress,
-    /// `size` bytes, allocated at the first request (leaked box; freed on drop).
+    /// `size` bytes (at least 1), allocated at the first request; freed on drop.
     buf: *mut u8,
     filled: usize,
     error: Option<String>,
 }
 
-// SAFETY: `buf` is owned by the section (a leaked box), only written under the mutex, and
+// SAFETY: `buf` is owned by the section (allocated by it, freed on its drop), only written under the mutex, and
 // the written prefix is immutable afterwards.
 unsafe impl Send for Inflating {}
 
@@ -162,8 +162,8 @@ impl LazySection {
     /// A zlib stream that inflates to `size` bytes. A size no zlib stream of this length can
     /// reach (a damaged header) is refused.
     pub fn zlib(name: &'static str, stream: &'static [u8], size: u64) -> Result<Self, String> {
-        // Deflate cannot expand past about 1032:1.
-        let max = (stream.len() as u64).saturating_mul(1032).saturating_add(4096);
+        // Deflate cannot expand past about 2064:1 (one bit per 258-byte match).
+        let max = (stream.len() as u64).saturating_mul(4096).saturating_add(1 << 20);
         if size > max || usize::try_from(size).is_err() || size > isize::MAX as u64 {
             return Err(format!("{name}: compressed section claims {size} bytes from {} bytes", stream.len()));
         }
@@ -200,12 +200,16 @@ impl LazySection {
         let end = end.min(size);
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
-            let mut v: Vec<u8> = Vec::new();
-            if v.try_reserve_exact(size).is_err() {
+            // Zeroed by the allocator (fresh pages from the kernel for a big section: no
+            // pass over them), and a failed allocation is an error, not an abort.
+            let buf = match std::alloc::Layout::array::<u8>(size.max(1)) {
+                // SAFETY: the layout is not zero-sized.
+                Ok(layout) => unsafe { std::alloc::alloc_zeroed(layout) },
+                Err(_) => std::ptr::null_mut(),
+            };
+            if buf.is_null() {
                 return Err(format!("{}: cannot allocate {size} bytes to inflate it", self.name));
             }
-            v.resize(size, 0);
-            let buf = Box::into_raw(v.into_boxed_slice()) as *mut u8;
             *guard = Some(Inflating { z: flate2::Decompress::new(true), buf, filled: 0, error: None });
         }
         let st = guard.as_mut().expect("set above");
@@ -282,8 +286,10 @@ impl Drop for LazySection {
     fn drop(&mut self) {
         let st = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
         if let (Some(st), Source::Zlib { size, .. }) = (st.take(), &self.source) {
-            // SAFETY: `buf` came from `Box::into_raw` of a `size`-byte boxed slice.
-            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(st.buf, *size)) });
+            if let Ok(layout) = std::alloc::Layout::array::<u8>((*size).max(1)) {
+                // SAFETY: `buf` came from `alloc_zeroed` with this layout.
+                unsafe { std::alloc::dealloc(st.buf, layout) };
+            }
         }
     }
 }
