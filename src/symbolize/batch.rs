@@ -725,6 +725,7 @@ fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl
     let bad = |_| LinesError::Bad;
     // Registers (only those that matter here).
     let (mut address, mut op_index, mut file, mut line, mut tombstone) = (0u64, 0u64, 1u64, 1u64, false);
+    let mut is_stmt = h.default_is_stmt();
     let advance = |address: &mut u64, op_index: &mut u64, tombstone: bool, adv: u64| -> Result<(), LinesError> {
         if tombstone {
             return Ok(());
@@ -808,7 +809,11 @@ fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl
                     leb(d, &mut pos).map_err(bad)?; // column, isa
                     (false, false)
                 }
-                6 | 7 | 10 | 11 => (false, false), // negate_stmt, basic_block, prologue_end, epilogue_begin
+                6 => {
+                    is_stmt = !is_stmt;
+                    (false, false)
+                }
+                7 | 10 | 11 => (false, false), // basic_block, prologue_end, epilogue_begin
                 8 => {
                     advance(&mut address, &mut op_index, tombstone, u64::from((255 - base) / range))?;
                     (false, false)
@@ -837,11 +842,12 @@ fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl
             }
         };
         if emit {
-            if !tombstone && !sink.row(address, file, line as u32, end) {
+            if !tombstone && !sink.row_stmt(address, file, line as u32, end, is_stmt) {
                 return Ok(());
             }
             if end {
                 (address, op_index, file, line, tombstone) = (0, 0, 1, 1, false);
+                is_stmt = h.default_is_stmt();
             }
         }
     }
@@ -869,10 +875,50 @@ fn sleb(d: &[u8], pos: &mut usize) -> Result<i64, Bad> {
     }
 }
 
+/// The rows of the first sequence holding `vaddr` (address, file index, line, is_stmt),
+/// read straight from the line program's bytes; `Some(None)` when no sequence holds it.
+/// `None` when the program is damaged or defines files (the caller's gimli path decides).
+#[allow(clippy::type_complexity)]
+pub(crate) fn sequence_rows(
+    h: &gimli::LineProgramHeader<Slice<'_>>,
+    vaddr: u64,
+) -> Option<Option<Vec<(u64, u64, u32, bool)>>> {
+    struct Seq {
+        vaddr: u64,
+        rows: Vec<(u64, u64, u32, bool)>,
+        found: bool,
+    }
+    impl Rows for Seq {
+        fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
+            self.row_stmt(address, file, line, end, false)
+        }
+        fn row_stmt(&mut self, address: u64, file: u64, line: u32, end: bool, is_stmt: bool) -> bool {
+            if !end {
+                self.rows.push((address, file, line, is_stmt));
+                return true;
+            }
+            if self.rows.first().is_some_and(|f| f.0 <= self.vaddr) && self.vaddr < address {
+                self.found = true;
+                return false;
+            }
+            self.rows.clear();
+            true
+        }
+    }
+    let mut seq = Seq { vaddr, rows: Vec::new(), found: false };
+    run_line_program(h, &mut seq).ok()?;
+    Some(seq.found.then_some(seq.rows))
+}
+
 /// Where a line program's rows go.
 trait Rows {
     /// One row (`end`: the end of a sequence); false to stop.
     fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool;
+    /// The same with the row's `is_stmt` flag, for sinks that want it.
+    #[inline]
+    fn row_stmt(&mut self, address: u64, file: u64, line: u32, end: bool, _is_stmt: bool) -> bool {
+        self.row(address, file, line, end)
+    }
 }
 
 /// Takes a line program's rows and records, for each query, the row holding it: in the
