@@ -910,6 +910,27 @@ pub(crate) fn sequence_rows(
     Some(seq.found.then_some(seq.rows))
 }
 
+/// Every sequence of a line program, each with its end row last (address, file index,
+/// line, is_stmt). `None` when the program is damaged or defines files.
+pub(crate) fn all_sequences(h: &gimli::LineProgramHeader<Slice<'_>>) -> Option<Vec<Vec<(u64, u64, u32, bool)>>> {
+    struct All(Vec<Vec<(u64, u64, u32, bool)>>, Vec<(u64, u64, u32, bool)>);
+    impl Rows for All {
+        fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
+            self.row_stmt(address, file, line, end, false)
+        }
+        fn row_stmt(&mut self, address: u64, file: u64, line: u32, end: bool, is_stmt: bool) -> bool {
+            self.1.push((address, file, line, is_stmt));
+            if end {
+                self.0.push(std::mem::take(&mut self.1));
+            }
+            true
+        }
+    }
+    let mut all = All(Vec::new(), Vec::new());
+    run_line_program(h, &mut all).ok()?;
+    Some(all.0)
+}
+
 /// Where a line program's rows go.
 trait Rows {
     /// One row (`end`: the end of a sequence); false to stop.

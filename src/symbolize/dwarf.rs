@@ -176,6 +176,9 @@ pub struct ElfModule {
     dwarf: Option<LazyDwarf>,
     /// `.debug_aranges` as sorted (begin, end, unit offset), read at the first lookup.
     aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
+    /// Line-table sequences of the units looked up so far, by line-program offset, for
+    /// gdb's line (many registers and stack words land in one big unit).
+    line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<(u64, u64, u32, bool)>>>>>,
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,
@@ -383,6 +386,7 @@ impl ElfModule {
             ctx: Mutex::new(None),
             dwarf,
             aranges: std::sync::OnceLock::new(),
+            line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
             symbol_sources,
@@ -612,7 +616,8 @@ impl ElfModule {
             let ctx = ctx
                 .as_ref()
                 .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
-            frames = source_frames(ctx, vaddr, true).map_err(|e| self.dwarf_err(e))?;
+            frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
+                .map_err(|e| self.dwarf_err(e))?;
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
@@ -690,6 +695,27 @@ impl ElfModule {
         unit
     }
 
+    /// [`gdb_line_in`] with the unit's sequences read once and kept.
+    fn gdb_line_cached(&self, unit: gimli::UnitRef<'_, Slice<'_>>, vaddr: u64) -> Option<(String, u32)> {
+        let program = unit.line_program.clone()?;
+        let key = program.header().offset().0;
+        let cached = self.line_seqs.lock().unwrap_or_else(|p| p.into_inner()).get(&key).cloned();
+        let seqs = match cached {
+            Some(s) => s,
+            None => {
+                let Some(all) = super::batch::all_sequences(program.header()) else {
+                    return gdb_line_in(unit, vaddr);
+                };
+                let all = Arc::new(all);
+                self.line_seqs.lock().unwrap_or_else(|p| p.into_inner()).insert(key, all.clone());
+                all
+            }
+        };
+        // The first sequence in the program that holds the address (as `gdb_line`).
+        let seq = seqs.iter().find(|s| s.first().is_some_and(|f| f.0 <= vaddr) && s.last().is_some_and(|l| vaddr < l.0))?;
+        gdb_pick(unit, program.header(), &seq[..seq.len() - 1], vaddr)
+    }
+
     /// Frames of `vaddr` read from its unit alone (see [`Self::symbol_info`]).
     fn frames_in_one_unit(&self, vaddr: u64) -> Option<Vec<SourceFrame>> {
         use gimli::SectionId as S;
@@ -740,7 +766,7 @@ impl ElfModule {
                 column: None,
             })
             .collect();
-        if let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line_in(u, vaddr)) {
+        if let (Some(first), Some((file, line))) = (out.first_mut(), self.gdb_line_cached(u, vaddr)) {
             first.display_file = Some(display_path(comp_dir.as_deref(), &file));
             first.line = Some(line);
         }
@@ -772,6 +798,19 @@ pub fn source_frames(
     ctx: &addr2line::Context<Slice<'_>>,
     vaddr: u64,
     gdb_names: bool,
+) -> Result<Vec<SourceFrame>, gimli::Error> {
+    source_frames_with(ctx, vaddr, gdb_names, &|u, a| gdb_line_in(u, a))
+}
+
+/// gdb's line for an address in a unit.
+type GdbLine<'f> = dyn Fn(gimli::UnitRef<'_, Slice<'_>>, u64) -> Option<(String, u32)> + 'f;
+
+/// [`source_frames`] with the function that finds gdb's line.
+fn source_frames_with(
+    ctx: &addr2line::Context<Slice<'_>>,
+    vaddr: u64,
+    gdb_names: bool,
+    gdb_line_of: &GdbLine<'_>,
 ) -> Result<Vec<SourceFrame>, gimli::Error> {
     let mut out = Vec::new();
     // addr2line computes `vaddr + 1` (an overflow panic in debug builds): no code lives at
@@ -807,7 +846,9 @@ pub fn source_frames(
             column,
         });
     }
-    if gdb_names && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
+    let line =
+        if gdb_names { ctx.find_dwarf_and_unit(vaddr).skip_all_loads().and_then(|u| gdb_line_of(u, vaddr)) } else { None };
+    if let (Some(first), Some((file, line))) = (out.first_mut(), line) {
         first.display_file = Some(display_path(comp_dir.as_deref(), &file));
         first.line = Some(line);
     }
@@ -829,11 +870,6 @@ fn display_path(comp_dir: Option<&str>, p: &str) -> String {
 
 /// The line gdb reports for `vaddr`: among line-table rows at the same address, gdb
 /// prefers a statement boundary (`is_stmt`), where addr2line takes the last row.
-fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)> {
-    gdb_line_in(ctx.find_dwarf_and_unit(vaddr).skip_all_loads()?, vaddr)
-}
-
-/// [`gdb_line`] in a given unit.
 fn gdb_line_in<'d>(unit: gimli::UnitRef<'_, Slice<'d>>, vaddr: u64) -> Option<(String, u32)> {
     let program = unit.line_program.clone()?;
     // The batch engine's line-program reader, several times faster than gimli's rows (a
@@ -865,7 +901,7 @@ fn gdb_line_gimli<'d>(unit: gimli::UnitRef<'_, Slice<'d>>, vaddr: u64) -> Option
     None
 }
 
-/// The row gdb reports in a sequence that holds `vaddr` (see [`gdb_line`]) and its path.
+/// The row gdb reports in a sequence that holds `vaddr` (see [`gdb_line_in`]) and its path.
 fn gdb_pick<'d>(
     unit: gimli::UnitRef<'_, Slice<'d>>,
     header: &gimli::LineProgramHeader<Slice<'d>>,
