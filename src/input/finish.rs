@@ -1,0 +1,357 @@
+//! Finishing a parse: the crashed thread of each stop, the architecture, generic register
+//! names, the typed text fields, the limit notes.
+
+use super::*;
+
+impl Builder {
+    pub(super) fn finish_lines(mut self, ends_with_newline: bool) -> Parsed {
+        // A trailing newline does not make an extra line.
+        if ends_with_newline {
+            self.diag.lines_total = self.diag.lines_total.saturating_sub(1);
+            self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+        }
+        self.finish()
+    }
+
+    pub(super) fn finish(mut self) -> Parsed {
+        let last = self.diag.lines_total;
+        self.end_frame_cont(last + 1);
+        self.flush_locals();
+        if let Some(p) = self.pending_print.take() {
+            self.finish_print(p);
+        }
+        julia::finish(&mut self);
+        self.finish_limits();
+        let mut formats = Vec::new();
+        for f in Format::ALL {
+            if self.formats & (1 << (f as u8)) != 0 {
+                formats.push(f);
+            }
+        }
+        self.trace.formats = formats;
+        for si in 0..self.trace.stops.len() {
+            let loc = self.stop_location.get(si).cloned().flatten();
+            let stop = &mut self.trace.stops[si];
+            pick_crashed_thread(stop, loc);
+            // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
+            if stop.reason.is_non_crash() {
+                let had_current = stop.threads.iter().any(|t| t.current);
+                for t in &mut stop.threads {
+                    if std::mem::take(&mut t.crashed) && !had_current {
+                        t.current = true;
+                    }
+                }
+            }
+        }
+        type_text_fields(&mut self.trace);
+        self.trace.mappings.sort_by_key(|m| (m.start, m.end));
+        self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
+        if self.trace.arch == Arch::Unknown {
+            self.trace.arch = infer_arch(&self.trace);
+        }
+        // A Go crash header's `pc=` (`[signal SIGSEGV: … pc=0x482d90]`, `PC=0x…`) is the
+        // crashing thread's pc when no register dump was printed.
+        if self.formats_has(Format::Go) {
+            let pc_name = self.trace.arch.pc_register();
+            for si in 0..self.trace.stops.len() {
+                let Some(pc) = self.stop_location.get(si).cloned().flatten().and_then(|l| l.pc) else { continue };
+                let st = &mut self.trace.stops[si];
+                let Some(ti) = st.threads.iter().position(|t| t.crashed) else { continue };
+                let set = st.threads[ti].registers.entry(0).or_default();
+                if set.regs.is_empty() {
+                    let span = st.reason.span;
+                    set.span = span;
+                    set.set(Register { name: pc_name.into(), value: Some(pc), natural: None, span });
+                }
+            }
+        }
+        if self.trace.arch == Arch::X86_64 {
+            rename_generic_registers(&mut self.trace);
+        }
+        if self.dropped_frames > 0 {
+            let msg = format!(
+                "{} frames beyond the limit of {} per thread were dropped",
+                self.dropped_frames, self.limits.max_frames_per_thread
+            );
+            self.note(None, msg);
+        }
+        if self.dropped_registers > 0 {
+            // Not subject to the cap on notes: it says the result is partial.
+            self.diag.notes.push(Note {
+                line: None,
+                message: format!(
+                    "{}{} register lines beyond {} distinct names in one frame were ignored",
+                    stream::LIMIT_NOTE,
+                    self.dropped_registers,
+                    crate::model::MAX_REGISTERS
+                ),
+            });
+        }
+        Parsed { trace: self.trace, diagnostics: self.diag }
+    }
+}
+
+/// Marks the thread a stop happened on, when no stop line named it: the one whose frame 0 is
+/// the printed stop location, else `info threads`' current one, else the only one, else 1.
+pub(super) fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>) {
+    if stop.threads.iter().any(|t| t.crashed) {
+        return;
+    }
+    if !matches!(
+        stop.reason.kind,
+        StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::RuntimeError
+    ) {
+        return;
+    }
+    let frame0 = |t: &Thread| t.frames.first().filter(|f| f.index == 0).cloned();
+    let by_loc = loc.as_ref().and_then(|loc| {
+        let by_pc = loc
+            .pc
+            .and_then(|pc| stop.threads.iter().position(|t| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)))));
+        by_pc.or_else(|| {
+            let same_fn = |t: &Thread| frame0(t).is_some_and(|f| f.function.is_some() && f.function == loc.function);
+            let exact = |t: &Thread| frame0(t).is_some_and(|f| f.file == loc.file && f.line == loc.line);
+            stop.threads.iter().position(|t| same_fn(t) && exact(t)).or_else(|| stop.threads.iter().position(same_fn))
+        })
+    });
+    let pick = by_loc
+        .or_else(|| stop.threads.iter().position(|t| t.current))
+        .or(if stop.threads.len() == 1 { Some(0) } else { None })
+        .or_else(|| stop.threads.iter().position(|t| &*t.id == "1"));
+    match pick {
+        Some(i) => {
+            stop.threads[i].crashed = true;
+            if stop.threads[i].frames.is_empty()
+                && let Some(loc) = loc
+            {
+                stop.threads[i].frames.push(location_frame(loc));
+            }
+        }
+        None => {
+            // Only the stop location was printed (a core without `bt`).
+            if let Some(loc) = loc {
+                let span = loc.span;
+                stop.threads.push(Thread {
+                    id: "1".into(),
+                    crashed: true,
+                    frames: vec![location_frame(loc)],
+                    span,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+}
+
+pub(super) fn location_frame(loc: GdbOwnedLocation) -> Frame {
+    Frame {
+        index: 0,
+        pc: loc.pc.map(Address),
+        function: loc.function,
+        args: loc.args,
+        file: loc.file,
+        line: loc.line,
+        module: loc.module,
+        span: loc.span,
+        ..Default::default()
+    }
+}
+
+pub(super) fn merge_frame(old: &mut Frame, f: Frame) {
+    if f.pc.is_some() {
+        old.pc = f.pc;
+    }
+    if f.function.is_some() {
+        old.function = f.function;
+    }
+    if f.args.is_some() {
+        old.args = f.args;
+    }
+    if f.file.is_some() {
+        old.file = f.file;
+        old.line = f.line;
+    }
+    if f.module.is_some() {
+        old.module = f.module;
+    }
+    old.inlined |= f.inlined;
+    old.signal_handler |= f.signal_handler;
+    if f.locals.is_some() && old.locals.is_none() {
+        old.locals = f.locals;
+    }
+}
+
+/// `p $pc` before any register dump is stored as `pc`; on x86-64 it is `rip`.
+pub(super) fn rename_generic_registers(t: &mut Trace) {
+    for s in &mut t.stops {
+        for th in &mut s.threads {
+            for set in th.registers.values_mut() {
+                let x = &crate::arch::x86_64::TABLE;
+                for (generic, real) in [("pc", x.pc), ("sp", x.sp), ("fp", x.fp)] {
+                    if let Some(i) = set.regs.iter().position(|r| &*r.name == generic) {
+                        if set.reg(real).is_some() {
+                            set.regs.remove(i);
+                        } else {
+                            set.regs[i].name = Arc::from(real);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The thread number at the start of `2 (Thread 0x… (LWP 5))]`.
+pub(super) fn thread_id_prefix(r: &str) -> &str {
+    let d = r.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
+    &r[..d]
+}
+
+/// `name = value` as `info locals` prints it (also C++ `this`, `std::x`, `<anon>`).
+pub(super) fn is_local_line(l: &str) -> bool {
+    let Some(p) = l.find(" = ") else { return false };
+    let name = &l[..p];
+    !name.is_empty()
+        && name.len() < 200
+        && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '<' || c == '$')
+        && !name.contains(['(', '"', '\t', '#'])
+}
+
+/// The start of a value: what follows a `warning:` gdb printed in place of a local's value.
+pub(super) fn looks_like_value(l: &str) -> bool {
+    let t = l.trim_start();
+    t.starts_with(['{', '<', '"', '@', '\'', '-', '['])
+        || t.starts_with("0x")
+        || t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+pub(super) fn brace_depth(s: &str) -> i32 {
+    let mut d = 0;
+    let mut in_str = false;
+    let mut esc = false;
+    for b in s.bytes() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' => d += 1,
+            b'}' => d -= 1,
+            _ => {}
+        }
+    }
+    d
+}
+
+pub(crate) fn fill_signal(reason: &mut StopReason, signal: &str, desc: &str) {
+    let (name, no) = if let Ok(no) = signal.parse::<i32>() {
+        (crate::model::signals::name(no).map(str::to_string), Some(no))
+    } else {
+        (Some(signal.to_string()), crate::model::signals::signo(signal))
+    };
+    reason.signal = name.map(|s| Arc::from(s.as_str()));
+    reason.signo = no;
+    if !desc.is_empty() {
+        reason.description = Some(desc.into());
+    }
+}
+
+/// Architecture from register names, else from instruction syntax.
+pub(super) fn infer_arch(t: &Trace) -> Arch {
+    // Register names, most distinctive first (`r13`, `pc`, `lr` and `sp` exist on several).
+    let names: FxHashSet<&str> = t
+        .stops
+        .iter()
+        .flat_map(|s| s.threads.iter())
+        .flat_map(|th| th.registers.values())
+        .flat_map(|set| set.regs.iter())
+        .map(|r| &*r.name)
+        .collect();
+    let has = |n: &str| names.contains(n);
+    if has("pswm") || has("pswa") {
+        return Arch::S390x;
+    }
+    if has("msr") && (has("ctr") || has("xer") || has("cr")) {
+        return Arch::Ppc64;
+    }
+    if has("eip") || (has("eax") && !has("rax")) {
+        return Arch::X86;
+    }
+    if has("rip") || has("rax") || has("rsp") || has("eflags") {
+        return Arch::X86_64;
+    }
+    if has("x0") || has("x20") || has("x29") || has("x30") || has("cpsr") {
+        return Arch::Aarch64;
+    }
+    if has("ra") && (has("a0") || has("t0") || has("gp") || has("tp")) {
+        return Arch::Riscv64;
+    }
+    if has("r13") && !has("lr") && !has("cpsr") {
+        return Arch::X86_64;
+    }
+    // Instruction syntax: 64-bit registers anywhere mean x86-64 (32-bit names appear in
+    // x86-64 code too).
+    let insns = || t.stops.iter().flat_map(|s| s.disassembly.iter()).map(|i| &*i.text);
+    if insns().any(|t| t.contains("%r") || t.contains("rip") || t.contains("qword ptr") || t.contains("xmm")) {
+        return Arch::X86_64;
+    }
+    if insns().any(|t| t.contains("%e") || t.contains("dword ptr [e")) {
+        return Arch::X86;
+    }
+    if insns().any(|t| {
+        t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ")
+    }) {
+        return Arch::Aarch64;
+    }
+    // Addresses above 2^47 with 0x7f… are x86-64 user space; AArch64 user space is 0xffff….
+    for s in &t.stops {
+        for th in &s.threads {
+            for f in &th.frames {
+                if let Some(pc) = f.pc {
+                    if (0x7f00_0000_0000..0x8000_0000_0000).contains(&pc.0)
+                        || (0x5500_0000_0000..0x5700_0000_0000).contains(&pc.0)
+                    {
+                        return Arch::X86_64;
+                    }
+                    if (0xffff_0000_0000..0x1_0000_0000_0000).contains(&pc.0) {
+                        return Arch::Aarch64;
+                    }
+                }
+            }
+        }
+    }
+    Arch::Unknown
+}
+
+/// `Backtrace stopped: …` as a typed reason.
+pub(super) fn backtrace_stop(r: &str) -> BacktraceStop {
+    if let Some(a) = r.strip_prefix("Cannot access memory at address ") {
+        return lexemes::parse_hex(a.trim()).map_or(BacktraceStop::Other, |addr| BacktraceStop::Memory(Address(addr)));
+    }
+    if r.contains("corrupt stack") { BacktraceStop::CorruptStack } else { BacktraceStop::Other }
+}
+
+/// Parses, once, the text the rules need typed: each frame's C string arguments and each
+/// message's kind and parts.
+pub(super) fn type_text_fields(trace: &mut Trace) {
+    for stop in &mut trace.stops {
+        for m in &mut stop.messages {
+            crate::messages::typed(m);
+        }
+        for th in &mut stop.threads {
+            for f in &mut th.frames {
+                if let Some(a) = f.args.as_deref() {
+                    f.string_args =
+                        lexemes::string_args(a).into_iter().map(|(n, v)| (Sym::from(n), v.into())).collect();
+                }
+            }
+        }
+    }
+}
