@@ -134,9 +134,10 @@ pub struct CfiSections<'a> {
 /// An opened ELF file with its (possibly separate) debug information.
 ///
 /// Safety of the internal `'static` slices: every slice points into `maps` (memory maps,
-/// whose addresses do not move when the `Mmap` value moves) or `owned` (boxed decompressed
-/// sections). Both are dropped last (field order), after `ctx`, `dwarf`, `symbols` and
-/// `cfi`. No slice leaves the module with a `'static` lifetime: every public accessor
+/// whose addresses do not move when the `Mmap` value moves), `owned` (boxed bytes of
+/// [`Self::from_bytes`]) or the inflated buffers of `dwarf` (allocated once, see
+/// [`super::lazy`]). `ctx` (which holds slices of `dwarf`) is dropped first, `dwarf` next,
+/// `owned` and `maps` last (field order). No slice leaves the module with a `'static` lifetime: every public accessor
 /// ([`Self::cfi`], [`Self::dwarf`], [`Self::dwarf_for_one_pass`], [`Self::new_context`],
 /// the symbol names) ties what it returns to the `&self` borrow, so keeping one after the
 /// module is dropped does not compile:
@@ -711,8 +712,9 @@ impl ElfModule {
                 all
             }
         };
-        // The first sequence in the program that holds the address (as `gdb_line`).
-        let seq = seqs.iter().find(|s| s.first().is_some_and(|f| f.0 <= vaddr) && s.last().is_some_and(|l| vaddr < l.0))?;
+        // The first sequence in the program that holds the address (as `gdb_line_in`).
+        let seq =
+            seqs.iter().find(|s| s.first().is_some_and(|f| f.0 <= vaddr) && s.last().is_some_and(|l| vaddr < l.0))?;
         gdb_pick(unit, program.header(), &seq[..seq.len() - 1], vaddr)
     }
 
@@ -846,8 +848,11 @@ fn source_frames_with(
             column,
         });
     }
-    let line =
-        if gdb_names { ctx.find_dwarf_and_unit(vaddr).skip_all_loads().and_then(|u| gdb_line_of(u, vaddr)) } else { None };
+    let line = if gdb_names {
+        ctx.find_dwarf_and_unit(vaddr).skip_all_loads().and_then(|u| gdb_line_of(u, vaddr))
+    } else {
+        None
+    };
     if let (Some(first), Some((file, line))) = (out.first_mut(), line) {
         first.display_file = Some(display_path(comp_dir.as_deref(), &file));
         first.line = Some(line);
