@@ -878,14 +878,10 @@ fn sleb(d: &[u8], pos: &mut usize) -> Result<i64, Bad> {
 /// The rows of the first sequence holding `vaddr` (address, file index, line, is_stmt),
 /// read straight from the line program's bytes; `Some(None)` when no sequence holds it.
 /// `None` when the program is damaged or defines files (the caller's gimli path decides).
-#[allow(clippy::type_complexity)]
-pub(crate) fn sequence_rows(
-    h: &gimli::LineProgramHeader<Slice<'_>>,
-    vaddr: u64,
-) -> Option<Option<Vec<(u64, u64, u32, bool)>>> {
+pub(crate) fn sequence_rows(h: &gimli::LineProgramHeader<Slice<'_>>, vaddr: u64) -> Option<Option<Vec<LineRow>>> {
     struct Seq {
         vaddr: u64,
-        rows: Vec<(u64, u64, u32, bool)>,
+        rows: Vec<LineRow>,
         found: bool,
     }
     impl Rows for Seq {
@@ -910,10 +906,13 @@ pub(crate) fn sequence_rows(
     Some(seq.found.then_some(seq.rows))
 }
 
+/// A line-table row: address, file index, line, is_stmt.
+pub(crate) type LineRow = (u64, u64, u32, bool);
+
 /// Every sequence of a line program, each with its end row last (address, file index,
 /// line, is_stmt). `None` when the program is damaged or defines files.
-pub(crate) fn all_sequences(h: &gimli::LineProgramHeader<Slice<'_>>) -> Option<Vec<Vec<(u64, u64, u32, bool)>>> {
-    struct All(Vec<Vec<(u64, u64, u32, bool)>>, Vec<(u64, u64, u32, bool)>);
+pub(crate) fn all_sequences(h: &gimli::LineProgramHeader<Slice<'_>>) -> Option<Vec<Vec<LineRow>>> {
+    struct All(Vec<Vec<LineRow>>, Vec<LineRow>);
     impl Rows for All {
         fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
             self.row_stmt(address, file, line, end, false)

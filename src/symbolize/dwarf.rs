@@ -179,7 +179,7 @@ pub struct ElfModule {
     aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
-    line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<(u64, u64, u32, bool)>>>>>,
+    line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,

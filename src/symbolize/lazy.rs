@@ -285,11 +285,11 @@ fn owned(d: &[u8]) -> &'static [u8] {
 impl Drop for LazySection {
     fn drop(&mut self) {
         let st = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
-        if let (Some(st), Source::Zlib { size, .. }) = (st.take(), &self.source) {
-            if let Ok(layout) = std::alloc::Layout::array::<u8>((*size).max(1)) {
-                // SAFETY: `buf` came from `alloc_zeroed` with this layout.
-                unsafe { std::alloc::dealloc(st.buf, layout) };
-            }
+        if let (Some(st), Source::Zlib { size, .. }) = (st.take(), &self.source)
+            && let Ok(layout) = std::alloc::Layout::array::<u8>((*size).max(1))
+        {
+            // SAFETY: `buf` came from `alloc_zeroed` with this layout.
+            unsafe { std::alloc::dealloc(st.buf, layout) };
         }
     }
 }
