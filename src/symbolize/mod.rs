@@ -17,6 +17,7 @@ pub mod batch;
 pub mod demangle;
 pub mod dwarf;
 pub mod julia_layout;
+pub mod lazy;
 pub mod modules;
 pub mod table;
 
