@@ -221,6 +221,43 @@ fn timestamp_prefix(s: &str) -> usize {
     0
 }
 
+/// The rest of a line after a log collector's prefix: a journal / syslog prefix of a process
+/// (`Mar 04 11:02:31 host app[88121]: `, not the kernel's, which `kernel.rs` reads), then or
+/// alone a docker compose service prefix (`app-worker-1  | `, `app-worker-1  |` for an empty
+/// line). `None` when the line has neither.
+pub fn service_prefix_rest(l: &str) -> Option<&str> {
+    let b = l.as_bytes();
+    let mut rest = l;
+    let mut peeled = false;
+    if b.len() > 16
+        && b[0].is_ascii_uppercase()
+        && b[3] == b' '
+        && b[9] == b':'
+        && b[12] == b':'
+        && l.is_char_boundary(15)
+    {
+        let (_, after_host) = l[16..].split_once(' ')?;
+        let (ident, r) = after_host.split_once(": ").or_else(|| after_host.strip_suffix(':').map(|i| (i, "")))?;
+        let (name, pid) = ident.strip_suffix(']')?.rsplit_once('[')?;
+        if name.is_empty() || name.contains(' ') || pid.is_empty() || !pid.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        rest = r;
+        peeled = true;
+    }
+    let rb = rest.as_bytes();
+    let word = rb.iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')).count();
+    if word > 0 && rb[0].is_ascii_alphanumeric() {
+        let spaces = rb[word..].iter().take_while(|&&c| c == b' ').count();
+        let bar = word + spaces;
+        if spaces > 0 && rb.get(bar) == Some(&b'|') && matches!(rb.get(bar + 1), None | Some(b' ')) {
+            rest = rest.get(bar + 2..).unwrap_or("");
+            peeled = true;
+        }
+    }
+    peeled.then_some(rest)
+}
+
 /// Cleans one line: escapes, CR, timestamp prefix, quote prefixes. Returns the text and marks.
 pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     let raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -315,6 +352,21 @@ mod tests {
         let osc = "a\u{1b}]52;c;ZXZpbA==\u{7}b\u{1b}]0;title\u{1b}\\c";
         assert_eq!(strip_escapes(osc), "abc");
         assert!(matches!(strip_escapes("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn service_prefixes() {
+        let j = "Mar 04 11:02:31 node-3 imgconv[88121]: imgconv-worker-1  | \t/src/x.go:3 +0x1";
+        assert_eq!(service_prefix_rest(j), Some("\t/src/x.go:3 +0x1"));
+        assert_eq!(service_prefix_rest("Mar 04 11:02:31 node-3 imgconv[88121]: panic: x"), Some("panic: x"));
+        assert_eq!(service_prefix_rest("web-1  | panic: boom"), Some("panic: boom"));
+        assert_eq!(service_prefix_rest("web-1  |"), Some(""));
+        // The kernel's own journal lines, a markdown table, a Julia test summary, plain text.
+        assert_eq!(service_prefix_rest("Dec 01 09:14:22 host kernel: a[1]: segfault at 0"), None);
+        assert_eq!(service_prefix_rest("| a | b |"), None);
+        assert_eq!(service_prefix_rest("Test Summary: | Pass  Total"), None);
+        assert_eq!(service_prefix_rest("gc    (2) |  started at"), None);
+        assert_eq!(service_prefix_rest("a|b"), None);
     }
 
     #[test]

@@ -30,6 +30,15 @@ impl Builder {
 
     /// Routes one clean line. Returns whether it was recognized.
     pub(super) fn line(&mut self, l: &str, n: u32) -> bool {
+        // A crash printed through a log collector: `Mar 04 11:02:31 host app[88121]: ` (the
+        // journal) and/or `app-worker-1  | ` (docker compose). The text after the prefix is
+        // the tool's own line; read it as such (a journal line no parser knows stays a message
+        // of the kernel reader, as before).
+        if let Some(rest) = clean::service_prefix_rest(l)
+            && self.line(rest, n)
+        {
+            return true;
+        }
         if let Some(w) = self.wrap_tail.take()
             && self.wrap_tail_closes(w, l, n)
         {
