@@ -141,7 +141,7 @@ pub fn is_machinery(f: &Frame) -> bool {
         "clone3",
         "clone",
     ];
-    if EXACT.contains(&name) {
+    if EXACT.contains(&name) || crate::input::dumps::is_llvm_handler(name) {
         return true;
     }
     const PREFIXES: &[&str] = &[
@@ -222,6 +222,8 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.starts_with("./posix/")
         || file == "malloc.c"
         || file.starts_with("./libio/")
+        || file.starts_with("./intl/")
+        || file.starts_with("./csu/")
         || file.contains("/sysdeps/")
         || in_glibc_tree(file)
     {

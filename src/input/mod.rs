@@ -21,6 +21,7 @@
 
 pub mod clean;
 pub mod companion;
+pub mod dumps;
 pub mod gdb;
 pub mod go;
 pub mod julia;
@@ -265,6 +266,7 @@ pub struct Builder {
     pub(crate) san: sanitizer::SanState,
     pub(crate) vg: valgrind::VgState,
     pub(crate) kernel: kernel::KernelState,
+    pub(crate) dumps: dumps::DumpState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
@@ -327,6 +329,7 @@ impl Builder {
             san: Default::default(),
             vg: Default::default(),
             kernel: Default::default(),
+            dumps: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,

@@ -39,6 +39,15 @@ impl Builder {
         {
             return true;
         }
+        // Inside an LLVM stack dump or a coredumpctl report, its `#N 0x…` rows are its own.
+        if self.dumps.mode != dumps::DumpMode::None {
+            if dumps::line(self, l, n) {
+                return true;
+            }
+            if !l.trim().is_empty() {
+                self.dumps.mode = dumps::DumpMode::None;
+            }
+        }
         if let Some(w) = self.wrap_tail.take()
             && self.wrap_tail_closes(w, l, n)
         {
@@ -164,6 +173,10 @@ impl Builder {
         }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
         if rr::line(self, trimmed, n) {
+            return true;
+        }
+        // LLVM's crash report and coredumpctl's before Go's (`fatal error: error in backend:`).
+        if dumps::line(self, l, n) {
             return true;
         }
         if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {

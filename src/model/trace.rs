@@ -124,11 +124,15 @@ pub enum Format {
     Strace,
     /// Kernel log lines (`dmesg`, `journalctl -k`).
     Kernel,
+    /// LLVM's crash handler output (`PLEASE submit a bug report…`, `Stack dump:`).
+    Llvm,
+    /// `coredumpctl info` (systemd-coredump's report with `Stack trace of thread N:`).
+    Coredump,
 }
 
 impl Format {
     /// Every format, in the order `formats` lists them.
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 15] = [
         Format::Gdb,
         Format::Rr,
         Format::Julia,
@@ -142,6 +146,8 @@ impl Format {
         Format::Valgrind,
         Format::Strace,
         Format::Kernel,
+        Format::Llvm,
+        Format::Coredump,
     ];
 }
 
@@ -161,6 +167,8 @@ impl Format {
             Format::Valgrind => "valgrind",
             Format::Strace => "strace",
             Format::Kernel => "kernel",
+            Format::Llvm => "llvm",
+            Format::Coredump => "coredump",
         }
     }
 }

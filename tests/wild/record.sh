@@ -178,6 +178,18 @@ group_cross() {
     fi
 }
 
+# LLVM's crash handler, really triggered: clang's `#pragma clang __debug crash` (a trap in the
+# preprocessor) and `__debug llvm_fatal_error` (report_fatal_error). The names of the
+# reproducer files clang writes to /tmp are random; replaced by a fixed name.
+group_reports() {
+    mkdir -p reports
+    if command -v clang >/dev/null; then
+        (cd src/llvm && "${run_env[@]}" clang -c pragma-crash.c -o /dev/null >../../reports/clang-pragma-crash.txt 2>&1)
+        (cd src/llvm && "${run_env[@]}" clang -c pragma-fatal.c -o /dev/null >../../reports/clang-fatal-error.txt 2>&1)
+        sed -i -E 's#/tmp/pragma-(crash|fatal)-[0-9a-f]+\.#/tmp/pragma-\1-000000.#g' reports/clang-*.txt
+    fi
+}
+
 # Damaged pastes: recorded transcripts run through damage.py (origin in MANIFEST: the source).
 group_damage() {
     local d=./damage.py
@@ -198,5 +210,5 @@ group_damage() {
 }
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(gdb lldb go san valgrind strace cross damage)
+[ ${#groups[@]} -eq 0 ] && groups=(gdb lldb go san valgrind strace cross reports damage)
 for g in "${groups[@]}"; do echo "== $g"; "group_$g"; done
