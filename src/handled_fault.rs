@@ -226,12 +226,51 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
     out.map(|t| (t, views))
 }
 
+/// `#n` frame references in a sentence written on the view, renumbered to gdb's frame numbers
+/// (`#n + offset`). A `#` that follows a letter or digit (`&#35;`, `C#1`) is not a frame number.
+fn renumber(text: &str, offset: u32) -> String {
+    if offset == 0 || !text.contains('#') {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut last = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'#' && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'&')) {
+            let start = i + 1;
+            let mut end = start;
+            while end < b.len() && b[end].is_ascii_digit() {
+                end += 1;
+            }
+            if end > start && end - start <= 6 {
+                if let Ok(n) = text[start..end].parse::<u32>() {
+                    out.push_str(&text[last..start]);
+                    out.push_str(&n.saturating_add(offset).to_string());
+                    last = end;
+                }
+            }
+            i = end.max(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// Maps findings made on the view back to the real frame numbers, with the handler evidence.
 pub(crate) fn map_back(findings: &mut [Finding], views: &[View]) {
     for f in findings {
         let Some(v) = views.iter().find(|v| f.stop == Some(v.stop)) else { continue };
         if f.thread.as_deref() == Some(v.thread.as_str()) {
             f.frame = f.frame.map(|n| n + v.offset);
+            // The rules wrote the view's frame numbers into their sentences too ("after #2 ??"):
+            // say gdb's numbers, as the frame field does.
+            f.message = renumber(&f.message, v.offset);
+            for e in &mut f.evidence {
+                e.text = renumber(&e.text, v.offset);
+            }
         }
         // The view's fault came from the handler's report, not from gdb's $_siginfo.
         for e in &mut f.evidence {
@@ -241,5 +280,19 @@ pub(crate) fn map_back(findings: &mut [Finding], views: &[View]) {
             }
         }
         f.evidence.push(Evidence { text: v.evidence.clone(), lines: v.span });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::renumber;
+
+    #[test]
+    fn frame_numbers_in_sentences_follow_the_view_offset() {
+        assert_eq!(renumber("backtrace stopped after #2 ??: corrupt", 10), "backtrace stopped after #12 ??: corrupt");
+        assert_eq!(renumber("frames #0–#3 have pc 0x41", 5), "frames #5–#8 have pc 0x41");
+        assert_eq!(renumber("at frame #0", 0), "at frame #0");
+        // Not frame numbers: an HTML entity, a word with a '#', a bare '#'.
+        assert_eq!(renumber("&#35; C#1 # x", 4), "&#35; C#1 # x");
     }
 }
