@@ -29,6 +29,7 @@ pub mod kernel;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod rust;
 pub mod sanitizer;
 pub mod stream;
 pub mod valgrind;
@@ -267,6 +268,7 @@ pub struct Builder {
     pub(crate) vg: valgrind::VgState,
     pub(crate) kernel: kernel::KernelState,
     pub(crate) dumps: dumps::DumpState,
+    pub(crate) rust: rust::RustState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
@@ -330,6 +332,7 @@ impl Builder {
             vg: Default::default(),
             kernel: Default::default(),
             dumps: Default::default(),
+            rust: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,

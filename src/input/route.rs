@@ -176,7 +176,7 @@ impl Builder {
             return true;
         }
         // LLVM's crash report and coredumpctl's before Go's (`fatal error: error in backend:`).
-        if dumps::line(self, l, n) {
+        if dumps::line(self, l, n) || rust::line(self, l, n) {
             return true;
         }
         if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {

@@ -128,11 +128,13 @@ pub enum Format {
     Llvm,
     /// `coredumpctl info` (systemd-coredump's report with `Stack trace of thread N:`).
     Coredump,
+    /// The Rust runtime's panic and stack-overflow reports (`thread 'main' panicked at …`).
+    Rust,
 }
 
 impl Format {
     /// Every format, in the order `formats` lists them.
-    pub const ALL: [Format; 15] = [
+    pub const ALL: [Format; 16] = [
         Format::Gdb,
         Format::Rr,
         Format::Julia,
@@ -148,6 +150,7 @@ impl Format {
         Format::Kernel,
         Format::Llvm,
         Format::Coredump,
+        Format::Rust,
     ];
 }
 
@@ -169,6 +172,7 @@ impl Format {
             Format::Kernel => "kernel",
             Format::Llvm => "llvm",
             Format::Coredump => "coredump",
+            Format::Rust => "rust",
         }
     }
 }

@@ -188,6 +188,16 @@ group_reports() {
         (cd src/llvm && "${run_env[@]}" clang -c pragma-fatal.c -o /dev/null >../../reports/clang-fatal-error.txt 2>&1)
         sed -i -E 's#/tmp/pragma-(crash|fatal)-[0-9a-f]+\.#/tmp/pragma-\1-000000.#g' reports/clang-*.txt
     fi
+    # The Rust runtime's own reports: a panic (RUST_BACKTRACE=1 and full), a stack overflow
+    # caught by the guard-page handler, and cargo test's report of a test that died of SIGSEGV.
+    if command -v rustc >/dev/null; then
+        rustc -g -C opt-level=0 src/rust/crash.rs -o $B/rust-crash
+        "${run_env[@]}" RUST_BACKTRACE=1 $B/rust-crash index >reports/rust-panic-backtrace.txt 2>&1
+        "${run_env[@]}" RUST_BACKTRACE=full $B/rust-crash index >reports/rust-panic-full.txt 2>&1
+        "${run_env[@]}" $B/rust-crash overflow >reports/rust-stack-overflow.txt 2>&1
+        (cd src/rust/segv && env CARGO_TARGET_DIR=../../../$B/rust-segv cargo test -q >../../../reports/rust-cargo-segv.txt 2>&1)
+        sed -i "s#$here/##g" reports/rust-*.txt
+    fi
 }
 
 # Damaged pastes: recorded transcripts run through damage.py (origin in MANIFEST: the source).
