@@ -17,7 +17,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
 finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
-unknown. Rust's `thread '…' has overflowed its stack` is reported as such. When the program's
+unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
+address …` and valgrind's `Stack overflow in thread #1: can't grow stack to …` are reported
+as such (exact: the tool says so). Without a fault address, gdb failing to read frame #0's
+own arguments within 64 KiB of sp (`name=<error reading variable: Cannot access memory at
+address …>`) is a heuristic finding. When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
@@ -118,7 +122,10 @@ fn recursion(th: &Thread) -> Option<Recursion> {
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
-        if !matches!(cx.signo(stop), Some(11) | Some(7)) {
+        // A checker that says so: ASan's `stack-overflow on address …` (a runtime-error stop
+        // without a signal number), valgrind's `Stack overflow in thread #1: can't grow stack`.
+        let checker_says = stop.checker.as_ref().filter(|c| c.text.starts_with("stack-overflow on address"));
+        if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
@@ -160,14 +167,41 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
-        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`.
+        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`; so did
+        // valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`).
         let rust_msg = stop.messages.iter().find(|m| m.text.contains("has overflowed its stack"));
+        let vg_msg = stop.messages.iter().find(|m| m.text.contains("Stack overflow in thread #"));
         if msg.is_none()
             && let Some(m) = rust_msg
         {
             msg = Some(format!(
                 "{}: Rust's guard-page handler caught the fault in the stack guard and aborted",
                 m.text.trim()
+            ));
+        }
+        if msg.is_none()
+            && let Some(m) = vg_msg
+        {
+            let t = m.text.trim();
+            let t = t.strip_prefix("==").and_then(|r| r.split_once("== ")).map(|(_, r)| r).unwrap_or(t);
+            msg = Some(format!("valgrind: {}", t.trim()));
+        }
+        if msg.is_none()
+            && let Some(c) = checker_says
+        {
+            msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
+        }
+        // No fault address, but gdb could not read frame #0's own arguments, which live just
+        // above sp: `name=<error reading variable: Cannot access memory at address 0x7fffff7fefc8>`.
+        let unreadable = (fault.is_none() && msg.is_none())
+            .then(|| sp.zip(th.frames.first()).and_then(|(sp, f0)| unreadable_near_sp(f0, sp).map(|a| (sp, a, f0))))
+            .flatten();
+        if let Some((sp, a, _)) = unreadable {
+            heuristic = true;
+            msg = Some(format!(
+                "frame #0's arguments at {a:#x} ({:#x} bytes {} {sp_name} = {sp:#x}) cannot be read: the stack ran out",
+                a.abs_diff(sp),
+                if a < sp { "below" } else { "above" }
             ));
         }
         if msg.is_none()
@@ -190,9 +224,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             msg.push_str(&format!(" ({sp_name} = {sp:#x})"));
         }
         let mut f = Finding::new(&RULE, msg).at(si, Some(th), Some(0)).rank(90).register(sp_name);
-        if let Some(m) = rust_msg {
+        if let Some(m) = rust_msg.or(vg_msg) {
             f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
             heuristic = false;
+        }
+        if let Some(c) = checker_says {
+            f = f.evidence(format!("AddressSanitizer: {}", c.text.trim()), Some(c.span));
+            heuristic = false;
+        }
+        if let Some((_, a, f0)) = unreadable {
+            f = f.evidence(format!("#0 {}: Cannot access memory at address {a:#x}", f0.function_name()), Some(f0.span));
         }
         if let Some(a) = fault {
             f = f.evidence(
@@ -233,10 +274,64 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// An address gdb could not read for one of the frame's arguments, within 64 KiB of sp.
+fn unreadable_near_sp(f: &Frame, sp: u64) -> Option<u64> {
+    let args = f.args.as_deref()?;
+    let key = "Cannot access memory at address ";
+    args.match_indices(key).find_map(|(p, _)| {
+        let a = &args[p + key.len()..];
+        let end = a.find(|c: char| !c.is_ascii_hexdigit() && c != 'x').unwrap_or(a.len());
+        let v = crate::input::lexemes::parse_hex(&a[..end])?;
+        (v.abs_diff(sp) <= NEAR_SP).then_some(v)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn checker_reports_of_a_stack_overflow() {
+        let asan = "==21430==ERROR: AddressSanitizer: stack-overflow on address 0x7ffd3ffcaff8 (pc 0x7f147eebc016 bp 0x7ffd3ffcb870 sp 0x7ffd3ffcb000 T0)
+    #0 0x55e8e7fcb271 in walk src/overflow.c:7
+    #1 0x55e8e7fcb31c in walk src/overflow.c:10
+SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
+";
+        let f = run_rule(&RULE, asan);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.starts_with("AddressSanitizer: stack-overflow on address 0x7ffd3ffcaff8"));
+        assert!(!f[0].heuristic);
+        let vg = "==4242== Stack overflow in thread #1: can't grow stack to 0x1ffe801000
+==4242== 
+==4242== Process terminating with default action of signal 11 (SIGSEGV)
+==4242==  Access not within mapped region at address 0x1FFE801F08
+==4242== Stack overflow in thread #1: can't grow stack to 0x1ffe801000
+==4242==    at 0x109154: walk (overflow.c:5)
+";
+        let f = run_rule(&RULE, vg);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "valgrind: Stack overflow in thread #1: can't grow stack to 0x1ffe801000");
+        let gdb = "Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555154 in walk (name=<error reading variable: Cannot access memory at address 0x7fffff7fefc8>, depth=<error reading variable: Cannot access memory at address 0x7fffff7fefc0>) at src/overflow.c:5
+(gdb) info registers rsp
+rsp            0x7fffff7fefc0      0x7fffff7fefc0
+";
+        let f = run_rule(&RULE, gdb);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].heuristic);
+        assert!(
+            f[0].message.starts_with("frame #0's arguments at 0x7fffff7fefc8 (0x8 bytes above rsp = 0x7fffff7fefc0)"),
+            "{}",
+            f[0].message
+        );
+        // A NULL argument that cannot be read is not the stack.
+        let far = gdb.replace("0x7fffff7fefc8", "0x10").replace("0x7fffff7fefc0>", "0x18>");
+        assert!(run_rule(&RULE, &far).is_empty());
+        // Another ASan class is not a stack overflow.
+        let heap = asan.replace("stack-overflow", "heap-buffer-overflow");
+        assert!(run_rule(&RULE, &heap).is_empty());
+    }
 
     #[test]
     fn stack_overflow_sample() {

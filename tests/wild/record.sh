@@ -200,6 +200,18 @@ group_reports() {
     fi
 }
 
+# A stack overflow (src/overflow.c) as ASan, valgrind and gdb print it; gdb also shows
+# `info all-registers` (vector and mask registers) and `info frame` at the crash.
+group_overflow() {
+    gcc -O0 -g -fsanitize=address src/overflow.c -o $B/overflow-asan
+    gcc -O0 -g src/overflow.c -o $B/overflow
+    "${run_env[@]}" $B/overflow-asan >san/asan-stack-overflow.txt 2>&1
+    "${run_env[@]}" valgrind $B/overflow >valgrind/stack-overflow.txt 2>&1
+    gdbrec gdb/overflow-allregs.txt 'run' 'bt 3' 'info frame' 'info all-registers' -- $B/overflow
+    sed -i "s#$here/##g" san/asan-stack-overflow.txt valgrind/stack-overflow.txt
+    sed -i "s#==[0-9]*==#==4242==#g" valgrind/stack-overflow.txt
+}
+
 # Damaged pastes: recorded transcripts run through damage.py (origin in MANIFEST: the source).
 group_damage() {
     local d=./damage.py
@@ -220,5 +232,5 @@ group_damage() {
 }
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(gdb lldb go san valgrind strace cross reports damage)
+[ ${#groups[@]} -eq 0 ] && groups=(gdb lldb go san valgrind strace cross reports overflow damage)
 for g in "${groups[@]}"; do echo "== $g"; "group_$g"; done
