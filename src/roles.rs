@@ -251,12 +251,36 @@ pub fn is_machinery(f: &Frame) -> bool {
     if file.starts_with("./") && file.ends_with(".jl") {
         return true;
     }
+    // Go's standard library under GOROOT (`/usr/local/go/src/syscall/…`, `C:/Program
+    // Files/Go/src/syscall/syscall_windows.go`): `syscall.SyscallN` is where the program called
+    // out, not the program.
+    if is_go_std_source(file) {
+        return true;
+    }
     // Go 1.21+ names the panic entry `panic` (was `runtime.gopanic`): the runtime's, not the
     // program's, when its source is the runtime's panic.go.
     if name == "panic" && (file.ends_with("/runtime/panic.go") || file.ends_with("runtime/panic.go")) {
         return true;
     }
     false
+}
+
+/// A Go source file of the standard library: under a GOROOT's `src/` (`…/go/src/`,
+/// `…/Go/src/`, `…/go-1.19/src/`), in one of the standard packages.
+fn is_go_std_source(file: &str) -> bool {
+    const STD: &[&str] = &[
+        "syscall", "internal", "sync", "os", "net", "reflect", "fmt", "io", "bufio", "strings", "bytes", "sort",
+        "encoding", "time", "context", "testing", "crypto", "math", "strconv", "unicode", "errors", "log", "path",
+        "regexp", "runtime",
+    ];
+    if !(file.ends_with(".go") || file.ends_with(".s")) {
+        return false;
+    }
+    let Some(p) = file.find("/src/") else { return false };
+    let root = file[..p].rsplit('/').next().unwrap_or("");
+    let is_goroot = root.eq_ignore_ascii_case("go") || root.starts_with("go-1.") || root.starts_with("go1.");
+    let pkg = file[p + 5..].split('/').next().unwrap_or("");
+    is_goroot && STD.contains(&pkg) && file[p + 5..].contains('/')
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
@@ -397,6 +421,10 @@ main.main()
         let stop = p.trace.main_stop().unwrap();
         let (_, f) = named_culprit(stop).unwrap();
         assert_eq!(f.function.as_deref(), Some("main.(*Store).Lookup"));
+        assert!(is_go_std_source("C:/Program Files/Go/src/syscall/syscall_windows.go"));
+        assert!(is_go_std_source("/usr/lib/go-1.19/src/sync/waitgroup.go"));
+        assert!(!is_go_std_source("/home/dev/go/src/github.com/x/y/main.go"));
+        assert!(!is_go_std_source("/home/dev/go/src/myapp/main.go"));
         // A program's own function named `panic` is not the runtime's.
         let f =
             Frame { function: Some("panic".into()), file: Some("/home/dev/app/panic.go".into()), ..Default::default() };

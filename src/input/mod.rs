@@ -719,6 +719,24 @@ mod tests {
     }
 
     #[test]
+    fn python_exception_inside_a_frame_argument() {
+        let p = parse(
+            "Thread 1 \"indexer\" received signal SIGSEGV, Segmentation fault.
+0x0000555555556b2e in Index::lookup (this=0x0, key=\"alpha\") at index.cc:42
+(gdb) bt
+#0  0x0000555555556b2e in Index::lookup (this=0x0, key=\"alpha\") at index.cc:42
+#1  0x0000555555557c10 in Query::run (this=0x7fffffffd9c0, terms=std::vector of length 2, capacity 2 = {Python Exception <class 'gdb.MemoryError'>: Cannot access memory at address 0x20
+) at query.cc:77
+#2  0x00005555555582f4 in main () at main.cc:19
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let t = crashed(&p);
+        assert_eq!(t.frames.len(), 3);
+        assert_eq!((t.frames[1].file.as_deref(), t.frames[1].line), (Some("query.cc"), Some(77)));
+    }
+
+    #[test]
     fn frame_n_then_registers_go_to_frame_n() {
         // null-field.gdb.txt
         let p = parse(

@@ -253,7 +253,10 @@ impl Builder {
         let Some(c) = self.frame_cont.as_ref() else { return false };
         let t = l.trim();
         let indented = l.starts_with([' ', '\t']);
-        let mid_token = !indented && self.frame_wrapped_mid_token(c.open, t);
+        // A gdb pretty-printer's `Python Exception <class '…'>: …` inside an argument ends its line;
+        // gdb then prints the rest of the frame at column 0: `) at query.cc:77`.
+        let closes = c.open && !indented && (t.starts_with(") at ") || t.starts_with(") from "));
+        let mid_token = !indented && (closes || self.frame_wrapped_mid_token(c.open, t));
         if !(mid_token || (indented && (c.open || t.starts_with("at ") || t.starts_with("from ")))) {
             return false;
         }
