@@ -229,6 +229,12 @@ pub fn service_prefix_rest(l: &str) -> Option<&str> {
     let b = l.as_bytes();
     let mut rest = l;
     let mut peeled = false;
+    // Android logcat: `01-20 10:14:52.337  6230  6230 F DEBUG   : rest` (`-v threadtime`),
+    // `2020-09-24 15:32:44.997 14368-14368/? A/DEBUG: rest` (Android Studio),
+    // `I/DEBUG   (  119): rest` (`-v brief`).
+    if let Some(r) = logcat_rest(l) {
+        return Some(r);
+    }
     if b.len() > 16
         && b[0].is_ascii_uppercase()
         && b[3] == b' '
@@ -256,6 +262,53 @@ pub fn service_prefix_rest(l: &str) -> Option<&str> {
         }
     }
     peeled.then_some(rest)
+}
+
+fn logcat_rest(l: &str) -> Option<&str> {
+    let level = |w: &str| w.len() == 1 && "VDIWEFA".contains(w);
+    let b = l.as_bytes();
+    // `-v brief`: `I/DEBUG   (  119): rest`.
+    if b.len() > 4 && level(&l[..1]) && b[1] == b'/' {
+        let (head, rest) = l.split_once("): ")?;
+        let (_, pid) = head.rsplit_once('(')?;
+        return pid.trim().bytes().all(|c| c.is_ascii_digit()).then_some(rest);
+    }
+    let date = l.split(' ').next()?;
+    let dated = (date.len() == 5 || date.len() == 10)
+        && date.bytes().all(|c| c.is_ascii_digit() || c == b'-')
+        && date.as_bytes().get(date.len() - 3) == Some(&b'-');
+    if !dated {
+        return None;
+    }
+    let mut w = l.split_whitespace();
+    let (_, time, who) = (w.next()?, w.next()?, w.next()?);
+    if !(time.len() >= 8 && time.as_bytes()[2] == b':') {
+        return None;
+    }
+    if let Some((ids, _pkg)) = who.split_once('/') {
+        // `14368-14368/? A/DEBUG: rest`
+        let (pid, tid) = ids.split_once('-')?;
+        let tag = w.next()?;
+        if !(pid.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit())) {
+            return None;
+        }
+        if !(tag.len() > 2 && level(&tag[..1]) && tag.as_bytes()[1] == b'/') {
+            return None;
+        }
+        let p = l.find(tag)? + tag.len();
+        let after = &l[p..];
+        return after
+            .strip_prefix(' ')
+            .or(Some(after))
+            .map(|r| if tag.ends_with(':') { r } else { r.split_once(": ").map_or(r, |x| x.1) });
+    }
+    // `6230  6230 F DEBUG   : rest`
+    let (tid, lv) = (w.next()?, w.next()?);
+    if !(who.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit()) && level(lv)) {
+        return None;
+    }
+    let p = l.find(&format!(" {lv} "))?;
+    l[p + 3..].split_once(": ").map(|(_, r)| r).or_else(|| l[p + 3..].trim_end().strip_suffix(':').map(|_| ""))
 }
 
 /// Cleans one line: escapes, CR, timestamp prefix, quote prefixes. Returns the text and marks.
@@ -367,6 +420,14 @@ mod tests {
         assert_eq!(service_prefix_rest("Test Summary: | Pass  Total"), None);
         assert_eq!(service_prefix_rest("gc    (2) |  started at"), None);
         assert_eq!(service_prefix_rest("a|b"), None);
+        let lc = "01-20 10:14:52.337  6230  6230 F DEBUG   :       #00 pc 000000000003f2e7  /x/libv.so (f+39)";
+        assert_eq!(service_prefix_rest(lc), Some("      #00 pc 000000000003f2e7  /x/libv.so (f+39)"));
+        assert_eq!(service_prefix_rest("01-20 10:14:52.337  6230  6230 F DEBUG   : backtrace:"), Some("backtrace:"));
+        let st = "2020-09-24 15:32:44.997 14368-14368/? A/DEBUG:     x0   000000732715a768  x1   000000732715a758";
+        assert_eq!(service_prefix_rest(st), Some("    x0   000000732715a768  x1   000000732715a758"));
+        assert_eq!(service_prefix_rest("I/DEBUG   (  119): backtrace:"), Some("backtrace:"));
+        assert_eq!(service_prefix_rest("I/O error: 12"), None);
+        assert_eq!(service_prefix_rest("2024-01-02 10:00:00 started"), None);
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub(crate) enum DumpMode {
     None,
     Llvm,
     Coredump,
+    Tombstone,
 }
 
 #[derive(Clone, Default)]
@@ -195,7 +196,21 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         coredump_thread(b, id, n);
         return true;
     }
+    // bionic's line before debuggerd's report: `Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR),
+    // fault addr 0x10 in tid 6201 (RenderThread), pid 6172 (example.viewer)`.
+    if t.starts_with("Fatal signal ") && t.contains(" in tid ") {
+        b.saw(Format::Tombstone);
+        b.add_message(t, n);
+        return true;
+    }
+    if t.starts_with("*** *** *** *** *** *** *** ***") {
+        b.saw(Format::Tombstone);
+        b.dumps = DumpState { mode: DumpMode::Tombstone, ..Default::default() };
+        b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
+        return true;
+    }
     match b.dumps.mode {
+        DumpMode::Tombstone => tombstone_line(b, t, n),
         DumpMode::None => coredump_field(b, l, t, n),
         DumpMode::Llvm => llvm_line(b, t, n),
         DumpMode::Coredump => {
@@ -460,6 +475,177 @@ fn coredump_field(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
     false
 }
 
+/// An Android tombstone (debuggerd's crash report, also in logcat under `DEBUG`):
+///
+/// ```text
+/// *** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***
+/// ABI: 'arm64'
+/// pid: 6172, tid: 6201, name: RenderThread  >>> com.example.viewer <<<
+/// signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0000000000000010
+///     x0  0000000000000000  x1  0000007a3c1e4f5a  …
+/// backtrace:
+///       #00 pc 000000000003f2e7  /data/app/…/libviewer.so (Texture::upload(Frame const*)+39) (BuildId: …)
+/// ```
+///
+/// A backtrace row's `pc` is an offset in its module, not an address: it is not stored as the
+/// frame's pc (the registers give frame #0's).
+fn tombstone_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    if let Some(abi) = t.strip_prefix("ABI: '").and_then(|r| r.strip_suffix('\'')) {
+        let arch = match abi {
+            "arm64" => Arch::Aarch64,
+            "x86_64" => Arch::X86_64,
+            "x86" => Arch::X86,
+            _ => Arch::Unknown,
+        };
+        if b.trace.arch == Arch::Unknown {
+            b.trace.arch = arch;
+        }
+        return true;
+    }
+    const HEADER: &[&str] = &[
+        "Build fingerprint: ",
+        "Revision: ",
+        "Timestamp: ",
+        "Process uptime: ",
+        "Cmdline: ",
+        "uid: ",
+        "tagged_addr_ctrl: ",
+        "pac_enabled_keys: ",
+        "Abort message: ",
+        "Cause: ",
+    ];
+    if HEADER.iter().any(|h| t.starts_with(h)) {
+        if t.starts_with("Abort message: ") || t.starts_with("Cause: ") {
+            b.add_message(t, n);
+        }
+        return true;
+    }
+    // `pid: 6172, tid: 6201, name: RenderThread  >>> com.example.viewer <<<`
+    if let Some(r) = t.strip_prefix("pid: ")
+        && let Some((_, r)) = r.split_once(", tid: ")
+        && let Some((tid, r)) = r.split_once(", name: ")
+        && tid.bytes().all(|c| c.is_ascii_digit())
+    {
+        let (name, proc_name) = match r.split_once(">>>") {
+            Some((nm, p)) => (nm.trim(), Some(p.trim().trim_end_matches("<<<").trim())),
+            None => (r.trim(), None),
+        };
+        let first = b.dumps.coredump_threads == 0;
+        b.dumps.coredump_threads += 1;
+        let ti = b.thread_by_id(tid);
+        let si = b.ensure_stop();
+        let th = &mut b.trace.stops[si].threads[ti];
+        th.name = Some(name.into());
+        th.crashed |= first;
+        b.dumps.thread = Some(ti);
+        if let Some(p) = proc_name
+            && b.trace.program.is_none()
+        {
+            b.trace.program = Some(p.into());
+        }
+        return true;
+    }
+    // `signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0000000000000010`
+    if let Some(r) = t.strip_prefix("signal ")
+        && let Some((num, rest)) = r.split_once(' ')
+        && let Ok(signo) = num.parse::<i32>()
+    {
+        let si = b.ensure_stop();
+        let reason = &mut b.trace.stops[si].reason;
+        reason.kind = StopKind::Signal;
+        reason.signo = Some(signo);
+        reason.signal = crate::model::signals::name(signo).map(Into::into);
+        if let Some(c) = rest.split_once(", code ").and_then(|(_, c)| c.split_whitespace().next()) {
+            reason.si_code = c.parse::<i32>().ok();
+        }
+        if let Some((_, a)) = rest.split_once("fault addr ") {
+            reason.address = parse_hex(a.split_whitespace().next().unwrap_or("")).map(Address);
+        }
+        reason.span.extend_to(n);
+        return true;
+    }
+    if t == "backtrace:" || t.starts_with("--- --- --- ---") || t == "stack:" {
+        return true;
+    }
+    // `#00 pc 000000000003f2e7  /path/lib.so (func(args)+39) (BuildId: 7c1e…)`
+    if let Some(r) = t.strip_prefix('#')
+        && let Some((k, r)) = r.split_once(" pc ")
+        && let Ok(index) = k.trim().parse::<u32>()
+    {
+        let r = r.trim();
+        let (_, rest) = r.split_once(' ').unwrap_or((r, ""));
+        let rest = rest.trim();
+        let rest = match rest.rfind(" (BuildId: ") {
+            Some(p) => &rest[..p],
+            None => rest,
+        };
+        let (module, func) = match rest.find(" (") {
+            Some(p) if rest.ends_with(')') => (&rest[..p], Some(&rest[p + 2..rest.len() - 1])),
+            _ => (rest, None),
+        };
+        let mut f = DumpFrame { index, pc: 0, function: None, args: None, module: Some(module), file: None };
+        if let Some(func) = func {
+            let func = match func.rsplit_once('+') {
+                Some((name, off)) if off.bytes().all(|c| c.is_ascii_digit()) => name,
+                _ => func,
+            };
+            set_function(&mut f, func);
+        }
+        let si = b.ensure_stop();
+        let ti = match b.dumps.thread {
+            Some(t) if t < b.trace.stops[si].threads.len() => t,
+            _ => b.current_thread(),
+        };
+        let frame = Frame {
+            index,
+            function: f.function.map(|s| b.intern(s)),
+            args: f.args.map(Box::from),
+            module: Some(b.intern(module)),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        b.put_frame(ti, frame);
+        return true;
+    }
+    // Register rows: `x0  0000000000000000  x1  0000007a3c1e4f5a`, `rax 0000…  rbx 0000…`.
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() >= 2 && words.len() % 2 == 0 {
+        let pairs: Vec<(&str, Option<u64>)> = words
+            .chunks(2)
+            .map(|c| {
+                (
+                    c[0],
+                    (c[1].len() >= 8 && c[1].bytes().all(|x| x.is_ascii_hexdigit()))
+                        .then(|| u64::from_str_radix(c[1], 16).ok())
+                        .flatten(),
+                )
+            })
+            .collect();
+        let regs = pairs.iter().all(|(name, v)| {
+            v.is_some()
+                && !name.is_empty()
+                && name.len() <= 5
+                && name.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        });
+        if regs {
+            let si = b.ensure_stop();
+            if let Some(ti) = b.dumps.thread.filter(|&t| t < b.trace.stops[si].threads.len()) {
+                b.thread = Some(ti);
+            }
+            for (name, v) in pairs {
+                let name = match name {
+                    "lr" if b.trace.arch == Arch::Aarch64 => "x30",
+                    "pst" => "cpsr",
+                    x => x,
+                };
+                b.put_register(name, v, None, n);
+            }
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,6 +739,36 @@ Stack dump:
         assert!(!p.trace.formats.iter().any(|f| *f == Format::Go));
         let (_, f) = crate::roles::named_culprit(stop).unwrap();
         assert_eq!(f.function.as_deref(), Some("clang::Preprocessor::HandlePragmaDirective"));
+    }
+
+    #[test]
+    fn android_tombstone() {
+        let t = "*** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***
+ABI: 'arm64'
+pid: 6172, tid: 6201, name: RenderThread  >>> com.example.viewer <<<
+signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0000000000000010
+Cause: null pointer dereference
+    x0  0000000000000000  x1  0000007a3c1e4f5a
+    sp  0000007a2f8ff5b0  lr  0000007a9c41d2a0  pc  0000007a9c41d2e7  pst 0000000060001000
+
+backtrace:
+      #00 pc 000000000003f2e7  /data/app/lib/arm64/libviewer.so (Texture::upload(Frame const*)+39) (BuildId: 7c1e0f5a)
+      #01 pc 000000000003e8b1  /data/app/lib/arm64/libviewer.so (Renderer::drawFrame()+145) (BuildId: 7c1e0f5a)
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        assert_eq!(p.trace.arch, Arch::Aarch64);
+        let stop = &p.trace.stops[0];
+        assert_eq!(
+            (stop.reason.signo, stop.reason.si_code, stop.reason.address),
+            (Some(11), Some(1), Some(Address(0x10)))
+        );
+        let th = stop.crashed_thread().unwrap();
+        assert_eq!((&*th.id, th.name.as_deref()), ("6201", Some("RenderThread")));
+        assert_eq!(th.frames[0].function.as_deref(), Some("Texture::upload"));
+        assert_eq!(th.frames[0].pc, None);
+        assert_eq!(th.registers[&0].get("pc"), Some(0x7a9c41d2e7));
+        assert_eq!(th.registers[&0].get("x30"), Some(0x7a9c41d2a0));
     }
 
     #[test]

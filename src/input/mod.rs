@@ -209,7 +209,7 @@ pub struct Builder {
     pub(crate) diag: Diagnostics,
     limits: Limits,
     interner: FxHashSet<Arc<str>>,
-    formats: u16,
+    formats: u32,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.

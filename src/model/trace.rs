@@ -130,11 +130,13 @@ pub enum Format {
     Coredump,
     /// The Rust runtime's panic and stack-overflow reports (`thread 'main' panicked at …`).
     Rust,
+    /// Android's debuggerd tombstone (`*** *** ***`, `backtrace:`, `#00 pc …`).
+    Tombstone,
 }
 
 impl Format {
     /// Every format, in the order `formats` lists them.
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 17] = [
         Format::Gdb,
         Format::Rr,
         Format::Julia,
@@ -151,6 +153,7 @@ impl Format {
         Format::Llvm,
         Format::Coredump,
         Format::Rust,
+        Format::Tombstone,
     ];
 }
 
@@ -173,6 +176,7 @@ impl Format {
             Format::Llvm => "llvm",
             Format::Coredump => "coredump",
             Format::Rust => "rust",
+            Format::Tombstone => "tombstone",
         }
     }
 }
