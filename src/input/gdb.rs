@@ -6,6 +6,7 @@
 //! in `rr.rs`.
 
 use super::lexemes::{file_line, hex_u64, hex_width, open_paren_of_last_group, parse_hex, skip_ws};
+use crate::model::MismatchKind;
 
 /// One backtrace line: `#3  0x00007f… in foo (a=1) at src/foo.c:42`.
 #[derive(Debug, PartialEq, Eq, Default, Clone)]
@@ -742,6 +743,35 @@ pub fn is_spaced_source_line(l: &str) -> bool {
 }
 
 /// gdb chatter that carries no fact but is known (counted as recognized).
+/// gdb's warnings that a file it loaded does not match the core, with the path they name.
+pub fn file_mismatch(t: &str) -> Option<(MismatchKind, Option<&str>)> {
+    let w = t.strip_prefix("warning: ")?;
+    if w.starts_with("exec file is newer than core file") {
+        return Some((MismatchKind::ExecNewer, None));
+    }
+    if w.starts_with("core file may not match specified executable file") {
+        return Some((MismatchKind::ExecMayNotMatch, None));
+    }
+    if let Some(rest) = w.strip_prefix("Build-id of ")
+        && let Some(path) = rest.strip_suffix(" does not match core file.")
+    {
+        return Some((MismatchKind::BuildId, Some(path.trim_matches('"'))));
+    }
+    if let Some(rest) = w.strip_prefix(".dynamic section for \"")
+        && let Some((path, tail)) = rest.split_once('"')
+        && tail.contains("is not at the expected address")
+    {
+        return Some((MismatchKind::LibraryAddress, Some(path.strip_prefix("target:").unwrap_or(path))));
+    }
+    if let Some(rest) = w.strip_prefix("the debug information found in \"")
+        && let Some((_, tail)) = rest.split_once("\" does not match \"")
+        && let Some((path, _)) = tail.split_once('"')
+    {
+        return Some((MismatchKind::DebugCrc, Some(path)));
+    }
+    None
+}
+
 pub fn is_noise(l: &str) -> bool {
     const PREFIXES: &[&str] = &[
         "[Thread debugging using libthread_db",
@@ -793,6 +823,7 @@ pub fn is_noise(l: &str) -> bool {
         "Find the GDB manual",
         "<http://",
         "Selected thread is running.",
+        "No shared libraries loaded at this time.",
         "No stack.",
         "No frame selected.",
         "The program being debugged has been started already.",
@@ -1128,5 +1159,40 @@ mod tests {
         assert!(is_core_register_name("x0") && is_core_register_name("cpsr"));
         let i = insn_line("=> 0xaaaaaaaa0754 <main+20>:\tldr\tw0, [x0]").unwrap();
         assert_eq!((i.current, i.location, i.text), (true, Some("main+20"), "ldr\tw0, [x0]"));
+    }
+}
+
+#[cfg(test)]
+mod mismatch_tests {
+    use super::*;
+
+    #[test]
+    fn file_mismatch_warnings_are_typed_with_their_paths() {
+        // Shapes of gdb's messages (gdb/solib-svr4.c, gdb/corelow.c, gdb/symfile.c); the paths
+        // are made up.
+        assert_eq!(file_mismatch("warning: exec file is newer than core file."), Some((MismatchKind::ExecNewer, None)));
+        assert_eq!(
+            file_mismatch("warning: core file may not match specified executable file."),
+            Some((MismatchKind::ExecMayNotMatch, None))
+        );
+        assert_eq!(
+            file_mismatch("warning: Build-id of /usr/lib/libz.so.1 does not match core file."),
+            Some((MismatchKind::BuildId, Some("/usr/lib/libz.so.1")))
+        );
+        assert_eq!(
+            file_mismatch(
+                "warning: .dynamic section for \"target:/lib/libm.so.6\" is not at the expected address (wrong library or version mismatch?)"
+            ),
+            Some((MismatchKind::LibraryAddress, Some("/lib/libm.so.6")))
+        );
+        assert_eq!(
+            file_mismatch(
+                "warning: the debug information found in \"/usr/lib/debug/libq.so.debug\" does not match \"/usr/lib/libq.so\" (CRC mismatch)."
+            ),
+            Some((MismatchKind::DebugCrc, Some("/usr/lib/libq.so")))
+        );
+        // Look-alikes that are not mismatches.
+        assert_eq!(file_mismatch("warning: Section `.reg-xstate/7' in core file too small."), None);
+        assert_eq!(file_mismatch("warning: Could not load shared library symbols for 3 libraries."), None);
     }
 }

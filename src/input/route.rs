@@ -692,6 +692,11 @@ impl Builder {
             self.note(Some(n), "the gdb command file stopped at a failing command");
             return true;
         }
+        if let Some((kind, path)) = gdb::file_mismatch(t) {
+            let path = path.map(|p| self.intern(p));
+            self.trace.file_mismatches.push(FileMismatch { kind, path, span: Span::line(n) });
+            return true;
+        }
         if t.starts_with("warning: Missing auto-load script")
             || t.starts_with("warning: File \"") && t.contains("auto-loading has been declined")
         {

@@ -703,6 +703,32 @@ pub struct Library {
     pub span: Span,
 }
 
+/// What kind of mismatch the debugger reported between a core and the files it was given.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MismatchKind {
+    /// `warning: exec file is newer than core file.` (a timestamp comparison: a rebuild, or
+    /// only a copy or `touch`).
+    ExecNewer,
+    /// `warning: core file may not match specified executable file.`
+    ExecMayNotMatch,
+    /// `warning: Build-id of PATH does not match core file.`
+    BuildId,
+    /// `warning: .dynamic section for "PATH" is not at the expected address (wrong library or
+    /// version mismatch?)`
+    LibraryAddress,
+    /// `warning: the debug information found in "DEBUG" does not match "PATH" (CRC mismatch).`
+    DebugCrc,
+}
+
+/// A debugger warning that a file it loaded is not the one the crashed process ran.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FileMismatch {
+    pub kind: MismatchKind,
+    /// The library or executable the warning names, when it names one.
+    pub path: Option<Sym>,
+    pub span: Span,
+}
+
 /// Everything one input held.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Trace {
@@ -728,6 +754,9 @@ pub struct Trace {
     /// library was found (`crate::symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
     /// version table in `crate::julia`, keyed by the Julia version the trace names.
     pub julia_layout: Option<JuliaLayout>,
+    /// The debugger's warnings that a file does not match the core (a library upgraded or a
+    /// program rebuilt since the crash): frames and symbols through those files may be wrong.
+    pub file_mismatches: Vec<FileMismatch>,
 }
 
 /// Byte offsets of the Julia runtime fields a pgcstack check reads (64-bit targets).

@@ -20,6 +20,7 @@ pub mod heap_buffer_overflow;
 pub mod heap_corruption;
 pub mod invalid_access;
 pub mod memory_leak;
+pub mod mismatched_files;
 pub mod noncanonical_address;
 pub mod null_dereference;
 pub mod panic;
@@ -313,6 +314,7 @@ pub static RULES: &[Rule] = &[
     Rule { info: &uninitialized_read::RULE, check: uninitialized_read::check, samples: &uninitialized_read::SAMPLES },
     Rule { info: &data_race::RULE, check: data_race::check, samples: &data_race::SAMPLES },
     Rule { info: &memory_leak::RULE, check: memory_leak::check, samples: &memory_leak::SAMPLES },
+    Rule { info: &mismatched_files::RULE, check: mismatched_files::check, samples: &mismatched_files::SAMPLES },
     Rule { info: &undefined_behavior::RULE, check: undefined_behavior::check, samples: &undefined_behavior::SAMPLES },
 ];
 
