@@ -235,14 +235,8 @@ pub fn service_prefix_rest(l: &str) -> Option<&str> {
     if let Some(r) = logcat_rest(l) {
         return Some(r);
     }
-    if b.len() > 16
-        && b[0].is_ascii_uppercase()
-        && b[3] == b' '
-        && b[9] == b':'
-        && b[12] == b':'
-        && l.is_char_boundary(15)
-    {
-        let (_, after_host) = l[16..].split_once(' ')?;
+    if b.len() > 16 && b[0].is_ascii_uppercase() && b[3] == b' ' && b[9] == b':' && b[12] == b':' {
+        let (_, after_host) = l.get(16..)?.split_once(' ')?;
         let (ident, r) = after_host.split_once(": ").or_else(|| after_host.strip_suffix(':').map(|i| (i, "")))?;
         let (name, pid) = ident.strip_suffix(']')?.rsplit_once('[')?;
         if name.is_empty() || name.contains(' ') || pid.is_empty() || !pid.bytes().all(|c| c.is_ascii_digit()) {
@@ -268,7 +262,7 @@ fn logcat_rest(l: &str) -> Option<&str> {
     let level = |w: &str| w.len() == 1 && "VDIWEFA".contains(w);
     let b = l.as_bytes();
     // `-v brief`: `I/DEBUG   (  119): rest`.
-    if b.len() > 4 && level(&l[..1]) && b[1] == b'/' {
+    if b.len() > 4 && l.get(..1).is_some_and(level) && b[1] == b'/' {
         let (head, rest) = l.split_once("): ")?;
         let (_, pid) = head.rsplit_once('(')?;
         return pid.trim().bytes().all(|c| c.is_ascii_digit()).then_some(rest);
@@ -292,7 +286,7 @@ fn logcat_rest(l: &str) -> Option<&str> {
         if !(pid.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit())) {
             return None;
         }
-        if !(tag.len() > 2 && level(&tag[..1]) && tag.as_bytes()[1] == b'/') {
+        if !(tag.len() > 2 && tag.get(..1).is_some_and(level) && tag.as_bytes()[1] == b'/') {
             return None;
         }
         let p = l.find(tag)? + tag.len();
@@ -427,6 +421,16 @@ mod tests {
         assert_eq!(service_prefix_rest(st), Some("    x0   000000732715a768  x1   000000732715a758"));
         assert_eq!(service_prefix_rest("I/DEBUG   (  119): backtrace:"), Some("backtrace:"));
         assert_eq!(service_prefix_rest("I/O error: 12"), None);
+        // Multibyte text where the prefixes' ASCII bytes are looked for: never a panic.
+        for l in [
+            "é/DEBUG (1): x",
+            "Dec 01 09:14:2é host a[1]: x",
+            "Dec 01 09:14:22 hé a[1]: x",
+            "01-20 10:14:52.337 1-2/? é/X: y",
+            "é",
+        ] {
+            let _ = service_prefix_rest(l);
+        }
         assert_eq!(service_prefix_rest("2024-01-02 10:00:00 started"), None);
     }
 
