@@ -147,6 +147,104 @@ pub fn remove_stale_temporaries(path: &Path) {
     }
 }
 
+// ----- reading source files -----------------------------------------------------------
+
+/// What became of one source file a frame names (`--with-source`, the TUI's Source pane).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceFile {
+    /// Readable, inside a source directory: the canonical path and its text.
+    Read(PathBuf, String),
+    /// Exists but was not read: outside every source directory, under /proc, /sys or /dev,
+    /// not a regular file, or too big.
+    Refused(&'static str),
+    NotFound,
+}
+
+/// Source files bigger than this are not read.
+pub const SOURCE_MAX_BYTES: u64 = 16 << 20;
+
+/// The source directories, canonical: `dirs`, or the current directory when empty.
+/// Directories that do not exist are dropped.
+pub fn source_roots(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let dirs = if dirs.is_empty() { vec![PathBuf::from(".")] } else { dirs.to_vec() };
+    dirs.iter().filter_map(|d| d.canonicalize().ok()).collect()
+}
+
+/// Reads a frame's source file only from inside a source directory (`roots`, canonical, from
+/// [`source_roots`]): the path (joined to each root when relative) is canonicalized, symlinks
+/// and `..` resolved, and must still be inside a root; /proc, /sys and /dev are refused
+/// whatever the roots; only a regular file is read, opened without blocking (a FIFO named
+/// like a source file cannot hang the caller).
+///
+/// Build paths are mapped: when the path as printed is not found inside a root (a binary
+/// built in `/home/ci/build/src/x.c`), its trailing components are tried under each root,
+/// longest first (`ROOT/build/src/x.c`, `ROOT/src/x.c`, `ROOT/x.c`); the same checks apply.
+pub fn find_source(file: &str, roots: &[PathBuf]) -> SourceFile {
+    use std::path::Component;
+    let p = Path::new(file);
+    let mut candidates: Vec<PathBuf> =
+        if p.is_absolute() { vec![p.to_path_buf()] } else { roots.iter().map(|r| r.join(p)).collect() };
+    // Trailing components, longest first, only plain names (no `..`, no root).
+    let parts: Vec<&std::ffi::OsStr> = p
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    let skip_first = usize::from(!p.is_absolute());
+    for k in skip_first..parts.len() {
+        let tail: PathBuf = parts[k..].iter().collect();
+        for r in roots {
+            candidates.push(r.join(&tail));
+        }
+    }
+    let mut refused = None;
+    for (i, c) in candidates.iter().enumerate() {
+        let Ok(real) = c.canonicalize() else { continue };
+        // A mapped candidate is only a guess: its refusal does not hide the real reason.
+        let mapped = i >= if p.is_absolute() { 1 } else { roots.len() };
+        if ["/proc", "/sys", "/dev"].iter().any(|d| real.starts_with(d)) {
+            refused = Some("a system file (/proc, /sys, /dev)");
+            continue;
+        }
+        if !roots.iter().any(|r| real.starts_with(r)) {
+            if !mapped {
+                refused.get_or_insert("outside the source directories");
+            }
+            continue;
+        }
+        match read_regular(&real) {
+            Ok(text) => return SourceFile::Read(real, text),
+            Err(why) => {
+                if !mapped || refused.is_none() {
+                    refused = Some(why);
+                }
+            }
+        }
+    }
+    refused.map(SourceFile::Refused).unwrap_or(SourceFile::NotFound)
+}
+
+fn read_regular(path: &Path) -> Result<String, &'static str> {
+    use std::io::Read;
+    let f = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|_| "not readable")?;
+    let m = f.metadata().map_err(|_| "not readable")?;
+    if !m.is_file() {
+        return Err("not a regular file");
+    }
+    if m.len() >= SOURCE_MAX_BYTES {
+        return Err("over 16 MiB");
+    }
+    let mut bytes = Vec::new();
+    f.take(SOURCE_MAX_BYTES).read_to_end(&mut bytes).map_err(|_| "not readable")?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +290,24 @@ mod tests {
         assert!(!stale.exists());
         assert!(live.exists(), "this process's own temporary is not stale");
         assert!(other.exists(), "another destination's temporaries are left alone");
+    }
+
+    #[test]
+    fn source_build_paths_map_into_the_source_directory() {
+        let d = dir("srcmap");
+        std::fs::create_dir_all(d.join("proj/src")).unwrap();
+        std::fs::write(d.join("proj/src/x.c"), "int x;\n").unwrap();
+        std::fs::write(d.join("secret.c"), "secret\n").unwrap();
+        let roots = source_roots(&[d.join("proj")]);
+        let real = d.join("proj/src/x.c").canonicalize().unwrap();
+        // A build path from another machine maps to ROOT/src/x.c.
+        assert_eq!(find_source("/home/ci/build/src/x.c", &roots), SourceFile::Read(real.clone(), "int x;\n".into()));
+        assert_eq!(find_source("build/src/x.c", &roots), SourceFile::Read(real, "int x;\n".into()));
+        // Outside the root stays refused, mapped or not; /proc is never read.
+        let outside = d.join("secret.c").display().to_string();
+        assert_eq!(find_source(&outside, &roots), SourceFile::Refused("outside the source directories"));
+        assert_eq!(find_source("../secret.c", &roots), SourceFile::Refused("outside the source directories"));
+        assert_eq!(find_source("/proc/self/environ", &roots), SourceFile::Refused("a system file (/proc, /sys, /dev)"));
+        assert_eq!(find_source("nothing/here.c", &roots), SourceFile::NotFound);
     }
 }

@@ -87,6 +87,12 @@ enum Command {
         /// jump to each new stop. FILE need not exist yet.
         #[arg(long)]
         follow: bool,
+        /// A directory the Source pane may read the selected frame's source file from
+        /// (repeatable; default: the current directory). Paths are resolved, symlinks included,
+        /// and must stay inside; /proc, /sys and /dev are never read. A build path
+        /// (/build/src/x.c) is mapped to DIR/src/x.c.
+        #[arg(long = "source-dir", value_name = "DIR")]
+        source_dir: Vec<std::path::PathBuf>,
         #[command(flatten)]
         load: LoadArgs,
     },
@@ -267,10 +273,11 @@ struct CheckArgs {
     /// directories (the current directory by default); the report lists the files read.
     #[arg(long)]
     with_source: bool,
-    /// A directory --with-source may read source files from (repeatable; default: the current
-    /// directory). Paths are resolved, symlinks included, and must stay inside; /proc, /sys
-    /// and /dev are never read.
-    #[arg(long = "source-dir", value_name = "DIR", requires = "with_source")]
+    /// A directory --with-source (and the TUI's Source pane, with -i) may read source files
+    /// from (repeatable; default: the current directory). Paths are resolved, symlinks
+    /// included, and must stay inside; /proc, /sys and /dev are never read. A build path
+    /// (/build/src/x.c) is mapped to DIR/src/x.c.
+    #[arg(long = "source-dir", value_name = "DIR")]
     source_dir: Vec<std::path::PathBuf>,
     /// Open the interactive terminal UI instead of printing a report.
     #[arg(long, short = 'i')]
@@ -408,8 +415,17 @@ fn run() -> ExitCode {
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Completions { shell }) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut cmd, "tracecheck", &mut io::stdout());
-            ExitCode::SUCCESS
+            // Into memory first: clap_complete panics on a write error (`| head` closes the pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "tracecheck", &mut script);
+            match io::stdout().write_all(&script).and_then(|()| io::stdout().flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tracecheck: cannot write the completions: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Some(Command::Man) => {
             let cmd = <Cli as clap::CommandFactory>::command();
@@ -423,10 +439,10 @@ fn run() -> ExitCode {
             }
         }
         Some(Command::Gdbinit { dir, print_script }) => gdbinit(dir, print_script),
-        Some(Command::Tui { file, follow, load }) => tui(&file, follow, &load),
+        Some(Command::Tui { file, follow, source_dir, load }) => tui(&file, follow, source_dir, &load),
         Some(Command::Note(args)) => note(args),
         None if cli.check.interactive => match cli.check.files.as_slice() {
-            [file] => tui(file, false, &cli.check.load),
+            [file] => tui(file, false, cli.check.source_dir.clone(), &cli.check.load),
             _ => {
                 eprintln!("tracecheck: -i opens exactly one dump file");
                 ExitCode::from(2)
@@ -455,6 +471,10 @@ fn run() -> ExitCode {
                 max_input_bytes: a.max_input_bytes,
                 max_stops: a.max_stops,
             }))
+        }
+        None if !cli.check.source_dir.is_empty() && !cli.check.with_source => {
+            eprintln!("tracecheck: --source-dir goes with --with-source (markdown) or with -i / tui (the Source pane)");
+            ExitCode::from(2)
         }
         None => check(cli.check),
     }
@@ -712,7 +732,7 @@ fn diff_tui(a: &str, b: &str) -> ExitCode {
     }
 }
 
-fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
+fn tui(path: &str, follow: bool, source_dirs: Vec<std::path::PathBuf>, args: &LoadArgs) -> ExitCode {
     if path == "-" {
         if follow {
             eprintln!("tracecheck: --follow reads a file, not standard input");
@@ -728,7 +748,7 @@ fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let opts = args.options(true);
     let res = if follow {
-        tracecheck::tui::run_follow(std::path::PathBuf::from(path), opts, started)
+        tracecheck::tui::run_follow_with_sources(std::path::PathBuf::from(path), opts, source_dirs, started)
     } else {
         let ir = match pipeline::load(Source::Path(path), &opts) {
             Ok(ir) => ir,
@@ -737,7 +757,7 @@ fn tui(path: &str, follow: bool, args: &LoadArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        tracecheck::tui::run(ir, Some(std::path::PathBuf::from(path)), started)
+        tracecheck::tui::run_with_sources(ir, Some(std::path::PathBuf::from(path)), source_dirs, started)
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

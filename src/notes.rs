@@ -332,6 +332,31 @@ pub fn remove(dump: &Path, id: &str) -> Result<bool, NotesError> {
     Ok(found)
 }
 
+/// What [`edit`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edited {
+    /// The note's text was replaced (id, target and creation time kept).
+    Replaced,
+    /// The note was gone (removed meanwhile by another process): the new text was added as a
+    /// new note on the same target, so it is not lost.
+    ReAdded,
+}
+
+/// Replaces the text of the note with this id, under the sidecar's lock. When the note is no
+/// longer there, the text is kept as a new note on `target` instead of being dropped.
+pub fn edit(dump: &Path, id: &str, target: &Target, text: &str) -> Result<(NotesFile, Edited), NotesError> {
+    let mut what = Edited::Replaced;
+    let text = text.trim();
+    let file = update(dump, |f| match f.notes.iter_mut().find(|n| n.id == id) {
+        Some(n) => n.text = text.to_string(),
+        None => {
+            what = Edited::ReAdded;
+            f.notes.push(new_note(target.clone(), text));
+        }
+    })?;
+    Ok((file, what))
+}
+
 fn write_atomically(path: &Path, file: &NotesFile) -> Result<(), NotesError> {
     let mut json = serde_json::to_string_pretty(file)
         .map_err(|e| NotesError::Broken { path: path.to_path_buf(), reason: e.to_string() })?;

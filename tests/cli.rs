@@ -336,6 +336,32 @@ fn completions_and_man_page() {
     assert!(s.contains("max\\-input\\-bytes") || s.contains("max-input-bytes"));
 }
 
+/// `tracecheck completions bash | head -1`: the reader closing the pipe early is no panic.
+#[test]
+fn completions_into_a_closed_pipe_do_not_panic() {
+    use std::process::Stdio;
+    for args in [&["completions", "bash"][..], &["man"][..]] {
+        let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        // Close the read end at once: every write fails with EPIPE.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!e.contains("panicked"), "{args:?}: {e}");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {e}");
+    }
+}
+
+/// `--source-dir` is for `--with-source` and for the TUI (`-i`, `tui`); alone it is a usage
+/// error, not silently ignored.
+#[test]
+fn source_dir_goes_with_with_source_or_the_tui() {
+    let o = run(&["--source-dir", ".", "sample-traces/null-field.gdb.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--source-dir goes with --with-source"));
+    let o = run(&["tui", "--help"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("--source-dir <DIR>"));
+}
+
 #[test]
 fn help_has_examples_and_groups_limits() {
     let o = run(&["--help"]);

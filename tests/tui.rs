@@ -107,7 +107,7 @@ fn selected_rows_are_reverse_video_and_plain_theme_has_no_colour() {
     let p = sample_copy("null-field.gdb.txt");
     let mut app = load(&p);
     let (screen, buf) = render(&mut app, 80, 24);
-    let y = screen.lines().position(|l| l.contains("ERROR null-dereference")).unwrap() as u16;
+    let y = screen.lines().position(|l| l.contains("ERROR null-dereference #0")).unwrap() as u16;
     let x = screen.lines().nth(y as usize).unwrap().chars().position(|c| c == 'E').unwrap() as u16;
     assert!(buf[(x, y)].modifier.contains(ratatui::style::Modifier::REVERSED));
     for y in 0..24 {

@@ -79,10 +79,16 @@ fn snapshots_at_four_sizes_show_no_cut_value() {
 
 #[test]
 fn cut_rows_end_with_an_ellipsis() {
-    let s = screen("julia-trampoline-bad-r13.gdb.txt", 80, 24);
-    // The findings row is longer than its pane: it ends with `…` right before the border.
-    let row = s.lines().find(|l| l.contains("ERROR pinned-register")).expect("findings row");
-    assert!(row.contains("…"), "{row}");
+    let s = screen("julia-trampoline-bad-r13.gdb.txt", 40, 12);
+    // The findings' messages are longer than their rows: the last row of each ends with `…`
+    // (a word or value that does not fit whole is left out), just before the pane's edge.
+    let rows: Vec<&str> =
+        s.lines().skip_while(|l| !l.contains("Findings (")).skip(1).take_while(|l| !l.starts_with('└')).collect();
+    let cut: Vec<&&str> = rows.iter().filter(|r| r.contains('…')).collect();
+    assert_eq!(cut.len(), 2, "{s}");
+    for r in cut {
+        assert!(r.trim_end_matches('│').trim_end().ends_with('…'), "{r}");
+    }
 }
 
 /// The region colour legend is on screen (the registers pane's bottom border), and the

@@ -63,7 +63,13 @@ impl Drop for Tmux {
 }
 
 fn copy_sample(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracecheck-tmux-{}-{}", std::process::id(), name.replace('.', "_")));
+    copy_sample_as(name, "e2e")
+}
+
+/// The sample in a directory of its own per test (`tag`), as tests run in parallel.
+fn copy_sample_as(name: &str, tag: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("tracecheck-tmux-{}-{tag}-{}", std::process::id(), name.replace('.', "_")));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let dst = dir.join(name);
@@ -155,4 +161,79 @@ fn tui_in_tmux_end_to_end() {
         let i = lines.iter().position(|l| l.starts_with("#3 ") && l.contains("LLVMRunPasses")).unwrap();
         assert!(lines[i + 1].contains("note: thunk passed where pgcstack belongs"), "{doc}");
     }
+}
+
+/// Issue 15 item 5 in the real binary: the hidden-pane footer, sideways scroll, the Source
+/// pane from `--source-dir` (a checkout elsewhere), and a note added, edited and
+/// deleted in the notes list (`m`), checked in the sidecar.
+#[test]
+fn tui_in_tmux_scroll_source_and_note_editing() {
+    if !common::require_tools(&["tmux"]) {
+        return;
+    }
+    let dump = copy_sample_as("julia-trampoline-bad-r13.gdb.txt", "ux");
+    // The source tree somewhere else, as a checkout of the project would be.
+    let checkout = dump.parent().unwrap().join("checkout");
+    std::fs::create_dir_all(checkout.join("src")).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-traces/src/julia-trampoline.c");
+    std::fs::copy(&src, checkout.join("src/julia-trampoline.c")).unwrap();
+    let line165: String =
+        std::fs::read_to_string(&src).unwrap().lines().nth(164).unwrap().trim().chars().take(16).collect();
+
+    let t = Tmux { socket: format!("tracecheck-test-ux-{}", std::process::id()) };
+    let bin = env!("CARGO_BIN_EXE_tracecheck");
+    let cmd = format!("{} tui --source-dir '{}' '{}'", bin, checkout.display(), dump.display());
+    let out =
+        t.cmd(&["new-session", "-d", "-s", "tc", "-x", "80", "-y", "24", "env", "LANG=C.UTF-8", "sh", "-c", &cmd]);
+    assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+
+    // 80x24: the footer names the panes that do not fit.
+    let s = t.wait_for("the first frame", |s| s.contains("Findings ("));
+    assert!(s.contains("hidden: memory, raw — widen or press Tab"), "{s}");
+
+    // Sideways: the Registers pane scrolls, its name and value column stays.
+    t.keys(&["2", "l"]);
+    let s = t.wait_for("registers scrolled", |s| s.lines().any(|l| l.contains("stack heap code") && l.contains("◂ h")));
+    assert!(s.lines().any(|l| l.contains("r10    0x7ffff7de4380 …")), "{s}");
+    t.keys(&["h"]);
+    t.wait_for("registers back", |s| s.lines().any(|l| l.contains("stack heap code") && !l.contains("◂")));
+
+    // The Source pane: frame #7 `main () at src/julia-trampoline.c:165`, read from the
+    // checkout; at 80x24 it is hidden (and named) until 7 focuses it.
+    t.keys(&["1", "G"]);
+    t.wait_for("frame #7 and its source", |s| s.contains("Frame #7") && s.contains("raw, source"));
+    t.keys(&["7"]);
+    let s = t.wait_for("the source pane", |s| s.contains("Source · src/julia-trampoline.c:165"));
+    assert!(s.lines().any(|l| l.contains(">165 ") && l.contains(&line165)), "{s}");
+
+    // A note on frame #7, then edited in the notes list and deleted.
+    t.keys(&["1", "a"]);
+    t.wait_for("the note prompt", |s| s.contains("note on frame #7 main"));
+    t.text("exits with 1");
+    t.keys(&["Enter"]);
+    t.wait_for("the note saved", |s| s.contains("note saved on frame #7"));
+    t.keys(&["m"]);
+    t.wait_for("the notes list", |s| s.contains("Notes (1)") && s.contains("exits with 1"));
+    t.keys(&["Enter"]);
+    t.wait_for("the edit prompt", |s| s.contains("edit note on frame #7"));
+    t.keys(&["BSpace"]);
+    t.text("0 after the fix");
+    t.keys(&["Enter"]);
+    t.wait_for("the note edited", |s| s.contains("note edited on frame #7"));
+    let side = tracecheck::notes::load(&dump).unwrap();
+    assert_eq!(side.notes.len(), 1);
+    assert_eq!(side.notes[0].text, "exits with 0 after the fix");
+    t.keys(&["m", "d"]);
+    t.wait_for("the delete question", |s| s.contains("d again deletes"));
+    t.keys(&["d"]);
+    t.wait_for("the note deleted", |s| s.contains("note deleted"));
+    assert!(tracecheck::notes::load(&dump).unwrap().notes.is_empty());
+    assert!(!tracecheck::notes::sidecar_path(&dump).exists());
+
+    t.keys(&["q"]);
+    let start = Instant::now();
+    while t.alive() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!t.alive(), "tracecheck did not exit on q");
 }

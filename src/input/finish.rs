@@ -121,10 +121,12 @@ pub(super) fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>
     match pick {
         Some(i) => {
             stop.threads[i].crashed = true;
-            if stop.threads[i].frames.is_empty()
+            // The stop location is frame #0: it heads a backtrace that starts at #1 (the
+            // location line was the first line of the backtrace the user pasted).
+            if stop.threads[i].frames.first().is_none_or(|f| f.index > 0)
                 && let Some(loc) = loc
             {
-                stop.threads[i].frames.push(location_frame(loc));
+                stop.threads[i].frames.insert(0, location_frame(loc));
             }
         }
         None => {

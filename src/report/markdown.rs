@@ -12,7 +12,7 @@ use crate::model::{InputReport, Report};
 use crate::notes::{self, Note, Placement};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Clone, Debug, Default)]
 pub struct MarkdownOptions {
@@ -698,70 +698,11 @@ const SOURCE_CONTEXT: u32 = 3;
 /// Frames with source shown at most.
 const SOURCE_FRAMES: usize = 8;
 
-/// What became of one source file a frame names.
-enum SourceFile {
-    /// Readable, inside a source directory: the canonical path and its text.
-    Read(PathBuf, String),
-    /// Exists but was not read: outside every source directory, under /proc, /sys or /dev,
-    /// not a regular file, or too big.
-    Refused(&'static str),
-    NotFound,
-}
-
-/// Source files bigger than this are not read.
-const SOURCE_MAX_BYTES: u64 = 16 << 20;
+use crate::fsutil::{SourceFile, find_source};
 
 /// The source directories, canonical: `opts.source_dirs`, or the current directory.
 fn source_roots(opts: &MarkdownOptions) -> Vec<PathBuf> {
-    let dirs = if opts.source_dirs.is_empty() { vec![PathBuf::from(".")] } else { opts.source_dirs.clone() };
-    dirs.iter().filter_map(|d| d.canonicalize().ok()).collect()
-}
-
-/// Reads a frame's source file only from inside a source directory: the path (joined to each
-/// root when relative) is canonicalized, symlinks and `..` resolved, and must still be inside
-/// a root; /proc, /sys and /dev are refused whatever the roots; only a regular file is read,
-/// opened without blocking (a FIFO named like a source file cannot hang the report).
-fn find_source(file: &str, roots: &[PathBuf]) -> SourceFile {
-    let p = Path::new(file);
-    let candidates: Vec<PathBuf> =
-        if p.is_absolute() { vec![p.to_path_buf()] } else { roots.iter().map(|r| r.join(p)).collect() };
-    let mut refused = None;
-    for c in candidates {
-        let Ok(real) = c.canonicalize() else { continue };
-        if ["/proc", "/sys", "/dev"].iter().any(|d| real.starts_with(d)) {
-            refused = Some("a system file (/proc, /sys, /dev)");
-            continue;
-        }
-        if !roots.iter().any(|r| real.starts_with(r)) {
-            refused.get_or_insert("outside the source directories");
-            continue;
-        }
-        match read_regular(&real) {
-            Ok(text) => return SourceFile::Read(real, text),
-            Err(why) => refused = Some(why),
-        }
-    }
-    refused.map(SourceFile::Refused).unwrap_or(SourceFile::NotFound)
-}
-
-fn read_regular(path: &Path) -> Result<String, &'static str> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(path)
-        .map_err(|_| "not readable")?;
-    let m = f.metadata().map_err(|_| "not readable")?;
-    if !m.is_file() {
-        return Err("not a regular file");
-    }
-    if m.len() >= SOURCE_MAX_BYTES {
-        return Err("over 16 MiB");
-    }
-    let mut bytes = Vec::new();
-    f.take(SOURCE_MAX_BYTES).read_to_end(&mut bytes).map_err(|_| "not readable")?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    crate::fsutil::source_roots(&opts.source_dirs)
 }
 
 fn write_sources(

@@ -348,6 +348,20 @@ fn finding(
         }
         f = f.evidence(format!("Backtrace stopped: {}", th.backtrace_stopped.as_deref().unwrap_or("")), None);
     }
+    // With files from another build, gdb unwinds with the wrong unwind tables: the frames look
+    // corrupt although the stack may be fine. `mismatched-files` says so first. A fill pattern
+    // (an error) is damage whatever the files.
+    if let Some(m) = cx.trace.file_mismatches.first()
+        && f.severity != Severity::Error
+    {
+        f = f
+            .evidence(
+                "gdb warned that files do not match the core: it may have unwound with another build's unwind information, not through a corrupt stack",
+                Some(m.span),
+            )
+            .severity(Severity::Info);
+        f.heuristic = true;
+    }
     f = f.step("info frame").step("x/16gx $sp");
     if cx.trace.mappings.is_empty() {
         f = f.step("info proc mappings");
@@ -391,6 +405,29 @@ mod tests {
         );
         assert_eq!(f[0].severity, Severity::Error);
         assert_eq!(f[0].frame, Some(8));
+    }
+
+    #[test]
+    fn files_from_another_build_make_odd_frames_info() {
+        // A pc of 0x2 above a library frame, first alone, then after gdb's warning that the
+        // library is not the one the process had loaded.
+        let bt = "Program terminated with signal SIGSEGV, Segmentation fault.\n\
+                  #0  0x00007f778873dbde in list_walk () from /lib64/libq.so.3\n\
+                  #1  0x00007f77911c1500 in poll_loop () from /lib64/libp.so.0\n\
+                  #2  0x0000000000000002 in  ()\n\
+                  #3  0x00007f77911b1e20 in run () from /lib64/libp.so.0\n\
+                  #4  0x0000000000423924 in main ()\n";
+        let plain = run_rule(&RULE, bt);
+        assert_eq!(plain.len(), 1, "{plain:#?}");
+        assert_eq!(plain[0].severity, Severity::Warning);
+        let warned = format!(
+            "warning: .dynamic section for \"/lib64/libp.so.0\" is not at the expected address (wrong library or version mismatch?)\n{bt}"
+        );
+        let f = run_rule(&RULE, &warned);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].heuristic);
+        assert!(f[0].evidence.iter().any(|e| e.text.starts_with("gdb warned that files do not match the core")));
     }
 
     #[test]

@@ -57,15 +57,44 @@ fn unnamed(th: &Thread) -> usize {
     th.frames.iter().filter(|f| !f.signal_handler && f.function.is_none()).count()
 }
 
-fn what(m: &FileMismatch) -> String {
-    let p = m.path.as_deref().map(base).unwrap_or("the executable");
-    match m.kind {
-        MismatchKind::ExecNewer => "the executable is newer than the core".to_string(),
-        MismatchKind::ExecMayNotMatch => "the executable may not match the core".to_string(),
-        MismatchKind::BuildId => format!("{p} has another build-id than the one in the core"),
-        MismatchKind::LibraryAddress => format!("{p} is not the library the process had loaded"),
-        MismatchKind::DebugCrc => format!("the debug information for {p} is from another build"),
+/// One clause per kind of warning: "libA.so, libB.so are not the libraries the process had loaded".
+fn clauses(ms: &[FileMismatch]) -> Vec<String> {
+    let kinds = [
+        MismatchKind::ExecMayNotMatch,
+        MismatchKind::ExecNewer,
+        MismatchKind::BuildId,
+        MismatchKind::LibraryAddress,
+        MismatchKind::DebugCrc,
+    ];
+    let mut out = Vec::new();
+    for k in kinds {
+        let mut names: Vec<&str> = Vec::new();
+        let mut any = false;
+        for m in ms.iter().filter(|m| m.kind == k) {
+            any = true;
+            if let Some(p) = m.path.as_deref().map(base)
+                && !names.contains(&p)
+            {
+                names.push(p);
+            }
+        }
+        if !any {
+            continue;
+        }
+        let shown = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+        let more = if names.len() > 3 { format!(" and {} more", names.len() - 3) } else { String::new() };
+        let one = names.len() <= 1;
+        out.push(match k {
+            MismatchKind::ExecNewer => "the executable is newer than the core".to_string(),
+            MismatchKind::ExecMayNotMatch => "the executable may not match the core".to_string(),
+            MismatchKind::BuildId if one => format!("{shown} has another build-id than the core records"),
+            MismatchKind::BuildId => format!("{shown}{more} have other build-ids than the core records"),
+            MismatchKind::LibraryAddress if one => format!("{shown} is not the library the process had loaded"),
+            MismatchKind::LibraryAddress => format!("{shown}{more} are not the libraries the process had loaded"),
+            MismatchKind::DebugCrc => format!("the debug information for {shown}{more} is from another build"),
+        });
     }
+    out
 }
 
 fn crashed(stop: &Stop) -> Option<&Thread> {
@@ -92,13 +121,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             frames.sort_by_key(|f| f.index);
         }
         let none_named = th.is_some_and(|t| !t.frames.is_empty() && unnamed(t) == t.frames.len());
-        let mut kinds: Vec<String> = Vec::new();
-        for m in ms {
-            let w = what(m);
-            if !kinds.contains(&w) {
-                kinds.push(w);
-            }
-        }
+        let kinds = clauses(ms);
         let mut msg = format!("{}: frames and symbols through these files may be wrong", kinds.join("; "));
         if none_named {
             msg.push_str("; no frame of the crashed thread could be named");
@@ -154,5 +177,56 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         out.push(f);
         // One finding per input: the files are the same for every stop.
         break;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn a_rebuilt_program_with_no_named_frame_is_a_warning() {
+        let f = run_rule_on_sample(&RULE, "mismatch/exe-rebuilt.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "the executable is newer than the core: frames and symbols through these files may be wrong; no frame of the crashed thread could be named"
+        );
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[0].evidence[0].text, "gdb: exec file is newer than core file");
+        assert_eq!(f[0].evidence[0].lines, Some(crate::model::Span::line(2)));
+    }
+
+    #[test]
+    fn a_newer_executable_with_named_frames_is_only_info() {
+        let text = "warning: exec file is newer than core file.\n\
+                    Program terminated with signal SIGSEGV, Segmentation fault.\n\
+                    #0  0x0000555555555149 in walk (p=0x0) at walk.c:9\n\
+                    #1  0x0000555555555180 in main () at walk.c:20\n";
+        let f = run_rule(&RULE, text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].heuristic);
+        assert!(f[0].message.contains("resolved through them: #0 walk, #1 main"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn libraries_named_by_warnings_are_grouped_and_their_frames_listed() {
+        let text = "warning: .dynamic section for \"/lib64/libp.so.0\" is not at the expected address (wrong library or version mismatch?)\n\
+                    warning: Build-id of /lib64/libq.so.3 does not match core file.\n\
+                    warning: .dynamic section for \"/lib64/libr.so.1\" is not at the expected address (wrong library or version mismatch?)\n\
+                    Program terminated with signal SIGSEGV, Segmentation fault.\n\
+                    #0  0x00007f778873dbde in list_walk () from /lib64/libq.so.3\n\
+                    #1  0x00007f77911c1500 in poll_loop () from /lib64/libp.so.0\n\
+                    #2  0x0000000000423924 in main ()\n";
+        let f = run_rule(&RULE, text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "libq.so.3 has another build-id than the core records; libp.so.0, libr.so.1 are not the libraries the process had loaded: frames and symbols through these files may be wrong; resolved through them: #0 list_walk, #1 poll_loop"
+        );
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[0].frame, Some(0));
     }
 }

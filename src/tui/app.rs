@@ -12,7 +12,7 @@
 use super::common::matches;
 use super::follow::{self, Follow};
 use super::theme::Theme;
-use super::{detail, findings, frames, header, memory, popup, raw, registers};
+use super::{detail, findings, frames, header, memory, popup, raw, registers, source};
 use crate::classify::Classifier;
 use crate::model::Finding;
 use crate::model::InputReport;
@@ -38,9 +38,11 @@ pub enum Pane {
     Detail,
     Memory,
     Raw,
+    Source,
 }
 
-pub const TAB_ORDER: [Pane; 6] = [Pane::Frames, Pane::Registers, Pane::Findings, Pane::Detail, Pane::Memory, Pane::Raw];
+pub const TAB_ORDER: [Pane; 7] =
+    [Pane::Frames, Pane::Registers, Pane::Findings, Pane::Detail, Pane::Memory, Pane::Raw, Pane::Source];
 
 impl Pane {
     pub fn title(self) -> &'static str {
@@ -51,12 +53,45 @@ impl Pane {
             Pane::Detail => "Detail",
             Pane::Memory => "Memory & disassembly",
             Pane::Raw => "Raw dump",
+            Pane::Source => "Source",
         }
+    }
+    /// The pane's name in the footer's list of hidden panes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pane::Frames => "frames",
+            Pane::Registers => "registers",
+            Pane::Findings => "findings",
+            Pane::Detail => "detail",
+            Pane::Memory => "memory",
+            Pane::Raw => "raw",
+            Pane::Source => "source",
+        }
+    }
+    /// Position in [`TAB_ORDER`] (and in per-pane arrays such as `App::hscroll`).
+    pub fn index(self) -> usize {
+        self as usize
     }
     /// Panes that share one slot on small terminals.
     fn is_viewer(self) -> bool {
-        matches!(self, Pane::Detail | Pane::Memory | Pane::Raw)
+        matches!(self, Pane::Detail | Pane::Memory | Pane::Raw | Pane::Source)
     }
+}
+
+/// A source file named by a frame, as the event loop found it (`Effect::LoadSource`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceState {
+    /// Asked for, not read yet.
+    Pending,
+    /// Read from inside a source directory: the path shown (relative to its directory) and
+    /// the lines.
+    Read {
+        shown: String,
+        lines: Vec<String>,
+    },
+    /// There, but not read (outside the source directories, a system file, not regular).
+    Refused(&'static str),
+    NotFound,
 }
 
 /// Everything the user can ask for. Keys and mouse events map to these in `keys.rs`.
@@ -67,6 +102,12 @@ pub enum Effect {
     SaveNote { dump: PathBuf, note: Note },
     /// Write the exported bug report.
     WriteFile { path: PathBuf, text: String },
+    /// Replace a note's text (`notes::edit`: re-added on `target` if it was removed meanwhile).
+    EditNote { dump: PathBuf, id: String, target: Target, text: String },
+    /// Remove a note (`notes::remove`).
+    DeleteNote { dump: PathBuf, id: String },
+    /// Read a frame's source file from inside the source directories (`fsutil::find_source`).
+    LoadSource { file: String, dirs: Vec<PathBuf> },
 }
 
 /// What performing an [`Effect`] came to, reported back with [`App::outcome`].
@@ -74,6 +115,10 @@ pub enum Effect {
 pub enum Outcome {
     /// The note was saved on `on`; `notes` is the sidecar's list now.
     NoteSaved { on: String, notes: Vec<Note> },
+    /// A note was edited or deleted: the footer message and the sidecar's list now.
+    NotesChanged { message: String, notes: Vec<Note> },
+    /// A source file was looked up.
+    Source { file: String, state: SourceState },
     /// The export was written.
     Written { path: PathBuf, bytes: usize },
     /// Either failed: the message for the footer.
@@ -111,6 +156,10 @@ pub enum Action {
     AddNote,
     /// Note on the whole trace.
     AddTraceNote,
+    /// `m`: the list of notes (edit with Enter, delete with `d` twice).
+    Notes,
+    /// `d` in the notes list: delete (asks once, then deletes).
+    Delete,
     Export,
     ExportFile,
     ExportClipboard,
@@ -137,16 +186,38 @@ pub enum Action {
 pub enum PromptKind {
     Search,
     Note(Target),
+    /// Editing the note `id` (its `target` is kept in case it was removed meanwhile).
+    EditNote {
+        id: String,
+        target: Target,
+        original: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
     Normal,
-    Help { scroll: u16 },
-    Threads { selected: usize },
-    Stops { selected: usize },
-    Prompt { kind: PromptKind, text: String },
+    Help {
+        scroll: u16,
+    },
+    Threads {
+        selected: usize,
+    },
+    Stops {
+        selected: usize,
+    },
+    /// `cursor` is a char index into `text` (← → Home End move it).
+    Prompt {
+        kind: PromptKind,
+        text: String,
+        cursor: usize,
+    },
     Export,
+    /// The notes list: `selected` note, and whether `d` was pressed once (asks to confirm).
+    Notes {
+        selected: usize,
+        confirm: bool,
+    },
 }
 
 /// Which kind of key handling applies (see `keys.rs`).
@@ -156,6 +227,8 @@ pub enum ModeKind {
     Popup,
     Prompt,
     Export,
+    /// The notes list: `d` deletes, `e`/Enter edits.
+    Notes,
 }
 
 /// Where each pane is on screen for one terminal size.
@@ -170,24 +243,31 @@ pub struct Areas {
     pub detail: Option<Rect>,
     pub memory: Option<Rect>,
     pub raw: Option<Rect>,
+    pub source: Option<Rect>,
     pub too_small: bool,
+    /// One list pane (`App::list_pane`) above one viewer: the other list panes are hidden.
+    pub narrow: bool,
 }
 
 impl Areas {
     pub fn of(&self, p: Pane) -> Option<Rect> {
-        match p {
+        let r = match p {
             Pane::Frames => Some(self.frames),
             Pane::Registers => Some(self.registers),
             Pane::Findings => Some(self.findings),
             Pane::Detail => self.detail,
             Pane::Memory => self.memory,
             Pane::Raw => self.raw,
-        }
+            Pane::Source => self.source,
+        }?;
+        (r.width > 0 && r.height > 0).then_some(r)
     }
 }
 
 /// Terminals at least this big show all six panes at once.
 pub const WIDE: (u16, u16) = (160, 30);
+/// Narrower than this, one list pane and one viewer are shown, one above the other.
+pub const NARROW: u16 = 80;
 /// Below this the screen only says it is too small.
 pub const MIN: (u16, u16) = (40, 12);
 
@@ -226,7 +306,16 @@ pub struct App {
     pub raw_lines: Vec<usize>,
     /// The raw line (0-based) the Raw pane's cursor is on.
     pub raw_cursor: usize,
-    pub raw_hscroll: usize,
+    /// Columns each pane is scrolled sideways (← → h l), by [`Pane::index`].
+    pub hscroll: [usize; 7],
+    /// The most each pane can usefully scroll sideways, as its last draw found.
+    pub(crate) hscroll_max: Cell<[usize; 7]>,
+    /// Where `--source-dir` says source files may be read (empty: the current directory).
+    pub source_dirs: Vec<PathBuf>,
+    /// Source files looked up so far, by the path the frame names.
+    pub sources: std::collections::HashMap<String, SourceState>,
+    /// The Source pane's first line (0-based); `None` centres the frame's line.
+    pub source_top: Option<usize>,
     pub detail_scroll: u16,
     pub memory_scroll: usize,
     /// A report waiting to be put on the clipboard with OSC 52 by the event loop.
@@ -236,6 +325,8 @@ pub struct App {
     pub(crate) frames_offset: Cell<usize>,
     pub(crate) registers_offset: Cell<usize>,
     pub(crate) findings_offset: Cell<usize>,
+    /// The finding on each row of the Findings pane, as last drawn (for clicks).
+    pub(crate) findings_rows: std::cell::RefCell<Vec<usize>>,
     pub(crate) raw_top: Cell<usize>,
     pub(crate) threads_offset: Cell<usize>,
     pub(crate) stops_offset: Cell<usize>,
@@ -298,13 +389,18 @@ impl App {
             size: Rect::new(0, 0, 80, 24),
             raw_lines,
             raw_cursor: 0,
-            raw_hscroll: 0,
+            hscroll: [0; 7],
+            hscroll_max: Cell::new([0; 7]),
+            source_dirs: Vec::new(),
+            sources: Default::default(),
+            source_top: None,
             detail_scroll: 0,
             memory_scroll: 0,
             clipboard: None,
             frames_offset: Cell::new(0),
             registers_offset: Cell::new(0),
             findings_offset: Cell::new(0),
+            findings_rows: Default::default(),
             raw_top: Cell::new(0),
             threads_offset: Cell::new(0),
             stops_offset: Cell::new(0),
@@ -325,7 +421,46 @@ impl App {
         }
         app.reload_notes();
         app.follow_raw();
+        app.request_source();
         app
+    }
+
+    /// The list pane (Frames, Registers or Findings) shown when only one fits: the focused one,
+    /// else the last one focused.
+    pub fn list_pane(&self) -> Pane {
+        if self.focus.is_viewer() { self.item_pane } else { self.focus }
+    }
+
+    /// Source files are read from these directories (`--source-dir`; the current directory
+    /// when none is given), as `--with-source` does.
+    pub fn with_source_dirs(mut self, dirs: Vec<PathBuf>) -> App {
+        self.source_dirs = dirs;
+        self.sources.clear();
+        self.effects.clear();
+        self.request_source();
+        self
+    }
+
+    /// Asks the event loop to read the selected frame's source file, once per file.
+    pub(crate) fn request_source(&mut self) {
+        let Some(file) = self.current_frame().and_then(|f| f.file.as_deref().map(str::to_string)) else { return };
+        if self.sources.contains_key(&file) {
+            return;
+        }
+        self.sources.insert(file.clone(), SourceState::Pending);
+        self.effects.push(Effect::LoadSource { file, dirs: self.source_dirs.clone() });
+    }
+
+    /// The selected frame's source file, line and what is known of the file.
+    pub fn current_source(&self) -> Option<(&str, u32, &SourceState)> {
+        let f = self.current_frame()?;
+        let file = f.file.as_deref()?;
+        Some((file, f.line.unwrap_or(0), self.sources.get(file)?))
+    }
+
+    /// Whether the selected frame's source was read (the Source pane then has something).
+    pub fn source_available(&self) -> bool {
+        matches!(self.current_source(), Some((_, _, SourceState::Read { .. })))
     }
 
     // ----- model access -------------------------------------------------------------
@@ -459,12 +594,61 @@ impl App {
         self.effects.push(Effect::SaveNote { dump, note: notes::new_note(target, text) });
     }
 
+    /// Notes in the order the notes list (`m`) shows them: the selected item's first, then
+    /// the rest in sidecar order.
+    pub fn notes_list(&self) -> Vec<usize> {
+        let target = self.note_target();
+        let mut v: Vec<usize> = (0..self.notes.len()).filter(|&i| self.notes[i].target == target).collect();
+        v.extend((0..self.notes.len()).filter(|&i| self.notes[i].target != target));
+        v
+    }
+
+    fn edit_note(&mut self, id: String, target: Target, original: &str, text: &str) {
+        if text.trim() == original.trim() {
+            self.status = Some(("note unchanged".into(), false));
+            return;
+        }
+        if text.trim().is_empty() {
+            // An emptied note is kept: deleting is its own, confirmed, action.
+            self.status = Some(("an empty note is not saved; the note is kept (m, then d d deletes it)".into(), false));
+            return;
+        }
+        let Some(dump) = self.dump.clone() else {
+            self.status = Some((notes::NotesError::NoFile.to_string(), true));
+            return;
+        };
+        self.effects.push(Effect::EditNote { dump, id, target, text: text.to_string() });
+    }
+
+    fn delete_note(&mut self, id: String) {
+        let Some(dump) = self.dump.clone() else {
+            self.status = Some((notes::NotesError::NoFile.to_string(), true));
+            return;
+        };
+        self.effects.push(Effect::DeleteNote { dump, id });
+    }
+
     /// What the event loop's I/O for an [`Effect`] came to.
     pub fn outcome(&mut self, o: Outcome) {
         match o {
             Outcome::NoteSaved { on, notes } => {
                 self.set_notes(notes);
                 self.status = Some((format!("note saved on {on}"), false));
+            }
+            Outcome::NotesChanged { message, notes } => {
+                self.set_notes(notes);
+                if let Mode::Notes { selected, .. } = self.mode {
+                    let n = self.notes.len();
+                    if n == 0 {
+                        self.mode = Mode::Normal;
+                    } else {
+                        self.mode = Mode::Notes { selected: selected.min(n - 1), confirm: false };
+                    }
+                }
+                self.status = Some((message, false));
+            }
+            Outcome::Source { file, state } => {
+                self.sources.insert(file, state);
             }
             Outcome::Written { path, bytes } => {
                 self.status = Some((format!("wrote the bug report to {} ({bytes} bytes)", path.display()), false))
@@ -535,6 +719,7 @@ impl App {
         self.frame = pos.min(n.saturating_sub(1));
         self.register = 0;
         self.memory_scroll = 0;
+        self.source_top = None;
         let hl: Vec<String> = self.highlighted_registers().into_iter().map(str::to_string).collect();
         if let (Some(first), Some(set)) = (hl.first(), self.frame_registers())
             && let Some(i) = set.regs.iter().position(|r| &*r.name == first)

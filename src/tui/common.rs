@@ -127,6 +127,105 @@ pub fn fit(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
     Line::from(out)
 }
 
+/// Whether a character belongs to a word or number that must not be cut at the left edge.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// A row scrolled `skip` columns sideways: the first `frozen` spans (marks, a register's name
+/// and value) stay, the rest is shifted left. A word or number that the left edge would cut
+/// is left out whole and `…` stands in front. Returns the row (not yet cut to a width; use
+/// [`fit`]) and how far this row could scroll before its end is in view at `width`.
+pub fn scroll_row(spans: Vec<Span<'static>>, frozen: usize, skip: usize, width: usize) -> (Vec<Span<'static>>, usize) {
+    let frozen = frozen.min(spans.len());
+    let fixed: usize = spans[..frozen].iter().map(|s| s.content.chars().count()).sum();
+    let rest_len: usize = spans[frozen..].iter().map(|s| s.content.chars().count()).sum();
+    // The room after the frozen part, one column kept for the `…` of a cut row.
+    let room = width.saturating_sub(fixed + 1);
+    let overflow = rest_len.saturating_sub(room.max(1));
+    if skip == 0 {
+        return (spans, overflow);
+    }
+    let mut it = spans.into_iter();
+    let mut out: Vec<Span<'static>> = it.by_ref().take(frozen).collect();
+    let chars: Vec<(char, Style)> =
+        it.flat_map(|s| s.content.chars().map(move |c| (c, s.style)).collect::<Vec<_>>()).collect();
+    let mut i = skip.min(chars.len());
+    while i > 0 && i < chars.len() && is_word(chars[i - 1].0) && is_word(chars[i].0) {
+        i += 1;
+    }
+    let style = chars.get(i).or(chars.last()).map(|c| c.1).unwrap_or_default();
+    out.push(Span::styled("…", style));
+    let mut cur = String::new();
+    let mut cur_style = style;
+    for &(c, st) in &chars[i..] {
+        if st != cur_style && !cur.is_empty() {
+            out.push(Span::styled(std::mem::take(&mut cur), cur_style));
+        }
+        cur_style = st;
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(Span::styled(cur, cur_style));
+    }
+    (out, overflow)
+}
+
+/// Records how far a pane can scroll sideways (the widest row's overflow) and marks its
+/// bottom border: `◂` when scrolled (more to the left, ← h), `▸` when a row goes on to the
+/// right (→ l). Returns the columns the marker takes at the border's right end (0: none).
+pub fn side_marker(
+    area: Rect,
+    buf: &mut ratatui::buffer::Buffer,
+    max: &Cell<[usize; 7]>,
+    pane: usize,
+    skip: usize,
+    overflow: usize,
+    theme: &Theme,
+) -> u16 {
+    let mut m = max.get();
+    m[pane] = overflow;
+    max.set(m);
+    let text = match (skip > 0, overflow > skip) {
+        (true, true) => " ◂ h l ▸ ",
+        (true, false) => " ◂ h ",
+        (false, true) => " l ▸ ",
+        (false, false) => return 0,
+    };
+    let n = text.chars().count() as u16;
+    if area.height < 2 || area.width < n + 4 {
+        return 0;
+    }
+    let x = area.x + area.width - n - 2;
+    ratatui::widgets::Widget::render(
+        Line::styled(text, theme.key()),
+        Rect::new(x, area.y + area.height - 1, n, 1),
+        buf,
+    );
+    n + 2
+}
+
+/// Words of `text` in rows of at most `width` columns (a word longer than a row gets a row of
+/// its own, to be cut whole by [`fit`]).
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut rows = Vec::new();
+    let mut cur = String::new();
+    for w in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = cur.chars().count();
+        if n > 0 && n + 1 + w.chars().count() > width {
+            rows.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+    }
+    if !cur.is_empty() {
+        rows.push(cur);
+    }
+    rows
+}
+
 /// Pads a row to `width` so a selection style covers the whole row.
 pub fn pad_style(line: Line<'static>, width: usize, style: Style) -> Line<'static> {
     let n: usize = line.spans.iter().map(|s| s.content.chars().count()).sum();
@@ -171,6 +270,22 @@ mod tests {
         for w in 0..40 {
             assert!(text(&fit(row(), w)).chars().count() <= w);
         }
+    }
+
+    #[test]
+    fn scrolled_rows_never_start_inside_a_word_or_value() {
+        let row = || vec![Span::raw("r13    "), Span::raw("0x000055555555552e heap —▸ 0x555555557dd0")];
+        // 20 columns: 7 frozen, room 12 for a 41-column rest.
+        let (_, over) = scroll_row(row(), 1, 0, 20);
+        assert_eq!(over, 41 - 12);
+        // Skipping 4 columns lands inside the value: it is left out whole.
+        assert_eq!(text(&Line::from(scroll_row(row(), 1, 4, 20).0)), "r13    … heap —▸ 0x555555557dd0");
+        assert_eq!(text(&Line::from(scroll_row(row(), 1, 19, 20).0)), "r13    …heap —▸ 0x555555557dd0");
+        assert_eq!(
+            text(&Line::from(scroll_row(row(), 1, 0, 20).0)),
+            "r13    0x000055555555552e heap —▸ 0x555555557dd0"
+        );
+        assert_eq!(wrap_words("a bb ccc 0x0000555555555549 d", 8), vec!["a bb ccc", "0x0000555555555549", "d"]);
     }
 
     #[test]

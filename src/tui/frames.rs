@@ -4,7 +4,7 @@
 //! shown as its own row, and frames with notes carry `✎`.
 
 use super::app::{App, Pane};
-use super::common::{block, clean, fit, inner, pad_style, window};
+use super::common::{block, clean, fit, inner, pad_style, scroll_row, side_marker, window};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -33,7 +33,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let h = inner.height as usize;
     let w = inner.width as usize;
-    let first = window(app.frame, th.frames.len(), h, &app.frames_offset);
+    let per = rows_per(app, inner.height);
+    let first = window(app.frame, th.frames.len(), h / per, &app.frames_offset);
+    let skip = app.hscroll[Pane::Frames.index()];
+    let mut overflow = 0;
     let finding_frames: Vec<(u32, crate::model::Severity)> = app
         .ir
         .findings
@@ -41,7 +44,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .filter(|f| f.stop.unwrap_or(app.stop) == app.stop && f.thread.as_deref().is_none_or(|id| id == &*th.id))
         .filter_map(|f| f.frame.map(|fr| (fr, f.severity)))
         .collect();
-    for (row, pos) in (first..th.frames.len().min(first + h)).enumerate() {
+    for (row, pos) in (first..th.frames.len().min(first + h / per)).enumerate() {
         let f = &th.frames[pos];
         let t = &app.theme;
         let mut spans: Vec<Span<'static>> = Vec::new();
@@ -76,6 +79,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         if app.frame_notes(pos).next().is_some() {
             spans.push(Span::styled("✎ ", t.note()));
         }
+        let frozen = spans.len();
         if f.signal_handler {
             spans.push(Span::styled("<signal handler called>", t.signal_frame()));
         } else {
@@ -92,7 +96,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             if let Some(h) = host {
                 spans.push(Span::styled(format!(" [inlined into #{h}]"), t.inlined()));
             }
-            if let (Some(file), Some(line)) = (&f.file, f.line) {
+            if per == 2 {
+                // The second row has the full path or module.
+            } else if let (Some(file), Some(line)) = (&f.file, f.line) {
                 let base = file.rsplit('/').next().unwrap_or(file);
                 spans.push(Span::styled(format!(" {}:{line}", clean(base)), t.dim()));
             } else if let Some(m) = &f.module {
@@ -100,17 +106,60 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 spans.push(Span::styled(format!(" ({})", clean(base)), t.dim()));
             }
         }
-        // A long (generic, templated) name gives way first, so the inline marker and the
-        // file:line after it stay visible; the name then ends with `…`.
-        if !f.signal_handler {
+        let (mut spans, over) = scroll_row(spans, frozen, skip, w);
+        overflow = overflow.max(over);
+        // Unscrolled, a long (generic, templated) name gives way first, so the inline marker
+        // and the file:line after it stay visible; the name then ends with `…`.
+        if !f.signal_handler && skip == 0 {
             shorten_name(&mut spans, w);
         }
         let mut line = fit(spans, w);
-        if pos == app.frame {
-            line = pad_style(line, w, if focused { t.selected() } else { t.selected_unfocused() });
+        let selected = pos == app.frame;
+        let sel_style = if focused { t.selected() } else { t.selected_unfocused() };
+        if selected {
+            line = pad_style(line, w, sel_style);
         }
-        line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
+        let y = inner.y + (row * per) as u16;
+        line.render(Rect::new(inner.x, y, inner.width, 1), buf);
+        if per == 2 {
+            // The second row: the full source path and the arguments, or the module and pc.
+            let mut more: Vec<Span<'static>> = vec![Span::raw("      ")];
+            let mut parts = Vec::new();
+            if let (Some(file), Some(line)) = (&f.file, f.line) {
+                // The whole path when it fits, else its last component: the line stays seen.
+                let full = format!("at {}:{line}", clean(file));
+                if full.chars().count() + 6 <= w {
+                    parts.push(full);
+                } else {
+                    parts.push(format!("at {}:{line}", clean(file.rsplit('/').next().unwrap_or(file))));
+                }
+            } else if let Some(m) = &f.module {
+                parts.push(format!("from {}", clean(m)));
+            }
+            if let Some(a) = f.args.as_deref().filter(|a| !a.trim().is_empty()) {
+                parts.push(format!("({})", clean(a)));
+            }
+            if let Some(pc) = f.pc {
+                parts.push(format!("pc {pc}"));
+            }
+            more.push(Span::styled(parts.join(" "), t.dim()));
+            let (more, over) = scroll_row(more, 1, skip, w);
+            overflow = overflow.max(over);
+            let mut line = fit(more, w);
+            if selected {
+                line = pad_style(line, w, sel_style);
+            }
+            line.render(Rect::new(inner.x, y + 1, inner.width, 1), buf);
+        }
     }
+    side_marker(area, buf, &app.hscroll_max, Pane::Frames.index(), skip, overflow, &app.theme);
+}
+
+/// Rows per frame: two (the frame, then its full path, arguments and pc) when every frame
+/// fits twice over, else one.
+pub fn rows_per(app: &App, inner_height: u16) -> usize {
+    let n = app.current_thread().map(|t| t.frames.len()).unwrap_or(0);
+    if n > 0 && n * 2 <= inner_height as usize { 2 } else { 1 }
 }
 
 /// Shortens the name span (the first one after `#N`, the longest) so the row fits `w`

@@ -2,7 +2,7 @@
 //! line (new-stop notice, prompt, status message or key hints). Also the "terminal too small"
 //! screen.
 
-use super::app::{App, MIN, Mode, PromptKind};
+use super::app::{App, MIN, Mode, Pane, PromptKind};
 use super::common::{clean, fit};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -49,11 +49,15 @@ const HINTS: &[(&str, &str)] = &[
     ("Enter", "open"),
     ("/", "search"),
     ("a", "note"),
+    ("m", "notes"),
     ("e", "export"),
     ("t", "threads"),
 ];
 
-pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
+/// The footer: a follow-mode notice, then the prompt, a status message, or the key hints
+/// after the names of the panes this terminal size hides (`hidden: memory, raw — widen or
+/// press Tab`).
+pub fn footer(app: &App, area: Rect, hidden: &[Pane], buf: &mut Buffer) {
     let t = &app.theme;
     // Follow mode: a stop arrived while the user was looking at an earlier one.
     let notice: Vec<Span<'static>> = match app.new_stop {
@@ -70,28 +74,59 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         _ => Vec::new(),
     };
     let line = match &app.mode {
-        Mode::Prompt { kind, text } => {
+        Mode::Prompt { kind, text, cursor } => {
             let label = match kind {
                 PromptKind::Search => "/".to_string(),
                 PromptKind::Note(target) => {
                     format!("note on {} (Enter saves, Esc cancels): ", clean(&target.to_string()))
                 }
+                PromptKind::EditNote { target, .. } => {
+                    format!("edit note on {} (Enter saves, Esc keeps the old text): ", clean(&target.to_string()))
+                }
             };
-            // Show the end of long input.
-            let room = (area.width as usize).saturating_sub(label.chars().count() + 1);
-            let shown: String = {
-                let n = text.chars().count();
-                text.chars().skip(n.saturating_sub(room)).collect()
+            // On a narrow terminal the label gives way to the text being typed.
+            // (at least 20 columns of it): the key hint goes first, then the target.
+            let fits = |l: &str| l.chars().count() + 20 <= area.width as usize;
+            let label = match kind {
+                _ if fits(&label) => label,
+                PromptKind::Search => label,
+                PromptKind::Note(target) | PromptKind::EditNote { target, .. } => {
+                    let verb = if matches!(kind, PromptKind::Note(_)) { "note" } else { "edit note" };
+                    let short = format!("{verb} on {}: ", clean(&target.to_string()));
+                    if fits(&short) { short } else { format!("{verb}: ") }
+                }
             };
-            Line::from(vec![Span::styled(label, t.key()), Span::raw(clean(&shown)), Span::styled("█", t.text())])
+            // A window of the input around the cursor (the end of long input at first).
+            let room = (area.width as usize).saturating_sub(label.chars().count() + 1).max(1);
+            let chars: Vec<char> = clean(text).chars().collect();
+            let cursor = (*cursor).min(chars.len());
+            let start = (cursor + 1).saturating_sub(room);
+            let end = (start + room).min(chars.len());
+            let before: String = chars[start..cursor].iter().collect();
+            // At the end, a block; on a character, that character in reverse video.
+            let at: String = chars.get(cursor).map(|c| c.to_string()).unwrap_or_else(|| "█".into());
+            let after: String =
+                chars.get(cursor + 1..end.max(cursor + 1)).map(|c| c.iter().collect()).unwrap_or_default();
+            Line::from(vec![
+                Span::styled(label, t.key()),
+                Span::raw(before),
+                Span::styled(at, if cursor < chars.len() { t.selected() } else { t.text() }),
+                Span::raw(after),
+            ])
         }
         _ => match &app.status {
             Some((msg, err)) => Line::styled(clean(msg), if *err { t.status_error() } else { t.text() }),
             None => {
                 let mut v = Vec::new();
-                for (k, d) in HINTS {
+                for (i, (k, d)) in HINTS.iter().enumerate() {
                     v.push(Span::styled(k.to_string(), t.key()));
                     v.push(Span::raw(format!(" {d}  ")));
+                    // After `? help`, so a narrow terminal still says what it does not show.
+                    if i == 0 && !hidden.is_empty() {
+                        let names: Vec<&str> = hidden.iter().map(|p| p.name()).collect();
+                        v.push(Span::styled(format!("hidden: {} — widen or press Tab", names.join(", ")), t.dim()));
+                        v.push(Span::raw("  "));
+                    }
                 }
                 fit(v, area.width as usize)
             }

@@ -3,7 +3,7 @@
 //! coloured by what it points into and `← reg` where a register of the frame points at it.
 
 use super::app::{App, Pane};
-use super::common::{block, clean, fit, inner};
+use super::common::{block, clean, fit, inner, scroll_row, side_marker};
 use crate::classify::{Classifier, RegionKind};
 use crate::model::*;
 use ratatui::buffer::Buffer;
@@ -109,7 +109,15 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let h = inner.height as usize;
     let w = inner.width as usize;
     let top = app.memory_scroll.min(rows.len().saturating_sub(1));
+    let skip = app.hscroll[Pane::Memory.index()];
+    let mut overflow = 0;
     for (y, row) in rows.iter().skip(top).take(h).enumerate() {
+        // An instruction's marker and address, a dump row's address stay when scrolled.
+        let frozen = match *row {
+            Row::Insn(_) => 2,
+            Row::Words { .. } | Row::Str(_) => 1,
+            _ => 0,
+        };
         let spans: Vec<Span<'static>> = match *row {
             Row::Heading(s) => vec![Span::styled(s.to_string(), t.title())],
             Row::Blank => vec![],
@@ -171,6 +179,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 v
             }
         };
+        let (spans, over) = scroll_row(spans, frozen, skip, w);
+        overflow = overflow.max(over);
         fit(spans, w).render(Rect::new(inner.x, inner.y + y as u16, inner.width, 1), buf);
     }
+    side_marker(area, buf, &app.hscroll_max, Pane::Memory.index(), skip, overflow, t);
 }

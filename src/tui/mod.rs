@@ -22,6 +22,7 @@ pub mod memory;
 pub mod popup;
 pub mod raw;
 pub mod registers;
+pub mod source;
 pub mod theme;
 
 use crate::model::InputReport;
@@ -116,6 +117,48 @@ pub fn perform(app: &mut App, e: Effect) {
                 Err(e) => Outcome::Failed(e.to_string()),
             }
         }
+        Effect::EditNote { dump, id, target, text } => match crate::notes::edit(&dump, &id, &target, &text) {
+            Ok((f, crate::notes::Edited::Replaced)) => {
+                Outcome::NotesChanged { message: format!("note edited on {target}"), notes: f.notes }
+            }
+            Ok((f, crate::notes::Edited::ReAdded)) => Outcome::NotesChanged {
+                message: format!(
+                    "the note had been removed meanwhile; the new text was saved as a new note on {target}"
+                ),
+                notes: f.notes,
+            },
+            Err(e) => Outcome::Failed(e.to_string()),
+        },
+        Effect::DeleteNote { dump, id } => {
+            let mut gone = false;
+            match crate::notes::update(&dump, |f| {
+                let before = f.notes.len();
+                f.notes.retain(|n| n.id != id);
+                gone = f.notes.len() != before;
+            }) {
+                Ok(f) => Outcome::NotesChanged {
+                    message: if gone { "note deleted".into() } else { "the note was already gone".into() },
+                    notes: f.notes,
+                },
+                Err(e) => Outcome::Failed(e.to_string()),
+            }
+        }
+        Effect::LoadSource { file, dirs } => {
+            let roots = crate::fsutil::source_roots(&dirs);
+            let state = match crate::fsutil::find_source(&file, &roots) {
+                crate::fsutil::SourceFile::Read(path, text) => {
+                    let shown = roots
+                        .iter()
+                        .find_map(|r| path.strip_prefix(r).ok())
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_else(|| path.display().to_string());
+                    app::SourceState::Read { shown, lines: text.lines().map(str::to_string).collect() }
+                }
+                crate::fsutil::SourceFile::Refused(why) => app::SourceState::Refused(why),
+                crate::fsutil::SourceFile::NotFound => app::SourceState::NotFound,
+            };
+            Outcome::Source { file, state }
+        }
         // Never through a symlink planted at DUMP.report.md (refused with a message).
         Effect::WriteFile { path, text } => match crate::fsutil::write_file(&path, text.as_bytes()) {
             Ok(()) => Outcome::Written { path, bytes: text.len() },
@@ -131,16 +174,37 @@ pub fn perform(app: &mut App, e: Effect) {
 /// Runs the TUI until the user quits. `started` is when the program started, for the
 /// first-frame time printed with `TRACECHECK_TIMING=1` (see docs/tui.md).
 pub fn run(ir: InputReport, dump: Option<PathBuf>, started: Instant) -> anyhow::Result<()> {
-    run_app(App::new(ir, dump, theme::Theme::from_env()), started)
+    run_with_sources(ir, dump, Vec::new(), started)
+}
+
+/// [`run`], reading source files for the Source pane from `source_dirs` (`--source-dir`;
+/// empty: the current directory).
+pub fn run_with_sources(
+    ir: InputReport,
+    dump: Option<PathBuf>,
+    source_dirs: Vec<PathBuf>,
+    started: Instant,
+) -> anyhow::Result<()> {
+    run_app(App::new(ir, dump, theme::Theme::from_env()).with_source_dirs(source_dirs), started)
 }
 
 /// `tracecheck tui --follow FILE`: the TUI on a file that is still growing (a gdb log). FILE
 /// need not exist yet. See `follow.rs`.
 pub fn run_follow(path: PathBuf, options: crate::pipeline::LoadOptions, started: Instant) -> anyhow::Result<()> {
+    run_follow_with_sources(path, options, Vec::new(), started)
+}
+
+/// [`run_follow`] with the Source pane reading from `source_dirs` (`--source-dir`).
+pub fn run_follow_with_sources(
+    path: PathBuf,
+    options: crate::pipeline::LoadOptions,
+    source_dirs: Vec<PathBuf>,
+    started: Instant,
+) -> anyhow::Result<()> {
     if path.is_dir() {
         anyhow::bail!("{} is a directory", path.display());
     }
-    run_app(App::following(path, options, theme::Theme::from_env()), started)
+    run_app(App::following(path, options, theme::Theme::from_env()).with_source_dirs(source_dirs), started)
 }
 
 /// How often the event loop looks for a finished parse while the follow worker runs.
@@ -149,7 +213,9 @@ const RESULT_POLL: Duration = Duration::from_millis(10);
 fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
     let mut guard = TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
-    app.update(Action::Resize(size.width, size.height));
+    for e in app.update(Action::Resize(size.width, size.height)) {
+        perform(&mut app, e);
+    }
     guard.terminal.draw(|f| app.draw(f, f.area()))?;
     let first_frame = started.elapsed();
     let mut next_tick = Instant::now() + follow::POLL_INTERVAL;

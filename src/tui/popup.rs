@@ -23,7 +23,15 @@ pub fn help(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let r = centered(area, width, lines + 2);
     Clear.render(r, buf);
     block(" Help · Esc closes · j/k scroll ", true, &app.theme).render(r, buf);
-    Paragraph::new(HELP).scroll((scroll, 0)).render(inner(r), buf);
+    // A line wider than a narrow terminal ends with `…`, as in the panes.
+    let inner = inner(r);
+    let lines: Vec<Line<'static>> = HELP
+        .lines()
+        .skip(scroll as usize)
+        .take(inner.height as usize)
+        .map(|l| fit(vec![Span::raw(l.to_string())], inner.width as usize))
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
 }
 
 pub fn threads(app: &App, area: Rect, selected: usize, buf: &mut Buffer) {
@@ -124,4 +132,41 @@ pub fn export(app: &App, area: Rect, buf: &mut Buffer) {
         Line::styled("Notes are included next to what they annotate.", t.dim()),
     ];
     Paragraph::new(lines).render(inner(r), buf);
+}
+
+/// The notes list (`m`): the selected item's notes first, each with its short id and what it
+/// is on. Enter or `e` edits the selected note, `d` twice deletes it.
+pub fn notes(app: &App, area: Rect, selected: usize, confirm: bool, buf: &mut Buffer) {
+    let t = &app.theme;
+    let list = app.notes_list();
+    let r = centered(area, area.width.saturating_sub(8).max(30), area.height.saturating_sub(4).max(6));
+    Clear.render(r, buf);
+    let title = if confirm {
+        " Notes · d again deletes · any other key keeps it ".to_string()
+    } else {
+        format!(" Notes ({}) · Enter/e edit · d delete · Esc closes ", list.len())
+    };
+    block(title, true, t).render(r, buf);
+    let inner = inner(r);
+    let h = inner.height as usize;
+    let w = inner.width as usize;
+    let file = crate::notes::NotesFile { notes: app.notes.clone(), ..Default::default() };
+    let short = crate::notes::short_ids(&file);
+    let first = window(selected, list.len(), h, &app.threads_offset);
+    for (y, k) in (first..list.len().min(first + h)).enumerate() {
+        let i = list[k];
+        let n = &app.notes[i];
+        let here = app.placements.get(i) == Some(&crate::notes::Placement::Orphan);
+        let v: Vec<Span<'static>> = vec![
+            Span::styled("✎ ", t.note()),
+            Span::styled(format!("{:<6} ", short.get(i).map(String::as_str).unwrap_or("")), t.dim()),
+            Span::styled(format!("{}: ", clean(&n.target.to_string())), if here { t.dim() } else { t.bold() }),
+            Span::raw(clean(n.text.trim())),
+        ];
+        let mut l = fit(v, w);
+        if k == selected {
+            l = pad_style(l, w, if confirm { t.status_error() } else { t.selected() });
+        }
+        l.render(Rect::new(inner.x, inner.y + y as u16, inner.width, 1), buf);
+    }
 }

@@ -4,7 +4,7 @@
 //! the text and cleaned, so a 10 MB dump draws as fast as a small one.
 
 use super::app::{App, Pane};
-use super::common::{block, clean, inner};
+use super::common::{block, clean, inner, scroll_row, side_marker};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -42,16 +42,20 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     app.raw_top.set(top);
     let spans = app.highlight_spans();
     let gutter = format!("{}", n).len();
+    let skip = app.hscroll[Pane::Raw.index()];
+    let mut overflow = 0;
     for (y, i) in (top..n.min(top + h)).enumerate() {
         let lineno = i as u32 + 1;
         let hl = spans.iter().any(|s| s.first <= lineno && lineno <= s.last);
-        let text: String = clean(line(app, i)).chars().skip(app.raw_hscroll).collect();
-        let mut v = vec![
+        let text = clean(line(app, i));
+        let v = vec![
             Span::styled(format!("{lineno:>gutter$}"), t.line_number()),
             if hl { Span::styled("▌", t.highlight()) } else { Span::raw(" ") },
             Span::styled(text, if hl { t.highlight() } else { t.text() }),
         ];
-        let mut l = super::common::fit(std::mem::take(&mut v), inner.width as usize);
+        let (v, over) = scroll_row(v, 2, skip, inner.width as usize);
+        overflow = overflow.max(over);
+        let mut l = super::common::fit(v, inner.width as usize);
         if i == cursor {
             l = super::common::pad_style(
                 l,
@@ -61,4 +65,5 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         }
         l.render(Rect::new(inner.x, inner.y + y as u16, inner.width, 1), buf);
     }
+    side_marker(area, buf, &app.hscroll_max, Pane::Raw.index(), skip, overflow, t);
 }

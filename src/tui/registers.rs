@@ -5,7 +5,7 @@
 //! `*` marks values that differ from the next (outer) frame; `✎` marks notes.
 
 use super::app::{App, Pane};
-use super::common::{block, clean, fit, inner, pad_style, window};
+use super::common::{block, clean, fit, inner, pad_style, scroll_row, side_marker, window};
 use crate::classify::{Classifier, RegionKind};
 use crate::model::*;
 use crate::report::is_non_pointer_register;
@@ -95,13 +95,13 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         None => " Registers ".to_string(),
     };
     block(title, focused, t).render(area, buf);
-    draw_legend(app, area, buf);
     let inner = inner(area);
     let Some(set) = app.frame_registers() else {
         let msg = match frame_idx {
             Some(i) => format!("no registers were printed for frame #{i} (gdb: frame {i}, info registers)"),
             None => "no frame selected".to_string(),
         };
+        draw_legend(app, area, 0, buf);
         ratatui::widgets::Paragraph::new(msg)
             .style(t.dim())
             .wrap(ratatui::widgets::Wrap { trim: true })
@@ -116,6 +116,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let first = window(app.register, set.regs.len(), h, &app.registers_offset);
     // Full 16-digit values when there is room, else unpadded.
     let wide = w >= 60;
+    let skip = app.hscroll[Pane::Registers.index()];
+    let mut overflow = 0;
     for (row, i) in (first..set.regs.len().min(first + h)).enumerate() {
         let r = &set.regs[i];
         let highlighted = hl.contains(&&*r.name);
@@ -153,24 +155,33 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         if app.register_notes(&r.name).next().is_some() {
             spans.push(Span::styled("✎ ", t.note()));
         }
+        // Marks, name and value stay; what the value points to scrolls sideways.
+        let frozen = spans.len();
         spans.extend(annotation(app, r, &c));
+        let (spans, over) = scroll_row(spans, frozen, skip, w);
+        overflow = overflow.max(over);
         let mut line = fit(spans, w);
         if i == app.register && (focused || app.item_pane == Pane::Registers) {
             line = pad_style(line, w, if focused { t.selected() } else { t.selected_unfocused() });
         }
         line.render(Rect::new(inner.x, inner.y + row as u16, inner.width, 1), buf);
     }
+    let marker = side_marker(area, buf, &app.hscroll_max, Pane::Registers.index(), skip, overflow, t);
+    draw_legend(app, area, marker, buf);
 }
 
 /// The region colour legend (as pwndbg shows it) on the pane's bottom border, so the colours
 /// of the values above are always explained on screen.
-pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
+/// `reserve` columns at the right end are kept for the sideways-scroll marker; when the
+/// whole legend does not fit beside it, the word `legend:` goes first.
+pub fn draw_legend(app: &App, area: Rect, reserve: u16, buf: &mut Buffer) {
     use crate::classify::RegionKind as K;
     if area.height < 3 || area.width < 12 {
         return;
     }
     let t = &app.theme;
     let mut spans: Vec<Span<'static>> = vec![Span::styled(" legend: ", t.dim())];
+    let w = area.width.saturating_sub(4 + reserve) as usize;
     for (k, name) in [
         (K::Stack, "stack"),
         (K::Heap, "heap"),
@@ -181,9 +192,11 @@ pub fn draw_legend(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(name, t.region(k)));
         spans.push(Span::raw(" "));
     }
-    let w = area.width.saturating_sub(4) as usize;
+    if spans.iter().map(|s| s.content.chars().count()).sum::<usize>() > w {
+        spans[0] = Span::raw(" ");
+    }
     let line = crate::tui::common::fit(spans, w);
-    line.render(Rect::new(area.x + 2, area.y + area.height - 1, area.width.saturating_sub(4), 1), buf);
+    line.render(Rect::new(area.x + 2, area.y + area.height - 1, w as u16, 1), buf);
 }
 
 #[cfg(test)]

@@ -12,7 +12,17 @@ impl App {
     /// (`tui::perform`), which reports each result with [`App::outcome`].
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         self.step(action);
+        self.request_source();
+        self.clamp_hscroll();
         std::mem::take(&mut self.effects)
+    }
+
+    /// Keeps each pane's sideways scroll within what its last draw could show.
+    fn clamp_hscroll(&mut self) {
+        let max = self.hscroll_max.get();
+        for (h, m) in self.hscroll.iter_mut().zip(max) {
+            *h = (*h).min(m);
+        }
     }
 
     pub(super) fn step(&mut self, action: Action) {
@@ -109,17 +119,40 @@ impl App {
                 Action::Back | Action::Quit => self.mode = Mode::Normal,
                 _ => {}
             },
-            Mode::Prompt { kind, mut text } => match action {
+            Mode::Prompt { kind, mut text, cursor } => match action {
                 Action::Input(c) => {
+                    let mut cursor = cursor;
                     if text.chars().count() < 4000 {
-                        text.push(c);
+                        text.insert(byte_at(&text, cursor), c);
+                        cursor += 1;
                     }
-                    self.mode = Mode::Prompt { kind, text };
+                    self.mode = Mode::Prompt { kind, text, cursor };
                 }
                 Action::Backspace => {
-                    text.pop();
-                    self.mode = Mode::Prompt { kind, text };
+                    let mut cursor = cursor;
+                    if cursor > 0 {
+                        cursor -= 1;
+                        text.remove(byte_at(&text, cursor));
+                    }
+                    self.mode = Mode::Prompt { kind, text, cursor };
                 }
+                Action::Delete => {
+                    if cursor < text.chars().count() {
+                        text.remove(byte_at(&text, cursor));
+                    }
+                    self.mode = Mode::Prompt { kind, text, cursor };
+                }
+                Action::Left | Action::Right | Action::Top | Action::Bottom => {
+                    let n = text.chars().count();
+                    let cursor = match action {
+                        Action::Left => cursor.saturating_sub(1),
+                        Action::Right => (cursor + 1).min(n),
+                        Action::Top => 0,
+                        _ => n,
+                    };
+                    self.mode = Mode::Prompt { kind, text, cursor };
+                }
+                // Esc: nothing is saved; an edited note keeps its old text.
                 Action::Back => self.mode = Mode::Normal,
                 Action::Open => {
                     self.mode = Mode::Normal;
@@ -131,10 +164,53 @@ impl App {
                             self.search(true, true);
                         }
                         PromptKind::Note(target) => self.save_note(target, &text),
+                        PromptKind::EditNote { id, target, original } => self.edit_note(id, target, &original, &text),
                     }
                 }
                 _ => {}
             },
+            Mode::Notes { selected, confirm } => {
+                let list = self.notes_list();
+                let n = list.len();
+                let last = n.saturating_sub(1);
+                let mv = |s: usize| Mode::Notes { selected: s, confirm: false };
+                match action {
+                    Action::Down => self.mode = mv((selected + 1).min(last)),
+                    Action::Up => self.mode = mv(selected.saturating_sub(1)),
+                    Action::PageDown => self.mode = mv((selected + 10).min(last)),
+                    Action::PageUp => self.mode = mv(selected.saturating_sub(10)),
+                    Action::Top => self.mode = mv(0),
+                    Action::Bottom => self.mode = mv(last),
+                    Action::Open => {
+                        if let Some(note) = list.get(selected).and_then(|&i| self.notes.get(i)) {
+                            let text = note.text.clone();
+                            let cursor = text.chars().count();
+                            let kind = PromptKind::EditNote {
+                                id: note.id.clone(),
+                                target: note.target.clone(),
+                                original: text.clone(),
+                            };
+                            self.mode = Mode::Prompt { kind, text, cursor };
+                        }
+                    }
+                    Action::Delete => match list.get(selected).and_then(|&i| self.notes.get(i)) {
+                        Some(note) if confirm => {
+                            let id = note.id.clone();
+                            self.mode = mv(selected);
+                            self.delete_note(id);
+                        }
+                        Some(_) => {
+                            self.mode = Mode::Notes { selected, confirm: true };
+                            self.status =
+                                Some(("press d again to delete this note; any other key keeps it".into(), false));
+                        }
+                        None => {}
+                    },
+                    Action::Quit => self.quit = true,
+                    Action::Back | Action::Notes => self.mode = Mode::Normal,
+                    _ => self.mode = mv(selected),
+                }
+            }
         }
     }
 
@@ -156,14 +232,18 @@ impl App {
                 }
                 None => self.move_by(isize::MAX / 2),
             },
-            Action::Left => {
-                if self.focus == Pane::Raw {
-                    self.raw_hscroll = self.raw_hscroll.saturating_sub(8);
-                }
-            }
-            Action::Right => {
-                if self.focus == Pane::Raw {
-                    self.raw_hscroll = self.raw_hscroll.saturating_add(8).min(100_000);
+            // Sideways scroll of the focused pane (Detail wraps its lines instead).
+            Action::Left | Action::Right => {
+                if self.focus == Pane::Detail {
+                    self.status = Some(("the Detail pane wraps its lines; nothing to scroll sideways".into(), false));
+                } else {
+                    let i = self.focus.index();
+                    let max = self.hscroll_max.get()[i];
+                    self.hscroll[i] = if action == Action::Left {
+                        self.hscroll[i].saturating_sub(HSTEP)
+                    } else {
+                        self.hscroll[i].saturating_add(HSTEP).min(max)
+                    };
                 }
             }
             Action::NextPane | Action::PrevPane => {
@@ -175,7 +255,9 @@ impl App {
             Action::Focus(p) => self.focus_pane(p),
             Action::Open => self.open(),
             Action::Back => {}
-            Action::SearchStart => self.mode = Mode::Prompt { kind: PromptKind::Search, text: String::new() },
+            Action::SearchStart => {
+                self.mode = Mode::Prompt { kind: PromptKind::Search, text: String::new(), cursor: 0 }
+            }
             Action::SearchNext => self.search(true, false),
             Action::SearchPrev => self.search(false, false),
             Action::Threads => {
@@ -201,10 +283,18 @@ impl App {
                 }
             }
             Action::AddNote => {
-                self.mode = Mode::Prompt { kind: PromptKind::Note(self.note_target()), text: String::new() }
+                self.mode = Mode::Prompt { kind: PromptKind::Note(self.note_target()), text: String::new(), cursor: 0 }
             }
             Action::AddTraceNote => {
-                self.mode = Mode::Prompt { kind: PromptKind::Note(Target::Trace), text: String::new() }
+                self.mode = Mode::Prompt { kind: PromptKind::Note(Target::Trace), text: String::new(), cursor: 0 }
+            }
+            Action::Notes => {
+                if self.notes.is_empty() {
+                    self.status =
+                        Some(("no notes yet (a adds one on the selected item, A on the trace)".into(), false));
+                } else {
+                    self.mode = Mode::Notes { selected: 0, confirm: false };
+                }
             }
             Action::Export => self.mode = Mode::Export,
             Action::ExportFile => self.export_file(),
@@ -218,7 +308,7 @@ impl App {
                     self.focus = before;
                 }
             }
-            Action::Input(_) | Action::Backspace | Action::Resize(..) => {}
+            Action::Input(_) | Action::Backspace | Action::Delete | Action::Resize(..) => {}
         }
     }
 
@@ -278,6 +368,14 @@ impl App {
             Pane::Raw => {
                 self.raw_cursor = step(self.raw_cursor, self.raw_lines.len());
             }
+            Pane::Source => {
+                let n = match self.current_source() {
+                    Some((_, _, SourceState::Read { lines, .. })) => lines.len(),
+                    _ => 0,
+                };
+                let top = self.source_top.unwrap_or_else(|| super::super::source::centred_top(self));
+                self.source_top = Some(step(top, n));
+            }
         }
     }
 
@@ -299,7 +397,7 @@ impl App {
                 self.follow_raw();
                 self.focus_pane(Pane::Raw);
             }
-            Pane::Detail | Pane::Memory => self.focus_pane(Pane::Raw),
+            Pane::Detail | Pane::Memory | Pane::Source => self.focus_pane(Pane::Raw),
             Pane::Raw => self.open_raw_line(),
         }
     }
@@ -373,7 +471,8 @@ impl App {
         let i = (row - r.y - 1) as usize;
         match p {
             Pane::Frames => {
-                let target = self.frames_offset.get() + i;
+                let per = frames::rows_per(self, r.height.saturating_sub(2));
+                let target = self.frames_offset.get() + i / per;
                 if self.current_thread().is_some_and(|t| target < t.frames.len()) {
                     self.select_frame(target);
                     self.follow_raw();
@@ -387,7 +486,7 @@ impl App {
                 }
             }
             Pane::Findings => {
-                let target = findings::row_to_finding(self, self.findings_offset.get() + i);
+                let target = findings::row_to_finding(self, i);
                 if let Some(t) = target {
                     self.select_finding(t);
                     self.follow_raw();
@@ -399,7 +498,7 @@ impl App {
                     self.raw_cursor = target;
                 }
             }
-            Pane::Detail | Pane::Memory => {}
+            Pane::Detail | Pane::Memory | Pane::Source => {}
         }
     }
 
@@ -412,7 +511,7 @@ impl App {
             return;
         };
         let pane = match self.focus {
-            Pane::Detail | Pane::Memory => Pane::Raw,
+            Pane::Detail | Pane::Memory | Pane::Source => Pane::Raw,
             p => p,
         };
         let found = match pane {
@@ -495,6 +594,14 @@ impl App {
         }
         found
     }
+}
+
+/// Columns one ← or → moves a pane sideways.
+pub const HSTEP: usize = 8;
+
+/// The byte offset of char `i` of `s` (its length past the end).
+fn byte_at(s: &str, i: usize) -> usize {
+    s.char_indices().nth(i).map(|(b, _)| b).unwrap_or(s.len())
 }
 
 /// The next index after (or before) `cur`, wrapping, for which `hit` is true.
