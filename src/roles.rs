@@ -141,7 +141,7 @@ pub fn is_machinery(f: &Frame) -> bool {
         "clone3",
         "clone",
     ];
-    if EXACT.contains(&name) || crate::input::dumps::is_llvm_handler(name) {
+    if EXACT.contains(&name) || is_llvm_handler(name) {
         return true;
     }
     const PREFIXES: &[&str] = &[
@@ -281,6 +281,23 @@ fn is_go_std_source(file: &str) -> bool {
     let is_goroot = root.eq_ignore_ascii_case("go") || root.starts_with("go-1.") || root.starts_with("go1.");
     let pkg = file[p + 5..].split('/').next().unwrap_or("");
     is_goroot && STD.contains(&pkg) && file[p + 5..].contains('/')
+}
+
+/// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
+pub fn is_llvm_handler(name: &str) -> bool {
+    matches!(
+        name,
+        "llvm::sys::PrintStackTrace"
+            | "llvm::sys::RunSignalHandlers"
+            | "llvm::sys::CleanupOnSignal"
+            | "llvm::sys::RunInterruptHandlers"
+            | "SignalHandler"
+            | "PrintStackTraceSignalHandler"
+            | "llvm::sys::Process::Exit"
+            | "llvm::report_fatal_error"
+            | "llvm::llvm_unreachable_internal"
+            | "llvm::CrashRecoveryContext::HandleExit"
+    )
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.

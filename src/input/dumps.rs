@@ -52,23 +52,6 @@ pub(crate) struct DumpState {
     in_handler: bool,
 }
 
-/// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
-pub(crate) fn is_llvm_handler(name: &str) -> bool {
-    matches!(
-        name,
-        "llvm::sys::PrintStackTrace"
-            | "llvm::sys::RunSignalHandlers"
-            | "llvm::sys::CleanupOnSignal"
-            | "llvm::sys::RunInterruptHandlers"
-            | "SignalHandler"
-            | "PrintStackTraceSignalHandler"
-            | "llvm::sys::Process::Exit"
-            | "llvm::report_fatal_error"
-            | "llvm::llvm_unreachable_internal"
-            | "llvm::CrashRecoveryContext::HandleExit"
-    )
-}
-
 /// `LLVM ERROR: …` and clang's `fatal error: error in backend: …`: LLVM's fatal errors, which
 /// exit through the crash handler without a signal.
 fn is_fatal_error(t: &str) -> bool {
@@ -331,7 +314,7 @@ fn put(b: &mut Builder, f: DumpFrame<'_>, n: u32) {
     }
     if b.dumps.mode == DumpMode::Llvm && b.dumps.in_handler {
         let name = f.function.unwrap_or("");
-        if is_llvm_handler(name) {
+        if crate::roles::is_llvm_handler(name) {
             // Still printing.
         } else if f.index > 0 && is_trampoline(&f) {
             frame.signal_handler = true;

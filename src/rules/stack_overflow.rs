@@ -281,7 +281,7 @@ fn unreadable_near_sp(f: &Frame, sp: u64) -> Option<u64> {
     args.match_indices(key).find_map(|(p, _)| {
         let a = &args[p + key.len()..];
         let end = a.find(|c: char| !c.is_ascii_hexdigit() && c != 'x').unwrap_or(a.len());
-        let v = crate::input::lexemes::parse_hex(&a[..end])?;
+        let v = u64::from_str_radix(a[..end].strip_prefix("0x")?, 16).ok()?;
         (v.abs_diff(sp) <= NEAR_SP).then_some(v)
     })
 }
