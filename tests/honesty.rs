@@ -60,6 +60,8 @@ fn an_exe_that_matches_no_module_is_named() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
+    // The copy is as large as the debug binary (about 100 MB): never leave it behind.
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         text.contains("unrelated-program: no module of the trace matches it"),
         "an unused --exe is not mentioned:\n{text}"
