@@ -414,7 +414,11 @@ impl Builder {
         self.frame_cont = None;
         let reuse = self.stop.filter(|&i| {
             let s = &self.trace.stops[i];
-            s.reason.kind == StopKind::Unknown
+            // A Rust panic report without a backtrace, then the debugger's stop for its abort.
+            let bare_panic = s.reason.kind == StopKind::RuntimeError
+                && s.reason.description.as_deref() == Some("Rust panic")
+                && reason.kind == StopKind::Signal;
+            (s.reason.kind == StopKind::Unknown || bare_panic)
                 && s.threads.iter().all(|t| t.frames.is_empty() && t.registers.is_empty())
                 && s.memory.is_empty()
                 && s.disassembly.is_empty()
@@ -422,8 +426,16 @@ impl Builder {
         let i = match reuse {
             Some(i) => {
                 let s = &mut self.trace.stops[i];
+                let was_panic = s.reason.kind == StopKind::RuntimeError;
                 s.reason = reason;
                 s.span.extend_to(s.reason.span.first);
+                // The panic report's thread (named after the Rust thread, without frames) is not
+                // the one the debugger stops in.
+                if was_panic {
+                    for t in s.threads.iter_mut() {
+                        t.crashed = false;
+                    }
+                }
                 i
             }
             None => self.push_stop(reason),

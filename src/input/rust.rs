@@ -106,7 +106,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         };
         let id = format!("thread '{name}'");
         b.new_stop(reason, Some(&id));
-        b.rust = RustState { payload: true, thread: Some(b.current_thread()), ..Default::default() };
+        // Rust before 1.73 printed the payload on the header line: nothing follows.
+        let one_line = t.contains(" panicked at '");
+        b.rust = RustState { payload: !one_line, thread: Some(b.current_thread()), ..Default::default() };
         b.add_message(t, n);
         return true;
     }
@@ -218,6 +220,19 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.rust.frames = false;
     }
     if b.rust.payload {
+        // A debugger's own output ends the payload (its stop for the same abort follows).
+        let debugger = t.starts_with("Program received signal")
+            || t.starts_with("Program terminated")
+            || t.starts_with("(gdb)")
+            || t.starts_with("(lldb)")
+            || t.starts_with("Process ")
+            || t.starts_with("* thread")
+            || t.starts_with('#')
+            || t.starts_with("Thread ") && t.contains(" received signal ");
+        if debugger {
+            b.rust.payload = false;
+            return false;
+        }
         if t.starts_with("note: ") {
             b.rust.payload = false;
         }
