@@ -6,7 +6,7 @@
 //! ```text
 //! PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace.
 //! Stack dump:
-//! 0.	Program arguments: opt -passes=loop-vectorize -S reduced.ll
+//! 0.<TAB>Program arguments: opt -passes=loop-vectorize -S reduced.ll
 //!  #0 0x000055d7c3a41f28 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/opt/llvm/bin/opt+0x3241f28)
 //!  #3 0x00007f3e21642520 (/lib/x86_64-linux-gnu/libc.so.6+0x42520)
 //! #33 0x00007fcc3b645b f0 __libc_start_call_main ./csu/../sysdeps/nptl/libc_start_call_main.h:74:3
@@ -592,7 +592,7 @@ fn tombstone_line(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     // Register rows: `x0  0000000000000000  x1  0000007a3c1e4f5a`, `rax 0000…  rbx 0000…`.
     let words: Vec<&str> = t.split_whitespace().collect();
-    if words.len() >= 2 && words.len() % 2 == 0 {
+    if words.len() >= 2 && words.len().is_multiple_of(2) {
         let pairs: Vec<(&str, Option<u64>)> = words
             .chunks(2)
             .map(|c| {
@@ -663,12 +663,6 @@ mod tests {
             (f.index, f.module, f.function),
             (4, Some("LLDB"), Some("lldb_private::ProcessGDBRemote::SetThreadStopInfo"))
         );
-        // gdb frames are gdb's.
-        assert!(
-            hash_frame("#0  0x0000555555555219 in session_len (s=0x0) at crash.c:12")
-                .is_some_and(|f| f.function == Some("in session_len"))
-                || true
-        );
         assert!(hash_frame("#include <stdio.h>").is_none());
         assert!(numbered_row("0  1  2").is_none());
     }
@@ -719,7 +713,7 @@ Stack dump:
         assert_eq!(p.trace.stops.len(), 1);
         let stop = &p.trace.stops[0];
         assert_eq!(stop.reason.kind, StopKind::RuntimeError);
-        assert!(!p.trace.formats.iter().any(|f| *f == Format::Go));
+        assert!(!p.trace.formats.contains(&Format::Go));
         let (_, f) = crate::roles::named_culprit(stop).unwrap();
         assert_eq!(f.function.as_deref(), Some("clang::Preprocessor::HandlePragmaDirective"));
     }

@@ -184,7 +184,7 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
     }
     // Register rows: `RAX: 0000… RBX: 0000… RCX: 0000…`, `RSP: 0018:ffffb2c1c3e9fd90 EFLAGS: 00010246`.
     let words: Vec<&str> = t.split_whitespace().collect();
-    if words.len() >= 2 && words.len() % 2 == 0 && words.chunks(2).all(|c| reg_name(c[0]).is_some()) {
+    if words.len() >= 2 && words.len().is_multiple_of(2) && words.chunks(2).all(|c| reg_name(c[0]).is_some()) {
         if b.kernel.oops_in_trace {
             // The user-space registers at the syscall entry, not the faulting kernel frame's.
             b.add_message(t, n);
