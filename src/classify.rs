@@ -87,8 +87,8 @@ pub struct Class {
     pub path: Option<Sym>,
     /// Offset of the value from the start of its mapping.
     pub offset: Option<u64>,
-    /// A symbol the debugger printed next to the value (`main+16`).
-    pub symbol: Option<String>,
+    /// A symbol the debugger printed next to the value (`main+16`), typed at input time.
+    pub symbol: Option<SymbolRef>,
     /// Derived from address-layout heuristics, not from printed mappings.
     pub heuristic: bool,
 }
@@ -129,30 +129,6 @@ pub enum Annotation {
     Region(Class),
 }
 
-/// `main+16` as a name and an offset.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SymbolOffset<'a> {
-    pub name: &'a str,
-    pub offset: u64,
-}
-
-impl Class {
-    /// The printed symbol split into name and offset (`main+16` → `main`, 16).
-    pub fn symbol_offset(&self) -> Option<SymbolOffset<'_>> {
-        let s = self.symbol.as_deref()?;
-        Some(match s.rsplit_once('+') {
-            Some((name, off)) if !name.is_empty() => {
-                let off = off.strip_prefix("0x").map_or_else(|| off.parse().ok(), |h| u64::from_str_radix(h, 16).ok());
-                match off {
-                    Some(offset) => SymbolOffset { name, offset },
-                    None => SymbolOffset { name: s, offset: 0 },
-                }
-            }
-            _ => SymbolOffset { name: s, offset: 0 },
-        })
-    }
-}
-
 impl Annotation {
     /// The region colour to draw it in.
     pub fn kind(&self) -> RegionKind {
@@ -169,7 +145,7 @@ impl Annotation {
         match self {
             Annotation::Region(c) if c.symbol.is_some() && !c.heuristic => {
                 let rest = Class { symbol: None, ..c.clone() };
-                format!("<{}> {rest}", c.symbol.as_deref().unwrap_or(""))
+                format!("<{}> {rest}", c.symbol.as_ref().map(ToString::to_string).unwrap_or_default())
             }
             a => a.to_string(),
         }
@@ -203,12 +179,7 @@ pub fn annotate_register(r: &Register, c: &Classifier<'_>, arch: Arch) -> Option
         return Some(Annotation::SmallNegative(v as i64));
     }
     let mut class = c.classify(v);
-    if let Some(nat) = r.natural.as_deref()
-        && let (Some(a), Some(b)) = (nat.find('<'), nat.rfind('>'))
-        && a < b
-    {
-        class.symbol = Some(nat[a + 1..b].to_string());
-    }
+    class.symbol = r.natural.as_ref().and_then(|n| n.symbol()).cloned();
     if class.kind == RegionKind::Unknown && class.symbol.is_none() {
         return None;
     }
@@ -223,11 +194,21 @@ pub struct Classifier<'a> {
     pie_code_hi: Option<u64>,
     /// Stack pointers of all threads (any stop), for telling stacks apart from other
     /// anonymous memory.
+    sps: std::borrow::Cow<'a, [u64]>,
+}
+
+/// What [`Classifier::new`] gathers from every frame and register set of a trace. Gathering
+/// it walks the whole trace (a few ms on a 60 MB `thread apply all bt full`), so a caller
+/// that classifies again and again against the same trace (the TUI, at every frame it draws)
+/// computes it once with [`TraceFacts::of`] and uses [`Classifier::with_facts`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceFacts {
+    pie_code_hi: Option<u64>,
     sps: Vec<u64>,
 }
 
-impl<'a> Classifier<'a> {
-    pub fn new(trace: &'a Trace) -> Self {
+impl TraceFacts {
+    pub fn of(trace: &Trace) -> TraceFacts {
         let sp = trace.arch.sp_register();
         let mut sps: Vec<u64> = trace
             .stops
@@ -244,9 +225,22 @@ impl<'a> Classifier<'a> {
             .flat_map(|s| s.threads.iter())
             .flat_map(|t| t.frames.iter())
             .filter_map(|f| f.pc.map(|a| a.0))
-            .filter(|pc| Self::in_pie_range(trace.arch, *pc))
+            .filter(|pc| Classifier::in_pie_range(trace.arch, *pc))
             .max();
-        Classifier { trace, pie_code_hi, sps }
+        TraceFacts { pie_code_hi, sps }
+    }
+}
+
+impl<'a> Classifier<'a> {
+    pub fn new(trace: &'a Trace) -> Self {
+        let TraceFacts { pie_code_hi, sps } = TraceFacts::of(trace);
+        Classifier { trace, pie_code_hi, sps: std::borrow::Cow::Owned(sps) }
+    }
+
+    /// The same classifier as [`Classifier::new`], from facts gathered earlier from this
+    /// same trace (`TraceFacts::of(trace)`); nothing is walked.
+    pub fn with_facts(trace: &'a Trace, facts: &'a TraceFacts) -> Self {
+        Classifier { trace, pie_code_hi: facts.pie_code_hi, sps: std::borrow::Cow::Borrowed(&facts.sps) }
     }
 
     pub fn has_mappings(&self) -> bool {
@@ -438,7 +432,8 @@ mod tests {
         let a = annotate_register(&reg("rip", 0x555555554139, "0x555555554139 <main+16>"), &c, Arch::X86_64).unwrap();
         let Annotation::Region(class) = &a else { panic!("{a:?}") };
         assert_eq!(class.kind, RegionKind::Code);
-        assert_eq!(class.symbol_offset(), Some(SymbolOffset { name: "main", offset: 16 }));
+        let sym = class.symbol.as_ref().unwrap();
+        assert_eq!((&*sym.name, sym.offset), ("main", Some(16)));
         assert_eq!(a.to_string(), "code (prog) <main+16>");
         assert_eq!(a.symbol_first(), "<main+16> code (prog)");
         assert_eq!(a.kind(), RegionKind::Code);

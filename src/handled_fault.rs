@@ -25,8 +25,6 @@ pub(crate) struct View {
     /// `on_fault (frame #4) caught SIGSEGV …` evidence, with the lines it rests on.
     pub evidence: String,
     pub span: Option<Span>,
-    /// Where the fault's siginfo came from (replaces `$_siginfo` in the rules' evidence).
-    pub source: &'static str,
 }
 
 const FAULT_SIGNALS: &[(&str, &str, i32)] = &[
@@ -37,29 +35,12 @@ const FAULT_SIGNALS: &[(&str, &str, i32)] = &[
     ("Arithmetic exception", "SIGFPE", 8),
 ];
 
-/// The signal a handler frame received, from its argument list (`sig=11`, `signum=11`).
+/// The signal a handler frame received, from its typed arguments (`sig=11`, `signum=11`).
 fn handler_signo(f: &Frame) -> Option<i32> {
-    let args = f.args.as_deref()?;
-    for a in args.split(", ") {
-        let (k, v) = a.split_once('=')?;
-        if matches!(k.trim(), "sig" | "signum" | "signo" | "signal" | "signr" | "sign") {
-            let v = v.trim();
-            let v = v.rsplit('=').next().unwrap_or(v);
-            if let Ok(n) = v.parse::<i32>() {
-                return Some(n);
-            }
-        }
-    }
-    None
-}
-
-fn parse_hex(s: &str) -> Option<u64> {
-    let h = s.strip_prefix("0x")?;
-    let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
-    if end == 0 {
-        return None;
-    }
-    u64::from_str_radix(&h[..end], 16).ok()
+    f.int_args
+        .iter()
+        .find(|(k, _)| matches!(&**k, "sig" | "signum" | "signo" | "signal" | "signr" | "sign"))
+        .and_then(|(_, v)| i32::try_from(*v).ok())
 }
 
 /// What a handler's message line says: signal, si_code, address.
@@ -71,29 +52,12 @@ struct Reported {
 }
 
 fn reported(stop: &Stop) -> Option<Reported> {
-    for m in &stop.messages {
-        let text = &*m.text;
-        // Rust's guard-page handler (a SIGSEGV/SIGBUS handler): `thread 'main' has overflowed
-        // its stack`.
-        if text.contains("has overflowed its stack") {
-            return Some(Reported { signo: 11, si_code: None, address: None, span: m.span });
-        }
-        let Some(&(_, _, signo)) = FAULT_SIGNALS.iter().find(|(d, _, _)| text.contains(d)) else { continue };
-        // psiginfo: `prefix: Segmentation fault (Address not mapped to object [0x28])`.
-        let si_code = if text.contains("Address not mapped to object") {
-            Some(SEGV_MAPERR)
-        } else if text.contains("Invalid permissions for mapped object") {
-            Some(SEGV_ACCERR)
-        } else {
-            None
-        };
-        let address = text
-            .find("[0x")
-            .and_then(|i| parse_hex(&text[i + 1..]))
-            .or_else(|| text.find("0x").and_then(|i| parse_hex(&text[i..])));
-        return Some(Reported { signo, si_code, address, span: m.span });
-    }
-    None
+    // Typed at input time (`messages::fault_report`): psiginfo's `prefix: Segmentation fault
+    // (Address not mapped to object [0x28])`, a strsignal line, Rust's guard-page handler.
+    stop.messages.iter().find_map(|m| {
+        let r = m.fault?;
+        Some(Reported { signo: r.signo, si_code: r.si_code, address: r.address, span: m.span })
+    })
 }
 
 fn signal_name(signo: i32) -> &'static str {
@@ -194,6 +158,7 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
                 r.si_code = Some(SEGV_MAPERR);
             }
         }
+        r.fault_source = Some((source, rep.as_ref().map(|r| r.span).filter(|s| *s != Span::default())));
         vstop.reason = r;
         // Frame-0 things (disassembly at pc, x/ of $sp) were printed in the handler's frame.
         vstop.disassembly.retain(|i| th.frames[pos].pc.is_some_and(|pc| pc == i.address));
@@ -220,7 +185,6 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
                 "the program's own signal handler {hname} caught {what} in frame #{offset} and ended the process: the fault is below <signal handler called>"
             ),
             span: rep.map(|r| r.span).filter(|s| *s != Span::default()),
-            source,
         });
     }
     out.map(|t| (t, views))
@@ -243,12 +207,13 @@ fn renumber(text: &str, offset: u32) -> String {
             while end < b.len() && b[end].is_ascii_digit() {
                 end += 1;
             }
-            if end > start && end - start <= 6 {
-                if let Ok(n) = text[start..end].parse::<u32>() {
-                    out.push_str(&text[last..start]);
-                    out.push_str(&n.saturating_add(offset).to_string());
-                    last = end;
-                }
+            if end > start
+                && end - start <= 6
+                && let Ok(n) = text[start..end].parse::<u32>()
+            {
+                out.push_str(&text[last..start]);
+                out.push_str(&n.saturating_add(offset).to_string());
+                last = end;
             }
             i = end.max(i + 1);
             continue;
@@ -270,13 +235,6 @@ pub(crate) fn map_back(findings: &mut [Finding], views: &[View]) {
             f.message = renumber(&f.message, v.offset);
             for e in &mut f.evidence {
                 e.text = renumber(&e.text, v.offset);
-            }
-        }
-        // The view's fault came from the handler's report, not from gdb's $_siginfo.
-        for e in &mut f.evidence {
-            if e.text.contains("$_siginfo") {
-                e.text = e.text.replace("$_siginfo", v.source);
-                e.lines = v.span.or(e.lines);
             }
         }
         f.evidence.push(Evidence { text: v.evidence.clone(), lines: v.span });

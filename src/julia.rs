@@ -203,11 +203,8 @@ fn core_symbol<'a>(trace: &Trace, th: &'a Thread, pos: usize) -> Option<(&'a str
     let (first, phys) = inline_chain(th, pos);
     let pc = trace.arch.pc_register();
     th.frames[first..=phys].iter().find_map(|f| {
-        let n = th.registers.get(&f.index)?.reg(pc)?.natural.as_deref()?;
-        let inner = n[n.find('<')? + 1..].split('>').next()?;
-        let (name, off) = inner.split_once('+').unwrap_or((inner, "0"));
-        let off = off.strip_prefix("0x").map_or_else(|| off.parse().ok(), |h| u64::from_str_radix(h, 16).ok())?;
-        (!name.is_empty() && !name.contains(' ')).then_some((name, off))
+        let s = th.registers.get(&f.index)?.symbol(pc)?;
+        (!s.name.contains(' ')).then_some((&*s.name, s.offset_or_zero()))
     })
 }
 

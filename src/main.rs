@@ -750,14 +750,15 @@ fn tui(path: &str, follow: bool, source_dirs: Vec<std::path::PathBuf>, args: &Lo
     let res = if follow {
         tracecheck::tui::run_follow_with_sources(std::path::PathBuf::from(path), opts, source_dirs, started)
     } else {
-        let ir = match pipeline::load(Source::Path(path), &opts) {
-            Ok(ir) => ir,
+        // A transcript is read on a loader thread while the TUI shows what is there.
+        let input = match pipeline::load_progressive(Source::Path(path), &opts) {
+            Ok(input) => input,
             Err(e) => {
                 error_line(&e.to_string());
                 return ExitCode::from(2);
             }
         };
-        tracecheck::tui::run_with_sources(ir, Some(std::path::PathBuf::from(path)), source_dirs, started)
+        tracecheck::tui::run_progressive(input, std::path::PathBuf::from(path), source_dirs, started)
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

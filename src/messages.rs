@@ -36,7 +36,7 @@ pub fn is_handled_fault_report(t: &str) -> bool {
 }
 
 /// Kept at its old path: the kind is a model field ([`crate::model::Message::kind`]).
-pub use crate::model::MessageKind;
+pub use crate::model::{MessageDetail, MessageKind};
 
 const HEAP: &[&str] = &[
     "double free detected",
@@ -199,9 +199,123 @@ pub fn thrown_type(t: &str) -> Option<&str> {
     Some(r.strip_suffix('\'').unwrap_or(r))
 }
 
+/// What a fatal message's text says beyond its kind: which heap check failed, which
+/// terminate, a `what():` or `note:` line, … (also applied to C string arguments such as
+/// `malloc_printerr`'s `str`).
+pub fn detail(text: &str) -> Option<MessageDetail> {
+    let t = text.trim();
+    // Lines whose shape says what they are come first: a `what():` line quotes any text.
+    Some(if t.starts_with("what():") {
+        MessageDetail::ExceptionWhat
+    } else if text.starts_with("note: ") {
+        MessageDetail::Note
+    } else if text.starts_with("!!!") {
+        MessageDetail::RuntimeAbortBanner
+    } else if text.starts_with("Allocations:") {
+        MessageDetail::AllocationSummary
+    } else if t == "pure virtual method called" {
+        MessageDetail::PureVirtualCall
+    } else if t == "deleted virtual method called" {
+        MessageDetail::DeletedVirtualCall
+    } else if t.starts_with("terminate called") && t.contains("without an active exception") {
+        MessageDetail::TerminateWithoutException
+    } else if t.starts_with("terminate called") && t.contains("recursively") {
+        MessageDetail::TerminateRecursively
+    } else if t.contains("longjmp causes uninitialized stack frame") {
+        MessageDetail::LongjmpCheck
+    } else if t.contains("buffer overflow detected") {
+        MessageDetail::FortifyOverflow
+    } else if t.contains("stack smashing") {
+        MessageDetail::StackCanary
+    } else if t.contains("double free or corruption") {
+        MessageDetail::DoubleFreeOrCorruption
+    } else if t.contains("double free") {
+        MessageDetail::DoubleFree
+    } else if t.contains("invalid pointer")
+        || t.contains("invalid size")
+        || t.contains("free(): invalid")
+        || t.contains("munmap_chunk()")
+    {
+        MessageDetail::InvalidFree
+    } else if t.contains("has overflowed its stack") {
+        MessageDetail::StackOverflow
+    } else {
+        return None;
+    })
+}
+
+/// A fault a signal handler reported on a message line: psiginfo's `prefix: Segmentation fault
+/// (Address not mapped to object [0x28])`, a `strsignal()` line with the address, or Rust's
+/// guard-page handler (`thread 'main' has overflowed its stack`, a SIGSEGV).
+pub fn fault_report(text: &str) -> Option<crate::model::FaultReport> {
+    use crate::model::FaultReport;
+    use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
+    const FAULTS: &[(&str, i32)] = &[
+        ("Segmentation fault", 11),
+        ("Bus error", 7),
+        ("Illegal instruction", 4),
+        ("Floating point exception", 8),
+        ("Arithmetic exception", 8),
+    ];
+    fn hex(s: &str) -> Option<u64> {
+        let h = s.strip_prefix("0x")?;
+        let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
+        if end == 0 {
+            return None;
+        }
+        u64::from_str_radix(&h[..end], 16).ok()
+    }
+    if text.contains("has overflowed its stack") {
+        return Some(FaultReport { signo: 11, si_code: None, address: None });
+    }
+    let &(_, signo) = FAULTS.iter().find(|(d, _)| text.contains(d))?;
+    let si_code = if text.contains("Address not mapped to object") {
+        Some(SEGV_MAPERR)
+    } else if text.contains("Invalid permissions for mapped object") {
+        Some(SEGV_ACCERR)
+    } else {
+        None
+    };
+    let address =
+        text.find("[0x").and_then(|i| hex(&text[i + 1..])).or_else(|| text.find("0x").and_then(|i| hex(&text[i..])));
+    Some(FaultReport { signo, si_code, address })
+}
+
+/// The exception's text on a `  what():  …` line.
+pub fn what_text(t: &str) -> Option<&str> {
+    let r = t.trim_start().strip_prefix("what():")?;
+    Some(r.trim_start_matches("what():").trim())
+}
+
+/// Julia's `ERROR:` description: `LoadError: T: message`, the wrappers peeled off.
+pub fn julia_error(d: &str) -> crate::model::JuliaErrorText {
+    let mut inner = d.trim();
+    while let Some(r) = ["LoadError: ", "InitError: ", "TaskFailedException: ", "CompositeException: "]
+        .iter()
+        .find_map(|p| inner.strip_prefix(p))
+    {
+        inner = r;
+    }
+    // `T: message`; a bare message (`type Array has no field layer_1`, older versions) names
+    // no type.
+    let (ty, text) = match inner.split_once(": ") {
+        Some((t, m)) if !t.contains(' ') && t.chars().next().is_some_and(char::is_uppercase) => (t, m),
+        _ => ("", inner),
+    };
+    let wrappers = if d.trim() != inner && !ty.is_empty() {
+        d.split(": ").take_while(|p| *p != ty).map(Into::into).collect()
+    } else {
+        Vec::new()
+    };
+    crate::model::JuliaErrorText { exception: ty.into(), message: text.into(), wrappers }
+}
+
 /// The typed parts of a message line, as the model keeps them (filled at input time).
 pub fn typed(m: &mut crate::model::Message) {
     m.kind = classify(&m.text);
+    m.detail = detail(&m.text);
+    m.fault = fault_report(&m.text);
+    m.what = if m.detail == Some(MessageDetail::ExceptionWhat) { what_text(&m.text).map(Into::into) } else { None };
     m.assertion = parse_assertion(&m.text).map(|a| crate::model::AssertionText {
         program: a.program.map(Into::into),
         file: a.file.map(Into::into),
@@ -255,6 +369,63 @@ mod tests {
         assert_eq!(classify("GC error (probable corruption)"), Some(MessageKind::GcCorruption));
         assert_eq!(classify("hello world"), None);
         assert!(is_abort_message("  what():  vector::_M_range_check: __n (which is 10) >= this->size() (which is 3)"));
+    }
+
+    #[test]
+    fn details() {
+        use MessageDetail as D;
+        let cases = [
+            ("double free or corruption (out)", Some(D::DoubleFreeOrCorruption)),
+            ("free(): double free detected in tcache 2", Some(D::DoubleFree)),
+            ("free(): invalid pointer", Some(D::InvalidFree)),
+            ("munmap_chunk(): invalid pointer", Some(D::InvalidFree)),
+            ("malloc(): corrupted top size", None),
+            ("*** stack smashing detected ***: terminated", Some(D::StackCanary)),
+            ("*** buffer overflow detected ***: terminated", Some(D::FortifyOverflow)),
+            ("*** longjmp causes uninitialized stack frame ***: terminated", Some(D::LongjmpCheck)),
+            ("terminate called without an active exception", Some(D::TerminateWithoutException)),
+            ("terminate called recursively", Some(D::TerminateRecursively)),
+            ("terminate called after throwing an instance of 'std::out_of_range'", None),
+            ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
+            ("  what():  double free", Some(D::ExceptionWhat)),
+            ("pure virtual method called", Some(D::PureVirtualCall)),
+            ("deleted virtual method called", Some(D::DeletedVirtualCall)),
+            ("note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace", Some(D::Note)),
+            ("thread 'main' has overflowed its stack", Some(D::StackOverflow)),
+            ("!!! ERROR in jl_ -- ABORTING !!!", Some(D::RuntimeAbortBanner)),
+            ("Allocations: 5000 (Pool: 4990; Big: 10); GC: 3", Some(D::AllocationSummary)),
+            ("hello", None),
+        ];
+        for (t, d) in cases {
+            assert_eq!(detail(t), d, "{t}");
+        }
+        assert_eq!(what_text("  what():  vector::_M_range_check: __n"), Some("vector::_M_range_check: __n"));
+        let mut m = crate::model::Message::new("  what():  boom", crate::model::Span::line(3));
+        typed(&mut m);
+        assert_eq!((m.detail, m.what.as_deref()), (Some(D::ExceptionWhat), Some("boom")));
+    }
+
+    #[test]
+    fn fault_reports() {
+        let r = fault_report("fatal: Segmentation fault (Address not mapped to object [0x28])").unwrap();
+        assert_eq!((r.signo, r.si_code, r.address), (11, Some(1), Some(0x28)));
+        let r = fault_report("crash handler: Bus error at address 0x7ffff7fc0410").unwrap();
+        assert_eq!((r.signo, r.si_code, r.address), (7, None, Some(0x7ffff7fc0410)));
+        let r = fault_report("thread 'main' has overflowed its stack").unwrap();
+        assert_eq!((r.signo, r.address), (11, None));
+        assert_eq!(fault_report("hello"), None);
+    }
+
+    #[test]
+    fn julia_errors() {
+        let e = julia_error("LoadError: BoundsError: attempt to access 3-element Vector{Int64} at index [4]");
+        assert_eq!(&*e.exception, "BoundsError");
+        assert_eq!(&*e.message, "attempt to access 3-element Vector{Int64} at index [4]");
+        assert_eq!(e.wrappers, vec![Box::from("LoadError")]);
+        let e = julia_error("type Array has no field layer_1");
+        assert_eq!((&*e.exception, &*e.message, e.wrappers.len()), ("", "type Array has no field layer_1", 0));
+        let e = julia_error("DomainError with -1.0: sqrt was called");
+        assert_eq!(&*e.exception, "");
     }
 
     #[test]

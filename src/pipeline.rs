@@ -160,6 +160,137 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Analysis, LoadErro
     Ok(ir)
 }
 
+/// What [`load_progressive`] gives: a transcript to read a chunk at a time, or (for cores,
+/// FIFOs, ELF files and anything that is not a regular file) the finished analysis of
+/// [`load`].
+#[allow(clippy::large_enum_variant)]
+pub enum Progressive {
+    Chunked(Chunked),
+    Done(Analysis),
+}
+
+/// Opens an input for a progressive load (the TUI's): a regular file holding a transcript
+/// comes back as a [`Chunked`] reader after one `open` and a look at its first bytes, so the
+/// caller can show the start of a big file while the rest is read; anything else is loaded
+/// whole with [`load`]. The errors are `load`'s (a file over `--max-input-bytes` is refused
+/// here, before anything is read).
+pub fn load_progressive(source: Source<'_>, opts: &LoadOptions) -> Result<Progressive, LoadError> {
+    if let Source::Path(path) = source
+        && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    {
+        let mut f = std::fs::File::open(path).map_err(|e| LoadError::Io(format!("cannot open {path}: {e}")))?;
+        let meta = f.metadata().map_err(|e| LoadError::Io(format!("cannot read {path}: {e}")))?;
+        if meta.is_file() && elf_kind(&mut f).is_none() {
+            let n = meta.len();
+            if n > opts.max_input_bytes {
+                return Err(LoadError::TooLarge(format!(
+                    "{path} is {n} bytes, over --max-input-bytes {}",
+                    opts.max_input_bytes
+                )));
+            }
+            let deadline = opts.symbolize_timeout.map(|d| Instant::now() + d);
+            return Ok(Progressive::Chunked(Chunked {
+                name: path.to_string(),
+                file: f,
+                total: n,
+                raw: Vec::with_capacity(usize::try_from(n).unwrap_or(0).saturating_add(1)),
+                fed: 0,
+                inc: input::Incremental::new(opts.limits),
+                opts: opts.clone(),
+                deadline,
+            }));
+        }
+    }
+    load(source, opts).map(Progressive::Done)
+}
+
+/// A transcript file read and parsed a chunk at a time (see [`load_progressive`]). Every
+/// byte read is kept (the TUI shows the raw text) and complete lines are fed once to an
+/// incremental parser, so [`Chunked::finish`] costs the finishing pass, not a re-parse; its
+/// model is the one [`load`] gives for the same bytes.
+pub struct Chunked {
+    name: String,
+    file: std::fs::File,
+    /// The file's size when it was opened.
+    total: u64,
+    /// Everything read so far.
+    raw: Vec<u8>,
+    /// `raw[..fed]` (complete lines) went to the parser.
+    fed: usize,
+    inc: input::Incremental,
+    opts: LoadOptions,
+    deadline: Option<Instant>,
+}
+
+impl Chunked {
+    /// The input's name (its path).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The file's size when it was opened (it may grow while it is read).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+    /// Bytes read so far.
+    pub fn read_bytes(&self) -> u64 {
+        self.raw.len() as u64
+    }
+    /// Everything read so far.
+    pub fn bytes(&self) -> &[u8] {
+        &self.raw
+    }
+    /// Bytes parsed so far (complete lines).
+    pub fn parsed_bytes(&self) -> usize {
+        self.fed
+    }
+
+    /// Reads up to `max` more bytes and parses the complete lines among them. Returns how
+    /// many bytes were read: 0 at the end of the file.
+    pub fn step(&mut self, max: usize) -> Result<usize, LoadError> {
+        let room = self.opts.max_input_bytes.saturating_add(1).saturating_sub(self.raw.len() as u64);
+        let want = (max as u64).min(room);
+        let got = (&mut self.file)
+            .take(want)
+            .read_to_end(&mut self.raw)
+            .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", self.name)))?;
+        if self.raw.len() as u64 > self.opts.max_input_bytes {
+            return Err(LoadError::TooLarge(format!(
+                "{} is over --max-input-bytes {}",
+                self.name, self.opts.max_input_bytes
+            )));
+        }
+        if let Some(nl) = memchr::memrchr(b'\n', &self.raw[self.fed..]) {
+            let end = self.fed + nl + 1;
+            self.inc.push(&self.raw[self.fed..end]);
+            self.fed = end;
+        }
+        Ok(got)
+    }
+
+    /// The analysis of the complete lines read so far, for a first look while the rest is
+    /// read: the rules run, binaries are not read (no symbolization), and the raw text of
+    /// those lines is attached.
+    pub fn snapshot(&self) -> Analysis {
+        let quick = LoadOptions { symbolize_text: false, ..self.opts.clone() };
+        let mut ir = finish(&self.name, self.inc.snapshot(), &quick, None);
+        ir.raw = Some(String::from_utf8_lossy(&self.raw[..self.fed]).into_owned());
+        ir
+    }
+
+    /// The analysis of everything read (what [`load`] gives for these bytes), with the raw
+    /// text attached when `keep_raw` is set.
+    pub fn finish(self) -> Analysis {
+        let Chunked { name, raw, fed, inc, opts, deadline, .. } = self;
+        let parsed = inc.finish(&raw[fed..]);
+        let mut ir = finish(&name, parsed, &opts, deadline);
+        if opts.keep_raw {
+            ir.raw =
+                Some(String::from_utf8(raw).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+        }
+        ir
+    }
+}
+
 /// Analyzes a transcript already in memory (follow mode): the same parse, symbolization and
 /// rules as [`load`] on a file with these bytes. The raw text is not attached.
 pub fn analyze_text(name: &str, bytes: &[u8], opts: &LoadOptions) -> Analysis {

@@ -13,6 +13,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+static SUPPRESSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on no progress is drawn, on any thread (the TUI owns the terminal: a bar on
+/// standard error from its follow worker or loader would draw over the screen).
+pub fn suppress() {
+    SUPPRESSED.store(true, Ordering::Relaxed);
+}
+
+fn shown() -> bool {
+    !SUPPRESSED.load(Ordering::Relaxed) && std::io::stderr().is_terminal()
+}
+
 /// Work shorter than this shows nothing.
 pub const SHOW_AFTER: Duration = Duration::from_secs(1);
 
@@ -38,12 +50,12 @@ pub struct Progress {
 impl Progress {
     /// A phase counted in bytes of `total` (`None`: unknown, e.g. standard input).
     pub fn bytes(msg: &str, total: Option<u64>) -> Progress {
-        Self::start(std::io::stderr().is_terminal(), msg, total.unwrap_or(0), true, SHOW_AFTER)
+        Self::start(shown(), msg, total.unwrap_or(0), true, SHOW_AFTER)
     }
 
     /// A phase without a count: a spinner with the message and the time taken.
     pub fn spinner(msg: &str) -> Progress {
-        Self::start(std::io::stderr().is_terminal(), msg, 0, false, SHOW_AFTER)
+        Self::start(shown(), msg, 0, false, SHOW_AFTER)
     }
 
     /// Draws nothing, ever (for callers that own the terminal, such as the TUI).

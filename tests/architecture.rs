@@ -280,3 +280,233 @@ fn the_checker_reads_imports_as_written() {
     assert!(layer("rules").unwrap() > RULE_MAX_LAYER && layer("input").unwrap() > RULE_MAX_LAYER);
     assert!(layer("analyze").unwrap() > layer("rules").unwrap());
 }
+
+// ---- Rules read typed fields, never text ----
+//
+// The model keeps some text as printed (a message line, an argument list, a register's natural
+// column, a printed value, a mapping's permissions) so that findings can quote it; what a rule
+// needs from it is typed at input time (docs/model.md). This check fails when a rule, or a
+// knowledge module that feeds rules, searches or splits one of those text fields directly
+// (`m.text.contains(…)`, `f.args.as_deref()?.split(…)`, `matches!(m.text.trim(), "…")`,
+// `p.value == "…"`) or parses a number out of text (`parse_hex`, `from_str_radix`,
+// `.parse::<…>`). Quoting the text (`format!("stderr: {}", m.text)`) and comparing typed name
+// fields (function, module, file, path) are allowed. A text field first bound to a local and
+// searched through it is beyond this line-level check; review catches those.
+
+/// Text fields of the model that hold text as printed.
+const TEXT_FIELDS: &[&str] = &[
+    "text",
+    "args",
+    "natural",
+    "description",
+    "backtrace_stopped",
+    "value",
+    "location",
+    "string",
+    "summary",
+    "access",
+    "perms",
+    "old_value",
+    "new_value",
+    "locals",
+];
+
+/// Calls that look into text.
+const TEXT_SEARCHES: &[&str] = &[
+    "contains",
+    "starts_with",
+    "ends_with",
+    "find",
+    "rfind",
+    "split",
+    "split_once",
+    "rsplit",
+    "rsplit_once",
+    "split_whitespace",
+    "strip_prefix",
+    "strip_suffix",
+    "trim_start_matches",
+    "trim_end_matches",
+    "trim_matches",
+    "parse",
+    "lines",
+    "matches",
+    "char_indices",
+    "bytes",
+    "chars",
+];
+
+/// Calls that only reshape an `Option<Box<str>>` or trim it, skipped between the field and
+/// the search.
+const ADAPTERS: &[&str] = &[
+    ".as_deref()",
+    ".as_ref()",
+    ".trim()",
+    ".trim_start()",
+    ".trim_end()",
+    ".unwrap_or(\"\")",
+    ".unwrap_or_default()",
+    "?",
+];
+
+const NUMBER_PARSERS: &[&str] = &["parse_hex(", "from_str_radix(", ".parse::<"];
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The places in `code` (non-test code, lines trimmed and joined) where a text field is
+/// searched, compared with a literal or a number parsed from text.
+fn text_reads(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in NUMBER_PARSERS {
+        if code.contains(p) {
+            out.push(format!("parses a number from text: `{p}`"));
+        }
+    }
+    let cut = |i: usize| code[i..].chars().take(60).collect::<String>();
+    for field in TEXT_FIELDS {
+        let needle = format!(".{field}");
+        let mut from = 0;
+        while let Some(p) = code[from..].find(&needle).map(|p| p + from) {
+            from = p + needle.len();
+            let before = code[..p].chars().last();
+            let after = code[from..].chars().next();
+            if !before.is_some_and(|c| is_ident(c) || c == ')' || c == ']') || after.is_some_and(is_ident) {
+                continue;
+            }
+            let mut rest = &code[from..];
+            while let Some(a) = ADAPTERS.iter().find(|a| rest.starts_with(*a)) {
+                rest = &rest[a.len()..];
+            }
+            let searched = rest.strip_prefix('.').is_some_and(|r| {
+                TEXT_SEARCHES
+                    .iter()
+                    .any(|m| r.strip_prefix(m).is_some_and(|t| t.starts_with('(') || t.starts_with("::<")))
+            });
+            let compared = ["==", "!="].iter().any(|op| {
+                rest.trim_start().strip_prefix(op).is_some_and(|r| {
+                    let r = r.trim_start();
+                    r.starts_with('"') || r.starts_with("Some(\"")
+                })
+            });
+            if searched || compared {
+                out.push(format!("reads text field `{field}`: `{}`", cut(p)));
+            }
+        }
+    }
+    // `matches!(m.text.trim(), "…" | …)`
+    let mut from = 0;
+    while let Some(p) = code[from..].find("matches!(").map(|p| p + from) {
+        from = p + "matches!(".len();
+        let scrutinee: String = code[from..].chars().take_while(|c| *c != ',').collect();
+        if TEXT_FIELDS.iter().any(|f| {
+            let n = format!(".{f}");
+            scrutinee.match_indices(&n).any(|(i, _)| !scrutinee[i + n.len()..].starts_with(is_ident))
+        }) && code[from + scrutinee.len()..].trim_start_matches([',', ' ']).starts_with('"')
+        {
+            out.push(format!("matches a text field against literals: `{}`", cut(p)));
+        }
+    }
+    out
+}
+
+/// Known exceptions, each a function that reads text the rules themselves wrote (not input):
+/// `handled_fault::renumber` shifts the `#n` frame numbers in the sentences of findings made on
+/// a handled fault's view to gdb's numbers (a typed frame reference in findings would remove it).
+const KNOWN_TEXT_READERS: &[(&str, &str)] = &[("handled_fault.rs", "fn renumber(")];
+
+/// `code` without the item that starts at `head` (up to its matching closing brace).
+fn without_item(code: &str, head: &str) -> String {
+    let Some(start) = code.find(head) else { return code.to_string() };
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (i, c) in code[start..].char_indices() {
+        match c {
+            '{' => {
+                depth += 1;
+                opened = true;
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if opened && depth == 0 {
+            return format!("{}{}", &code[..start], &code[start + i + 1..]);
+        }
+    }
+    code.to_string()
+}
+
+fn joined_non_test_code(text: &str) -> String {
+    non_test_code(text).into_iter().map(|(_, l)| l.trim().to_string()).collect::<Vec<_>>().join("")
+}
+
+#[test]
+fn rules_read_typed_fields_not_text() {
+    let root = src();
+    let mut files = Vec::new();
+    rust_files(&root.join("rules"), &mut files);
+    // Knowledge modules whose answers rules take as facts.
+    for k in ["roles.rs", "handled_fault.rs", "fills.rs", "julia.rs", "classify.rs", "runtime.rs"] {
+        files.push(root.join(k));
+    }
+    files.sort();
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read source");
+        let mut code = joined_non_test_code(&text);
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        for (file, item) in KNOWN_TEXT_READERS {
+            if *file == name {
+                code = without_item(&code, item);
+            }
+        }
+        for r in text_reads(&code) {
+            bad.push(format!("{}: {r}", f.strip_prefix(&root).unwrap_or(f).display()));
+        }
+    }
+    assert!(files.len() > 20, "the rule files were found: {}", files.len());
+    assert!(bad.is_empty(), "rules (and the knowledge they rely on) must read typed fields:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_text_read_checker_finds_what_it_should() {
+    let code = r#"
+fn bad(m: &Message, f: &Frame, p: &PrintedValue, r: &Register) {
+    if m.text.contains("double free") {}
+    let l = f.args.as_deref()?.split(", ");
+    if matches!(m.text.trim(), "pure virtual method called") {}
+    if p.value == "0x0" {}
+    let s = r
+        .natural
+        .as_deref()
+        .unwrap_or("")
+        .starts_with('<');
+    let a = parse_hex(x);
+}
+fn good(m: &Message, f: &Frame) {
+    let e = format!("stderr: {}", m.text);
+    if m.detail == Some(MessageDetail::Note) {}
+    let n = f.function_name().starts_with("std::");
+    let t = m.text.trim().to_string();
+    let v = r.value == Some(3);
+    let texts = x.textual.contains("a");
+}
+#[cfg(test)]
+mod tests {
+    fn t(m: &Message) { assert!(m.text.contains("x")); }
+}
+"#;
+    let found = text_reads(&joined_non_test_code(code));
+    let fields: Vec<&str> = found.iter().map(|s| s.split('`').nth(1).unwrap_or("")).collect();
+    assert_eq!(found.len(), 6, "{found:#?}");
+    assert!(found.iter().any(|s| s.contains("parse_hex(")), "{found:#?}");
+    assert_eq!(fields.iter().filter(|f| **f == "text").count(), 1, "{found:#?}");
+    assert!(fields.contains(&"args") && fields.contains(&"value") && fields.contains(&"natural"), "{found:#?}");
+    assert!(found.iter().any(|s| s.starts_with("matches a text field")), "{found:#?}");
+    // A known exception is cut out whole, and only it.
+    let code = "fn renumber(t: &str) { if x { t.parse::<u32>(); } }fn other(m: &M) { m.text.contains(\"a\"); }";
+    let rest = without_item(code, "fn renumber(");
+    assert_eq!(rest, "fn other(m: &M) { m.text.contains(\"a\"); }");
+    assert_eq!(text_reads(&rest).len(), 1);
+}

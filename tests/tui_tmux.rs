@@ -203,8 +203,12 @@ fn tui_in_tmux_scroll_source_and_note_editing() {
     t.keys(&["1", "G"]);
     t.wait_for("frame #7 and its source", |s| s.contains("Frame #7") && s.contains("raw, source"));
     t.keys(&["7"]);
-    let s = t.wait_for("the source pane", |s| s.contains("Source · src/julia-trampoline.c:165"));
-    assert!(s.lines().any(|l| l.contains(">165 ") && l.contains(&line165)), "{s}");
+    // Wait for the line itself, not only the title: the pane's text arrives after the file is read.
+    let s = t.wait_for("the source pane and line 165", |s| {
+        s.contains("Source · src/julia-trampoline.c:165")
+            && s.lines().any(|l| l.contains(">165 ") && l.contains(&line165))
+    });
+    assert!(s.contains("Source · src/julia-trampoline.c:165"), "{s}");
 
     // A note on frame #7, then edited in the notes list and deleted.
     t.keys(&["1", "a"]);

@@ -340,20 +340,40 @@ pub(super) fn backtrace_stop(r: &str) -> BacktraceStop {
     if r.contains("corrupt stack") { BacktraceStop::CorruptStack } else { BacktraceStop::Other }
 }
 
-/// Parses, once, the text the rules need typed: each frame's C string arguments and each
-/// message's kind and parts.
+/// Parses, once, the text the rules need typed: each frame's arguments (C strings with what
+/// they say, decimal integers, NULL pointers, `0x… <sym>`), each message's kind and parts,
+/// the symbols in printed values and a Julia `ERROR:` description.
 pub(super) fn type_text_fields(trace: &mut Trace) {
     for stop in &mut trace.stops {
         for m in &mut stop.messages {
             crate::messages::typed(m);
         }
+        if stop.reason.kind == StopKind::RuntimeError
+            && let Some(d) = stop.reason.description.as_deref()
+        {
+            stop.reason.julia_error = Some(crate::messages::julia_error(d));
+        }
+        for p in &mut stop.printed {
+            p.symbols = addr_symbols(&p.value);
+            p.shows_si_addr = p.value.contains("si_addr");
+            p.words = lexemes::hex_numbers(&p.value);
+        }
         for th in &mut stop.threads {
             for f in &mut th.frames {
-                if let Some(a) = f.args.as_deref() {
-                    f.string_args =
-                        lexemes::string_args(a).into_iter().map(|(n, v)| (Sym::from(n), v.into())).collect();
-                }
+                let Some(a) = f.args.as_deref() else { continue };
+                f.string_args = lexemes::string_args(a)
+                    .into_iter()
+                    .map(|(n, v)| StringArg { name: Sym::from(n), detail: crate::messages::detail(&v), text: v.into() })
+                    .collect();
+                f.int_args = lexemes::int_args(a).into_iter().map(|(n, v)| (Sym::from(n), v)).collect();
+                f.null_args = lexemes::null_pointer_args(a).into_iter().map(Sym::from).collect();
+                f.arg_symbols = addr_symbols(a);
             }
         }
     }
+}
+
+/// `addr_symbols` with typed addresses.
+fn addr_symbols(text: &str) -> Vec<(Address, SymbolRef)> {
+    crate::model::symbols::addr_symbols(text).into_iter().map(|(a, s)| (Address(a), s)).collect()
 }

@@ -368,7 +368,91 @@ mod tests {
     }
 }
 
-pub use crate::model::null_pointer_args;
+/// The top-level `name=value` arguments of a frame's argument list, with gdb's
+/// `name@entry=` repeat removed from the value; strings, structs and arrays are kept whole
+/// (a comma inside them does not split).
+fn top_level_args(args: &str) -> Vec<(&str, &str)> {
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut start = 0;
+    let b = args.as_bytes();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
+            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                parts.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&args[start..]);
+    let mut out = Vec::new();
+    for p in parts {
+        let Some((name, value)) = p.trim().split_once('=') else { continue };
+        let name = name.trim();
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let value = value.trim();
+        let value = value.strip_prefix(name).and_then(|v| v.strip_prefix("@entry=")).unwrap_or(value);
+        out.push((name, value));
+    }
+    out
+}
+
+/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
+/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
+/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
+pub fn null_pointer_args(args: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (name, value) in top_level_args(args) {
+        if value == "0x0" && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Every `0x…` number in a printed value, in order (`{a = 0x10, b = 0x0}` → 0x10, 0).
+pub fn hex_numbers(text: &str) -> Vec<u64> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = text[i..].find("0x").map(|p| p + i) {
+        let n = b[p + 2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        i = p + 2 + n;
+        let word_start = p == 0 || !b[p - 1].is_ascii_alphanumeric();
+        if n > 0
+            && n <= 16
+            && word_start
+            && let Ok(v) = u64::from_str_radix(&text[p + 2..p + 2 + n], 16)
+        {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The arguments printed as decimal integers (`line=9`, `line=line@entry=9`, `n=-1`); the
+/// first of each name.
+pub fn int_args(args: &str) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for (name, value) in top_level_args(args) {
+        if let Ok(v) = value.parse::<i64>()
+            && !out.iter().any(|(n, _)| n == name)
+        {
+            out.push((name.to_string(), v));
+        }
+    }
+    out
+}
 
 #[cfg(test)]
 mod null_arg_tests {
@@ -383,5 +467,22 @@ mod null_arg_tests {
         assert!(null_pointer_args("msg=0x555555556004 \"a=0x0, b\", n=0").is_empty());
         assert!(null_pointer_args("st={a = 0x0, b = 1}").is_empty());
         assert!(null_pointer_args("").is_empty());
+    }
+
+    #[test]
+    fn finds_hex_numbers() {
+        use super::hex_numbers;
+        assert_eq!(hex_numbers("(struct peer *) 0xa5a5a5a5a5a5a5a5"), vec![0xa5a5a5a5a5a5a5a5]);
+        assert_eq!(hex_numbers("{a = 0x10, b = 0x0, c = x0x5}"), vec![0x10, 0]);
+        assert!(hex_numbers("0x").is_empty());
+    }
+
+    #[test]
+    fn finds_integer_arguments() {
+        use super::int_args;
+        let a = "assertion=0x5555 \"x, y\", file=0x5556 \"a.c\", line=9, function=0x5557 <__PRETTY_FUNCTION__.0> \"f\"";
+        assert_eq!(int_args(a), vec![("line".to_string(), 9)]);
+        assert_eq!(int_args("line=line@entry=12, n=-1, p=0x10"), vec![("line".to_string(), 12), ("n".to_string(), -1)]);
+        assert!(int_args("st={line = 3}").is_empty());
     }
 }

@@ -559,8 +559,8 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
         inlined: f.inlined,
         signal_handler: false,
         locals: None,
-        string_args: Vec::new(),
         span: Span::line(n),
+        ..Default::default()
     }
 }
 
@@ -689,7 +689,7 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
         None => (None, rest.strip_prefix(':').unwrap_or(rest).trim()),
     };
     let location = match (&b.lldb.disasm_function, off) {
-        (Some(f), Some(o)) => Some(format!("{f}+{o}").into_boxed_str()),
+        (Some(f), Some(o)) => Some(Location::from(format!("{f}+{o}"))),
         _ => None,
     };
     let (thread, frame) = b.selection();

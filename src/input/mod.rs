@@ -629,8 +629,8 @@ impl Builder {
             inlined: false,
             signal_handler: g.signal_handler,
             locals: None,
-            string_args: Vec::new(),
             span: Span::line(n),
+            ..Default::default()
         }
     }
 
@@ -713,7 +713,7 @@ impl Builder {
         let th = &mut self.trace.stops[si].threads[ti];
         let set = th.registers.entry(frame).or_default();
         set.span.extend_to(n);
-        if !set.set(Register { name, value, natural: natural.map(Box::from), span: Span::line(n) }) {
+        if !set.set(Register { name, value, natural: natural.map(Natural::from), span: Span::line(n) }) {
             self.dropped_registers += 1;
         }
         self.extend_stop_span(n);

@@ -256,7 +256,7 @@ impl Builder {
             address: Address(i.address),
             thread,
             frame,
-            location: i.location.map(Box::from),
+            location: i.location.map(Location::from),
             text: i.text.into(),
             current: i.current,
             span: Span::line(n),
@@ -349,6 +349,9 @@ impl Builder {
             frame,
             history: p.history,
             value: p.buf.into_boxed_str(),
+            symbols: Vec::new(),
+            words: Vec::new(),
+            shows_si_addr: false,
             span: p.span,
         });
         self.extend_stop_span(p.span.last);

@@ -426,16 +426,24 @@ impl Incremental {
     /// The parse of everything pushed so far. The parser state is kept, so more lines can be
     /// pushed afterwards.
     pub fn snapshot(&self) -> Parsed {
-        let mut b = self.builder.clone();
-        let mut p = if self.bytes == 0 {
-            b.feed_bounded("", 1);
-            b.finish_lines(false)
-        } else {
-            // The empty line after the last newline, as `parse_with` feeds it.
-            b.feed_bounded("", self.lines.saturating_add(1));
-            b.finish_lines(true)
-        };
-        if self.damaged {
+        Self::finish_builder(self.builder.clone(), self.lines, self.bytes, self.damaged, b"")
+    }
+
+    /// The parse of everything pushed plus `tail`, the text after the last newline (empty
+    /// when the input ends with one), without copying the parser state: what
+    /// [`parse_bytes_with`] gives on the pushed bytes followed by `tail`.
+    pub fn finish(self, tail: &[u8]) -> Parsed {
+        Self::finish_builder(self.builder, self.lines, self.bytes, self.damaged, tail)
+    }
+
+    fn finish_builder(mut b: Builder, lines: u32, bytes: u64, mut damaged: bool, tail: &[u8]) -> Parsed {
+        let text = clean::decode(tail);
+        damaged |= matches!(text, std::borrow::Cow::Owned(_));
+        // The line after the last newline (empty when the input ends with one), as
+        // `parse_with` feeds it.
+        b.feed_bounded(&text, lines.saturating_add(1));
+        let mut p = b.finish_lines(bytes > 0 && text.is_empty());
+        if damaged {
             p.diagnostics.notes.insert(
                 0,
                 Note {

@@ -1,5 +1,6 @@
 //! Register values as printed or read from a core.
 
+use super::symbols::Natural;
 use super::trace::{Span, Sym};
 use serde::Serialize;
 use std::sync::Arc;
@@ -10,8 +11,9 @@ pub struct Register {
     pub name: Sym,
     /// The raw value. Registers wider than 64 bits (vector registers) keep only their text.
     pub value: Option<u64>,
-    /// What gdb printed in the "natural" column (`[ ZF PF ]`, `<main+16>`, decimal).
-    pub natural: Option<Box<str>>,
+    /// What gdb printed in the "natural" column (`[ ZF PF ]`, `<main+16>`, decimal), with
+    /// the symbol in it typed when it was stored ([`Natural::symbol`]).
+    pub natural: Option<Natural>,
     pub span: Span,
 }
 
@@ -61,6 +63,10 @@ impl UnwindMethod {
 impl RegisterSet {
     pub fn get(&self, name: &str) -> Option<u64> {
         self.regs.iter().find(|r| &*r.name == name).and_then(|r| r.value)
+    }
+    /// The symbol printed next to a register's value (`<main+16>`), typed.
+    pub fn symbol(&self, name: &str) -> Option<&super::symbols::SymbolRef> {
+        self.reg(name)?.natural.as_ref()?.symbol()
     }
     pub fn reg(&self, name: &str) -> Option<&Register> {
         self.regs.iter().find(|r| &*r.name == name)

@@ -1,6 +1,7 @@
 //! The trace itself: stops, threads, frames, memory, mappings.
 
 use super::registers::RegisterSet;
+use super::symbols::{Location, Natural, SymbolRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -217,6 +218,12 @@ pub struct StopReason {
     /// Watchpoint `Old value` / `New value` text.
     pub old_value: Option<Box<str>>,
     pub new_value: Option<Box<str>>,
+    /// A Julia `ERROR:` description, typed (filled at input time for runtime-error stops).
+    pub julia_error: Option<JuliaErrorText>,
+    /// Set on the handled-fault view of a stop (`crate::handled_fault`): where this fault's
+    /// siginfo comes from instead of gdb's `$_siginfo` (`the handler's report`), and the lines
+    /// it rests on.
+    pub fault_source: Option<(&'static str, Option<Span>)>,
     pub span: Span,
 }
 
@@ -289,10 +296,28 @@ pub struct Frame {
     pub signal_handler: bool,
     /// Locals printed by `bt full`, one `name = value` per line, as printed.
     pub locals: Option<Box<str>>,
-    /// The C string arguments in `args` (`str=0x… "free(): …"`), unescaped: name and text.
-    /// Filled at input time, so nothing downstream parses the argument list.
-    pub string_args: Vec<(Sym, Box<str>)>,
+    /// The C string arguments in `args` (`str=0x… "free(): …"`), unescaped, each with what
+    /// its text says when it is a fatal message. Filled at input time, like the fields below,
+    /// so nothing downstream parses the argument list.
+    pub string_args: Vec<StringArg>,
+    /// The arguments printed as decimal integers (`line=9`, `line=line@entry=9`).
+    pub int_args: Vec<(Sym, i64)>,
+    /// The pointer arguments printed as exactly `0x0` (`p=0x0`, `p=p@entry=0x0`).
+    pub null_args: Vec<Sym>,
+    /// Every `0x… <sym>` in `args` (`cb=0x401126 <handler>`).
+    pub arg_symbols: Vec<(Address, SymbolRef)>,
     pub span: Span,
+}
+
+/// A C string argument of a frame (`str=0x7ffff7f5d2c8 "free(): invalid pointer"`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StringArg {
+    pub name: Sym,
+    /// The string, unescaped.
+    pub text: Box<str>,
+    /// What the string says when it is one of the fatal messages (`malloc_printerr`'s `str`,
+    /// `__fortify_fail`'s `msg`), typed like a [`Message`]'s detail.
+    pub detail: Option<MessageDetail>,
 }
 
 impl Frame {
@@ -305,7 +330,15 @@ impl Frame {
     }
     /// The C string gdb printed for argument `name`, unescaped (see `string_args`).
     pub fn arg_string(&self, name: &str) -> Option<&str> {
-        self.string_args.iter().find(|(n, _)| &**n == name).map(|(_, v)| &**v)
+        self.string_arg(name).map(|a| &*a.text)
+    }
+    /// The C string argument `name`, typed (see `string_args`).
+    pub fn string_arg(&self, name: &str) -> Option<&StringArg> {
+        self.string_args.iter().find(|a| &*a.name == name)
+    }
+    /// The decimal integer gdb printed for argument `name` (see `int_args`).
+    pub fn arg_int(&self, name: &str) -> Option<i64> {
+        self.int_args.iter().find(|(n, _)| &**n == name).map(|(_, v)| *v)
     }
     /// `(name, value)` pairs from `bt full` locals.
     pub fn locals(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -422,8 +455,8 @@ pub struct Instruction {
     /// The frame selected when it was printed: `=>` marks that frame's pc (the return address
     /// for an outer frame), so only frame 0's marker is the faulting instruction.
     pub frame: u32,
-    /// `<main+16>` as printed, without the brackets.
-    pub location: Option<Box<str>>,
+    /// `<main+16>` as printed, without the brackets; its symbol typed ([`Location::symbol`]).
+    pub location: Option<Location>,
     /// Mnemonic and operands as printed.
     pub text: Box<str>,
     /// gdb's `=>` marker: the instruction at pc.
@@ -443,6 +476,13 @@ pub struct PrintedValue {
     /// `$1`
     pub history: Option<u32>,
     pub value: Box<str>,
+    /// Every `0x… <sym>` in `value` (filled at input time).
+    pub symbols: Vec<(Address, SymbolRef)>,
+    /// Every `0x…` number in `value`, in order (filled at input time).
+    pub words: Vec<u64>,
+    /// The value shows a fault address (`si_addr`: a printed `$_siginfo`), filled at input
+    /// time.
+    pub shows_si_addr: bool,
     pub span: Span,
 }
 
@@ -557,13 +597,87 @@ pub struct Message {
     pub panic: Option<PanicText>,
     /// The type in `terminate called after throwing an instance of '…'`.
     pub thrown: Option<Box<str>>,
+    /// What the text says beyond its kind (filled at input time): which heap check failed,
+    /// which terminate, a `what():` or `note:` line, …
+    pub detail: Option<MessageDetail>,
+    /// The exception's text on a `  what():  …` line ([`MessageDetail::ExceptionWhat`]).
+    pub what: Option<Box<str>>,
+    /// A fault a signal handler reported on this line (`fatal: Segmentation fault (Address not
+    /// mapped to object [0x28])`), typed.
+    pub fault: Option<FaultReport>,
+}
+
+/// The fault a program's own signal handler printed: signal, `si_code`, address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultReport {
+    pub signo: i32,
+    pub si_code: Option<i32>,
+    pub address: Option<u64>,
 }
 
 impl Message {
     /// A message line; its typed parts are filled when the input is finished.
     pub fn new(text: impl Into<Box<str>>, span: Span) -> Message {
-        Message { text: text.into(), span, kind: None, assertion: None, panic: None, thrown: None }
+        Message {
+            text: text.into(),
+            span,
+            kind: None,
+            assertion: None,
+            panic: None,
+            thrown: None,
+            detail: None,
+            what: None,
+            fault: None,
+        }
     }
+}
+
+/// What a message (or a C string argument carrying one) says beyond its [`MessageKind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageDetail {
+    /// `longjmp causes uninitialized stack frame` (glibc's `__longjmp_chk`).
+    LongjmpCheck,
+    /// `buffer overflow detected` (a fortified `…_chk` call).
+    FortifyOverflow,
+    /// `stack smashing detected` (the stack protector's canary).
+    StackCanary,
+    /// `double free or corruption (…)`.
+    DoubleFreeOrCorruption,
+    /// `free(): double free detected in tcache 2`.
+    DoubleFree,
+    /// `free(): invalid pointer`, `… invalid size`, `munmap_chunk(): invalid pointer`.
+    InvalidFree,
+    /// `terminate called without an active exception`.
+    TerminateWithoutException,
+    /// `terminate called recursively`.
+    TerminateRecursively,
+    /// `  what():  …`: the text of the exception std::terminate reports (in `Message::what`).
+    ExceptionWhat,
+    /// `pure virtual method called`.
+    PureVirtualCall,
+    /// `deleted virtual method called`.
+    DeletedVirtualCall,
+    /// A `note: …` line (Rust's `note: run with RUST_BACKTRACE=1 …`).
+    Note,
+    /// Rust's `thread '…' has overflowed its stack`.
+    StackOverflow,
+    /// Julia's `!!! ERROR in jl_ -- ABORTING !!!` banner.
+    RuntimeAbortBanner,
+    /// Julia's `Allocations: …` summary after a GC error.
+    AllocationSummary,
+}
+
+/// An uncaught Julia exception as `ERROR:` prints it: `LoadError: T: message`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct JuliaErrorText {
+    /// The exception type (`BoundsError`); empty when the message names none (older versions
+    /// print a bare message).
+    pub exception: Box<str>,
+    /// The message after `T: `, or the whole text when no type is named.
+    pub message: Box<str>,
+    /// The wrappers around the innermost exception (`LoadError`, `TaskFailedException`), in
+    /// order; empty when it was not wrapped.
+    pub wrappers: Vec<Box<str>>,
 }
 
 /// What kind of fatal message a line is.
@@ -690,6 +804,13 @@ impl Mapping {
     pub fn writable(&self) -> Option<bool> {
         self.perms.as_deref().map(|p| p.as_bytes().get(1) == Some(&b'w'))
     }
+    pub fn readable(&self) -> Option<bool> {
+        self.perms.as_deref().map(|p| p.as_bytes().first() == Some(&b'r'))
+    }
+    /// No access at all (`---p`): a guard page.
+    pub fn no_access(&self) -> bool {
+        self.perms.as_deref().is_some_and(|p| p.starts_with("---"))
+    }
 }
 
 /// A shared library (`info sharedlibrary`).
@@ -748,8 +869,8 @@ pub struct Trace {
     /// the executables given with `--exe`). Rules read it through `RuleContext::read_u64`.
     pub memory: Option<TraceMemory>,
     /// Code addresses seen in registers, memory words and branch targets, with what the
-    /// symbolizer made of them (`<sym+off> at file:line`), sorted by address.
-    pub code_symbols: Vec<(Address, Sym)>,
+    /// symbolizer made of them (`<sym+off> at file:line`, the symbol typed), sorted by address.
+    pub code_symbols: CodeSymbols,
     /// The Julia runtime's task and thread-state layout, read from its DWARF when the runtime
     /// library was found (`crate::symbolize::julia_layout::attach_layout`). Without it, rules fall back to the
     /// version table in `crate::julia`, keyed by the Julia version the trace names.
@@ -757,6 +878,25 @@ pub struct Trace {
     /// The debugger's warnings that a file does not match the core (a library upgraded or a
     /// program rebuilt since the crash): frames and symbols through those files may be wrong.
     pub file_mismatches: Vec<FileMismatch>,
+}
+
+/// The symbolizer's description of code addresses, each typed when it is added (the text is
+/// a [`Natural`]: `<sym+off> at file:line`).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct CodeSymbols(pub Vec<(Address, Natural)>);
+
+impl CodeSymbols {
+    /// Adds descriptions (text as the symbolizer wrote it); each symbol is parsed once here.
+    pub fn extend<T: Into<Natural>>(&mut self, items: impl IntoIterator<Item = (Address, T)>) {
+        self.0.extend(items.into_iter().map(|(a, t)| (a, t.into())));
+    }
+}
+
+impl std::ops::Deref for CodeSymbols {
+    type Target = [(Address, Natural)];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
 }
 
 /// Byte offsets of the Julia runtime fields a pgcstack check reads (64-bit targets).
@@ -847,8 +987,15 @@ impl Trace {
     }
     /// What the symbolizer said about a code address (`<sym+off> at file:line`).
     pub fn code_symbol(&self, addr: u64) -> Option<&str> {
-        let i = self.code_symbols.binary_search_by_key(&addr, |c| c.0.0).ok()?;
-        Some(&self.code_symbols[i].1)
+        self.code_natural(addr).map(|n| n.as_str())
+    }
+    /// The symbol the symbolizer found for a code address, typed (`sym`, `off`).
+    pub fn code_symbol_ref(&self, addr: u64) -> Option<&SymbolRef> {
+        self.code_natural(addr)?.symbol()
+    }
+    fn code_natural(&self, addr: u64) -> Option<&Natural> {
+        let i = self.code_symbols.0.binary_search_by_key(&addr, |c| c.0.0).ok()?;
+        Some(&self.code_symbols.0[i].1)
     }
     /// A little-endian word from the process memory (cores only). Rules should prefer
     /// `RuleContext::read_u64`, which also looks at the stop's `x/` dumps.
@@ -875,45 +1022,4 @@ pub enum BacktraceStop {
     CorruptStack,
     /// Any other reason (`previous frame identical to this frame`, …).
     Other,
-}
-
-/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
-/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
-/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
-pub fn null_pointer_args(args: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quoted = false;
-    let mut start = 0;
-    let b = args.as_bytes();
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
-            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
-            b',' if !quoted && depth == 0 => {
-                parts.push(&args[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    parts.push(&args[start..]);
-    for p in parts {
-        let Some((name, value)) = p.trim().split_once('=') else { continue };
-        let name = name.trim();
-        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
-            continue;
-        }
-        let value = value.trim();
-        let value = value.strip_prefix(&format!("{name}@entry=")).unwrap_or(value);
-        if value == "0x0" && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
-        }
-    }
-    out
 }

@@ -78,11 +78,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let expr =
             parsed.as_ref().map(|a| a.expr.to_string()).or_else(|| arg("assertion")).or_else(|| arg("failedexpr"));
         let file = parsed.as_ref().and_then(|a| a.file.as_deref().map(str::to_string)).or_else(|| arg("file"));
-        let line = parsed.as_ref().and_then(|a| a.line).or_else(|| {
-            assert_frame.and_then(|f| f.args.as_deref()).and_then(|a| {
-                a.split(", ").find_map(|p| p.strip_prefix("line=").and_then(|v| v.trim().parse::<u32>().ok()))
-            })
-        });
+        let line = parsed
+            .as_ref()
+            .and_then(|a| a.line)
+            .or_else(|| assert_frame.and_then(|f| f.arg_int("line")).and_then(|l| u32::try_from(l).ok()));
         let function =
             parsed.as_ref().and_then(|a| a.function.as_deref().map(str::to_string)).or_else(|| arg("function"));
         if file.as_deref().is_some_and(|f| f.ends_with("malloc.c")) {

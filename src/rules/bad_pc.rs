@@ -137,7 +137,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some((w, _, _)) = ret {
             // The call instruction just before the return address, shown from its function's
             // start (disassembling backwards from an address can start mid-instruction).
-            match cx.symbol_at(stop, w).as_deref().map(|s| s.split('+').next().unwrap_or(s).to_string()) {
+            match cx.symbol_at(stop, w).map(|s| s.name) {
                 Some(func) => f = f.step(format!("disassemble {func}")),
                 None => f = f.step(format!("info symbol {w:#x}")),
             }

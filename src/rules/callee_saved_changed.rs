@@ -96,17 +96,9 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
-/// `<update+17>` / `update+17` → (`update`, 17).
-fn sym_offset(s: &str) -> Option<(String, u64)> {
-    let s = s.trim();
-    let s = s.split_once('<').map(|(_, r)| r).unwrap_or(s);
-    let s = s.split('>').next()?;
-    let (name, off) = s.rsplit_once('+')?;
-    let off = match off.strip_prefix("0x") {
-        Some(h) => u64::from_str_radix(h, 16).ok()?,
-        None => off.parse().ok()?,
-    };
-    Some((name.to_string(), off))
+/// `update+17` → (`update`, 17); a symbol printed without an offset gives none.
+fn sym_offset(s: &crate::model::SymbolRef) -> Option<(String, u64)> {
+    Some((s.name.to_string(), s.offset?))
 }
 
 /// The crash is an access through a callee-saved register whose value comes from before a
@@ -131,9 +123,11 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let Some(reg) = gpr(&base) else { return };
     let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
     // Frame 0's function start.
-    let sym = cx.trace.code_symbol(pc).and_then(sym_offset).or_else(|| {
-        th.registers.get(&0).and_then(|r| r.reg("rip")).and_then(|r| r.natural.as_deref()).and_then(sym_offset)
-    });
+    let sym = cx
+        .trace
+        .code_symbol_ref(pc)
+        .and_then(sym_offset)
+        .or_else(|| th.registers.get(&0).and_then(|r| r.symbol("rip")).and_then(sym_offset));
     let Some((fname, off)) = sym else { return };
     let Some(code) = decode_range(cx.trace, pc - off, pc) else { return };
     let mut info = iced_x86::InstructionInfoFactory::new();
@@ -164,10 +158,10 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let Some(effect) = callee_effect(&callee, reg) else { return };
     let callee_name = cx
         .trace
-        .code_symbol(target)
+        .code_symbol_ref(target)
         .and_then(sym_offset)
         .map(|(n, _)| n)
-        .or_else(|| cx.symbol_at(stop, target))
+        .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
         .unwrap_or_else(|| format!("{target:#x}"));
     let at = |a: u64| {
         if a >= target && a - target < 0x10000 {

@@ -66,20 +66,14 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
-/// What a detector's text says happened.
-fn diagnosis(kind: MessageKind, text: &str) -> &'static str {
-    match kind {
-        MessageKind::StackSmashing => "stack smashing",
-        MessageKind::GcCorruption => "GC heap corruption",
-        _ if text.contains("double free or corruption") => "double free or heap corruption",
-        _ if text.contains("double free") => "double free",
-        _ if text.contains("invalid pointer")
-            || text.contains("invalid size")
-            || text.contains("free(): invalid")
-            || text.contains("munmap_chunk()") =>
-        {
-            "invalid free"
-        }
+/// What a detector's text says happened (its detail, typed at input time).
+fn diagnosis(kind: MessageKind, detail: Option<MessageDetail>) -> &'static str {
+    match (kind, detail) {
+        (MessageKind::StackSmashing, _) => "stack smashing",
+        (MessageKind::GcCorruption, _) => "GC heap corruption",
+        (_, Some(MessageDetail::DoubleFreeOrCorruption)) => "double free or heap corruption",
+        (_, Some(MessageDetail::DoubleFree)) => "double free",
+        (_, Some(MessageDetail::InvalidFree)) => "invalid free",
         _ => "heap metadata corruption",
     }
 }
@@ -171,18 +165,21 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let stack_chk = frames.iter().find(|f| matches!(f.function_name(), "__stack_chk_fail" | "__stack_chk_fail_local"));
     let detector = frames.iter().filter(|f| stack_chk.is_none_or(|s| std::ptr::eq(*f, s))).find_map(|f| {
         let name = f.function_name();
+        let arg = |name: &str| f.string_arg(name).map(|a| (a.text.to_string(), a.detail));
         let (kind, text) = match name {
-            "malloc_printerr" => (MessageKind::HeapCorruption, f.arg_string("str").map(str::to_string)),
-            "__malloc_assert" => (MessageKind::HeapCorruption, f.arg_string("assertion").map(str::to_string)),
-            "__stack_chk_fail" | "__stack_chk_fail_local" => {
-                (MessageKind::StackSmashing, Some("stack smashing detected".to_string()))
-            }
-            "__longjmp_chk" | "____longjmp_chk" | "longjmp_chk" => {
-                (MessageKind::StackSmashing, Some("longjmp causes uninitialized stack frame".to_string()))
-            }
+            "malloc_printerr" => (MessageKind::HeapCorruption, arg("str")),
+            "__malloc_assert" => (MessageKind::HeapCorruption, arg("assertion")),
+            "__stack_chk_fail" | "__stack_chk_fail_local" => (
+                MessageKind::StackSmashing,
+                Some(("stack smashing detected".to_string(), Some(MessageDetail::StackCanary))),
+            ),
+            "__longjmp_chk" | "____longjmp_chk" | "longjmp_chk" => (
+                MessageKind::StackSmashing,
+                Some(("longjmp causes uninitialized stack frame".to_string(), Some(MessageDetail::LongjmpCheck))),
+            ),
             n if n.ends_with("__fortify_fail") => {
-                let m = f.arg_string("msg").map(str::to_string)?;
-                if !m.contains("stack smashing") {
+                let m = arg("msg")?;
+                if m.1 != Some(MessageDetail::StackCanary) {
                     return None;
                 }
                 (MessageKind::StackSmashing, Some(m))
@@ -192,19 +189,19 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
         };
         Some((kind, text, f))
     });
-    let (kind, text) = match (msg, &detector) {
-        (Some((k, m)), _) => (k, m.text.to_string()),
-        (None, Some((k, Some(t), _))) => (*k, t.clone()),
-        (None, Some((k, None, _))) => (*k, String::new()),
+    let (kind, text, detail) = match (msg, &detector) {
+        (Some((k, m)), _) => (k, m.text.to_string(), m.detail),
+        (None, Some((k, Some((t, d)), _))) => (*k, t.clone(), *d),
+        (None, Some((k, None, _))) => (*k, String::new(), None),
         (None, None) => return None,
     };
-    let what = diagnosis(kind, &text);
+    let what = diagnosis(kind, detail);
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let quoted = if text.is_empty() { String::new() } else { format!(" (\"{text}\")") };
     // The allocator frame that ran the check (innermost allocator function below the reporter).
     let checker = frames.iter().find(|f| is_allocator_fn(f.function_name()) && f.function_name() != "malloc_printerr");
-    let longjmp = text.contains("longjmp causes uninitialized stack frame");
-    let fortify = text.contains("buffer overflow detected");
+    let longjmp = detail == Some(MessageDetail::LongjmpCheck);
+    let fortify = detail == Some(MessageDetail::FortifyOverflow);
     let message = match (kind, culprit) {
         (MessageKind::StackSmashing, c) if longjmp => format!(
             "longjmp to a stack frame that no longer exists{}: the jmp_buf was filled by setjmp in a function that has since returned (or it was overwritten); glibc's _FORTIFY_SOURCE check in __longjmp_chk stopped it{quoted}",
@@ -257,8 +254,8 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let runtime_line = stop
         .messages
         .iter()
-        .find(|m| m.text.starts_with("!!!"))
-        .or_else(|| stop.messages.iter().find(|m| m.text.starts_with("Allocations:")));
+        .find(|m| m.detail == Some(MessageDetail::RuntimeAbortBanner))
+        .or_else(|| stop.messages.iter().find(|m| m.detail == Some(MessageDetail::AllocationSummary)));
     if let Some(m) = runtime_line {
         f = f.evidence(m.text.to_string(), Some(m.span));
     }

@@ -107,7 +107,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         return;
     }
     let strong = ms.iter().any(|m| m.kind != MismatchKind::ExecNewer);
-    for (si, stop) in cx.stops() {
+    // One finding per input: the files are the same for every stop.
+    if let Some((si, stop)) = cx.stops().next() {
         let th = crashed(stop).or_else(|| stop.threads.first());
         let mut frames: Vec<&crate::model::Frame> = Vec::new();
         if let Some(th) = th {
@@ -175,8 +176,6 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             .step("set sysroot DIR (the files from the crashing machine)")
             .step("eu-unstrip -n --core=CORE (the build-ids the process had)");
         out.push(f);
-        // One finding per input: the files are the same for every stop.
-        break;
     }
 }
 

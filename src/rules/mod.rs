@@ -103,11 +103,11 @@ impl<'a> RuleContext<'a> {
     /// mapping directly below a writable anonymous one (gdb's `generate-core-file` writes a
     /// `---p` guard page as a readable segment, so the core shows it as `r--p`).
     pub fn is_guard_page(&self, m: &Mapping) -> bool {
-        let perms = m.perms.as_deref().unwrap_or("");
-        if perms.starts_with("---") {
+        if m.no_access() {
             return true;
         }
-        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !perms.starts_with("r-") {
+        let read_only = m.readable() == Some(true) && m.writable() == Some(false);
+        if !self.trace.formats.contains(&Format::Core) || m.path.is_some() || !read_only {
             return false;
         }
         let size = m.end.0.saturating_sub(m.start.0);
@@ -125,7 +125,8 @@ impl<'a> RuleContext<'a> {
             && self.trace.mappings.iter().any(|above| {
                 above.start.0 == m.end.0
                     && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
-                    && above.perms.as_deref().is_some_and(|p| p.starts_with("rw"))
+                    && above.readable() == Some(true)
+                    && above.writable() == Some(true)
                     && sps().any(|sp| above.contains(sp))
             })
     }
@@ -191,36 +192,38 @@ impl<'a> RuleContext<'a> {
     }
 
     /// A symbol the transcript printed for `addr` (`stream_fill+49`): from disassembly
-    /// locations, the natural column of registers, frames, and `0x… <sym>` in printed values.
-    pub fn symbol_at(&self, stop: &Stop, addr: u64) -> Option<String> {
-        if let Some(loc) = stop.disassembly.iter().find(|i| i.address.0 == addr).and_then(|i| i.location.as_deref())
-            && !loc.starts_with('+')
+    /// locations, the natural column of registers, `0x… <sym>` in printed values and argument
+    /// lists (all typed at input time), else the function of a frame at that pc.
+    pub fn symbol_at(&self, stop: &Stop, addr: u64) -> Option<SymbolRef> {
+        if let Some(s) =
+            stop.disassembly.iter().find(|i| i.address.0 == addr).and_then(|i| i.location.as_ref()?.symbol())
         {
-            return Some(loc.to_string());
+            return Some(s.clone());
         }
-        let needle = format!("0x{addr:x} <");
-        let texts = stop
+        let printed = stop
             .threads
             .iter()
             .flat_map(|t| t.registers.values())
             .flat_map(|rs| rs.regs.iter())
             .filter(|r| r.value == Some(addr))
-            .filter_map(|r| r.natural.as_deref())
-            .chain(stop.printed.iter().map(|p| &*p.value))
-            .chain(stop.threads.iter().flat_map(|t| t.frames.iter()).filter_map(|f| f.args.as_deref()));
-        for t in texts {
-            if let Some(p) = t.find(&needle) {
-                let rest = &t[p + needle.len()..];
-                if let Some(end) = rest.find('>') {
-                    return Some(rest[..end].to_string());
-                }
-            }
+            .find_map(|r| r.natural.as_ref()?.symbol())
+            .or_else(|| {
+                stop.printed
+                    .iter()
+                    .flat_map(|p| &p.symbols)
+                    .chain(stop.threads.iter().flat_map(|t| t.frames.iter()).flat_map(|f| &f.arg_symbols))
+                    .find(|(a, _)| a.0 == addr)
+                    .map(|(_, s)| s)
+            });
+        if let Some(s) = printed {
+            return Some(s.clone());
         }
         stop.threads
             .iter()
             .flat_map(|t| t.frames.iter())
             .find(|f| f.pc.map(|p| p.0) == Some(addr))
-            .and_then(|f| f.function.as_deref().map(str::to_string))
+            .and_then(|f| f.function.clone())
+            .map(|name| SymbolRef { name, offset: None, hex: false })
     }
 
     /// The disassembly listing (a run of instructions printed on consecutive lines) that

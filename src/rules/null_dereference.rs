@@ -146,8 +146,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             .replace("  ", " "),
             Some(r.span),
         );
-        if let Some(p) = stop.printed.iter().find(|p| p.value.contains("si_addr")) {
-            f = f.evidence("si_addr from $_siginfo", Some(p.span));
+        if let Some(p) = stop.printed.iter().find(|p| p.shows_si_addr) {
+            // On a handled fault's view the siginfo came from the handler's report.
+            f = match stop.reason.fault_source {
+                Some((source, span)) => f.evidence(format!("si_addr from {source}"), span.or(Some(p.span))),
+                None => f.evidence("si_addr from $_siginfo", Some(p.span)),
+            };
         }
         if let Some(i) = insn {
             f = f.evidence(format!("faulting instruction: {}", i.text), Some(i.span));
@@ -159,10 +163,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         // A NULL pointer argument of the faulting frame is a likely (not certain) source of
         // the NULL base: labelled as a heuristic, since the function may also take legal NULLs.
-        if let Some(fr) = frame
-            && let Some(args) = fr.args.as_deref()
-        {
-            let nulls = crate::model::null_pointer_args(args);
+        if let Some(fr) = frame {
+            let nulls = &fr.null_args;
             if !nulls.is_empty() {
                 let list = nulls.iter().map(|n| format!("{n} = 0x0")).collect::<Vec<_>>().join(", ");
                 f = f.evidence(

@@ -83,7 +83,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(h) = header {
             let mut next = h.span.last + 1;
             for m in stop.messages.iter().filter(|m| m.span.first > h.span.last) {
-                if m.span.first != next || m.text.starts_with("note: ") || m.kind.is_some() {
+                if m.span.first != next || m.detail == Some(MessageDetail::Note) || m.kind.is_some() {
                     break;
                 }
                 payload_lines.push(m);

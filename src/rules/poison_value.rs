@@ -139,7 +139,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             if let Some(a) = r.address.filter(|a| !(r.si_code == Some(SI_KERNEL) && a.0 == 0))
                 && let Some((fill, offset)) = fill_near(a.0, arch, alloc)
             {
-                let span = stop.printed.iter().find(|p| p.value.contains("si_addr")).map(|p| p.span).or(Some(r.span));
+                let span = stop.printed.iter().find(|p| p.shows_si_addr).map(|p| p.span).or(Some(r.span));
                 hits.push(Hit { role: Role::FaultAddress, value: a.0, fill, offset, span });
             }
             if let Some(i) = cx.fault_insn(stop) {
@@ -209,7 +209,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     continue;
                 }
                 // gdb resolved it to a symbol: a real address.
-                if reg.natural.as_deref().is_some_and(|n| n.contains('<')) {
+                if reg.natural.as_ref().is_some_and(|n| n.symbol().is_some()) {
                     continue;
                 }
                 if let Some(fill) = fill_of(v, arch, alloc) {
@@ -325,7 +325,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         // Where else the transcript shows the same pattern: printed values and memory dumps.
         let hex = format!("{:#x}", h.value);
-        for p in stop.printed.iter().filter(|p| p.value.contains(&hex)).take(2) {
+        for p in stop.printed.iter().filter(|p| p.words.contains(&h.value)).take(2) {
             let expr = p.expr.as_deref().map(|e| format!("p {e}")).unwrap_or_else(|| "printed value".into());
             f = f.evidence(format!("{expr} = {}", p.value.trim()), Some(p.span));
         }

@@ -234,14 +234,7 @@ fn entry_in_shared_library(cx: &RuleContext<'_>, f: &Frame) -> bool {
 /// The frame-0 pc is a function's first instruction (`<name>` or `<name+0>` in `rip`'s
 /// natural column).
 fn at_function_entry(regs: &RegisterSet, arch: Arch) -> bool {
-    regs.reg(arch.pc_register()).and_then(|r| r.natural.as_deref()).is_some_and(|n| {
-        let n = n.trim_end();
-        n.ends_with('>')
-            && n.rfind('<').is_some_and(|i| {
-                let sym = &n[i + 1..n.len() - 1];
-                !sym.contains('+') || sym.ends_with("+0")
-            })
-    })
+    regs.symbol(arch.pc_register()).is_some_and(SymbolRef::at_start)
 }
 
 struct AccessFault {

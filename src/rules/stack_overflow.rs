@@ -169,7 +169,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`; so did
         // valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`).
-        let rust_msg = stop.messages.iter().find(|m| m.text.contains("has overflowed its stack"));
+        let rust_msg = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
         let vg_msg = stop.messages.iter().find(|m| m.text.contains("Stack overflow in thread #"));
         if msg.is_none()
             && let Some(m) = rust_msg

@@ -96,20 +96,9 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     }
     let th = stop.crashed_thread()?;
     let d = stop.reason.description.as_deref()?;
-    let mut inner = d.trim();
-    while let Some(r) = ["LoadError: ", "InitError: ", "TaskFailedException: ", "CompositeException: "]
-        .iter()
-        .find_map(|p| inner.strip_prefix(p))
-    {
-        inner = r;
-    }
-    // `T: message`; a bare message (`type Array has no field layer_1`, older versions) names
-    // no type.
-    let (ty, text) = match inner.split_once(": ") {
-        Some((t, m)) if !t.contains(' ') && t.chars().next().is_some_and(char::is_uppercase) => (t, m),
-        _ => ("", inner),
-    };
-    if th.frames.is_empty() || inner.is_empty() {
+    let e = stop.reason.julia_error.as_ref()?;
+    let (ty, text) = (&*e.exception, &*e.message);
+    if th.frames.is_empty() || (ty.is_empty() && text.is_empty()) {
         return None;
     }
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
@@ -125,14 +114,8 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     }
     let mut f = Finding::new(&RULE, msg).at(si, Some(th), culprit.map(|c| c.index)).rank(75);
     f = f.evidence(format!("ERROR: {}", d.lines().next().unwrap_or(d)), Some(stop.reason.span));
-    if d.trim() != inner && !ty.is_empty() {
-        f = f.evidence(
-            format!(
-                "the innermost exception is {ty} (wrapped: {})",
-                d.split(": ").take_while(|p| *p != ty).collect::<Vec<_>>().join(" → ")
-            ),
-            None,
-        );
+    if !e.wrappers.is_empty() {
+        f = f.evidence(format!("the innermost exception is {ty} (wrapped: {})", e.wrappers.join(" → ")), None);
     }
     if let Some(c) = culprit {
         f = f.evidence(
@@ -168,7 +151,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
         let term = stop.messages.iter().find(|m| m.kind == Some(MessageKind::UncaughtException));
         let what = term.and_then(|t| {
-            stop.messages.iter().find(|m| m.span.first > t.span.first && m.text.trim_start().starts_with("what():"))
+            stop.messages.iter().find(|m| m.span.first > t.span.first && m.detail == Some(MessageDetail::ExceptionWhat))
         });
         let terminate_frame = frames.iter().find(|f| is_terminate_frame(f.function_name()));
         let throw_frame = frames.iter().find(|f| is_throw_frame(f.function_name()));
@@ -176,7 +159,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let pure = stop
             .messages
             .iter()
-            .find(|m| matches!(m.text.trim(), "pure virtual method called" | "deleted virtual method called"));
+            .find(|m| matches!(m.detail, Some(MessageDetail::PureVirtualCall | MessageDetail::DeletedVirtualCall)));
         let pure_frame =
             frames.iter().find(|f| matches!(f.function_name(), "__cxa_pure_virtual" | "__cxa_deleted_virtual"));
         // A noexcept boundary: the compiler's landing pad that calls std::terminate.
@@ -191,13 +174,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             })
         });
         let culprit = cx.named_culprit(stop).map(|(_, f)| f);
-        let what_text = what.map(|w| w.text.trim_start().trim_start_matches("what():").trim().to_string());
+        let what_text = what.and_then(|w| w.what.as_deref().map(str::to_string));
         let from = culprit.map(|c| format!(" from {}", c.location())).unwrap_or_default();
-        let no_active = term.is_some_and(|t| t.text.contains("without an active exception"));
-        let recursive = term.is_some_and(|t| t.text.contains("recursively"));
+        let no_active = term.is_some_and(|t| t.detail == Some(MessageDetail::TerminateWithoutException));
+        let recursive = term.is_some_and(|t| t.detail == Some(MessageDetail::TerminateRecursively));
         let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
         let mut msg = if pure.is_some() || pure_frame.is_some() {
-            let deleted = pure.is_some_and(|m| m.text.contains("deleted"))
+            let deleted = pure.is_some_and(|m| m.detail == Some(MessageDetail::DeletedVirtualCall))
                 || pure_frame.is_some_and(|f| f.function_name() == "__cxa_deleted_virtual");
             if deleted {
                 format!(

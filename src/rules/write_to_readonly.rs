@@ -76,7 +76,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Some(m) if cx.is_guard_page(m) => continue,
             Some(m) => {
                 let perms = m.perms.as_deref().unwrap_or("");
-                let readable = perms.starts_with('r');
+                let readable = m.readable() == Some(true);
                 if m.writable() != Some(false) || !(readable || m.executable() == Some(true)) {
                     continue;
                 }

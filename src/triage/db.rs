@@ -143,7 +143,22 @@ impl Db {
         if v > SCHEMA_VERSION {
             return Err(DbError::Newer { path: self.path.clone(), found: v });
         }
-        let _: String = self.conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(&e)?;
+        // Switching a new file to WAL needs a moment alone with it; SQLite answers a second
+        // process that races it with SQLITE_BUSY at once, without calling the busy handler.
+        // Retry for as long as the busy timeout would have waited.
+        let start = std::time::Instant::now();
+        loop {
+            match self.conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+                Ok(_) => break,
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                        && start.elapsed() < Duration::from_secs(60) =>
+                {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(err) => return Err(e(err)),
+            }
+        }
         self.conn.execute_batch("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;").map_err(&e)?;
         self.migrate()
     }

@@ -26,6 +26,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 mod live;
+mod loading;
 mod update;
 mod view;
 
@@ -340,6 +341,11 @@ pub struct App {
     pub auto: bool,
     /// Follow mode: a stop arrived that the view did not jump to (the footer says so).
     pub new_stop: Option<usize>,
+    /// What the address classifier gathers from the whole trace, gathered once per analysis
+    /// (off the UI thread when it comes from a worker) rather than at every draw.
+    pub(crate) facts: crate::classify::TraceFacts,
+    /// A file still being read in the background (see `tui/loader.rs` and `app/loading.rs`).
+    pub loading: Option<super::loader::Loading>,
 }
 
 /// The selection, by identity rather than position, to put back after a re-parse.
@@ -359,14 +365,22 @@ impl App {
     /// most likely first): its frame selected and its registers highlighted.
     pub fn new(ir: InputReport, dump: Option<PathBuf>, theme: Theme) -> App {
         let raw_lines = match &ir.raw {
-            Some(r) => {
-                let mut v = Vec::with_capacity(r.len() / 40 + 1);
-                v.push(0);
-                v.extend(memchr::memchr_iter(b'\n', r.as_bytes()).map(|i| i + 1).filter(|&i| i < r.len()));
-                v
-            }
+            Some(r) => super::loader::line_starts(r.as_bytes()),
             None => Vec::new(),
         };
+        let facts = crate::classify::TraceFacts::of(&ir.parsed.trace);
+        App::with_parts(ir, raw_lines, facts, dump, theme)
+    }
+
+    /// [`App::new`] with the raw text's line index and the classifier's facts already built
+    /// (by a loader thread): nothing here walks the whole input.
+    pub fn with_parts(
+        ir: InputReport,
+        raw_lines: Vec<usize>,
+        facts: crate::classify::TraceFacts,
+        dump: Option<PathBuf>,
+        theme: Theme,
+    ) -> App {
         let t = &ir.parsed.trace;
         let stop = t.main_stop().and_then(|s| t.stops.iter().position(|x| std::ptr::eq(x, s))).unwrap_or(0);
         let mut app = App {
@@ -410,6 +424,8 @@ impl App {
             last_input: None,
             auto: false,
             new_stop: None,
+            facts,
+            loading: None,
             ir,
         };
         app.select_stop(stop);
@@ -481,7 +497,7 @@ impl App {
         self.ir.findings.get(self.finding)
     }
     pub fn classifier(&self) -> Classifier<'_> {
-        Classifier::new(self.trace())
+        Classifier::with_facts(self.trace(), &self.facts)
     }
     /// Registers printed for the selected frame.
     pub fn frame_registers(&self) -> Option<&RegisterSet> {

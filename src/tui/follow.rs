@@ -67,6 +67,8 @@ pub struct Done {
     /// The generation (number of resets) the request was made in.
     pub generation: u64,
     pub analysis: Analysis,
+    /// The address classifier's facts about it, gathered here rather than on the UI thread.
+    pub facts: crate::classify::TraceFacts,
     /// Time the worker spent on it (snapshot, symbolize, rules).
     pub cost: Duration,
 }
@@ -98,7 +100,8 @@ impl Worker {
                         let started = Instant::now();
                         let deadline = options.symbolize_timeout.map(|d| started + d);
                         let analysis = pipeline::finish(&name, inc.snapshot(), &options, deadline);
-                        let done = Done { generation, analysis, cost: started.elapsed() };
+                        let facts = crate::classify::TraceFacts::of(&analysis.parsed.trace);
+                        let done = Done { generation, analysis, facts, cost: started.elapsed() };
                         if done_tx.send(done).is_err() {
                             return;
                         }

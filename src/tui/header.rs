@@ -23,6 +23,9 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         };
         spans.push(Span::styled(state, t.key()));
     }
+    if let Some(l) = app.loading_label() {
+        spans.push(Span::styled(format!(" [{l}]"), t.key()));
+    }
     let nf = app.ir.findings.len();
     let sev = app.ir.findings.first().map(|f| t.severity(f.severity)).unwrap_or(t.dim());
     spans.push(Span::styled(format!(" · {nf} finding{}", if nf == 1 { "" } else { "s" }), sev));

@@ -18,6 +18,7 @@ pub mod follow;
 pub mod frames;
 pub mod header;
 pub mod keys;
+pub mod loader;
 pub mod memory;
 pub mod popup;
 pub mod raw;
@@ -53,6 +54,8 @@ struct TerminalGuard {
 
 impl TerminalGuard {
     fn enter() -> anyhow::Result<TerminalGuard> {
+        // Progress bars on stderr would draw over the screen (follow and loader threads).
+        crate::progress::suppress();
         // A panic anywhere restores the terminal before the message is printed.
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -207,8 +210,28 @@ pub fn run_follow_with_sources(
     run_app(App::following(path, options, theme::Theme::from_env()).with_source_dirs(source_dirs), started)
 }
 
+/// `tracecheck tui FILE`: a transcript is read on a loader thread while the TUI shows what
+/// is there (`loader.rs`); cores and the rest come loaded.
+/// `source_dirs` as for [`run_with_sources`].
+pub fn run_progressive(
+    input: crate::pipeline::Progressive,
+    dump: PathBuf,
+    source_dirs: Vec<PathBuf>,
+    started: Instant,
+) -> anyhow::Result<()> {
+    match input {
+        crate::pipeline::Progressive::Done(ir) => run_with_sources(ir, Some(dump), source_dirs, started),
+        crate::pipeline::Progressive::Chunked(c) => {
+            let app = App::open_loading(c, Some(dump), theme::Theme::from_env(), loader::Pace::default());
+            run_app(app.with_source_dirs(source_dirs), started)
+        }
+    }
+}
+
 /// How often the event loop looks for a finished parse while the follow worker runs.
 const RESULT_POLL: Duration = Duration::from_millis(10);
+/// How often it looks for the loader's analyses and redraws the progress while a file loads.
+const LOADING_POLL: Duration = Duration::from_millis(50);
 
 fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
     let mut guard = TerminalGuard::enter()?;
@@ -222,9 +245,10 @@ fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
     while !app.quit {
         // Without --follow, wait for input; with it, also wake up to poll the file, and often
         // while the worker parses, to show its result soon after it is ready.
-        let input = match app.follow {
-            None => true,
-            Some(_) => {
+        let input = match (&app.follow, &app.loading) {
+            (None, None) => true,
+            (None, Some(_)) => event::poll(LOADING_POLL)?,
+            (Some(_), _) => {
                 let mut wake = next_tick;
                 if app.follow_busy() {
                     wake = wake.min(Instant::now() + RESULT_POLL);
@@ -232,7 +256,9 @@ fn run_app(mut app: App, started: Instant) -> anyhow::Result<()> {
                 event::poll(wake.saturating_duration_since(Instant::now()))?
             }
         };
-        let mut redraw = false;
+        // While a file loads, the header's progress moves at every wake-up.
+        let mut redraw = app.loading.is_some();
+        redraw |= app.loading_receive();
         if input {
             apply(&mut app, event::read()?);
             // Coalesce bursts (held keys, wheel, paste) into one redraw.

@@ -115,6 +115,7 @@ impl App {
         let mut ir = crate::pipeline::analyze_text(&self.ir.path, b"", &opts);
         ir.raw = Some(String::new());
         self.ir = ir;
+        self.facts = Default::default();
         self.raw_lines = vec![0];
         self.raw_lower = OnceCell::new();
         (self.stop, self.thread, self.frame, self.register, self.finding) = (0, 0, 0, 0, 0);
@@ -150,6 +151,7 @@ impl App {
         let old_n = self.trace().stops.len();
         // The old model can be large: it is dropped on the worker, not here.
         let old = std::mem::replace(&mut self.ir, ir);
+        self.facts = done.facts;
         if let Some(f) = self.follow.as_mut() {
             f.worker.discard(old);
         }
