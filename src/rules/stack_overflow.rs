@@ -19,9 +19,7 @@ finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one functi
 as evidence, and is reported on its own as a heuristic finding when the fault address is
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
 address …` and valgrind's `Stack overflow in thread #1: can't grow stack to …` are reported
-as such (exact: the tool says so). Without a fault address, gdb failing to read frame #0's
-own arguments within 64 KiB of sp (`name=<error reading variable: Cannot access memory at
-address …>`) is a heuristic finding. When the program's
+as such (exact: the tool says so). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
@@ -124,7 +122,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         // A checker that says so: ASan's `stack-overflow on address …` (a runtime-error stop
         // without a signal number), valgrind's `Stack overflow in thread #1: can't grow stack`.
-        let checker_says = stop.checker.as_ref().filter(|c| c.text.starts_with("stack-overflow on address"));
+        let checker_says = stop.checker.as_ref().filter(|c| c.kind == Some("stack-overflow"));
         if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() {
             continue;
         }
@@ -169,8 +167,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`; so did
         // valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`).
-        let rust_msg = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
-        let vg_msg = stop.messages.iter().find(|m| m.text.contains("Stack overflow in thread #"));
+        let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
+        let valgrind = cx.trace.formats.contains(&Format::Valgrind);
+        let (rust_msg, vg_msg) = if valgrind { (None, said) } else { (said, None) };
         if msg.is_none()
             && let Some(m) = rust_msg
         {
@@ -182,27 +181,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = vg_msg
         {
-            let t = m.text.trim();
-            let t = t.strip_prefix("==").and_then(|r| r.split_once("== ")).map(|(_, r)| r).unwrap_or(t);
-            msg = Some(format!("valgrind: {}", t.trim()));
+            msg = Some(format!("valgrind: {}", m.text.trim()));
         }
         if msg.is_none()
             && let Some(c) = checker_says
         {
             msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
-        }
-        // No fault address, but gdb could not read frame #0's own arguments, which live just
-        // above sp: `name=<error reading variable: Cannot access memory at address 0x7fffff7fefc8>`.
-        let unreadable = (fault.is_none() && msg.is_none())
-            .then(|| sp.zip(th.frames.first()).and_then(|(sp, f0)| unreadable_near_sp(f0, sp).map(|a| (sp, a, f0))))
-            .flatten();
-        if let Some((sp, a, _)) = unreadable {
-            heuristic = true;
-            msg = Some(format!(
-                "frame #0's arguments at {a:#x} ({:#x} bytes {} {sp_name} = {sp:#x}) cannot be read: the stack ran out",
-                a.abs_diff(sp),
-                if a < sp { "below" } else { "above" }
-            ));
         }
         if msg.is_none()
             && fault.is_none()
@@ -231,9 +215,6 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(c) = checker_says {
             f = f.evidence(format!("AddressSanitizer: {}", c.text.trim()), Some(c.span));
             heuristic = false;
-        }
-        if let Some((_, a, f0)) = unreadable {
-            f = f.evidence(format!("#0 {}: Cannot access memory at address {a:#x}", f0.function_name()), Some(f0.span));
         }
         if let Some(a) = fault {
             f = f.evidence(
@@ -274,18 +255,6 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// An address gdb could not read for one of the frame's arguments, within 64 KiB of sp.
-fn unreadable_near_sp(f: &Frame, sp: u64) -> Option<u64> {
-    let args = f.args.as_deref()?;
-    let key = "Cannot access memory at address ";
-    args.match_indices(key).find_map(|(p, _)| {
-        let a = &args[p + key.len()..];
-        let end = a.find(|c: char| !c.is_ascii_hexdigit() && c != 'x').unwrap_or(a.len());
-        let v = u64::from_str_radix(a[..end].strip_prefix("0x")?, 16).ok()?;
-        (v.abs_diff(sp) <= NEAR_SP).then_some(v)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,22 +281,6 @@ SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
         let f = run_rule(&RULE, vg);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].message, "valgrind: Stack overflow in thread #1: can't grow stack to 0x1ffe801000");
-        let gdb = "Program received signal SIGSEGV, Segmentation fault.
-0x0000555555555154 in walk (name=<error reading variable: Cannot access memory at address 0x7fffff7fefc8>, depth=<error reading variable: Cannot access memory at address 0x7fffff7fefc0>) at src/overflow.c:5
-(gdb) info registers rsp
-rsp            0x7fffff7fefc0      0x7fffff7fefc0
-";
-        let f = run_rule(&RULE, gdb);
-        assert_eq!(f.len(), 1, "{f:#?}");
-        assert!(f[0].heuristic);
-        assert!(
-            f[0].message.starts_with("frame #0's arguments at 0x7fffff7fefc8 (0x8 bytes above rsp = 0x7fffff7fefc0)"),
-            "{}",
-            f[0].message
-        );
-        // A NULL argument that cannot be read is not the stack.
-        let far = gdb.replace("0x7fffff7fefc8", "0x10").replace("0x7fffff7fefc0>", "0x18>");
-        assert!(run_rule(&RULE, &far).is_empty());
         // Another ASan class is not a stack overflow.
         let heap = asan.replace("stack-overflow", "heap-buffer-overflow");
         assert!(run_rule(&RULE, &heap).is_empty());

@@ -91,7 +91,7 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
         return None;
     }
     // Only Julia's `ERROR:` report: a Go panic or an LLVM fatal error is a runtime error too.
-    if !stop.messages.iter().any(|m| m.text.trim_start().starts_with("ERROR: ")) {
+    if !cx.trace.formats.contains(&Format::Julia) {
         return None;
     }
     let th = stop.crashed_thread()?;
