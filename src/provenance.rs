@@ -110,9 +110,92 @@ pub fn writes(info: &mut InstructionInfoFactory, insn: &Instruction, reg: Regist
 pub enum CalleeEffect {
     /// Writes it without saving it first.
     Clobbers(u64, String),
-    /// Saves it (push) but then stores over the save slot, so the restore brings back
-    /// another value.
+    /// Saves it (push, or mov to an rsp-based slot) but then stores over the save slot, so
+    /// the restore brings back another value.
     OverwritesSaveSlot { push: (u64, String), store: (u64, String) },
+    /// Found through the callee's CFI: it saves the register at `cfa_offset` from its CFA
+    /// (the slot at `slot` in the dead frame below the caller's sp), and that slot now holds
+    /// the register's current value, which an access through the register before the call
+    /// (`prior`) shows it cannot have had then. `save`: the callee's instruction after which
+    /// the CFI records the save.
+    SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+}
+
+/// DWARF register number of an x86-64 general-purpose register.
+pub fn dwarf_number(reg: Register) -> Option<u16> {
+    Some(match reg.full_register() {
+        Register::RAX => 0,
+        Register::RDX => 1,
+        Register::RCX => 2,
+        Register::RBX => 3,
+        Register::RSI => 4,
+        Register::RDI => 5,
+        Register::RBP => 6,
+        Register::RSP => 7,
+        Register::R8 => 8,
+        Register::R9 => 9,
+        Register::R10 => 10,
+        Register::R11 => 11,
+        Register::R12 => 12,
+        Register::R13 => 13,
+        Register::R14 => 14,
+        Register::R15 => 15,
+        _ => return None,
+    })
+}
+
+/// Callee-saved integrity through CFI (for a callee whose code shows no push/pop story):
+/// `caller` is frame #0's code from its start to the pc, `call` its last call (already
+/// returned), `writer` the last instruction before the call that wrote `reg`, `value` the
+/// register now and `sp` frame #0's stack pointer now. `read` reads a stack word (core memory
+/// or `x/` dumps).
+#[allow(clippy::too_many_arguments)]
+pub fn cfi_slot_changed(
+    trace: &Trace,
+    caller: &[Decoded],
+    call: &Decoded,
+    writer: Option<&Decoded>,
+    callee: &[Decoded],
+    reg: Register,
+    value: u64,
+    sp: u64,
+    read: &dyn Fn(u64) -> Option<u64>,
+) -> Option<CalleeEffect> {
+    let mem = trace.memory.as_ref()?;
+    let dw = dwarf_number(reg)?;
+    // The callee's CFA is the caller's sp at the call; the caller must not have moved sp
+    // between the call and the pc.
+    let mut info = InstructionInfoFactory::new();
+    if caller.iter().filter(|d| d.address > call.address).any(|d| writes(&mut info, &d.insn, Register::RSP)) {
+        return None;
+    }
+    // An access through reg between its last write and the call, at an address that can
+    // never be mapped with the value reg has now: reg held something else then.
+    let from = writer.map(|w| w.address).unwrap_or(0);
+    let full = reg.full_register();
+    let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+        let i = &d.insn;
+        (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+            && i.memory_base().full_register() == full
+            && i.memory_index() == Register::None
+            && {
+                let a = value.wrapping_add(i.memory_displacement64());
+                a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+            }
+    })?;
+    // The CFI row where the callee has saved reg (its first instruction with such a rule).
+    // A row starts after the instruction it describes: the save is the one before it.
+    let (k, (_, _, off)) =
+        callee.iter().enumerate().find_map(|(k, d)| mem.0.cfi_saved_slot(d.address, dw).map(|r| (k, r)))?;
+    let s = &callee[k.saturating_sub(1)];
+    let save = (s.address, s.text.clone());
+    let slot = sp.checked_add_signed(off)?;
+    (read(slot)? == value).then(|| CalleeEffect::SlotChangedByCfi {
+        slot,
+        cfa_offset: off,
+        save,
+        prior: (prior.address, prior.text.clone()),
+    })
 }
 
 /// Walks a function's straight-line code (entry to first `ret`) for what it does to `reg`.
@@ -158,6 +241,29 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
             }
             _ => {}
         }
+        // A save with `mov %reg,disp(%rsp)` (compilers' -O2 frames) and its restore.
+        let rsp_slot = (i.memory_base() == Register::RSP && i.memory_index() == Register::None)
+            .then(|| depth - i.memory_displacement64() as i64);
+        if i.mnemonic() == iced_x86::Mnemonic::Mov
+            && i.op_count() == 2
+            && let Some(sd) = rsp_slot
+        {
+            if i.op0_kind() == OpKind::Memory
+                && i.op1_kind() == OpKind::Register
+                && i.op1_register() == full
+                && slot.is_none()
+            {
+                slot = Some((sd, d.address, d.text.clone()));
+                continue;
+            }
+            if i.op0_kind() == OpKind::Register
+                && i.op0_register() == full
+                && slot.as_ref().is_some_and(|(s, _, _)| *s == sd)
+            {
+                slot = None;
+                continue;
+            }
+        }
         // A store through rsp onto the save slot.
         if let Some((sd, pa, pt)) = &slot
             && i.op0_kind() == OpKind::Memory
@@ -174,6 +280,95 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
         if slot.is_none() && writes(&mut info, i, reg) {
             return Some(CalleeEffect::Clobbers(d.address, d.text.clone()));
         }
+    }
+    None
+}
+
+/// Where a register's value at frame #0 came from, walking out through the callers.
+pub enum Origin {
+    /// Written by `text` at `address` (`label`: `sym+0x1c`) in the frame at `pos` of the
+    /// thread's frames; `through` lists the inner frames it passed through unchanged (position
+    /// and the function's name by the symbol that gave its start).
+    Written { pos: usize, address: u64, label: String, text: String, through: Vec<(usize, String)> },
+    /// No frame whose code could be decoded writes it (the walk stopped at the frame at `pos`).
+    NotFound { pos: usize, through: Vec<(usize, String)> },
+}
+
+/// `sym+0x1c` / `sym+28` / `<sym+28>` (gdb, objdump and the symbolizer's forms) → (sym, off).
+pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
+    let s = s.trim();
+    let s = s.split_once('<').map(|(_, r)| r).unwrap_or(s);
+    let s = s.split('>').next()?;
+    let (name, off) = match s.rsplit_once('+') {
+        Some(p) => p,
+        None => (s, "0"),
+    };
+    let off = match off.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok()?,
+        None => off.parse().ok()?,
+    };
+    (!name.is_empty() && !name.contains(char::is_whitespace)).then(|| (name.to_string(), off))
+}
+
+/// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
+/// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
+/// else frame #0's printed `rip`).
+fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
+    let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
+        innermost
+            .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.natural.clone()))
+            .flatten()
+            .map(|n| n.to_string())
+    })?;
+    let (name, off) = symbol_offset(&label)?;
+    let start = pc.checked_sub(off)?;
+    if off == 0 {
+        // A return address at a symbol's start: the call was the last instruction of
+        // another function (a noreturn call); its code is not this symbol's.
+        return innermost.then(|| (name, start, Vec::new()));
+    }
+    Some((name, start, decode_range(trace, start, pc)?))
+}
+
+/// Walks out from frame #0 for the last instruction that wrote `reg` before each frame's pc
+/// (frame #0: the faulting pc; outer frames: the return address, so the code up to the
+/// call). A frame whose code before its pc does not write `reg` passed on its caller's value.
+/// Straight-line: the last writer in address order before the pc. x86-64, with process code
+/// (a core, or a transcript read with `--exe`).
+pub fn register_origin(trace: &Trace, th: &Thread, reg: Register, max_frames: usize) -> Option<Origin> {
+    let mut info = InstructionInfoFactory::new();
+    let mut through = Vec::new();
+    for (pos, f) in th.frames.iter().enumerate().take(max_frames) {
+        // A signal frame or an inlined level has no code of its own here.
+        if f.signal_handler {
+            return Some(Origin::NotFound { pos, through });
+        }
+        if f.inlined {
+            continue;
+        }
+        // The innermost physical frame printed without its address (`#0  f (…) at …`, or
+        // the caller of inlined frames): its pc is frame #0's `rip`.
+        let pc = match f.pc {
+            Some(pc) => pc.0,
+            None if th.frames[..pos].iter().all(|f| f.inlined) => {
+                th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.value)?
+            }
+            None => return None,
+        };
+        let innermost = th.frames[..pos].iter().all(|f| f.inlined);
+        let Some((name, start, code)) = code_before(trace, th, innermost, pc) else {
+            return (!through.is_empty()).then_some(Origin::NotFound { pos, through });
+        };
+        if let Some(d) = code.iter().rev().find(|d| writes(&mut info, &d.insn, reg)) {
+            return Some(Origin::Written {
+                pos,
+                address: d.address,
+                label: format!("{name}+{:#x}", d.address - start),
+                text: d.text.clone(),
+                through,
+            });
+        }
+        through.push((pos, name));
     }
     None
 }

@@ -2,10 +2,11 @@
 //! shapes the rules were not written for, plus a look-alike negative control for every rule.
 //!
 //! For every case of `sample-traces/crashers/manifest.json` the tracecheck binary reads the
-//! recorded gdb transcript and (when gcc, clang, rustc, go, musl-gcc and gdb are here) a core
-//! of the same program written by gdb's `generate-core-file`, read with `--exe`. Both must give
-//! the manifest's signal and culprit, fire every `must` rule, and fire nothing outside
-//! `must` and `may`; the culprit must agree between transcript and core. Text output must
+//! recorded gdb transcript and (when gcc, clang, rustc, go, musl-gcc and gdb are here) the same
+//! transcript with the rebuilt binary (`--exe`, so register provenance decodes its machine
+//! code) and a core of the same program written by gdb's `generate-core-file`, read with
+//! `--exe`. All three must give the manifest's signal and culprit, fire every `must` rule, and
+//! fire nothing outside `must` and `may`; the culprit must agree between them. Text output must
 //! never glue a frame number to its address.
 //!
 //! Each rule's precision and recall over the corpus are printed (`cargo test --test
@@ -37,6 +38,11 @@ struct Case {
     /// The core's own expectations (`must`, `culprit`) where a core cannot carry what the
     /// transcript has.
     core: Option<(Vec<String>, Option<String>)>,
+    /// The transcript's own `must` when it is read without the binary (`transcript` in the
+    /// manifest): what needs the machine code fires only with `--exe`.
+    transcript_only: Option<Vec<String>>,
+    /// The same for the transcript read with `--exe` (`transcript_exe`).
+    transcript_exe: Option<Vec<String>>,
 }
 
 fn mentions(v: &Value) -> BTreeMap<String, String> {
@@ -65,6 +71,8 @@ fn load_manifest() -> Vec<Case> {
             mention: mentions(&c["mention"]),
             core_mention: mentions(&c["core_mention"]),
             core: c["core"].as_object().map(|o| (strings(&o["must"]), o["culprit"].as_str().map(str::to_string))),
+            transcript_only: c["transcript"].as_object().map(|o| strings(&o["must"])),
+            transcript_exe: c["transcript_exe"].as_object().map(|o| strings(&o["must"])),
         })
         .collect()
 }
@@ -98,7 +106,13 @@ fn analyze(args: &[&Path]) -> Outcome {
     let mut findings: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for f in input["findings"].as_array().into_iter().flatten() {
         let rule = f["rule"].as_str().unwrap_or("?").to_string();
-        findings.entry(rule).or_default().push(f["message"].as_str().unwrap_or("").to_string());
+        // The message, then its evidence lines (a `mention` may be in either).
+        let mut text = f["message"].as_str().unwrap_or("").to_string();
+        for e in f["evidence"].as_array().into_iter().flatten() {
+            text.push('\n');
+            text.push_str(e["text"].as_str().unwrap_or(""));
+        }
+        findings.entry(rule).or_default().push(text);
     }
     Outcome {
         signal: stop["reason"]["signal"].as_str().map(str::to_string),
@@ -121,7 +135,10 @@ fn check(case: &Case, path: &str, o: &Outcome, fails: &mut BTreeSet<String>, cou
     let (must, culprit, mention) = match (&case.core, path) {
         (Some((must, culprit)), "core") => (must, culprit, &case.core_mention),
         (None, "core") => (&case.must, &case.culprit, &case.core_mention),
-        _ => (&case.must, &case.culprit, &case.mention),
+        _ => match (&case.transcript_only, &case.transcript_exe, path) {
+            (Some(must), _, "transcript") | (_, Some(must), "transcript+exe") => (must, &case.culprit, &case.mention),
+            _ => (&case.must, &case.culprit, &case.mention),
+        },
     };
     if o.signal.as_deref() != Some(case.signal.as_str()) {
         fails.insert(format!("{id}: signal is {:?}, expected {}", o.signal, case.signal));
@@ -237,6 +254,17 @@ fn crash_corpus_meets_manifest() {
             let core = dir.join(format!("{}.core", case.name));
             assert!(core.is_file(), "no core for {}", case.name);
             let exe_arg = Path::new("--exe");
+            // The transcript with the binary (`--exe`): its machine code stands in for the
+            // process's code (register provenance); same expectations, same culprit.
+            let t = corpus_dir().join(format!("{}.gdb.txt", case.name));
+            let ot = analyze(&[exe_arg, &exe, &t]);
+            check(case, "transcript+exe", &ot, &mut fails, &mut counts);
+            if ot.culprit != transcript_culprits[&case.name] {
+                fails.insert(format!(
+                    "transcript+exe:{}: culprit differs from the transcript's ({:?}, {:?})",
+                    case.name, transcript_culprits[&case.name], ot.culprit
+                ));
+            }
             let o = analyze(&[exe_arg, &exe, &core]);
             check(case, "core", &o, &mut fails, &mut counts);
             if case.core.is_none() && o.culprit != transcript_culprits[&case.name] {
@@ -249,7 +277,7 @@ fn crash_corpus_meets_manifest() {
         let _ = std::fs::remove_dir_all(dir);
     }
 
-    let runs = if cores.is_some() { "transcripts and cores" } else { "transcripts only" };
+    let runs = if cores.is_some() { "transcripts, transcripts with --exe, and cores" } else { "transcripts only" };
     println!("crash corpus: {} cases, {runs}", cases.len());
     println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", "rule", "TP", "FP", "FN", "precision", "recall");
     let (mut tp, mut fp, mut fn_) = (0, 0, 0);
@@ -279,7 +307,7 @@ fn crash_corpus_meets_manifest() {
     let known = known_failures();
     let regressions: Vec<&String> = fails.iter().filter(|f| !known.contains(*f)).collect();
     let fixed: Vec<&String> =
-        known.iter().filter(|k| !fails.contains(*k) && (cores.is_some() || !k.starts_with("core:"))).collect();
+        known.iter().filter(|k| !fails.contains(*k) && (cores.is_some() || k.starts_with("transcript:"))).collect();
     assert!(regressions.is_empty(), "new failures (not in known-failures.list):\n{regressions:#?}");
     assert!(fixed.is_empty(), "fixed: remove these lines from sample-traces/crashers/known-failures.list:\n{fixed:#?}");
 }

@@ -279,6 +279,10 @@ fn regenerate(out: &Path, cases: &[&str], cores: Option<&Path>) -> Option<PathBu
     Some(cache.join(format!("unpacked-{WHEEL_SHA256}/ace_jax_coupling/_lib/lib")))
 }
 
+/// What register provenance says about r13 in `thunk-r13`, from the transcript with the
+/// harness (`--exe`) and from the core.
+const THUNK_WRITER: &str = "r13 was last written at thunk_trampoline+0x7: `mov    %rdi,%r13` (frame #3); not written since by julia_etc_couple_4561 (frame #2)";
+
 fn runtime_lib(lib: &Path) -> PathBuf {
     lib.join("julia/ICl90UHn_libjulia-internal.so.1.13")
 }
@@ -311,6 +315,16 @@ fn wheel_cases_with_the_runtime_dwarf() {
     // The runtime found by its recorded file name in a --debug-dir.
     let dir = lib.join("julia");
     check_valid(&report(&out.join("sizes-fault.gdb.txt"), &["--debug-dir", dir.to_str().unwrap()]), 0, true);
+    // Register provenance from the binary (issue #11): with the harness and the library of
+    // frame #0 given, their machine code names the instruction that put the thunk pointer in r13, two physical frames out
+    // (the wheel's DWARF names frame #2 julia_print_to_string_4651; its code, by the ELF
+    // symbol, is julia_etc_couple_4561).
+    let harness = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache/build/harness");
+    let etc = lib.join("libetcouple.so");
+    let r =
+        report(&out.join("thunk-r13.gdb.txt"), &["--exe", harness.to_str().unwrap(), "--exe", etc.to_str().unwrap()]);
+    let ev = evidence(&pinned_problem(&r));
+    assert!(has(&ev, THUNK_WRITER), "{ev:#?}");
     check_zero(&report(&out.join("r13-zero.gdb.txt"), &["--exe", exe]));
     check_stale(&report(&out.join("r13-stale.gdb.txt"), &["--exe", exe]));
     check_gc(&report(&out.join("gc-corrupt.gdb.txt"), &["--exe", exe]));
@@ -335,6 +349,9 @@ fn wheel_cores_read_the_mapped_runtime() {
         let f = pinned_problem(&r);
         assert!(f["message"].as_str().unwrap().contains(expect), "{case}: {f:#}");
         let ev = evidence(&f);
+        if case == "thunk-r13" {
+            assert!(has(&ev, THUNK_WRITER), "{case}: {ev:#?}");
+        }
         // The core maps libjulia-internal at its real path: the layout comes from its DWARF.
         assert!(has(&ev, "from the DWARF of "), "{case}: {ev:#?}");
         assert!(

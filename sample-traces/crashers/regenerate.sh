@@ -31,7 +31,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      popcount-masks raise-segv tagged-values legal-deep-recursion mprotect-write abort-custom
      free-invalid corrupted-top cpp-pure-virtual cpp-terminate-noactive cpp-noexcept-throw
      cpp-caught-then-segv rust-overflow rust-unwrap-none rust-caught-panic-segv rust-two-panics go-nil
-     clang-movaps clang-thread-assert)
+     clang-movaps clang-thread-assert asm-cfi-movsave asm-cfi-movsave-ok cpp-deleted-virtual
+     clang-o3-static-pie jit-garbage clang-stack-protector entry-value-walk)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -45,13 +46,14 @@ map=(-fdebug-prefix-map="$here"=.)
 build_one() {
     local n=$1 o=$build/$1
     case $n in
-    ipa-align-static | julia-named-c | go-named-c | setjmp-longjmp | popcount-masks | tagged-values)
+    ipa-align-static | julia-named-c | go-named-c | setjmp-longjmp | popcount-masks | tagged-values | \
+        entry-value-walk)
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
     longjmp-fortify)
         gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
     handler-psiginfo | handler-strsignal | deep-recursion | altstack-overflow | altstack-handler-null | \
         ucontext-coro | ucontext-overflow | jit-null | jit-noexec | heap-pc | stack-pc | raise-segv | \
-        legal-deep-recursion | mprotect-write | abort-custom | free-invalid | corrupted-top)
+        legal-deep-recursion | mprotect-write | abort-custom | free-invalid | corrupted-top | jit-garbage)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
     thread-overflow)
         gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
@@ -64,18 +66,22 @@ build_one() {
     clang-movaps)
         clang -c src/clang-movaps-shim.S -o "$o-shim.o"
         clang "${map[@]}" -O2 -g "src/$n.c" "$o-shim.o" -o "$o" ;;
+    clang-stack-protector)
+        clang "${map[@]}" -O2 -g -fstack-protector-strong "src/$n.c" -o "$o" ;;
+    clang-o3-static-pie)
+        clang "${map[@]}" -O3 -g -fomit-frame-pointer -static-pie -fPIE "src/$n.c" -o "$o" ;;
     static-nullfn)
         gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     static-pie-wild)
         gcc "${map[@]}" -O1 -g -static-pie -fPIE "src/$n.c" -o "$o" ;;
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
-    asm-clobber-r12 | asm-cfi-slot | asm-save-ok)
+    asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     cyclic-smash | cyclic-smash-canonical)
         gcc -O0 -g -fno-stack-protector "src/$n.c" -o "$o" ;;
-    cpp-pure-virtual | cpp-terminate-noactive | cpp-caught-then-segv)
+    cpp-pure-virtual | cpp-terminate-noactive | cpp-caught-then-segv | cpp-deleted-virtual)
         g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
     cpp-noexcept-throw)
         clang++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;

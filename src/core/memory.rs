@@ -69,4 +69,8 @@ impl MemorySource for CoreMemory {
     fn describe(&self) -> String {
         format!("{} ({} segments, {} mapped files)", self.name, self.segments.len(), self.modules.len())
     }
+    fn cfi_saved_slot(&self, pc: u64, dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+        let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
+        crate::symbolize::modules::cfi_saved_slot(m, pc, dwarf_reg)
+    }
 }

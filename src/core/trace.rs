@@ -331,6 +331,19 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                     None
                 }
             });
+            // gdb hides the inlined functions entered exactly at the stop pc (it shows the
+            // caller at the call site): do the same for the crashed thread's frame #0, so that the core and a live
+            // transcript name the same function.
+            let info = match (k, m, info) {
+                (0, Some(m), Some(mut si)) if th.crashed && si.frames.len() > 1 => {
+                    let before = m.module.symbol_info(probe.wrapping_sub(m.bias).wrapping_sub(1)).ok().flatten();
+                    let keep = inlined_levels_kept(&si.frames, before.as_ref().map(|b| &b.frames[..]).unwrap_or(&[]));
+                    let n = si.frames.len();
+                    si.frames.drain(..n - keep);
+                    Some(si)
+                }
+                (_, _, info) => info,
+            };
             let module_path: Option<Sym> =
                 core.files.iter().find(|f| probe >= f.start && probe < f.end).map(|f| Arc::from(f.path.as_str()));
             let mut is_main = false;
@@ -425,4 +438,44 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let mut seen = BTreeMap::new();
     notes.retain(|n| seen.insert(n.message.clone(), ()).is_none());
     Parsed { trace, diagnostics: Diagnostics { notes, ..Default::default() } }
+}
+
+/// How many levels of the inlined chain at a stop pc (`at`, innermost first) gdb shows: an
+/// inlined level whose block does not also hold the previous byte (`before`, the chain at
+/// pc - 1) is entered at this pc, and gdb's `skip_inline_frames` hides it and every level
+/// inside it. Levels are matched by function name from the outermost one in; the physical
+/// function is always kept.
+fn inlined_levels_kept(at: &[crate::symbolize::SourceFrame], before: &[crate::symbolize::SourceFrame]) -> usize {
+    let same = at
+        .iter()
+        .rev()
+        .zip(before.iter().rev())
+        .take_while(|(a, b)| a.function.is_some() && a.function == b.function)
+        .count();
+    same.clamp(1, at.len())
+}
+
+#[cfg(test)]
+mod inline_skip_tests {
+    use super::inlined_levels_kept;
+    use crate::symbolize::SourceFrame;
+
+    fn chain(names: &[&str]) -> Vec<SourceFrame> {
+        names.iter().map(|n| SourceFrame { function: Some(n.to_string()), ..Default::default() }).collect()
+    }
+
+    #[test]
+    fn inlined_levels_entered_at_the_pc_are_hidden() {
+        // lto-o3-omitfp: the pc is the first byte of the inlined mix (in slot_hash); the byte
+        // before belongs to table_digest itself.
+        let at = chain(&["mix", "slot_hash", "table_digest"]);
+        assert_eq!(inlined_levels_kept(&at, &chain(&["table_digest"])), 1);
+        // Inside slot_hash already, entering mix: slot_hash stays.
+        assert_eq!(inlined_levels_kept(&at, &chain(&["slot_hash", "table_digest"])), 2);
+        // In the middle of mix: everything stays.
+        assert_eq!(inlined_levels_kept(&at, &at), 3);
+        // The previous byte is another function (pc at a function's first byte).
+        assert_eq!(inlined_levels_kept(&at, &chain(&["other"])), 1);
+        assert_eq!(inlined_levels_kept(&at, &[]), 1);
+    }
 }

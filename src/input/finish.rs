@@ -367,6 +367,7 @@ pub(super) fn type_text_fields(trace: &mut Trace) {
                     .collect();
                 f.int_args = lexemes::int_args(a).into_iter().map(|(n, v)| (Sym::from(n), v)).collect();
                 f.null_args = lexemes::null_pointer_args(a).into_iter().map(Sym::from).collect();
+                f.entry_values = lexemes::changed_entry_values(a);
                 f.arg_symbols = addr_symbols(a);
             }
         }

@@ -420,6 +420,62 @@ pub fn null_pointer_args(args: &str) -> Vec<String> {
     out
 }
 
+/// The top-level `name=value` parts of a frame's argument list (commas inside strings,
+/// braces, brackets and `<…>` do not split).
+fn arg_parts(args: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut start = 0;
+    let b = args.as_bytes();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
+            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                parts.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&args[start..]);
+    parts
+}
+
+/// The arguments whose entry value differs from their current value: gdb prints
+/// `p=0x0, p@entry=0x…` (two parts) when they differ and `p=p@entry=0x…` when they do not
+/// (those are not returned).
+pub fn changed_entry_values(args: &str) -> Vec<crate::model::EntryValue> {
+    let parts: Vec<(&str, &str)> = arg_parts(args)
+        .into_iter()
+        .filter_map(|p| p.trim().split_once('='))
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .collect();
+    let mut out = Vec::new();
+    for (n, v) in &parts {
+        let Some(name) = n.strip_suffix("@entry") else { continue };
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let Some(now) = parts.iter().find(|(m, _)| *m == name).map(|(_, v)| *v) else { continue };
+        if now.starts_with(&format!("{name}@entry=")) {
+            continue;
+        }
+        out.push(crate::model::EntryValue {
+            name: name.into(),
+            now: (now != "<optimized out>").then(|| now.into()),
+            at_entry: (*v).into(),
+            at_entry_pointer: v.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok()),
+        });
+    }
+    out
+}
+
 /// Every `0x…` number in a printed value, in order (`{a = 0x10, b = 0x0}` → 0x10, 0).
 pub fn hex_numbers(text: &str) -> Vec<u64> {
     let b = text.as_bytes();
@@ -484,5 +540,34 @@ mod null_arg_tests {
         assert_eq!(int_args(a), vec![("line".to_string(), 9)]);
         assert_eq!(int_args("line=line@entry=12, n=-1, p=0x10"), vec![("line".to_string(), 12), ("n".to_string(), -1)]);
         assert!(int_args("st={line = 3}").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod entry_value_tests {
+    use super::*;
+    use crate::model::EntryValue;
+
+    #[test]
+    fn entry_values_that_differ_are_read() {
+        // entry-value-walk.gdb.txt's frame #0.
+        let v = changed_entry_values("p=0x0, p@entry=0x5555555592e0, steps=<optimized out>, steps@entry=3");
+        assert_eq!(
+            v,
+            vec![
+                EntryValue {
+                    name: "p".into(),
+                    now: Some("0x0".into()),
+                    at_entry: "0x5555555592e0".into(),
+                    at_entry_pointer: Some(0x5555555592e0),
+                },
+                EntryValue { name: "steps".into(), now: None, at_entry: "3".into(), at_entry_pointer: None },
+            ]
+        );
+        // `x=x@entry=…`: the same value at entry and now.
+        assert!(changed_entry_values("n=n@entry=7, s=<optimized out>").is_empty());
+        // A string argument with commas and `@entry=` inside is one part.
+        assert!(changed_entry_values("s=0x4020 \"a, b@entry=1\"").is_empty());
+        assert_eq!(null_pointer_args("p=0x0, p@entry=0x5555555592e0"), vec!["p"]);
     }
 }

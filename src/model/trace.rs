@@ -304,6 +304,8 @@ pub struct Frame {
     pub int_args: Vec<(Sym, i64)>,
     /// The pointer arguments printed as exactly `0x0` (`p=0x0`, `p=p@entry=0x0`).
     pub null_args: Vec<Sym>,
+    /// Arguments whose entry value differs from their value now (`p=0x0, p@entry=0x…`).
+    pub entry_values: Vec<EntryValue>,
     /// Every `0x… <sym>` in `args` (`cb=0x401126 <handler>`).
     pub arg_symbols: Vec<(Address, SymbolRef)>,
     pub span: Span,
@@ -932,6 +934,12 @@ pub trait MemorySource: Send + Sync {
     fn read(&self, addr: u64, buf: &mut [u8]) -> usize;
     /// A short description for diagnostics (`core.1234 (12 segments)`).
     fn describe(&self) -> String;
+    /// Where the call-frame information (`.eh_frame`/`.debug_frame`) of the code at `pc`
+    /// says the callee-saved register `dwarf_reg` is saved, at `pc`: (CFA register, CFA
+    /// offset, save-slot offset from the CFA). Only sources backed by module files know.
+    fn cfi_saved_slot(&self, _pc: u64, _dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+        None
+    }
 }
 
 /// A shared [`MemorySource`] that [`Trace`] can hold while still deriving `Clone`, `Debug`,
@@ -1022,4 +1030,16 @@ pub enum BacktraceStop {
     CorruptStack,
     /// Any other reason (`previous frame identical to this frame`, …).
     Other,
+}
+
+/// An argument whose value at the function's entry gdb printed beside its current value
+/// (`p=0x0, p@entry=0x5555555592c0`, from DWARF entry values: `DW_OP_entry_value` and
+/// call-site parameters). `now` is `None` when gdb printed `<optimized out>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryValue {
+    pub name: Sym,
+    pub now: Option<Box<str>>,
+    pub at_entry: Box<str>,
+    /// `at_entry` as a number when gdb printed it as a hex pointer (`0x5555555592c0`).
+    pub at_entry_pointer: Option<u64>,
 }

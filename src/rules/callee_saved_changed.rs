@@ -17,12 +17,20 @@ transcript and does not list that register under "Saved registers". When the cal
 disassembly shows it writing the register without a save (`push`/`stp`) before its pc, the
 finding is firm; otherwise it is heuristic.
 
-Also, with process memory (a core and its executable; x86-64): a fault through a callee-saved
-register in frame #0 whose last write comes before a `call`, where the called function,
-decoded from the binary with iced-x86, writes that register without saving it, or saves it
-with `push` and then stores over the saved copy (so its `pop` restores another value). The
-finding names the instruction that set the register, the call and the callee's instruction
-that changed it.
+Also, with the machine code (a core and its executable, or a transcript read with `--exe`;
+x86-64): a fault through a callee-saved register in frame #0 whose last write comes before a
+`call`, where the called function, decoded from the binary with iced-x86, writes that
+register without saving it, or saves it (`push`, or `mov` to an rsp-based slot) and then
+stores over the saved copy (so its restore brings back another value). The finding names the
+instruction that set the register, the call and the callee's instruction that changed it.
+
+And through the callee's call-frame information (gimli, `.eh_frame`/`.debug_frame`), with
+stack memory (a core): when the callee's CFI says it saved the register at CFA+n, the saved
+copy is still in the callee's dead frame at the caller's sp + n. When that copy holds the
+register's current value, and an access through the register before the call (between its
+last write and the call) would have faulted with that value (it is in the zero page or
+non-canonical), the callee's saved copy was overwritten and its restore brought it back: the
+finding quotes the CFI rule, the slot and the access that proves the earlier value.
 
 **Why it matters** A function may only change a callee-saved register if it saves the
 caller's value and restores it before returning; the unwinder's "Saved registers" list is
@@ -103,10 +111,14 @@ fn sym_offset(s: &crate::model::SymbolRef) -> Option<(String, u64)> {
 
 /// The crash is an access through a callee-saved register whose value comes from before a
 /// call, and the called function (decoded from the process image) changes that register: it
-/// writes it without saving it, or overwrites the slot it saved it in. Needs process memory
-/// (a core with its executable); x86-64.
+/// writes it without saving it, or overwrites the slot it saved it in (seen in its code, or
+/// through its CFI save slot and the dead frame). Needs the machine code (a core with its
+/// executable, or a transcript read with `--exe`); the CFI path needs stack memory (a core).
+/// x86-64.
 fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
-    use crate::provenance::{CalleeEffect, callee_effect, decode_function, decode_range, gpr, writes};
+    use crate::provenance::{
+        CalleeEffect, callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes,
+    };
     if cx.trace.arch != crate::model::Arch::X86_64
         || cx.trace.memory.is_none()
         || !matches!(cx.signo(stop), Some(11) | Some(7))
@@ -155,7 +167,18 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     }
     let target = call.insn.near_branch_target();
     let Some(callee) = decode_function(cx.trace, target, 400) else { return };
-    let Some(effect) = callee_effect(&callee, reg) else { return };
+    let sp = cx.reg0(stop, "rsp").and_then(|r| r.value);
+    let effect = match callee_effect(&callee, reg) {
+        Some(e) => e,
+        None => {
+            let Some(sp) = sp else { return };
+            let read = |a: u64| cx.read_u64(stop, a);
+            match cfi_slot_changed(cx.trace, &code, call, writer, &callee, reg, value, sp, &read) {
+                Some(e) => e,
+                None => return,
+            }
+        }
+    };
     let callee_name = cx
         .trace
         .code_symbol_ref(target)
@@ -174,7 +197,15 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         Some(w) => format!("last written at {}: `{}`", at(w.address), w.text),
         None => format!("not written in {fname} since its entry: inherited from its caller"),
     };
+    let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
     let how = match &effect {
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
+            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+            caller_at(prior.0),
+            prior.1,
+            at(save.0),
+            save.1
+        ),
         CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
         CalleeEffect::OverwritesSaveSlot { push, store } => format!(
             "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",

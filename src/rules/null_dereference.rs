@@ -20,6 +20,10 @@ When frame #0's argument list has pointer arguments printed as `0x0` (`f (p=0x0)
 NULL base, not a proof (a function may take legal NULLs). The line never appears on its own:
 only on this finding, which needs a fault in the zero page.
 
+When gdb printed a NULL argument's entry value beside it (`p=0x0, p@entry=0x5555555592e0`:
+DWARF entry values, `DW_OP_entry_value` and the caller's call-site parameters), an evidence
+line says the pointer was not NULL when the function was entered and became NULL in it.
+
 **Why it matters** The offset tells which field was accessed and the base register which
 pointer was NULL; together with the frame's source line that is usually the whole diagnosis.
 A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is 0).
@@ -165,6 +169,22 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // the NULL base: labelled as a heuristic, since the function may also take legal NULLs.
         if let Some(fr) = frame {
             let nulls = &fr.null_args;
+            // DWARF entry values: gdb's `p@entry=` says what the argument held when the
+            // function was entered, so a NULL that was not NULL at entry was made here.
+            for e in &fr.entry_values {
+                if nulls.contains(&e.name) && e.at_entry_pointer.is_some_and(|p| p != 0) {
+                    f = f.evidence(
+                        format!(
+                            "{} = 0x0 now, but {}@entry = {}: it was not NULL when {} was entered and became NULL in it (gdb's entry value, DW_OP_entry_value)",
+                            e.name,
+                            e.name,
+                            e.at_entry,
+                            fr.function_name()
+                        ),
+                        Some(fr.span),
+                    );
+                }
+            }
             if !nulls.is_empty() {
                 let list = nulls.iter().map(|n| format!("{n} = 0x0")).collect::<Vec<_>>().join(", ");
                 f = f.evidence(

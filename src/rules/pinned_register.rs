@@ -32,6 +32,10 @@ value, where the printed value cannot be that value:
   stale pgcstack of another thread); when all of that holds it reports an `info` finding saying
   r13 was checked, instead of staying silent (docs/julia.md). It names the call that broke the convention,
   for example a `jlcapi_*` @cfunction wrapper (C ABI) calling a `julia_*` body directly.
+  With the machine code (a core and its executable, or a transcript read with `--exe`) the
+  evidence also names the instruction that last wrote the register, walking out from frame #0
+  through the frames whose code before their pc does not write it (`r13 was last written at
+  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`).
 - Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
   `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
 - GHC code keeps BaseReg in r13 (x19 on AArch64): a pointer into writable memory.
@@ -337,6 +341,44 @@ impl<'c, 'a> Site<'c, 'a> {
         None
     }
 
+    /// Register provenance from the machine code (a core, or a transcript with `--exe`): the
+    /// instruction that last wrote the register, walking out from frame #0 through the
+    /// frames that pass it on unchanged.
+    fn origin(&self) -> Option<String> {
+        use crate::provenance::{Origin, gpr, register_origin};
+        if self.cx.trace.arch != crate::model::Arch::X86_64 || self.pos != 0 {
+            return None;
+        }
+        let reg = gpr(self.p.register)?;
+        let name = |pos: usize| {
+            let f = &self.th.frames[pos];
+            format!("{} (frame #{})", f.function_name(), f.index)
+        };
+        let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
+        match register_origin(self.cx.trace, self.th, reg, 32)? {
+            Origin::Written { pos, label, text, through, .. } => {
+                let mut t = format!(
+                    "{} was last written at {label}: `{text}` (frame #{})",
+                    self.p.register, self.th.frames[pos].index
+                );
+                if !through.is_empty() {
+                    let names: Vec<String> = through.iter().map(named).collect();
+                    t.push_str(&format!("; not written since by {}, which pass it on", names.join(", ")));
+                }
+                Some(t)
+            }
+            Origin::NotFound { pos, through } => {
+                let names: Vec<String> = through.iter().map(named).collect();
+                Some(format!(
+                    "{} is not written in {} before their pc: inherited from {}",
+                    self.p.register,
+                    names.join(", "),
+                    name(pos)
+                ))
+            }
+        }
+    }
+
     /// Argument registers (frame #0 only: above it they show frame-0 values) equal to `v`.
     fn equal_argument(&self, v: u64) -> Option<&'a Register> {
         if self.index() != 0 {
@@ -492,6 +534,9 @@ impl<'c, 'a> Site<'c, 'a> {
         }
         if let Some((t, span)) = self.setter(v) {
             f = f.evidence(t, Some(span));
+        }
+        if let Some(t) = self.origin() {
+            f = f.evidence(t, None);
         }
         match &usage {
             Usage::ReadFirst(text, span) => {

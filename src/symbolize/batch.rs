@@ -233,6 +233,8 @@ struct Inlined {
 #[derive(Default)]
 struct Found {
     function: Option<UnitOffset<usize>>,
+    /// Where the function's range holding the query begins.
+    begin: u64,
     /// Outermost first.
     chain: Vec<Inlined>,
     /// (file index, line) of the line-table row.
@@ -452,7 +454,18 @@ fn uint(d: &[u8], pos: usize, n: usize, little: bool) -> Result<u64, Bad> {
 /// DIEs are stepped over with [`Plan`]s straight from the section bytes; gimli decodes
 /// only the subprograms that hold a query (or whose pc range is not at a fixed place)
 /// and the inlined calls inside them.
-fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut [Found]) -> Result<(), Bad> {
+///
+/// `last_wins`: of several functions (or inlined calls at one depth) holding a query, the
+/// one whose range begins last wins, and of those the last in the unit (what the addr2line
+/// crate's binary search and gdb's block lookup give: glibc's `clone3.S` has three
+/// subprograms with one range, and gdb names the last, `clone3`); the walk then reads the
+/// whole unit. Otherwise the first in the unit wins and the walk stops early.
+fn walk_functions<'d>(
+    u: gimli::UnitRef<'_, Slice<'d>>,
+    qs: &[u64],
+    found: &mut [Found],
+    last_wins: bool,
+) -> Result<(), Bad> {
     use gimli::Section as _;
     let info = u.dwarf.debug_info.reader();
     let little = gimli::Endianity::is_little_endian(gimli::Reader::endian(info));
@@ -522,7 +535,7 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
         }
         let owner = stack.last().filter(|o| o.end > o.start).map(|o| (o.start, o.end, o.child_depth));
         match plan.kind {
-            Kind::Subprogram if left > 0 => {
+            Kind::Subprogram if left > 0 || last_wins => {
                 let qstart = qbuf.len();
                 ranges.clear();
                 if let Pc::Fixed(lo_at, hi_at, n) = plan.pc {
@@ -553,7 +566,13 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
                     for (q, f) in found.iter_mut().enumerate().take(hi).skip(lo) {
                         if f.function.is_none() {
                             f.function = Some(off);
+                            f.begin = r.begin;
                             left -= 1;
+                            qbuf.push(q as u32);
+                        } else if last_wins && r.begin >= f.begin && f.function != Some(off) {
+                            f.function = Some(off);
+                            f.begin = r.begin;
+                            f.chain.clear();
                             qbuf.push(q as u32);
                         }
                     }
@@ -593,7 +612,9 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
                 for i in pstart..pend {
                     let q = qbuf[i] as usize;
                     let a = qs[q];
-                    if found[q].chain.len() == idepth && ranges.iter().any(|r| r.begin <= a && a < r.end) {
+                    let at_depth = found[q].chain.len() == idepth || (last_wins && found[q].chain.len() > idepth);
+                    if at_depth && ranges.iter().any(|r| r.begin <= a && a < r.end) {
+                        found[q].chain.truncate(idepth);
                         found[q].chain.push(Inlined { die: off, call_file, call_line });
                         qbuf.push(q as u32);
                     }
@@ -615,7 +636,7 @@ fn walk_functions<'d>(u: gimli::UnitRef<'_, Slice<'d>>, qs: &[u64], found: &mut 
         }
         top = stack.last().map_or(isize::MIN, |o| o.depth);
         // Done when every query has its function and no open DIE holds a query.
-        if left == 0 && stack.iter().all(|o| o.end == o.start) {
+        if left == 0 && !last_wins && stack.iter().all(|o| o.end == o.start) {
             break;
         }
     }
@@ -704,6 +725,7 @@ fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl
     let bad = |_| LinesError::Bad;
     // Registers (only those that matter here).
     let (mut address, mut op_index, mut file, mut line, mut tombstone) = (0u64, 0u64, 1u64, 1u64, false);
+    let mut is_stmt = h.default_is_stmt();
     let advance = |address: &mut u64, op_index: &mut u64, tombstone: bool, adv: u64| -> Result<(), LinesError> {
         if tombstone {
             return Ok(());
@@ -787,7 +809,11 @@ fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl
                     leb(d, &mut pos).map_err(bad)?; // column, isa
                     (false, false)
                 }
-                6 | 7 | 10 | 11 => (false, false), // negate_stmt, basic_block, prologue_end, epilogue_begin
+                6 => {
+                    is_stmt = !is_stmt;
+                    (false, false)
+                }
+                7 | 10 | 11 => (false, false), // basic_block, prologue_end, epilogue_begin
                 8 => {
                     advance(&mut address, &mut op_index, tombstone, u64::from((255 - base) / range))?;
                     (false, false)
@@ -816,11 +842,12 @@ fn run_line_program<'d>(h: &gimli::LineProgramHeader<Slice<'d>>, sink: &mut impl
             }
         };
         if emit {
-            if !tombstone && !sink.row(address, file, line as u32, end) {
+            if !tombstone && !sink.row_stmt(address, file, line as u32, end, is_stmt) {
                 return Ok(());
             }
             if end {
                 (address, op_index, file, line, tombstone) = (0, 0, 1, 1, false);
+                is_stmt = h.default_is_stmt();
             }
         }
     }
@@ -848,10 +875,70 @@ fn sleb(d: &[u8], pos: &mut usize) -> Result<i64, Bad> {
     }
 }
 
+/// The rows of the first sequence holding `vaddr` (address, file index, line, is_stmt),
+/// read straight from the line program's bytes; `Some(None)` when no sequence holds it.
+/// `None` when the program is damaged or defines files (the caller's gimli path decides).
+pub(crate) fn sequence_rows(h: &gimli::LineProgramHeader<Slice<'_>>, vaddr: u64) -> Option<Option<Vec<LineRow>>> {
+    struct Seq {
+        vaddr: u64,
+        rows: Vec<LineRow>,
+        found: bool,
+    }
+    impl Rows for Seq {
+        fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
+            self.row_stmt(address, file, line, end, false)
+        }
+        fn row_stmt(&mut self, address: u64, file: u64, line: u32, end: bool, is_stmt: bool) -> bool {
+            if !end {
+                self.rows.push((address, file, line, is_stmt));
+                return true;
+            }
+            if self.rows.first().is_some_and(|f| f.0 <= self.vaddr) && self.vaddr < address {
+                self.found = true;
+                return false;
+            }
+            self.rows.clear();
+            true
+        }
+    }
+    let mut seq = Seq { vaddr, rows: Vec::new(), found: false };
+    run_line_program(h, &mut seq).ok()?;
+    Some(seq.found.then_some(seq.rows))
+}
+
+/// A line-table row: address, file index, line, is_stmt.
+pub(crate) type LineRow = (u64, u64, u32, bool);
+
+/// Every sequence of a line program, each with its end row last (address, file index,
+/// line, is_stmt). `None` when the program is damaged or defines files.
+pub(crate) fn all_sequences(h: &gimli::LineProgramHeader<Slice<'_>>) -> Option<Vec<Vec<LineRow>>> {
+    struct All(Vec<Vec<LineRow>>, Vec<LineRow>);
+    impl Rows for All {
+        fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool {
+            self.row_stmt(address, file, line, end, false)
+        }
+        fn row_stmt(&mut self, address: u64, file: u64, line: u32, end: bool, is_stmt: bool) -> bool {
+            self.1.push((address, file, line, is_stmt));
+            if end {
+                self.0.push(std::mem::take(&mut self.1));
+            }
+            true
+        }
+    }
+    let mut all = All(Vec::new(), Vec::new());
+    run_line_program(h, &mut all).ok()?;
+    Some(all.0)
+}
+
 /// Where a line program's rows go.
 trait Rows {
     /// One row (`end`: the end of a sequence); false to stop.
     fn row(&mut self, address: u64, file: u64, line: u32, end: bool) -> bool;
+    /// The same with the row's `is_stmt` flag, for sinks that want it.
+    #[inline]
+    fn row_stmt(&mut self, address: u64, file: u64, line: u32, end: bool, _is_stmt: bool) -> bool {
+        self.row(address, file, line, end)
+    }
 }
 
 /// Takes a line program's rows and records, for each query, the row holding it: in the
@@ -988,14 +1075,14 @@ fn path_push(path: &mut String, p: &str) {
 }
 
 /// Names of DIEs (the addr2line crate's rules), with the units that references lead to.
-struct Names<'d> {
+struct Names<'d, 'i> {
     dwarf: &'d gimli::Dwarf<Slice<'d>>,
-    units: &'d UnitIndex<'d>,
+    units: &'i UnitIndex<'d>,
     /// Units opened to follow `DW_FORM_ref_addr` references.
     others: FxHashMap<usize, Option<Unit<'d>>>,
 }
 
-impl<'d> Names<'d> {
+impl<'d> Names<'d, '_> {
     /// The name of a subprogram or inlined call at `off`: its linkage name, else its name,
     /// else what its abstract origin or specification is called.
     fn function(
@@ -1106,10 +1193,11 @@ enum Outcome<T> {
 
 /// Resolves one unit's queries and formats each answer with `emit`.
 fn do_unit<'d, T>(
-    names: &mut Names<'d>,
+    names: &mut Names<'d, '_>,
     unit: usize,
     qs: &[u64],
     emit: &(dyn Fn(u64, &[Frame<'_>]) -> T + Sync),
+    last_wins: bool,
 ) -> Vec<Outcome<T>> {
     let dwarf = names.dwarf;
     let failed = || qs.iter().map(|&a| Outcome::Answer(emit(a, &[]))).collect();
@@ -1120,7 +1208,7 @@ fn do_unit<'d, T>(
     };
     let u = dw.unit_ref(dwarf);
     let mut found: Vec<Found> = (0..qs.len()).map(|_| Found::default()).collect();
-    if walk_functions(u, qs, &mut found).is_err() {
+    if walk_functions(u, qs, &mut found, last_wins).is_err() {
         return failed();
     }
     if let Some(p) = &dw.line_program
@@ -1192,6 +1280,48 @@ fn do_unit<'d, T>(
     out
 }
 
+/// (name, file, line) of one level of [`frames_in_unit`]'s answer.
+pub type OwnedFrame = (Option<String>, Option<String>, Option<u32>);
+
+/// The frames of `addr` in the unit at `.debug_info` offset `unit_offset`, for a lookup that
+/// has already found its unit (through `.debug_aranges`) and read no other. `None` when the
+/// unit knows nothing of the address or could not be read to the end (a reference into a
+/// unit past the part of `.debug_info` in `dwarf`, damaged DWARF): the caller then asks the
+/// whole-file path.
+pub(crate) fn frames_in_unit<'d>(
+    dwarf: &'d gimli::Dwarf<Slice<'d>>,
+    unit_offset: usize,
+    addr: u64,
+) -> Option<Vec<OwnedFrame>> {
+    // The unit alone first; every unit in `dwarf` only when a name is in another one
+    // (`DW_FORM_ref_addr`), which failed the first try.
+    let header = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(unit_offset)).ok()?;
+    let alone = UnitIndex { headers: vec![header], offsets: vec![unit_offset] };
+    if let Some(f) = frames_with(dwarf, &alone, 0, addr) {
+        return Some(f);
+    }
+    let units = UnitIndex::new(dwarf);
+    let unit = units.offsets.binary_search(&unit_offset).ok()?;
+    frames_with(dwarf, &units, unit, addr)
+}
+
+fn frames_with<'d>(
+    dwarf: &'d gimli::Dwarf<Slice<'d>>,
+    units: &UnitIndex<'d>,
+    unit: usize,
+    addr: u64,
+) -> Option<Vec<OwnedFrame>> {
+    let mut names = Names { dwarf, units, others: FxHashMap::default() };
+    let emit = |_: u64, frames: &[Frame<'_>]| -> Vec<OwnedFrame> {
+        frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
+    };
+    match do_unit(&mut names, unit, &[addr], &emit, true).pop()? {
+        // An answer is never empty unless the unit failed midway (see `do_unit`).
+        Outcome::Answer(frames) if !frames.is_empty() => Some(frames),
+        _ => None,
+    }
+}
+
 /// Resolves the sorted, distinct addresses `qs` and returns `emit`'s answer for each,
 /// in order (`emit` gets the address and its frames: none when DWARF knows nothing of it).
 /// `threads` workers share the units out (1 = on the calling thread).
@@ -1248,7 +1378,7 @@ pub fn resolve<'d, T: Send>(
             loop {
                 let k = counter.fetch_add(1, Ordering::Relaxed);
                 let Some(&(unit, _, _)) = jobs.get(k) else { break };
-                done.push((k, do_unit(&mut names, unit, &job_qs[k], emit)));
+                done.push((k, do_unit(&mut names, unit, &job_qs[k], emit, false)));
             }
             done
         };

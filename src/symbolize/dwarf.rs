@@ -8,6 +8,7 @@
 //! caches one [`ElfModule`] per module path and implements [`SymbolSupplier`].
 
 use super::demangle::{demangle, gdb_function_name};
+use super::lazy::LazyDwarf;
 use super::{NearKind, NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
 use memmap2::Mmap;
 use object::{Object, ObjectSection, ObjectSegment, ObjectSymbol, SymbolKind};
@@ -133,9 +134,10 @@ pub struct CfiSections<'a> {
 /// An opened ELF file with its (possibly separate) debug information.
 ///
 /// Safety of the internal `'static` slices: every slice points into `maps` (memory maps,
-/// whose addresses do not move when the `Mmap` value moves) or `owned` (boxed decompressed
-/// sections). Both are dropped last (field order), after `ctx`, `dwarf`, `symbols` and
-/// `cfi`. No slice leaves the module with a `'static` lifetime: every public accessor
+/// whose addresses do not move when the `Mmap` value moves), `owned` (boxed bytes of
+/// [`Self::from_bytes`]) or the inflated buffers of `dwarf` (allocated once, see
+/// [`super::lazy`]). `ctx` (which holds slices of `dwarf`) is dropped first, `dwarf` next,
+/// `owned` and `maps` last (field order). No slice leaves the module with a `'static` lifetime: every public accessor
 /// ([`Self::cfi`], [`Self::dwarf`], [`Self::dwarf_for_one_pass`], [`Self::new_context`],
 /// the symbol names) ties what it returns to the `&self` borrow, so keeping one after the
 /// module is dropped does not compile:
@@ -171,7 +173,13 @@ pub struct CfiSections<'a> {
 /// ```
 pub struct ElfModule {
     ctx: Mutex<Option<Result<addr2line::Context<StaticSlice>, String>>>,
-    dwarf: Option<gimli::DwarfSections<StaticSlice>>,
+    /// The DWARF sections, each read (and inflated) on first use.
+    dwarf: Option<LazyDwarf>,
+    /// `.debug_aranges` as sorted (begin, end, unit offset), read at the first lookup.
+    aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
+    /// Line-table sequences of the units looked up so far, by line-program offset, for
+    /// gdb's line (many registers and stack words land in one big unit).
+    line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,
@@ -275,7 +283,7 @@ impl ElfModule {
         path: &Path,
         data: &'static [u8],
         mut maps: Vec<Mmap>,
-        mut owned: Vec<Box<[u8]>>,
+        owned: Vec<Box<[u8]>>,
         debug_dirs: &[PathBuf],
     ) -> Result<ElfModule, SymbolizeError> {
         let obj = object::File::parse(data)
@@ -357,54 +365,15 @@ impl ElfModule {
             }
         }
         let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
+        // Nothing is read or inflated here: each section on its first use (see `lazy`).
         let dwarf = match dwarf_src {
-            Some(o) => {
-                let endian =
-                    if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
-                let r = gimli::DwarfSections::load(|id| -> Result<StaticSlice, SymbolizeError> {
-                    // Variable locations, macros and the pub* indexes are never read here: not
-                    // loading them spares decompressing them (a fifth of a compressed libc
-                    // debug file is .debug_loclists).
-                    use gimli::SectionId as S;
-                    if matches!(
-                        id,
-                        S::DebugLoc
-                            | S::DebugLocLists
-                            | S::DebugMacinfo
-                            | S::DebugMacro
-                            | S::DebugPubNames
-                            | S::DebugPubTypes
-                    ) {
-                        return Ok(gimli::EndianSlice::new(&[], endian));
-                    }
-                    let Some(s) = o.section_by_name(id.name()) else { return Ok(gimli::EndianSlice::new(&[], endian)) };
-                    let bytes: &'static [u8] = match s.uncompressed_data() {
-                        Ok(std::borrow::Cow::Borrowed(b)) => b,
-                        Ok(std::borrow::Cow::Owned(v)) => {
-                            let b = v.into_boxed_slice();
-                            // SAFETY: the box's heap buffer does not move when the box moves
-                            // into `owned`, which outlives every use (type's safety note).
-                            let s: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
-                            owned.push(b);
-                            s
-                        }
-                        Err(e) => {
-                            return Err(SymbolizeError::Dwarf {
-                                path: path.display().to_string(),
-                                message: format!("{}: {e}", id.name()),
-                            });
-                        }
-                    };
-                    Ok(gimli::EndianSlice::new(bytes, endian))
-                });
-                match r {
-                    Ok(d) => Some(d),
-                    Err(e) => {
-                        notes.push(e.to_string());
-                        None
-                    }
+            Some(o) => match LazyDwarf::new(o) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    notes.push(SymbolizeError::Dwarf { path: path.display().to_string(), message: e }.to_string());
+                    None
                 }
-            }
+            },
             None => None,
         };
         if cfi.debug_frame.is_none()
@@ -417,6 +386,8 @@ impl ElfModule {
         Ok(ElfModule {
             ctx: Mutex::new(None),
             dwarf,
+            aranges: std::sync::OnceLock::new(),
+            line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
             symbol_sources,
@@ -442,7 +413,7 @@ impl ElfModule {
     /// The DWARF sections with the module's internal lifetime; private, see the type's
     /// safety note.
     fn dwarf_static(&self) -> Option<gimli::Dwarf<StaticSlice>> {
-        let mut d = self.dwarf.as_ref()?.borrow(|s| *s);
+        let mut d = self.dwarf.as_ref()?.full().ok()?;
         d.populate_abbreviations_cache(gimli::AbbreviationsCacheStrategy::Duplicates);
         Some(d)
     }
@@ -457,7 +428,7 @@ impl ElfModule {
     /// the units (batch lookups parse each unit once, so the cache's pass over every unit
     /// header would be wasted). They borrow the module.
     pub fn dwarf_for_one_pass(&self) -> Option<gimli::Dwarf<Slice<'_>>> {
-        Some(self.dwarf.as_ref()?.borrow(|s| *s))
+        self.dwarf.as_ref()?.full().ok()
     }
 
     /// CFI sections for the unwinder (borrowing the module).
@@ -628,16 +599,26 @@ impl ElfModule {
         }
         let mut frames = Vec::new();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
+        // Without a context yet, the unit that `.debug_aranges` names for the address is
+        // read alone (and the sections only as far as it needs); the whole-file context is
+        // built only when that cannot answer.
         if guard.is_none()
+            && let Some(f) = self.frames_in_one_unit(vaddr)
+        {
+            frames = f;
+        } else if guard.is_none()
             && let Some(c) = self.new_context_static()
         {
             *guard = Some(c.map_err(|e| e.to_string()));
         }
-        if let Some(ctx) = guard.as_ref() {
+        if frames.is_empty()
+            && let Some(ctx) = guard.as_ref()
+        {
             let ctx = ctx
                 .as_ref()
                 .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
-            frames = source_frames(ctx, vaddr, true).map_err(|e| self.dwarf_err(e))?;
+            frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
+                .map_err(|e| self.dwarf_err(e))?;
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
@@ -655,12 +636,183 @@ impl ElfModule {
     }
 }
 
+impl ElfModule {
+    /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
+    fn aranges(&self) -> &[(u64, u64, usize, u64)] {
+        self.aranges.get_or_init(|| {
+            let Some(d) = &self.dwarf else { return Vec::new() };
+            let Some(Ok(bytes)) = d.section(gimli::SectionId::DebugAranges).map(|s| s.full()) else {
+                return Vec::new();
+            };
+            let mut v = Vec::new();
+            let mut headers = gimli::DebugAranges::new(bytes, d.endian).headers();
+            while let Ok(Some(h)) = headers.next() {
+                let off = h.debug_info_offset().0;
+                let mut entries = h.entries();
+                loop {
+                    match entries.next() {
+                        Ok(Some(e)) => {
+                            let r = e.range();
+                            if e.length() != 0 && r.begin < r.end {
+                                v.push((r.begin, r.end, off, 0));
+                            }
+                        }
+                        Ok(None) => break,
+                        // As the addr2line crate: skip bad entries (address overflow), stop on others.
+                        Err(gimli::Error::AddressOverflow) => continue,
+                        Err(_) => break,
+                    }
+                }
+            }
+            v.sort_unstable();
+            let mut max = 0;
+            for r in &mut v {
+                max = max.max(r.1);
+                r.3 = max;
+            }
+            v
+        })
+    }
+
+    /// The one unit whose `.debug_aranges` ranges hold `vaddr` (`None` when none or several
+    /// do: the whole-file path decides those).
+    fn unit_of(&self, vaddr: u64) -> Option<usize> {
+        let ar = self.aranges();
+        let i = ar.partition_point(|r| r.0 <= vaddr);
+        let mut unit = None;
+        for r in ar[..i].iter().rev() {
+            if r.3 <= vaddr {
+                break;
+            }
+            if vaddr >= r.1 {
+                continue;
+            }
+            match unit {
+                None => unit = Some(r.2),
+                Some(u) if u == r.2 => {}
+                Some(_) => return None,
+            }
+        }
+        unit
+    }
+
+    /// [`gdb_line_in`] with the unit's sequences read once and kept.
+    fn gdb_line_cached(&self, unit: gimli::UnitRef<'_, Slice<'_>>, vaddr: u64) -> Option<(String, u32)> {
+        let program = unit.line_program.clone()?;
+        let key = program.header().offset().0;
+        let cached = self.line_seqs.lock().unwrap_or_else(|p| p.into_inner()).get(&key).cloned();
+        let seqs = match cached {
+            Some(s) => s,
+            None => {
+                let Some(all) = super::batch::all_sequences(program.header()) else {
+                    return gdb_line_in(unit, vaddr);
+                };
+                let all = Arc::new(all);
+                self.line_seqs.lock().unwrap_or_else(|p| p.into_inner()).insert(key, all.clone());
+                all
+            }
+        };
+        // The first sequence in the program that holds the address (as `gdb_line_in`).
+        let seq =
+            seqs.iter().find(|s| s.first().is_some_and(|f| f.0 <= vaddr) && s.last().is_some_and(|l| vaddr < l.0))?;
+        gdb_pick(unit, program.header(), &seq[..seq.len() - 1], vaddr)
+    }
+
+    /// Frames of `vaddr` read from its unit alone (see [`Self::symbol_info`]).
+    fn frames_in_one_unit(&self, vaddr: u64) -> Option<Vec<SourceFrame>> {
+        use gimli::SectionId as S;
+        let d = self.dwarf.as_ref()?;
+        let off = self.unit_of(vaddr)?;
+        let info = d.section(S::DebugInfo)?;
+        let end = unit_end(info, off, d.endian)?;
+        info.prefix(end).ok()?;
+        // Small sections whole; `.debug_info` and `.debug_line` only as far as needed.
+        let whole = [
+            S::DebugAbbrev,
+            S::DebugAddr,
+            S::DebugStr,
+            S::DebugStrOffsets,
+            S::DebugLineStr,
+            S::DebugRanges,
+            S::DebugRngLists,
+        ];
+        let header = {
+            let dwarf = d.partial(&whole).ok()?;
+            let header = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(off)).ok()?;
+            // The line program's extent, from the root DIE's DW_AT_stmt_list.
+            let abbrevs = dwarf.abbreviations(&header).ok()?;
+            let mut entries = header.entries(&abbrevs);
+            let root = entries.next_dfs().ok()??;
+            if let Some(gimli::AttributeValue::DebugLineRef(l)) = root.attr_value(gimli::DW_AT_stmt_list)
+                && let Some(line) = d.section(S::DebugLine)
+            {
+                let end = unit_end(line, l.0, d.endian)?;
+                line.prefix(end).ok()?;
+            }
+            header
+        };
+        let dwarf = d.partial(&whole).ok()?;
+        let unit = dwarf.unit(header).ok()?;
+        let u = unit.unit_ref(&dwarf);
+        let comp_dir = unit.comp_dir.map(|d| d.to_string_lossy().into_owned());
+        let raw = super::batch::frames_in_unit(&dwarf, off, vaddr)?;
+        let mut out: Vec<SourceFrame> = raw
+            .into_iter()
+            .map(|(name, file, line)| SourceFrame {
+                display_function: name.as_deref().map(gdb_function_name),
+                function: name.as_deref().map(|r| demangle(r).into_owned()),
+                raw_function: name,
+                display_file: file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)),
+                file,
+                line,
+                column: None,
+            })
+            .collect();
+        if let (Some(first), Some((file, line))) = (out.first_mut(), self.gdb_line_cached(u, vaddr)) {
+            first.display_file = Some(display_path(comp_dir.as_deref(), &file));
+            first.line = Some(line);
+        }
+        Some(out)
+    }
+}
+
+/// The end (offset past it) of the unit or line program at `off` of a section, read from
+/// its initial length (inflating the section up to there).
+fn unit_end(s: &super::lazy::LazySection, off: usize, endian: gimli::RunTimeEndian) -> Option<usize> {
+    use gimli::Endianity;
+    let head = s.prefix(off.checked_add(12)?).ok()?;
+    let b = head.get(off..)?;
+    let len32 = endian.read_u32(b.get(0..4)?);
+    let total = if len32 == 0xffff_ffff {
+        usize::try_from(endian.read_u64(b.get(4..12)?)).ok()?.checked_add(12)?
+    } else if len32 >= 0xffff_fff0 {
+        return None;
+    } else {
+        len32 as usize + 4
+    };
+    let end = off.checked_add(total)?;
+    (end <= s.size()).then_some(end)
+}
+
 /// The inline chain at `vaddr`, innermost first. `gdb_names` also fills the gdb forms of
 /// names and paths (which needs the unit's compilation directory).
 pub fn source_frames(
     ctx: &addr2line::Context<Slice<'_>>,
     vaddr: u64,
     gdb_names: bool,
+) -> Result<Vec<SourceFrame>, gimli::Error> {
+    source_frames_with(ctx, vaddr, gdb_names, &|u, a| gdb_line_in(u, a))
+}
+
+/// gdb's line for an address in a unit.
+type GdbLine<'f> = dyn Fn(gimli::UnitRef<'_, Slice<'_>>, u64) -> Option<(String, u32)> + 'f;
+
+/// [`source_frames`] with the function that finds gdb's line.
+fn source_frames_with(
+    ctx: &addr2line::Context<Slice<'_>>,
+    vaddr: u64,
+    gdb_names: bool,
+    gdb_line_of: &GdbLine<'_>,
 ) -> Result<Vec<SourceFrame>, gimli::Error> {
     let mut out = Vec::new();
     // addr2line computes `vaddr + 1` (an overflow panic in debug builds): no code lives at
@@ -696,7 +848,12 @@ pub fn source_frames(
             column,
         });
     }
-    if gdb_names && let (Some(first), Some((file, line))) = (out.first_mut(), gdb_line(ctx, vaddr)) {
+    let line = if gdb_names {
+        ctx.find_dwarf_and_unit(vaddr).skip_all_loads().and_then(|u| gdb_line_of(u, vaddr))
+    } else {
+        None
+    };
+    if let (Some(first), Some((file, line))) = (out.first_mut(), line) {
         first.display_file = Some(display_path(comp_dir.as_deref(), &file));
         first.line = Some(line);
     }
@@ -718,8 +875,18 @@ fn display_path(comp_dir: Option<&str>, p: &str) -> String {
 
 /// The line gdb reports for `vaddr`: among line-table rows at the same address, gdb
 /// prefers a statement boundary (`is_stmt`), where addr2line takes the last row.
-fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)> {
-    let unit = ctx.find_dwarf_and_unit(vaddr).skip_all_loads()?;
+fn gdb_line_in<'d>(unit: gimli::UnitRef<'_, Slice<'d>>, vaddr: u64) -> Option<(String, u32)> {
+    let program = unit.line_program.clone()?;
+    // The batch engine's line-program reader, several times faster than gimli's rows (a
+    // Rust binary's std unit has a long program); gimli's when it cannot answer.
+    if let Some(found) = super::batch::sequence_rows(program.header(), vaddr) {
+        return gdb_pick(unit, program.header(), &found?, vaddr);
+    }
+    gdb_line_gimli(unit, vaddr)
+}
+
+/// [`gdb_line_in`] with gimli's rows.
+fn gdb_line_gimli<'d>(unit: gimli::UnitRef<'_, Slice<'d>>, vaddr: u64) -> Option<(String, u32)> {
     let program = unit.line_program.clone()?;
     let mut rows = program.rows();
     // (address, file index, line, is_stmt) of the running sequence.
@@ -734,43 +901,53 @@ fn gdb_line(ctx: &addr2line::Context<Slice>, vaddr: u64) -> Option<(String, u32)
             seq.clear();
             continue;
         }
-        let mut i = seq.partition_point(|r| r.0 <= vaddr).checked_sub(1)?;
-        if !seq[i].3 {
-            let mut j = i;
-            while j > 0 && seq[j - 1].0 == seq[j].0 && !seq[j].3 {
-                j -= 1;
-            }
-            if seq[j].3 {
-                i = j;
-            }
-        }
-        let (_, file, line, _) = seq[i];
-        if line == 0 {
-            return None;
-        }
-        let entry = header.file(file)?;
-        let mut path = unit.comp_dir.map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
-        let push = |path: &mut String, p: &str| {
-            if p.starts_with('/') {
-                *path = p.to_string();
-            } else {
-                if !path.is_empty() && !path.ends_with('/') {
-                    path.push('/');
-                }
-                path.push_str(p);
-            }
-        };
-        if entry.directory_index() != 0
-            && let Some(d) = entry.directory(header)
-        {
-            let d = unit.attr_string(d).ok()?;
-            push(&mut path, &d.to_string_lossy());
-        }
-        let name = unit.attr_string(entry.path_name()).ok()?;
-        push(&mut path, &name.to_string_lossy());
-        return Some((path, line));
+        return gdb_pick(unit, header, &seq, vaddr);
     }
     None
+}
+
+/// The row gdb reports in a sequence that holds `vaddr` (see [`gdb_line_in`]) and its path.
+fn gdb_pick<'d>(
+    unit: gimli::UnitRef<'_, Slice<'d>>,
+    header: &gimli::LineProgramHeader<Slice<'d>>,
+    seq: &[(u64, u64, u32, bool)],
+    vaddr: u64,
+) -> Option<(String, u32)> {
+    let mut i = seq.partition_point(|r| r.0 <= vaddr).checked_sub(1)?;
+    if !seq[i].3 {
+        let mut j = i;
+        while j > 0 && seq[j - 1].0 == seq[j].0 && !seq[j].3 {
+            j -= 1;
+        }
+        if seq[j].3 {
+            i = j;
+        }
+    }
+    let (_, file, line, _) = seq[i];
+    if line == 0 {
+        return None;
+    }
+    let entry = header.file(file)?;
+    let mut path = unit.comp_dir.map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+    let push = |path: &mut String, p: &str| {
+        if p.starts_with('/') {
+            *path = p.to_string();
+        } else {
+            if !path.is_empty() && !path.ends_with('/') {
+                path.push('/');
+            }
+            path.push_str(p);
+        }
+    };
+    if entry.directory_index() != 0
+        && let Some(d) = entry.directory(header)
+    {
+        let d = unit.attr_string(d).ok()?;
+        push(&mut path, &d.to_string_lossy());
+    }
+    let name = unit.attr_string(entry.path_name()).ok()?;
+    push(&mut path, &name.to_string_lossy());
+    Some((path, line))
 }
 
 /// Calls `f` with each text symbol of `obj` in table order (the symbol table, else the
@@ -1013,6 +1190,11 @@ impl SymbolSupplier for DwarfSymbols {
     fn text_vaddr(&self, module: &str) -> Option<u64> {
         self.module(module)?.cfi.text.map(|t| t.address)
     }
+    fn user_module(&self, module: &str) -> Option<Arc<ElfModule>> {
+        let path = self.resolve(module)?;
+        let given = self.opts.exes.contains(&path) || self.opts.sysroot.as_ref().is_some_and(|r| path.starts_with(r));
+        if given { self.module(module) } else { None }
+    }
     fn take_notes(&self) -> Vec<String> {
         std::mem::take(&mut *self.notes.lock().unwrap_or_else(|p| p.into_inner()))
     }
@@ -1127,6 +1309,41 @@ mod tests {
         }
         assert!(n > 0);
         assert_eq!(n, units_before);
+    }
+
+    /// gdb's line (is_stmt preferred) from the batch engine's line-program reader is what
+    /// gimli's rows give, at addresses all over the test binary.
+    #[test]
+    fn gdb_line_fast_path_matches_gimli_rows() {
+        let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        let d = m.dwarf_for_one_pass().unwrap();
+        let mut units = d.units();
+        let (mut compared, mut found) = (0, 0);
+        while let Some(h) = units.next().unwrap() {
+            let u = d.unit(h).unwrap();
+            let ur = u.unit_ref(&d);
+            let Some(p) = u.line_program.clone() else { continue };
+            // Every 7th row's address, and one byte past it.
+            let mut rows = p.rows();
+            let mut k = 0;
+            let mut addrs = Vec::new();
+            while let Some((_, r)) = rows.next_row().unwrap() {
+                k += 1;
+                if k % 7 == 0 {
+                    addrs.extend([r.address(), r.address() + 1]);
+                }
+            }
+            for a in addrs.into_iter().take(40) {
+                let fast = gdb_line_in(ur, a);
+                assert_eq!(fast, gdb_line_gimli(ur, a), "unit {:?} address {a:#x}", h.offset());
+                compared += 1;
+                found += usize::from(fast.is_some());
+            }
+            if compared > 4000 {
+                break;
+            }
+        }
+        assert!(found > 1000, "{found} of {compared}");
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod batch;
 pub mod demangle;
 pub mod dwarf;
 pub mod julia_layout;
+pub mod lazy;
 pub mod modules;
 pub mod table;
 
@@ -141,6 +142,13 @@ pub trait SymbolSupplier {
     fn take_notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The module's file when the user named it (`--exe`, `--sysroot`), so its machine
+    /// code stands for the process's: a transcript then gets code to decode
+    /// ([`attach_module_code`]). A file found only at its recorded path may be another
+    /// build (a transcript from another machine) and is not offered.
+    fn user_module(&self, _module: &str) -> Option<Arc<dwarf::ElfModule>> {
+        None
+    }
 }
 
 /// Counts of what the stage did, for diagnostics.
@@ -168,6 +176,7 @@ pub fn symbolize_trace_until(
     deadline: Option<std::time::Instant>,
 ) -> Stats {
     let map = ModuleMap::from_trace(trace, sup);
+    attach_module_code(trace, &map, sup);
     let mut stats = Stats::default();
     let mut errors: Vec<String> = Vec::new();
     let started = std::time::Instant::now();
@@ -215,6 +224,23 @@ pub fn symbolize_trace_until(
                         stats.frames += 1;
                     }
                 }
+            }
+            // Frame pcs get their `<sym+off>` too (register provenance finds a function's
+            // start from it); the innermost frames only.
+            for f in th.frames.iter().filter(|f| !f.signal_handler).take(64) {
+                if let Some(pc) = f.pc
+                    && let Some(text) = describe(&mut lookup, pc.0)
+                {
+                    code.push((pc, text.into()));
+                }
+            }
+            // Frame #0 printed without its address (`#0  f (…) at …`): its pc is in `rip`.
+            if let Some(f0) = th.frames.first().filter(|f| f.pc.is_none())
+                && let Some(pc) = th.registers.get(&f0.index).and_then(|r| r.reg("rip").or_else(|| r.reg("pc")))
+                && let Some(v) = pc.value
+                && let Some(text) = describe(&mut lookup, v)
+            {
+                code.push((Address(v), text.into()));
             }
             for set in th.registers.values_mut() {
                 for r in &mut set.regs {
@@ -274,6 +300,33 @@ pub fn symbolize_trace_until(
         notes.push(Note { line: None, message: n });
     }
     stats
+}
+
+/// A trace without process memory (a transcript) gets the machine code of the modules the
+/// user gave (`--exe`), placed where the trace's mappings put them: their executable
+/// segments only, which hold the same bytes in the file and in the process (data would be
+/// the file's initial values, not the process's). `crate::provenance` decodes it.
+fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSupplier) {
+    if trace.memory.is_some() {
+        return;
+    }
+    let mut placed = Vec::new();
+    for (start, end, path) in map.placed() {
+        let Some(m) = sup.user_module(&path) else { continue };
+        let Some(first) = map.find(start) else { continue };
+        let bias = start.wrapping_sub(first.vaddr);
+        for l in m.loads.iter().filter(|l| l.flags & 1 != 0 && l.filesz > 0) {
+            // The part of this executable segment inside this mapping.
+            let (lo, hi) = (l.vaddr.wrapping_add(bias), l.vaddr.wrapping_add(bias).saturating_add(l.filesz));
+            let (lo, hi) = (lo.max(start), hi.min(end));
+            if lo < hi {
+                placed.push(modules::MappedModule { start: lo, end: hi, bias, module: m.clone() });
+            }
+        }
+    }
+    if !placed.is_empty() {
+        trace.memory = Some(TraceMemory::new(modules::ModuleCode::new(placed)));
+    }
 }
 
 /// `<sym+off> at file:line` for a code address, `None` for anything else.

@@ -108,6 +108,11 @@ impl<'s> ModuleMap<'s> {
         Some(ModuleRef { path: r.path.clone(), vaddr })
     }
 
+    /// Every mapped range with its module path (start, end, path), in address order.
+    pub fn placed(&self) -> Vec<(u64, u64, String)> {
+        self.ranges.iter().map(|r| (r.start, r.end, r.path.clone())).collect()
+    }
+
     /// Every module path, once.
     pub fn paths(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.ranges.iter().map(|r| r.path.as_str()).collect();
@@ -125,4 +130,87 @@ pub struct MappedModule {
     /// Runtime address minus module virtual address.
     pub bias: u64,
     pub module: Arc<ElfModule>,
+}
+
+/// Process memory made of module files only: the code of the modules a transcript's user
+/// gave with `--exe`, at the addresses the trace's mappings put them (nothing else reads).
+pub struct ModuleCode {
+    modules: Vec<MappedModule>,
+}
+
+impl ModuleCode {
+    pub fn new(mut modules: Vec<MappedModule>) -> Self {
+        modules.sort_by_key(|m| m.start);
+        ModuleCode { modules }
+    }
+}
+
+impl crate::model::MemorySource for ModuleCode {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> usize {
+        let mut done = 0;
+        while done < buf.len() {
+            let a = addr.wrapping_add(done as u64);
+            let Some(m) = self.modules.iter().find(|m| a >= m.start && a < m.end) else { break };
+            let n = (buf.len() - done).min(usize::try_from(m.end - a).unwrap_or(usize::MAX));
+            let got = m.module.read_vaddr(a.wrapping_sub(m.bias), &mut buf[done..done + n]);
+            if got == 0 {
+                break;
+            }
+            done += got;
+        }
+        done
+    }
+    fn describe(&self) -> String {
+        format!("code of {} module segment(s) given with --exe", self.modules.len())
+    }
+    fn cfi_saved_slot(&self, pc: u64, dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+        let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
+        cfi_saved_slot(m, pc, dwarf_reg)
+    }
+}
+
+/// Where the CFI of the function holding `pc` (a runtime address in `m`) says `dwarf_reg` is
+/// saved at `pc`: its offset from the CFA, with the CFA rule (register, offset). `None` when
+/// the module has no CFI there or the register is not saved at that address.
+pub fn cfi_saved_slot(m: &MappedModule, pc: u64, dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+    use gimli::UnwindSection;
+    let cfi = *m.module.cfi();
+    let endian = if m.module.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+    let rel = pc.wrapping_sub(m.bias);
+    let mut bases = gimli::BaseAddresses::default();
+    if let Some(t) = cfi.text {
+        bases = bases.set_text(t.address);
+    }
+    if let Some(g) = cfi.got {
+        bases = bases.set_got(g.address);
+    }
+    let mut ctx = Box::new(gimli::UnwindContext::new());
+    let pick = |row: &gimli::UnwindTableRow<usize>| {
+        let (gimli::CfaRule::RegisterAndOffset { register, offset }, Some(gimli::RegisterRule::Offset(o))) =
+            (row.cfa(), row.register(gimli::Register(dwarf_reg)))
+        else {
+            return None;
+        };
+        Some((register.0, *offset, o))
+    };
+    if let Some(eh) = cfi.eh_frame {
+        let b = bases.clone().set_eh_frame(eh.address);
+        let mut section = gimli::EhFrame::new(eh.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&b, rel, gimli::EhFrame::cie_from_offset)
+            && let Ok(row) = fde.unwind_info_for_address(&section, &b, &mut ctx, rel)
+        {
+            return pick(row);
+        }
+    }
+    if let Some(df) = cfi.debug_frame {
+        let mut section = gimli::DebugFrame::new(df.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&bases, rel, gimli::DebugFrame::cie_from_offset)
+            && let Ok(row) = fde.unwind_info_for_address(&section, &bases, &mut ctx, rel)
+        {
+            return pick(row);
+        }
+    }
+    None
 }
