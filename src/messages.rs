@@ -237,7 +237,7 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         || t.contains("munmap_chunk()")
     {
         MessageDetail::InvalidFree
-    } else if t.contains("has overflowed its stack") {
+    } else if t.contains("has overflowed its stack") || t.contains("Stack overflow in thread #") {
         MessageDetail::StackOverflow
     } else {
         return None;

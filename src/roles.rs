@@ -141,7 +141,7 @@ pub fn is_machinery(f: &Frame) -> bool {
         "clone3",
         "clone",
     ];
-    if EXACT.contains(&name) {
+    if EXACT.contains(&name) || is_llvm_handler(name) {
         return true;
     }
     const PREFIXES: &[&str] = &[
@@ -222,6 +222,8 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.starts_with("./posix/")
         || file == "malloc.c"
         || file.starts_with("./libio/")
+        || file.starts_with("./intl/")
+        || file.starts_with("./csu/")
         || file.contains("/sysdeps/")
         || in_glibc_tree(file)
     {
@@ -249,7 +251,53 @@ pub fn is_machinery(f: &Frame) -> bool {
     if file.starts_with("./") && file.ends_with(".jl") {
         return true;
     }
+    // Go's standard library under GOROOT (`/usr/local/go/src/syscall/…`, `C:/Program
+    // Files/Go/src/syscall/syscall_windows.go`): `syscall.SyscallN` is where the program called
+    // out, not the program.
+    if is_go_std_source(file) {
+        return true;
+    }
+    // Go 1.21+ names the panic entry `panic` (was `runtime.gopanic`): the runtime's, not the
+    // program's, when its source is the runtime's panic.go.
+    if name == "panic" && (file.ends_with("/runtime/panic.go") || file.ends_with("runtime/panic.go")) {
+        return true;
+    }
     false
+}
+
+/// A Go source file of the standard library: under a GOROOT's `src/` (`…/go/src/`,
+/// `…/Go/src/`, `…/go-1.19/src/`), in one of the standard packages.
+fn is_go_std_source(file: &str) -> bool {
+    const STD: &[&str] = &[
+        "syscall", "internal", "sync", "os", "net", "reflect", "fmt", "io", "bufio", "strings", "bytes", "sort",
+        "encoding", "time", "context", "testing", "crypto", "math", "strconv", "unicode", "errors", "log", "path",
+        "regexp", "runtime",
+    ];
+    if !(file.ends_with(".go") || file.ends_with(".s")) {
+        return false;
+    }
+    let Some(p) = file.find("/src/") else { return false };
+    let root = file[..p].rsplit('/').next().unwrap_or("");
+    let is_goroot = root.eq_ignore_ascii_case("go") || root.starts_with("go-1.") || root.starts_with("go1.");
+    let pkg = file[p + 5..].split('/').next().unwrap_or("");
+    is_goroot && STD.contains(&pkg) && file[p + 5..].contains('/')
+}
+
+/// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
+pub fn is_llvm_handler(name: &str) -> bool {
+    matches!(
+        name,
+        "llvm::sys::PrintStackTrace"
+            | "llvm::sys::RunSignalHandlers"
+            | "llvm::sys::CleanupOnSignal"
+            | "llvm::sys::RunInterruptHandlers"
+            | "SignalHandler"
+            | "PrintStackTraceSignalHandler"
+            | "llvm::sys::Process::Exit"
+            | "llvm::report_fatal_error"
+            | "llvm::llvm_unreachable_internal"
+            | "llvm::CrashRecoveryContext::HandleExit"
+    )
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
@@ -366,6 +414,38 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    #[test]
+    fn culprit_skips_go_1_21_panic_frame() {
+        let t = "\
+panic: runtime error: invalid memory address or nil pointer dereference
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x28 pc=0x4a5f3d]
+
+goroutine 1 gp=0xc000002380 m=0 mp=0x6b4ea0 [running]:
+panic({0x4c1e40?, 0x6a9b70?})
+\t/usr/local/go/src/runtime/panic.go:779 +0x158 fp=0xc000067e88 sp=0xc000067dd8 pc=0x43a298
+runtime.panicmem(...)
+\t/usr/local/go/src/runtime/panic.go:261
+runtime.sigpanic()
+\t/usr/local/go/src/runtime/signal_unix.go:881 +0x378 fp=0xc000067ee8 sp=0xc000067e88 pc=0x44f758
+main.(*Store).Lookup(0x0, {0x4d2a10, 0x5})
+\t/home/dev/store/store.go:42 +0x1d fp=0xc000067f18 sp=0xc000067ee8 pc=0x4a5f3d
+main.main()
+\t/home/dev/store/main.go:17 +0x36 fp=0xc000067f50 sp=0xc000067f18 pc=0x4a5fb6
+";
+        let p = crate::input::parse(t);
+        let stop = p.trace.main_stop().unwrap();
+        let (_, f) = named_culprit(stop).unwrap();
+        assert_eq!(f.function.as_deref(), Some("main.(*Store).Lookup"));
+        assert!(is_go_std_source("C:/Program Files/Go/src/syscall/syscall_windows.go"));
+        assert!(is_go_std_source("/usr/lib/go-1.19/src/sync/waitgroup.go"));
+        assert!(!is_go_std_source("/home/dev/go/src/github.com/x/y/main.go"));
+        assert!(!is_go_std_source("/home/dev/go/src/myapp/main.go"));
+        // A program's own function named `panic` is not the runtime's.
+        let f =
+            Frame { function: Some("panic".into()), file: Some("/home/dev/app/panic.go".into()), ..Default::default() };
+        assert!(!is_machinery(&f));
     }
 
     fn sample_culprit(name: &str) -> (u32, String) {

@@ -10,8 +10,8 @@
 //!
 //! `tests/wild/known-failures.txt` lists the facts that do not hold yet, one `path :: fact`
 //! a line. The list may only shrink: a failing fact that is not listed fails the test, and so
-//! does a listed fact that now holds (remove it). The understood-line share may not fall below
-//! `MIN_UNDERSTOOD_PERMILLE`.
+//! does a listed fact that now holds (remove it). The understood share of the tool-output lines
+//! (all lines minus the MANIFEST's `foreign` ones) may not fall below `MIN_UNDERSTOOD_PERMILLE`.
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -333,7 +333,6 @@ fn wild_corpus() {
             *t += x;
         }
     }
-    let permille = 1000 * tot[5] / tot[4].max(1);
     println!(
         "{:<10} {:>6} {:>6}/{:<6} {:>6}/{:<6} {:>7}/{:<6} {:>5.1}%",
         "total",
@@ -358,6 +357,10 @@ fn wild_corpus() {
     for u in &unrecognized {
         println!("  {u}");
     }
+    // The floor applies to the tool's own output: a `foreign` line (program stdout, a test
+    // harness's or an application's log between the tool's lines) must stay not understood,
+    // so counting it against the share would punish reading it right.
+    let permille = 1000 * tot[5] / tool_lines.max(1);
     if permille < MIN_UNDERSTOOD_PERMILLE {
         problems.push(format!("understood-line share fell to {permille}‰ (minimum {MIN_UNDERSTOOD_PERMILLE}‰)"));
     }

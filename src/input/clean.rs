@@ -221,6 +221,90 @@ fn timestamp_prefix(s: &str) -> usize {
     0
 }
 
+/// The rest of a line after a log collector's prefix: a journal / syslog prefix of a process
+/// (`Mar 04 11:02:31 host app[88121]: `, not the kernel's, which `kernel.rs` reads), then or
+/// alone a docker compose service prefix (`app-worker-1  | `, `app-worker-1  |` for an empty
+/// line). `None` when the line has neither.
+pub fn service_prefix_rest(l: &str) -> Option<&str> {
+    let b = l.as_bytes();
+    let mut rest = l;
+    let mut peeled = false;
+    // Android logcat: `01-20 10:14:52.337  6230  6230 F DEBUG   : rest` (`-v threadtime`),
+    // `2020-09-24 15:32:44.997 14368-14368/? A/DEBUG: rest` (Android Studio),
+    // `I/DEBUG   (  119): rest` (`-v brief`).
+    if let Some(r) = logcat_rest(l) {
+        return Some(r);
+    }
+    if b.len() > 16 && b[0].is_ascii_uppercase() && b[3] == b' ' && b[9] == b':' && b[12] == b':' {
+        let (_, after_host) = l.get(16..)?.split_once(' ')?;
+        let (ident, r) = after_host.split_once(": ").or_else(|| after_host.strip_suffix(':').map(|i| (i, "")))?;
+        let (name, pid) = ident.strip_suffix(']')?.rsplit_once('[')?;
+        if name.is_empty() || name.contains(' ') || pid.is_empty() || !pid.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        rest = r;
+        peeled = true;
+    }
+    let rb = rest.as_bytes();
+    let word = rb.iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')).count();
+    if word > 0 && rb[0].is_ascii_alphanumeric() {
+        let spaces = rb[word..].iter().take_while(|&&c| c == b' ').count();
+        let bar = word + spaces;
+        if spaces > 0 && rb.get(bar) == Some(&b'|') && matches!(rb.get(bar + 1), None | Some(b' ')) {
+            rest = rest.get(bar + 2..).unwrap_or("");
+            peeled = true;
+        }
+    }
+    peeled.then_some(rest)
+}
+
+fn logcat_rest(l: &str) -> Option<&str> {
+    let level = |w: &str| w.len() == 1 && "VDIWEFA".contains(w);
+    let b = l.as_bytes();
+    // `-v brief`: `I/DEBUG   (  119): rest`.
+    if b.len() > 4 && l.get(..1).is_some_and(level) && b[1] == b'/' {
+        let (head, rest) = l.split_once("): ")?;
+        let (_, pid) = head.rsplit_once('(')?;
+        return pid.trim().bytes().all(|c| c.is_ascii_digit()).then_some(rest);
+    }
+    let date = l.split(' ').next()?;
+    let dated = (date.len() == 5 || date.len() == 10)
+        && date.bytes().all(|c| c.is_ascii_digit() || c == b'-')
+        && date.as_bytes().get(date.len() - 3) == Some(&b'-');
+    if !dated {
+        return None;
+    }
+    let mut w = l.split_whitespace();
+    let (_, time, who) = (w.next()?, w.next()?, w.next()?);
+    if !(time.len() >= 8 && time.as_bytes()[2] == b':') {
+        return None;
+    }
+    if let Some((ids, _pkg)) = who.split_once('/') {
+        // `14368-14368/? A/DEBUG: rest`
+        let (pid, tid) = ids.split_once('-')?;
+        let tag = w.next()?;
+        if !(pid.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit())) {
+            return None;
+        }
+        if !(tag.len() > 2 && tag.get(..1).is_some_and(level) && tag.as_bytes()[1] == b'/') {
+            return None;
+        }
+        let p = l.find(tag)? + tag.len();
+        let after = &l[p..];
+        return after
+            .strip_prefix(' ')
+            .or(Some(after))
+            .map(|r| if tag.ends_with(':') { r } else { r.split_once(": ").map_or(r, |x| x.1) });
+    }
+    // `6230  6230 F DEBUG   : rest`
+    let (tid, lv) = (w.next()?, w.next()?);
+    if !(who.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit()) && level(lv)) {
+        return None;
+    }
+    let p = l.find(&format!(" {lv} "))?;
+    l[p + 3..].split_once(": ").map(|(_, r)| r).or_else(|| l[p + 3..].trim_end().strip_suffix(':').map(|_| ""))
+}
+
 /// Cleans one line: escapes, CR, timestamp prefix, quote prefixes. Returns the text and marks.
 pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     let raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -315,6 +399,39 @@ mod tests {
         let osc = "a\u{1b}]52;c;ZXZpbA==\u{7}b\u{1b}]0;title\u{1b}\\c";
         assert_eq!(strip_escapes(osc), "abc");
         assert!(matches!(strip_escapes("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn service_prefixes() {
+        let j = "Mar 04 11:02:31 node-3 imgconv[88121]: imgconv-worker-1  | \t/src/x.go:3 +0x1";
+        assert_eq!(service_prefix_rest(j), Some("\t/src/x.go:3 +0x1"));
+        assert_eq!(service_prefix_rest("Mar 04 11:02:31 node-3 imgconv[88121]: panic: x"), Some("panic: x"));
+        assert_eq!(service_prefix_rest("web-1  | panic: boom"), Some("panic: boom"));
+        assert_eq!(service_prefix_rest("web-1  |"), Some(""));
+        // The kernel's own journal lines, a markdown table, a Julia test summary, plain text.
+        assert_eq!(service_prefix_rest("Dec 01 09:14:22 host kernel: a[1]: segfault at 0"), None);
+        assert_eq!(service_prefix_rest("| a | b |"), None);
+        assert_eq!(service_prefix_rest("Test Summary: | Pass  Total"), None);
+        assert_eq!(service_prefix_rest("gc    (2) |  started at"), None);
+        assert_eq!(service_prefix_rest("a|b"), None);
+        let lc = "01-20 10:14:52.337  6230  6230 F DEBUG   :       #00 pc 000000000003f2e7  /x/libv.so (f+39)";
+        assert_eq!(service_prefix_rest(lc), Some("      #00 pc 000000000003f2e7  /x/libv.so (f+39)"));
+        assert_eq!(service_prefix_rest("01-20 10:14:52.337  6230  6230 F DEBUG   : backtrace:"), Some("backtrace:"));
+        let st = "2020-09-24 15:32:44.997 14368-14368/? A/DEBUG:     x0   000000732715a768  x1   000000732715a758";
+        assert_eq!(service_prefix_rest(st), Some("    x0   000000732715a768  x1   000000732715a758"));
+        assert_eq!(service_prefix_rest("I/DEBUG   (  119): backtrace:"), Some("backtrace:"));
+        assert_eq!(service_prefix_rest("I/O error: 12"), None);
+        // Multibyte text where the prefixes' ASCII bytes are looked for: never a panic.
+        for l in [
+            "é/DEBUG (1): x",
+            "Dec 01 09:14:2é host a[1]: x",
+            "Dec 01 09:14:22 hé a[1]: x",
+            "01-20 10:14:52.337 1-2/? é/X: y",
+            "é",
+        ] {
+            let _ = service_prefix_rest(l);
+        }
+        assert_eq!(service_prefix_rest("2024-01-02 10:00:00 started"), None);
     }
 
     #[test]

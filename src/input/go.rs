@@ -75,6 +75,35 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         return true;
     }
+    // Windows: `Exception 0xc0000005 0x0 0x18 0x7ffb3c2a41d0` (code, the two exception
+    // parameters, the pc) then `PC=…`; the crashing goroutine's frames follow without a header.
+    if let Some(r) = t.strip_prefix("Exception 0x")
+        && let Some(words) = windows_exception(r)
+    {
+        let (code, info0, info1, pc) = words;
+        start(b, StopKind::Signal, None, n);
+        let si = b.ensure_stop();
+        let (sig, signo, desc) = match code {
+            0xc000_0005 => ("SIGSEGV", 11, "access violation"),
+            0xc000_001d => ("SIGILL", 4, "illegal instruction"),
+            0xc000_0094 => ("SIGFPE", 8, "integer divide by zero"),
+            0xc000_00fd => ("SIGSEGV", 11, "stack overflow"),
+            _ => ("", 0, "exception"),
+        };
+        let r = &mut b.trace.stops[si].reason;
+        if signo != 0 {
+            r.signal = Some(sig.into());
+            r.signo = Some(signo);
+        }
+        r.description = Some(desc.into());
+        // An access violation's parameters: read (0) / write (1) / execute (8), then the address.
+        if code == 0xc000_0005 && matches!(info0, 0 | 1 | 8) {
+            r.address = Some(Address(info1));
+        }
+        b.stop_location[si] = Some(GdbOwnedLocation { pc: Some(pc), function: None, ..Default::default() });
+        select(b, "goroutine (current)", None, n);
+        return true;
+    }
     if let Some((sig, desc)) = signal_heading(t) {
         start(b, StopKind::Signal, None, n);
         let si = b.ensure_stop();
@@ -94,6 +123,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return pc_line(b, t, n);
     }
     if t == "signal arrived during cgo execution"
+        || t == "signal arrived during external code execution"
         || t.starts_with("unexpected fault address 0x")
         || t.starts_with("runtime: ")
         || t.starts_with("[recovered]")
@@ -268,6 +298,16 @@ fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
     Some(())
 }
 
+/// `c0000005 0x0 0x18 0x7ffb3c2a41d0` (after `Exception 0x`): code, two parameters, pc.
+fn windows_exception(r: &str) -> Option<(u32, u64, u64, u64)> {
+    let mut w = r.split_whitespace();
+    let code = u32::from_str_radix(w.next()?, 16).ok()?;
+    let info0 = parse_hex(w.next()?)?;
+    let info1 = parse_hex(w.next()?)?;
+    let pc = parse_hex(w.next()?)?;
+    (w.next().is_none() && code >= 0x8000_0000).then_some((code, info0, info1, pc))
+}
+
 fn parse_int(v: &str) -> Option<i32> {
     if let Some(x) = parse_hex(v) {
         return Some(x as i64 as i32);
@@ -366,10 +406,17 @@ fn frame_line(t: &str) -> Option<(&str, &str)> {
 
 /// `/src/nil-deref.go:33 +0x3e fp=0xc000086ef8 sp=0xc000086e38 pc=0x42f55a`
 fn location(b: &mut Builder, t: &str, n: u32) -> Option<()> {
-    let mut words = t.split(' ');
-    let fl = words.next()?;
+    // The path may hold blanks (`C:/Program Files/Go/src/runtime/proc.go:271 +0x28b`): it ends
+    // at the `:LINE` before the first ` +0x` / ` fp=` word, or at the end of the line.
+    let cut = [" +0x", " fp=", " sp=", " pc="].iter().filter_map(|k| t.find(k)).min().unwrap_or(t.len());
+    let fl = &t[..cut];
+    let mut words = t[cut..].split(' ');
+    words.next();
     let (file, line) = fl.rsplit_once(':')?;
     let line: u32 = line.parse().ok()?;
+    if file.is_empty() || (file.contains(' ') && !file.contains(['/', '\\'])) {
+        return None;
+    }
     let mut pc = None;
     let words: Vec<&str> = words.collect();
     for (i, w) in words.iter().enumerate() {
@@ -498,6 +545,27 @@ fn put_register(b: &mut Builder, name: &str, v: u64, n: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_exception_report() {
+        assert_eq!(windows_exception("c0000005 0x0 0x18 0x7ffb3c2a41d0"), Some((0xc0000005, 0, 0x18, 0x7ffb3c2a41d0)));
+        assert_eq!(windows_exception("1 2 3"), None);
+        let t = "Exception 0xc0000005 0x0 0x18 0x7ffb3c2a41d0
+PC=0x7ffb3c2a41d0
+signal arrived during external code execution
+
+runtime.cgocall(0x7ff6e21a4f40, 0xc00008fd40)
+\tC:/Program Files/Go/src/runtime/cgocall.go:157 +0x4a fp=0xc00008fd18 sp=0xc00008fce0 pc=0x7ff6e20e2d0a
+main.main()
+\tC:/Users/dev/scanner/main.go:31 +0xd5 fp=0xc00008ff50 sp=0xc00008fe20 pc=0x7ff6e21a4c35
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let stop = &p.trace.stops[0];
+        assert_eq!((stop.reason.signo, stop.reason.address), (Some(11), Some(Address(0x18))));
+        let th = stop.crashed_thread().unwrap();
+        assert_eq!(th.frames.len(), 2);
+    }
 
     #[test]
     fn shapes() {

@@ -36,6 +36,13 @@ pub(crate) struct JuliaState {
     in_error_message: u16,
     /// `caused by:` sections seen in the current stop.
     causes: u32,
+    /// Windows: the `Exception: … at 0x… -- f at …` header's code location (the pc's inline
+    /// chain) was printed before `in expression starting at`; the full backtrace after it
+    /// starts again at the same frame and replaces it.
+    win_codeloc: bool,
+    /// `in expression starting at` followed such a code location: the next native frame
+    /// may restart the backtrace.
+    win_restart: bool,
 }
 
 impl JuliaState {
@@ -244,6 +251,18 @@ fn windows_exception(t: &str) -> Option<(&str, Option<u64>, Option<&str>)> {
     Some((name, parse_hex(addr.trim()), frame))
 }
 
+/// The POSIX signal the Windows C runtime raises for a structured exception (an access
+/// violation is `SIGSEGV` to `signal()` handlers, Julia's included), so rules that look at
+/// the signal number read a Windows crash as they read a Unix one.
+fn windows_signo(name: &str) -> Option<i32> {
+    match name {
+        "EXCEPTION_ACCESS_VIOLATION" | "EXCEPTION_STACK_OVERFLOW" | "EXCEPTION_IN_PAGE_ERROR" => Some(11),
+        "EXCEPTION_ILLEGAL_INSTRUCTION" | "EXCEPTION_PRIV_INSTRUCTION" => Some(4),
+        "EXCEPTION_INT_DIVIDE_BY_ZERO" | "EXCEPTION_FLT_DIVIDE_BY_ZERO" | "EXCEPTION_INT_OVERFLOW" => Some(8),
+        _ => None,
+    }
+}
+
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let t = l.trim();
     if t.is_empty() {
@@ -285,6 +304,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         let reason = StopReason {
             kind: StopKind::Signal,
             signal: Some(b.intern(name)),
+            signo: windows_signo(name),
             description: Some(name.into()),
             span: Span::line(n),
             ..Default::default()
@@ -292,6 +312,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         start_native_stop(b, reason);
         if let Some(f) = frame.and_then(native_frame) {
             put_native_frame(b, f, addr, n);
+            b.julia.win_codeloc = true;
         }
         return true;
     }
@@ -315,6 +336,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             st.expression = Some(expr.into());
         }
         st.span.extend_to(n);
+        b.julia.win_restart = std::mem::take(&mut b.julia.win_codeloc);
         return true;
     }
     if t.starts_with("GC error (probable corruption)") {
@@ -468,6 +490,8 @@ pub(crate) fn fallback(b: &mut Builder, t: &str, n: u32) -> bool {
 
 /// A signal (or Windows exception) header: a new stop whose native frames follow on thread 1.
 fn start_native_stop(b: &mut Builder, reason: StopReason) {
+    b.julia.win_codeloc = false;
+    b.julia.win_restart = false;
     b.julia.in_gc_error = false;
     b.julia.in_error_message = 0;
     b.julia.causes = 0;
@@ -483,6 +507,17 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
         Some(t) if t < b.trace.stops[si].threads.len() => t,
         _ => b.current_thread(),
     };
+    let mut pc = pc;
+    if std::mem::take(&mut b.julia.win_restart) {
+        // The backtrace after `in expression starting at` repeats the Windows header's code
+        // location from its first frame: keep one copy (with the header's pc).
+        let frames = &mut b.trace.stops[si].threads[ti].frames;
+        if frames.first().is_some_and(|f0| f0.function.as_deref() == f.function) {
+            pc = pc.or(frames[0].pc.map(|a| a.0));
+            frames.clear();
+            b.julia.next_index = 0;
+        }
+    }
     let idx = b.julia.next_index;
     b.julia.next_index += 1;
     // `(unknown line)` frames usually name the object file (`libc.so.6`, `sys.so`, the
@@ -639,5 +674,29 @@ mod tests {
         let (name, addr, frame) = windows_exception("Exception: EXCEPTION_ACCESS_VIOLATION at 0x6b5e158a -- gc_try_setmark at /home/Administrator/buildbot/worker/package_win64/build/src\\gc.c:1424 [inlined]").unwrap();
         assert_eq!((name, addr), ("EXCEPTION_ACCESS_VIOLATION", Some(0x6b5e158a)));
         assert!(frame.unwrap().starts_with("gc_try_setmark"));
+    }
+}
+
+#[cfg(test)]
+mod windows_tests {
+    #[test]
+    fn windows_codeloc_then_backtrace_is_one_stack() {
+        let t = "\
+Exception: EXCEPTION_ACCESS_VIOLATION at 0x6c4a2f10 -- gc_try_setmark at C:/src\\gc.c:1302 [inlined]
+gc_mark_loop at C:/src\\gc.c:1790
+in expression starting at C:\\Users\\dev\\fit.jl:27
+gc_try_setmark at C:/src\\gc.c:1302 [inlined]
+gc_mark_loop at C:/src\\gc.c:1790
+_jl_gc_collect at C:/src\\gc.c:2391
+fit_step at C:\\Users\\dev\\fit.jl:14
+";
+        let p = crate::input::parse(t);
+        let th = &p.trace.stops[0].threads[0];
+        let names: Vec<&str> = th.frames.iter().map(|f| f.function.as_deref().unwrap_or("")).collect();
+        assert_eq!(names, ["gc_try_setmark", "gc_mark_loop", "_jl_gc_collect", "fit_step"]);
+        assert_eq!(th.frames[0].pc.map(|a| a.0), Some(0x6c4a2f10));
+        assert_eq!(th.frames.iter().map(|f| f.index).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(p.trace.stops[0].reason.signo, Some(11));
+        assert_eq!(super::windows_signo("EXCEPTION_BREAKPOINT"), None);
     }
 }

@@ -29,6 +29,10 @@ pub(crate) struct KernelState {
     /// strace -k frames go to this thread; next frame index.
     pub strace_thread: Option<usize>,
     pub strace_index: u32,
+    /// A kernel oops is being read: its thread and next frame index (`None` outside one).
+    pub oops: Option<(usize, u32)>,
+    /// Past the oops's `Call Trace:` (a later register block is the user-space entry's).
+    pub oops_in_trace: bool,
 }
 
 /// Reads one line. Returns whether it was a kernel or strace line.
@@ -98,7 +102,152 @@ fn module_of(t: &str) -> Option<&str> {
     (!m.is_empty()).then_some(m)
 }
 
+/// A kernel oops: `BUG: kernel NULL pointer dereference, address: 0000000000000008` (or
+/// `BUG: unable to handle page fault for address: …`), `RIP: 0010:f+0x1c/0x90 [mod]`, the
+/// register rows (`RAX: … RBX: …`, `RSP: 0018:ffffb2c1… EFLAGS: 00010246`), `Call Trace:` with
+/// ` f+0x3a/0x70 [mod]` rows (`? ` rows are the unwinder's guesses, not frames). The oops is a
+/// stop (the task is killed as by SIGSEGV) whose thread 1 holds the RIP frame and the trace.
+fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
+    let t = r.trim();
+    let bug = t
+        .strip_prefix("BUG: kernel NULL pointer dereference, address: ")
+        .or_else(|| t.strip_prefix("BUG: unable to handle page fault for address: "))
+        .or_else(|| t.strip_prefix("BUG: unable to handle kernel paging request at "))
+        .or_else(|| t.strip_prefix("BUG: unable to handle kernel NULL pointer dereference at "));
+    if let Some(a) = bug {
+        b.saw(Format::Kernel);
+        let reason = StopReason {
+            kind: StopKind::Signal,
+            signo: Some(11),
+            signal: Some("SIGSEGV".into()),
+            address: hex_word(a.trim()).map(Address),
+            description: Some(format!("kernel oops: {t}").into()),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        b.new_stop(reason, Some("1"));
+        let ti = b.current_thread();
+        b.kernel.oops = Some((ti, 0));
+        b.kernel.oops_in_trace = false;
+        b.add_message(t, n);
+        if b.trace.arch == Arch::Unknown {
+            b.trace.arch = Arch::X86_64;
+        }
+        return true;
+    }
+    let Some((ti, next)) = b.kernel.oops else { return false };
+    if t.starts_with("---[ end trace") {
+        b.kernel.oops = None;
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(rest) = t.strip_prefix("#PF: error_code(") {
+        if rest.contains("not-present page") {
+            let si = b.ensure_stop();
+            b.trace.stops[si].reason.si_code = Some(1);
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    // `CPU: 3 PID: 40211 Comm: kworker/3:2 Tainted: …`: the task.
+    if t.starts_with("CPU: ")
+        && let Some((_, c)) = t.split_once(" Comm: ")
+    {
+        let comm = c.split_whitespace().next().unwrap_or("");
+        let si = b.ensure_stop();
+        if let Some(th) = b.trace.stops[si].threads.get_mut(ti) {
+            th.name = Some(comm.into());
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(loc) = t.strip_prefix("RIP: ")
+        && !b.kernel.oops_in_trace
+    {
+        // `0010:foo_ring_free+0x1c/0x90 [foo]`
+        let loc = loc.split_once(':').map(|(_, l)| l).unwrap_or(loc);
+        if let Some(f) = trace_frame(b, loc, 0, n) {
+            b.put_frame(ti, f);
+            b.kernel.oops = Some((ti, next.max(1)));
+        }
+        return true;
+    }
+    if t == "Call Trace:" {
+        b.kernel.oops_in_trace = true;
+        return true;
+    }
+    if t.starts_with("RIP: ") || t == "<TASK>" || t == "</TASK>" || t == "<IRQ>" || t == "</IRQ>" {
+        return true;
+    }
+    if t.starts_with("? ") {
+        return true;
+    }
+    // Register rows: `RAX: 0000… RBX: 0000… RCX: 0000…`, `RSP: 0018:ffffb2c1c3e9fd90 EFLAGS: 00010246`.
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() >= 2 && words.len().is_multiple_of(2) && words.chunks(2).all(|c| reg_name(c[0]).is_some()) {
+        if b.kernel.oops_in_trace {
+            // The user-space registers at the syscall entry, not the faulting kernel frame's.
+            b.add_message(t, n);
+            return true;
+        }
+        let si = b.ensure_stop();
+        b.thread = Some(ti).filter(|&x| x < b.trace.stops[si].threads.len());
+        for c in words.chunks(2) {
+            let name = reg_name(c[0]).unwrap_or_default();
+            let v = c[1].rsplit(':').next().and_then(|x| u64::from_str_radix(x, 16).ok());
+            b.put_register(&name, v, None, n);
+        }
+        return true;
+    }
+    if let Some(f) = trace_frame(b, t, next, n) {
+        b.put_frame(ti, f);
+        b.kernel.oops = Some((ti, next + 1));
+        return true;
+    }
+    false
+}
+
+/// `RAX:` → `rax`, `R08:` → `r8`, `EFLAGS:` → `eflags`; other words are not register names.
+fn reg_name(w: &str) -> Option<String> {
+    let k = w.strip_suffix(':')?;
+    const X86: &[&str] = &[
+        "RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "RSP", "R08", "R09", "R10", "R11", "R12", "R13", "R14", "R15",
+        "EFLAGS", "ORIG_RAX",
+    ];
+    if !X86.contains(&k) {
+        return None;
+    }
+    let lower = k.to_ascii_lowercase();
+    Some(match lower.strip_prefix("r0") {
+        Some(d) => format!("r{d}"),
+        None => lower,
+    })
+}
+
+/// `foo_hw_teardown+0x3a/0x70 [foo]`, `process_one_work+0x16f/0x350`.
+fn trace_frame(b: &mut Builder, t: &str, index: u32, n: u32) -> Option<Frame> {
+    let (sym, module) = match t.split_once(' ') {
+        Some((s, m)) => (s, m.trim().strip_prefix('[').and_then(|m| m.strip_suffix(']'))),
+        None => (t, None),
+    };
+    let (name, off) = sym.split_once('+')?;
+    let (o, len) = off.split_once('/')?;
+    if name.is_empty() || !o.starts_with("0x") || !len.starts_with("0x") || name.contains(['(', ')', ' ']) {
+        return None;
+    }
+    Some(Frame {
+        index,
+        function: Some(b.intern(name)),
+        module: module.map(|m| b.intern(m)),
+        span: Span::line(n),
+        ..Default::default()
+    })
+}
+
 fn kernel_line(b: &mut Builder, r: &str, n: u32) -> bool {
+    if oops_line(b, r, n) {
+        return true;
+    }
     // x86: `comm[pid]: segfault at 18 ip … sp … error 4 in mod[base+size]`
     if let Some((head, rest)) = r.split_once(": segfault at ")
         && let Some((comm, pid)) = comm_pid(head)
@@ -391,6 +540,43 @@ fn is_syscall(r: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::model::*;
+
+    #[test]
+    fn kernel_oops() {
+        let t = "[ 5123.448812] BUG: kernel NULL pointer dereference, address: 0000000000000008
+[ 5123.448852] #PF: error_code(0x0000) - not-present page
+[ 5123.448886] CPU: 3 PID: 40211 Comm: kworker/3:2 Tainted: G           OE      6.8.0-45-generic #45-Ubuntu
+[ 5123.448931] RIP: 0010:foo_ring_free+0x1c/0x90 [foo]
+[ 5123.448969] RSP: 0018:ffffb2c1c3e9fd90 EFLAGS: 00010246
+[ 5123.448982] RAX: 0000000000000000 RBX: 0000000000000000 RCX: 0000000000000000
+[ 5123.449010] R10: 0000000000000000 R11: 0000000000000000 R12: ffff9d3a58c40000
+[ 5123.449063] Call Trace:
+[ 5123.449069]  <TASK>
+[ 5123.449147]  ? foo_ring_free+0x1c/0x90 [foo]
+[ 5123.449160]  foo_hw_teardown+0x3a/0x70 [foo]
+[ 5123.449188]  process_one_work+0x16f/0x350
+[ 5123.449200] RIP: 0033:0x7f82b7b2986d
+[ 5123.449210] RSP: 002b:00007fffc73e6e58 EFLAGS: 00000246 ORIG_RAX: 0000000000000139
+[ 5123.449268]  </TASK>
+[ 5123.449412] ---[ end trace 0000000000000000 ]---
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let stop = &p.trace.stops[0];
+        assert_eq!(
+            (stop.reason.signo, stop.reason.address, stop.reason.si_code),
+            (Some(11), Some(Address(8)), Some(1))
+        );
+        let th = stop.crashed_thread().unwrap();
+        assert_eq!(th.name.as_deref(), Some("kworker/3:2"));
+        let names: Vec<&str> = th.frames.iter().map(|f| f.function.as_deref().unwrap_or("")).collect();
+        assert_eq!(names, ["foo_ring_free", "foo_hw_teardown", "process_one_work"]);
+        assert_eq!(th.frames[0].module.as_deref(), Some("foo"));
+        assert_eq!(th.registers[&0].get("rsp"), Some(0xffffb2c1c3e9fd90));
+        assert_eq!(th.registers[&0].get("r12"), Some(0xffff9d3a58c40000));
+        assert!(super::reg_name("R08:").is_some_and(|r| r == "r8"));
+        assert!(super::reg_name("Oops:").is_none());
+    }
 
     #[test]
     fn kernel_and_strace_lines_give_a_stop() {

@@ -182,6 +182,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if let Some(r) = t.strip_prefix("Process ") {
         return process_line(b, r, n);
     }
+    if is_target_stopped(t) {
+        return true;
+    }
     // `Breakpoint 1: where = prog`f at t.c:3:5, address = 0x…` (set, not hit) and
     // `Breakpoint 2: 2 locations.`
     if t.starts_with("Breakpoint ") && t.contains(": ") && (t.contains("where = ") || t.contains(" locations.")) {
@@ -288,6 +291,13 @@ fn process_line(b: &mut Builder, r: &str, n: u32) -> bool {
         return true;
     }
     r == "stopped" || r == "resuming" || r.starts_with("attached") || r.starts_with("detached")
+}
+
+/// `Target 0: (crasher) stopped.` (lldb on macOS after a stop).
+fn is_target_stopped(t: &str) -> bool {
+    t.strip_prefix("Target ")
+        .and_then(|r| r.split_once(": ("))
+        .is_some_and(|(k, r)| k.bytes().all(|c| c.is_ascii_digit()) && r.ends_with(") stopped."))
 }
 
 struct ThreadHeader<'a> {
@@ -417,6 +427,26 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
     } else if let Some(k) = r.strip_prefix("watchpoint ") {
         reason.kind = StopKind::Watchpoint;
         reason.number = k.split_whitespace().next().and_then(|x| x.parse().ok());
+    } else if let Some(e) = r.strip_prefix("Exception 0x") {
+        // Windows: `Exception 0xc0000005 encountered at address 0x7ff6…: Access violation
+        // reading location 0x0000…`. The exception is read as the POSIX signal the C runtime
+        // raises for it; the access violation's data address is the fault address.
+        let code = e.split(' ').next().and_then(|c| u32::from_str_radix(c, 16).ok());
+        let (sig, signo) = match code {
+            Some(0xc000_0005 | 0xc000_00fd | 0xc000_0006) => ("SIGSEGV", 11),
+            Some(0xc000_001d | 0xc000_0096) => ("SIGILL", 4),
+            Some(0xc000_0094 | 0xc000_0095 | 0xc000_008e) => ("SIGFPE", 8),
+            Some(0x8000_0003 | 0x4000_001f) => ("SIGTRAP", 5),
+            _ => ("", 0),
+        };
+        if signo != 0 {
+            reason.kind = StopKind::Signal;
+            reason.signal = Some(sig.into());
+            reason.signo = Some(signo);
+        }
+        if let Some(p) = e.find(" location 0x") {
+            reason.address = parse_hex(e[p + 10..].split_whitespace().next().unwrap_or("")).map(Address);
+        }
     } else if let Some(e) = r.strip_prefix("EXC_BAD_ACCESS") {
         reason.kind = StopKind::Signal;
         reason.signal = Some("SIGSEGV".into());
@@ -503,11 +533,14 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
         f.inlined = true;
         rest = &rest[p + 11..];
     }
-    if let Some(open) = open_paren_of_last_group(rest)
+    // A C++ member function's qualifier after its arguments: `operator()(this=0x…) const`.
+    let qualified = rest.strip_suffix(" const").filter(|r| r.ends_with(')'));
+    if let Some(open) = open_paren_of_last_group(qualified.unwrap_or(rest))
         && open > 0
     {
-        f.args = Some(&rest[open + 1..rest.len() - 1]);
-        rest = &rest[..open];
+        let r = qualified.unwrap_or(rest);
+        f.args = Some(&r[open + 1..r.len() - 1]);
+        rest = &r[..open];
     }
     f.function = (!rest.is_empty()).then_some(rest);
     Some(f)
@@ -630,9 +663,12 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
     if !(b.lldb.cmd == LldbCmd::Disassemble || b.lldb.cmd == LldbCmd::Run || b.lldb.cmd == LldbCmd::FrameSelect) {
         return None;
     }
+    // `module`symbol:` heads the listing; a C++ symbol may hold blanks (`f() const`,
+    // `std::vector<int, std::allocator<int>>::at(unsigned long)`), never before the backtick.
     if let Some(head) = t.strip_suffix(':')
-        && head.contains('`')
-        && !head.contains(' ')
+        && let Some((module, _)) = head.split_once('`')
+        && !module.is_empty()
+        && !module.contains(' ')
     {
         b.lldb.disasm_function = head.split_once('`').map(|(_, f)| f.into());
         return Some(());
@@ -758,6 +794,26 @@ mod tests {
         let f = frame_line("frame #3: 0x0000555555555444 threads-crash`main at threads-crash.c:70:9").unwrap();
         assert_eq!((f.function, f.args, f.line), (Some("main"), None, Some(70)));
         assert!(frame_line("frame #x: nothing").is_none());
+    }
+
+    #[test]
+    fn windows_and_macos_shapes() {
+        let r = stop_reason(
+            "Exception 0xc0000005 encountered at address 0x7ff6a1b21ede: Access violation reading location 0x000001c2d4e0f018",
+            1,
+        );
+        assert_eq!((r.kind, r.signo, r.address), (StopKind::Signal, Some(11), Some(Address(0x1c2d4e0f018))));
+        let r = stop_reason("Exception 0xc0000094 encountered at address 0x140001010", 1);
+        assert_eq!((r.signal.as_deref(), r.address), (Some("SIGFPE"), None));
+        let r = stop_reason("Exception 0xe06d7363 encountered at address 0x7ffd1000", 1);
+        assert_eq!(r.kind, StopKind::Unknown);
+        let f = frame_line("* frame #0: 0x0000000100003a14 crasher`worker::$_0::operator()(this=0x0000600000004010) const at crash.cpp:11:38").unwrap();
+        assert_eq!(
+            (f.function, f.args, f.line),
+            (Some("worker::$_0::operator()"), Some("this=0x0000600000004010"), Some(11))
+        );
+        assert!(is_target_stopped("Target 0: (crasher) stopped."));
+        assert!(!is_target_stopped("Target 0: (crasher) exited."));
     }
 
     #[test]

@@ -21,6 +21,7 @@
 
 pub mod clean;
 pub mod companion;
+pub mod dumps;
 pub mod gdb;
 pub mod go;
 pub mod julia;
@@ -28,6 +29,7 @@ pub mod kernel;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod rust;
 pub mod sanitizer;
 pub mod stream;
 pub mod valgrind;
@@ -207,7 +209,7 @@ pub struct Builder {
     pub(crate) diag: Diagnostics,
     limits: Limits,
     interner: FxHashSet<Arc<str>>,
-    formats: u16,
+    formats: u32,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
     /// Index of the selected thread: registers, `frame N` output and bare `bt` go to it.
@@ -265,6 +267,8 @@ pub struct Builder {
     pub(crate) san: sanitizer::SanState,
     pub(crate) vg: valgrind::VgState,
     pub(crate) kernel: kernel::KernelState,
+    pub(crate) dumps: dumps::DumpState,
+    pub(crate) rust: rust::RustState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
     last_verb: String,
@@ -327,6 +331,8 @@ impl Builder {
             san: Default::default(),
             vg: Default::default(),
             kernel: Default::default(),
+            dumps: Default::default(),
+            rust: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),
             dropped_frames: 0,
@@ -408,7 +414,11 @@ impl Builder {
         self.frame_cont = None;
         let reuse = self.stop.filter(|&i| {
             let s = &self.trace.stops[i];
-            s.reason.kind == StopKind::Unknown
+            // A Rust panic report without a backtrace, then the debugger's stop for its abort.
+            let bare_panic = s.reason.kind == StopKind::RuntimeError
+                && s.reason.description.as_deref() == Some("Rust panic")
+                && reason.kind == StopKind::Signal;
+            (s.reason.kind == StopKind::Unknown || bare_panic)
                 && s.threads.iter().all(|t| t.frames.is_empty() && t.registers.is_empty())
                 && s.memory.is_empty()
                 && s.disassembly.is_empty()
@@ -416,8 +426,16 @@ impl Builder {
         let i = match reuse {
             Some(i) => {
                 let s = &mut self.trace.stops[i];
+                let was_panic = s.reason.kind == StopKind::RuntimeError;
                 s.reason = reason;
                 s.span.extend_to(s.reason.span.first);
+                // The panic report's thread (named after the Rust thread, without frames) is not
+                // the one the debugger stops in.
+                if was_panic {
+                    for t in s.threads.iter_mut() {
+                        t.crashed = false;
+                    }
+                }
                 i
             }
             None => self.push_stop(reason),
@@ -710,6 +728,24 @@ mod tests {
 
     fn crashed(p: &Parsed) -> &Thread {
         p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("thread")
+    }
+
+    #[test]
+    fn python_exception_inside_a_frame_argument() {
+        let p = parse(
+            "Thread 1 \"indexer\" received signal SIGSEGV, Segmentation fault.
+0x0000555555556b2e in Index::lookup (this=0x0, key=\"alpha\") at index.cc:42
+(gdb) bt
+#0  0x0000555555556b2e in Index::lookup (this=0x0, key=\"alpha\") at index.cc:42
+#1  0x0000555555557c10 in Query::run (this=0x7fffffffd9c0, terms=std::vector of length 2, capacity 2 = {Python Exception <class 'gdb.MemoryError'>: Cannot access memory at address 0x20
+) at query.cc:77
+#2  0x00005555555582f4 in main () at main.cc:19
+",
+        );
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let t = crashed(&p);
+        assert_eq!(t.frames.len(), 3);
+        assert_eq!((t.frames[1].file.as_deref(), t.frames[1].line), (Some("query.cc"), Some(77)));
     }
 
     #[test]

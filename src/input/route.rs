@@ -30,6 +30,24 @@ impl Builder {
 
     /// Routes one clean line. Returns whether it was recognized.
     pub(super) fn line(&mut self, l: &str, n: u32) -> bool {
+        // A crash printed through a log collector: `Mar 04 11:02:31 host app[88121]: ` (the
+        // journal) and/or `app-worker-1  | ` (docker compose). The text after the prefix is
+        // the tool's own line; read it as such (a journal line no parser knows stays a message
+        // of the kernel reader, as before).
+        if let Some(rest) = clean::service_prefix_rest(l)
+            && self.line(rest, n)
+        {
+            return true;
+        }
+        // Inside an LLVM stack dump or a coredumpctl report, its `#N 0x…` rows are its own.
+        if self.dumps.mode != dumps::DumpMode::None {
+            if dumps::line(self, l, n) {
+                return true;
+            }
+            if !l.trim().is_empty() {
+                self.dumps.mode = dumps::DumpMode::None;
+            }
+        }
         if let Some(w) = self.wrap_tail.take()
             && self.wrap_tail_closes(w, l, n)
         {
@@ -157,6 +175,10 @@ impl Builder {
         if rr::line(self, trimmed, n) {
             return true;
         }
+        // LLVM's crash report and coredumpctl's before Go's (`fatal error: error in backend:`).
+        if dumps::line(self, l, n) || rust::line(self, l, n) {
+            return true;
+        }
         if companion::line(self, trimmed, n) || go::line(self, l, n) || lldb::line(self, l, n) {
             return true;
         }
@@ -231,7 +253,10 @@ impl Builder {
         let Some(c) = self.frame_cont.as_ref() else { return false };
         let t = l.trim();
         let indented = l.starts_with([' ', '\t']);
-        let mid_token = !indented && self.frame_wrapped_mid_token(c.open, t);
+        // A gdb pretty-printer's `Python Exception <class '…'>: …` inside an argument ends its line;
+        // gdb then prints the rest of the frame at column 0: `) at query.cc:77`.
+        let closes = c.open && !indented && (t.starts_with(") at ") || t.starts_with(") from "));
+        let mid_token = !indented && (closes || self.frame_wrapped_mid_token(c.open, t));
         if !(mid_token || (indented && (c.open || t.starts_with("at ") || t.starts_with("from ")))) {
             return false;
         }

@@ -81,6 +81,7 @@ pub(crate) fn kind_of(tool: &str, what: &str) -> Option<&'static str> {
         _ if w.starts_with("use-of-uninitialized-value") => "uninitialized-read",
         _ if tool == "UndefinedBehaviorSanitizer" || w.starts_with("runtime error") => "undefined-behavior",
         _ if w.starts_with("global-buffer-overflow") => "heap-buffer-overflow",
+        _ if w.starts_with("stack-overflow") => "stack-overflow",
         _ if w.starts_with("attempting free on address which was not malloc()-ed")
             || w.starts_with("bad-free")
             || w.starts_with("alloc-dealloc-mismatch") =>

@@ -125,11 +125,19 @@ pub enum Format {
     Strace,
     /// Kernel log lines (`dmesg`, `journalctl -k`).
     Kernel,
+    /// LLVM's crash handler output (`PLEASE submit a bug report…`, `Stack dump:`).
+    Llvm,
+    /// `coredumpctl info` (systemd-coredump's report with `Stack trace of thread N:`).
+    Coredump,
+    /// The Rust runtime's panic and stack-overflow reports (`thread 'main' panicked at …`).
+    Rust,
+    /// Android's debuggerd tombstone (`*** *** ***`, `backtrace:`, `#00 pc …`).
+    Tombstone,
 }
 
 impl Format {
     /// Every format, in the order `formats` lists them.
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 17] = [
         Format::Gdb,
         Format::Rr,
         Format::Julia,
@@ -143,6 +151,10 @@ impl Format {
         Format::Valgrind,
         Format::Strace,
         Format::Kernel,
+        Format::Llvm,
+        Format::Coredump,
+        Format::Rust,
+        Format::Tombstone,
     ];
 }
 
@@ -162,6 +174,10 @@ impl Format {
             Format::Valgrind => "valgrind",
             Format::Strace => "strace",
             Format::Kernel => "kernel",
+            Format::Llvm => "llvm",
+            Format::Coredump => "coredump",
+            Format::Rust => "rust",
+            Format::Tombstone => "tombstone",
         }
     }
 }

@@ -17,7 +17,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
 finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
-unknown. Rust's `thread '…' has overflowed its stack` is reported as such. When the program's
+unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
+address …` and valgrind's `Stack overflow in thread #1: can't grow stack to …` are reported
+as such (exact: the tool says so). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
@@ -118,7 +120,10 @@ fn recursion(th: &Thread) -> Option<Recursion> {
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
-        if !matches!(cx.signo(stop), Some(11) | Some(7)) {
+        // A checker that says so: ASan's `stack-overflow on address …` (a runtime-error stop
+        // without a signal number), valgrind's `Stack overflow in thread #1: can't grow stack`.
+        let checker_says = stop.checker.as_ref().filter(|c| c.kind == Some("stack-overflow"));
+        if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
@@ -160,8 +165,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
-        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`.
-        let rust_msg = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
+        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`; so did
+        // valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`).
+        let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
+        let valgrind = cx.trace.formats.contains(&Format::Valgrind);
+        let (rust_msg, vg_msg) = if valgrind { (None, said) } else { (said, None) };
         if msg.is_none()
             && let Some(m) = rust_msg
         {
@@ -169,6 +177,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 "{}: Rust's guard-page handler caught the fault in the stack guard and aborted",
                 m.text.trim()
             ));
+        }
+        if msg.is_none()
+            && let Some(m) = vg_msg
+        {
+            msg = Some(format!("valgrind: {}", m.text.trim()));
+        }
+        if msg.is_none()
+            && let Some(c) = checker_says
+        {
+            msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
         }
         if msg.is_none()
             && fault.is_none()
@@ -190,8 +208,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             msg.push_str(&format!(" ({sp_name} = {sp:#x})"));
         }
         let mut f = Finding::new(&RULE, msg).at(si, Some(th), Some(0)).rank(90).register(sp_name);
-        if let Some(m) = rust_msg {
+        if let Some(m) = rust_msg.or(vg_msg) {
             f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+            heuristic = false;
+        }
+        if let Some(c) = checker_says {
+            f = f.evidence(format!("AddressSanitizer: {}", c.text.trim()), Some(c.span));
             heuristic = false;
         }
         if let Some(a) = fault {
@@ -237,6 +259,32 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn checker_reports_of_a_stack_overflow() {
+        let asan = "==21430==ERROR: AddressSanitizer: stack-overflow on address 0x7ffd3ffcaff8 (pc 0x7f147eebc016 bp 0x7ffd3ffcb870 sp 0x7ffd3ffcb000 T0)
+    #0 0x55e8e7fcb271 in walk src/overflow.c:7
+    #1 0x55e8e7fcb31c in walk src/overflow.c:10
+SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
+";
+        let f = run_rule(&RULE, asan);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.starts_with("AddressSanitizer: stack-overflow on address 0x7ffd3ffcaff8"));
+        assert!(!f[0].heuristic);
+        let vg = "==4242== Stack overflow in thread #1: can't grow stack to 0x1ffe801000
+==4242== 
+==4242== Process terminating with default action of signal 11 (SIGSEGV)
+==4242==  Access not within mapped region at address 0x1FFE801F08
+==4242== Stack overflow in thread #1: can't grow stack to 0x1ffe801000
+==4242==    at 0x109154: walk (overflow.c:5)
+";
+        let f = run_rule(&RULE, vg);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].message, "valgrind: Stack overflow in thread #1: can't grow stack to 0x1ffe801000");
+        // Another ASan class is not a stack overflow.
+        let heap = asan.replace("stack-overflow", "heap-buffer-overflow");
+        assert!(run_rule(&RULE, &heap).is_empty());
+    }
 
     #[test]
     fn stack_overflow_sample() {

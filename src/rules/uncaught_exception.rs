@@ -90,6 +90,10 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     if stop.reason.kind != StopKind::RuntimeError {
         return None;
     }
+    // Only Julia's `ERROR:` report: a Go panic or an LLVM fatal error is a runtime error too.
+    if !cx.trace.formats.contains(&Format::Julia) {
+        return None;
+    }
     let th = stop.crashed_thread()?;
     let d = stop.reason.description.as_deref()?;
     let e = stop.reason.julia_error.as_ref()?;
@@ -265,6 +269,14 @@ mod tests {
         let lines: Vec<Option<u32>> = f[0].evidence.iter().map(|e| e.lines.map(|l| l.first)).collect();
         assert_eq!(lines[..2], [Some(4), Some(5)]);
         assert!(f[0].evidence.iter().any(|e| e.text.starts_with("#7 __cxa_throw")));
+    }
+
+    #[test]
+    fn quiet_on_go_panics_and_llvm_fatal_errors() {
+        let go = "panic: job 3: checksum mismatch\n\ngoroutine 1 [running]:\nmain.handle(0x3)\n\t/src/main.go:12 +0x65\nmain.main()\n\t/src/main.go:20 +0x1d\n";
+        assert!(run_rule(&RULE, go).is_empty());
+        let llvm = "LLVM ERROR: cannot select\nPLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace.\nStack dump:\n #0 0x00007f2f9fca5291 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/lib/libLLVM.so+0xea5291)\n #1 0x00007f2fa621971f llvm::SelectionDAGISel::Select(llvm::SDNode*) (/lib/libLLVM.so+0xa1971f)\n";
+        assert!(run_rule(&RULE, llvm).is_empty());
     }
 
     #[test]

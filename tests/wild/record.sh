@@ -178,6 +178,40 @@ group_cross() {
     fi
 }
 
+# LLVM's crash handler, really triggered: clang's `#pragma clang __debug crash` (a trap in the
+# preprocessor) and `__debug llvm_fatal_error` (report_fatal_error). The names of the
+# reproducer files clang writes to /tmp are random; replaced by a fixed name.
+group_reports() {
+    mkdir -p reports
+    if command -v clang >/dev/null; then
+        (cd src/llvm && "${run_env[@]}" clang -c pragma-crash.c -o /dev/null >../../reports/clang-pragma-crash.txt 2>&1)
+        (cd src/llvm && "${run_env[@]}" clang -c pragma-fatal.c -o /dev/null >../../reports/clang-fatal-error.txt 2>&1)
+        sed -i -E 's#/tmp/pragma-(crash|fatal)-[0-9a-f]+\.#/tmp/pragma-\1-000000.#g' reports/clang-*.txt
+    fi
+    # The Rust runtime's own reports: a panic (RUST_BACKTRACE=1 and full), a stack overflow
+    # caught by the guard-page handler, and cargo test's report of a test that died of SIGSEGV.
+    if command -v rustc >/dev/null; then
+        rustc -g -C opt-level=0 src/rust/crash.rs -o $B/rust-crash
+        "${run_env[@]}" RUST_BACKTRACE=1 $B/rust-crash index >reports/rust-panic-backtrace.txt 2>&1
+        "${run_env[@]}" RUST_BACKTRACE=full $B/rust-crash index >reports/rust-panic-full.txt 2>&1
+        "${run_env[@]}" $B/rust-crash overflow >reports/rust-stack-overflow.txt 2>&1
+        (cd src/rust/segv && env CARGO_TARGET_DIR=../../../$B/rust-segv cargo test -q >../../../reports/rust-cargo-segv.txt 2>&1)
+        sed -i "s#$here/##g" reports/rust-*.txt
+    fi
+}
+
+# A stack overflow (src/overflow.c) as ASan, valgrind and gdb print it; gdb also shows
+# `info all-registers` (vector and mask registers) and `info frame` at the crash.
+group_overflow() {
+    gcc -O0 -g -fsanitize=address src/overflow.c -o $B/overflow-asan
+    gcc -O0 -g src/overflow.c -o $B/overflow
+    "${run_env[@]}" $B/overflow-asan >san/asan-stack-overflow.txt 2>&1
+    "${run_env[@]}" valgrind $B/overflow >valgrind/stack-overflow.txt 2>&1
+    gdbrec gdb/overflow-allregs.txt 'run' 'bt 3' 'info frame' 'info all-registers' -- $B/overflow
+    sed -i "s#$here/##g" san/asan-stack-overflow.txt valgrind/stack-overflow.txt
+    sed -i "s#==[0-9]*==#==4242==#g" valgrind/stack-overflow.txt
+}
+
 # Damaged pastes: recorded transcripts run through damage.py (origin in MANIFEST: the source).
 group_damage() {
     local d=./damage.py
@@ -198,5 +232,5 @@ group_damage() {
 }
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(gdb lldb go san valgrind strace cross damage)
+[ ${#groups[@]} -eq 0 ] && groups=(gdb lldb go san valgrind strace cross reports overflow damage)
 for g in "${groups[@]}"; do echo "== $g"; "group_$g"; done

@@ -1,0 +1,343 @@
+//! The Rust runtime's own crash output (no debugger involved):
+//!
+//! ```text
+//! thread 'main' (11552) panicked at src/main.rs:8:12:      (1.73+; 1.89+ adds the tid)
+//! index out of bounds: the len is 3 but the index is 7     (the payload, one or more lines)
+//! stack backtrace:                                         (RUST_BACKTRACE=1)
+//!    6: crash::slot_at
+//!              at ./src/main.rs:8:12
+//!    0:     0x56544096a62a - std[e28293b1aa0f68bd]::backtrace_rs::…   (RUST_BACKTRACE=full)
+//!                                at /rustc/<hash>/library/std/src/…:117:9
+//! note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+//!
+//! thread 'main' has overflowed its stack
+//! fatal runtime error: stack overflow, aborting
+//!
+//! error: process didn't exit successfully: `target/debug/x` (signal: 11, SIGSEGV: invalid memory reference)
+//! ```
+//!
+//! A panic is a stop (a runtime error; the `panic` rule reads its header and payload) whose
+//! frames go to a thread named after the panicking thread. Crate disambiguators of v0 symbols
+//! (`std[e28293b1aa0f68bd]::`) and legacy hashes (`::h5f0f2c6c1d6d8a3e`) are dropped from
+//! function names.
+
+use super::Builder;
+use super::lexemes::{file_line, parse_hex};
+use crate::model::*;
+
+#[derive(Clone, Default)]
+pub(crate) struct RustState {
+    /// Inside a panic report: payload lines until `stack backtrace:` or a blank line.
+    payload: bool,
+    /// Inside `stack backtrace:`.
+    frames: bool,
+    thread: Option<usize>,
+    /// The last frame, waiting for its `at file:line:col` line.
+    pending: Option<usize>,
+}
+
+/// `thread 'main' (11552) panicked at src/main.rs:8:12:` → thread name.
+fn panic_header(t: &str) -> Option<&str> {
+    let r = t.strip_prefix("thread '")?;
+    let (name, rest) = r.split_once('\'')?;
+    rest.contains(" panicked at ").then_some(name)
+}
+
+/// `   6: crash::slot_at`, `   0:     0x56544096a62a - std::…`, `  13:     0x7f…  - <unknown>`.
+fn frame_line(t: &str) -> Option<(u32, Option<u64>, &str)> {
+    let (k, rest) = t.split_once(": ")?;
+    let index: u32 = k.trim_start().parse().ok()?;
+    let rest = rest.trim_start();
+    if let Some(r) = rest.strip_prefix("0x") {
+        let (addr, name) = r.split_once(" - ").or_else(|| r.split_once("  - "))?;
+        let pc = parse_hex(&format!("0x{}", addr.trim()))?;
+        return Some((index, Some(pc), name.trim()));
+    }
+    if rest.is_empty() || rest.contains(' ') && !rest.contains(['<', '(', '{']) {
+        return None;
+    }
+    Some((index, None, rest))
+}
+
+/// `std[e28293b1aa0f68bd]::panicking::x` → `std::panicking::x`; `foo::bar::h5f0f2c6c1d6d8a3e` →
+/// `foo::bar`.
+fn clean_symbol(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find('[') {
+        let tail = &rest[p + 1..];
+        let hex = tail.bytes().take_while(u8::is_ascii_hexdigit).count();
+        if hex == 16 && tail.as_bytes().get(16) == Some(&b']') {
+            out.push_str(&rest[..p]);
+            rest = &tail[17..];
+        } else {
+            out.push_str(&rest[..=p]);
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    if let Some((head, h)) = out.rsplit_once("::h")
+        && h.len() == 16
+        && h.bytes().all(|c| c.is_ascii_hexdigit())
+    {
+        out.truncate(head.len());
+    }
+    out
+}
+
+pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim();
+    if t.is_empty() {
+        b.rust.payload = false;
+        return false;
+    }
+    // Inside a debugger session the program's stderr is the debugger's business (its stop
+    // follows); this reader is for the runtime's report on its own.
+    if b.formats_has(Format::Gdb) || b.formats_has(Format::Lldb) || b.formats_has(Format::Rr) {
+        return false;
+    }
+    if let Some(name) = panic_header(t) {
+        b.saw(Format::Rust);
+        let reason = StopReason {
+            kind: StopKind::RuntimeError,
+            description: Some("Rust panic".into()),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let id = format!("thread '{name}'");
+        b.new_stop(reason, Some(&id));
+        // Rust before 1.73 printed the payload on the header line: nothing follows.
+        let one_line = t.contains(" panicked at '");
+        b.rust = RustState { payload: !one_line, thread: Some(b.current_thread()), ..Default::default() };
+        b.add_message(t, n);
+        return true;
+    }
+    if t == "stack backtrace:" && (b.rust.payload || b.rust.thread.is_some()) {
+        b.rust.payload = false;
+        b.rust.frames = true;
+        return true;
+    }
+    if t.starts_with("thread '") && t.ends_with(" has overflowed its stack") {
+        overflow(b, t, n);
+        return true;
+    }
+    if t.starts_with("fatal runtime error: ") {
+        b.saw(Format::Rust);
+        let si = b.ensure_stop();
+        if b.trace.stops[si].reason.kind == StopKind::Unknown {
+            let r = &mut b.trace.stops[si].reason;
+            r.kind = StopKind::Signal;
+            r.signo = Some(6);
+            r.signal = Some("SIGABRT".into());
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    // cargo: `error: process didn't exit successfully: `…` (signal: 11, SIGSEGV: invalid memory reference)`.
+    // cargo test: `running 1 test`, `error: test failed, to rerun pass `--bin x``, `Caused by:`.
+    let running = t
+        .strip_prefix("running ")
+        .and_then(|r| r.strip_suffix(" tests").or_else(|| r.strip_suffix(" test")))
+        .is_some_and(|k| k.bytes().all(|c| c.is_ascii_digit()));
+    if running
+        || t.starts_with("error: test failed, to rerun pass ")
+        || t == "Caused by:" && b.formats_has(Format::Rust)
+    {
+        b.saw(Format::Rust);
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(r) = t
+        .strip_prefix("error: process didn't exit successfully: ")
+        .or_else(|| t.strip_prefix("process didn't exit successfully: "))
+    {
+        b.saw(Format::Rust);
+        if let Some(p) = r.rfind("(signal: ") {
+            let inner = r[p + 9..].trim_end_matches(')');
+            let signo = inner.split(',').next().and_then(|x| x.trim().parse::<i32>().ok());
+            if b.stop.is_none_or(|i| b.trace.stops[i].reason.kind == StopKind::Unknown) {
+                // cargo's report alone: a stop of its own (with the messages printed before it).
+                b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
+            }
+            let si = b.ensure_stop();
+            let keep = b.trace.stops[si].reason.kind == StopKind::Signal;
+            if !keep {
+                let r = &mut b.trace.stops[si].reason;
+                r.kind = StopKind::Signal;
+                r.signo = signo;
+                r.signal = signo.and_then(crate::model::signals::name).map(Into::into);
+                r.description = inner.split_once(": ").map(|(_, d)| d.into());
+                r.span.extend_to(n);
+            }
+        } else if let Some(p) = r.rfind("(exit status: ") {
+            let code = r[p + 14..].trim_end_matches(')').parse::<i64>().ok();
+            let si = b.ensure_stop();
+            if b.trace.stops[si].reason.kind != StopKind::Signal {
+                // A panic that unwound out of main exits with 101.
+                let r = &mut b.trace.stops[si].reason;
+                r.kind = StopKind::Exited;
+                r.number = code;
+            }
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if b.rust.frames {
+        if let Some(loc) = t.strip_prefix("at ") {
+            if let Some(pos) = b.rust.pending.take()
+                && let Some((file, line, col)) = file_line(loc)
+            {
+                let file = b.intern(file);
+                let si = b.ensure_stop();
+                let ti = b.rust.thread.unwrap_or(0);
+                if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.get_mut(pos)) {
+                    f.file = Some(file);
+                    f.line = Some(line);
+                    f.column = col;
+                    f.span.extend_to(n);
+                }
+            }
+            return true;
+        }
+        if let Some((index, pc, name)) = frame_line(t) {
+            let si = b.ensure_stop();
+            let ti = match b.rust.thread {
+                Some(t) if t < b.trace.stops[si].threads.len() => t,
+                _ => b.current_thread(),
+            };
+            let clean = clean_symbol(name);
+            let function = (clean != "<unknown>").then(|| b.intern(&clean));
+            let frame = Frame { index, pc: pc.map(Address), function, span: Span::line(n), ..Default::default() };
+            let pos = b.put_frame(ti, frame);
+            b.rust.pending = Some(pos);
+            return true;
+        }
+        if t.starts_with("note: ") {
+            b.rust.frames = false;
+            b.add_message(t, n);
+            return true;
+        }
+        b.rust.frames = false;
+    }
+    if b.rust.payload {
+        // A debugger's own output ends the payload (its stop for the same abort follows).
+        let debugger = t.starts_with("Program received signal")
+            || t.starts_with("Program terminated")
+            || t.starts_with("(gdb)")
+            || t.starts_with("(lldb)")
+            || t.starts_with("Process ")
+            || t.starts_with("* thread")
+            || t.starts_with('#')
+            || t.starts_with("Thread ") && t.contains(" received signal ");
+        if debugger {
+            b.rust.payload = false;
+            return false;
+        }
+        if t.starts_with("note: ") {
+            b.rust.payload = false;
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    false
+}
+
+/// Rust's guard-page handler: it caught a SIGSEGV (or SIGBUS) in the stack guard page of the
+/// named thread, says so, and aborts. The stop is that fault; the abort is its message.
+fn overflow(b: &mut Builder, t: &str, n: u32) {
+    b.saw(Format::Rust);
+    let reason = StopReason {
+        kind: StopKind::Signal,
+        signo: Some(11),
+        signal: Some("SIGSEGV".into()),
+        description: Some("stack overflow (caught by Rust's guard-page handler, which aborted)".into()),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    let name = t.strip_prefix("thread '").and_then(|r| r.split_once('\'')).map(|(name, _)| name).unwrap_or("main");
+    let id = format!("thread '{name}'");
+    b.new_stop(reason, Some(&id));
+    b.rust = RustState::default();
+    b.add_message(t, n);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes() {
+        assert_eq!(panic_header("thread 'main' (11552) panicked at crash.rs:8:12:"), Some("main"));
+        assert_eq!(panic_header("thread '<unnamed>' panicked at 'boom', src/lib.rs:3:5"), Some("<unnamed>"));
+        assert_eq!(frame_line("   6: crash::slot_at"), Some((6, None, "crash::slot_at")));
+        assert_eq!(
+            frame_line("  13:     0x56544094de19 - std[e28293b1aa0f68bd]::sys::backtrace::x"),
+            Some((13, Some(0x56544094de19), "std[e28293b1aa0f68bd]::sys::backtrace::x"))
+        );
+        assert_eq!(frame_line("note: run with"), None);
+        assert_eq!(frame_line("1: two words"), None);
+        assert_eq!(
+            clean_symbol("std[e28293b1aa0f68bd]::panicking::default_hook::{closure#0}"),
+            "std::panicking::default_hook::{closure#0}"
+        );
+        assert_eq!(clean_symbol("crash::slot_at::h5f0f2c6c1d6d8a3e"), "crash::slot_at");
+        assert_eq!(clean_symbol("<[u8]>::len"), "<[u8]>::len");
+    }
+
+    #[test]
+    fn panic_report() {
+        let t = "
+thread 'main' (11589) panicked at crash.rs:8:12:
+index out of bounds: the len is 3 but the index is 7
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/5980/library/std/src/panicking.rs:689:5
+   1: core::panicking::panic_bounds_check
+             at /rustc/5980/library/core/src/panicking.rs:271:5
+   2: crash::slot_at
+             at ./crash.rs:8:12
+   3: crash::main
+             at ./crash.rs:25:28
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let stop = &p.trace.stops[0];
+        assert_eq!(stop.reason.kind, StopKind::RuntimeError);
+        let th = stop.crashed_thread().unwrap();
+        assert_eq!(&*th.id, "thread 'main'");
+        assert_eq!(th.frames.len(), 4);
+        assert_eq!((th.frames[2].file.as_deref(), th.frames[2].line), (Some("./crash.rs"), Some(8)));
+        let (_, f) = crate::roles::named_culprit(stop).unwrap();
+        assert_eq!(f.function.as_deref(), Some("crash::slot_at"));
+        // Inside a gdb session the panic text is the inferior's stderr: no stop of its own.
+        let g = format!("(gdb) run\n{t}\nProgram received signal SIGABRT, Aborted.\n");
+        let p = crate::input::parse(&g);
+        assert_eq!(p.trace.stops.len(), 1);
+        assert!(!p.trace.formats.contains(&Format::Rust));
+    }
+
+    #[test]
+    fn stack_overflow_report() {
+        let p = crate::input::parse(
+            "\nthread 'main' (11636) has overflowed its stack\nfatal runtime error: stack overflow, aborting\n",
+        );
+        let stop = &p.trace.stops[0];
+        assert_eq!((stop.reason.kind, stop.reason.signo), (StopKind::Signal, Some(11)));
+        assert!(stop.crashed_thread().is_some_and(|t| &*t.id == "thread 'main'"));
+        assert_eq!(stop.messages.len(), 2);
+    }
+
+    #[test]
+    fn cargo_test_signal() {
+        let t = "\nrunning 1 test\nerror: test failed, to rerun pass `--bin segv`\n\nCaused by:\n  process didn't exit successfully: `target/debug/deps/segv-2df4 --quiet` (signal: 11, SIGSEGV: invalid memory reference)\n";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!(
+            (r.kind, r.signal.as_deref(), r.description.as_deref()),
+            (StopKind::Signal, Some("SIGSEGV"), Some("invalid memory reference"))
+        );
+        assert!(p.trace.stops[0].messages.iter().any(|m| m.text.starts_with("error: test failed")));
+    }
+}

@@ -1,0 +1,4 @@
+int main(void) {
+#pragma clang __debug crash
+    return 0;
+}
