@@ -85,10 +85,13 @@ impl DataMap {
         for d in symbol_sources {
             let Ok(o) = object::File::parse(*d) else { continue };
             for s in o.symbols().chain(o.dynamic_symbols()) {
-                if s.kind() == SymbolKind::Data && s.is_definition() && s.size() > 0 && s.address() != 0 {
-                    if let Ok(name) = s.name() {
-                        m.objects.push((s.address(), s.size(), demangle(name).into_owned()));
-                    }
+                if s.kind() == SymbolKind::Data
+                    && s.is_definition()
+                    && s.size() > 0
+                    && s.address() != 0
+                    && let Ok(name) = s.name()
+                {
+                    m.objects.push((s.address(), s.size(), demangle(name).into_owned()));
                 }
             }
             if !m.objects.is_empty() {
