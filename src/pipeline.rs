@@ -420,6 +420,7 @@ fn stream_input(
     }
     let mut parsed = streamed.parsed;
     if opts.keep_raw && !streamed.raw_complete {
+        parsed.diagnostics.raw_cut = Some((RAW_KEPT_WHEN_STREAMING as u64, streamed.bytes as u64));
         parsed.diagnostics.notes.push(Note {
             line: None,
             message: format!(

@@ -13,6 +13,10 @@ pub struct Diagnostics {
     pub unrecognized: Vec<UnrecognizedLine>,
     /// Other remarks: truncated lines, binary content, limits reached.
     pub notes: Vec<Note>,
+    /// A streamed input whose raw text was kept only in part: `(bytes kept, bytes read)`.
+    /// The markdown report's raw section says so (the same fact is also one of `notes`).
+    #[serde(skip)]
+    pub raw_cut: Option<(u64, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -276,10 +276,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             // Registers a finding cites, and the ones that matter; AArch64 system registers
             // and unannotated segment/mask registers only when cited.
             let cited = |name: &str| {
-                ir.findings.iter().filter(|f| f.stop == Some(si)).any(|f| {
-                    f.registers.iter().any(|r| r == name)
-                        || f.evidence.iter().any(|e| e.text.contains(&format!("{name} =")))
-                })
+                ir.findings.iter().filter(|f| f.stop == Some(si)).any(|f| f.registers.iter().any(|r| r == name))
             };
             let mut left_out = 0usize;
             writeln!(out, "### Registers (frame #\u{200d}0)\n")?;
@@ -379,9 +376,7 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
         && let Some(raw) = &ir.raw
     {
         // A streamed input keeps only the start of its text: the summary says so.
-        let cut = ir.parsed.diagnostics.notes.iter().find_map(|n| {
-            n.message.strip_prefix("the raw transcript in the markdown report holds the ").map(|m| m.to_string())
-        });
+        let cut = ir.parsed.diagnostics.raw_cut.map(|(kept, total)| format!("first {} MiB of {total} bytes", kept >> 20));
         let room = BUDGET.saturating_sub(doc.len() + footer.len());
         doc.push_str(&raw_fold(raw, &ir.path, room, cut.as_deref()));
     }
