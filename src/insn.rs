@@ -148,7 +148,8 @@ fn intel_mem(op: &str) -> Option<MemOperand> {
 /// AArch64: `[x1, #24]`, `[x1]`, `[sp, #-16]!`, `[x0], #8`, `[x1, x2, lsl #3]`.
 fn a64_mem(op: &str) -> Option<MemOperand> {
     let open = op.find('[')?;
-    let close = op.find(']')?;
+    // The `]` that closes it: one before the `[` (damaged text) is not.
+    let close = open + 1 + op[open + 1..].find(']')?;
     let inner = &op[open + 1..close];
     let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
     let base = parts.first().map(|s| s.to_ascii_lowercase());

@@ -52,6 +52,17 @@ fn intel_operand_with_a_bracket_closed_before_it_opens() {
     survives(b"(lldb)n\nthread #1, stop reason = signal SEGV\nframe #2: 0x55555555551b\n    0x55555555551b r ][");
 }
 
+/// fuzz `dialects_text` (crash-8c8812e5…, found in a longer run after the fix above;
+/// reduced by hand to its shape): the AArch64 operand decoder had the same fault, a `]`
+/// before the `[` of an `ldr` operand in an lldb disassembly line sliced backwards.
+#[test]
+fn aarch64_operand_with_a_bracket_closed_before_it_opens() {
+    survives(
+        b"(lldb)n\nthread #1, stop reason = signal SEGV\nframe #2: 0x55555555551b\n    0x55555555551b ldr x0, ]x1[",
+    );
+    survives(b"(lldb)n\nthread #1, stop reason = signal SEGV\nframe #2: 0x55555555551b\n    0x55555555551b str w2, ]] [x3, #8]");
+}
+
 /// fuzz `runtime_text` (crash-5243c6ae…, found re-fuzzing after the fix above; minimized):
 /// the same stale index, in the Go register block. The first goroutine after a Go header
 /// remembers its thread index for the registers; an lldb frame line had made it the second
