@@ -126,12 +126,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let mut msg = format!("{}: frames and symbols through these files may be wrong", kinds.join("; "));
         if none_named {
             msg.push_str("; no frame of the crashed thread could be named");
-        } else if let Some(first) = frames.first() {
+        } else if !frames.is_empty() {
             let names: Vec<String> =
                 frames.iter().take(4).map(|f| format!("#{} {}", f.index, f.function_name())).collect();
             let more = if frames.len() > 4 { format!(" and {} more", frames.len() - 4) } else { String::new() };
             msg.push_str(&format!("; resolved through them: {}{more}", names.join(", ")));
-            let _ = first;
         }
         let severity = if strong || none_named { Severity::Warning } else { Severity::Info };
         let mut f = Finding::new(&RULE, msg).at(si, th, frames.first().map(|f| f.index)).severity(severity).rank(97);
