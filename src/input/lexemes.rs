@@ -372,29 +372,8 @@ mod tests {
 /// `name@entry=` repeat removed from the value; strings, structs and arrays are kept whole
 /// (a comma inside them does not split).
 fn top_level_args(args: &str) -> Vec<(&str, &str)> {
-    let mut depth = 0i32;
-    let mut quoted = false;
-    let mut start = 0;
-    let b = args.as_bytes();
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
-            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
-            b',' if !quoted && depth == 0 => {
-                parts.push(&args[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    parts.push(&args[start..]);
     let mut out = Vec::new();
-    for p in parts {
+    for p in arg_parts(args) {
         let Some((name, value)) = p.trim().split_once('=') else { continue };
         let name = name.trim();
         if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {

@@ -376,7 +376,8 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
         && let Some(raw) = &ir.raw
     {
         // A streamed input keeps only the start of its text: the summary says so.
-        let cut = ir.parsed.diagnostics.raw_cut.map(|(kept, total)| format!("first {} MiB of {total} bytes", kept >> 20));
+        let cut =
+            ir.parsed.diagnostics.raw_cut.map(|(kept, total)| format!("first {} MiB of {total} bytes", kept >> 20));
         let room = BUDGET.saturating_sub(doc.len() + footer.len());
         doc.push_str(&raw_fold(raw, &ir.path, room, cut.as_deref()));
     }

@@ -27,7 +27,10 @@ pub(crate) const SAMPLES: super::RuleSamples = super::RuleSamples {
     fires_on: &[super::Sample::File("tests/wild/valgrind/heap.txt")],
     // Look-alikes: an invalid read inside a freed block is use-after-free, not this; a leak
     // report has no access at all.
-    quiet_on: &[super::Sample::File("tests/wild/valgrind/uaf.txt"), super::Sample::File("tests/wild/valgrind/leak.txt")],
+    quiet_on: &[
+        super::Sample::File("tests/wild/valgrind/uaf.txt"),
+        super::Sample::File("tests/wild/valgrind/leak.txt"),
+    ],
 };
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
