@@ -237,8 +237,14 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         || t.contains("munmap_chunk()")
     {
         MessageDetail::InvalidFree
-    } else if t.contains("has overflowed its stack") || t.contains("Stack overflow in thread #") {
+    } else if t.contains("has overflowed its stack")
+        || t.contains("Stack overflow in thread #")
+        || t == "fatal error: stack overflow"
+        || (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
+    {
         MessageDetail::StackOverflow
+    } else if t.starts_with("runtime: ") && t.contains("unexpected return pc for ") && t.contains(" called from ") {
+        MessageDetail::UnexpectedReturnPc
     } else {
         return None;
     })

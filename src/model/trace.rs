@@ -661,8 +661,13 @@ pub enum MessageDetail {
     DeletedVirtualCall,
     /// A `note: …` line (Rust's `note: run with RUST_BACKTRACE=1 …`).
     Note,
-    /// Rust's `thread '…' has overflowed its stack`.
+    /// Rust's `thread '…' has overflowed its stack`; valgrind's `Stack overflow in thread #1`;
+    /// Go's `runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack
+    /// overflow`.
     StackOverflow,
+    /// Go's traceback found a saved return address outside every Go function: `runtime: g 20:
+    /// unexpected return pc for F called from 0x…` (the goroutine's stack was overwritten).
+    UnexpectedReturnPc,
     /// Julia's `!!! ERROR in jl_ -- ABORTING !!!` banner.
     RuntimeAbortBanner,
     /// Julia's `Allocations: …` summary after a GC error.

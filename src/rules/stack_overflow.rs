@@ -123,7 +123,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // A checker that says so: ASan's `stack-overflow on address …` (a runtime-error stop
         // without a signal number), valgrind's `Stack overflow in thread #1: can't grow stack`.
         let checker_says = stop.checker.as_ref().filter(|c| c.kind == Some("stack-overflow"));
-        if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() {
+        // A runtime that says so: Rust's guard-page handler (`thread 'main' has overflowed its
+        // stack`), valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`),
+        // Go (`runtime: goroutine stack exceeds 1000000000-byte limit`, no signal at all).
+        let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
+        if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() && said.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
@@ -165,11 +169,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
-        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`; so did
-        // valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`).
-        let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
         let valgrind = cx.trace.formats.contains(&Format::Valgrind);
-        let (rust_msg, vg_msg) = if valgrind { (None, said) } else { (said, None) };
+        let go = cx.trace.formats.contains(&Format::Go);
+        let (rust_msg, vg_msg) = if valgrind || go { (None, said) } else { (said, None) };
         if msg.is_none()
             && let Some(m) = rust_msg
         {
@@ -181,7 +183,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = vg_msg
         {
-            msg = Some(format!("valgrind: {}", m.text.trim()));
+            let who = if valgrind { "valgrind" } else { "the Go runtime" };
+            msg = Some(format!("{who}: {}", m.text.trim().trim_start_matches("runtime: ")));
         }
         if msg.is_none()
             && let Some(c) = checker_says
@@ -295,6 +298,22 @@ SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
             "fault address 0x7fffff7fe108 is 0xef8 bytes below the stack 0x7fffff7ff000-0x7ffffffff000 ([stack]); walk recurses 2074 frames deep (rsp = 0x7fffff7fe100)"
         );
         assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn go_goroutine_stack_limit() {
+        // Go refuses to grow a goroutine's stack: no signal, the runtime's word.
+        let t = "runtime: goroutine stack exceeds 1000000000-byte limit\n\
+                 runtime: sp=0xc0203a0390 stack=[0xc0203a0000, 0xc0403a0000]\n\
+                 fatal error: stack overflow\n\n\
+                 goroutine 1 [running]:\n\
+                 main.walk(0x1)\n\t/x/main.go:9 +0x2a fp=0xc0203a03a0 sp=0xc0203a0398 pc=0x4a21c5\n";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.starts_with("the Go runtime: goroutine stack exceeds"), "{}", f[0].message);
+        // Another Go fatal error is not a stack overflow.
+        let quiet = "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main()\n\t/x/main.go:3 +0x1\n";
+        assert!(run_rule(&RULE, quiet).is_empty());
     }
 
     #[test]
