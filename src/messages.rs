@@ -282,8 +282,12 @@ pub fn fault_report(text: &str) -> Option<crate::model::FaultReport> {
     } else {
         None
     };
-    let address =
-        text.find("[0x").and_then(|i| hex(&text[i + 1..])).or_else(|| text.find("0x").and_then(|i| hex(&text[i..])));
+    // glibc's psiginfo prints a NULL si_addr with `%p`: `[(nil)]`.
+    let address = text
+        .find("[0x")
+        .and_then(|i| hex(&text[i + 1..]))
+        .or_else(|| text.find("0x").and_then(|i| hex(&text[i..])))
+        .or_else(|| text.contains("[(nil)]").then_some(0));
     Some(FaultReport { signo, si_code, address })
 }
 

@@ -218,7 +218,9 @@ fn check(key: &str, val: &str, i: &Value) -> Result<bool, String> {
                     f["index"].as_u64() == Some(idx)
                         && f["signal_handler"] == Value::Bool(true)
                         && f["inlined"] == Value::Bool(false)
-                }) && fr.iter().all(|f| f["index"].as_u64() != Some(idx - 1) || f["inlined"] == Value::Bool(false))
+                }) && fr
+                    .iter()
+                    .all(|f| idx == 0 || f["index"].as_u64() != Some(idx - 1) || f["inlined"] == Value::Bool(false))
             })
         }
         "module" => all_frames(i).any(|f| basename(s(&f["module"])) == val),

@@ -348,6 +348,18 @@ pub(super) fn type_text_fields(trace: &mut Trace) {
         for m in &mut stop.messages {
             crate::messages::typed(m);
         }
+        // A signal stop whose report names no signal (a program's own handler printed the
+        // frames): the handler's psiginfo line says which fault it was.
+        if stop.reason.kind == StopKind::Signal
+            && stop.reason.signo.is_none()
+            && let Some(f) = stop.messages.iter().find_map(|m| m.fault.filter(|f| f.signo != 0))
+        {
+            let r = &mut stop.reason;
+            r.signo = Some(f.signo);
+            r.signal = crate::model::signals::name(f.signo).map(Into::into);
+            r.si_code = r.si_code.or(f.si_code);
+            r.address = r.address.or(f.address.map(Address));
+        }
         if stop.reason.kind == StopKind::RuntimeError
             && let Some(d) = stop.reason.description.as_deref()
         {

@@ -24,6 +24,7 @@ pub mod companion;
 pub mod dumps;
 pub mod gdb;
 pub mod go;
+pub mod handlers;
 pub mod julia;
 pub mod kernel;
 pub mod lexemes;
@@ -268,6 +269,7 @@ pub struct Builder {
     pub(crate) vg: valgrind::VgState,
     pub(crate) kernel: kernel::KernelState,
     pub(crate) dumps: dumps::DumpState,
+    pub(crate) handlers: handlers::HandlerState,
     pub(crate) rust: rust::RustState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
@@ -332,6 +334,7 @@ impl Builder {
             vg: Default::default(),
             kernel: Default::default(),
             dumps: Default::default(),
+            handlers: Default::default(),
             rust: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),

@@ -39,6 +39,13 @@ impl Builder {
         {
             return true;
         }
+        // Inside a signal handler's or libc's report, its rows are its own.
+        if self.handlers.mode != handlers::HandlerMode::None {
+            if handlers::line(self, l, n) {
+                return true;
+            }
+            self.handlers.mode = handlers::HandlerMode::None;
+        }
         // Inside an LLVM stack dump or a coredumpctl report, its `#N 0x…` rows are its own.
         if self.dumps.mode != dumps::DumpMode::None {
             if dumps::line(self, l, n) {
@@ -184,6 +191,9 @@ impl Builder {
         }
         // Checker reports, the kernel log and strace (issue #17).
         if valgrind::line(self, l, n) || sanitizer::line(self, l, n) || kernel::line(self, l, n) {
+            return true;
+        }
+        if handlers::line(self, l, n) {
             return true;
         }
         if julia::line(self, l, n) {

@@ -133,11 +133,15 @@ pub enum Format {
     Rust,
     /// Android's debuggerd tombstone (`*** *** ***`, `backtrace:`, `#00 pc …`).
     Tombstone,
+    /// A report from the program's own signal handler or its C library: glibc's `*** Error in`
+    /// with `======= Backtrace:` and `======= Memory map:`, glog's failure handler, Open MPI's
+    /// `*** Process received signal ***`, backward-cpp's `Stack trace (most recent call last):`.
+    Handler,
 }
 
 impl Format {
     /// Every format, in the order `formats` lists them.
-    pub const ALL: [Format; 17] = [
+    pub const ALL: [Format; 18] = [
         Format::Gdb,
         Format::Rr,
         Format::Julia,
@@ -155,6 +159,7 @@ impl Format {
         Format::Coredump,
         Format::Rust,
         Format::Tombstone,
+        Format::Handler,
     ];
 }
 
@@ -178,6 +183,7 @@ impl Format {
             Format::Coredump => "coredump",
             Format::Rust => "rust",
             Format::Tombstone => "tombstone",
+            Format::Handler => "handler",
         }
     }
 }
