@@ -21,6 +21,7 @@
 
 pub mod clean;
 pub mod companion;
+pub mod context;
 pub mod dumps;
 pub mod gdb;
 pub mod go;
@@ -270,6 +271,8 @@ pub struct Builder {
     pub(crate) kernel: kernel::KernelState,
     pub(crate) dumps: dumps::DumpState,
     pub(crate) handlers: handlers::HandlerState,
+    /// The gdb extension pane (PEDA, pwndbg, GEF) being read.
+    pub(crate) context: context::Pane,
     pub(crate) rust: rust::RustState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
@@ -335,6 +338,7 @@ impl Builder {
             kernel: Default::default(),
             dumps: Default::default(),
             handlers: Default::default(),
+            context: Default::default(),
             rust: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),

@@ -132,6 +132,7 @@ impl Builder {
         }
         if let Some((dialect, cmd)) = gdb::prompt(trimmed) {
             self.flush_locals();
+            self.context = context::Pane::None;
             self.command(dialect, cmd, n);
             return true;
         }
@@ -176,6 +177,10 @@ impl Builder {
         if matches!(self.ctx, Ctx::Locals | Ctx::Args) && (self.locals_depth > 0 || is_local_line(l)) {
             self.locals_active = true;
             self.push_local(l.trim());
+            return true;
+        }
+        // A gdb extension's context panes (PEDA, pwndbg, GEF).
+        if context::line(self, l, n) {
             return true;
         }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
