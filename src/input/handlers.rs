@@ -120,15 +120,10 @@ fn end(b: &mut Builder) -> bool {
 
 /// The first line of a report.
 fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
-    // glibc: `*** Error in `prog': MESSAGE: 0x… ***`, `*** stack smashing detected ***: prog
-    // terminated`, `*** buffer overflow detected ***: prog terminated`.
-    let glibc = (t.starts_with("*** Error in `") && t.ends_with(" ***"))
-        || (t.starts_with("*** ") && t.contains(" detected ***: ") && t.ends_with(" terminated"));
-    if glibc {
-        start(b, 6, "glibc detected an error and aborted", n);
-        b.add_message(t, n);
-        return true;
-    }
+    // glibc's report: its first line (`*** Error in `prog': MESSAGE: 0x… ***`, `*** stack
+    // smashing detected ***: prog terminated`) is an abort message like any other (newer glibc
+    // prints only that line, before the debugger's own stop); the backtrace that only older glibc
+    // prints after it opens the report.
     if t.starts_with("======= Backtrace: ") && t.trim_end_matches('=').trim_end() == "======= Backtrace:" {
         if !b.handlers.open {
             start(b, 6, "glibc detected an error and aborted", n);
@@ -513,6 +508,13 @@ Segmentation fault (Address not mapped to object [(nil)])
         assert!(glibc_row("a b(+0x1)[0x2]").is_none());
         assert!(openmpi_rest("[a:b] x").is_none());
         assert!(mac_row("0 x y z").is_none());
+        // Newer glibc's one line before gdb's stop is a message of that stop, not a report.
+        let p = crate::input::parse(
+            "*** stack smashing detected ***: terminated\n\nProgram received signal SIGABRT, Aborted.\n",
+        );
+        assert_eq!(p.trace.stops.len(), 1);
+        assert!(!p.trace.formats.contains(&Format::Handler));
+        assert_eq!(p.trace.stops[0].messages.len(), 1);
         let p = crate::input::parse("*** Aborted ***\n");
         assert!(!p.trace.formats.contains(&Format::Handler));
         assert_eq!(p.diagnostics.lines_unrecognized, 1);
