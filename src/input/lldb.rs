@@ -448,9 +448,23 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
             reason.address = parse_hex(e[p + 10..].split_whitespace().next().unwrap_or("")).map(Address);
         }
     } else if let Some(e) = r.strip_prefix("EXC_BAD_ACCESS") {
+        // The Mach exception's code is the kern_return_t of the fault: KERN_INVALID_ADDRESS (1,
+        // nothing mapped there) becomes SIGSEGV, KERN_PROTECTION_FAILURE (2, mapped without
+        // that access, as a stack's guard page is) SIGBUS, as macOS's crash reports say
+        // (`EXC_BAD_ACCESS (SIGBUS)`). Both are page faults at the address given.
         reason.kind = StopKind::Signal;
-        reason.signal = Some("SIGSEGV".into());
-        reason.signo = Some(11);
+        let code = e.find("code=").and_then(|p| {
+            let c: String = e[p + 5..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            c.parse::<i32>().ok()
+        });
+        let (sig, signo, si_code) = match code {
+            Some(2) => ("SIGBUS", 7, Some(2)),
+            Some(1) => ("SIGSEGV", 11, Some(crate::model::signals::SEGV_MAPERR)),
+            _ => ("SIGSEGV", 11, None),
+        };
+        reason.signal = Some(sig.into());
+        reason.signo = Some(signo);
+        reason.si_code = si_code;
         if let Some(p) = e.find("address=") {
             let a: String = e[p + 8..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
             reason.address = parse_hex(&a).map(Address);
@@ -772,6 +786,23 @@ fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn exc_bad_access_codes_are_typed() {
+        use crate::model::Address;
+        let stop = |code: &str| {
+            let t = format!(
+                "* thread #2, name = 'w', stop reason = EXC_BAD_ACCESS (code={code}, address=0x16fa0bfe0)\n    frame #0: 0x0000000100031c48 sim`f + 8\n"
+            );
+            let p = crate::input::parse(&t);
+            let r = p.trace.stops[0].reason.clone();
+            (r.signal.as_deref().map(str::to_string), r.si_code, r.address)
+        };
+        // KERN_PROTECTION_FAILURE: SIGBUS, as macOS reports it; KERN_INVALID_ADDRESS: SIGSEGV.
+        assert_eq!(stop("2"), (Some("SIGBUS".into()), Some(2), Some(Address(0x16fa0bfe0))));
+        assert_eq!(stop("1"), (Some("SIGSEGV".into()), Some(1), Some(Address(0x16fa0bfe0))));
+        assert_eq!(stop("EXC_I386_GPFLT").1, None);
+    }
+
     use super::*;
 
     #[test]

@@ -3,7 +3,6 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
-use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -55,8 +54,6 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 /// The kernel's default `stack_guard_gap` (256 pages): how far below a stack a fault still
 /// counts as running off its end.
 const GAP: u64 = 1 << 20;
-/// Without mappings: a page fault this close to sp.
-const NEAR_SP: u64 = 64 << 10;
 /// A backtrace at least this deep, mostly one function, is runaway recursion.
 const DEEP: u32 = 1000;
 
@@ -155,11 +152,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 } else if sp < lo {
                     msg = Some(format!("{sp_name} = {sp:#x} is {:#x} bytes below the stack {range}", lo - sp));
                 }
-            } else if !cx.classifier.has_mappings()
-                && let Some(a) = fault
-            {
-                let pagefault = matches!(stop.reason.si_code, Some(SEGV_MAPERR) | Some(SEGV_ACCERR));
-                if pagefault && a.abs_diff(sp) <= NEAR_SP && a >= 0x10000 {
+            } else if let Some((a, sp)) = cx.fault_near_sp(stop) {
+                {
                     heuristic = true;
                     msg = Some(format!(
                         "fault address {a:#x} is {:#x} bytes {} {sp_name} = {sp:#x}: the stack ran out (no mappings printed)",
