@@ -54,6 +54,19 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 /// The kernel's default `stack_guard_gap` (256 pages): how far below a stack a fault still
 /// counts as running off its end.
 const GAP: u64 = 1 << 20;
+/// How far below the end of a non-randomized main stack a fault or sp still counts.
+const NOASLR_SLACK: u64 = 64 << 10;
+
+/// Where an 8 MiB main-thread stack ends when ASLR is off: x86-64's stack top is
+/// 0x7ffffffff000 then (the 47-bit user space's last page), so the default `ulimit -s` of
+/// 8 MiB ends at 0x7fffff7ff000.
+fn noaslr_main_stack_end(arch: Arch) -> Option<u64> {
+    match arch {
+        Arch::X86_64 => Some(0x7fff_ffff_f000 - (8 << 20)),
+        _ => None,
+    }
+}
+
 /// A backtrace at least this deep, mostly one function, is runaway recursion.
 const DEEP: u32 = 1000;
 
@@ -185,6 +198,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
         }
+        // No mappings, but the run had ASLR off (gdb's and lldb's default), so the main
+        // thread's stack ends at a known address: the top is fixed and the default limit is
+        // 8 MiB. A fault or an sp just below that end is the stack running out.
+        if msg.is_none()
+            && !cx.classifier.has_mappings()
+            && let Some(end) = noaslr_main_stack_end(cx.trace.arch)
+        {
+            let pagefault =
+                fault.filter(|_| matches!(stop.reason.si_code, Some(1) | Some(2)) || stop.reason.si_code.is_none());
+            let hit = pagefault.map(|a| ("fault address", a)).or(sp.map(|s| (sp_name, s)));
+            if let Some((what, v)) = hit.filter(|(_, v)| *v < end && end - *v <= NOASLR_SLACK) {
+                heuristic = true;
+                msg = Some(format!(
+                    "{what} {v:#x} is {:#x} bytes below {end:#x}, where an 8 MiB main-thread stack ends when ASLR is off (gdb's and lldb's default): the stack ran out (no mappings printed)",
+                    end - v
+                ));
+            }
+        }
         if msg.is_none()
             && fault.is_none()
             && let Some(r) = &rec
@@ -292,6 +323,26 @@ SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
             "fault address 0x7fffff7fe108 is 0xef8 bytes below the stack 0x7fffff7ff000-0x7ffffffff000 ([stack]); walk recurses 2074 frames deep (rsp = 0x7fffff7fe100)"
         );
         assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn sp_below_the_end_of_a_non_randomized_main_stack() {
+        // PEDA's context after an unbounded recursion under gdb (marcobambini/gravity#134's
+        // shape): no mappings, no siginfo, rsp 0x90 bytes below 0x7fffff7ff000.
+        let t = "Program received signal SIGSEGV, Segmentation fault.
+0x0000000000422b16 in value_load (vm=0x649110) at runtime/value.c:412
+(gdb) info registers rsp rip
+rsp            0x7fffff7fef70      0x7fffff7fef70
+rip            0x422b16            0x422b16 <value_load+278>
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.contains("0x90 bytes below 0x7fffff7ff000"), "{}", f[0].message);
+        assert!(f[0].heuristic);
+        // An ordinary main-thread sp under gdb: quiet.
+        assert!(run_rule(&RULE, &t.replace("0x7fffff7fef70", "0x7fffffffd4e0")).is_empty());
+        // Far below the end (a different stack): quiet.
+        assert!(run_rule(&RULE, &t.replace("0x7fffff7fef70", "0x7ffff75fe000")).is_empty());
     }
 
     #[test]
