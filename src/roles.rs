@@ -198,6 +198,11 @@ pub fn is_machinery(f: &Frame) -> bool {
     if file.is_empty() && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
+    // The C++ global allocation functions (`operator new(unsigned long)`, `operator new[]`,
+    // glog's `operator new()`): the allocator, whichever library printed them.
+    if name.starts_with("operator new") || name.starts_with("operator delete") {
+        return true;
+    }
     // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
     let lib = if module.is_empty() { file } else { module };
     let base = lib.rsplit('/').next().unwrap_or(lib);
@@ -414,6 +419,17 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    #[test]
+    fn global_operator_new_is_the_allocator() {
+        let f = |name: &str| Frame { function: Some(name.into()), ..Default::default() };
+        assert!(is_machinery(&f("operator new(unsigned int)")));
+        assert!(is_machinery(&f("operator new[](unsigned long)")));
+        assert!(is_machinery(&f("operator delete(void*, unsigned long)")));
+        // A class's own operator or a user function named like one is not.
+        assert!(!is_machinery(&f("Pool::operator new(unsigned long)")));
+        assert!(!is_machinery(&f("operator_new_hook")));
     }
 
     #[test]

@@ -21,6 +21,17 @@ impl Builder {
             self.finish_print(p);
         }
         julia::finish(&mut self);
+        // A lone `p $_siginfo._sifields._sigfault.si_addr` is the fault address when the kernel
+        // reported a page fault (si_code > 0, not SI_KERNEL), as a whole `p $_siginfo` is.
+        for (si, a) in std::mem::take(&mut self.printed_si_addr) {
+            if let Some(r) = self.trace.stops.get_mut(si).map(|s| &mut s.reason)
+                && r.address.is_none()
+                && r.si_code.is_some_and(|c| c > 0 && c != crate::model::signals::SI_KERNEL)
+                && r.signo.is_some_and(crate::model::signals::has_fault_address)
+            {
+                r.address = Some(Address(a));
+            }
+        }
         self.finish_limits();
         let mut formats = Vec::new();
         for f in Format::ALL {

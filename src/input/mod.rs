@@ -271,6 +271,9 @@ pub struct Builder {
     pub(crate) kernel: kernel::KernelState,
     pub(crate) dumps: dumps::DumpState,
     pub(crate) handlers: handlers::HandlerState,
+    /// `p $_siginfo._sifields._sigfault.si_addr` values: (stop, address), applied at the end
+    /// when the stop's si_code says it is a fault address.
+    pub(crate) printed_si_addr: Vec<(usize, u64)>,
     /// The gdb extension pane (PEDA, pwndbg, GEF) being read.
     pub(crate) context: context::Pane,
     pub(crate) rust: rust::RustState,
@@ -338,6 +341,7 @@ impl Builder {
             kernel: Default::default(),
             dumps: Default::default(),
             handlers: Default::default(),
+            printed_si_addr: Vec::new(),
             context: Default::default(),
             rust: Default::default(),
             lldb: Default::default(),
@@ -735,6 +739,27 @@ mod tests {
 
     fn crashed(p: &Parsed) -> &Thread {
         p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("thread")
+    }
+
+    #[test]
+    fn siginfo_printed_one_field_at_a_time() {
+        let t = "Program received signal SIGSEGV, Segmentation fault.
+0x0000555555558010 in compute_foo ()
+(gdb) p $_siginfo._sifields._sigfault.si_addr
+$1 = (void *) 0x555555558010 <compute_foo>
+(gdb) p $_siginfo.si_code
+$2 = 2
+";
+        let p = parse(t);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.si_code, r.address), (Some(2), Some(Address(0x555555558010))));
+        // A #GP: si_code 128 (SI_KERNEL) makes si_addr 0 meaningless, and without si_code the
+        // printed word is not taken as a fault address either.
+        let gp = t.replace("0x555555558010 <compute_foo>", "0x0").replace("$2 = 2", "$2 = 128");
+        let p = parse(&gp);
+        assert_eq!((p.trace.stops[0].reason.si_code, p.trace.stops[0].reason.address), (Some(128), None));
+        let p = parse(&gp.replace("(gdb) p $_siginfo.si_code\n$2 = 128\n", ""));
+        assert_eq!(p.trace.stops[0].reason.address, None);
     }
 
     #[test]
