@@ -674,7 +674,9 @@ fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>
 
 /// `prog`func:` heading, then `->  0x555555555549 <+15>: movq   0x10(%rax), %rax`.
 fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
-    if !(b.lldb.cmd == LldbCmd::Disassemble || b.lldb.cmd == LldbCmd::Run || b.lldb.cmd == LldbCmd::FrameSelect) {
+    // A stop printed without its command (`Process 61204 stopped` pasted alone) shows the same
+    // source and disassembly as after `run`.
+    if !matches!(b.lldb.cmd, LldbCmd::Disassemble | LldbCmd::Run | LldbCmd::FrameSelect | LldbCmd::None) {
         return None;
     }
     // `module`symbol:` heads the listing; a C++ symbol may hold blanks (`f() const`,
@@ -726,8 +728,9 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
 fn is_source_line(l: &str) -> bool {
     let r = l.strip_prefix("->").unwrap_or(l).trim_start_matches(' ');
     let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    // `   17  \tcode` (lldb 14), `   138 \tcode` (one blank before the tab in newer lldb).
     if digits > 0
-        && r[digits..].starts_with("  ")
+        && r[digits..].starts_with(' ')
         && (r[digits..].trim_start_matches(' ').starts_with('\t') || r[digits..].trim().is_empty())
     {
         return true;
@@ -786,6 +789,24 @@ fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_stop_pasted_without_its_command() {
+        // Newer lldb's one blank before the tab, and the disassembly head, with no `(lldb) run`.
+        let t = "Process 61204 stopped
+* thread #2, name = 'emu', stop reason = signal SIGSEGV: invalid permissions for mapped object (fault address: 0x8210e3ff8)
+    frame #0: 0x00000000002a4b18 emu`Cpu::lookupTlb(unsigned long, int) + 8 at cpu.cpp:141:8
+   140 \t{
+-> 141 \t   if (x)
+   142 \t
+emu`Cpu::lookupTlb:
+->  0x2a4b18 <+8>:  movq   %rsi, -0x18(%rbp)
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(p.trace.stops[0].disassembly.len(), 1);
+        assert!(!super::is_source_line("12 apples"));
+    }
+
     #[test]
     fn exc_bad_access_codes_are_typed() {
         use crate::model::Address;

@@ -274,6 +274,8 @@ pub struct Builder {
     /// `p $_siginfo._sifields._sigfault.si_addr` values: (stop, address), applied at the end
     /// when the stop's si_code says it is a fault address.
     pub(crate) printed_si_addr: Vec<(usize, u64)>,
+    /// Lines left of gdb's note after a signal inside a debugger-called function.
+    pub(crate) called_function_note: u8,
     /// The gdb extension pane (PEDA, pwndbg, GEF) being read.
     pub(crate) context: context::Pane,
     pub(crate) rust: rust::RustState,
@@ -342,6 +344,7 @@ impl Builder {
             dumps: Default::default(),
             handlers: Default::default(),
             printed_si_addr: Vec::new(),
+            called_function_note: 0,
             context: Default::default(),
             rust: Default::default(),
             lldb: Default::default(),
@@ -739,6 +742,27 @@ mod tests {
 
     fn crashed(p: &Parsed) -> &Thread {
         p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("thread")
+    }
+
+    #[test]
+    fn a_signal_inside_a_function_gdb_called_is_not_a_crash() {
+        let t = "(gdb) p jl_(o->type)
+
+Program received signal SIGSEGV, Segmentation fault.
+0x00007a41c2e4fa1d in jl_is_cpointer_type (t=0xe000000000000000) at src/julia.h:1440
+1440\t    return (jl_is_datatype(t) &&
+The program being debugged was signaled while in a function called from GDB.
+GDB has restored the context to what it was before the call.
+To change this behavior use \"set unwindonsignal off\".
+Evaluation of the expression containing the function
+(jl_) will be abandoned.
+When the function is done executing, GDB will silently stop it.
+";
+        let p = parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let stop = p.trace.stops.iter().find(|s| s.reason.signo == Some(11)).expect("the SIGSEGV stop");
+        assert!(stop.reason.in_called_function && stop.reason.is_non_crash());
+        assert!(stop.threads.iter().all(|t| !t.crashed));
     }
 
     #[test]

@@ -730,6 +730,28 @@ impl Builder {
             self.expect_location = true;
             return true;
         }
+        // A signal inside a function the debugger itself called (`p f(x)`): gdb abandons the
+        // call and restores the registers. That stop is not the program's crash.
+        if t == "The program being debugged was signaled while in a function called from GDB." {
+            if let Some(si) = self.stop {
+                self.trace.stops[si].reason.in_called_function = true;
+            }
+            self.called_function_note = 5;
+            return true;
+        }
+        if self.called_function_note > 0 {
+            self.called_function_note -= 1;
+            if t.starts_with("GDB has restored the context")
+                || t.starts_with("GDB remains in the frame where the signal was received")
+                || t.starts_with("To change this behavior use \"set unwindonsignal")
+                || t.starts_with("Evaluation of the expression containing the function")
+                || t.ends_with(") will be abandoned.")
+                || t.starts_with("When the function is done executing, GDB will silently stop it")
+            {
+                return true;
+            }
+            self.called_function_note = 0;
+        }
         if gdb::is_noise(t) {
             if t.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
                 self.wrap_tail = Some(WrapTail::Quote);

@@ -230,6 +230,10 @@ pub struct StopReason {
     /// siginfo comes from instead of gdb's `$_siginfo` (`the handler's report`), and the lines
     /// it rests on.
     pub fault_source: Option<(&'static str, Option<Span>)>,
+    /// The signal arrived inside a function the debugger called (`p f(x)`; gdb: `The program
+    /// being debugged was signaled while in a function called from GDB.`): gdb abandoned that
+    /// call, so the stop is not the program's crash.
+    pub in_called_function: bool,
     pub span: Span,
 }
 
@@ -238,6 +242,9 @@ impl StopReason {
     /// on or that ends a process without a fault (SIGTRAP, SIGINT, SIGUSR1, SIGTERM…). Such a
     /// stop has no crashed thread and no culprit; crash-only findings do not apply.
     pub fn is_non_crash(&self) -> bool {
+        if self.in_called_function {
+            return true;
+        }
         match self.kind {
             StopKind::Breakpoint | StopKind::Watchpoint => true,
             StopKind::Signal => matches!(
