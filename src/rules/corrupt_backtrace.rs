@@ -26,6 +26,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
   `0x4141414141414149` = `0x4141414141414141 + 8`, means that word was overwritten);
 - `Backtrace stopped: previous frame identical to this frame (corrupt stack?)` and
   `… inner to this frame (corrupt stack?)`.
+- Go's own traceback saying so: `runtime: g 20: unexpected return pc for F called from 0x…`
+  (a saved return address outside every Go function; Go then dies with `fatal error: unknown
+  caller pc`), reported as an error.
 
 The finding names the last good frame (the function whose frame was overrun) and the range of
 frames to disregard.

@@ -25,7 +25,9 @@ code that runs them:
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
-  `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag).
+  `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag); not when the faulting
+  instruction reads through a NULL base register (a NULL pointer in the collector's own data,
+  `null-dereference`'s finding).
 
 The finding quotes the message with its line, names the frame that detected it (`_int_free`)
 and the culprit: the first frame outside libc, the allocator and the runtime

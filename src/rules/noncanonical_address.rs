@@ -15,7 +15,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 operand, indirect branch target or `ret` target is a non-canonical address (on x86-64, bits
 63..47 not all equal). It names the register that holds it, for example
 `rax = 0xdead000000000000 is non-canonical: mov 0x8(%rax),%rax accesses 0xdead000000000008`.
-For a `ret` the target comes from the `x/gx $sp` dump.
+For a `ret` the target comes from the `x/gx $sp` dump. A kernel oops's `general protection
+fault, probably for non-canonical address 0x…` names the address the kernel decoded itself.
 
 **Why it matters** x86-64 does not page-fault on a non-canonical address; it raises #GP, and
 Linux reports that as `si_code = 128` (SI_KERNEL) with `si_addr = 0`. The zero `si_addr`

@@ -13,7 +13,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGSEGV or SIGBUS whose fault address (`si_addr`) lies in the zero
 page (below 0x1000): the program read or wrote a field of a NULL pointer. When the faulting
 instruction is in the dump, the rule names the base register and the field offset, for example
-`read of field at offset 0x18 through rax = 0x0`.
+`read of field at offset 0x18 through rax = 0x0`. Without a fault address, a NULL base indexed
+by a register that was not printed (`mov (%rax,%rdx,8),%rdi`, rax = 0) is a NULL array pointer
+(heuristic: the offset is unknown).
 
 When frame #0's argument list has pointer arguments printed as `0x0` (`f (p=0x0)`,
 `p=p@entry=0x0`), an evidence line labelled `heuristic:` names them: a likely source of the

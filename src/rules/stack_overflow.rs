@@ -14,11 +14,13 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 (`---p`) directly below a thread stack, or at most 1 MiB (the kernel's default
 `stack_guard_gap`) below the mapping that holds the crashed thread's stack, such as `[stack]`.
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
-finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
+finding, and so is a fault or an x86-64 sp at most 64 KiB below `0x7fffff7ff000`, where an
+8 MiB main-thread stack ends when ASLR is off (gdb's and lldb's default run). Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
-address …` and valgrind's `Stack overflow in thread #1: can't grow stack to …` are reported
-as such (exact: the tool says so). When the program's
+address …`, valgrind's `Stack overflow in thread #1: can't grow stack to …` and Go's
+`runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack overflow` (no
+signal at all) are reported as such (exact: the tool says so). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous

@@ -13,7 +13,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 permission that is readable or executable (`r--p`, `r-xp`: `.rodata`, RELRO, code, a read-only
 `mmap`), when the faulting instruction writes (`mov %dl,(%rax)`) or, without a disassembly,
 when the kernel reported `SEGV_ACCERR`. Without `info proc mappings`, `SEGV_ACCERR` plus a
-writing instruction is reported as a heuristic finding.
+writing instruction is reported as a heuristic finding, except within 64 KiB of sp: that is the
+stack running into its guard page, `stack-overflow`'s finding.
 
 **Why it matters** Typical causes: modifying a string literal, writing through a `const` object
 placed in `.rodata`, writing to a RELRO-protected GOT or vtable after startup, or a stray
