@@ -85,6 +85,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if opening(b, t, n) {
         return true;
     }
+    // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
+    if b.handlers.open && is_shell_verdict(t) {
+        b.handlers.mode = HandlerMode::None;
+        b.add_message(t, n);
+        return true;
+    }
     match b.handlers.mode {
         HandlerMode::None => false,
         HandlerMode::GlibcBacktrace => {
@@ -111,6 +117,21 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         HandlerMode::OpenMpi => openmpi_line(b, t, n),
         HandlerMode::Backward => backward_line(b, l, t, n),
     }
+}
+
+fn is_shell_verdict(t: &str) -> bool {
+    let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
+    matches!(
+        t,
+        "Aborted"
+            | "Segmentation fault"
+            | "Bus error"
+            | "Illegal instruction"
+            | "Segmentation fault: 11"
+            | "Bus error: 10"
+            | "Abort trap: 6"
+            | "Illegal instruction: 4"
+    )
 }
 
 fn end(b: &mut Builder) -> bool {
@@ -473,6 +494,7 @@ PC: @     0x55c1d8e3ae04 refine()
 [node7:4410] [ 1] ./solver(_ZN6Solver4stepEv+0x2c)[0x401b2c]
 [node7:4410] [ 2] 0   simx    0x00000001023e1bc0 main + 220
 [node7:4410] *** End of error message ***
+Segmentation fault: 11
 ";
         let p = crate::input::parse(t);
         assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
