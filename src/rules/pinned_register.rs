@@ -345,17 +345,25 @@ impl<'c, 'a> Site<'c, 'a> {
     /// instruction that last wrote the register, walking out from frame #0 through the
     /// frames that pass it on unchanged.
     fn origin(&self) -> Option<String> {
+        use crate::model::Arch;
         use crate::provenance::{Origin, gpr, register_origin};
-        if self.cx.trace.arch != crate::model::Arch::X86_64 || self.pos != 0 {
+        if self.pos != 0 {
             return None;
         }
-        let reg = gpr(self.p.register)?;
         let name = |pos: usize| {
             let f = &self.th.frames[pos];
             format!("{} (frame #{})", f.function_name(), f.index)
         };
         let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
-        match register_origin(self.cx.trace, self.th, reg, 32)? {
+        let origin = match self.cx.trace.arch {
+            Arch::X86_64 => register_origin(self.cx.trace, self.th, gpr(self.p.register)?, 32)?,
+            Arch::Aarch64 => {
+                use crate::provenance_a64 as a64;
+                a64::register_origin(self.cx.trace, self.th, a64::gpr(self.p.register)?, 32)?
+            }
+            _ => return None,
+        };
+        match origin {
             Origin::Written { pos, label, text, through, .. } => {
                 let mut t = format!(
                     "{} was last written at {label}: `{text}` (frame #{})",
