@@ -513,6 +513,11 @@ pub fn cfi_slot_changed(
     })
 }
 
+/// The last instruction of `code` (straight-line, in address order) that writes x`reg`.
+pub fn last_writer(code: &[Decoded], reg: u16) -> Option<&Decoded> {
+    code.iter().rev().find(|d| writes(&d.insn, reg))
+}
+
 /// The code of the function holding `pc` from its start up to `pc` (exclusive), with its
 /// name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`, else frame
 /// #0's printed `pc`).
@@ -557,7 +562,7 @@ pub fn register_origin(trace: &Trace, th: &Thread, reg: u16, max_frames: usize) 
         let Some((name, start, code)) = code_before(trace, th, innermost, pc) else {
             return (!through.is_empty()).then_some(Origin::NotFound { pos, through });
         };
-        if let Some(d) = code.iter().rev().find(|d| writes(&d.insn, reg)) {
+        if let Some(d) = last_writer(&code, reg) {
             return Some(Origin::Written {
                 pos,
                 address: d.address,
@@ -626,5 +631,104 @@ mod tests {
         assert!(written(&one(0xd65f03c0).insn).is_empty());
         // mov x29, sp (add x29, sp, #0)
         assert_eq!(written(&one(0x910003fd).insn), vec![29]);
+    }
+
+    /// Machine code of the crash corpus's AArch64 binaries (`sample-traces/crashers/src/a64-*`,
+    /// built by regenerate.sh with Debian's aarch64-linux-gnu-gcc 12), as objdump shows it.
+    fn code(start: u64, words: &[u32]) -> Vec<Decoded> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        decode_bytes(&bytes, start).expect("every word decodes")
+    }
+
+    /// a64-x20-stale: `run_pass_manager` up to the return address of its `blr x21`.
+    const RUN_PASS_MANAGER: [u32; 12] = [
+        0xa9bd7bfd, 0x910003fd, 0xa90153f3, 0xf90013f5, 0xaa0003f3, 0xaa0103f4, 0xaa0203f5, 0xaa1403e0, 0x97ffff99,
+        0xaa1303e0, 0xaa1403e1, 0xd63f02a0,
+    ];
+    /// a64-clobber-x19: `mix_bits`, which uses x19 without saving it.
+    const MIX_BITS: [u32; 10] = [
+        0xa9bf7bfd, 0x910003fd, 0xd28002f3, 0xca003400, 0xca401c00, 0xd1000673, 0xf100427f, 0x54ffff88, 0xa8c17bfd,
+        0xd65f03c0,
+    ];
+    /// a64-cfi-slot: `scale_row`, which saves and restores x19/x20 with stp/ldp.
+    const SCALE_ROW: [u32; 21] = [
+        0xa9bc7bfd, 0x910003fd, 0xa90353f3, 0xaa0003f3, 0xaa0103f4, 0x910043e2, 0xd2800003, 0xf823785f, 0x91000463,
+        0xf100107f, 0x54ffffad, 0xd2800000, 0xd2800003, 0xf8637a64, 0x8b040400, 0x91000463, 0xeb14007f, 0x54ffff8b,
+        0xa94353f3, 0xa8c47bfd, 0xd65f03c0,
+    ];
+    /// a64-clobber-x19: `tally` up to the faulting pc (after `bl mix_bits`).
+    const TALLY: [u32; 9] =
+        [0xa9be7bfd, 0x910003fd, 0xf9000bf3, 0xaa0003f3, 0xaa0103e0, 0xf9400262, 0x91000442, 0xf9000262, 0x94000007];
+    /// a64-x20-ok: the good trampoline, which loads pgcstack into x20 and restores the caller's.
+    const JLCAPI_GOOD: [u32; 11] = [
+        0xa9be7bfd, 0x910003fd, 0xa90153f3, 0xaa0003f3, 0x97ffff83, 0xaa0003f4, 0xaa1303e0, 0x94000004, 0xa94153f3,
+        0xa8c27bfd, 0xd65f03c0,
+    ];
+
+    #[test]
+    fn last_writer_of_x20_in_the_founding_caller() {
+        let c = code(0x400878, &RUN_PASS_MANAGER);
+        let w = last_writer(&c, 20).expect("x20 is written");
+        assert_eq!((w.address, w.text.as_str()), (0x40088c, "mov x20, x1"));
+        // x30: the last call (blr x21) writes the link register.
+        let w = last_writer(&c, 30).expect("x30 is written");
+        assert_eq!((w.address, w.text.as_str()), (0x4008a4, "blr x21"));
+        // x21 was set from x2 before the call: mov x21, x2.
+        assert_eq!(last_writer(&c, 21).map(|d| d.address), Some(0x400890));
+        // x22 is never written.
+        assert!(last_writer(&c, 22).is_none());
+        // bl release_arena: its target.
+        assert_eq!(call_target(&c[8]), Some(Some(0x4006fc)));
+        assert_eq!(c[8].text, "bl 0x4006fc");
+        assert_eq!(call_target(&c[11]), Some(None));
+    }
+
+    #[test]
+    fn callee_effects_from_real_prologues() {
+        // mix_bits writes x19 without a save: the first write is the clobber.
+        match callee_effect(&code(0x40075c, &MIX_BITS), 19) {
+            Some(CalleeEffect::Clobbers(a, t)) => assert_eq!((a, t.as_str()), (0x400764, "mov x19, #0x17")),
+            _ => panic!("mix_bits clobbers x19"),
+        }
+        // It saves x29 (stp x29, x30, [sp, #-16]!) before `mov x29, sp` and restores it.
+        assert!(callee_effect(&code(0x40075c, &MIX_BITS), 29).is_none());
+        // scale_row saves x19/x20 with stp at sp+48 and restores them with ldp from there.
+        let sr = code(0x400760, &SCALE_ROW);
+        assert!(callee_effect(&sr, 19).is_none());
+        assert!(callee_effect(&sr, 20).is_none());
+        // The good trampoline saves x20 before loading pgcstack into it.
+        assert!(callee_effect(&code(0x4008b8, &JLCAPI_GOOD), 20).is_none());
+        // The same trampoline without its stp: x20 is then clobbered by `mov x20, x0`.
+        let mut no_save = JLCAPI_GOOD;
+        no_save[2] = 0xd503201f; // nop
+        match callee_effect(&code(0x4008b8, &no_save), 20) {
+            Some(CalleeEffect::Clobbers(a, t)) => assert_eq!((a, t.as_str()), (0x4008cc, "mov x20, x0")),
+            _ => panic!("unsaved x20 is clobbered"),
+        }
+        // scale_row with its clear loop's store replaced by `str xzr, [sp, #48]`: that store
+        // lands on the saved x19 (entry sp - 64 + 48).
+        let mut over = SCALE_ROW;
+        over[7] = 0xf9001bff;
+        match callee_effect(&code(0x400760, &over), 19) {
+            Some(CalleeEffect::OverwritesSaveSlot { push, store }) => {
+                assert_eq!(push.0, 0x400768);
+                assert_eq!((store.0, store.1.as_str()), (0x40077c, "str xzr, [sp, #0x30]"));
+            }
+            _ => panic!("the saved x19 is overwritten"),
+        }
+        // ... and x20's slot (sp+56) is untouched.
+        assert!(callee_effect(&code(0x400760, &over), 20).is_none());
+    }
+
+    #[test]
+    fn the_caller_side_of_a_returned_clobber() {
+        let c = code(0x400720, &TALLY);
+        let call = c.iter().rev().find(|d| call_target(d).is_some()).expect("a call");
+        assert_eq!((call.address, call_target(call)), (0x400740, Some(Some(0x40075c))));
+        let before: Vec<&Decoded> = c.iter().filter(|d| d.address < call.address).collect();
+        let w = before.iter().rev().find(|d| writes(&d.insn, 19)).expect("x19 set before the call");
+        assert_eq!((w.address, w.text.as_str()), (0x40072c, "mov x19, x0"));
+        // The access through x19 between its write and the call.
+        assert_eq!(mem_operand(&c[5].insn), Some((19, 0, 0)));
     }
 }

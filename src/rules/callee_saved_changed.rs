@@ -17,12 +17,14 @@ transcript and does not list that register under "Saved registers". When the cal
 disassembly shows it writing the register without a save (`push`/`stp`) before its pc, the
 finding is firm; otherwise it is heuristic.
 
-Also, with the machine code (a core and its executable, or a transcript read with `--exe`;
-x86-64): a fault through a callee-saved register in frame #0 whose last write comes before a
-`call`, where the called function, decoded from the binary with iced-x86, writes that
-register without saving it, or saves it (`push`, or `mov` to an rsp-based slot) and then
+Also, with the machine code (a core and its executable, or a transcript read with `--exe`):
+a fault through a callee-saved register in frame #0 whose last write comes before a `call`
+(`bl` on AArch64), where the called function, decoded from the binary (iced-x86 for x86-64,
+yaxpeax-arm for AArch64), writes that register without saving it, or saves it (`push`, or
+`mov` to an rsp-based slot; `stp`/`str` to its sp- or x29-based frame on AArch64) and then
 stores over the saved copy (so its restore brings back another value). The finding names the
-instruction that set the register, the call and the callee's instruction that changed it.
+instruction that set the register, the call and the callee's instruction that changed it; on
+AArch64 it adds when the callee's CFI records no save of the register either.
 
 And through the callee's call-frame information (gimli, `.eh_frame`/`.debug_frame`), with
 stack memory (a core): when the callee's CFI says it saved the register at CFA+n, the saved

@@ -35,7 +35,8 @@ value, where the printed value cannot be that value:
   With the machine code (a core and its executable, or a transcript read with `--exe`) the
   evidence also names the instruction that last wrote the register, walking out from frame #0
   through the frames whose code before their pc does not write it (`r13 was last written at
-  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`).
+  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`; on AArch64, decoded with yaxpeax-arm:
+  `x20 was last written at run_pass_manager+0x14: mov x20, x1 (frame #2)`).
 - Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
   `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
 - GHC code keeps BaseReg in r13 (x19 on AArch64): a pointer into writable memory.
