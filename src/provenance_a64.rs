@@ -731,4 +731,29 @@ mod tests {
         // The access through x19 between its write and the call.
         assert_eq!(mem_operand(&c[5].insn), Some((19, 0, 0)));
     }
+
+    /// Decoding and formatting never panic, whatever the word (a damaged core or a wrong
+    /// `--exe` gives arbitrary bytes): a million words spread over the whole encoding space,
+    /// plus every word that differs from a real one in one bit.
+    #[test]
+    fn any_word_decodes_or_is_refused_without_panicking() {
+        let mut decoded = 0usize;
+        let mut check = |w: u32| {
+            if let Some(d) = decode_word(w.to_le_bytes(), 0x400000) {
+                decoded += 1;
+                let _ = written(&d.insn);
+                let _ = call_target(&d);
+                assert!(!d.text.is_empty());
+            }
+        };
+        for k in 0..1u32 << 20 {
+            check(k.wrapping_mul(4093).wrapping_add(k >> 7));
+        }
+        for w in SCALE_ROW.iter().chain(&RUN_PASS_MANAGER).chain(&MIX_BITS) {
+            for b in 0..32 {
+                check(w ^ (1 << b));
+            }
+        }
+        assert!(decoded > 1 << 18, "{decoded} of 2^20 words decoded");
+    }
 }
