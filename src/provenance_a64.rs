@@ -70,8 +70,8 @@ pub fn decode_word(word: [u8; 4], address: u64) -> Option<Decoded> {
 /// Decodes `[start, end)` from the trace's process memory: every word must decode.
 pub fn decode_range(trace: &Trace, start: u64, end: u64) -> Option<Vec<Decoded>> {
     let mem = trace.memory.as_ref()?;
-    let len = end.checked_sub(start).filter(|l| *l > 0 && *l <= 64 << 10 && l % 4 == 0)? as usize;
-    if start % 4 != 0 {
+    let len = end.checked_sub(start).filter(|l| *l > 0 && *l <= 64 << 10 && l.is_multiple_of(4))? as usize;
+    if !start.is_multiple_of(4) {
         return None;
     }
     let mut buf = vec![0u8; len];
@@ -93,7 +93,7 @@ pub fn decode_bytes(bytes: &[u8], start: u64) -> Option<Vec<Decoded>> {
 /// Decodes a function from `start` to its first `ret` (at most `max` instructions).
 pub fn decode_function(trace: &Trace, start: u64, max: usize) -> Option<Vec<Decoded>> {
     let mem = trace.memory.as_ref()?;
-    if start % 4 != 0 {
+    if !start.is_multiple_of(4) {
         return None;
     }
     let mut buf = vec![0u8; max * 4];
@@ -273,7 +273,7 @@ pub fn call_target(d: &Decoded) -> Option<Option<u64>> {
 /// The targets of the `bl` instructions in `[start, end)` of the process code (at most
 /// 16 KiB of code is read).
 pub fn call_targets(mem: &TraceMemory, start: u64, end: u64) -> Vec<u64> {
-    let Some(len) = end.checked_sub(start).filter(|l| *l > 0 && *l <= 16 << 10 && start % 4 == 0) else {
+    let Some(len) = end.checked_sub(start).filter(|l| *l > 0 && *l <= 16 << 10 && start.is_multiple_of(4)) else {
         return Vec::new();
     };
     let mut buf = vec![0u8; len as usize];
@@ -498,7 +498,7 @@ pub fn cfi_slot_changed(
     let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
         mem_operand(&d.insn).is_some_and(|(b, off, _)| {
             let a = value.wrapping_add(off as u64);
-            b == reg && (a < 0x1000 || a >= 1 << 48)
+            b == reg && !(0x1000..1 << 48).contains(&a)
         })
     })?;
     let (k, (_, _, off)) =
