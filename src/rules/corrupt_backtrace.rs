@@ -146,7 +146,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 &RULE,
                 format!(
                     "the Go runtime's unwinder found a return address outside every function ({}): the goroutine's stack was overwritten, and the frames past it are not real",
-                    m.text.trim().trim_start_matches("runtime: ")
+                    m.text.trim()
                 ),
             )
             .at(si, th, None)

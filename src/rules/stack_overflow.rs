@@ -192,8 +192,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = vg_msg
         {
-            let who = if valgrind { "valgrind" } else { "the Go runtime" };
-            msg = Some(format!("{who}: {}", m.text.trim().trim_start_matches("runtime: ")));
+            msg = Some(if valgrind {
+                format!("valgrind: {}", m.text.trim())
+            } else {
+                format!("the Go runtime says `{}`", m.text.trim())
+            });
         }
         if msg.is_none()
             && let Some(c) = checker_says
@@ -357,7 +360,7 @@ rip            0x422b16            0x422b16 <value_load+278>
                  main.walk(0x1)\n\t/x/main.go:9 +0x2a fp=0xc0203a03a0 sp=0xc0203a0398 pc=0x4a21c5\n";
         let f = run_rule(&RULE, t);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].message.starts_with("the Go runtime: goroutine stack exceeds"), "{}", f[0].message);
+        assert!(f[0].message.starts_with("the Go runtime says `runtime: goroutine stack exceeds"), "{}", f[0].message);
         // Another Go fatal error is not a stack overflow.
         let quiet = "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main()\n\t/x/main.go:3 +0x1\n";
         assert!(run_rule(&RULE, quiet).is_empty());
