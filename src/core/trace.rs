@@ -76,6 +76,7 @@ fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
             frame: 0,
             location: None,
             text: text.trim_end().into(),
+            bytes: None,
             current: out.is_empty(),
             span: Span::default(),
         });

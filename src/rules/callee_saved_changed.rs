@@ -116,13 +116,11 @@ fn sym_offset(s: &crate::model::SymbolRef) -> Option<(String, u64)> {
 /// executable, or a transcript read with `--exe`); the CFI path needs stack memory (a core).
 /// x86-64.
 fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
-    use crate::provenance::{
-        CalleeEffect, callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes,
-    };
-    if cx.trace.arch != crate::model::Arch::X86_64
-        || cx.trace.memory.is_none()
-        || !matches!(cx.signo(stop), Some(11) | Some(7))
-    {
+    use crate::provenance::{callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes};
+    if cx.trace.memory.is_none() {
+        return returned_clobber_text(cx, si, stop, out);
+    }
+    if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
         return;
     }
     let Some(th) = stop.crashed_thread() else { return };
@@ -186,51 +184,208 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         .map(|(n, _)| n)
         .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
         .unwrap_or_else(|| format!("{target:#x}"));
-    let at = |a: u64| {
-        if a >= target && a - target < 0x10000 {
-            format!("{callee_name}+{:#x}", a - target)
-        } else {
-            format!("{fname}+{:#x}", a - (pc - off))
+    let c = Clobber {
+        base: &base,
+        value,
+        fname: &fname,
+        start: pc - off,
+        callee_name,
+        target,
+        writer: writer.map(|w| (w.address, w.text.clone())),
+        call: (call.address, call.text.clone()),
+        effect,
+        source: None,
+    };
+    out.push(c.finding(si, th, fi));
+}
+
+/// A callee that changed a callee-saved register, as either path found it.
+struct Clobber<'x> {
+    base: &'x str,
+    value: u64,
+    /// Frame #0's function and its start.
+    fname: &'x str,
+    start: u64,
+    callee_name: String,
+    target: u64,
+    writer: Option<(u64, String)>,
+    call: (u64, String),
+    effect: crate::provenance::CalleeEffect,
+    /// Where the code came from, when not from the machine code.
+    source: Option<String>,
+}
+
+impl Clobber<'_> {
+    fn finding(&self, si: usize, th: &crate::model::Thread, fi: &crate::model::Instruction) -> Finding {
+        use crate::provenance::CalleeEffect;
+        let (base, value, fname, callee_name, target) =
+            (self.base, self.value, self.fname, self.callee_name.as_str(), self.target);
+        let at = |a: u64| {
+            if a >= target && a - target < 0x10000 {
+                format!("{callee_name}+{:#x}", a - target)
+            } else {
+                format!("{fname}+{:#x}", a - self.start)
+            }
+        };
+        let origin = match &self.writer {
+            Some((a, t)) => format!("last written at {}: `{t}`", at(*a)),
+            None => match &self.source {
+                Some(_) => format!("not written in the instructions of {fname} shown before the call"),
+                None => format!("not written in {fname} since its entry: inherited from its caller"),
+            },
+        };
+        let caller_at = |a: u64| format!("{fname}+{:#x}", a - self.start);
+        let how = match &self.effect {
+            CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
+                "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+                caller_at(prior.0),
+                prior.1,
+                at(save.0),
+                save.1
+            ),
+            CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
+                "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, holds {value:#x} in the x/ dump: it was overwritten before {callee_name} restored {base} from it",
+                caller_at(prior.0),
+                prior.1,
+                at(save.0),
+                save.1
+            ),
+            CalleeEffect::Clobbers(a, t) => {
+                format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a))
+            }
+            CalleeEffect::OverwritesSaveSlot { push, store } => format!(
+                "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
+                at(push.0),
+                push.1,
+                at(store.0),
+                store.1
+            ),
+        };
+        let msg = format!(
+            "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
+            at(self.call.0)
+        );
+        let mut f = Finding::new(&RULE, msg)
+            .at(si, Some(th), Some(0))
+            .rank(95)
+            .severity(Severity::Error)
+            .register(base)
+            .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
+            .evidence(format!("{base} {origin}"), None)
+            .evidence(format!("call at {}: `{}`", at(self.call.0), self.call.1), None)
+            .evidence(how, None);
+        if let Some(s) = &self.source {
+            f = f.evidence(s.clone(), None);
+        }
+        f.step(format!("disassemble {callee_name}"))
+            .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", self.call.0))
+    }
+}
+
+/// [`returned_clobber`] from what the transcript shows, for a transcript read without the
+/// binary: frame #0's code and the callee's from the transcript's disassembly (`disassemble`,
+/// `disassemble CALLEE`, `x/Ni`), the callee's save slot from its shown prologue, and the
+/// slot's word from the transcript's `x/` dumps of the dead frame below sp. x86-64.
+fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance::CalleeEffect;
+    use crate::provenance_text::{callee_effect, code_before, function_at, save_slot};
+    if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let Some(pc) = cx.pc(stop) else { return };
+    let Some(fi) = cx.fault_insn(stop) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "rsp" {
+        return;
+    }
+    let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
+    let Some(code) = code_before(stop, pc) else { return };
+    let Some(start) = code.start else { return };
+    let Some(fname) = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())
+    else {
+        return;
+    };
+    // Walk back from pc: the last call, then the last writer of reg before it.
+    let mut call = None;
+    let mut writer = None;
+    for d in code.insns.iter().rev() {
+        if d.is_call() {
+            if call.is_none() {
+                call = Some(d);
+            }
+            continue;
+        }
+        match d.writes(&base) {
+            Some(true) => {
+                writer = Some(d);
+                break;
+            }
+            Some(false) => {}
+            None => return,
+        }
+        // The caller must not move sp between the call and the pc (the callee's CFA is the
+        // caller's sp at the call).
+        if call.is_none() && d.writes("rsp") != Some(false) {
+            return;
+        }
+    }
+    let Some(call) = call else { return };
+    if writer.is_none() && !code.from_entry {
+        return;
+    }
+    let Some((target, sym)) = call.x86.as_ref().and_then(|x| x.branch_target()) else { return };
+    let callee_name = sym.map(str::to_string).unwrap_or_else(|| format!("{target:#x}"));
+    let Some(callee) = function_at(stop, target, 400) else { return };
+    let effect = match callee_effect(&callee, &base) {
+        Some(e) => e,
+        None => {
+            // The saved copy in the dead frame below the caller's sp, when a dump shows it,
+            // holds the value the register has now, and an access through the register before
+            // the call shows it held something else then.
+            let Some(sp) = cx.reg0(stop, "rsp").and_then(|r| r.value) else { return };
+            let Some((off, save)) = save_slot(&callee, &base) else { return };
+            let Some(slot) = sp.checked_add_signed(off) else { return };
+            if stop.read_u64(slot) != Some(value) {
+                return;
+            }
+            let from = writer.map(|w| w.address).unwrap_or(0);
+            let prior = code.insns.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+                d.x86.as_ref().and_then(|x| x.accessed_memory()).is_some_and(|m| {
+                    m.base.as_deref() == Some(base.as_str()) && m.index.is_none() && m.segment.is_none() && {
+                        let a = value.wrapping_add(m.disp as u64);
+                        a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+                    }
+                })
+            });
+            let Some(prior) = prior else { return };
+            CalleeEffect::SlotChangedInShownCode {
+                slot,
+                cfa_offset: off,
+                save: (save.address, save.text.to_string()),
+                prior: (prior.address, prior.text.to_string()),
+            }
         }
     };
-    let origin = match writer {
-        Some(w) => format!("last written at {}: `{}`", at(w.address), w.text),
-        None => format!("not written in {fname} since its entry: inherited from its caller"),
-    };
-    let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
-    let how = match &effect {
-        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
-            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
-            caller_at(prior.0),
-            prior.1,
-            at(save.0),
-            save.1
-        ),
-        CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
-        CalleeEffect::OverwritesSaveSlot { push, store } => format!(
-            "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
-            at(push.0),
-            push.1,
-            at(store.0),
-            store.1
-        ),
-    };
-    let msg = format!(
-        "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
-        at(call.address)
+    let shown = format!(
+        "from the transcript's disassembly: {} instructions of {fname} before the pc{}, {} of {callee_name} from its entry to its ret",
+        code.insns.len(),
+        if code.from_entry { " from its entry" } else { "" },
+        callee.len()
     );
-    let f = Finding::new(&RULE, msg)
-        .at(si, Some(th), Some(0))
-        .rank(95)
-        .severity(Severity::Error)
-        .register(&base)
-        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
-        .evidence(format!("{base} {origin}"), None)
-        .evidence(format!("call at {}: `{}`", at(call.address), call.text), None)
-        .evidence(how, None)
-        .step(format!("disassemble {callee_name}"))
-        .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", call.address));
-    out.push(f);
+    let c = Clobber {
+        base: &base,
+        value,
+        fname: &fname,
+        start,
+        callee_name,
+        target,
+        writer: writer.map(|w| (w.address, w.text.to_string())),
+        call: (call.address, call.text.to_string()),
+        effect,
+        source: Some(shown),
+    };
+    out.push(c.finding(si, th, fi));
 }
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {

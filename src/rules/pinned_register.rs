@@ -341,9 +341,9 @@ impl<'c, 'a> Site<'c, 'a> {
         None
     }
 
-    /// Register provenance from the machine code (a core, or a transcript with `--exe`): the
-    /// instruction that last wrote the register, walking out from frame #0 through the
-    /// frames that pass it on unchanged.
+    /// Register provenance from the machine code (a core, or a transcript with `--exe`), else
+    /// from the transcript's own disassembly: the instruction that last wrote the register,
+    /// walking out from frame #0 through the frames that pass it on unchanged.
     fn origin(&self) -> Option<String> {
         use crate::provenance::{Origin, gpr, register_origin};
         if self.cx.trace.arch != crate::model::Arch::X86_64 || self.pos != 0 {
@@ -355,7 +355,15 @@ impl<'c, 'a> Site<'c, 'a> {
             format!("{} (frame #{})", f.function_name(), f.index)
         };
         let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
-        match register_origin(self.cx.trace, self.th, reg, 32)? {
+        let (origin, source) = match register_origin(self.cx.trace, self.th, reg, 32) {
+            Some(o) => (o, String::new()),
+            None => {
+                let (o, covers) = crate::provenance_text::register_origin(self.stop, self.th, self.p.register, 32)?;
+                let shown: Vec<String> = covers.iter().map(|c| c.describe(self.th)).collect();
+                (o, format!(" (from the transcript's disassembly: {})", shown.join("; ")))
+            }
+        };
+        let sentence = match origin {
             Origin::Written { pos, label, text, through, .. } => {
                 let mut t = format!(
                     "{} was last written at {label}: `{text}` (frame #{})",
@@ -365,18 +373,32 @@ impl<'c, 'a> Site<'c, 'a> {
                     let names: Vec<String> = through.iter().map(named).collect();
                     t.push_str(&format!("; not written since by {}, which pass it on", names.join(", ")));
                 }
-                Some(t)
+                t
             }
             Origin::NotFound { pos, through } => {
                 let names: Vec<String> = through.iter().map(named).collect();
-                Some(format!(
+                format!(
                     "{} is not written in {} before their pc: inherited from {}",
                     self.p.register,
                     names.join(", "),
                     name(pos)
-                ))
+                )
             }
-        }
+            Origin::NotInShown { pos, shown, through } => {
+                let mut t = format!(
+                    "{} is not written in the {shown} instructions shown of {} before its pc",
+                    self.p.register,
+                    name(pos)
+                );
+                if !through.is_empty() {
+                    let names: Vec<String> = through.iter().map(named).collect();
+                    t.push_str(&format!(", nor by {}, which pass it on", names.join(", ")));
+                }
+                t.push_str(": it was written earlier than the listing shows");
+                t
+            }
+        };
+        Some(sentence + &source)
     }
 
     /// Argument registers (frame #0 only: above it they show frame-0 values) equal to `v`.
