@@ -33,7 +33,7 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      cpp-caught-then-segv rust-overflow rust-unwrap-none rust-caught-panic-segv rust-two-panics go-nil
      clang-movaps clang-thread-assert asm-cfi-movsave asm-cfi-movsave-ok cpp-deleted-virtual
      clang-o3-static-pie jit-garbage clang-stack-protector entry-value-walk julia-r13-intel
-     push-slot-overrun push-slot-ok)
+     push-slot-overrun push-slot-ok live-slot-smash live-slot-ok)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -78,7 +78,7 @@ build_one() {
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok | push-slot-overrun | \
-        push-slot-ok)
+        push-slot-ok | live-slot-smash | live-slot-ok)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     julia-r13-intel)
@@ -148,6 +148,8 @@ extra_commands() {
     push-slot-overrun | push-slot-ok)
         printf '%s\n' "disassemble" "info frame" 'x/8gx $sp-64' "disassemble /r mix_rows" "frame 1" \
             "info frame" ;;
+    live-slot-smash | live-slot-ok)
+        printf '%s\n' "info frame" "frame 1" "disassemble" "info frame" ;;
     esac
 }
 

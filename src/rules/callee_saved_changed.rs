@@ -32,6 +32,18 @@ last write and the call) would have faulted with that value (it is in the zero p
 non-canonical), the callee's saved copy was overwritten and its restore brought it back: the
 finding quotes the CFI rule, the slot and the access that proves the earlier value.
 
+From the transcript alone (no binary, no core), the same two checks read the code the
+transcript shows: frame #0's `disassemble` and the callee's (`disassemble CALLEE`, AT&T or
+Intel, `/r` bytes decoded with iced-x86), the callee's save slot from its shown prologue
+(`push`, `sub $n,%rsp`, `mov %reg,disp(%rsp)`), and the slot's word from an `x/` dump of the
+dead frame below sp (`x/8gx $sp-64`); the finding says it comes from the transcript's
+disassembly. And for a frame that has not returned yet: when its `info frame` says where it
+saved a callee-saved register, an `x/` dump shows that word, and the caller's disassembly (up
+to the return address) shows an access through the register before the call that could not
+have been made with the saved value, the save slot was overwritten (a stack buffer overrun,
+say) and returning would hand the caller that value. Nothing is claimed without the memory
+shown.
+
 **Why it matters** A function may only change a callee-saved register if it saves the
 caller's value and restores it before returning; the unwinder's "Saved registers" list is
 where that save is recorded. A register that changed without a save means either the callee
@@ -388,6 +400,102 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
     out.push(c.finding(si, th, fi));
 }
 
+/// A live frame's saved copy of a callee-saved register, where `info frame` says it is and an
+/// `x/` dump shows it, holds a value the caller cannot have had at the call: the caller's code
+/// (the transcript's disassembly up to the return address) accessed memory through the
+/// register, after its last write and before the call, at an address that can never be
+/// mapped with that value. The slot was overwritten; the callee's restore will hand the
+/// caller that value (and gdb already shows it as the caller's). x86-64.
+fn live_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance_text::{code_before, label};
+    if cx.trace.arch != crate::model::Arch::X86_64 {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    for fi in &stop.frame_info {
+        if fi.thread.as_ref().is_some_and(|t| **t != *th.id) {
+            continue;
+        }
+        let Some(level) = fi.level else { continue };
+        let Some(pos) = th.frames.iter().position(|f| f.index == level && !f.inlined) else { continue };
+        let callee = &th.frames[pos];
+        let Some(caller) = th.frames.get(pos + 1) else { continue };
+        if callee.signal_handler || caller.signal_handler || caller.inlined {
+            continue;
+        }
+        let Some(ret) = caller.pc.map(|a| a.0) else { continue };
+        let Some(code) = code_before(stop, ret) else { continue };
+        let Some(call) = code.insns.last().filter(|d| d.is_call()) else { continue };
+        let caller_name = caller.function.as_deref().map(str::to_string).or(code.symbol.clone());
+        let caller_name = caller_name.unwrap_or_else(|| "??".to_string());
+        for (reg, slot) in &fi.saved_registers {
+            let reg: &str = reg;
+            if reg == "rsp" || !runtime::callee_saved(cx.trace.arch).contains(&reg) {
+                continue;
+            }
+            let Some(saved) = cx.read_u64(stop, slot.0) else { continue };
+            // The caller's last write of reg before the call, and an access through reg after it.
+            let mut writer = None;
+            let mut unknown = false;
+            for d in code.insns[..code.insns.len() - 1].iter().rev() {
+                match d.writes(reg) {
+                    Some(true) => {
+                        writer = Some(d);
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        unknown = true;
+                        break;
+                    }
+                }
+            }
+            if unknown || writer.is_none() && !code.from_entry {
+                continue;
+            }
+            let from = writer.map(|w| w.address).unwrap_or(0);
+            let prior = code.insns.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+                d.x86.as_ref().and_then(|x| x.accessed_memory()).is_some_and(|m| {
+                    m.base.as_deref() == Some(reg) && m.index.is_none() && m.segment.is_none() && {
+                        let a = saved.wrapping_add(m.disp as u64);
+                        a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+                    }
+                })
+            });
+            let Some(prior) = prior else { continue };
+            let at = |a: u64| label(&caller_name, code.start, a);
+            let callee_name = callee.function_name();
+            let dump = stop.memory.iter().find(|m| m.read_u64(slot.0).is_some()).map(|m| m.span);
+            let msg = format!(
+                "{callee_name} (frame #{level}) saved {caller_name}'s {reg} at {:#x}, and that saved copy now holds {saved:#x}, which {caller_name} (frame #{}) cannot have had at the call: {} `{}` read through {reg} without faulting; the slot was overwritten, and returning would restore {reg} = {saved:#x} into {caller_name}",
+                slot.0,
+                caller.index,
+                at(prior.address),
+                prior.text
+            );
+            let mut f = Finding::new(&RULE, msg)
+                .at(si, Some(th), Some(level))
+                .rank(60)
+                .register(reg)
+                .evidence(format!("info frame for frame #{level}: {reg} at {:#x}", slot.0), Some(fi.span))
+                .evidence(format!("[{:#x}] = {saved:#x}", slot.0), dump)
+                .evidence(
+                    format!("{} `{}` reads through {reg} before the call", at(prior.address), prior.text),
+                    Some(prior.span),
+                )
+                .evidence(format!("call at {}: `{}`", at(call.address), call.text), Some(call.span));
+            if let Some(w) = writer {
+                f = f.evidence(format!("{reg} last written at {}: `{}`", at(w.address), w.text), Some(w.span));
+            }
+            out.push(
+                f.step(format!("frame {level}"))
+                    .step("disassemble")
+                    .step(format!("watch *(long *){:#x} (rr: then reverse-continue)", slot.0)),
+            );
+        }
+    }
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let saved_set = runtime::callee_saved(arch);
@@ -396,6 +504,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     }
     for (si, stop) in cx.stops() {
         returned_clobber(cx, si, stop, out);
+        live_slot_overwritten(cx, si, stop, out);
     }
     for (si, stop) in cx.stops() {
         // `info frame` output is not tied to a thread; use it only for the thread it most likely
