@@ -320,7 +320,7 @@ pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
 /// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
 /// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
 /// else frame #0's printed `rip`).
-fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
+pub fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
     let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
         innermost
             .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.natural.clone()))

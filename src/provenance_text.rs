@@ -60,6 +60,36 @@ impl<'a> ShownInsn<'a> {
     }
 }
 
+/// Whether control surely went from `from` to `to` (addresses of `code`) in a straight line:
+/// no jump between them, and no jump in `code` into `(from, to]`. Without it an instruction
+/// between them may have been jumped over.
+pub fn straight_line(code: &[ShownInsn<'_>], from: u64, to: u64) -> bool {
+    code.iter().all(|d| {
+        let jump = match &d.machine {
+            Some(m) => !matches!(m.flow_control(), iced_x86::FlowControl::Next | iced_x86::FlowControl::Call),
+            None => d.x86.as_ref().is_none_or(|x| {
+                let m = x.mnemonic.as_str();
+                m.starts_with('j') || m.starts_with("loop") || m.starts_with("ret")
+            }),
+        };
+        if !jump {
+            return true;
+        }
+        let target = match &d.machine {
+            Some(m) if m.is_jcc_short_or_near() || m.is_jmp_short_or_near() => Some(m.near_branch_target()),
+            Some(_) => None,
+            None => d.x86.as_ref().and_then(|x| x.branch_target()).map(|(a, _)| a),
+        };
+        let inside = d.address >= from && d.address < to;
+        let ret = match &d.machine {
+            Some(m) => m.flow_control() == iced_x86::FlowControl::Return,
+            None => d.x86.as_ref().is_some_and(X86Text::is_ret),
+        };
+        // A return leaves; a jump whose target is not known may land anywhere.
+        !inside && (ret || target.is_some_and(|t| t <= from || t > to))
+    })
+}
+
 /// The code of one function the transcript shows before a pc.
 pub struct ShownCode<'a> {
     /// In address order, up to (not including) the pc.

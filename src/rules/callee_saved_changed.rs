@@ -300,7 +300,7 @@ impl Clobber<'_> {
 /// slot's word from the transcript's `x/` dumps of the dead frame below sp. x86-64.
 fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
     use crate::provenance::CalleeEffect;
-    use crate::provenance_text::{callee_effect, code_before, function_at, save_slot};
+    use crate::provenance_text::{callee_effect, code_before, function_at, save_slot, straight_line};
     if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
         return;
     }
@@ -370,7 +370,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
                     }
                 })
             });
-            let Some(prior) = prior else { return };
+            let Some(prior) = prior.filter(|p| straight_line(&code.insns, p.address, call.address)) else { return };
             CalleeEffect::SlotChangedInShownCode {
                 slot,
                 cfa_offset: off,
@@ -400,18 +400,81 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
     out.push(c.finding(si, th, fi));
 }
 
-/// A live frame's saved copy of a callee-saved register, where `info frame` says it is and an
-/// `x/` dump shows it, holds a value the caller cannot have had at the call: the caller's code
-/// (the transcript's disassembly up to the return address) accessed memory through the
-/// register, after its last write and before the call, at an address that can never be
-/// mapped with that value. The slot was overwritten; the callee's restore will hand the
-/// caller that value (and gdb already shows it as the caller's). x86-64.
+/// One live frame's overwritten save slot, as either path found it.
+struct LiveSlot<'x> {
+    level: u32,
+    callee: &'x str,
+    caller: String,
+    caller_index: u32,
+    reg: &'x str,
+    slot: u64,
+    saved: u64,
+    /// Where the slot is known from (`info frame …` / the CFI rule) and its span.
+    slot_source: (String, Option<crate::model::Span>),
+    /// (label, text, span) of the access through reg before the call, the call, the writer.
+    prior: (String, String, Option<crate::model::Span>),
+    call: (String, String, Option<crate::model::Span>),
+    writer: Option<(String, String, Option<crate::model::Span>)>,
+}
+
+impl LiveSlot<'_> {
+    fn finding(self, si: usize, th: &crate::model::Thread, stop: &crate::model::Stop) -> Finding {
+        let LiveSlot { level, callee, caller, caller_index, reg, slot, saved, .. } = &self;
+        let msg = format!(
+            "{callee} (frame #{level}) saved {caller}'s {reg} at {slot:#x}, and that saved copy now holds {saved:#x}, which {caller} (frame #{caller_index}) cannot have had at the call: {} `{}` read through {reg} without faulting; the slot was overwritten, and returning would restore {reg} = {saved:#x} into {caller}",
+            self.prior.0, self.prior.1
+        );
+        let dump = stop.memory.iter().find(|m| m.read_u64(*slot).is_some()).map(|m| m.span);
+        let mut f = Finding::new(&RULE, msg)
+            .at(si, Some(th), Some(*level))
+            .rank(60)
+            .register(reg)
+            .evidence(self.slot_source.0.clone(), self.slot_source.1)
+            .evidence(format!("[{slot:#x}] = {saved:#x}"), dump)
+            .evidence(format!("{} `{}` reads through {reg} before the call", self.prior.0, self.prior.1), self.prior.2)
+            .evidence(format!("call at {}: `{}`", self.call.0, self.call.1), self.call.2);
+        if let Some((l, t, span)) = &self.writer {
+            f = f.evidence(format!("{reg} last written at {l}: `{t}`"), *span);
+        }
+        f.step(format!("frame {level}"))
+            .step("disassemble")
+            .step(format!("watch *(long *){slot:#x} (rr: then reverse-continue)"))
+    }
+}
+
+/// Whether an access at `value + disp` could never have been made (the zero page, or a
+/// non-canonical address).
+fn never_mapped(value: u64, disp: i64) -> bool {
+    let a = value.wrapping_add(disp as u64);
+    a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+}
+
+/// A live frame's saved copy of a callee-saved register holds a value the caller cannot have
+/// had at the call: the caller's code (up to the return address) accessed memory through the
+/// register, after its last write and before the call, at an address that can never be mapped
+/// with that value. The slot was overwritten; the callee's restore will hand the caller that
+/// value (and the unwinder already shows it as the caller's). Where the slot is: the callee's
+/// CFI with the machine code (a core, or a transcript with `--exe`), else the transcript's
+/// `info frame`; the word: the core's memory or an `x/` dump. x86-64.
 fn live_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
-    use crate::provenance_text::{code_before, label};
     if cx.trace.arch != crate::model::Arch::X86_64 {
         return;
     }
     let Some(th) = stop.crashed_thread() else { return };
+    let found = if cx.trace.memory.is_some() { live_slots_binary(cx, stop, th) } else { live_slots_text(cx, stop, th) };
+    for l in found {
+        out.push(l.finding(si, th, stop));
+    }
+}
+
+/// The transcript's path: `info frame` of each frame, its disassembly of the caller.
+fn live_slots_text<'x>(
+    cx: &RuleContext<'_>,
+    stop: &'x crate::model::Stop,
+    th: &'x crate::model::Thread,
+) -> Vec<LiveSlot<'x>> {
+    use crate::provenance_text::{code_before, label, straight_line};
+    let mut out = Vec::new();
     for fi in &stop.frame_info {
         if fi.thread.as_ref().is_some_and(|t| **t != *th.id) {
             continue;
@@ -456,44 +519,116 @@ fn live_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
             let from = writer.map(|w| w.address).unwrap_or(0);
             let prior = code.insns.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
                 d.x86.as_ref().and_then(|x| x.accessed_memory()).is_some_and(|m| {
-                    m.base.as_deref() == Some(reg) && m.index.is_none() && m.segment.is_none() && {
-                        let a = saved.wrapping_add(m.disp as u64);
-                        a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
-                    }
+                    m.base.as_deref() == Some(reg)
+                        && m.index.is_none()
+                        && m.segment.is_none()
+                        && never_mapped(saved, m.disp)
                 })
             });
-            let Some(prior) = prior else { continue };
+            let Some(prior) = prior.filter(|p| straight_line(&code.insns, p.address, call.address)) else { continue };
             let at = |a: u64| label(&caller_name, code.start, a);
-            let callee_name = callee.function_name();
-            let dump = stop.memory.iter().find(|m| m.read_u64(slot.0).is_some()).map(|m| m.span);
-            let msg = format!(
-                "{callee_name} (frame #{level}) saved {caller_name}'s {reg} at {:#x}, and that saved copy now holds {saved:#x}, which {caller_name} (frame #{}) cannot have had at the call: {} `{}` read through {reg} without faulting; the slot was overwritten, and returning would restore {reg} = {saved:#x} into {caller_name}",
-                slot.0,
-                caller.index,
-                at(prior.address),
-                prior.text
-            );
-            let mut f = Finding::new(&RULE, msg)
-                .at(si, Some(th), Some(level))
-                .rank(60)
-                .register(reg)
-                .evidence(format!("info frame for frame #{level}: {reg} at {:#x}", slot.0), Some(fi.span))
-                .evidence(format!("[{:#x}] = {saved:#x}", slot.0), dump)
-                .evidence(
-                    format!("{} `{}` reads through {reg} before the call", at(prior.address), prior.text),
-                    Some(prior.span),
-                )
-                .evidence(format!("call at {}: `{}`", at(call.address), call.text), Some(call.span));
-            if let Some(w) = writer {
-                f = f.evidence(format!("{reg} last written at {}: `{}`", at(w.address), w.text), Some(w.span));
-            }
-            out.push(
-                f.step(format!("frame {level}"))
-                    .step("disassemble")
-                    .step(format!("watch *(long *){:#x} (rr: then reverse-continue)", slot.0)),
-            );
+            out.push(LiveSlot {
+                level,
+                callee: callee.function_name(),
+                caller: caller_name.clone(),
+                caller_index: caller.index,
+                reg,
+                slot: slot.0,
+                saved,
+                slot_source: (format!("info frame for frame #{level}: {reg} at {:#x}", slot.0), Some(fi.span)),
+                prior: (at(prior.address), prior.text.to_string(), Some(prior.span)),
+                call: (at(call.address), call.text.to_string(), Some(call.span)),
+                writer: writer.map(|w| (at(w.address), w.text.to_string(), Some(w.span))),
+            });
         }
     }
+    out
+}
+
+/// The machine code's path: the callee's CFI says where it saved each callee-saved register
+/// at its pc (the slot is its CFA, from its own registers, plus the rule's offset), the caller's
+/// code is decoded up to its return address.
+fn live_slots_binary<'x>(
+    cx: &RuleContext<'_>,
+    stop: &'x crate::model::Stop,
+    th: &'x crate::model::Thread,
+) -> Vec<LiveSlot<'x>> {
+    use crate::provenance::{code_before, dwarf_number, gpr, writes};
+    let mut out = Vec::new();
+    let Some(mem) = cx.trace.memory.as_ref() else { return out };
+    let mut info = iced_x86::InstructionInfoFactory::new();
+    // The innermost frame only: its registers are the thread's (outer frames' registers are
+    // the unwinder's reconstruction, whose CFA would need the CFI rule of every inner frame).
+    let Some(callee) = th.frames.first().filter(|f| !f.inlined && !f.signal_handler) else { return out };
+    let Some(caller) = th.frames.get(1).filter(|f| !f.inlined && !f.signal_handler) else { return out };
+    let Some(regs) = th.registers.get(&callee.index) else { return out };
+    let (Some(pc), Some(ret)) = (cx.pc(stop), caller.pc.map(|a| a.0)) else { return out };
+    let Some((caller_name, start, code)) = code_before(cx.trace, th, false, ret) else { return out };
+    let Some(call) = code.last().filter(|d| d.insn.is_call_near() || d.insn.is_call_near_indirect()) else {
+        return out;
+    };
+    let at = |a: u64| format!("{caller_name}+{:#x}", a - start);
+    for reg in runtime::callee_saved(cx.trace.arch) {
+        let Some(r) = gpr(reg).filter(|_| *reg != "rsp") else { continue };
+        let Some(dw) = dwarf_number(r) else { continue };
+        let Some((cfa_reg, cfa_off, off)) = mem.0.cfi_saved_slot(pc, dw) else { continue };
+        let cfa_base = match cfa_reg {
+            7 => regs.get("rsp"),
+            6 => regs.get("rbp"),
+            _ => None,
+        };
+        let Some(slot) = cfa_base.and_then(|b| b.checked_add_signed(cfa_off)).and_then(|c| c.checked_add_signed(off))
+        else {
+            continue;
+        };
+        let Some(saved) = cx.read_u64(stop, slot) else { continue };
+        let writer = code[..code.len() - 1].iter().rev().find(|d| writes(&mut info, &d.insn, r));
+        let from = writer.map(|w| w.address).unwrap_or(0);
+        let full = r.full_register();
+        let prior = code.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+            let i = &d.insn;
+            (0..i.op_count()).any(|k| i.op_kind(k) == iced_x86::OpKind::Memory)
+                && i.mnemonic() != iced_x86::Mnemonic::Lea
+                && i.memory_base().full_register() == full
+                && i.memory_index() == iced_x86::Register::None
+                && never_mapped(saved, i.memory_displacement64() as i64)
+        });
+        // Control went from the access to the call in a straight line (no jump between them or
+        // into them).
+        let jumps_over = |p: u64| {
+            code.iter().any(|d| {
+                let i = &d.insn;
+                let flow = !matches!(i.flow_control(), iced_x86::FlowControl::Next | iced_x86::FlowControl::Call);
+                let inside = d.address >= p && d.address < call.address;
+                let into = (i.is_jcc_short_or_near() || i.is_jmp_short_or_near())
+                    && (p + 1..=call.address).contains(&i.near_branch_target());
+                let ret = i.flow_control() == iced_x86::FlowControl::Return;
+                flow && (inside || into || !(ret || i.is_jcc_short_or_near() || i.is_jmp_short_or_near()))
+            })
+        };
+        let Some(prior) = prior.filter(|p| !jumps_over(p.address)) else { continue };
+        out.push(LiveSlot {
+            level: callee.index,
+            callee: callee.function_name(),
+            caller: caller_name.clone(),
+            caller_index: caller.index,
+            reg,
+            slot,
+            saved,
+            slot_source: (
+                format!(
+                    "{}'s CFI saves {reg} at CFA{off} (CFA = {} {cfa_off:+})",
+                    callee.function_name(),
+                    if cfa_reg == 7 { "rsp" } else { "rbp" }
+                ),
+                None,
+            ),
+            prior: (at(prior.address), prior.text.clone(), None),
+            call: (at(call.address), call.text.clone(), None),
+            writer: writer.map(|w| (at(w.address), w.text.clone(), None)),
+        });
+    }
+    out
 }
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
