@@ -52,6 +52,18 @@ impl<'a> ShownInsn<'a> {
         }
     }
 
+    /// The target of a direct jump (conditional or not).
+    pub fn jump_target(&self) -> Option<u64> {
+        match &self.machine {
+            Some(m) if m.is_jcc_short_or_near() || m.is_jmp_short_or_near() => Some(m.near_branch_target()),
+            Some(_) => None,
+            None => {
+                let x = self.x86.as_ref()?;
+                x.mnemonic.starts_with('j').then(|| x.branch_target().map(|(a, _)| a)).flatten()
+            }
+        }
+    }
+
     fn is_ret(&self) -> bool {
         match &self.machine {
             Some(m) => matches!(m.code(), iced_x86::Code::Retnq | iced_x86::Code::Retnq_imm16),
@@ -144,7 +156,10 @@ pub fn code_before(stop: &Stop, pc: u64) -> Option<ShownCode<'_>> {
     let symbol = run[..=at].iter().rev().find_map(|i| i.location.as_ref()?.symbol()).map(|s| s.name.to_string());
     let insns: Vec<ShownInsn<'_>> = run[..at].iter().map(ShownInsn::new).collect();
     let first = insns.first().map(|i| i.address).unwrap_or(pc);
-    let from_entry = start == Some(first);
+    // A jump to below the listing's start means the code named as this function is part of
+    // a larger one (debug info that does not describe the code): its entry is not shown.
+    let escapes = insns.iter().any(|d| d.jump_target().is_some_and(|t| t < first));
+    let from_entry = start == Some(first) && !escapes;
     Some(ShownCode { insns, start, symbol, from_entry })
 }
 

@@ -61,10 +61,7 @@ fn writer_named_from_lldb_listings() {
     let t = common::samples_dir().join("lldb/julia-trampoline-frames.lldb.txt");
     let f = findings(&[&t], "pinned-register");
     let l = line_with(&f, "r13 was last written").unwrap_or_else(|| panic!("{f:#?}"));
-    assert!(
-        l.starts_with("r13 was last written at run_pass_manager+0x8: `movq   %rsi, %r13` (frame #2)"),
-        "{l}"
-    );
+    assert!(l.starts_with("r13 was last written at run_pass_manager+0x8: `movq   %rsi, %r13` (frame #2)"), "{l}");
     assert!(l.contains("from the transcript's disassembly"), "{l}");
 }
 
@@ -147,7 +144,8 @@ fn transcript_and_binary_paths_agree() {
     let text = findings(&[&t], "pinned-register");
     let bin = findings(&[exe, &dir.join("julia-r13-intel"), &t], "pinned-register");
     let core = findings(&[exe, &dir.join("julia-r13-intel"), &dir.join("julia-r13-intel.core")], "pinned-register");
-    let head = |v: &[String]| line_with(v, "r13 was last written").and_then(|l| l.split(':').next()).map(str::to_string);
+    let head =
+        |v: &[String]| line_with(v, "r13 was last written").and_then(|l| l.split(':').next()).map(str::to_string);
     assert_eq!(head(&text).as_deref(), Some("r13 was last written at run_pass_manager+0x8"));
     assert_eq!(head(&text), head(&bin), "{bin:#?}");
     assert_eq!(head(&text), head(&core), "{core:#?}");

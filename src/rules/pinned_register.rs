@@ -35,7 +35,11 @@ value, where the printed value cannot be that value:
   With the machine code (a core and its executable, or a transcript read with `--exe`) the
   evidence also names the instruction that last wrote the register, walking out from frame #0
   through the frames whose code before their pc does not write it (`r13 was last written at
-  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`).
+  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`). Without the binary, the same walk reads
+  the transcript's own disassembly of the frames (gdb `disassemble`, `/r`, `x/i`, AT&T or
+  Intel; lldb `disassemble --frame`) and says so, with how much each frame's listing covered;
+  a listing that does not start at the function's entry only shows that the register is "not
+  written in the N instructions shown".
 - Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
   `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
 - GHC code keeps BaseReg in r13 (x19 on AArch64): a pointer into writable memory.
@@ -394,7 +398,10 @@ impl<'c, 'a> Site<'c, 'a> {
                     let names: Vec<String> = through.iter().map(named).collect();
                     t.push_str(&format!(", nor by {}, which pass it on", names.join(", ")));
                 }
-                t.push_str(": it was written earlier than the listing shows");
+                t.push_str(&format!(
+                    "; they are not all of its code before the pc (the listing starts after its entry, or jumps come from outside it), so where {} was set is not shown",
+                    self.p.register
+                ));
                 t
             }
         };
