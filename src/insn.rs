@@ -585,8 +585,8 @@ impl X86Text {
     /// Reads one instruction text; `None` for text that is not an x86 instruction.
     pub fn parse(text: &str) -> Option<X86Text> {
         let mut t = text.trim();
-        // Comments: gdb's `# 0x4010 <sym>`, objdump's `// …`.
-        if let Some(p) = t.find(" #").or_else(|| t.find("\t#")) {
+        // Comments: gdb's `# 0x4010 <sym>`, lldb's `; sym at file.c:3`, objdump's `// …`.
+        if let Some(p) = t.find(" #").or_else(|| t.find("\t#")).or_else(|| t.find(" ;")).or_else(|| t.find("\t;")) {
             t = t[..p].trim();
         }
         if let Some(p) = t.find("//") {
@@ -771,6 +771,69 @@ impl X86Text {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn x86_text_reads_gdb_lines() {
+        let x = X86Text::parse("mov    %rsi,%r13").unwrap();
+        assert_eq!(x.writes("r13"), Some(true));
+        assert_eq!(x.writes("rsi"), Some(false));
+        let x = X86Text::parse("mov    r13,rsi").unwrap();
+        assert!(x.intel);
+        assert_eq!(x.writes("r13"), Some(true));
+        assert_eq!(X86Text::parse("xor    %r13d,%r13d").unwrap().writes("r13"), Some(true));
+        assert_eq!(X86Text::parse("mov    0x10(%r13),%rax").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("mov    QWORD PTR [r13+0x0],rax").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("push   %r13").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("pop    r13").unwrap().writes("r13"), Some(true));
+        assert_eq!(X86Text::parse("callq  *%rax").unwrap().writes("rsp"), Some(true));
+        assert_eq!(X86Text::parse("imul   %rbx").unwrap().writes("rdx"), Some(true));
+        assert_eq!(X86Text::parse("imul   $0x18,%rax,%rdx").unwrap().writes("rax"), Some(false));
+        assert_eq!(X86Text::parse("rep stos %rax,%es:(%rdi)").unwrap().writes("rcx"), Some(true));
+        assert_eq!(X86Text::parse("cmp    %r13,%rax").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("movzbl %al,%eax").unwrap().writes("rax"), Some(true));
+        let c = X86Text::parse("call   0x5555555551d0 <mix_rows>").unwrap();
+        assert!(c.is_call());
+        assert_eq!(c.branch_target(), Some((0x5555555551d0, Some("mix_rows"))));
+        let c =
+            X86Text::parse("callq  0x55555555523a            ; jl_module_has_functions at julia-trampoline.c:118:1");
+        assert_eq!(c.and_then(|c| c.branch_target().map(|t| t.0)), Some(0x55555555523a));
+        let (b, t) = split_raw_bytes("41 54              \tpush   %r12");
+        assert_eq!((b, t), (Some(vec![0x41, 0x54]), "push   %r12"));
+        assert_eq!(split_raw_bytes("fadd\t%st(1),%st").0, None);
+        assert_eq!(x86_gpr64("r13d"), Some("r13"));
+        assert_eq!(x86_gpr64("%sil"), Some("rsi"));
+        assert_eq!(x86_gpr64("xmm0"), None);
+        // Hostile text never panics.
+        for t in [
+            "",
+            "%",
+            "$",
+            "j",
+            "movq $",
+            "call 0x",
+            "<",
+            "mov [",
+            "mov ]",
+            "rep",
+            "lock lock",
+            "rl",
+            "rb r8bl",
+            "mov    0x(%r13),%rax",
+            "mov\t[,]",
+            "\t\t",
+            "00 zz\tmov",
+            "ff\t",
+            "imul",
+            "mul %",
+            "xchg ,",
+            "call <>",
+        ] {
+            if let Some(x) = X86Text::parse(t) {
+                let _ = (x.writes("rax"), x.branch_target(), x.stores_to_memory(), x.accessed_memory());
+            }
+            let _ = split_raw_bytes(t);
+        }
+    }
 
     #[test]
     fn register_use() {

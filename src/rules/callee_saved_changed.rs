@@ -236,7 +236,7 @@ impl Clobber<'_> {
             if a >= target && a - target < 0x10000 {
                 format!("{callee_name}+{:#x}", a - target)
             } else {
-                format!("{fname}+{:#x}", a - self.start)
+                crate::provenance_text::label(fname, Some(self.start), a)
             }
         };
         let origin = match &self.writer {
@@ -246,7 +246,7 @@ impl Clobber<'_> {
                 None => format!("not written in {fname} since its entry: inherited from its caller"),
             },
         };
-        let caller_at = |a: u64| format!("{fname}+{:#x}", a - self.start);
+        let caller_at = |a: u64| crate::provenance_text::label(fname, Some(self.start), a);
         let how = match &self.effect {
             CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
                 "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
@@ -475,11 +475,16 @@ fn live_slots_text<'x>(
 ) -> Vec<LiveSlot<'x>> {
     use crate::provenance_text::{code_before, label, straight_line};
     let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for fi in &stop.frame_info {
         if fi.thread.as_ref().is_some_and(|t| **t != *th.id) {
             continue;
         }
         let Some(level) = fi.level else { continue };
+        // Each frame once, and only the innermost frames: bounded work on any input.
+        if level >= 64 || !seen.insert(level) {
+            continue;
+        }
         let Some(pos) = th.frames.iter().position(|f| f.index == level && !f.inlined) else { continue };
         let callee = &th.frames[pos];
         let Some(caller) = th.frames.get(pos + 1) else { continue };
@@ -567,7 +572,7 @@ fn live_slots_binary<'x>(
     let Some(call) = code.last().filter(|d| d.insn.is_call_near() || d.insn.is_call_near_indirect()) else {
         return out;
     };
-    let at = |a: u64| format!("{caller_name}+{:#x}", a - start);
+    let at = |a: u64| crate::provenance_text::label(&caller_name, Some(start), a);
     for reg in runtime::callee_saved(cx.trace.arch) {
         let Some(r) = gpr(reg).filter(|_| *reg != "rsp") else { continue };
         let Some(dw) = dwarf_number(r) else { continue };
