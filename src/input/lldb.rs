@@ -716,6 +716,7 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
         frame,
         location,
         text: text.into(),
+        bytes: None,
         current,
         span: Span::line(n),
     });

@@ -252,12 +252,14 @@ impl Builder {
         self.saw(Format::Gdb);
         let (thread, frame) = self.selection();
         let si = self.ensure_stop();
+        let (bytes, text) = crate::insn::split_raw_bytes(i.text);
         self.trace.stops[si].disassembly.push(Instruction {
             address: Address(i.address),
             thread,
             frame,
             location: i.location.map(Location::from),
-            text: i.text.into(),
+            text: text.into(),
+            bytes: bytes.map(Into::into),
             current: i.current,
             span: Span::line(n),
         });

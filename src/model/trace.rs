@@ -472,8 +472,10 @@ pub struct Instruction {
     pub frame: u32,
     /// `<main+16>` as printed, without the brackets; its symbol typed ([`Location::symbol`]).
     pub location: Option<Location>,
-    /// Mnemonic and operands as printed.
+    /// Mnemonic and operands as printed (raw bytes, when printed, are in `bytes`).
     pub text: Box<str>,
+    /// The machine code bytes gdb's `disassemble /r` printed before the text.
+    pub bytes: Option<Box<[u8]>>,
     /// gdb's `=>` marker: the instruction at pc.
     pub current: bool,
     pub span: Span,

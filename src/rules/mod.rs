@@ -68,7 +68,7 @@ impl<'a> RuleContext<'a> {
         let c = self.culprits.get(si)?.as_ref()?;
         let stop = &self.trace.stops[si];
         let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
-        let f = th.frames.get(c.position)?;
+        let f = th.frames.get(c.frame_position()?)?;
         (f.function.is_some() || f.file.is_some()).then_some((th, f))
     }
     /// Stops worth checking, with their index.
