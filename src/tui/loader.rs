@@ -14,7 +14,7 @@
 //! the crash, its registers and the findings on them while the other threads are read.
 
 use crate::classify::TraceFacts;
-use crate::pipeline::{Analysis, Chunked};
+use crate::pipeline::{Analysis, Chunked, RawFile};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
@@ -58,8 +58,10 @@ const LOADER_GONE: &str = "reading the file stopped (the loader thread ended)";
 #[derive(Debug)]
 pub struct Part {
     pub analysis: Analysis,
-    /// Byte offset where each line of `analysis.raw` starts (`App::raw_lines`).
+    /// Byte offset where each line of the text starts (`App::raw_lines`).
     pub raw_lines: Vec<usize>,
+    /// The text, read back from the file when shown (the analysis holds no raw text).
+    pub raw: Option<RawFile>,
     pub facts: TraceFacts,
     /// Bytes of the file this analysis covers.
     pub bytes: u64,
@@ -145,8 +147,6 @@ impl Loading {
 /// take a while, then the whole. `send` returns false when the UI is gone (then it stops).
 pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMut(Loaded) -> bool) {
     let started = Instant::now();
-    let mut lines = vec![0usize];
-    let mut scanned = 0usize;
     let mut partial_sent = false;
     loop {
         let got = match c.step(pace.chunk.max(1)) {
@@ -156,11 +156,6 @@ pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMu
                 return;
             }
         };
-        let bytes = c.bytes();
-        for i in memchr::memchr_iter(b'\n', &bytes[scanned..]) {
-            lines.push(scanned + i + 1);
-        }
-        scanned = bytes.len();
         progress.store(c.read_bytes(), Ordering::Relaxed);
         if got == 0 {
             break;
@@ -171,38 +166,24 @@ pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMu
             let read = c.read_bytes().max(1);
             let left = c.total().saturating_sub(read);
             let eta = elapsed.mul_f64(left as f64 / read as f64);
-            if eta >= pace.partial_unless_left && !send(Loaded::Partial(Box::new(partial(&c, &lines)))) {
+            if eta >= pace.partial_unless_left && !send(Loaded::Partial(Box::new(partial(&c)))) {
                 return;
             }
         }
     }
     let bytes = c.read_bytes();
-    let analysis = c.finish();
-    let raw_lines = match analysis.raw.as_deref() {
-        // A lossy conversion changed the offsets: index the text itself.
-        Some(r) if r.len() as u64 != bytes => line_starts(r.as_bytes()),
-        Some(r) => {
-            if lines.last().is_some_and(|&l| l >= r.len() && l > 0) {
-                lines.pop();
-            }
-            lines
-        }
-        None => Vec::new(),
-    };
+    let (analysis, raw, raw_lines) = c.finish();
     let facts = TraceFacts::of(&analysis.parsed.trace);
-    send(Loaded::Done(Box::new(Part { analysis, raw_lines, facts, bytes })));
+    send(Loaded::Done(Box::new(Part { analysis, raw_lines, raw: Some(raw), facts, bytes })));
 }
 
-fn partial(c: &Chunked, lines: &[usize]) -> Part {
-    let analysis = c.snapshot();
+fn partial(c: &Chunked) -> Part {
+    let (analysis, raw) = c.snapshot();
     let upto = c.parsed_bytes();
-    let raw_lines = match analysis.raw.as_deref() {
-        Some(r) if r.len() == upto => lines[..lines.partition_point(|&s| s < upto)].to_vec(),
-        Some(r) => line_starts(r.as_bytes()),
-        None => Vec::new(),
-    };
+    let lines = c.line_starts();
+    let raw_lines = lines[..lines.partition_point(|&s| (s as u64) < upto)].to_vec();
     let facts = TraceFacts::of(&analysis.parsed.trace);
-    Part { analysis, raw_lines, facts, bytes: upto as u64 }
+    Part { analysis, raw_lines, raw: Some(raw), facts, bytes: upto }
 }
 
 /// Byte offset where each line of `text` starts (the first is 0; a final newline does not
