@@ -256,12 +256,23 @@ impl Chunked {
     pub fn step(&mut self, max: usize) -> Result<usize, LoadError> {
         let room = self.opts.max_input_bytes.saturating_add(1).saturating_sub(self.read);
         let want = (max as u64).min(room);
+        // Read into exactly the room asked for (`read_to_end` would double the buffer, which
+        // is kept from one step to the next).
         let buf = &mut self.tail;
         let kept = buf.len();
-        let got = (&*self.file)
-            .take(want)
-            .read_to_end(buf)
-            .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", self.name)))?;
+        let want = usize::try_from(want).unwrap_or(0);
+        buf.reserve_exact(want);
+        buf.resize(kept + want, 0);
+        let mut got = 0;
+        while kept + got < buf.len() {
+            match (&*self.file).read(&mut buf[kept + got..]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(LoadError::Io(format!("cannot read {}: {e}", self.name))),
+            }
+        }
+        buf.truncate(kept + got);
         self.read += got as u64;
         if self.read > self.opts.max_input_bytes {
             return Err(LoadError::TooLarge(format!(

@@ -1,13 +1,17 @@
 //! `tracecheck tui FILE` on a big file: the file is read and parsed on a loader thread, a
 //! chunk at a time ([`pipeline::Chunked`]), while the UI already shows what is there.
 //!
-//! The loader sends at most one [`Loaded::Partial`] (the analysis of the lines read so far,
-//! with their raw text and line index) when the whole load will not be done within
-//! [`PARTIAL_AFTER`] plus [`PARTIAL_UNLESS_LEFT`], then one [`Loaded::Done`] (the same model
-//! batch mode gives for the file) or [`Loaded::Failed`]. Everything that walks the whole
-//! input (the parse, the raw text's line index, the classifier's facts, the UTF-8 check) runs
-//! here; taking a message on the UI thread only moves it into the `App`. The bytes read so far
-//! are published in [`Loading::read`] for the header's progress.
+//! The loader sends at most one [`Loaded::Partial`] (the analysis of the lines of the first
+//! chunk, with their line index) when the whole load will not be done within
+//! [`PARTIAL_UNLESS_LEFT`], then one [`Loaded::Done`] (the same model batch mode gives for
+//! the file) or [`Loaded::Failed`]. Everything that walks the whole input (the parse, the
+//! raw text's line index, the classifier's facts) runs here; taking a message on the UI
+//! thread only moves it into the `App`. The bytes read so far are published in
+//! [`Loading::read`] for the header's progress.
+//!
+//! Memory: the text itself is not kept. The analyses carry a [`RawFile`] that reads the
+//! lines back from the file when the raw pane, search or the export ask, so the TUI holds the
+//! model and the line index (8 bytes a line), not a copy of the file (docs/tui.md).
 //!
 //! In a gdb session the crashed thread's backtrace and registers come first (`bt`, `info
 //! registers` after the stop, then `thread apply all bt full`), so the partial analysis shows
@@ -22,13 +26,15 @@ use std::time::{Duration, Instant};
 
 /// Bytes read and parsed per step (a few ms of parsing; the progress moves at this grain).
 pub const CHUNK: usize = 1 << 20;
-/// A partial analysis is sent once the load has run this long…
-pub const PARTIAL_AFTER: Duration = Duration::from_millis(10);
+/// A partial analysis is sent after the first chunk read once the load has run this long
+/// (zero: after the first chunk, so that the partial model, alive beside the whole one while
+/// that is finished, covers at most one chunk of the file whatever the machine's speed)…
+pub const PARTIAL_AFTER: Duration = Duration::ZERO;
 /// …unless what is left would take less than this at the speed so far (then the whole
 /// analysis is about to come and a partial one would only cost time).
-pub const PARTIAL_UNLESS_LEFT: Duration = Duration::from_millis(10);
+pub const PARTIAL_UNLESS_LEFT: Duration = Duration::from_millis(20);
 /// How long the first screen waits for the loader's first analysis (the whole file, or the
-/// lines read within [`PARTIAL_AFTER`]) before it shows an empty model and the progress.
+/// lines of the first chunk) before it shows an empty model and the progress.
 pub const FIRST_WAIT: Duration = Duration::from_millis(250);
 
 /// The loader's timing ([`Pace::default`] is the constants above; tests shrink the chunks
