@@ -334,6 +334,20 @@ mod tests {
         assert!(string_args("a=1, b=0x0").is_empty());
     }
 
+    /// The byte pre-checks of `null_pointer_args` and `changed_entry_values` (no `0x0`, no
+    /// `@entry`: nothing to find) leave their answers as they were.
+    #[test]
+    fn pre_checks_keep_the_answers() {
+        assert_eq!(null_pointer_args("p=0x0, q=0x01"), vec!["p"]);
+        assert!(null_pointer_args("p=0x01, q=0").is_empty());
+        assert!(null_pointer_args("p=0x00").is_empty());
+        let e = changed_entry_values("p=0x0, p@entry=0x10, n=3");
+        assert_eq!(e.len(), 1);
+        assert_eq!((&*e[0].name, e[0].at_entry_pointer), ("p", Some(0x10)));
+        assert!(changed_entry_values("p=p@entry=0x10").is_empty());
+        assert!(changed_entry_values("p=0x0, q=0x10").is_empty());
+    }
+
     #[test]
     fn hex() {
         assert_eq!(hex_u64("0x0000555555555139 in"), Ok((" in", 0x555555555139)));
@@ -391,6 +405,10 @@ fn top_level_args(args: &str) -> Vec<(&str, &str)> {
 /// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
 pub fn null_pointer_args(args: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // A value of exactly `0x0` needs those three bytes somewhere (most frames have none).
+    if memchr::memmem::find(args.as_bytes(), b"0x0").is_none() {
+        return out;
+    }
     for (name, value) in top_level_args(args) {
         if value == "0x0" && !out.iter().any(|n| n == name) {
             out.push(name.to_string());
@@ -430,6 +448,10 @@ fn arg_parts(args: &str) -> Vec<&str> {
 /// `p=0x0, p@entry=0x…` (two parts) when they differ and `p=p@entry=0x…` when they do not
 /// (those are not returned).
 pub fn changed_entry_values(args: &str) -> Vec<crate::model::EntryValue> {
+    // Only a part named `…@entry` can give one (most frames have none).
+    if memchr::memmem::find(args.as_bytes(), b"@entry").is_none() {
+        return Vec::new();
+    }
     let parts: Vec<(&str, &str)> = arg_parts(args)
         .into_iter()
         .filter_map(|p| p.trim().split_once('='))
