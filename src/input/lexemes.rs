@@ -246,13 +246,18 @@ pub fn arg_string(args: &str, name: &str) -> Option<String> {
         }
         from = p + key.len();
     };
-    let mut v = &args[start..];
-    if let Some(r) = v.strip_prefix(&format!("{name}@entry=")) {
+    string_value(&args[start..], name)
+}
+
+/// The C string in `v`, the text after `name=` in an argument list: after gdb's
+/// `name@entry=` repeat and the pointer value, before the next argument; unescaped.
+fn string_value(mut v: &str, name: &str) -> Option<String> {
+    if let Some(r) = v.strip_prefix(name).and_then(|r| r.strip_prefix("@entry=")) {
         v = r;
     }
     // The string follows the pointer value, before the next argument.
-    let q = v.find('"')?;
-    if v[..q].contains(", ") {
+    let q = memchr::memchr(b'"', v.as_bytes())?;
+    if memchr::memmem::find(&v.as_bytes()[..q], b", ").is_some() {
         return None;
     }
     let mut out = String::new();
@@ -279,6 +284,7 @@ pub fn string_args(args: &str) -> Vec<(String, String)> {
         return out;
     }
     let b = args.as_bytes();
+    let mut tried: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < b.len() {
         // An argument name starts the list or follows a space or a comma.
@@ -286,10 +292,14 @@ pub fn string_args(args: &str) -> Vec<(String, String)> {
             let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
             if b.get(end) == Some(&b'=') {
                 let name = &args[i..end];
-                if !out.iter().any(|(n, _)| n == name)
-                    && let Some(v) = arg_string(args, name)
-                {
-                    out.push((name.to_string(), v));
+                // The first `name=` after the list's start, a space or a comma is the one
+                // `arg_string` finds: read its value here instead of searching again (and a
+                // later `name=` gets no second look, as `arg_string` would find the first).
+                if !tried.contains(&name) {
+                    tried.push(name);
+                    if let Some(v) = string_value(&args[end + 1..], name) {
+                        out.push((name.to_string(), v));
+                    }
                 }
             }
             i = end.max(i + 1);
