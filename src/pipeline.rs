@@ -524,6 +524,35 @@ mod tests {
         assert!(b.raw.is_none());
     }
 
+    /// The progressive reader does not keep what it parsed: its buffer holds one chunk and
+    /// the incomplete line after it, whatever the file's size, and the line index is the
+    /// text's. (The TUI reads the text back from the file: `RawFile`.)
+    #[test]
+    fn chunked_reader_keeps_one_chunk_not_the_file() {
+        let p = sample("threads-crash.gdb.txt");
+        let text = std::fs::read(&p).unwrap();
+        let longest = text.split(|&b| b == b'\n').map(<[u8]>::len).max().unwrap();
+        let opts = LoadOptions { keep_raw: true, ..Default::default() };
+        let Ok(Progressive::Chunked(mut c)) = load_progressive(Source::Path(&p), &opts) else { panic!("not chunked") };
+        let chunk = 1000;
+        let mut most = 0;
+        while c.step(chunk).unwrap() > 0 {
+            most = most.max(c.tail.capacity());
+            assert!(c.tail.len() <= longest, "{} bytes kept", c.tail.len());
+        }
+        assert!(most <= chunk + longest + 1, "buffer grew to {most}");
+        assert_eq!(c.read_bytes(), text.len() as u64);
+        let (ir, raw, lines) = c.finish();
+        assert!(ir.raw.is_none());
+        assert_eq!(raw.text().as_bytes(), &text[..]);
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.iter().enumerate().filter(|&(i, &b)| b == b'\n' && i + 1 < text.len()).map(|(i, _)| i + 1))
+            .collect();
+        assert_eq!(lines, starts);
+        assert_eq!(raw.bytes(lines[1] as u64, lines[2] as u64), text[lines[1]..lines[2]].to_vec());
+        assert_eq!(raw.bytes(text.len() as u64 - 1, u64::MAX), b"\n");
+    }
+
     #[test]
     fn errors_are_one_line_and_typed() {
         let opts = LoadOptions::default();
