@@ -580,14 +580,13 @@ impl Builder {
         if self.frame_over_limit(si, ti) {
             return usize::MAX;
         }
-        if self.frames_of != Some((si, ti)) {
-            if let Some(left) = self.frames_of.replace((si, ti))
-                && left >= self.cut_from
-            {
-                self.cut_from = (left.0, left.1 + 1);
-                if let Some(th) = self.trace.stops.get_mut(left.0).and_then(|s| s.threads.get_mut(left.1)) {
-                    th.frames.shrink_to_fit();
-                }
+        if self.frames_of != Some((si, ti))
+            && let Some(left) = self.frames_of.replace((si, ti))
+            && left >= self.cut_from
+        {
+            self.cut_from = (left.0, left.1 + 1);
+            if let Some(th) = self.trace.stops.get_mut(left.0).and_then(|s| s.threads.get_mut(left.1)) {
+                th.frames.shrink_to_fit();
             }
         }
         let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
