@@ -191,10 +191,12 @@ pub fn load_progressive(source: Source<'_>, opts: &LoadOptions) -> Result<Progre
             let deadline = opts.symbolize_timeout.map(|d| Instant::now() + d);
             return Ok(Progressive::Chunked(Chunked {
                 name: path.to_string(),
-                file: f,
+                file: std::sync::Arc::new(f),
                 total: n,
-                raw: Vec::with_capacity(usize::try_from(n).unwrap_or(0).saturating_add(1)),
+                tail: Vec::new(),
+                read: 0,
                 fed: 0,
+                lines: vec![0],
                 inc: input::Incremental::new(opts.limits),
                 opts: opts.clone(),
                 deadline,
@@ -204,19 +206,24 @@ pub fn load_progressive(source: Source<'_>, opts: &LoadOptions) -> Result<Progre
     load(source, opts).map(Progressive::Done)
 }
 
-/// A transcript file read and parsed a chunk at a time (see [`load_progressive`]). Every
-/// byte read is kept (the TUI shows the raw text) and complete lines are fed once to an
-/// incremental parser, so [`Chunked::finish`] costs the finishing pass, not a re-parse; its
-/// model is the one [`load`] gives for the same bytes.
+/// A transcript file read and parsed a chunk at a time (see [`load_progressive`]). Complete
+/// lines are fed once to an incremental parser, so [`Chunked::finish`] costs the finishing
+/// pass, not a re-parse; its model is the one [`load`] gives for the same bytes. The text is
+/// not kept in memory: only the incomplete last line waits for its newline, and the line
+/// index says where each line starts, so [`RawFile`] reads any line back from the file.
 pub struct Chunked {
     name: String,
-    file: std::fs::File,
+    file: std::sync::Arc<std::fs::File>,
     /// The file's size when it was opened.
     total: u64,
-    /// Everything read so far.
-    raw: Vec<u8>,
-    /// `raw[..fed]` (complete lines) went to the parser.
-    fed: usize,
+    /// Bytes read after the last newline (the next line, still incomplete).
+    tail: Vec<u8>,
+    /// Bytes read so far.
+    read: u64,
+    /// The first `fed` bytes (complete lines) went to the parser.
+    fed: u64,
+    /// Byte offset where each line read so far starts (the first is 0).
+    lines: Vec<usize>,
     inc: input::Incremental,
     opts: LoadOptions,
     deadline: Option<Instant>,
@@ -233,61 +240,124 @@ impl Chunked {
     }
     /// Bytes read so far.
     pub fn read_bytes(&self) -> u64 {
-        self.raw.len() as u64
-    }
-    /// Everything read so far.
-    pub fn bytes(&self) -> &[u8] {
-        &self.raw
+        self.read
     }
     /// Bytes parsed so far (complete lines).
-    pub fn parsed_bytes(&self) -> usize {
+    pub fn parsed_bytes(&self) -> u64 {
         self.fed
+    }
+    /// Where each line of the bytes read so far starts (a line may still be incomplete).
+    pub fn line_starts(&self) -> &[usize] {
+        &self.lines
     }
 
     /// Reads up to `max` more bytes and parses the complete lines among them. Returns how
     /// many bytes were read: 0 at the end of the file.
     pub fn step(&mut self, max: usize) -> Result<usize, LoadError> {
-        let room = self.opts.max_input_bytes.saturating_add(1).saturating_sub(self.raw.len() as u64);
+        let room = self.opts.max_input_bytes.saturating_add(1).saturating_sub(self.read);
         let want = (max as u64).min(room);
-        let got = (&mut self.file)
-            .take(want)
-            .read_to_end(&mut self.raw)
-            .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", self.name)))?;
-        if self.raw.len() as u64 > self.opts.max_input_bytes {
+        // Read into exactly the room asked for (`read_to_end` would double the buffer, which
+        // is kept from one step to the next).
+        let buf = &mut self.tail;
+        let kept = buf.len();
+        let want = usize::try_from(want).unwrap_or(0);
+        buf.reserve_exact(want);
+        buf.resize(kept + want, 0);
+        let mut got = 0;
+        while kept + got < buf.len() {
+            match (&*self.file).read(&mut buf[kept + got..]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(LoadError::Io(format!("cannot read {}: {e}", self.name))),
+            }
+        }
+        buf.truncate(kept + got);
+        self.read += got as u64;
+        if self.read > self.opts.max_input_bytes {
             return Err(LoadError::TooLarge(format!(
                 "{} is over --max-input-bytes {}",
                 self.name, self.opts.max_input_bytes
             )));
         }
-        if let Some(nl) = memchr::memrchr(b'\n', &self.raw[self.fed..]) {
-            let end = self.fed + nl + 1;
-            self.inc.push(&self.raw[self.fed..end]);
-            self.fed = end;
+        // `buf` starts at byte `fed` of the file.
+        let base = self.fed as usize;
+        self.lines.extend(memchr::memchr_iter(b'\n', &buf[kept..]).map(|i| base + kept + i + 1));
+        if let Some(nl) = memchr::memrchr(b'\n', buf) {
+            self.inc.push(&buf[..=nl]);
+            self.fed += nl as u64 + 1;
+            buf.drain(..=nl);
         }
         Ok(got)
     }
 
-    /// The analysis of the complete lines read so far, for a first look while the rest is
-    /// read: the rules run, binaries are not read (no symbolization), and the raw text of
-    /// those lines is attached.
-    pub fn snapshot(&self) -> Analysis {
-        let quick = LoadOptions { symbolize_text: false, ..self.opts.clone() };
-        let mut ir = finish(&self.name, self.inc.snapshot(), &quick, None);
-        ir.raw = Some(String::from_utf8_lossy(&self.raw[..self.fed]).into_owned());
-        ir
+    /// The file's text, read back a line at a time: the first `len` bytes.
+    fn raw(&self, len: u64) -> RawFile {
+        RawFile { file: self.file.clone(), len }
     }
 
-    /// The analysis of everything read (what [`load`] gives for these bytes), with the raw
-    /// text attached when `keep_raw` is set.
-    pub fn finish(self) -> Analysis {
-        let Chunked { name, raw, fed, inc, opts, deadline, .. } = self;
-        let parsed = inc.finish(&raw[fed..]);
-        let mut ir = finish(&name, parsed, &opts, deadline);
-        if opts.keep_raw {
-            ir.raw =
-                Some(String::from_utf8(raw).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+    /// The analysis of the complete lines read so far, for a first look while the rest is
+    /// read: the rules run, binaries are not read (no symbolization). Its text is those
+    /// lines of the file.
+    pub fn snapshot(&self) -> (Analysis, RawFile) {
+        let quick = LoadOptions { symbolize_text: false, ..self.opts.clone() };
+        (finish(&self.name, self.inc.snapshot(), &quick, None), self.raw(self.fed))
+    }
+
+    /// The analysis of everything read (what [`load`] gives for these bytes, without the raw
+    /// text: [`RawFile`] reads it back), and where each line starts (a final newline does not
+    /// start another line).
+    pub fn finish(self) -> (Analysis, RawFile, Vec<usize>) {
+        let raw = self.raw(self.read);
+        let Chunked { name, tail, inc, opts, deadline, mut lines, read, .. } = self;
+        let parsed = inc.finish(&tail);
+        drop(tail);
+        if lines.len() > 1 && lines.last().is_some_and(|&l| l as u64 == read) {
+            lines.pop();
         }
-        ir
+        lines.shrink_to_fit();
+        (finish(&name, parsed, &opts, deadline), raw, lines)
+    }
+}
+
+/// The text of a file being shown (the TUI's raw pane, search and export), read back from
+/// the file when asked instead of held in memory. Only the first `len` bytes (what was
+/// parsed) are read. A file rewritten since gives what it holds now: shorter reads give
+/// shorter lines, bad bytes are replaced (`U+FFFD`) line by line, nothing fails.
+#[derive(Clone, Debug)]
+pub struct RawFile {
+    file: std::sync::Arc<std::fs::File>,
+    len: u64,
+}
+
+impl RawFile {
+    /// Bytes of the text.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Bytes `start..end` (clamped to the text; fewer when the file shrank).
+    pub fn bytes(&self, start: u64, end: u64) -> Vec<u8> {
+        use std::os::unix::fs::FileExt;
+        let end = end.min(self.len);
+        let n = usize::try_from(end.saturating_sub(start)).unwrap_or(0);
+        let mut buf = vec![0u8; n];
+        let mut got = 0;
+        while got < n {
+            match self.file.read_at(&mut buf[got..], start + got as u64) {
+                Ok(0) | Err(_) => break,
+                Ok(k) => got += k,
+            }
+        }
+        buf.truncate(got);
+        buf
+    }
+    /// The whole text (the markdown export), bad bytes replaced.
+    pub fn text(&self) -> String {
+        let b = self.bytes(0, self.len);
+        String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
@@ -452,6 +522,35 @@ mod tests {
         assert_eq!(a.findings[0].rule, "null-dereference");
         assert!(a.raw.as_deref().unwrap().contains("SIGSEGV"));
         assert!(b.raw.is_none());
+    }
+
+    /// The progressive reader does not keep what it parsed: its buffer holds one chunk and
+    /// the incomplete line after it, whatever the file's size, and the line index is the
+    /// text's. (The TUI reads the text back from the file: `RawFile`.)
+    #[test]
+    fn chunked_reader_keeps_one_chunk_not_the_file() {
+        let p = sample("threads-crash.gdb.txt");
+        let text = std::fs::read(&p).unwrap();
+        let longest = text.split(|&b| b == b'\n').map(<[u8]>::len).max().unwrap();
+        let opts = LoadOptions { keep_raw: true, ..Default::default() };
+        let Ok(Progressive::Chunked(mut c)) = load_progressive(Source::Path(&p), &opts) else { panic!("not chunked") };
+        let chunk = 1000;
+        let mut most = 0;
+        while c.step(chunk).unwrap() > 0 {
+            most = most.max(c.tail.capacity());
+            assert!(c.tail.len() <= longest, "{} bytes kept", c.tail.len());
+        }
+        assert!(most <= chunk + longest + 1, "buffer grew to {most}");
+        assert_eq!(c.read_bytes(), text.len() as u64);
+        let (ir, raw, lines) = c.finish();
+        assert!(ir.raw.is_none());
+        assert_eq!(raw.text().as_bytes(), &text[..]);
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.iter().enumerate().filter(|&(i, &b)| b == b'\n' && i + 1 < text.len()).map(|(i, _)| i + 1))
+            .collect();
+        assert_eq!(lines, starts);
+        assert_eq!(raw.bytes(lines[1] as u64, lines[2] as u64), text[lines[1]..lines[2]].to_vec());
+        assert_eq!(raw.bytes(text.len() as u64 - 1, u64::MAX), b"\n");
     }
 
     #[test]

@@ -508,3 +508,82 @@ proptest! {
         prop_assert_eq!(a.diagnostics, b.diagnostics);
     }
 }
+
+/// `lexemes::string_args` as it was before it read each value where it found the name
+/// (it called `arg_string`, which searches the list again, for every new name).
+fn string_args_ref(args: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    if !args.contains('"') {
+        return out;
+    }
+    let b = args.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if (i == 0 || b[i - 1] == b' ' || b[i - 1] == b',') && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+            if b.get(end) == Some(&b'=') {
+                let name = &args[i..end];
+                if !out.iter().any(|(n, _)| n == name)
+                    && let Some(v) = arg_string_ref(args, name)
+                {
+                    out.push((name.to_string(), v));
+                }
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn arg_string_ref(args: &str, name: &str) -> Option<String> {
+    let key = format!("{name}=");
+    let mut from = 0;
+    let start = loop {
+        let p = from + args[from..].find(&key)?;
+        if p == 0 || args[..p].ends_with(' ') || args[..p].ends_with(',') {
+            break p + key.len();
+        }
+        from = p + key.len();
+    };
+    let mut v = &args[start..];
+    if let Some(r) = v.strip_prefix(&format!("{name}@entry=")) {
+        v = r;
+    }
+    let q = v.find('"')?;
+    if v[..q].contains(", ") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut chars = v[q + 1..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+const ARG_PIECES: &[&str] = &[
+    "s", "str", "a", "_x", "s2", "=", "@entry=", "s@entry=", "0x0", "0x55", " ", ",", ", ", "\"", "\\", "\\\"", "\\n",
+    "text", "{", "}", "<", ">", "é", "x, y", "\"a, b\"", "s=0x1 \"", "=s=",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn string_args_same(s in tricky(ARG_PIECES, 14)) {
+        prop_assert_eq!(tracecheck::input::lexemes::string_args(&s), string_args_ref(&s));
+        for name in ["s", "str", "a", "_x", "s2"] {
+            prop_assert_eq!(tracecheck::input::lexemes::arg_string(&s, name), arg_string_ref(&s, name));
+        }
+    }
+}

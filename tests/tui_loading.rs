@@ -12,6 +12,7 @@ use std::time::Duration;
 use tracecheck::pipeline::{self, LoadOptions, Progressive, Source};
 use tracecheck::tui::app::{Action, App, Pane};
 use tracecheck::tui::loader::{self, Loaded, Pace};
+use tracecheck::tui::raw;
 use tracecheck::tui::theme::Theme;
 
 fn sample(name: &str) -> PathBuf {
@@ -75,8 +76,13 @@ fn partial_screen_shows_the_crashed_thread_then_the_whole_file() {
     assert_eq!(loading.total, size);
     // The partial model: the first lines only (the crash, `info threads`, `bt`, the crashed
     // thread's `bt full`), not the other threads' backtraces that come later.
-    let partial_lines = app.ir.raw.as_deref().unwrap().lines().count();
-    assert_eq!(partial_lines, 42);
+    assert_eq!(app.raw_lines.len(), 42);
+    // The text is read back from the file, not held: the partial analysis has no copy.
+    assert!(app.ir.raw.is_none());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let shown: Vec<String> = (0..42).map(|i| raw::line(&app, i).into_owned()).collect();
+    assert_eq!(shown, text.lines().take(42).collect::<Vec<_>>());
+    assert_eq!(app.raw_file.as_ref().unwrap().len(), text.lines().take(42).map(|l| l.len() as u64 + 1).sum::<u64>());
     // `info threads` gave every thread its top frame; only the crashed one has a backtrace.
     assert_eq!(app.trace().stops[0].threads.iter().filter(|t| t.frames.len() > 1).count(), 1);
     assert_eq!(app.current_thread().unwrap().frames.len(), 4);
@@ -107,7 +113,8 @@ fn partial_screen_shows_the_crashed_thread_then_the_whole_file() {
     assert_eq!(app.ir.parsed.trace, batch.parsed.trace);
     assert_eq!(app.ir.parsed.diagnostics, batch.parsed.diagnostics);
     assert_eq!(app.ir.findings, batch.findings);
-    assert_eq!(app.ir.raw, batch.raw);
+    assert!(app.ir.raw.is_none());
+    assert_eq!(app.raw_file.as_ref().map(|f| f.text()), batch.raw);
     assert_eq!(app.raw_lines, loader::line_starts(batch.raw.as_deref().unwrap().as_bytes()));
     // Nobody touched a key: the view is where `App::new` opens on the whole file.
     let fresh = App::new(batch, Some(path.clone()), Theme::plain());
@@ -180,9 +187,12 @@ fn chunked_load_equals_batch_load() {
             assert_eq!(ir.parsed.trace, batch.parsed.trace, "{name}, chunk {chunk}");
             assert_eq!(ir.parsed.diagnostics, batch.parsed.diagnostics, "{name}, chunk {chunk}");
             assert_eq!(ir.findings, batch.findings, "{name}, chunk {chunk}");
-            assert_eq!(ir.raw, batch.raw, "{name}, chunk {chunk}");
+            // No copy of the text in the analysis: it is read back from the file.
+            assert!(ir.raw.is_none(), "{name}");
+            let raw = part.raw.as_ref().expect("the file's text");
+            assert_eq!(Some(raw.text()), batch.raw, "{name}, chunk {chunk}");
             assert_eq!(part.bytes, bytes.len() as u64);
-            assert_eq!(part.raw_lines, loader::line_starts(ir.raw.as_deref().unwrap().as_bytes()), "{name}");
+            assert_eq!(part.raw_lines, loader::line_starts(bytes), "{name}");
             assert_eq!(part.facts, tracecheck::classify::TraceFacts::of(&ir.parsed.trace));
         }
     }
@@ -273,4 +283,106 @@ fn panes_classify_with_the_facts_of_the_model_shown() {
     assert!(app.follow_wait(now));
     assert_eq!(app.trace().stops.len(), 1);
     check(&app);
+}
+
+/// The raw pane of a file read by the loader shows, line for line, what the pane of the same
+/// file held in memory (`App::new` on batch mode's analysis) shows, bad bytes included, and
+/// the exported report is the same.
+#[test]
+fn raw_lines_read_back_from_the_file_are_the_text_in_memory() {
+    let base = std::fs::read(sample("threads-crash.gdb.txt")).unwrap();
+    let mut bad = base.clone();
+    bad.extend_from_slice(b"Thread 9 \xff\xfe bad\0 bytes\r\n#0  main () at t.c:2\nlast line, no newline \xc3");
+    for (name, bytes) in [("plain.txt", base), ("bad.txt", bad)] {
+        let p = temp_copy(name, &bytes);
+        let mut app = App::open_loading(chunked(&p), Some(p.clone()), Theme::plain(), eager(1000));
+        while app.loading.is_some() {
+            assert!(app.loading_wait(Duration::from_secs(60)));
+        }
+        assert!(app.ir.raw.is_none() && app.raw_file.is_some(), "{name}");
+        let batch = pipeline::load(Source::Path(p.to_str().unwrap()), &tui_options()).unwrap();
+        let mem = App::new(batch, Some(p.clone()), Theme::plain());
+        assert_eq!(app.raw_lines.len(), mem.raw_lines.len(), "{name}");
+        for i in 0..mem.raw_lines.len() + 1 {
+            assert_eq!(raw::line(&app, i), raw::line(&mem, i), "{name}, line {i}");
+        }
+        assert_eq!(app.markdown(true), mem.markdown(true), "{name}");
+        assert_eq!(app.markdown(false), mem.markdown(false), "{name}");
+    }
+}
+
+/// Search in a raw text read back from the file a block of lines at a time finds the lines
+/// the search over the text in memory finds, forward and backward, across block boundaries
+/// and wrapping around, smart case included. The input is written by the test (lines of
+/// words, 40,000 of them, so that matches sit on both sides of the 16,384-line blocks).
+#[test]
+fn search_in_a_file_backed_raw_text_finds_what_the_text_in_memory_finds() {
+    let mut text = String::new();
+    for i in 0..40_000u32 {
+        let word = match i {
+            3 | 16_383 | 16_384 | 32_767 | 39_999 => "Needle",
+            7 | 20_000 => "needle",
+            _ => "hay",
+        };
+        text.push_str(&format!("line {i} {word} \u{e9}t\u{e9}\n"));
+    }
+    let p = temp_copy("search.txt", text.as_bytes());
+    let mut file = App::open_loading(chunked(&p), Some(p.clone()), Theme::plain(), eager(1 << 16));
+    while file.loading.is_some() {
+        assert!(file.loading_wait(Duration::from_secs(60)));
+    }
+    assert!(file.raw_file.is_some());
+    let batch = pipeline::load(Source::Path(p.to_str().unwrap()), &tui_options()).unwrap();
+    let mut mem = App::new(batch, Some(p.clone()), Theme::plain());
+    let mut hits = 0;
+    for q in ["needle", "Needle", "line 1638", "\u{c9}T\u{c9}", "no such words", "39999 Needle"] {
+        for start in [0usize, 3, 4, 16_383, 16_384, 16_385, 25_000, 39_999] {
+            for action in [Action::SearchNext, Action::SearchPrev] {
+                let mut got = Vec::new();
+                for app in [&mut file, &mut mem] {
+                    app.update(Action::Focus(Pane::Raw));
+                    app.raw_cursor = start;
+                    app.last_search = Some(q.to_string());
+                    app.update(action.clone());
+                    got.push((app.raw_cursor, app.status.clone()));
+                }
+                assert_eq!(got[0], got[1], "{q:?} from line {start}, {action:?}");
+                hits += usize::from(got[0].0 != start);
+            }
+        }
+    }
+    assert!(hits > 40, "{hits}");
+}
+
+/// The model the TUI keeps for a big file carries no spare room (docs/tui.md, "Memory"):
+/// every thread's frame list and every frame's typed argument lists hold exactly their
+/// items, and an argument name repeated over frames is one shared allocation.
+#[test]
+fn the_model_holds_no_spare_room_and_shares_argument_names() {
+    let path = sample("stack-overflow.gdb.txt");
+    let mut app = App::open_loading(chunked(&path), Some(path.clone()), Theme::plain(), eager(4096));
+    while app.loading.is_some() {
+        assert!(app.loading_wait(Duration::from_secs(60)));
+    }
+    let t = app.trace();
+    let mut names: std::collections::HashMap<String, std::sync::Arc<str>> = Default::default();
+    let (mut frames, mut shared) = (0, 0);
+    for th in t.stops.iter().flat_map(|s| &s.threads) {
+        assert_eq!(th.frames.capacity(), th.frames.len(), "thread {}", th.id);
+        for f in &th.frames {
+            frames += 1;
+            assert_eq!(f.int_args.capacity(), f.int_args.len());
+            assert_eq!(f.string_args.capacity(), f.string_args.len());
+            assert_eq!(f.null_args.capacity(), f.null_args.len());
+            assert_eq!(f.entry_values.capacity(), f.entry_values.len());
+            assert_eq!(f.arg_symbols.capacity(), f.arg_symbols.len());
+            for (n, _) in &f.int_args {
+                let first = names.entry(n.to_string()).or_insert_with(|| n.clone());
+                assert!(std::sync::Arc::ptr_eq(first, n), "{n} allocated twice");
+                shared += 1;
+            }
+        }
+    }
+    assert!(frames > 30 && shared > 30, "{frames} frames, {shared} integer arguments");
+    assert!(names.contains_key("depth"), "{:?}", names.keys());
 }

@@ -54,7 +54,7 @@ impl Builder {
                 }
             }
         }
-        type_text_fields(&mut self.trace);
+        type_text_fields(&mut self.trace, &mut self.interner);
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
@@ -353,8 +353,19 @@ pub(super) fn backtrace_stop(r: &str) -> BacktraceStop {
 
 /// Parses, once, the text the rules need typed: each frame's arguments (C strings with what
 /// they say, decimal integers, NULL pointers, `0x… <sym>`), each message's kind and parts,
-/// the symbols in printed values and a Julia `ERROR:` description.
-pub(super) fn type_text_fields(trace: &mut Trace) {
+/// the symbols in printed values and a Julia `ERROR:` description. Argument names are
+/// interned (`depth` is one allocation for the whole trace, not one per frame), and each
+/// thread's frame list is cut to its length first (a `Vec` grown by pushes holds up to twice
+/// its frames; the TUI keeps the model of a big file, see docs/tui.md).
+pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHashSet<Sym>) {
+    let mut intern = |s: &str| -> Sym {
+        if let Some(v) = names.get(s) {
+            return v.clone();
+        }
+        let v = Sym::from(s);
+        names.insert(v.clone());
+        v
+    };
     for stop in &mut trace.stops {
         for m in &mut stop.messages {
             crate::messages::typed(m);
@@ -382,19 +393,30 @@ pub(super) fn type_text_fields(trace: &mut Trace) {
             p.words = lexemes::hex_numbers(&p.value);
         }
         for th in &mut stop.threads {
+            th.frames.shrink_to_fit();
             for f in &mut th.frames {
                 let Some(a) = f.args.as_deref() else { continue };
-                f.string_args = lexemes::string_args(a)
-                    .into_iter()
-                    .map(|(n, v)| StringArg { name: Sym::from(n), detail: crate::messages::detail(&v), text: v.into() })
-                    .collect();
-                f.int_args = lexemes::int_args(a).into_iter().map(|(n, v)| (Sym::from(n), v)).collect();
-                f.null_args = lexemes::null_pointer_args(a).into_iter().map(Sym::from).collect();
-                f.entry_values = lexemes::changed_entry_values(a);
-                f.arg_symbols = addr_symbols(a);
+                f.string_args = exact(lexemes::string_args(a).into_iter().map(|(n, v)| StringArg {
+                    name: intern(&n),
+                    detail: crate::messages::detail(&v),
+                    text: v.into(),
+                }));
+                f.int_args = exact(lexemes::int_args(a).into_iter().map(|(n, v)| (intern(&n), v)));
+                f.null_args = exact(lexemes::null_pointer_args(a).into_iter().map(|n| intern(&n)));
+                f.entry_values = exact(lexemes::changed_entry_values(a).into_iter());
+                f.arg_symbols = exact(addr_symbols(a).into_iter());
             }
         }
     }
+}
+
+/// A `Vec` holding exactly these items. `collect` from a `Vec`'s `into_iter` may reuse the
+/// source's allocation (grown by pushes, with room to spare, and sized for the source's
+/// bigger items), which the model would then keep for every frame.
+fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(items.len());
+    v.extend(items);
+    v
 }
 
 /// `addr_symbols` with typed addresses.

@@ -246,13 +246,18 @@ pub fn arg_string(args: &str, name: &str) -> Option<String> {
         }
         from = p + key.len();
     };
-    let mut v = &args[start..];
-    if let Some(r) = v.strip_prefix(&format!("{name}@entry=")) {
+    string_value(&args[start..], name)
+}
+
+/// The C string in `v`, the text after `name=` in an argument list: after gdb's
+/// `name@entry=` repeat and the pointer value, before the next argument; unescaped.
+fn string_value(mut v: &str, name: &str) -> Option<String> {
+    if let Some(r) = v.strip_prefix(name).and_then(|r| r.strip_prefix("@entry=")) {
         v = r;
     }
     // The string follows the pointer value, before the next argument.
-    let q = v.find('"')?;
-    if v[..q].contains(", ") {
+    let q = memchr::memchr(b'"', v.as_bytes())?;
+    if memchr::memmem::find(&v.as_bytes()[..q], b", ").is_some() {
         return None;
     }
     let mut out = String::new();
@@ -279,6 +284,7 @@ pub fn string_args(args: &str) -> Vec<(String, String)> {
         return out;
     }
     let b = args.as_bytes();
+    let mut tried: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < b.len() {
         // An argument name starts the list or follows a space or a comma.
@@ -286,10 +292,14 @@ pub fn string_args(args: &str) -> Vec<(String, String)> {
             let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
             if b.get(end) == Some(&b'=') {
                 let name = &args[i..end];
-                if !out.iter().any(|(n, _)| n == name)
-                    && let Some(v) = arg_string(args, name)
-                {
-                    out.push((name.to_string(), v));
+                // The first `name=` after the list's start, a space or a comma is the one
+                // `arg_string` finds: read its value here instead of searching again (and a
+                // later `name=` gets no second look, as `arg_string` would find the first).
+                if !tried.contains(&name) {
+                    tried.push(name);
+                    if let Some(v) = string_value(&args[end + 1..], name) {
+                        out.push((name.to_string(), v));
+                    }
                 }
             }
             i = end.max(i + 1);
@@ -332,6 +342,20 @@ mod tests {
         assert_eq!(names, ["assertion", "file", "function"]);
         assert_eq!(all[2].1, "range_width");
         assert!(string_args("a=1, b=0x0").is_empty());
+    }
+
+    /// The byte pre-checks of `null_pointer_args` and `changed_entry_values` (no `0x0`, no
+    /// `@entry`: nothing to find) leave their answers as they were.
+    #[test]
+    fn pre_checks_keep_the_answers() {
+        assert_eq!(null_pointer_args("p=0x0, q=0x01"), vec!["p"]);
+        assert!(null_pointer_args("p=0x01, q=0").is_empty());
+        assert!(null_pointer_args("p=0x00").is_empty());
+        let e = changed_entry_values("p=0x0, p@entry=0x10, n=3");
+        assert_eq!(e.len(), 1);
+        assert_eq!((&*e[0].name, e[0].at_entry_pointer), ("p", Some(0x10)));
+        assert!(changed_entry_values("p=p@entry=0x10").is_empty());
+        assert!(changed_entry_values("p=0x0, q=0x10").is_empty());
     }
 
     #[test]
@@ -391,6 +415,10 @@ fn top_level_args(args: &str) -> Vec<(&str, &str)> {
 /// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
 pub fn null_pointer_args(args: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // A value of exactly `0x0` needs those three bytes somewhere (most frames have none).
+    if memchr::memmem::find(args.as_bytes(), b"0x0").is_none() {
+        return out;
+    }
     for (name, value) in top_level_args(args) {
         if value == "0x0" && !out.iter().any(|n| n == name) {
             out.push(name.to_string());
@@ -430,6 +458,10 @@ fn arg_parts(args: &str) -> Vec<&str> {
 /// `p=0x0, p@entry=0x…` (two parts) when they differ and `p=p@entry=0x…` when they do not
 /// (those are not returned).
 pub fn changed_entry_values(args: &str) -> Vec<crate::model::EntryValue> {
+    // Only a part named `…@entry` can give one (most frames have none).
+    if memchr::memmem::find(args.as_bytes(), b"@entry").is_none() {
+        return Vec::new();
+    }
     let parts: Vec<(&str, &str)> = arg_parts(args)
         .into_iter()
         .filter_map(|p| p.trim().split_once('='))

@@ -211,6 +211,13 @@ pub struct Builder {
     pub(crate) diag: Diagnostics,
     limits: Limits,
     interner: FxHashSet<Arc<str>>,
+    /// The thread (stop, thread) the last frame went to, and the first thread not yet cut to
+    /// length: a thread left for another has its frame list cut to its length once
+    /// (`shrink_to_fit`, in order, so a thread visited again costs nothing more and the work
+    /// stays linear), so the frames of a big dump do not keep up to twice their room while
+    /// the rest is parsed.
+    frames_of: Option<(usize, usize)>,
+    cut_from: (usize, usize),
     formats: u32,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
@@ -307,6 +314,8 @@ impl Builder {
             diag: Diagnostics::default(),
             limits,
             interner: FxHashSet::default(),
+            frames_of: None,
+            cut_from: (0, 0),
             formats: 0,
             stop: None,
             thread: None,
@@ -584,6 +593,15 @@ impl Builder {
         let max = self.limits.max_frames_per_thread;
         if self.frame_over_limit(si, ti) {
             return usize::MAX;
+        }
+        if self.frames_of != Some((si, ti))
+            && let Some(left) = self.frames_of.replace((si, ti))
+            && left >= self.cut_from
+        {
+            self.cut_from = (left.0, left.1 + 1);
+            if let Some(th) = self.trace.stops.get_mut(left.0).and_then(|s| s.threads.get_mut(left.1)) {
+                th.frames.shrink_to_fit();
+            }
         }
         let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
         th.span.extend_to(f.span.first);

@@ -303,8 +303,11 @@ pub struct App {
     pub quit: bool,
     /// The terminal size, for mouse hit-testing.
     pub size: Rect,
-    /// Byte offset where each raw line starts.
+    /// Byte offset where each raw line starts (in `ir.raw`, or in `raw_file`).
     pub raw_lines: Vec<usize>,
+    /// The raw text of a file read by the loader (`tui/loader.rs`), read back from the file a
+    /// screen at a time instead of held in memory; `ir.raw` is `None` then.
+    pub raw_file: Option<crate::pipeline::RawFile>,
     /// The raw line (0-based) the Raw pane's cursor is on.
     pub raw_cursor: usize,
     /// Columns each pane is scrolled sideways (← → h l), by [`Pane::index`].
@@ -402,6 +405,7 @@ impl App {
             quit: false,
             size: Rect::new(0, 0, 80, 24),
             raw_lines,
+            raw_file: None,
             raw_cursor: 0,
             hscroll: [0; 7],
             hscroll_max: Cell::new([0; 7]),
@@ -679,7 +683,12 @@ impl App {
     pub fn markdown(&self, include_raw: bool) -> String {
         let mut opts = MarkdownOptions { include_raw, ..Default::default() };
         opts.notes.insert(self.ir.path.clone(), self.notes.clone());
-        let report = crate::model::Report { inputs: vec![self.ir.clone()] };
+        let mut ir = self.ir.clone();
+        // The environment section reads the text's first lines too.
+        if let Some(f) = &self.raw_file {
+            ir.raw = Some(f.text());
+        }
+        let report = crate::model::Report { inputs: vec![ir] };
         let mut out = Vec::new();
         // Writing to a Vec cannot fail.
         let _ = markdown::write(&report, &opts, &mut out);

@@ -1,20 +1,24 @@
 //! `tracecheck tui FILE` on a big file: the file is read and parsed on a loader thread, a
 //! chunk at a time ([`pipeline::Chunked`]), while the UI already shows what is there.
 //!
-//! The loader sends at most one [`Loaded::Partial`] (the analysis of the lines read so far,
-//! with their raw text and line index) when the whole load will not be done within
-//! [`PARTIAL_AFTER`] plus [`PARTIAL_UNLESS_LEFT`], then one [`Loaded::Done`] (the same model
-//! batch mode gives for the file) or [`Loaded::Failed`]. Everything that walks the whole
-//! input (the parse, the raw text's line index, the classifier's facts, the UTF-8 check) runs
-//! here; taking a message on the UI thread only moves it into the `App`. The bytes read so far
-//! are published in [`Loading::read`] for the header's progress.
+//! The loader sends at most one [`Loaded::Partial`] (the analysis of the lines of the first
+//! chunk, with their line index) when the whole load will not be done within
+//! [`PARTIAL_UNLESS_LEFT`], then one [`Loaded::Done`] (the same model batch mode gives for
+//! the file) or [`Loaded::Failed`]. Everything that walks the whole input (the parse, the
+//! raw text's line index, the classifier's facts) runs here; taking a message on the UI
+//! thread only moves it into the `App`. The bytes read so far are published in
+//! [`Loading::read`] for the header's progress.
+//!
+//! Memory: the text itself is not kept. The analyses carry a [`RawFile`] that reads the
+//! lines back from the file when the raw pane, search or the export ask, so the TUI holds the
+//! model and the line index (8 bytes a line), not a copy of the file (docs/tui.md).
 //!
 //! In a gdb session the crashed thread's backtrace and registers come first (`bt`, `info
 //! registers` after the stop, then `thread apply all bt full`), so the partial analysis shows
 //! the crash, its registers and the findings on them while the other threads are read.
 
 use crate::classify::TraceFacts;
-use crate::pipeline::{Analysis, Chunked};
+use crate::pipeline::{Analysis, Chunked, RawFile};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
@@ -22,13 +26,15 @@ use std::time::{Duration, Instant};
 
 /// Bytes read and parsed per step (a few ms of parsing; the progress moves at this grain).
 pub const CHUNK: usize = 1 << 20;
-/// A partial analysis is sent once the load has run this long…
-pub const PARTIAL_AFTER: Duration = Duration::from_millis(10);
+/// A partial analysis is sent after the first chunk read once the load has run this long
+/// (zero: after the first chunk, so that the partial model, alive beside the whole one while
+/// that is finished, covers at most one chunk of the file whatever the machine's speed)…
+pub const PARTIAL_AFTER: Duration = Duration::ZERO;
 /// …unless what is left would take less than this at the speed so far (then the whole
 /// analysis is about to come and a partial one would only cost time).
-pub const PARTIAL_UNLESS_LEFT: Duration = Duration::from_millis(10);
+pub const PARTIAL_UNLESS_LEFT: Duration = Duration::from_millis(20);
 /// How long the first screen waits for the loader's first analysis (the whole file, or the
-/// lines read within [`PARTIAL_AFTER`]) before it shows an empty model and the progress.
+/// lines of the first chunk) before it shows an empty model and the progress.
 pub const FIRST_WAIT: Duration = Duration::from_millis(250);
 
 /// The loader's timing ([`Pace::default`] is the constants above; tests shrink the chunks
@@ -58,8 +64,10 @@ const LOADER_GONE: &str = "reading the file stopped (the loader thread ended)";
 #[derive(Debug)]
 pub struct Part {
     pub analysis: Analysis,
-    /// Byte offset where each line of `analysis.raw` starts (`App::raw_lines`).
+    /// Byte offset where each line of the text starts (`App::raw_lines`).
     pub raw_lines: Vec<usize>,
+    /// The text, read back from the file when shown (the analysis holds no raw text).
+    pub raw: Option<RawFile>,
     pub facts: TraceFacts,
     /// Bytes of the file this analysis covers.
     pub bytes: u64,
@@ -145,8 +153,6 @@ impl Loading {
 /// take a while, then the whole. `send` returns false when the UI is gone (then it stops).
 pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMut(Loaded) -> bool) {
     let started = Instant::now();
-    let mut lines = vec![0usize];
-    let mut scanned = 0usize;
     let mut partial_sent = false;
     loop {
         let got = match c.step(pace.chunk.max(1)) {
@@ -156,11 +162,6 @@ pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMu
                 return;
             }
         };
-        let bytes = c.bytes();
-        for i in memchr::memchr_iter(b'\n', &bytes[scanned..]) {
-            lines.push(scanned + i + 1);
-        }
-        scanned = bytes.len();
         progress.store(c.read_bytes(), Ordering::Relaxed);
         if got == 0 {
             break;
@@ -171,38 +172,24 @@ pub fn run(mut c: Chunked, pace: Pace, progress: &AtomicU64, mut send: impl FnMu
             let read = c.read_bytes().max(1);
             let left = c.total().saturating_sub(read);
             let eta = elapsed.mul_f64(left as f64 / read as f64);
-            if eta >= pace.partial_unless_left && !send(Loaded::Partial(Box::new(partial(&c, &lines)))) {
+            if eta >= pace.partial_unless_left && !send(Loaded::Partial(Box::new(partial(&c)))) {
                 return;
             }
         }
     }
     let bytes = c.read_bytes();
-    let analysis = c.finish();
-    let raw_lines = match analysis.raw.as_deref() {
-        // A lossy conversion changed the offsets: index the text itself.
-        Some(r) if r.len() as u64 != bytes => line_starts(r.as_bytes()),
-        Some(r) => {
-            if lines.last().is_some_and(|&l| l >= r.len() && l > 0) {
-                lines.pop();
-            }
-            lines
-        }
-        None => Vec::new(),
-    };
+    let (analysis, raw, raw_lines) = c.finish();
     let facts = TraceFacts::of(&analysis.parsed.trace);
-    send(Loaded::Done(Box::new(Part { analysis, raw_lines, facts, bytes })));
+    send(Loaded::Done(Box::new(Part { analysis, raw_lines, raw: Some(raw), facts, bytes })));
 }
 
-fn partial(c: &Chunked, lines: &[usize]) -> Part {
-    let analysis = c.snapshot();
+fn partial(c: &Chunked) -> Part {
+    let (analysis, raw) = c.snapshot();
     let upto = c.parsed_bytes();
-    let raw_lines = match analysis.raw.as_deref() {
-        Some(r) if r.len() == upto => lines[..lines.partition_point(|&s| s < upto)].to_vec(),
-        Some(r) => line_starts(r.as_bytes()),
-        None => Vec::new(),
-    };
+    let lines = c.line_starts();
+    let raw_lines = lines[..lines.partition_point(|&s| (s as u64) < upto)].to_vec();
     let facts = TraceFacts::of(&analysis.parsed.trace);
-    Part { analysis, raw_lines, facts, bytes: upto as u64 }
+    Part { analysis, raw_lines, raw: Some(raw), facts, bytes: upto }
 }
 
 /// Byte offset where each line of `text` starts (the first is 0; a final newline does not

@@ -9,13 +9,21 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
+use std::borrow::Cow;
 
-/// The text of raw line `i` (0-based), without its line end.
-pub fn line(app: &App, i: usize) -> &str {
-    let Some(raw) = app.ir.raw.as_deref() else { return "" };
-    let Some(&start) = app.raw_lines.get(i) else { return "" };
+/// The text of raw line `i` (0-based), without its line end: a slice of `ir.raw`, or read
+/// from the file (`App::raw_file`, bad bytes replaced).
+pub fn line(app: &App, i: usize) -> Cow<'_, str> {
+    let Some(&start) = app.raw_lines.get(i) else { return Cow::Borrowed("") };
+    if let Some(f) = &app.raw_file {
+        let end = app.raw_lines.get(i + 1).map_or(f.len(), |&e| e as u64);
+        let b = f.bytes(start as u64, end);
+        let text = String::from_utf8_lossy(&b);
+        return Cow::Owned(text.trim_end_matches(['\n', '\r']).to_string());
+    }
+    let Some(raw) = app.ir.raw.as_deref() else { return Cow::Borrowed("") };
     let end = app.raw_lines.get(i + 1).copied().unwrap_or(raw.len());
-    raw.get(start..end).unwrap_or("").trim_end_matches(['\n', '\r'])
+    Cow::Borrowed(raw.get(start..end).unwrap_or("").trim_end_matches(['\n', '\r']))
 }
 
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
@@ -47,7 +55,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     for (y, i) in (top..n.min(top + h)).enumerate() {
         let lineno = i as u32 + 1;
         let hl = spans.iter().any(|s| s.first <= lineno && lineno <= s.last);
-        let text = clean(line(app, i));
+        let text = clean(&line(app, i));
         let v = vec![
             Span::styled(format!("{lineno:>gutter$}"), t.line_number()),
             if hl { Span::styled("▌", t.highlight()) } else { Span::raw(" ") },

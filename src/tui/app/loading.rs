@@ -21,7 +21,11 @@ impl App {
         };
         let partial = part.is_some() && !done;
         let mut app = match part {
-            Some(p) => App::with_parts(p.analysis, p.raw_lines, p.facts, dump, theme),
+            Some(p) => {
+                let mut app = App::with_parts(p.analysis, p.raw_lines, p.facts, dump, theme);
+                app.raw_file = p.raw;
+                app
+            }
             None => {
                 let mut ir = crate::pipeline::analyze_text(&name, b"", &Default::default());
                 ir.raw = Some(String::new());
@@ -100,6 +104,7 @@ impl App {
         ir.path = std::mem::take(&mut self.ir.path);
         let old = std::mem::replace(&mut self.ir, ir);
         self.raw_lines = p.raw_lines;
+        self.raw_file = p.raw;
         self.facts = p.facts;
         self.raw_lower = OnceCell::new();
         // A partial model is small, but freeing it is not the UI's work; its pages (and

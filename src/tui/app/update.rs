@@ -560,6 +560,13 @@ impl App {
     }
 
     pub(super) fn search_raw(&mut self, q: &str, forward: bool, fresh: bool) -> Option<usize> {
+        if self.raw_file.is_some() {
+            let found = self.search_raw_file(q, forward, fresh);
+            if let Some(l) = found {
+                self.raw_cursor = l;
+            }
+            return found;
+        }
         let raw = self.ir.raw.as_deref()?;
         let smart = !q.chars().any(|c| c.is_uppercase());
         let hay: &[u8] =
@@ -593,6 +600,52 @@ impl App {
             self.raw_cursor = l;
         }
         found
+    }
+}
+
+/// Lines of a file-backed raw text read and searched at a time (about 1 MB of a transcript).
+const SEARCH_BLOCK: usize = 16 << 10;
+
+impl App {
+    /// [`App::search_raw`] on a text read back from the file (`raw_file`): the same lines are
+    /// found, a block of lines at a time, so no copy of the whole text is made.
+    fn search_raw_file(&self, q: &str, forward: bool, fresh: bool) -> Option<usize> {
+        let f = self.raw_file.as_ref()?;
+        let n = self.raw_lines.len();
+        if n == 0 {
+            return None;
+        }
+        let smart = !q.chars().any(|c| c.is_uppercase());
+        let needle = if smart { q.to_lowercase() } else { q.to_string() };
+        // The first (or last) line of `a..b` holding the needle.
+        let find = |a: usize, b: usize, last: bool| -> Option<usize> {
+            let start = *self.raw_lines.get(a)? as u64;
+            let end = self.raw_lines.get(b).map_or(f.len(), |&e| e as u64);
+            let bytes = f.bytes(start, end);
+            let mut text = String::from_utf8_lossy(&bytes).into_owned();
+            if smart {
+                text = text.to_lowercase();
+            }
+            let hay = text.as_bytes();
+            let at = if last {
+                memchr::memmem::rfind(hay, needle.as_bytes())
+            } else {
+                memchr::memmem::find(hay, needle.as_bytes())
+            }?;
+            Some(a + memchr::memchr_iter(b'\n', &hay[..at]).count())
+        };
+        let blocks =
+            |from: usize, to: usize| (from..to).step_by(SEARCH_BLOCK).map(move |a| (a, (a + SEARCH_BLOCK).min(to)));
+        let cur = self.raw_cursor.min(n - 1);
+        if forward {
+            let start_line = if fresh { cur } else { cur + 1 };
+            blocks(start_line.min(n), n).chain(blocks(0, n)).find_map(|(a, b)| find(a, b, false))
+        } else {
+            let back = |to: usize| {
+                (0..to.div_ceil(SEARCH_BLOCK)).rev().map(move |k| (k * SEARCH_BLOCK, ((k + 1) * SEARCH_BLOCK).min(to)))
+            };
+            back(cur).chain(back(n)).find_map(|(a, b)| find(a, b, true))
+        }
     }
 }
 
