@@ -186,6 +186,15 @@ pub fn is_machinery(f: &Frame) -> bool {
     if PREFIXES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
+    // glibc's fortified entry points (`__memcpy_chk`, `__stpcpy_chk`, `__sprintf_chk`, …):
+    // the bound check the compiler put in the caller's place, also in a static binary where
+    // no libc module or source file names them.
+    if let Some(core) = name.strip_prefix("__").and_then(|n| n.strip_suffix("_chk"))
+        && !core.is_empty()
+        && core.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return true;
+    }
     // The language's own library: Rust's core/std/alloc (sources under `/rustc/<hash>/library/`,
     // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
     // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
