@@ -38,7 +38,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      cpp-bad-alloc cpp-throw-through-c rust-refcell rust-thread-panic-abort rust-thread-overflow
      rust-ffi-null qsort-strcmp-null dlopen-plugin fork-child-null inline-chain-o3
      same-bug-clang-o0 same-bug-gcc-o2 static-double-free alloca-near-guard deep-legal-5000
-     sigmask-blocked-segv strlen-null rodata-write i386-static-null)
+     sigmask-blocked-segv strlen-null rodata-write i386-static-null threads-mutex-null
+     leak-then-null handler-pthread-exit)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -61,7 +62,7 @@ build_one() {
         ucontext-coro | ucontext-overflow | jit-null | jit-noexec | heap-pc | stack-pc | raise-segv | \
         legal-deep-recursion | mprotect-write | abort-custom | free-invalid | corrupted-top | jit-garbage)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
-    thread-overflow)
+    thread-overflow | threads-mutex-null | handler-pthread-exit)
         gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
     lto-o3-omitfp)
         gcc "${map[@]}" -O3 -g -flto -fomit-frame-pointer "src/$n.c" -o "$o" ;;
@@ -105,7 +106,7 @@ build_one() {
         (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
             go build -trimpath -gcflags=-N -o "$o" go-nil.go) ;;
     tcache-double-free | tcache-unaligned | munmap-chunk | sigbus-truncated | \
-        fork-child-null | alloca-near-guard | deep-legal-5000 | sigmask-blocked-segv)
+        fork-child-null | alloca-near-guard | deep-legal-5000 | sigmask-blocked-segv | leak-then-null)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
     gcc-stack-smash-o0)
         gcc "${map[@]}" -O0 -g -fstack-protector-all "src/$n.c" -o "$o" ;;
@@ -154,7 +155,8 @@ build_one() {
 # Commands run before `run` (signal handling) for cases whose own handler must see the signal.
 prelude() {
     case $1 in
-    handler-psiginfo | handler-strsignal | altstack-overflow | rust-overflow | rust-thread-overflow)
+    handler-psiginfo | handler-strsignal | altstack-overflow | rust-overflow | rust-thread-overflow | \
+        handler-pthread-exit)
         echo "handle SIGSEGV nostop noprint pass" ;;
     fork-child-null)
         echo "set follow-fork-mode child" ;;
@@ -175,7 +177,8 @@ stack_kib() {
 
 gdb_commands() {
     local bt=bt
-    case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow)
+    case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
+        threads-mutex-null | handler-pthread-exit)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \

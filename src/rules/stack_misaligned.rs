@@ -243,7 +243,10 @@ fn at_function_entry(regs: &RegisterSet, arch: Arch) -> bool {
 /// static libc function), which does not say the pc is at the start; the stack word does.
 /// True when the memory or the caller's pc is not known (nothing contradicts the symbol).
 fn return_address_on_top(cx: &RuleContext<'_>, stop: &Stop, th: &Thread, sp: u64) -> bool {
-    let caller = th.frames.iter().skip(1).find(|f| !f.inlined).and_then(|f| f.pc);
+    // The caller's return address: the first outer frame with a pc of its own (inlined
+    // levels print none, or frame #0's).
+    let pc0 = th.frames.first().and_then(|f| f.pc);
+    let caller = th.frames.iter().skip(1).filter_map(|f| f.pc).find(|&pc| Some(pc) != pc0);
     match (cx.read_u64(stop, sp), caller) {
         (Some(w), Some(pc)) => w == pc.0,
         _ => true,
@@ -415,6 +418,13 @@ rip            0x7ffff7e5eeec      0x7ffff7e5eeec <__pthread_kill_implementation
             )
         };
         assert!(run_rule(&RULE, &t("0x0000000000001c9f")).is_empty());
+        // With an inlined level between (no pc of its own), the caller is the next frame
+        // with a pc.
+        let inl = t("0x0000000000001c9f").replace(
+            "#1  0x00007ffff7e0ffb2 in raise ()",
+            "#1  __futex_abstimed_wait_common () at ./nptl/futex-internal.c:87\n#2  0x00007ffff7e0ffb2 in raise ()",
+        );
+        assert!(run_rule(&RULE, &inl).is_empty());
         let f = run_rule(&RULE, &t("0x00007ffff7e0ffb2"));
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].message.contains("at the entry of __pthread_kill_implementation"), "{}", f[0].message);
