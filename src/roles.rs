@@ -426,6 +426,31 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
     }
 
     #[test]
+    fn a_trap_instruction_is_a_crash_with_a_culprit() {
+        // crashers/sigtrap-int3: the program's own int3 (si_code SI_KERNEL); without a
+        // debugger it dies of SIGTRAP. A SIGTRAP without si_code, or sent by raise (SI_TKILL),
+        // stays a debugger stop without a culprit.
+        let t = |code: &str| {
+            format!(
+                "\
+Program received signal SIGTRAP, Trace/breakpoint trap.
+settle (v=3) at src/sigtrap-int3.c:9
+(gdb) bt
+#0  settle (v=3) at src/sigtrap-int3.c:9
+#1  0x000055555555516e in main (argc=1, argv=0x7fffffffed78) at src/sigtrap-int3.c:15
+{code}"
+            )
+        };
+        let with = |code: &str| {
+            let p = crate::input::parse(&t(code));
+            culprit(p.trace.main_stop().unwrap()).map(|c| c.index)
+        };
+        assert_eq!(with("(gdb) p $_siginfo\n$1 = {si_signo = 5, si_errno = 0, si_code = 128}\n"), Some(0));
+        assert_eq!(with(""), None);
+        assert_eq!(with("(gdb) p $_siginfo\n$1 = {si_signo = 5, si_errno = 0, si_code = -6}\n"), None);
+    }
+
+    #[test]
     fn culprit_skips_go_1_21_panic_frame() {
         let t = "\
 panic: runtime error: invalid memory address or nil pointer dereference

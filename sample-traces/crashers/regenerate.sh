@@ -39,7 +39,9 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      rust-ffi-null qsort-strcmp-null dlopen-plugin fork-child-null inline-chain-o3
      same-bug-clang-o0 same-bug-gcc-o2 static-double-free alloca-near-guard deep-legal-5000
      sigmask-blocked-segv strlen-null rodata-write i386-static-null threads-mutex-null
-     leak-then-null handler-pthread-exit)
+     leak-then-null handler-pthread-exit huge-alloca mutual-recursion rust-process-abort
+     rust-assert-eq cpp-thread-throw fasttop-double-free invalid-next-size bare-abort sigtrap-int3
+     null-array-index rust-drop-panic)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -106,7 +108,8 @@ build_one() {
         (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
             go build -trimpath -gcflags=-N -o "$o" go-nil.go) ;;
     tcache-double-free | tcache-unaligned | munmap-chunk | sigbus-truncated | \
-        fork-child-null | alloca-near-guard | deep-legal-5000 | sigmask-blocked-segv | leak-then-null)
+        fork-child-null | alloca-near-guard | deep-legal-5000 | sigmask-blocked-segv | leak-then-null | \
+        huge-alloca | mutual-recursion | fasttop-double-free | invalid-next-size | bare-abort | sigtrap-int3)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
     gcc-stack-smash-o0)
         gcc "${map[@]}" -O0 -g -fstack-protector-all "src/$n.c" -o "$o" ;;
@@ -114,21 +117,24 @@ build_one() {
         gcc "${map[@]}" -O3 -g -fstack-protector-strong "src/$n.c" -o "$o" ;;
     fortify-strcpy)
         gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
-    sigfpe-div | sigill-trap | sse-packed-misaligned | qsort-strcmp-null | strlen-null | rodata-write)
+    sigfpe-div | sigill-trap | sse-packed-misaligned | qsort-strcmp-null | strlen-null | rodata-write | \
+        null-array-index)
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
     cpp-vector-at)
         g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    cpp-thread-throw)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
     cpp-bad-alloc)
         g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
     cpp-throw-through-c)
         # the C library has no unwind tables: the exception cannot pass its frame
         gcc "${map[@]}" -O2 -g -fno-asynchronous-unwind-tables -fno-exceptions -c src/cpp-throw-through-c-lib.c -o "$o-lib.o"
         g++ "${map[@]}" -O2 -g "src/$n.cpp" "$o-lib.o" -o "$o" ;;
-    rust-refcell)
+    rust-refcell | rust-assert-eq)
         rustc --remap-path-prefix "$here"=. -g -C panic=abort "src/$n.rs" -o "$o" ;;
     rust-thread-panic-abort)
         rustc --remap-path-prefix "$here"=. -g -O -C panic=abort "src/$n.rs" -o "$o" ;;
-    rust-thread-overflow)
+    rust-thread-overflow | rust-process-abort | rust-drop-panic)
         rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
     rust-ffi-null)
         gcc "${map[@]}" -O1 -g -fPIC -c src/rust-ffi-null-lib.c -o "$o-lib.o"
@@ -168,9 +174,9 @@ prelude() {
 # Stack limit (KiB) for the runaway recursions.
 stack_kib() {
     case $1 in
-    deep-recursion | altstack-overflow) echo 128 ;;
+    deep-recursion | altstack-overflow | mutual-recursion) echo 128 ;;
     rust-overflow) echo 256 ;;
-    alloca-near-guard | deep-legal-5000) echo 8192 ;;
+    alloca-near-guard | deep-legal-5000 | huge-alloca) echo 8192 ;;
     *) echo "" ;;
     esac
 }
@@ -178,7 +184,7 @@ stack_kib() {
 gdb_commands() {
     local bt=bt
     case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
-        threads-mutex-null | handler-pthread-exit)
+        threads-mutex-null | handler-pthread-exit | cpp-thread-throw)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \

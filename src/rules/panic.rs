@@ -127,6 +127,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         for m in &payload_lines {
             f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
         }
+        // Earlier panics of the stop: the one a destructor's panic interrupted ("panic in a
+        // destructor during cleanup") or one that was caught. They name the user's own panic
+        // site when the last one is in the standard library.
+        if let Some(h) = header {
+            for e in stop.messages.iter().filter(|m| m.kind == Some(MessageKind::Panic) && m.span.last < h.span.first) {
+                let what = e.panic.as_ref().and_then(|p| p.payload.as_deref()).map(str::to_string).or_else(|| {
+                    stop.messages
+                        .iter()
+                        .find(|m| m.span.first == e.span.last + 1 && m.kind.is_none() && m.detail.is_none())
+                        .map(|m| m.text.trim().to_string())
+                });
+                let text = match what {
+                    Some(w) => format!("earlier panic: {} {w}", e.text.trim()),
+                    None => format!("earlier panic: {}", e.text.trim()),
+                };
+                f = f.evidence(text, Some(e.span));
+            }
+        }
         if let Some(p) = panic_frame {
             f = f.evidence(format!("#{} {}", p.index, p.location()), Some(p.span));
         }
@@ -143,6 +161,42 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn earlier_panics_are_evidence() {
+        // crashers/rust-drop-panic: the last panic is in the standard library ("panic in a
+        // destructor during cleanup"); the user's own panics before it are named.
+        let t = "\
+(gdb) run
+Starting program: /tmp/rust-drop-panic
+thread 'main' (836) panicked at src/rust-drop-panic.rs:21:9:
+batch too large: 18
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+thread 'main' (836) panicked at src/rust-drop-panic.rs:11:13:
+flush failed with 3 pending writes
+
+thread 'main' (836) panicked at library/core/src/panicking.rs:233:5:
+panic in a destructor during cleanup
+thread caused non-unwinding panic. aborting.
+
+Program received signal SIGABRT, Aborted.
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("panic in a destructor during cleanup"), "{}", f[0].message);
+        let ev: Vec<&str> = f[0].evidence.iter().map(|e| e.text.as_str()).collect();
+        assert!(
+            ev.contains(
+                &"earlier panic: thread 'main' (836) panicked at src/rust-drop-panic.rs:21:9: batch too large: 18"
+            ),
+            "{ev:#?}"
+        );
+        assert!(
+            ev.contains(&"earlier panic: thread 'main' (836) panicked at src/rust-drop-panic.rs:11:13: flush failed with 3 pending writes"),
+            "{ev:#?}"
+        );
+    }
 
     #[test]
     fn fires_on_rust_panic_sample() {
