@@ -41,7 +41,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      sigmask-blocked-segv strlen-null rodata-write i386-static-null threads-mutex-null
      leak-then-null handler-pthread-exit huge-alloca mutual-recursion rust-process-abort
      rust-assert-eq cpp-thread-throw fasttop-double-free invalid-next-size bare-abort sigtrap-int3
-     null-array-index rust-drop-panic)
+     null-array-index rust-drop-panic asm-misaligned-printf asm-hlt asm-push-imbalance
+     handler-itself-null atexit-null)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -85,7 +86,8 @@ build_one() {
         gcc "${map[@]}" -O1 -g -static-pie -fPIE "src/$n.c" -o "$o" ;;
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
-    asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok)
+    asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok | \
+        asm-misaligned-printf | asm-hlt | asm-push-imbalance)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     cyclic-smash | cyclic-smash-canonical)
@@ -109,7 +111,8 @@ build_one() {
             go build -trimpath -gcflags=-N -o "$o" go-nil.go) ;;
     tcache-double-free | tcache-unaligned | munmap-chunk | sigbus-truncated | \
         fork-child-null | alloca-near-guard | deep-legal-5000 | sigmask-blocked-segv | leak-then-null | \
-        huge-alloca | mutual-recursion | fasttop-double-free | invalid-next-size | bare-abort | sigtrap-int3)
+        huge-alloca | mutual-recursion | fasttop-double-free | invalid-next-size | bare-abort | sigtrap-int3 | \
+        handler-itself-null | atexit-null)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
     gcc-stack-smash-o0)
         gcc "${map[@]}" -O0 -g -fstack-protector-all "src/$n.c" -o "$o" ;;
