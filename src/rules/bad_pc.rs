@@ -73,7 +73,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Arch::Aarch64 => {
                 cx.reg0(stop, "x30").or_else(|| cx.reg0(stop, "lr")).and_then(|r| r.value.map(|v| (v, r.span, "lr")))
             }
-            _ => sp.and_then(|sp| stop.memory.iter().find_map(|m| m.read_u64(sp).map(|w| (w, m.span, "[sp]")))),
+            _ => sp.and_then(|sp| {
+                stop.memory
+                    .iter()
+                    .find_map(|m| m.read_u64(sp).map(|w| (w, m.span, "[sp]")))
+                    // A core's stack memory (no dump line to point at).
+                    .or_else(|| cx.read_u64(stop, sp).map(|w| (w, Span::default(), "[sp]")))
+            }),
         };
         let ret = ret.filter(|(w, _, _)| {
             let c = cx.classifier.classify(*w);
@@ -139,10 +145,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("si_addr = {a:#x} = pc: the instruction fetch faulted"), Some(stop.reason.span));
         }
         if let Some((w, span, place)) = ret {
-            f = f.evidence(
-                format!("{place} = {w:#x}: a return address, so a call brought the program here"),
-                Some(span),
-            );
+            let text = match direct {
+                Some(t) => format!(
+                    "{place} = {w:#x}: the return address of a direct call to {t:#x} (the code before it is `call rel32`), which is not the pc"
+                ),
+                None => format!("{place} = {w:#x}: a return address, so a call brought the program here"),
+            };
+            f = f.evidence(text, Some(span));
         }
         if let Some(c) = caller {
             f = f.evidence(format!("caller: frame #{} {}", c.index, c.function_name()), Some(c.span));
