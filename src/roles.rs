@@ -186,6 +186,15 @@ pub fn is_machinery(f: &Frame) -> bool {
     if PREFIXES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
+    // glibc's fortified entry points (`__memcpy_chk`, `__stpcpy_chk`, `__sprintf_chk`, …):
+    // the bound check the compiler put in the caller's place, also in a static binary where
+    // no libc module or source file names them.
+    if let Some(core) = name.strip_prefix("__").and_then(|n| n.strip_suffix("_chk"))
+        && !core.is_empty()
+        && core.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return true;
+    }
     // The language's own library: Rust's core/std/alloc (sources under `/rustc/<hash>/library/`,
     // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
     // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
@@ -231,6 +240,7 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.starts_with("./csu/")
         || file.contains("/sysdeps/")
         || in_glibc_tree(file)
+        || in_glibc_subdir(file)
     {
         return true;
     }
@@ -317,6 +327,54 @@ fn is_toolchain_source(file: &str) -> bool {
 
 /// A source path inside a glibc source tree (`/build/glibc-SzIz7B/glibc-2.31/string/…`):
 /// a directory named `glibc-<version>`.
+/// A glibc source as its build records it, relative to the build directory: `./<dir>/…` or
+/// `../<dir>/…` where `<dir>` is one of glibc's top-level subdirectories
+/// (`./stdio-common/printf.c`, `./libio/genops.c`, `../string/strlen.c`).
+fn in_glibc_subdir(file: &str) -> bool {
+    const DIRS: &[&str] = &[
+        "argp",
+        "assert",
+        "catgets",
+        "csu",
+        "ctype",
+        "debug",
+        "dirent",
+        "dlfcn",
+        "elf",
+        "gmon",
+        "grp",
+        "iconv",
+        "inet",
+        "intl",
+        "io",
+        "libio",
+        "locale",
+        "login",
+        "malloc",
+        "misc",
+        "nptl",
+        "nss",
+        "posix",
+        "pwd",
+        "resolv",
+        "resource",
+        "rt",
+        "setjmp",
+        "signal",
+        "socket",
+        "stdio-common",
+        "stdlib",
+        "string",
+        "sunrpc",
+        "termios",
+        "time",
+        "wcsmbs",
+        "wctype",
+    ];
+    let rest = file.strip_prefix("./").or_else(|| file.strip_prefix("../"));
+    rest.and_then(|r| r.split_once('/')).is_some_and(|(dir, f)| DIRS.contains(&dir) && !f.contains('/'))
+}
+
 fn in_glibc_tree(file: &str) -> bool {
     let mut dirs = file.split('/').rev().skip(1);
     dirs.any(|d| d.strip_prefix("glibc-").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())))
@@ -361,8 +419,17 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
     // Julia engineer does: to the package, script or C code that called in.
     let julia = crate::julia::is_julia_stack(th);
+    // Frame #0 whose own pc is the fault address: the instruction fetch faulted, so the pc is
+    // not in code and whatever symbol names it (a data object like `pair`) is not a function
+    // that ran. The frames that called are the suspects.
+    let fetch_fault = |f: &Frame| {
+        f.index == 0
+            && matches!(stop.reason.signo, Some(11) | Some(7))
+            && f.pc.is_some_and(|pc| pc.0 != 0 && stop.reason.address == Some(pc))
+    };
     let named = th.frames.iter().position(|f| {
         !is_machinery(f)
+            && !fetch_fault(f)
             && (f.function.is_some() || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
     });
@@ -445,6 +512,50 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    #[test]
+    fn a_trap_instruction_is_a_crash_with_a_culprit() {
+        // crashers/sigtrap-int3: the program's own int3 (si_code SI_KERNEL); without a
+        // debugger it dies of SIGTRAP. A SIGTRAP without si_code, or sent by raise (SI_TKILL),
+        // stays a debugger stop without a culprit.
+        let t = |code: &str| {
+            format!(
+                "\
+Program received signal SIGTRAP, Trace/breakpoint trap.
+settle (v=3) at src/sigtrap-int3.c:9
+(gdb) bt
+#0  settle (v=3) at src/sigtrap-int3.c:9
+#1  0x000055555555516e in main (argc=1, argv=0x7fffffffed78) at src/sigtrap-int3.c:15
+{code}"
+            )
+        };
+        let with = |code: &str| {
+            let p = crate::input::parse(&t(code));
+            culprit(p.trace.main_stop().unwrap()).map(|c| c.index)
+        };
+        assert_eq!(with("(gdb) p $_siginfo\n$1 = {si_signo = 5, si_errno = 0, si_code = 128}\n"), Some(0));
+        assert_eq!(with(""), None);
+        assert_eq!(with("(gdb) p $_siginfo\n$1 = {si_signo = 5, si_errno = 0, si_code = -6}\n"), None);
+    }
+
+    #[test]
+    fn glibc_sources_by_subdirectory_are_machinery() {
+        // crashers/asm-misaligned-printf: printf faulted on the misaligned stack the assembly
+        // caller gave it; glibc's `./stdio-common/printf.c` is libc, the caller is the culprit.
+        let t = "\
+Program received signal SIGSEGV, Segmentation fault.
+(gdb) bt
+#0  0x00007ffff7e265d4 in __printf (format=0x555555556004 \"total %ld %f\\n\") at ./stdio-common/printf.c:28
+#1  0x0000555555555177 in report_total ()
+#2  0x000055555555505e in main () at src/asm-misaligned-printf.c:6
+";
+        let p = crate::input::parse(t);
+        assert_eq!(culprit(p.trace.main_stop().unwrap()).map(|c| c.index), Some(1));
+        // A program's own file in a directory that glibc also has, but deeper, is not libc.
+        let own = t.replace("./stdio-common/printf.c", "./string/fmt/printf.c");
+        let p = crate::input::parse(&own);
+        assert_eq!(culprit(p.trace.main_stop().unwrap()).map(|c| c.index), Some(0));
     }
 
     #[test]

@@ -40,6 +40,9 @@ struct Case {
     /// The core's own expectations (`must`, `culprit`) where a core cannot carry what the
     /// transcript has.
     core: Option<(Vec<String>, Option<String>)>,
+    /// A core tracecheck does not read (`core.unreadable` in the manifest: a text its error
+    /// must contain): it must refuse it cleanly, with exit status 2.
+    core_unreadable: Option<String>,
     /// The transcript's own `must` when it is read without the binary (`transcript` in the
     /// manifest): what needs the machine code fires only with `--exe`.
     transcript_only: Option<Vec<String>>,
@@ -74,6 +77,7 @@ fn load_manifest() -> Vec<Case> {
             core_mention: mentions(&c["core_mention"]),
             exe_mention: mentions(&c["exe_mention"]),
             core: c["core"].as_object().map(|o| (strings(&o["must"]), o["culprit"].as_str().map(str::to_string))),
+            core_unreadable: c["core"]["unreadable"].as_str().map(str::to_string),
             transcript_only: c["transcript"].as_object().map(|o| strings(&o["must"])),
             transcript_exe: c["transcript_exe"].as_object().map(|o| strings(&o["must"])),
         })
@@ -203,6 +207,7 @@ fn build_cores() -> Option<PathBuf> {
         "rustc",
         "go",
         "musl-gcc",
+        "i686-linux-gnu-gcc",
         "gdb",
         "bash",
         "aarch64-linux-gnu-gcc",
@@ -280,6 +285,19 @@ fn crash_corpus_meets_manifest() {
                     "transcript+exe:{}: culprit differs from the transcript's ({:?}, {:?})",
                     case.name, transcript_culprits[&case.name], ot.culprit
                 ));
+            }
+            if let Some(why) = &case.core_unreadable {
+                let out = Command::new(env!("CARGO_BIN_EXE_tracecheck"))
+                    .args(["--format", "json", "--fail-on", "never", "--exe"])
+                    .arg(&exe)
+                    .arg(&core)
+                    .output()
+                    .expect("run tracecheck");
+                let err = String::from_utf8_lossy(&out.stderr);
+                if out.status.code() != Some(2) || !err.contains(why.as_str()) {
+                    fails.insert(format!("core:{}: not refused cleanly ({:?}: {err})", case.name, out.status.code()));
+                }
+                continue;
             }
             let o = analyze(&[exe_arg, &exe, &core]);
             check(case, "core", &o, &mut fails, &mut counts);

@@ -6,8 +6,8 @@
 #                                            DIR/<name>.core (gdb's generate-core-file at the
 #                                            same stop); tests/crash_corpus.rs uses this.
 #
-# Needs gcc, g++, clang, clang++, rustc, go, gdb; musl-gcc for the musl-* cases (skipped
-# with a message when absent).  The a64-* cases are AArch64: built static with
+# Needs gcc, g++, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
+# for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
 # aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
 # attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
 # (qemu-user writes qemu_<prog>_<date>_<pid>.core when the guest dies of a signal).  Transcripts are the unedited stdout+stderr of gdb run as
@@ -36,6 +36,16 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      cpp-caught-then-segv rust-overflow rust-unwrap-none rust-caught-panic-segv rust-two-panics go-nil
      clang-movaps clang-thread-assert asm-cfi-movsave asm-cfi-movsave-ok cpp-deleted-virtual
      clang-o3-static-pie jit-garbage clang-stack-protector entry-value-walk
+     tcache-double-free tcache-unaligned munmap-chunk gcc-stack-smash-o0 gcc-stack-smash-o3
+     fortify-strcpy sigfpe-div sigill-trap sigbus-truncated sse-packed-misaligned cpp-vector-at
+     cpp-bad-alloc cpp-throw-through-c rust-refcell rust-thread-panic-abort rust-thread-overflow
+     rust-ffi-null qsort-strcmp-null dlopen-plugin fork-child-null inline-chain-o3
+     same-bug-clang-o0 same-bug-gcc-o2 static-double-free alloca-near-guard deep-legal-5000
+     sigmask-blocked-segv strlen-null rodata-write i386-static-null threads-mutex-null
+     leak-then-null handler-pthread-exit huge-alloca mutual-recursion rust-process-abort
+     rust-assert-eq cpp-thread-throw fasttop-double-free invalid-next-size bare-abort sigtrap-int3
+     null-array-index rust-drop-panic asm-misaligned-printf asm-hlt asm-push-imbalance
+     handler-itself-null atexit-null
      a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2 julia-r13-intel
      push-slot-overrun push-slot-ok live-slot-smash live-slot-ok)
 
@@ -60,7 +70,7 @@ build_one() {
         ucontext-coro | ucontext-overflow | jit-null | jit-noexec | heap-pc | stack-pc | raise-segv | \
         legal-deep-recursion | mprotect-write | abort-custom | free-invalid | corrupted-top | jit-garbage)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
-    thread-overflow)
+    thread-overflow | threads-mutex-null | handler-pthread-exit)
         gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
     lto-o3-omitfp)
         gcc "${map[@]}" -O3 -g -flto -fomit-frame-pointer "src/$n.c" -o "$o" ;;
@@ -82,7 +92,7 @@ build_one() {
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok | push-slot-overrun | \
-        push-slot-ok | live-slot-smash | live-slot-ok)
+        push-slot-ok | live-slot-smash | live-slot-ok | asm-misaligned-printf | asm-hlt | asm-push-imbalance)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     julia-r13-intel)
@@ -108,6 +118,53 @@ build_one() {
     go-nil)
         (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
             go build -trimpath -gcflags=-N -o "$o" go-nil.go) ;;
+    tcache-double-free | tcache-unaligned | munmap-chunk | sigbus-truncated | \
+        fork-child-null | alloca-near-guard | deep-legal-5000 | sigmask-blocked-segv | leak-then-null | \
+        huge-alloca | mutual-recursion | fasttop-double-free | invalid-next-size | bare-abort | sigtrap-int3 | \
+        handler-itself-null | atexit-null)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    gcc-stack-smash-o0)
+        gcc "${map[@]}" -O0 -g -fstack-protector-all "src/$n.c" -o "$o" ;;
+    gcc-stack-smash-o3)
+        gcc "${map[@]}" -O3 -g -fstack-protector-strong "src/$n.c" -o "$o" ;;
+    fortify-strcpy)
+        gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
+    sigfpe-div | sigill-trap | sse-packed-misaligned | qsort-strcmp-null | strlen-null | rodata-write | \
+        null-array-index)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    cpp-vector-at)
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    cpp-thread-throw)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
+    cpp-bad-alloc)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-throw-through-c)
+        # the C library has no unwind tables: the exception cannot pass its frame
+        gcc "${map[@]}" -O2 -g -fno-asynchronous-unwind-tables -fno-exceptions -c src/cpp-throw-through-c-lib.c -o "$o-lib.o"
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" "$o-lib.o" -o "$o" ;;
+    rust-refcell | rust-assert-eq)
+        rustc --remap-path-prefix "$here"=. -g -C panic=abort "src/$n.rs" -o "$o" ;;
+    rust-thread-panic-abort)
+        rustc --remap-path-prefix "$here"=. -g -O -C panic=abort "src/$n.rs" -o "$o" ;;
+    rust-thread-overflow | rust-process-abort | rust-drop-panic)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    rust-ffi-null)
+        gcc "${map[@]}" -O1 -g -fPIC -c src/rust-ffi-null-lib.c -o "$o-lib.o"
+        rm -f "$build/librustffinull.a" && ar rcs "$build/librustffinull.a" "$o-lib.o"
+        rustc --remap-path-prefix "$here"=. -g -L "$build" "src/$n.rs" -o "$o" ;;
+    dlopen-plugin)
+        gcc "${map[@]}" -O2 -g -fPIC -shared src/dlopen-plugin-lib.c -o "$build/dlopen-plugin.so"
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -ldl ;;
+    inline-chain-o3)
+        gcc "${map[@]}" -O3 -g -fomit-frame-pointer "src/$n.c" -o "$o" ;;
+    same-bug-clang-o0)
+        clang "${map[@]}" -O0 -g src/same-bug.c -o "$o" ;;
+    same-bug-gcc-o2)
+        gcc "${map[@]}" -O2 -g src/same-bug.c -o "$o" ;;
+    static-double-free)
+        gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
+    i386-static-null)
+        i686-linux-gnu-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -116,8 +173,11 @@ build_one() {
 # Commands run before `run` (signal handling) for cases whose own handler must see the signal.
 prelude() {
     case $1 in
-    handler-psiginfo | handler-strsignal | altstack-overflow | rust-overflow)
+    handler-psiginfo | handler-strsignal | altstack-overflow | rust-overflow | rust-thread-overflow | \
+        handler-pthread-exit)
         echo "handle SIGSEGV nostop noprint pass" ;;
+    fork-child-null)
+        echo "set follow-fork-mode child" ;;
     altstack-handler-null)
         echo "handle SIGUSR1 nostop noprint pass" ;;
     esac
@@ -126,15 +186,18 @@ prelude() {
 # Stack limit (KiB) for the runaway recursions.
 stack_kib() {
     case $1 in
-    deep-recursion | altstack-overflow) echo 128 ;;
+    deep-recursion | altstack-overflow | mutual-recursion) echo 128 ;;
     rust-overflow) echo 256 ;;
+    alloca-near-guard | deep-legal-5000 | huge-alloca) echo 8192 ;;
     *) echo "" ;;
     esac
 }
 
 gdb_commands() {
     local bt=bt
-    case $1 in thread-overflow | clang-thread-assert) bt="thread apply all bt" ;; esac
+    case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
+        threads-mutex-null | handler-pthread-exit | cpp-thread-throw)
+        bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
         'x/8gx $sp' 'x/6i $pc'

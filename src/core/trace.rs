@@ -5,7 +5,7 @@
 
 use super::memory::{CoreMemory, MappedModule};
 use super::regs;
-use super::{CoreArch, CoreBytes, CoreError, CoreFile};
+use super::{CoreArch, CoreBytes, CoreError, CoreFile, FileMapping, Segment};
 use crate::model::*;
 use crate::model::{Diagnostics, Note, Parsed};
 use crate::symbolize::dwarf::{DwarfSymbols, SymbolOptions};
@@ -428,12 +428,20 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     // (`a - vaddr`, not `vaddr + memsz`: a segment may sit at the very last address.)
     let perms_at =
         |a: u64| core.segments.iter().find(|s| a >= s.vaddr && a - s.vaddr < s.memsz.max(1)).map(|s| s.perms());
+    // A file page the process never wrote (text, read-only data) is not dumped (gdb's gcore
+    // and the kernel both skip it): its permissions are those of the file's load segment
+    // that maps it, when the file is here (a core segment, when there is one, wins).
+    let file_perms = |f: &FileMapping| {
+        let m = modules.iter().find(|m| m.start == f.start && m.end == f.end)?;
+        let flags = m.module.offset_flags(f.offset)?;
+        Some(Segment { vaddr: 0, memsz: 0, offset: 0, filesz: 0, flags }.perms())
+    };
     for f in &core.files {
         trace.mappings.push(Mapping {
             start: Address(f.start),
             end: Address(f.end),
             offset: f.offset,
-            perms: perms_at(f.start).map(Into::into),
+            perms: perms_at(f.start).or_else(|| file_perms(f)).map(Into::into),
             path: Some(Arc::from(f.path.as_str())),
             span: Span::default(),
         });

@@ -247,6 +247,7 @@ impl StopReason {
         }
         match self.kind {
             StopKind::Breakpoint | StopKind::Watchpoint => true,
+            StopKind::Signal if self.is_trap_instruction() => false,
             StopKind::Signal => matches!(
                 self.signal.as_deref(),
                 Some(
@@ -274,6 +275,18 @@ impl StopReason {
             ),
             _ => false,
         }
+    }
+
+    /// A SIGTRAP raised by a trap instruction the program itself executed: x86 `int3`
+    /// (`si_code` SI_KERNEL, 128) or an AArch64 `brk` (`__builtin_trap`, Rust's and Swift's
+    /// aborts; TRAP_BRKPT, 1), reported as a signal, not as one of the debugger's own
+    /// breakpoints. Without a debugger the process dies of it: a crash, with a culprit. A
+    /// SIGTRAP without its `si_code`, sent with kill/raise (SI_USER, SI_TKILL), or from
+    /// single-stepping stays a debugger stop.
+    pub fn is_trap_instruction(&self) -> bool {
+        self.kind == StopKind::Signal
+            && (self.signal.as_deref() == Some("SIGTRAP") || self.signo == Some(5))
+            && matches!(self.si_code, Some(128) | Some(1))
     }
 
     /// The symbolic `si_code` name for this signal (`SEGV_MAPERR`, `SI_KERNEL`, …).

@@ -73,7 +73,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Arch::Aarch64 => {
                 cx.reg0(stop, "x30").or_else(|| cx.reg0(stop, "lr")).and_then(|r| r.value.map(|v| (v, r.span, "lr")))
             }
-            _ => sp.and_then(|sp| stop.memory.iter().find_map(|m| m.read_u64(sp).map(|w| (w, m.span, "[sp]")))),
+            _ => sp.and_then(|sp| {
+                stop.memory
+                    .iter()
+                    .find_map(|m| m.read_u64(sp).map(|w| (w, m.span, "[sp]")))
+                    // A core's stack memory (no dump line to point at).
+                    .or_else(|| cx.read_u64(stop, sp).map(|w| (w, Span::default(), "[sp]")))
+            }),
         };
         let ret = ret.filter(|(w, _, _)| {
             let c = cx.classifier.classify(*w);
@@ -84,11 +90,28 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let pcname = arch.pc_register();
         let mut msg = format!("pc = {pc:#x}");
         let call = ret.is_some();
-        match (pc, call) {
-            (0, true) => msg.push_str(": call through a NULL function pointer"),
-            (0, false) => msg.push_str(": jump or call to address 0"),
-            (_, true) => msg.push_str(&format!(" {what}: call through a bad function pointer")),
-            (_, false) => msg.push_str(&format!(" {what}")),
+        // x86-64: the return address follows a direct `call rel32` (e8) whose target is not
+        // the pc: no function pointer was called; the direct callee (or something it
+        // called) returned or jumped here. Needs the code bytes (a core, or `--exe`).
+        let direct = match arch {
+            Arch::X86_64 => ret.and_then(|(w, _, _)| {
+                let word = cx.read_u64(stop, w.checked_sub(8)?)?;
+                ((word >> 24) & 0xff == 0xe8).then(|| w.wrapping_add(((word >> 32) as u32 as i32) as i64 as u64))
+            }),
+            _ => None,
+        }
+        .filter(|&target| target != pc);
+        match (pc, call, direct) {
+            (_, true, Some(target)) => {
+                let callee = cx.symbol_at(stop, target).map(|s| s.name.to_string()).unwrap_or(format!("{target:#x}"));
+                msg.push_str(&format!(
+                    " {what}: the return address follows a direct call to {callee}, so {callee} (or a function it called) returned or jumped here: an unbalanced stack or an overwritten return address"
+                ));
+            }
+            (0, true, None) => msg.push_str(": call through a NULL function pointer"),
+            (0, false, _) => msg.push_str(": jump or call to address 0"),
+            (_, true, None) => msg.push_str(&format!(" {what}: call through a bad function pointer")),
+            (_, false, _) => msg.push_str(&format!(" {what}")),
         }
         if let Some((w, _, place)) = ret {
             let sym = cx.symbol_at(stop, w);
@@ -122,10 +145,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("si_addr = {a:#x} = pc: the instruction fetch faulted"), Some(stop.reason.span));
         }
         if let Some((w, span, place)) = ret {
-            f = f.evidence(
-                format!("{place} = {w:#x}: a return address, so a call brought the program here"),
-                Some(span),
-            );
+            let text = match direct {
+                Some(t) => format!(
+                    "{place} = {w:#x}: the return address of a direct call to {t:#x} (the code before it is `call rel32`), which is not the pc"
+                ),
+                None => format!("{place} = {w:#x}: a return address, so a call brought the program here"),
+            };
+            f = f.evidence(text, Some(span));
         }
         if let Some(c) = caller {
             f = f.evidence(format!("caller: frame #{} {}", c.index, c.function_name()), Some(c.span));
@@ -151,6 +177,48 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn return_after_a_direct_call_is_not_a_function_pointer() {
+        // crashers/asm-push-imbalance: sum_pair pushed a register and returned without popping
+        // it, so `ret` jumped to the pushed data pointer; [sp] is main's return address, after
+        // a direct `call sum_pair` (e8, rel32 = 0x113). With the code bytes the rule says so.
+        let t = |code: &str| {
+            format!(
+                "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555558030 in pair ()
+(gdb) bt
+#0  0x0000555555558030 in pair ()
+#1  0x000055555555507d in main () at src/asm-push-imbalance.c:10
+(gdb) info registers
+rsp            0x7fffffffec48      0x7fffffffec48
+rip            0x555555558030      0x555555558030 <pair>
+(gdb) p $_siginfo
+$1 = {{si_signo = 11, si_errno = 0, si_code = 2, _sifields = {{_sigfault = {{si_addr = 0x555555558030}}}}}}
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555555000     0x555555556000     0x1000     0x1000  r-xp   /tmp/p
+      0x555555558000     0x555555559000     0x1000     0x3000  rw-p   /tmp/p
+(gdb) x/2gx $sp
+0x7fffffffec48:\t0x000055555555507d\t0x00007fffffffed68
+{code}"
+            )
+        };
+        let f = run_rule(&RULE, &t("(gdb) x/gx 0x555555555075\n0x555555555075 <main+37>:\t0x00000113e8c78948\n"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("the return address follows a direct call to 0x555555555190, so 0x555555555190 (or a function it called) returned or jumped here"),
+            "{}",
+            f[0].message
+        );
+        // Without the code bytes: the old reading (a call through a bad pointer).
+        let f = run_rule(&RULE, &t(""));
+        assert!(f[0].message.contains("call through a bad function pointer"), "{}", f[0].message);
+        // The culprit is the caller, not the data symbol the pc landed on.
+        let p = crate::input::parse(&t(""));
+        assert_eq!(crate::roles::culprit(p.trace.main_stop().unwrap()).map(|c| c.index), Some(1));
+    }
 
     #[test]
     fn null_fnptr_sample_names_the_caller() {

@@ -21,7 +21,7 @@ code that runs them:
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
 - glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
   `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
-  ***`;
+  ***` (`__chk_fail`, which says it even in a core, where there is no stderr);
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
@@ -181,11 +181,18 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
             ),
             n if n.ends_with("__fortify_fail") => {
                 let m = arg("msg")?;
-                if m.1 != Some(MessageDetail::StackCanary) {
+                if !matches!(m.1, Some(MessageDetail::StackCanary | MessageDetail::FortifyOverflow)) {
                     return None;
                 }
                 (MessageKind::StackSmashing, Some(m))
             }
+            // glibc's handler for every failed `__*_chk` bound (fortified memcpy, strcpy,
+            // sprintf, read, …): it reports "buffer overflow detected" and nothing else, so
+            // the frame says it when neither stderr nor its caller's argument is there (a core).
+            n if n == "__chk_fail" || n.ends_with("___chk_fail") => (
+                MessageKind::StackSmashing,
+                Some(("buffer overflow detected".to_string(), Some(MessageDetail::FortifyOverflow))),
+            ),
             "gc_dump_queue_and_abort" | "gc_assert_datatype_fail" => (MessageKind::GcCorruption, None),
             _ => return None,
         };
@@ -510,6 +517,34 @@ Program received signal SIGABRT, Aborted.
             "heap metadata corruption detected by glibc malloc in a call from table_drop at src/t.c:31 (\"corrupted size vs. prev_size\")"
         );
         assert!(f[0].evidence.iter().any(|e| e.text == "allocator frame: #5 unlink_chunk at ./malloc/malloc.c:1628"));
+    }
+
+    #[test]
+    fn chk_fail_frame_without_stderr_or_arguments() {
+        // A core's backtrace: no stderr, no argument values; `__chk_fail` alone says a
+        // fortified call overflowed its destination (issue #11: fortify-strcpy's core).
+        let t = "\
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  0x00007ffff7e5eeec in __pthread_kill_implementation ()
+#1  0x00007ffff7e0ffb2 in __GI_raise ()
+#2  0x00007ffff7dfa472 in __GI_abort ()
+#3  0x00007ffff7e5342f in __libc_message ()
+#4  0x00007ffff7eec212 in __GI___fortify_fail ()
+#5  0x00007ffff7eead20 in __GI___chk_fail ()
+#6  0x00007ffff7eea555 in __stpcpy_chk ()
+#7  0x00005555555551ae in set_tag (p=0x5555555592a0, tag=0x555555556008) at src/fortify-strcpy.c:15
+#8  0x000055555555509f in main () at src/fortify-strcpy.c:22
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message
+                .starts_with("buffer overflow detected by a fortified libc call in set_tag at src/fortify-strcpy.c:15"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].evidence.iter().any(|e| e.text == "detector: #5 __GI___chk_fail"), "{:#?}", f[0].evidence);
     }
 
     #[test]

@@ -176,6 +176,42 @@ impl<'a> RuleContext<'a> {
         th.registers.get(&frame)?.get(self.trace.arch.sp_register())
     }
 
+    /// Frame #0 moved sp below the whole stack in one step (a huge `alloca`, VLA or local
+    /// array; no recursion needed): its sp is below the stack mapping while its frame pointer
+    /// or an outer frame's sp is still inside it, and the fault (when known) is at most 64 KiB
+    /// from sp. The kernel refused to grow the stack that far: a stack overflow, not a
+    /// corrupted sp. Returns (sp, the stack mapping).
+    pub fn oversized_frame(&self, stop: &Stop, th: &'a Thread) -> Option<(u64, &'a Mapping)> {
+        let sp = self.sp_at(th, 0)?;
+        let is_stack = |m: &Mapping| {
+            !self.is_guard_page(m)
+                && (m.path.as_deref().is_some_and(|p| p == "[stack]" || p.starts_with("[stack:"))
+                    || self.classifier.classify(m.start.0).kind == crate::classify::RegionKind::Stack)
+        };
+        let fp = match self.trace.arch {
+            Arch::X86_64 => Some("rbp"),
+            Arch::X86 => Some("ebp"),
+            Arch::Aarch64 => Some("x29"),
+            _ => None,
+        };
+        let anchors = th
+            .registers
+            .iter()
+            .filter(|(n, _)| **n > 0)
+            .filter_map(|(_, r)| r.get(self.trace.arch.sp_register()))
+            .chain(fp.and_then(|n| self.reg_at(th, 0, n)).and_then(|r| r.value));
+        let stack = anchors
+            .filter(|&a| a > sp)
+            .find_map(|a| self.trace.mapping_for(a).filter(|m| is_stack(m) && sp < m.start.0))?;
+        if self.trace.mapping_for(sp).is_some() {
+            return None;
+        }
+        match self.fault_address(stop) {
+            Some(a) if a >= stack.start.0 || a.abs_diff(sp) > 64 << 10 => None,
+            _ => Some((sp, stack)),
+        }
+    }
+
     /// Without mappings, a page fault this close to the crashed thread's frame-0 stack pointer
     /// is the stack running out (`stack-overflow`'s heuristic): the fault address and sp.
     /// Other rules stay quiet on it (a write into the guard page is not a write to read-only
@@ -210,6 +246,41 @@ impl<'a> RuleContext<'a> {
             None => 0,
         };
         Some(base.wrapping_add(index).wrapping_add(m.disp as u64))
+    }
+
+    /// A fault past the zero page through a NULL base (`mov 0x40(%rdi,%rsi,4)` with rdi = 0
+    /// and a large index): the faulting instruction's base register is 0, its effective
+    /// address is the fault address, and that address is in no mapping. With scale 1 the
+    /// "index" may be the real pointer (compilers swap base and index freely), so then the
+    /// index must be small. Returns the base register's name.
+    pub fn null_based_fault(&self, stop: &Stop) -> Option<String> {
+        let r = &stop.reason;
+        if r.kind != StopKind::Signal || r.signo != Some(11) || r.si_code == Some(crate::model::signals::SI_KERNEL) {
+            return None;
+        }
+        let addr = r.address?.0;
+        if addr < 0x1000 || Some(addr) == self.pc(stop) {
+            return None;
+        }
+        let i = self.fault_insn(stop)?;
+        let d = crate::insn::decode(&i.text);
+        let m = d.mem.as_ref()?;
+        d.access?;
+        let base = m.base.as_ref()?;
+        if self.reg0(stop, base).and_then(|r| r.value) != Some(0) || self.effective_address(stop, m) != Some(addr) {
+            return None;
+        }
+        if let Some(ix) = &m.index {
+            let v = self.reg0(stop, ix).and_then(|r| r.value)?;
+            if m.scale <= 1 && v >= 0x10000 {
+                return None;
+            }
+        }
+        matches!(
+            self.classifier.classify(addr).kind,
+            crate::classify::RegionKind::Unmapped | crate::classify::RegionKind::SmallInteger
+        )
+        .then(|| base.clone())
     }
 
     /// A symbol the transcript printed for `addr` (`stream_fill+49`): from disassembly

@@ -13,7 +13,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGSEGV or SIGBUS whose fault address (`si_addr`) lies in the zero
 page (below 0x1000): the program read or wrote a field of a NULL pointer. When the faulting
 instruction is in the dump, the rule names the base register and the field offset, for example
-`read of field at offset 0x18 through rax = 0x0`. Without a fault address, a NULL base indexed
+`read of field at offset 0x18 through rax = 0x0`. A fault past the zero page counts too when
+the faulting instruction's base register is 0 and its address (a large index or offset,
+`mov 0x40(%rdi,%rsi,4)` with rdi = 0, rsi = 40000) is the unmapped fault address: an array
+indexed through a NULL pointer (with scale 1 the index must be small, since the "index" may
+be the real pointer). Without a fault address, a NULL base indexed
 by a register that was not printed (`mov (%rax,%rdx,8),%rdi`, rax = 0) is a NULL array pointer
 (heuristic: the offset is unknown).
 
@@ -89,7 +93,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             && let (Some(m), Some(acc)) = (&d.mem, d.access)
             && let Some(base) = &m.base
             && let Some(v) = cx.reg0(stop, base).and_then(|r| r.value)
-            && (m.index.is_none() || m.index.as_ref().and_then(|i| cx.reg0(stop, i)).and_then(|r| r.value) == Some(0))
+            && (m.index.is_none()
+                || m.index.as_ref().and_then(|i| cx.reg0(stop, i)).and_then(|r| r.value) == Some(0)
+                || cx.null_based_fault(stop).as_deref() == Some(base.as_str()))
         {
             via = Some((base.clone(), v, m.disp, acc));
         }
@@ -136,7 +142,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
         };
-        if addr >= 0x1000 {
+        // Past the zero page only through a NULL base with a large index or offset.
+        if addr >= 0x1000 && !(from_siginfo && cx.null_based_fault(stop).is_some()) {
             continue;
         }
         if from_siginfo && r.si_code.is_some() && r.si_code != Some(SEGV_MAPERR) && r.signo == Some(11) {
@@ -151,7 +158,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     Access::Write => "write to",
                     Access::ReadWrite => "access to",
                 };
-                if *v == 0 {
+                if *v == 0 && addr >= 0x1000 {
+                    format!(
+                        "{kind} {addr:#x} through {base} = 0x0 (a NULL base with a large offset or index, past the zero page){where_}"
+                    )
+                } else if *v == 0 {
                     format!("{kind} field at offset {addr:#x} through {base} = 0x0{where_}")
                 } else {
                     // Not NULL itself but a small integer used as a pointer: say so.
@@ -262,6 +273,44 @@ rip            0x555555555139      0x555555555139 <get_d+16>
 (gdb) p $_siginfo
 $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_addr = 0x18, _addr_lsb = 0}}}
 ";
+
+    #[test]
+    fn null_base_with_a_large_index() {
+        // crashers/null-array-index: `mov 0x40(%rdi,%rsi,4)` with rdi = 0 and rsi = 40000
+        // faults at 0x27140, past the zero page; wild-pointer leaves it to this rule.
+        let t = |rdi: &str, scale: &str| {
+            format!(
+                "\
+Program received signal SIGSEGV, Segmentation fault.
+0x0000555555555190 in cell (t=0x0, i=40000) at src/null-array-index.c:11
+(gdb) info registers
+rsi            0x9c40              40000
+rdi            {rdi}
+rip            0x555555555190      0x555555555190 <cell>
+(gdb) p $_siginfo
+$1 = {{si_signo = 11, si_errno = 0, si_code = 1, _sifields = {{_sigfault = {{si_addr = 0x27140}}}}}}
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/p
+      0x7ffffffde000     0x7ffffffff000    0x21000        0x0  rw-p   [stack]
+(gdb) x/i $pc
+=> 0x555555555190 <cell>:\tmov    0x40(%rdi,%rsi,{scale}),%eax
+"
+            )
+        };
+        let f = run_rule(&RULE, &t("0x0                 0", "4"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].message,
+            "read of 0x27140 through rdi = 0x0 (a NULL base with a large offset or index, past the zero page) in cell"
+        );
+        assert!(run_rule(&crate::rules::wild_pointer::RULE, &t("0x0                 0", "4")).is_empty());
+        // A non-NULL base: wild-pointer's, not this rule's.
+        assert!(run_rule(&RULE, &t("0x10                16", "4")).is_empty());
+        // Scale 1 with a large "index": the index may be the real pointer; not claimed.
+        let s1 = t("0x0                 0", "1").replace("0x9c40              40000", "0x27100             160000");
+        assert!(run_rule(&RULE, &s1).is_empty());
+    }
 
     #[test]
     fn null_array_pointer_indexed_by_an_unprinted_register() {

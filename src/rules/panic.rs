@@ -50,8 +50,13 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 };
 
 fn is_panic_frame(name: &str) -> bool {
-    name.starts_with("core::panicking::")
-        || name.starts_with("std::panicking::")
+    // `std::panicking::catch_unwind` / `try` (and their `do_call`) catch panics: every Rust
+    // program's runtime entry (`lang_start`) runs main inside them, panic or not.
+    let catching = ["std::panicking::catch_unwind", "std::panicking::try", "std::panicking::r#try"]
+        .iter()
+        .any(|c| name.starts_with(c));
+    !catching && name.starts_with("std::panicking::")
+        || name.starts_with("core::panicking::")
         || name.ends_with("rust_begin_unwind")
         || name.ends_with("__rust_start_panic")
         || name == "rust_panic"
@@ -73,7 +78,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // (catch_unwind) before a second, non-unwinding panic aborted.
         let header = stop.messages.iter().rfind(|m| m.kind == Some(MessageKind::Panic));
         // The outermost panic frame is the entry the user code called (`core::panicking::panic_fmt`).
-        let panic_frame = frames.iter().rev().find(|f| is_panic_frame(f.function_name()));
+        // Only frames inside the culprit's call (between it and the abort) are on the panic's
+        // path; frames outside it are the runtime that called main.
+        let inner = cx.named_culprit(stop).map(|(_, c)| c.index);
+        let panic_frame = frames
+            .iter()
+            .filter(|f| inner.is_none_or(|c| f.index < c))
+            .rev()
+            .find(|f| is_panic_frame(f.function_name()));
         if header.is_none() && panic_frame.is_none() {
             continue;
         }
@@ -127,6 +139,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         for m in &payload_lines {
             f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
         }
+        // Earlier panics of the stop: the one a destructor's panic interrupted ("panic in a
+        // destructor during cleanup") or one that was caught. They name the user's own panic
+        // site when the last one is in the standard library.
+        if let Some(h) = header {
+            for e in stop.messages.iter().filter(|m| m.kind == Some(MessageKind::Panic) && m.span.last < h.span.first) {
+                let what = e.panic.as_ref().and_then(|p| p.payload.as_deref()).map(str::to_string).or_else(|| {
+                    stop.messages
+                        .iter()
+                        .find(|m| m.span.first == e.span.last + 1 && m.kind.is_none() && m.detail.is_none())
+                        .map(|m| m.text.trim().to_string())
+                });
+                let text = match what {
+                    Some(w) => format!("earlier panic: {} {w}", e.text.trim()),
+                    None => format!("earlier panic: {}", e.text.trim()),
+                };
+                f = f.evidence(text, Some(e.span));
+            }
+        }
         if let Some(p) = panic_frame {
             f = f.evidence(format!("#{} {}", p.index, p.location()), Some(p.span));
         }
@@ -143,6 +173,70 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn process_abort_is_not_a_panic() {
+        // crashers/rust-process-abort read from a core: no stderr, and the only
+        // `std::panicking::` frames are the runtime's catch_unwind around main, outside the
+        // culprit's call. No panic happened.
+        let t = "\
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  0x00007ffff7e3eeec in __pthread_kill_implementation () from /lib/x86_64-linux-gnu/libc.so.6
+#1  0x00007ffff7deffb2 in raise () from /lib/x86_64-linux-gnu/libc.so.6
+#2  0x00007ffff7dda472 in abort () from /lib/x86_64-linux-gnu/libc.so.6
+#3  0x000055555559008a in std::sys::pal::unix::abort_internal () at library/std/src/sys/pal/unix/mod.rs:305
+#4  0x000055555558ed89 in std::process::abort () at library/std/src/process.rs:2533
+#5  0x00005555555687b9 in rust_process_abort::check_ledger () at src/rust-process-abort.rs:10
+#6  0x000055555556894a in rust_process_abort::main () at src/rust-process-abort.rs:17
+#7  0x000055555558e5a4 in std::panicking::catch_unwind::do_call () at library/std/src/panicking.rs:581
+#8  0x000055555558e5a4 in std::panicking::try () at library/std/src/panicking.rs:544
+#9  0x00005555555689a7 in std::rt::lang_start () at library/std/src/rt.rs:205
+";
+        assert!(run_rule(&RULE, t).is_empty());
+        // A real panic frame inside the culprit's call still counts.
+        let p = t.replace(
+            "#4  0x000055555558ed89 in std::process::abort () at library/std/src/process.rs:2533",
+            "#4  0x000055555558ed89 in core::panicking::panic_fmt () at library/core/src/panicking.rs:80",
+        );
+        assert_eq!(run_rule(&RULE, &p).len(), 1);
+    }
+
+    #[test]
+    fn earlier_panics_are_evidence() {
+        // crashers/rust-drop-panic: the last panic is in the standard library ("panic in a
+        // destructor during cleanup"); the user's own panics before it are named.
+        let t = "\
+(gdb) run
+Starting program: /tmp/rust-drop-panic
+thread 'main' (836) panicked at src/rust-drop-panic.rs:21:9:
+batch too large: 18
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+thread 'main' (836) panicked at src/rust-drop-panic.rs:11:13:
+flush failed with 3 pending writes
+
+thread 'main' (836) panicked at library/core/src/panicking.rs:233:5:
+panic in a destructor during cleanup
+thread caused non-unwinding panic. aborting.
+
+Program received signal SIGABRT, Aborted.
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("panic in a destructor during cleanup"), "{}", f[0].message);
+        let ev: Vec<&str> = f[0].evidence.iter().map(|e| e.text.as_str()).collect();
+        assert!(
+            ev.contains(
+                &"earlier panic: thread 'main' (836) panicked at src/rust-drop-panic.rs:21:9: batch too large: 18"
+            ),
+            "{ev:#?}"
+        );
+        assert!(
+            ev.contains(&"earlier panic: thread 'main' (836) panicked at src/rust-drop-panic.rs:11:13: flush failed with 3 pending writes"),
+            "{ev:#?}"
+        );
+    }
 
     #[test]
     fn fires_on_rust_panic_sample() {

@@ -112,6 +112,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                             bad.push((pos, sp, r.span, "call"));
                         } else if pos == 0
                             && at_function_entry(regs, arch)
+                            && return_address_on_top(cx, stop, th, sp)
                             && (sp + 8) % align != 0
                             && runtime::convention(&th.frames[0]) != Convention::GoAbiInternal
                             && (access.is_some() || entry_in_shared_library(cx, &th.frames[0]))
@@ -235,6 +236,21 @@ fn entry_in_shared_library(cx: &RuleContext<'_>, f: &Frame) -> bool {
 /// natural column).
 fn at_function_entry(regs: &RegisterSet, arch: Arch) -> bool {
     regs.symbol(arch.pc_register()).is_some_and(SymbolRef::at_start)
+}
+
+/// At a function's first instruction the word at sp is the return address, frame #1's pc.
+/// A symbol without an offset can come from debug info alone (a core's `<name>` for a
+/// static libc function), which does not say the pc is at the start; the stack word does.
+/// True when the memory or the caller's pc is not known (nothing contradicts the symbol).
+fn return_address_on_top(cx: &RuleContext<'_>, stop: &Stop, th: &Thread, sp: u64) -> bool {
+    // The caller's return address: the first outer frame with a pc of its own (inlined
+    // levels print none, or frame #0's).
+    let pc0 = th.frames.first().and_then(|f| f.pc);
+    let caller = th.frames.iter().skip(1).filter_map(|f| f.pc).find(|&pc| Some(pc) != pc0);
+    match (cx.read_u64(stop, sp), caller) {
+        (Some(w), Some(pc)) => w == pc.0,
+        _ => true,
+    }
 }
 
 struct AccessFault {
@@ -378,6 +394,40 @@ rsp            0x7fffffffe008      0x7fffffffe008
         let f = run_rule(&RULE, &s3);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].message, "rsp = 0x7fffffffe008 is 8 mod 16 at the call from busy (frame #2)");
+    }
+
+    #[test]
+    fn entry_symbol_without_offset_needs_the_return_address_on_top() {
+        // A core symbolized from debug info names a static libc function without an offset
+        // (`<__pthread_kill_implementation>`) though the pc is inside it: the word at rsp is
+        // not the caller's pc, so this is not the function's entry (issue #11: the cores of
+        // the abort cases). With the return address on top it is the entry.
+        let t = |top: &str| {
+            format!(
+                "\
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  0x00007ffff7e5eeec in __pthread_kill_implementation () from /lib/x86_64-linux-gnu/libc.so.6
+#1  0x00007ffff7e0ffb2 in raise () from /lib/x86_64-linux-gnu/libc.so.6
+(gdb) info registers
+rsp            0x7fffffffe9b0      0x7fffffffe9b0
+rip            0x7ffff7e5eeec      0x7ffff7e5eeec <__pthread_kill_implementation>
+(gdb) x/2gx $sp
+0x7fffffffe9b0:\t{top}\t0x0000000000000000
+"
+            )
+        };
+        assert!(run_rule(&RULE, &t("0x0000000000001c9f")).is_empty());
+        // With an inlined level between (no pc of its own), the caller is the next frame
+        // with a pc.
+        let inl = t("0x0000000000001c9f").replace(
+            "#1  0x00007ffff7e0ffb2 in raise ()",
+            "#1  __futex_abstimed_wait_common () at ./nptl/futex-internal.c:87\n#2  0x00007ffff7e0ffb2 in raise ()",
+        );
+        assert!(run_rule(&RULE, &inl).is_empty());
+        let f = run_rule(&RULE, &t("0x00007ffff7e0ffb2"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("at the entry of __pthread_kill_implementation"), "{}", f[0].message);
     }
 
     #[test]

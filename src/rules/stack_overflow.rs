@@ -178,6 +178,28 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
+        // One frame larger than the stack can grow (a huge alloca, VLA or local array).
+        if msg.is_none()
+            && let Some((sp, stack)) = cx.oversized_frame(stop, th)
+        {
+            let lo = stack.start.0;
+            map_ev = Some((
+                format!(
+                    "stack mapping {:#x}-{:#x} ({})",
+                    lo,
+                    stack.end.0,
+                    stack.path.as_deref().unwrap_or("anonymous")
+                ),
+                stack.span,
+            ));
+            let f0 = th.frames.first().map(|f| f.function_name()).unwrap_or("frame #0");
+            msg = Some(format!(
+                "{sp_name} = {sp:#x} is {:#x} bytes below the stack {:#x}-{:#x}, which its frame pointer or caller is still in: {f0} allocated a frame larger than the stack can grow (a huge alloca, VLA or local array)",
+                lo - sp,
+                lo,
+                stack.end.0
+            ));
+        }
         let valgrind = cx.trace.formats.contains(&Format::Valgrind);
         let go = cx.trace.formats.contains(&Format::Go);
         let (rust_msg, vg_msg) = if valgrind || go { (None, said) } else { (said, None) };
@@ -328,6 +350,44 @@ SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
             "fault address 0x7fffff7fe108 is 0xef8 bytes below the stack 0x7fffff7ff000-0x7ffffffff000 ([stack]); walk recurses 2074 frames deep (rsp = 0x7fffff7fe100)"
         );
         assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn one_frame_larger_than_the_stack() {
+        // A 64 MiB alloca on an 8 MiB stack (issue #11, crashers/huge-alloca): rsp is far
+        // below [stack] while rbp is still inside it, and the fault is next to rsp.
+        let t = |rbp: &str, addr: &str| {
+            format!(
+                "\
+Program received signal SIGSEGV, Segmentation fault.
+0x00005555555551ac in render (pixels=16777216) at src/huge-alloca.c:10
+(gdb) info registers
+rbp            {rbp}      {rbp}
+rsp            0x7ffffbffec10      0x7ffffbffec10
+rip            0x5555555551ac      0x5555555551ac <render+99>
+(gdb) p $_siginfo
+$1 = {{si_signo = 11, si_errno = 0, si_code = 1, _sifields = {{_sigfault = {{si_addr = {addr}}}}}}}
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/p
+      0x7ffffffde000     0x7ffffffff000    0x21000        0x0  rw-p   [stack]
+"
+            )
+        };
+        let f = run_rule(&RULE, &t("0x7fffffffec40", "0x7ffffbffec08"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.starts_with("rsp = 0x7ffffbffec10 is 0x3fdf3f0 bytes below the stack"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("render allocated a frame larger than the stack can grow"), "{}", f[0].message);
+        // stack-pointer-wild leaves it to this rule.
+        assert!(run_rule(&crate::rules::stack_pointer_wild::RULE, &t("0x7fffffffec40", "0x7ffffbffec08")).is_empty());
+        // No frame pointer or caller inside the stack: a wild sp, not this.
+        assert!(run_rule(&RULE, &t("0x7ffffbffec40", "0x7ffffbffec08")).is_empty());
+        // A fault far from sp is some other access.
+        assert!(run_rule(&RULE, &t("0x7fffffffec40", "0x7ffff0000000")).is_empty());
     }
 
     #[test]

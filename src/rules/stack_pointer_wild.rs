@@ -115,7 +115,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                             && (m.path.as_deref().is_some_and(|p| p.starts_with("[stack"))
                                 || cx.classifier.classify(m.start.0).kind == RegionKind::Stack)
                     });
-                    if below_stack {
+                    if below_stack || cx.oversized_frame(stop, th).is_some() {
                         continue;
                     }
                     "is in no mapping".to_string()

@@ -13,7 +13,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     default_severity: Severity::Warning,
     explanation: r#"**What it flags** A SIGSEGV with `SEGV_MAPERR` whose fault address lies in no mapping of
 the process (when `info proc mappings` or a core gives the mappings) and is neither in the zero
-page (`null-dereference`), just below a stack (`stack-overflow`), nor a fill pattern
+page nor reached through a NULL base register with a large index (`null-dereference`), just below a stack (`stack-overflow`), nor a fill pattern
 (`poison-value`). When the faulting instruction is in the dump, the rule names the base
 register and what it holds, e.g. `read of 0x1018 through rax = 0x1018: no mapping holds it`.
 
@@ -47,7 +47,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(addr) = cx.fault_address(stop) else { continue };
-        if addr < 0x1000 {
+        if addr < 0x1000 || cx.null_based_fault(stop).is_some() {
             continue; // null-dereference
         }
         if Some(addr) == cx.pc(stop) {

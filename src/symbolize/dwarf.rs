@@ -461,6 +461,22 @@ impl ElfModule {
             .and_then(|l| (off - (l.offset & !page)).checked_add(l.vaddr & !page))
     }
 
+    /// The `PF_*` flags of the load segment that maps file offset `off` (a page offset, as
+    /// NT_FILE and `info proc mappings` give it): how the loader mapped that page.
+    pub fn offset_flags(&self, off: u64) -> Option<u32> {
+        let page = 0xfff;
+        let loads = || self.loads.iter().filter(|l| l.memsz > 0);
+        loads()
+            .find(|l| l.offset & !page == off)
+            .or_else(|| {
+                loads().find(|l| {
+                    let start = l.offset & !page;
+                    off >= start && off < l.offset.saturating_add(l.filesz.max(1))
+                })
+            })
+            .map(|l| l.flags)
+    }
+
     /// Reads file bytes at a virtual address (code and read-only data of the module).
     pub fn read_vaddr(&self, vaddr: u64, buf: &mut [u8]) -> usize {
         for l in &self.loads {

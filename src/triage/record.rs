@@ -66,6 +66,7 @@ impl CrashRecord {
 /// harmless signal).
 pub fn is_crash(stop: &Stop) -> bool {
     match stop.reason.kind {
+        StopKind::Signal if stop.reason.is_trap_instruction() => true,
         StopKind::Signal => !matches!(
             stop.reason.signal.as_deref(),
             Some(

@@ -181,6 +181,14 @@ fn module_for(modules: &[MappedModule], a: u64) -> Option<&MappedModule> {
     modules.iter().find(|m| a >= m.start && a < m.end)
 }
 
+/// `a` is in an executable load segment of a mapped module (not its data).
+fn in_code(modules: &[MappedModule], a: u64) -> bool {
+    module_for(modules, a).is_some_and(|m| {
+        let v = a.wrapping_sub(m.bias);
+        m.module.loads.iter().any(|l| v >= l.vaddr && v - l.vaddr < l.memsz && l.flags & 1 != 0)
+    })
+}
+
 fn read_u64(mem: &dyn MemorySource, a: u64) -> Option<u64> {
     let mut b = [0u8; 8];
     (mem.read(a, &mut b) == 8).then(|| u64::from_le_bytes(b))
@@ -206,9 +214,9 @@ fn step(
     }
     let sp = cur.regs[arch.sp() as usize];
     let fp = cur.regs[arch.fp() as usize];
-    // A pc outside all code at frame #0 (a call through a bad pointer): the return
-    // address is where the call left it.
-    if first && module_for(modules, cur.pc).is_none() {
+    // A pc outside all code at frame #0 (a call through a bad pointer, or a `ret` into a
+    // module's data): the return address is where the call left it.
+    if first && !in_code(modules, cur.pc) {
         let Some(sp) = sp else { return (StepResult::Fail("no stack pointer".into()), false) };
         let mut regs = cur.regs.clone();
         let (ra, cfa) = match arch {
