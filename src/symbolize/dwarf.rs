@@ -180,6 +180,8 @@ pub struct ElfModule {
     dwarf: Option<LazyDwarf>,
     /// `.debug_aranges` as sorted (begin, end, unit offset), read at the first lookup.
     aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
+    /// The units' start offsets in `.debug_aranges`, sorted (for [`Self::plan`]).
+    unit_starts: std::sync::OnceLock<Vec<usize>>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -390,6 +392,7 @@ impl ElfModule {
             ctx: Mutex::new(None),
             dwarf,
             aranges: std::sync::OnceLock::new(),
+            unit_starts: std::sync::OnceLock::new(),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
@@ -640,6 +643,79 @@ impl ElfModule {
 }
 
 impl ElfModule {
+    /// Says which addresses will be looked up, so that compressed DWARF sections are
+    /// inflated once, as far as the furthest unit (and line program) these need, instead of
+    /// request by request (the inflater cannot resume). Only a hint: lookups read the same
+    /// bytes with or without it.
+    pub fn plan(&self, vaddrs: &[u64]) {
+        use gimli::SectionId as S;
+        let Some(d) = &self.dwarf else { return };
+        let Some(info) = d.section(S::DebugInfo).filter(|s| s.is_compressed()) else { return };
+        if self.ctx.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
+            return;
+        }
+        let mut units: Vec<usize> = Vec::new();
+        let mut whole = false;
+        for &v in vaddrs {
+            // As in `symbol_info`: data objects are not looked up in DWARF; an address of no
+            // one unit takes the whole-file path, which reads every section whole.
+            if self.data_symbol(v).is_some() {
+                continue;
+            }
+            match self.unit_of(v) {
+                Some(u) => units.push(u),
+                None => whole = true,
+            }
+        }
+        if whole {
+            for id in [S::DebugInfo, S::DebugLine] {
+                if let Some(s) = d.section(id) {
+                    s.plan(usize::MAX);
+                }
+            }
+            return;
+        }
+        units.sort_unstable();
+        units.dedup();
+        let Some(&last) = units.last() else { return };
+        // A unit ends where the next unit that `.debug_aranges` knows begins, at the latest.
+        let starts = self.unit_starts();
+        let bound = match starts.binary_search(&last) {
+            Ok(i) | Err(i) => starts.get(i + 1).copied().unwrap_or(usize::MAX),
+        };
+        if info.prefix(bound).is_err() {
+            return;
+        }
+        let Some(line) = d.section(S::DebugLine).filter(|s| s.is_compressed()) else { return };
+        let Ok(dwarf) = d.partial(&[S::DebugAbbrev]) else { return };
+        let mut furthest = None;
+        for &u in &units {
+            let Ok(header) = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(u)) else { continue };
+            let Ok(abbrevs) = dwarf.abbreviations(&header) else { continue };
+            let mut entries = header.entries(&abbrevs);
+            if let Ok(Some(root)) = entries.next_dfs()
+                && let Some(gimli::AttributeValue::DebugLineRef(l)) = root.attr_value(gimli::DW_AT_stmt_list)
+            {
+                furthest = furthest.max(Some(l.0));
+            }
+        }
+        // A line program's length is in its first bytes, not inflated yet: plan 64 KiB past
+        // its start (a longer program is inflated again).
+        if let Some(l) = furthest {
+            line.plan(l.saturating_add(1 << 16));
+        }
+    }
+
+    /// The start offsets of the units `.debug_aranges` names, sorted.
+    fn unit_starts(&self) -> &[usize] {
+        self.unit_starts.get_or_init(|| {
+            let mut v: Vec<usize> = self.aranges().iter().map(|r| r.2).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+    }
+
     /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
     fn aranges(&self) -> &[(u64, u64, usize, u64)] {
         self.aranges.get_or_init(|| {
