@@ -182,6 +182,8 @@ pub struct ElfModule {
     aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
     /// The units' start offsets in `.debug_aranges`, sorted (for [`Self::plan`]).
     unit_starts: std::sync::OnceLock<Vec<usize>>,
+    /// What [`Self::symbol_info`] answered, by address.
+    answers: Mutex<HashMap<u64, Option<SymbolInfo>>>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -393,6 +395,7 @@ impl ElfModule {
             dwarf,
             aranges: std::sync::OnceLock::new(),
             unit_starts: std::sync::OnceLock::new(),
+            answers: Mutex::new(HashMap::new()),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
@@ -600,6 +603,17 @@ impl ElfModule {
 
     /// Function, inline chain, file and line for a module address.
     pub fn symbol_info(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
+        // A core asks for many addresses twice (a frame's pc, then the same value in a
+        // register or as the next frame's return address).
+        if let Some(known) = self.answers.lock().unwrap_or_else(|p| p.into_inner()).get(&vaddr) {
+            return Ok(known.clone());
+        }
+        let answer = self.symbol_info_uncached(vaddr)?;
+        self.answers.lock().unwrap_or_else(|p| p.into_inner()).insert(vaddr, answer.clone());
+        Ok(answer)
+    }
+
+    fn symbol_info_uncached(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
         if let Some(symbol) = self.data_symbol(vaddr) {
             return Ok(Some(SymbolInfo { frames: Vec::new(), symbol: Some(symbol) }));
         }
