@@ -617,28 +617,26 @@ impl ElfModule {
         if let Some(symbol) = self.data_symbol(vaddr) {
             return Ok(Some(SymbolInfo { frames: Vec::new(), symbol: Some(symbol) }));
         }
-        let mut frames = Vec::new();
+        // The unit that `.debug_aranges` names for the address is read alone (and the
+        // sections only as far as it needs); the whole-file context is built (once) only for
+        // the addresses that this cannot answer: no unit or several, a reference to a later
+        // unit, damaged DWARF. Each address takes the first way that answers, whatever was
+        // asked before it.
+        let mut frames = self.frames_in_one_unit(vaddr).unwrap_or_default();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
-        // Without a context yet, the unit that `.debug_aranges` names for the address is
-        // read alone (and the sections only as far as it needs); the whole-file context is
-        // built only when that cannot answer.
-        if guard.is_none()
-            && let Some(f) = self.frames_in_one_unit(vaddr)
-        {
-            frames = f;
-        } else if guard.is_none()
-            && let Some(c) = self.new_context_static()
-        {
-            *guard = Some(c.map_err(|e| e.to_string()));
-        }
-        if frames.is_empty()
-            && let Some(ctx) = guard.as_ref()
-        {
-            let ctx = ctx
-                .as_ref()
-                .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
-            frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
-                .map_err(|e| self.dwarf_err(e))?;
+        if frames.is_empty() {
+            if guard.is_none()
+                && let Some(c) = self.new_context_static()
+            {
+                *guard = Some(c.map_err(|e| e.to_string()));
+            }
+            if let Some(ctx) = guard.as_ref() {
+                let ctx = ctx
+                    .as_ref()
+                    .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
+                frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
+                    .map_err(|e| self.dwarf_err(e))?;
+            }
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
