@@ -192,6 +192,9 @@ pub struct Classifier<'a> {
     /// Highest code address of the main program seen in frames (PIE range), for telling the
     /// program image from the brk heap that follows it when no mappings were printed.
     pie_code_hi: Option<u64>,
+    /// The same for a non-PIE AArch64 image (0x400000 up): data and the brk heap follow its
+    /// code, so a value above every frame's pc there is not known to be code.
+    image_code_hi: Option<u64>,
     /// Stack pointers of all threads (any stop), for telling stacks apart from other
     /// anonymous memory.
     sps: std::borrow::Cow<'a, [u64]>,
@@ -204,6 +207,7 @@ pub struct Classifier<'a> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TraceFacts {
     pie_code_hi: Option<u64>,
+    image_code_hi: Option<u64>,
     sps: Vec<u64>,
 }
 
@@ -219,28 +223,37 @@ impl TraceFacts {
             .collect();
         sps.sort_unstable();
         sps.dedup();
-        let pie_code_hi = trace
-            .stops
-            .iter()
-            .flat_map(|s| s.threads.iter())
-            .flat_map(|t| t.frames.iter())
-            .filter_map(|f| f.pc.map(|a| a.0))
-            .filter(|pc| Classifier::in_pie_range(trace.arch, *pc))
-            .max();
-        TraceFacts { pie_code_hi, sps }
+        let pcs = || {
+            trace
+                .stops
+                .iter()
+                .flat_map(|s| s.threads.iter())
+                .flat_map(|t| t.frames.iter())
+                .filter_map(|f| f.pc.map(|a| a.0))
+        };
+        let pie_code_hi = pcs().filter(|pc| Classifier::in_pie_range(trace.arch, *pc)).max();
+        let image_code_hi = (trace.arch == Arch::Aarch64)
+            .then(|| pcs().filter(|pc| (0x400000..0x1_0000_0000).contains(pc)).max())
+            .flatten();
+        TraceFacts { pie_code_hi, image_code_hi, sps }
     }
 }
 
 impl<'a> Classifier<'a> {
     pub fn new(trace: &'a Trace) -> Self {
-        let TraceFacts { pie_code_hi, sps } = TraceFacts::of(trace);
-        Classifier { trace, pie_code_hi, sps: std::borrow::Cow::Owned(sps) }
+        let TraceFacts { pie_code_hi, image_code_hi, sps } = TraceFacts::of(trace);
+        Classifier { trace, pie_code_hi, image_code_hi, sps: std::borrow::Cow::Owned(sps) }
     }
 
     /// The same classifier as [`Classifier::new`], from facts gathered earlier from this
     /// same trace (`TraceFacts::of(trace)`); nothing is walked.
     pub fn with_facts(trace: &'a Trace, facts: &'a TraceFacts) -> Self {
-        Classifier { trace, pie_code_hi: facts.pie_code_hi, sps: std::borrow::Cow::Borrowed(&facts.sps) }
+        Classifier {
+            trace,
+            pie_code_hi: facts.pie_code_hi,
+            image_code_hi: facts.image_code_hi,
+            sps: std::borrow::Cow::Borrowed(&facts.sps),
+        }
     }
 
     pub fn has_mappings(&self) -> bool {
@@ -387,7 +400,13 @@ impl<'a> Classifier<'a> {
                 } else if (0xffff_0000_0000..0xffff_f000_0000).contains(&v) {
                     RegionKind::Anonymous
                 } else if (0x400000..0x1_0000_0000).contains(&v) {
-                    RegionKind::Code
+                    // A non-PIE image: its code ends somewhere above the highest frame pc in
+                    // it, then come its data, bss and the brk heap (a static binary under
+                    // qemu-user, whose gdbstub prints no mappings).
+                    match self.image_code_hi {
+                        Some(hi) if v > (hi | 0xfff) => RegionKind::Unknown,
+                        _ => RegionKind::Code,
+                    }
                 } else {
                     RegionKind::Unknown
                 }
@@ -498,5 +517,28 @@ Mapped address spaces:
         assert!(cl.heuristic);
         assert!(cl.to_string().ends_with('?'), "{cl}");
         assert_eq!(c.classify(0xffff_8000_0000_0000 - 1).kind, RegionKind::NonCanonical);
+    }
+
+    #[test]
+    fn aarch64_non_pie_image_is_code_only_up_to_the_frames() {
+        // The frames of sample-traces/crashers/a64-x20-ok.gdb.txt (a static binary under
+        // qemu-user: no mappings); x20 there is a valid pgcstack in .data at 0x490050.
+        let t = crate::input::parse(
+            "(gdb) bt\n#0  0x00000000004006f0 in jl_module_info_count ()\n#1  0x00000000004008fc in julia_module_callback_4212 ()\n#2  0x00000000004007e0 in main ()\n",
+        )
+        .trace;
+        let t = Trace { arch: Arch::Aarch64, ..t };
+        let c = Classifier::new(&t);
+        assert_eq!(c.classify(0x4008e4).kind, RegionKind::Code);
+        assert_eq!(c.classify(0x400ff0).kind, RegionKind::Code);
+        assert_eq!(c.classify(0x490050).kind, RegionKind::Unknown);
+        // Without a frame in the image, the range is still taken for code.
+        let bare = Trace { arch: Arch::Aarch64, ..Default::default() };
+        let c = Classifier::new(&bare);
+        assert_eq!(c.classify(0x490050).kind, RegionKind::Code);
+        // x86-64 keeps its guess.
+        let x86 = Trace { arch: Arch::X86_64, ..t.clone() };
+        let c = Classifier::new(&x86);
+        assert_eq!(c.classify(0x490050).kind, RegionKind::Code);
     }
 }

@@ -31,6 +31,7 @@ pub mod notes;
 pub mod pipeline;
 pub mod progress;
 pub mod provenance;
+pub mod provenance_a64;
 pub mod report;
 pub mod roles;
 pub mod rules;

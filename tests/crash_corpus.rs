@@ -4,8 +4,8 @@
 //! For every case of `sample-traces/crashers/manifest.json` the tracecheck binary reads the
 //! recorded gdb transcript and (when gcc, clang, rustc, go, musl-gcc and gdb are here) the same
 //! transcript with the rebuilt binary (`--exe`, so register provenance decodes its machine
-//! code) and a core of the same program written by gdb's `generate-core-file`, read with
-//! `--exe`. All three must give the manifest's signal and culprit, fire every `must` rule, and
+//! code) and a core of the same program written by gdb's `generate-core-file` (the AArch64
+//! `a64-*` cases: by qemu-user, which runs them), read with `--exe`. All three must give the manifest's signal and culprit, fire every `must` rule, and
 //! fire nothing outside `must` and `may`; the culprit must agree between them. Text output must
 //! never glue a frame number to its address.
 //!
@@ -35,6 +35,8 @@ struct Case {
     controls: Vec<String>,
     mention: BTreeMap<String, String>,
     core_mention: BTreeMap<String, String>,
+    /// A `mention` for the transcript read with `--exe` only (register provenance).
+    exe_mention: BTreeMap<String, String>,
     /// The core's own expectations (`must`, `culprit`) where a core cannot carry what the
     /// transcript has.
     core: Option<(Vec<String>, Option<String>)>,
@@ -70,6 +72,7 @@ fn load_manifest() -> Vec<Case> {
             controls: strings(&c["controls"]),
             mention: mentions(&c["mention"]),
             core_mention: mentions(&c["core_mention"]),
+            exe_mention: mentions(&c["exe_mention"]),
             core: c["core"].as_object().map(|o| (strings(&o["must"]), o["culprit"].as_str().map(str::to_string))),
             transcript_only: c["transcript"].as_object().map(|o| strings(&o["must"])),
             transcript_exe: c["transcript_exe"].as_object().map(|o| strings(&o["must"])),
@@ -140,6 +143,7 @@ fn check(case: &Case, path: &str, o: &Outcome, fails: &mut BTreeSet<String>, cou
             _ => (&case.must, &case.culprit, &case.mention),
         },
     };
+    let mention = if path == "transcript+exe" && !case.exe_mention.is_empty() { &case.exe_mention } else { mention };
     if o.signal.as_deref() != Some(case.signal.as_str()) {
         fails.insert(format!("{id}: signal is {:?}, expected {}", o.signal, case.signal));
     }
@@ -188,10 +192,22 @@ fn known_failures() -> BTreeSet<String> {
     text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect()
 }
 
-/// Builds every case and writes its core with gdb (`regenerate.sh --cores`); None when a
-/// tool is missing (the SKIPPED line is printed, and under CI the test fails).
+/// Builds every case and writes its core with gdb (`regenerate.sh --cores`; the AArch64
+/// `a64-*` cases: cross-compiled, cores written by qemu-user); None when a tool is missing (the SKIPPED line is printed, and under CI the test fails).
 fn build_cores() -> Option<PathBuf> {
-    if !common::require_tools(&["gcc", "g++", "clang", "clang++", "rustc", "go", "musl-gcc", "gdb", "bash"]) {
+    if !common::require_tools(&[
+        "gcc",
+        "g++",
+        "clang",
+        "clang++",
+        "rustc",
+        "go",
+        "musl-gcc",
+        "gdb",
+        "bash",
+        "aarch64-linux-gnu-gcc",
+        "qemu-aarch64",
+    ]) {
         return None;
     }
     let dir = std::env::temp_dir().join(format!("tracecheck-crash-corpus-{}", std::process::id()));

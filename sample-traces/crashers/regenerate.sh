@@ -7,7 +7,10 @@
 #                                            same stop); tests/crash_corpus.rs uses this.
 #
 # Needs gcc, g++, clang, clang++, rustc, go, gdb; musl-gcc for the musl-* cases (skipped
-# with a message when absent).  Transcripts are the unedited stdout+stderr of gdb run as
+# with a message when absent).  The a64-* cases are AArch64: built static with
+# aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
+# attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
+# (qemu-user writes qemu_<prog>_<date>_<pid>.core when the guest dies of a signal).  Transcripts are the unedited stdout+stderr of gdb run as
 #   cd $build && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 gdb -q -batch -nx -x <name>.gdb --args ./<name>
 # with the commands listed in gdb_commands below (each echoed as "(gdb) cmd").  Some cases
 # run with a small stack limit (ulimit -s) so that a runaway recursion overflows after a
@@ -32,7 +35,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      free-invalid corrupted-top cpp-pure-virtual cpp-terminate-noactive cpp-noexcept-throw
      cpp-caught-then-segv rust-overflow rust-unwrap-none rust-caught-panic-segv rust-two-panics go-nil
      clang-movaps clang-thread-assert asm-cfi-movsave asm-cfi-movsave-ok cpp-deleted-virtual
-     clang-o3-static-pie jit-garbage clang-stack-protector entry-value-walk)
+     clang-o3-static-pie jit-garbage clang-stack-protector entry-value-walk
+     a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -143,9 +147,77 @@ write_cmdfile() { # name file
     } >"$2"
 }
 
+# AArch64 cases: static binaries (qemu-user's cores have no NT_FILE note, and a static
+# binary needs no libraries to be found), sources in src/a64-*.{c,S}.
+a64_build() {
+    local n=$1 o=$build/$1 cc=(aarch64-linux-gnu-gcc "${map[@]}" -static -g)
+    # The .S halves get no debug info (like JIT code and the x86-64 asm-* cases).
+    case $n in
+    a64-x20-stale)
+        aarch64-linux-gnu-gcc -c src/a64-x20.S -o "$o-asm.o"
+        "${cc[@]}" -O0 src/a64-x20.c "$o-asm.o" -o "$o" ;;
+    a64-x20-ok)
+        aarch64-linux-gnu-gcc -DGOOD_X20 -c src/a64-x20.S -o "$o-asm.o"
+        "${cc[@]}" -O0 src/a64-x20.c "$o-asm.o" -o "$o" ;;
+    a64-clobber-x19 | a64-cfi-slot)
+        aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
+        "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
+    a64-null-o2) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    *) echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
+    esac
+}
+
+# The x86-64 command set, with `target remote` + `continue` for `run`. qemu's gdbstub has no
+# /proc (`info proc mappings` fails) and no siginfo (`p $_siginfo` fails): a failing command
+# ends a command file, so mappings are left out and `p $_siginfo` comes last.
+a64_cmdfile() { # port file
+    {
+        printf 'set pagination off\nset width 0\nset confirm off\nset print pretty off\n'
+        printf 'set debuginfod enabled off\n'
+        local c
+        for c in "target remote :$1" continue bt "info registers" "info sharedlibrary" "info threads" \
+            "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc' 'p $_siginfo'; do
+            printf 'echo (gdb) %s\\n\n%s\n' "$c" "$c"
+        done
+    } >"$2"
+}
+
+a64_one() {
+    local n=$1
+    a64_build "$n"
+    if [[ $mode == cores ]]; then
+        rm -f "$build"/qemu_"$n"_*.core "$build/$n.core"
+        (cd "$build" && ulimit -c unlimited && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 60 \
+            qemu-aarch64 "./$n" >"$n.qemu.log" 2>&1 </dev/null) || true
+        # qemu re-raises the signal on itself: the host may write its own core next to it.
+        rm -f "$build/core"
+        local c
+        c=$(ls "$build"/qemu_"$n"_*.core 2>/dev/null | head -n1)
+        if [[ -n $c ]]; then mv "$c" "$build/$n.core"; else echo "regenerate.sh: no core for $n" >&2; status=1; fi
+        return
+    fi
+    local port=${QEMU_GDB_PORT:-23990} qpid
+    while [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]]; do port=$((port + 1)); done
+    a64_cmdfile "$port" "$build/$n.gdb"
+    (cd "$build" && exec env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C qemu-aarch64 -g "$port" "./$n" \
+        >"$n.qemu.log" 2>&1 </dev/null) &
+    qpid=$!
+    # Look for the listening socket with ss, never by connecting: the gdbstub takes one connection.
+    for _ in $(seq 50); do [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]] && break; sleep 0.1; done
+    (cd "$build" && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 \
+        gdb-multiarch -q -batch -nx -x "$n.gdb" "./$n" >"$here/$n.gdb.txt" 2>&1 </dev/null) || true
+    kill "$qpid" 2>/dev/null || true
+    wait "$qpid" 2>/dev/null || true
+    printf '%-28s %8d bytes\n' "$n.gdb.txt" "$(wc -c <"$n.gdb.txt")"
+}
+
 if (($#)); then cases=("$@"); else cases=("${all[@]}"); fi
 status=0
 for n in "${cases[@]}"; do
+    if [[ $n == a64-* ]]; then
+        a64_one "$n"
+        continue
+    fi
     if [[ $n == musl-* ]] && ! command -v musl-gcc >/dev/null; then
         echo "regenerate.sh: SKIPPED $n: musl-gcc not found" >&2
         continue

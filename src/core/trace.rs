@@ -83,6 +83,30 @@ fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
     out
 }
 
+/// [`disassemble_at_pc`] for AArch64: six A64 words from pc, decoded with yaxpeax-arm
+/// ([`crate::provenance_a64`]); an undecodable word ends the listing.
+fn disassemble_at_pc_a64(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
+    let Some(th) = stop.crashed_thread() else { return Vec::new() };
+    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("pc")) else { return Vec::new() };
+    let mut buf = [0u8; 24];
+    let n = mem.read(pc, &mut buf) / 4 * 4;
+    let mut out = Vec::new();
+    for (k, w) in buf[..n].chunks_exact(4).enumerate() {
+        let a = pc.wrapping_add(4 * k as u64);
+        let Some(d) = crate::provenance_a64::decode_word([w[0], w[1], w[2], w[3]], a) else { break };
+        out.push(Instruction {
+            address: Address(a),
+            thread: Some(th.id.as_ref().into()),
+            frame: 0,
+            location: None,
+            text: d.text.into(),
+            current: out.is_empty(),
+            span: Span::default(),
+        });
+    }
+    out
+}
+
 /// The code at `pc` is the kernel's sigreturn trampoline (`__restore_rt`: `mov $0xf,%rax;
 /// syscall` on x86-64, `mov x8, #139; svc #0` on AArch64): the return address of a signal
 /// handler, gdb's `<signal handler called>`.
@@ -435,8 +459,9 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         }
     }
     trace.mappings.sort_by_key(|m| (m.start, m.end));
-    if core.arch == CoreArch::X86_64 {
-        stop.disassembly = disassemble_at_pc(&mem, &stop);
+    match core.arch {
+        CoreArch::X86_64 => stop.disassembly = disassemble_at_pc(&mem, &stop),
+        CoreArch::Aarch64 => stop.disassembly = disassemble_at_pc_a64(&mem, &stop),
     }
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));

@@ -17,12 +17,14 @@ transcript and does not list that register under "Saved registers". When the cal
 disassembly shows it writing the register without a save (`push`/`stp`) before its pc, the
 finding is firm; otherwise it is heuristic.
 
-Also, with the machine code (a core and its executable, or a transcript read with `--exe`;
-x86-64): a fault through a callee-saved register in frame #0 whose last write comes before a
-`call`, where the called function, decoded from the binary with iced-x86, writes that
-register without saving it, or saves it (`push`, or `mov` to an rsp-based slot) and then
+Also, with the machine code (a core and its executable, or a transcript read with `--exe`):
+a fault through a callee-saved register in frame #0 whose last write comes before a `call`
+(`bl` on AArch64), where the called function, decoded from the binary (iced-x86 for x86-64,
+yaxpeax-arm for AArch64), writes that register without saving it, or saves it (`push`, or
+`mov` to an rsp-based slot; `stp`/`str` to its sp- or x29-based frame on AArch64) and then
 stores over the saved copy (so its restore brings back another value). The finding names the
-instruction that set the register, the call and the callee's instruction that changed it.
+instruction that set the register, the call and the callee's instruction that changed it; on
+AArch64 it adds when the callee's CFI records no save of the register either.
 
 And through the callee's call-frame information (gimli, `.eh_frame`/`.debug_frame`), with
 stack memory (a core): when the callee's CFI says it saved the register at CFA+n, the saved
@@ -233,6 +235,128 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     out.push(f);
 }
 
+/// [`returned_clobber`] for AArch64 (A64 decoded with yaxpeax-arm, [`crate::provenance_a64`]):
+/// the fault is an access through a callee-saved register (x19–x28) whose last write comes
+/// before a `bl`, and the called function writes the register without saving it (its CFI
+/// records no save of it either), or saves it (`stp`/`str` to its frame) and stores over the
+/// saved copy, or (with stack memory, a core) its CFI save slot in the dead frame holds the
+/// register's faulting value.
+fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance::CalleeEffect;
+    use crate::provenance_a64::{
+        call_target, callee_effect, cfi_saves, cfi_slot_changed, decode_function, decode_range, gpr, writes,
+    };
+    if cx.trace.arch != crate::model::Arch::Aarch64
+        || cx.trace.memory.is_none()
+        || !matches!(cx.signo(stop), Some(11) | Some(7))
+    {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let Some(pc) = cx.pc(stop) else { return };
+    let Some(fi) = cx.fault_insn(stop) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "x29" || base == "sp" {
+        return;
+    }
+    let Some(reg) = gpr(&base) else { return };
+    let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
+    let sym = cx
+        .trace
+        .code_symbol_ref(pc)
+        .and_then(sym_offset)
+        .or_else(|| th.registers.get(&0).and_then(|r| r.symbol("pc")).and_then(sym_offset));
+    let Some((fname, off)) = sym else { return };
+    let Some(code) = decode_range(cx.trace, pc - off, pc) else { return };
+    // Walk back from pc: the last call, then the last writer of reg before it.
+    let mut call = None;
+    let mut writer = None;
+    for d in code.iter().rev() {
+        if call_target(d).is_some() {
+            if call.is_none() {
+                call = Some(d);
+            }
+            continue;
+        }
+        if writes(&d.insn, reg) {
+            writer = Some(d);
+            break;
+        }
+    }
+    let Some(call) = call else { return };
+    let Some(Some(target)) = call_target(call) else { return };
+    let Some(callee) = decode_function(cx.trace, target, 400) else { return };
+    let sp = cx.reg0(stop, "sp").and_then(|r| r.value);
+    let effect = match callee_effect(&callee, reg) {
+        Some(e) => e,
+        None => {
+            let Some(sp) = sp else { return };
+            let read = |a: u64| cx.read_u64(stop, a);
+            match cfi_slot_changed(cx.trace, &code, call, writer, &callee, reg, value, sp, &read) {
+                Some(e) => e,
+                None => return,
+            }
+        }
+    };
+    let callee_name = cx
+        .trace
+        .code_symbol_ref(target)
+        .filter(|s| s.offset.unwrap_or(0) == 0)
+        .map(|s| s.name.to_string())
+        .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
+        .unwrap_or_else(|| format!("{target:#x}"));
+    let at = |a: u64| {
+        if a >= target && a - target < 0x10000 {
+            format!("{callee_name}+{:#x}", a - target)
+        } else {
+            format!("{fname}+{:#x}", a - (pc - off))
+        }
+    };
+    let origin = match writer {
+        Some(w) => format!("last written at {}: `{}`", at(w.address), w.text),
+        None => format!("not written in {fname} since its entry: inherited from its caller"),
+    };
+    let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
+    let mut how = match &effect {
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
+            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+            caller_at(prior.0),
+            prior.1,
+            at(save.0),
+            save.1
+        ),
+        CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
+        CalleeEffect::OverwritesSaveSlot { push, store } => format!(
+            "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
+            at(push.0),
+            push.1,
+            at(store.0),
+            store.1
+        ),
+    };
+    if let CalleeEffect::Clobbers(a, _) = &effect
+        && cfi_saves(cx.trace, &callee, reg, *a) == Some(false)
+    {
+        how.push_str(&format!(" (its CFI records no save of {base} either)"));
+    }
+    let msg = format!(
+        "{base} = {value:#x} in {fname} is callee-saved and was set before `bl {callee_name}` at {}, but {how}; the access through {base} then faulted",
+        at(call.address)
+    );
+    let f = Finding::new(&RULE, msg)
+        .at(si, Some(th), Some(0))
+        .rank(95)
+        .severity(Severity::Error)
+        .register(&base)
+        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
+        .evidence(format!("{base} {origin}"), None)
+        .evidence(format!("call at {}: `{}`", at(call.address), call.text), None)
+        .evidence(how, None)
+        .step(format!("disassemble {callee_name}"))
+        .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", call.address));
+    out.push(f);
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let saved_set = runtime::callee_saved(arch);
@@ -241,6 +365,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     }
     for (si, stop) in cx.stops() {
         returned_clobber(cx, si, stop, out);
+        returned_clobber_a64(cx, si, stop, out);
     }
     for (si, stop) in cx.stops() {
         // `info frame` output is not tied to a thread; use it only for the thread it most likely

@@ -35,7 +35,8 @@ value, where the printed value cannot be that value:
   With the machine code (a core and its executable, or a transcript read with `--exe`) the
   evidence also names the instruction that last wrote the register, walking out from frame #0
   through the frames whose code before their pc does not write it (`r13 was last written at
-  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`).
+  run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`; on AArch64, decoded with yaxpeax-arm:
+  `x20 was last written at run_pass_manager+0x14: mov x20, x1 (frame #2)`).
 - Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
   `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
 - GHC code keeps BaseReg in r13 (x19 on AArch64): a pointer into writable memory.
@@ -345,17 +346,25 @@ impl<'c, 'a> Site<'c, 'a> {
     /// instruction that last wrote the register, walking out from frame #0 through the
     /// frames that pass it on unchanged.
     fn origin(&self) -> Option<String> {
+        use crate::model::Arch;
         use crate::provenance::{Origin, gpr, register_origin};
-        if self.cx.trace.arch != crate::model::Arch::X86_64 || self.pos != 0 {
+        if self.pos != 0 {
             return None;
         }
-        let reg = gpr(self.p.register)?;
         let name = |pos: usize| {
             let f = &self.th.frames[pos];
             format!("{} (frame #{})", f.function_name(), f.index)
         };
         let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
-        match register_origin(self.cx.trace, self.th, reg, 32)? {
+        let origin = match self.cx.trace.arch {
+            Arch::X86_64 => register_origin(self.cx.trace, self.th, gpr(self.p.register)?, 32)?,
+            Arch::Aarch64 => {
+                use crate::provenance_a64 as a64;
+                a64::register_origin(self.cx.trace, self.th, a64::gpr(self.p.register)?, 32)?
+            }
+            _ => return None,
+        };
+        match origin {
             Origin::Written { pos, label, text, through, .. } => {
                 let mut t = format!(
                     "{} was last written at {label}: `{text}` (frame #{})",

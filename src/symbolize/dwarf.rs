@@ -203,6 +203,9 @@ pub struct ElfModule {
     pub debug_path: Option<PathBuf>,
     pub build_id: Option<Vec<u8>>,
     pub loads: Vec<LoadSegment>,
+    /// An `ET_EXEC` file (not PIE, not a shared object): it can only be loaded at its
+    /// segments' own addresses.
+    pub fixed_address: bool,
     pub machine: object::Architecture,
     pub little_endian: bool,
     /// What was missing or odd, for diagnostics.
@@ -406,6 +409,7 @@ impl ElfModule {
             debug_path,
             build_id,
             loads,
+            fixed_address: obj.kind() == object::ObjectKind::Executable,
             machine,
             little_endian,
             notes,
@@ -1280,6 +1284,17 @@ impl SymbolSupplier for DwarfSymbols {
     }
     fn text_vaddr(&self, module: &str) -> Option<u64> {
         self.module(module)?.cfi.text.map(|t| t.address)
+    }
+    fn fixed_user_modules(&self) -> Vec<(String, Vec<(u64, u64)>)> {
+        let mut out = Vec::new();
+        for e in &self.opts.exes {
+            let p = e.display().to_string();
+            let Some(m) = self.module(&p).filter(|m| m.fixed_address) else { continue };
+            let segs =
+                m.loads.iter().filter(|l| l.memsz > 0).map(|l| (l.vaddr, l.vaddr.saturating_add(l.memsz))).collect();
+            out.push((p, segs));
+        }
+        out
     }
     fn user_module(&self, module: &str) -> Option<Arc<ElfModule>> {
         let path = self.resolve(module)?;

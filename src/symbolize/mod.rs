@@ -149,6 +149,12 @@ pub trait SymbolSupplier {
     fn user_module(&self, _module: &str) -> Option<Arc<dwarf::ElfModule>> {
         None
     }
+    /// The `--exe` files that can only be loaded at their own addresses (`ET_EXEC`: not PIE),
+    /// with their load segments' (start, end). A transcript that has no mappings (qemu-user's
+    /// gdbstub has no `/proc`, so `info proc mappings` fails) places them there.
+    fn fixed_user_modules(&self) -> Vec<(String, Vec<(u64, u64)>)> {
+        Vec::new()
+    }
 }
 
 /// Counts of what the stage did, for diagnostics.
@@ -200,6 +206,7 @@ pub fn symbolize_trace_until(
         }
     };
     let mut code: Vec<(Address, Sym)> = Vec::new();
+    let (arch, memory) = (trace.arch, trace.memory.clone());
     for stop in &mut trace.stops {
         for th in &mut stop.threads {
             for (pos, f) in th.frames.iter_mut().enumerate() {
@@ -232,6 +239,34 @@ pub fn symbolize_trace_until(
                     && let Some(text) = describe(&mut lookup, pc.0)
                 {
                     code.push((pc, text.into()));
+                }
+            }
+            // AArch64 with process code: the targets of the `bl`s before each pc (frame #0:
+            // from its function's start; outer frames: the call before the return address),
+            // so provenance names the functions a frame called.
+            if arch == crate::model::Arch::Aarch64
+                && let Some(mem) = &memory
+            {
+                for (pos, f) in th.frames.iter().filter(|f| !f.signal_handler).take(64).enumerate() {
+                    let Some(pc) = f.pc.map(|p| p.0).or_else(|| {
+                        (pos == 0)
+                            .then(|| th.registers.get(&f.index).and_then(|r| r.reg("pc")).and_then(|r| r.value))?
+                    }) else {
+                        continue;
+                    };
+                    let start = if pos == 0 {
+                        describe(&mut lookup, pc)
+                            .and_then(|t| crate::provenance::symbol_offset(&t))
+                            .and_then(|(_, off)| pc.checked_sub(off))
+                            .unwrap_or(pc.saturating_sub(4))
+                    } else {
+                        pc.saturating_sub(4)
+                    };
+                    for t in crate::provenance_a64::call_targets(mem, start, pc) {
+                        if let Some(text) = describe(&mut lookup, t) {
+                            code.push((Address(t), text.into()));
+                        }
+                    }
                 }
             }
             // Frame #0 printed without its address (`#0  f (…) at …`): its pc is in `rip`.

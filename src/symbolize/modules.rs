@@ -63,6 +63,12 @@ impl<'s> ModuleMap<'s> {
                     path: l.path.to_string(),
                 });
             }
+            // A non-PIE executable given with --exe sits at its link addresses.
+            for (path, segs) in sup.fixed_user_modules() {
+                for (start, end) in segs {
+                    ranges.push(Range { start, end, offset: 0, bias: Some(0), path: path.clone() });
+                }
+            }
         }
         // One load bias per module, from its mapping at file offset 0 (the ELF header's
         // page): every segment of a module moves by the same bias. Per-mapping offsets are
