@@ -293,7 +293,23 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         stop.reason.signal = crate::model::signals::name(t.cursig as i32).map(Arc::from);
         stop.reason.description = crate::model::signals::description(t.cursig as i32).map(Into::into);
     }
-    for (i, ct) in core.threads.iter().enumerate() {
+    // Every thread is unwound first, so that the modules hear which addresses will be looked
+    // up before the first lookup (their compressed DWARF is then inflated once).
+    let unwound: Vec<_> = core
+        .threads
+        .iter()
+        .map(|ct| {
+            let mut regs0 = vec![None; uarch.slots()];
+            for (n, dw) in &dwarf_nums {
+                if let Some(v) = ct.regs.iter().find(|r| r.0 == *n) {
+                    regs0[*dw as usize] = Some(v.1);
+                }
+            }
+            unwind(uarch, regs0, &modules, &mem, opts.max_frames)
+        })
+        .collect();
+    plan_lookups(&modules, &unwound, &core.threads, (&mem, core.arch, &dwarf_nums, opts.stop_at_main));
+    for ((i, ct), u) in core.threads.iter().enumerate().zip(unwound) {
         let mut th = Thread {
             id: (i + 1).to_string().into(),
             lwp: Some(ct.lwp as u64),
@@ -304,13 +320,6 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         if core.arch == CoreArch::X86_64 {
             th.handle = ct.regs.iter().find(|r| r.0 == "fs_base").map(|r| r.1).filter(|&v| v != 0).map(Address);
         }
-        let mut regs0 = vec![None; uarch.slots()];
-        for (n, dw) in &dwarf_nums {
-            if let Some(v) = ct.regs.iter().find(|r| r.0 == *n) {
-                regs0[*dw as usize] = Some(v.1);
-            }
-        }
-        let u = unwind(uarch, regs0, &modules, &mem, opts.max_frames);
         th.backtrace_stopped = u.stopped.map(Into::into);
         let mut index: u32 = 0;
         'frames: for (k, uf) in u.frames.iter().enumerate() {
@@ -473,6 +482,70 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let mut seen = BTreeMap::new();
     notes.retain(|n| seen.insert(n.message.clone(), ()).is_none());
     Parsed { trace, diagnostics: Diagnostics { notes, ..Default::default() } }
+}
+
+/// Tells each module which of its addresses the frames and the symbolize stage will look up
+/// (the frames' pcs, and the register values and frame pcs it describes), before the first
+/// lookup. A hint only ([`crate::symbolize::dwarf::ElfModule::plan`]): missing an address costs
+/// time, not results.
+fn plan_lookups(
+    modules: &[MappedModule],
+    unwound: &[crate::unwind::Unwound],
+    threads: &[super::CoreThread],
+    ctx: (&CoreMemory, CoreArch, &[(&'static str, u16)], bool),
+) {
+    let (mem, arch, dwarf_nums, stop_at_main) = ctx;
+    let mut wanted: Vec<(usize, u64)> = Vec::new();
+    let module_of = |a: u64| modules.iter().position(|m| a >= m.start && a < m.end);
+    let mut add = |a: u64| {
+        if a < 0x1000 {
+            return;
+        }
+        if let Some(i) = module_of(a) {
+            wanted.push((i, a.wrapping_sub(modules[i].bias)));
+        }
+    };
+    for (u, ct) in unwound.iter().zip(threads) {
+        for (k, uf) in u.frames.iter().enumerate() {
+            // The registers of this frame as the thread loop below gives them.
+            for (n, v0) in &ct.regs {
+                let v = match dwarf_nums.iter().find(|d| d.0 == *n) {
+                    Some((_, dw)) => uf.regs.get(*dw as usize).copied().flatten(),
+                    None => Some(*v0),
+                };
+                if let Some(v) = v {
+                    add(v);
+                }
+            }
+            if uf.signal_trampoline || (k > 0 && is_sigreturn_code(mem, arch, uf.pc)) {
+                continue;
+            }
+            let probe = if uf.exact_pc { uf.pc } else { uf.pc.wrapping_sub(1) };
+            add(probe);
+            add(uf.pc);
+            // The loop stops at main (gdb's `backtrace past-main off`).
+            let is_main = module_of(probe).is_some_and(|i| {
+                let m = &modules[i];
+                m.module.symbol_name(probe.wrapping_sub(m.bias)).is_some_and(|(name, _)| name == "main")
+            });
+            if stop_at_main && is_main {
+                break;
+            }
+        }
+    }
+    let mut done: Vec<*const crate::symbolize::dwarf::ElfModule> = Vec::new();
+    for m in modules {
+        let key = Arc::as_ptr(&m.module);
+        if done.contains(&key) {
+            continue;
+        }
+        done.push(key);
+        let mut vaddrs: Vec<u64> =
+            wanted.iter().filter(|(i, _)| Arc::ptr_eq(&modules[*i].module, &m.module)).map(|w| w.1).collect();
+        vaddrs.sort_unstable();
+        vaddrs.dedup();
+        m.module.plan(&vaddrs);
+    }
 }
 
 /// How many levels of the inlined chain at a stop pc (`at`, innermost first) gdb shows: an

@@ -180,6 +180,10 @@ pub struct ElfModule {
     dwarf: Option<LazyDwarf>,
     /// `.debug_aranges` as sorted (begin, end, unit offset), read at the first lookup.
     aranges: std::sync::OnceLock<Vec<(u64, u64, usize, u64)>>,
+    /// The units' start offsets in `.debug_aranges`, sorted (for [`Self::plan`]).
+    unit_starts: std::sync::OnceLock<Vec<usize>>,
+    /// What [`Self::symbol_info`] answered, by address.
+    answers: Mutex<HashMap<u64, Option<SymbolInfo>>>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -393,6 +397,8 @@ impl ElfModule {
             ctx: Mutex::new(None),
             dwarf,
             aranges: std::sync::OnceLock::new(),
+            unit_starts: std::sync::OnceLock::new(),
+            answers: Mutex::new(HashMap::new()),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
@@ -617,31 +623,40 @@ impl ElfModule {
 
     /// Function, inline chain, file and line for a module address.
     pub fn symbol_info(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
+        // A core asks for many addresses twice (a frame's pc, then the same value in a
+        // register or as the next frame's return address).
+        if let Some(known) = self.answers.lock().unwrap_or_else(|p| p.into_inner()).get(&vaddr) {
+            return Ok(known.clone());
+        }
+        let answer = self.symbol_info_uncached(vaddr)?;
+        self.answers.lock().unwrap_or_else(|p| p.into_inner()).insert(vaddr, answer.clone());
+        Ok(answer)
+    }
+
+    fn symbol_info_uncached(&self, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
         if let Some(symbol) = self.data_symbol(vaddr) {
             return Ok(Some(SymbolInfo { frames: Vec::new(), symbol: Some(symbol) }));
         }
-        let mut frames = Vec::new();
+        // The unit that `.debug_aranges` names for the address is read alone (and the
+        // sections only as far as it needs); the whole-file context is built (once) only for
+        // the addresses that this cannot answer: no unit or several, a reference to a later
+        // unit, damaged DWARF. Each address takes the first way that answers, whatever was
+        // asked before it.
+        let mut frames = self.frames_in_one_unit(vaddr).unwrap_or_default();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
-        // Without a context yet, the unit that `.debug_aranges` names for the address is
-        // read alone (and the sections only as far as it needs); the whole-file context is
-        // built only when that cannot answer.
-        if guard.is_none()
-            && let Some(f) = self.frames_in_one_unit(vaddr)
-        {
-            frames = f;
-        } else if guard.is_none()
-            && let Some(c) = self.new_context_static()
-        {
-            *guard = Some(c.map_err(|e| e.to_string()));
-        }
-        if frames.is_empty()
-            && let Some(ctx) = guard.as_ref()
-        {
-            let ctx = ctx
-                .as_ref()
-                .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
-            frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
-                .map_err(|e| self.dwarf_err(e))?;
+        if frames.is_empty() {
+            if guard.is_none()
+                && let Some(c) = self.new_context_static()
+            {
+                *guard = Some(c.map_err(|e| e.to_string()));
+            }
+            if let Some(ctx) = guard.as_ref() {
+                let ctx = ctx
+                    .as_ref()
+                    .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
+                frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
+                    .map_err(|e| self.dwarf_err(e))?;
+            }
         }
         drop(guard);
         let symbol = self.nearest_symbol(vaddr);
@@ -660,6 +675,79 @@ impl ElfModule {
 }
 
 impl ElfModule {
+    /// Says which addresses will be looked up, so that compressed DWARF sections are
+    /// inflated once, as far as the furthest unit (and line program) these need, instead of
+    /// request by request (the inflater cannot resume). Only a hint: lookups read the same
+    /// bytes with or without it.
+    pub fn plan(&self, vaddrs: &[u64]) {
+        use gimli::SectionId as S;
+        let Some(d) = &self.dwarf else { return };
+        let Some(info) = d.section(S::DebugInfo).filter(|s| s.is_compressed()) else { return };
+        if self.ctx.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
+            return;
+        }
+        let mut units: Vec<usize> = Vec::new();
+        let mut whole = false;
+        for &v in vaddrs {
+            // As in `symbol_info`: data objects are not looked up in DWARF; an address of no
+            // one unit takes the whole-file path, which reads every section whole.
+            if self.data_symbol(v).is_some() {
+                continue;
+            }
+            match self.unit_of(v) {
+                Some(u) => units.push(u),
+                None => whole = true,
+            }
+        }
+        if whole {
+            for id in [S::DebugInfo, S::DebugLine] {
+                if let Some(s) = d.section(id) {
+                    s.plan(usize::MAX);
+                }
+            }
+            return;
+        }
+        units.sort_unstable();
+        units.dedup();
+        let Some(&last) = units.last() else { return };
+        // A unit ends where the next unit that `.debug_aranges` knows begins, at the latest.
+        let starts = self.unit_starts();
+        let bound = match starts.binary_search(&last) {
+            Ok(i) | Err(i) => starts.get(i + 1).copied().unwrap_or(usize::MAX),
+        };
+        if info.prefix(bound).is_err() {
+            return;
+        }
+        let Some(line) = d.section(S::DebugLine).filter(|s| s.is_compressed()) else { return };
+        let Ok(dwarf) = d.partial(&[S::DebugAbbrev]) else { return };
+        let mut furthest = None;
+        for &u in &units {
+            let Ok(header) = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(u)) else { continue };
+            let Ok(abbrevs) = dwarf.abbreviations(&header) else { continue };
+            let mut entries = header.entries(&abbrevs);
+            if let Ok(Some(root)) = entries.next_dfs()
+                && let Some(gimli::AttributeValue::DebugLineRef(l)) = root.attr_value(gimli::DW_AT_stmt_list)
+            {
+                furthest = furthest.max(Some(l.0));
+            }
+        }
+        // A line program's length is in its first bytes, not inflated yet: plan 64 KiB past
+        // its start (a longer program is inflated again).
+        if let Some(l) = furthest {
+            line.plan(l.saturating_add(1 << 16));
+        }
+    }
+
+    /// The start offsets of the units `.debug_aranges` names, sorted.
+    fn unit_starts(&self) -> &[usize] {
+        self.unit_starts.get_or_init(|| {
+            let mut v: Vec<usize> = self.aranges().iter().map(|r| r.2).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+    }
+
     /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
     fn aranges(&self) -> &[(u64, u64, usize, u64)] {
         self.aranges.get_or_init(|| {

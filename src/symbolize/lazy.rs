@@ -5,14 +5,17 @@
 //! units, so inflating all of libc's 10 MB of DWARF to read two of its units was most of the
 //! time a core took. Here each section is looked at only when a lookup needs it, and a zlib
 //! section is inflated from its start up to the end of what is asked for (a unit, a line
-//! program): a zlib stream cannot be entered in the middle, but it can stop early. What was
-//! inflated stays, and the next request continues from there.
+//! program): a zlib stream cannot be entered in the middle, but it can stop early. The
+//! inflater is libdeflate (about twice as fast as a streaming one), which cannot resume:
+//! a lookup that knows which units it needs says so first ([`LazySection::plan`]), so that
+//! each section is inflated once, as far as the furthest of them.
 //!
 //! Safety: a section's output buffer is allocated once at its full uncompressed size and
 //! never moves or shrinks until the [`LazySection`] is dropped. Bytes below `filled` are
 //! never written again, so the `'static` slices of them handed to the owner (an
 //! [`super::dwarf::ElfModule`], which ties them to its own borrow and drops its users
-//! first) stay valid; the inflater writes only above `filled`, under the mutex.
+//! first) stay valid; the inflater writes only above `filled`, under the mutex (a second
+//! inflation goes to a scratch buffer, and only its new part is copied above `filled`).
 
 use object::{Object, ObjectSection};
 use std::sync::Mutex;
@@ -127,16 +130,18 @@ enum Source {
     Zlib { stream: &'static [u8], size: usize },
 }
 
-/// The inflater's state: the stream position and the output written so far.
+/// The inflater's state: the output written so far.
 struct Inflating {
-    z: flate2::Decompress,
     /// `size` bytes (at least 1), allocated at the first request; freed on drop.
-    buf: *mut u8,
+    out: OutBuf,
+    /// `buf[..filled]` is the section's start, final.
     filled: usize,
+    /// How far the next inflation goes at least (see [`LazySection::plan`]).
+    planned: usize,
     error: Option<String>,
 }
 
-// SAFETY: `buf` is owned by the section (allocated by it, freed on its drop), only written under the mutex, and
+// SAFETY: `out` is owned by the section (allocated by it, freed on its drop), only written under the mutex, and
 // the written prefix is immutable afterwards.
 unsafe impl Send for Inflating {}
 
@@ -146,9 +151,6 @@ pub struct LazySection {
     source: Source,
     state: Mutex<Option<Inflating>>,
 }
-
-/// Inflate at least this much at a time (fewer calls into the inflater).
-const STEP: usize = 256 * 1024;
 
 impl LazySection {
     pub fn empty(name: &'static str) -> Self {
@@ -189,6 +191,28 @@ impl LazySection {
         self.prefix(usize::MAX)
     }
 
+    /// The next inflation of this section goes at least to `end` (a lookup that knows which
+    /// units it will read says so first, so that they are inflated in one pass).
+    pub fn plan(&self, end: usize) {
+        if let Source::Zlib { size, .. } = self.source {
+            let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            if let Ok(st) = Self::state(self.name, size, &mut guard) {
+                st.planned = st.planned.max(end.min(size));
+            }
+        }
+    }
+
+    /// The inflater's state, created (and the output buffer allocated) on first use.
+    fn state<'g>(name: &str, size: usize, guard: &'g mut Option<Inflating>) -> Result<&'g mut Inflating, String> {
+        if guard.is_none() {
+            let Some(buf) = OutBuf::new(size) else {
+                return Err(format!("{name}: cannot allocate {size} bytes to inflate it"));
+            };
+            *guard = Some(Inflating { out: buf, filled: 0, planned: 0, error: None });
+        }
+        Ok(guard.as_mut().expect("set above"))
+    }
+
     /// The section from its start to at least `end` bytes (or to its end, if shorter).
     pub fn prefix(&self, end: usize) -> Result<&'static [u8], String> {
         let (stream, size) = match self.source {
@@ -199,54 +223,16 @@ impl LazySection {
         };
         let end = end.min(size);
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if guard.is_none() {
-            // Zeroed by the allocator (fresh pages from the kernel for a big section: no
-            // pass over them), and a failed allocation is an error, not an abort.
-            let buf = match std::alloc::Layout::array::<u8>(size.max(1)) {
-                // SAFETY: the layout is not zero-sized.
-                Ok(layout) => unsafe { std::alloc::alloc_zeroed(layout) },
-                Err(_) => std::ptr::null_mut(),
-            };
-            if buf.is_null() {
-                return Err(format!("{}: cannot allocate {size} bytes to inflate it", self.name));
-            }
-            *guard = Some(Inflating { z: flate2::Decompress::new(true), buf, filled: 0, error: None });
-        }
-        let st = guard.as_mut().expect("set above");
+        let st = Self::state(self.name, size, &mut guard)?;
         if st.filled < end && st.error.is_none() {
-            let target = end.max(st.filled.saturating_add(STEP)).min(size);
-            while st.filled < target {
-                let input = stream.get(st.z.total_in() as usize..).unwrap_or(&[]);
-                // SAFETY: `buf` holds `size` bytes; `filled..target` lies inside and was
-                // never handed out (see the module's safety note).
-                let out = unsafe { std::slice::from_raw_parts_mut(st.buf.add(st.filled), target - st.filled) };
-                let (in_before, before) = (st.z.total_in(), st.z.total_out());
-                let r = st.z.decompress(input, out, flate2::FlushDecompress::None);
-                let wrote = (st.z.total_out() - before) as usize;
-                let read = st.z.total_in() - in_before;
-                st.filled += wrote;
-                match r {
-                    Ok(flate2::Status::StreamEnd) => {
-                        if st.filled < size {
-                            st.error = Some(format!(
-                                "{}: compressed data ends after {} of {size} bytes",
-                                self.name, st.filled
-                            ));
-                        }
-                        break;
-                    }
-                    Ok(_) if wrote == 0 && read == 0 => {
-                        st.error =
-                            Some(format!("{}: compressed data cut after {} of {size} bytes", self.name, st.filled));
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        st.error = Some(format!("{}: {e}", self.name));
-                        break;
-                    }
-                }
+            // As far as planned; a section inflated again (a request past what was planned)
+            // at least doubles, so a run of growing requests costs at most about twice the
+            // last one.
+            let mut target = end.max(st.planned);
+            if st.filled > 0 {
+                target = target.max(st.filled.saturating_mul(2));
             }
+            inflate(self.name, stream, size, target.min(size), st);
         }
         if st.filled < end
             && let Some(e) = &st.error
@@ -254,7 +240,7 @@ impl LazySection {
             return Err(e.clone());
         }
         // SAFETY: `0..filled` is written and never written again.
-        Ok(unsafe { std::slice::from_raw_parts(st.buf, st.filled) })
+        Ok(unsafe { std::slice::from_raw_parts(st.out.ptr, st.filled) })
     }
 
     /// What is inflated so far (the whole section when stored plain).
@@ -267,11 +253,63 @@ impl LazySection {
                 let guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
                 match guard.as_ref() {
                     // SAFETY: as in `prefix`.
-                    Some(st) => unsafe { std::slice::from_raw_parts(st.buf, st.filled) },
+                    Some(st) => unsafe { std::slice::from_raw_parts(st.out.ptr, st.filled) },
                     None => &[],
                 }
             }
         }
+    }
+}
+
+/// What libdeflate may leave unwritten at the end of an output buffer that is too small: it
+/// stops before a literal, a match (at most 258 bytes) or a stored block (at most 65,535
+/// bytes) that does not fit, having written everything before it
+/// (`decompress_template.h`: every `LIBDEFLATE_INSUFFICIENT_SPACE` return). So with
+/// `SLACK` bytes more room than wanted, at least what was wanted is final.
+const SLACK: usize = 1 << 16;
+
+/// Inflates `stream` from its start into `st.out.ptr` up to at least `target` bytes (libdeflate
+/// inflates a whole buffer in one call, about twice as fast as a streaming inflater, and
+/// cannot resume: a second call starts over). Bytes below `st.filled` may already be handed
+/// out, so a second inflation goes to a scratch buffer and only what is new is copied.
+fn inflate(name: &str, stream: &[u8], size: usize, target: usize, st: &mut Inflating) {
+    let cap = if target >= size { size } else { target.saturating_add(SLACK).min(size) };
+    let mut d = libdeflater::Decompressor::new();
+    let mut scratch = Vec::new();
+    let out: &mut [u8] = if st.filled == 0 {
+        // SAFETY: `buf` holds `size` bytes, none handed out yet.
+        unsafe { std::slice::from_raw_parts_mut(st.out.ptr, cap) }
+    } else {
+        if scratch.try_reserve_exact(cap).is_err() {
+            st.error = Some(format!("{name}: cannot allocate {cap} bytes to inflate it"));
+            return;
+        }
+        scratch.resize(cap, 0);
+        &mut scratch
+    };
+    let valid = match d.zlib_decompress(stream, out) {
+        Ok(n) if n < size => {
+            st.error = Some(format!("{name}: compressed data ends after {n} of {size} bytes"));
+            n
+        }
+        Ok(n) => n,
+        Err(libdeflater::DecompressionError::InsufficientSpace) if cap < size => cap - SLACK,
+        Err(libdeflater::DecompressionError::InsufficientSpace) => {
+            st.error = Some(format!("{name}: compressed data holds more than the {size} bytes it claims"));
+            cap.saturating_sub(SLACK)
+        }
+        Err(libdeflater::DecompressionError::BadData) => {
+            st.error = Some(format!("{name}: damaged compressed data"));
+            return;
+        }
+    };
+    if valid > st.filled {
+        if !scratch.is_empty() {
+            // SAFETY: `filled..valid` lies inside `buf` and was never handed out.
+            let dst = unsafe { std::slice::from_raw_parts_mut(st.out.ptr.add(st.filled), valid - st.filled) };
+            dst.copy_from_slice(&scratch[st.filled..valid]);
+        }
+        st.filled = valid;
     }
 }
 
@@ -282,14 +320,76 @@ fn owned(d: &[u8]) -> &'static [u8] {
     unsafe { std::slice::from_raw_parts(d.as_ptr(), d.len()) }
 }
 
-impl Drop for LazySection {
+/// A section's output buffer: zeroed memory from the kernel, never read before written.
+struct OutBuf {
+    ptr: *mut u8,
+    /// How it was allocated, to free it the same way.
+    from: Alloc,
+}
+
+enum Alloc {
+    Heap(std::alloc::Layout),
+    /// An anonymous mapping (`base`, `len`) backed by 2 MiB pages where the kernel has them.
+    #[cfg(target_os = "linux")]
+    Map(*mut libc::c_void, usize),
+}
+
+/// Sections from this size on get a mapping of their own with transparent huge pages: a
+/// fresh 4 KiB page costs a fault and its zeroing, and under a hypervisor the faults of a
+/// 4 MB section cost as much as a third of inflating it; 2 MiB pages take a fault each.
+#[cfg(target_os = "linux")]
+const HUGE_FROM: usize = 512 * 1024;
+#[cfg(target_os = "linux")]
+const HUGE: usize = 2 << 20;
+
+impl OutBuf {
+    fn new(size: usize) -> Option<OutBuf> {
+        #[cfg(target_os = "linux")]
+        if size >= HUGE_FROM {
+            let used = size.checked_next_multiple_of(HUGE)?;
+            let len = used.checked_add(HUGE)?;
+            // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if base != libc::MAP_FAILED {
+                // The 2 MiB-aligned part (an unaligned head would take 4 KiB pages).
+                let skip = (base as usize).next_multiple_of(HUGE) - base as usize;
+                // SAFETY: `skip < HUGE`, so `skip + used <= len` lies inside the mapping.
+                let ptr = unsafe { base.cast::<u8>().add(skip) };
+                // A hint: without transparent huge pages (or with them off) it fails or does
+                // nothing, and the mapping takes 4 KiB pages.
+                // SAFETY: the range lies inside the mapping.
+                unsafe { libc::madvise(ptr.cast(), used, libc::MADV_HUGEPAGE) };
+                return Some(OutBuf { ptr, from: Alloc::Map(base, len) });
+            }
+        }
+        // Zeroed by the allocator (fresh pages from the kernel for a big section: no pass
+        // over them), and a failed allocation is `None`, not an abort.
+        let layout = std::alloc::Layout::array::<u8>(size.max(1)).ok()?;
+        // SAFETY: the layout is not zero-sized.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        (!ptr.is_null()).then_some(OutBuf { ptr, from: Alloc::Heap(layout) })
+    }
+}
+
+impl Drop for OutBuf {
     fn drop(&mut self) {
-        let st = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
-        if let (Some(st), Source::Zlib { size, .. }) = (st.take(), &self.source)
-            && let Ok(layout) = std::alloc::Layout::array::<u8>((*size).max(1))
-        {
-            // SAFETY: `buf` came from `alloc_zeroed` with this layout.
-            unsafe { std::alloc::dealloc(st.buf, layout) };
+        match self.from {
+            // SAFETY: `ptr` came from `alloc_zeroed` with this layout.
+            Alloc::Heap(layout) => unsafe { std::alloc::dealloc(self.ptr, layout) },
+            #[cfg(target_os = "linux")]
+            // SAFETY: the mapping made in `new`, unmapped once.
+            Alloc::Map(base, len) => unsafe {
+                libc::munmap(base, len);
+            },
         }
     }
 }
@@ -337,5 +437,75 @@ mod tests {
         assert!(s.prefix(10).is_err());
         // A size no stream of that length could inflate to.
         assert!(LazySection::zlib(".debug_str", z, u64::MAX).is_err());
+    }
+
+    /// Data mixing stored blocks (incompressible runs, up to 65,535 bytes each), long matches
+    /// and literals, the three places libdeflate can stop at when its buffer is full.
+    fn mixed() -> Vec<u8> {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut data = Vec::new();
+        for round in 0..40u32 {
+            let n = 10_000 + (round as usize * 7919) % 90_000;
+            match round % 3 {
+                0 => data.extend((0..n).map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })),
+                1 => data.extend(std::iter::repeat_n(round as u8, n)),
+                _ => data.extend((0..n).map(|i| b"DW_TAG_subprogram\0"[i % 18])),
+            }
+        }
+        data
+    }
+
+    #[test]
+    fn bounded_inflation_gives_what_was_asked_at_every_cut() {
+        let data = mixed();
+        for level in [flate2::Compression::none(), flate2::Compression::fast(), flate2::Compression::best()] {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), level);
+            e.write_all(&data).unwrap();
+            let z: &'static [u8] = Box::leak(e.finish().unwrap().into_boxed_slice());
+            for end in (0..data.len()).step_by(4099).chain([1, 65_535, 65_536, data.len() - 1, data.len()]) {
+                let s = LazySection::zlib(".debug_info", z, data.len() as u64).unwrap();
+                let a = s.prefix(end).unwrap();
+                assert!(a.len() >= end, "level {level:?} end {end}: got {}", a.len());
+                assert_eq!(a, &data[..a.len()], "level {level:?} end {end}");
+                // A second, larger request inflates again; the first slice is unchanged.
+                let more = (end * 2 + 100_000).min(data.len());
+                let b = s.prefix(more).unwrap();
+                assert!(b.len() >= more);
+                assert_eq!(a, &data[..a.len()]);
+                assert_eq!(b, &data[..b.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_plan_is_inflated_in_one_pass() {
+        let data = mixed();
+        let s = LazySection::zlib(".debug_line", zlib(&data), data.len() as u64).unwrap();
+        s.plan(1_500_000);
+        let a = s.prefix(100).unwrap();
+        assert!(a.len() >= 1_500_000 && a.len() < data.len(), "{}", a.len());
+        assert_eq!(a, &data[..a.len()]);
+        // What the plan covered is there without inflating again.
+        assert_eq!(s.prefix(1_400_000).unwrap().len(), a.len());
+        assert_eq!(s.current().len(), a.len());
+        // A plan past the end is the whole section.
+        let s = LazySection::zlib(".debug_line", zlib(&data), data.len() as u64).unwrap();
+        s.plan(usize::MAX);
+        assert_eq!(s.prefix(1).unwrap(), &data[..]);
+    }
+
+    #[test]
+    fn a_stream_longer_than_its_header_says_is_an_error() {
+        let data = vec![3u8; 300_000];
+        let s = LazySection::zlib(".debug_info", zlib(&data), 200_000).unwrap();
+        assert!(s.full().unwrap_err().contains("more than"));
+        let s = LazySection::zlib(".debug_info", zlib(&data), 200_000).unwrap();
+        let a = s.prefix(10).unwrap();
+        assert!(a.len() >= 10 && a.iter().all(|&b| b == 3));
     }
 }
