@@ -227,12 +227,22 @@ a64_one() {
 # `process handle SIGSEGV -s false -n false -p true` (lldb 14 cannot set a disposition before
 # there is a process) and `continue` instead of `run`. An error ends the list (like gdb's
 # command file), so the command that fails where the pc is unreadable (`disassemble --frame`)
-# is last. lldb 14 has `thread siginfo`, but on Linux it prints a wrong si_signo and si_addr:
+# comes first of those that can fail; `memory region $sp` and `memory read … $sp` fail in a Go
+# frame (lldb 14 has no Go expression support), so they come after it. lldb 14 has `thread siginfo`, but on Linux it prints a wrong si_signo and si_addr:
 # it is left out.
 lldb_commands() {
-    printf '%s\n' "bt all" "register read" "image list" 'memory region $sp' 'memory region $pc' \
-        'memory read -s8 -fx -c8 $sp' "frame select 1" "register read" 'memory read -s8 -fx -c8 $sp' \
-        "frame select 0" "frame variable" "disassemble --frame"
+    printf '%s\n' "bt all" "register read" "image list" "disassemble --frame" 'memory region $pc' \
+        'memory region $sp' 'memory read -s8 -fx -c8 $sp' "frame select 1" "register read" \
+        'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable"
+}
+
+# Signals lldb must pass to the program without stopping: its own handler's (as for gdb), and
+# Go's preemption signal (lldb stops on SIGURG; gdb does not).
+lldb_pass() {
+    case $1 in
+    go-nil) echo SIGURG ;;
+    *) prelude "$1" | awk '{print $2}' ;;
+    esac
 }
 
 lldb_one() {
@@ -242,7 +252,7 @@ lldb_one() {
     for c in /usr/lib/llvm-*/lib/python3*/dist-packages; do
         [[ -f $c/lldb/embedded_interpreter.py ]] && py=(PYTHONPATH="$c")
     done
-    sig=$(prelude "$n" | awk '{print $2}')
+    sig=$(lldb_pass "$n")
     if [[ -n $sig ]]; then
         args=(-o "process launch --stop-at-entry" -o "process handle $sig -s false -n false -p true" -o continue)
     else

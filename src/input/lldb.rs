@@ -414,13 +414,25 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
             reason.description = (!desc.is_empty()).then(|| desc.into());
         }
         if reason.signal.as_deref() == Some("SIGSEGV") {
-            // lldb's wording of the kernel's si_code.
-            if desc.starts_with("address not mapped to object") {
+            // lldb's wording of the kernel's si_code: lldb 15 and later, then lldb 14 and
+            // older (`invalid address`, `address access protected`).
+            if desc.starts_with("invalid address") && reason.address == Some(Address(0)) {
+                // lldb 14 words a fault the kernel reports as SI_KERNEL (a general protection
+                // fault: a non-canonical address, a misaligned movaps; si_addr 0) the same as a
+                // SEGV_MAPERR at address 0: the 0 is no fault address.
+                reason.address = None;
+            } else if desc.starts_with("address not mapped to object") || desc.starts_with("invalid address") {
                 reason.si_code = Some(1);
-            } else if desc.starts_with("invalid permissions for mapped object") {
+            } else if desc.starts_with("invalid permissions for mapped object")
+                || desc.starts_with("address access protected")
+            {
                 reason.si_code = Some(2);
             }
         }
+    } else if r == "unknown crash reason" {
+        // lldb 14 on Linux: SIGSEGV, SIGBUS, SIGILL or SIGFPE with an si_code that is no fault
+        // (sent by kill/raise). Which one is left to the `raise(sig=11)` frame (`raise_signal`).
+        reason.kind = StopKind::Signal;
     } else if let Some(k) = r.strip_prefix("breakpoint ") {
         reason.kind = StopKind::Breakpoint;
         reason.number = k.split('.').next().and_then(|x| x.parse().ok());
@@ -550,18 +562,27 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
     Frame {
         index: f.index,
         pc: f.pc.map(Address),
-        function: f.function.map(|s| b.intern(s)),
+        // lldb prints a Rust symbol with its legacy hash (`header_len::h18022822527bf01d`),
+        // where gdb drops it.
+        function: f.function.map(|s| b.intern(&super::rust::clean_symbol(s))),
         args: f.args.map(Box::from),
         file: f.file.map(|s| b.intern(s)),
         line: f.line,
         column: f.column,
         module: f.module.map(|s| b.intern(s)),
         inlined: f.inlined,
-        signal_handler: false,
+        signal_handler: is_sigreturn_trampoline(f.function),
         locals: None,
         span: Span::line(n),
         ..Default::default()
     }
+}
+
+/// lldb prints the frame a signal handler returns through by its symbol, where gdb prints
+/// `<signal handler called>`: glibc's `__restore_rt`, the Linux vDSO's `__kernel_rt_sigreturn`
+/// (AArch64), macOS's `_sigtramp`, musl's `__restore_rt`/`__restore`.
+fn is_sigreturn_trampoline(function: Option<&str>) -> bool {
+    matches!(function, Some("__restore_rt" | "__restore" | "__kernel_rt_sigreturn" | "_sigtramp"))
 }
 
 fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
@@ -577,13 +598,37 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
     if f.index == 0 {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
-            let function = f.function.map(|s| b.intern(s));
+            let function = f.function.map(|s| b.intern(&super::rust::clean_symbol(s)));
             b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
+    raise_signal(b, &f);
     let frame = owned_frame(b, &f, n);
     b.put_frame(ti, frame);
     b.extend_stop_span(n);
+}
+
+/// lldb 14 stops on a SIGSEGV (SIGBUS, SIGILL, SIGFPE) sent by `raise()` with `stop reason =
+/// unknown crash reason`: the signal is the `sig=11` (`signo=11`) argument of the raise frames
+/// (`__GI_raise(sig=11)`, `__pthread_kill_implementation(…, signo=11, …)`).
+fn raise_signal(b: &mut Builder, f: &LldbFrame<'_>) {
+    let Some(si) = b.trace.stops.len().checked_sub(1) else { return };
+    let reason = &b.trace.stops[si].reason;
+    if reason.signal.is_some() || reason.description.as_deref() != Some("unknown crash reason") {
+        return;
+    }
+    let name = f.function.unwrap_or("").trim_start_matches("__GI_");
+    if !matches!(name, "raise" | "gsignal" | "pthread_kill" | "__pthread_kill_implementation" | "__pthread_kill_internal")
+    {
+        return;
+    }
+    let signo = f.args.unwrap_or("").split(", ").find_map(|a| {
+        let v = a.strip_prefix("sig=").or_else(|| a.strip_prefix("signo="))?;
+        v.parse::<i32>().ok()
+    });
+    if let Some(no) = signo.filter(|no| matches!(no, 4 | 7 | 8 | 11)) {
+        super::fill_signal(&mut b.trace.stops[si].reason, &no.to_string(), "");
+    }
 }
 
 fn selected_thread(b: &mut Builder) -> usize {

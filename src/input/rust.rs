@@ -61,7 +61,7 @@ fn frame_line(t: &str) -> Option<(u32, Option<u64>, &str)> {
 
 /// `std[e28293b1aa0f68bd]::panicking::x` → `std::panicking::x`; `foo::bar::h5f0f2c6c1d6d8a3e` →
 /// `foo::bar`.
-fn clean_symbol(s: &str) -> String {
+pub(crate) fn clean_symbol(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(p) = rest.find('[') {
