@@ -36,6 +36,8 @@ pub(crate) enum LldbCmd {
     FrameVariable,
     ThreadList,
     Images,
+    /// `memory region ADDR`: one `[0x…-0x…) rw- [stack]` row.
+    MemoryRegion,
     Other,
 }
 
@@ -78,6 +80,7 @@ pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str])
         ("frame", "variable") | ("v" | "var", _) => LldbCmd::FrameVariable,
         ("thread", "list") => LldbCmd::ThreadList,
         ("image", "list") => LldbCmd::Images,
+        ("memory", "region") => LldbCmd::MemoryRegion,
         _ => LldbCmd::Other,
     };
     // gdb's meaning of the same verbs (`x`, `bt`, `frame`) does not apply.
@@ -231,6 +234,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         LldbCmd::FrameVariable => {
             return frame_variable(b, t, n);
+        }
+        LldbCmd::MemoryRegion => {
+            if let Some(()) = region_row(b, t, n) {
+                return true;
+            }
         }
         LldbCmd::Images => {
             if let Some(()) = image_row(b, t, n) {
@@ -799,6 +807,35 @@ fn append_local(b: &mut Builder, text: &str) {
     }
 }
 
+/// `[0x00007ffffffde000-0x00007ffffffff000) rw- [stack]`,
+/// `[0x0000555555555000-0x0000555555556000) r-x /tmp/prog PT_LOAD[1]`,
+/// `[0x0000555555559000-0x000055555557a000) rw- [heap]`. A row with no access (`---`) is not
+/// kept: lldb 14 prints an unmapped gap and a guard page alike.
+fn region_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
+    let r = t.strip_prefix('[')?;
+    let (range, r) = r.split_once(") ")?;
+    let (lo, hi) = range.split_once('-')?;
+    let (start, end) = (parse_hex(lo)?, parse_hex(hi)?);
+    let mut words = r.split_whitespace();
+    let perms = words.next()?;
+    if perms.len() != 3 || !perms.bytes().all(|c| matches!(c, b'r' | b'w' | b'x' | b'-')) || start >= end {
+        return None;
+    }
+    if perms == "---" {
+        return Some(());
+    }
+    let path = words.next().filter(|w| !w.starts_with("PT_LOAD")).map(|p| b.intern(p));
+    b.trace.regions.push(Mapping {
+        start: Address(start),
+        end: Address(end),
+        offset: 0,
+        perms: Some(format!("{perms}p").into()),
+        path,
+        span: Span::line(n),
+    });
+    Some(())
+}
+
 /// `[  0] 05E36EED-… 0x0000555555554000 /tmp/ctest/null-field `
 fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
     let r = t.strip_prefix('[')?;
@@ -869,13 +906,54 @@ mod tests {
         let r = stop_reason(h.reason.unwrap(), 1);
         assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0x18))));
         assert_eq!(r.description.as_deref(), Some("address not mapped to object"));
+        // lldb 14's words: `invalid address` is SEGV_MAPERR, `address access protected`
+        // SEGV_ACCERR; a general protection fault (SI_KERNEL) is also `invalid address`, at 0.
         let r = stop_reason("signal SIGSEGV: invalid address (fault address: 0x3a)", 1);
-        assert_eq!((r.kind, r.si_code, r.address), (StopKind::Signal, None, Some(Address(0x3a))));
+        assert_eq!((r.kind, r.si_code, r.address), (StopKind::Signal, Some(1), Some(Address(0x3a))));
+        let r = stop_reason("signal SIGSEGV: address access protected (fault address: 0x7ffff7fbf004)", 1);
+        assert_eq!((r.si_code, r.address), (Some(2), Some(Address(0x7ffff7fbf004))));
+        let r = stop_reason("signal SIGSEGV: invalid address (fault address: 0x0)", 1);
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), None, None));
+        let r = stop_reason("unknown crash reason", 1);
+        assert_eq!((r.kind, r.signal.as_deref()), (StopKind::Signal, None));
         let h = thread_header("thread #2: tid = 6197, 0x00007ffff7e5af16 libc.so.6`__futex_abstimed_wait_common at futex-internal.c:57:12, name = 'io-reader'").unwrap();
         assert_eq!((h.id, h.tid, h.name), ("2", Some(6197), Some("io-reader")));
         assert!(h.frame.is_some());
         assert!(thread_header("thread #two").is_none());
         assert_eq!(stop_reason("breakpoint 1.1", 1).number, Some(1));
+    }
+
+    /// lldb 14's stop for `raise(SIGSEGV)`, as recorded in the crash corpus (`raise-segv`): the
+    /// signal comes from the raise frames; Rust's legacy hash is dropped; `__restore_rt` is the
+    /// signal frame.
+    #[test]
+    fn raise_signal_rust_hash_and_trampoline() {
+        let text = "(lldb) run\nProcess 1261 stopped\n* thread #1, name = 'raise-segv', stop reason = unknown crash reason\n    frame #0: 0x00007ffff7e5eeec libc.so.6`__pthread_kill_implementation(threadid=<unavailable>, signo=11, no_tid=<unavailable>) at pthread_kill.c:44:76\n(lldb) bt all\n* thread #1, name = 'raise-segv', stop reason = unknown crash reason\n  * frame #0: 0x00007ffff7e5eeec libc.so.6`__pthread_kill_implementation(threadid=<unavailable>, signo=11, no_tid=<unavailable>) at pthread_kill.c:44:76\n    frame #1: 0x00007ffff7e0ffb2 libc.so.6`__GI_raise(sig=11) at raise.c:26:13\n    frame #2: 0x00007ffff7e10050 libc.so.6`__restore_rt\n    frame #3: 0x00005555555683c5 p`p::header_len::h18022822527bf01d(h=0x0000000000000000) at p.rs:14:14\n";
+        let t = crate::input::parse(text).trace;
+        let stop = &t.stops[0];
+        assert_eq!((stop.reason.signal.as_deref(), stop.reason.signo), (Some("SIGSEGV"), Some(11)));
+        let fr = &stop.threads[0].frames;
+        assert!(fr[2].signal_handler && !fr[1].signal_handler);
+        assert_eq!(fr[3].function.as_deref(), Some("p::header_len"));
+    }
+
+    #[test]
+    fn memory_region_rows() {
+        let mut b = Builder::new(crate::input::Limits::default());
+        b.lldb.cmd = LldbCmd::MemoryRegion;
+        region_row(&mut b, "[0x0000555555559000-0x000055555557a000) rw- [heap]", 3).unwrap();
+        region_row(&mut b, "[0x0000555555555000-0x0000555555556000) r-x /tmp/p PT_LOAD[1]", 5).unwrap();
+        // No access: a guard page or no mapping at all; lldb 14 does not say which.
+        region_row(&mut b, "[0x00007ffff7dc0000-0x00007ffff7dc1000) ---", 7).unwrap();
+        assert!(region_row(&mut b, "[  0] 47CE2191 0x0000555555554000 /tmp/t", 9).is_none());
+        let r = &b.trace.regions;
+        assert_eq!(r.len(), 2);
+        assert_eq!((r[0].start.0, r[0].end.0, r[0].perms.as_deref()), (0x555555559000, 0x55555557a000, Some("rw-p")));
+        assert_eq!(r[0].path.as_deref(), Some("[heap]"));
+        assert_eq!(r[1].path.as_deref(), Some("/tmp/p"));
+        assert_eq!(r[1].executable(), Some(true));
+        assert_eq!(b.trace.mapping_for(0x555555559010).map(|m| m.start.0), Some(0x555555559000));
+        assert!(b.trace.mapping_for(0x7ffff7dc0010).is_none());
     }
 
     #[test]
