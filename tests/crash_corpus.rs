@@ -45,7 +45,7 @@ struct Case {
     transcript_only: Option<Vec<String>>,
     /// The same for the transcript read with `--exe` (`transcript_exe`).
     transcript_exe: Option<Vec<String>>,
-    /// The lldb transcript's own `must` (`lldb` in the manifest, with a `reason`): where lldb's
+    /// The lldb transcript's own `must` (`lldb` in the manifest, with its `why`): where lldb's
     /// output cannot show what a rule needs, and its own `mention` (lldb prints no `x@entry=`
     /// values, for one). The culprit is never excepted.
     lldb: Option<Vec<String>>,
@@ -84,8 +84,8 @@ fn load_manifest() -> Vec<Case> {
             lldb: c["lldb"].as_object().map(|o| {
                 let name = c["name"].as_str().unwrap_or("?");
                 assert!(
-                    o["reason"].as_str().is_some_and(|r| r.len() > 20),
-                    "{name}: an lldb exception needs a reason"
+                    o["why"].as_str().is_some_and(|r| r.len() > 20),
+                    "{name}: an lldb exception needs its why"
                 );
                 strings(o.get("must").unwrap_or(&c["must"]))
             }),
