@@ -83,10 +83,7 @@ fn load_manifest() -> Vec<Case> {
             transcript_exe: c["transcript_exe"].as_object().map(|o| strings(&o["must"])),
             lldb: c["lldb"].as_object().map(|o| {
                 let name = c["name"].as_str().unwrap_or("?");
-                assert!(
-                    o["why"].as_str().is_some_and(|r| r.len() > 20),
-                    "{name}: an lldb exception needs its why"
-                );
+                assert!(o["why"].as_str().is_some_and(|r| r.len() > 20), "{name}: an lldb exception needs its why");
                 strings(o.get("must").unwrap_or(&c["must"]))
             }),
             lldb_mention: c["lldb"].get("mention").map(mentions),
@@ -153,11 +150,9 @@ fn check(case: &Case, path: &str, o: &Outcome, fails: &mut BTreeSet<String>, cou
         (Some((must, culprit)), "core") => (must, culprit, &case.core_mention),
         (None, "core") => (&case.must, &case.culprit, &case.core_mention),
         // An lldb transcript is read without the binary, like a gdb transcript (`transcript`).
-        (_, "lldb") => (
-            case.lldb.as_ref().or(case.transcript_only.as_ref()).unwrap_or(&case.must),
-            &case.culprit,
-            &case.mention,
-        ),
+        (_, "lldb") => {
+            (case.lldb.as_ref().or(case.transcript_only.as_ref()).unwrap_or(&case.must), &case.culprit, &case.mention)
+        }
         _ => match (&case.transcript_only, &case.transcript_exe, path) {
             (Some(must), _, "transcript") | (_, Some(must), "transcript+exe") => (must, &case.culprit, &case.mention),
             _ => (&case.must, &case.culprit, &case.mention),
@@ -375,8 +370,7 @@ fn crash_corpus_meets_manifest() {
 
     let known = known_failures();
     let regressions: Vec<&String> = fails.iter().filter(|f| !known.contains(*f)).collect();
-    let fixed: Vec<&String> =
-        known
+    let fixed: Vec<&String> = known
         .iter()
         .filter(|k| !fails.contains(*k) && (cores.is_some() || k.starts_with("transcript:") || k.starts_with("lldb:")))
         .collect();

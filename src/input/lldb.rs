@@ -626,8 +626,10 @@ fn raise_signal(b: &mut Builder, f: &LldbFrame<'_>) {
         return;
     }
     let name = f.function.unwrap_or("").trim_start_matches("__GI_");
-    if !matches!(name, "raise" | "gsignal" | "pthread_kill" | "__pthread_kill_implementation" | "__pthread_kill_internal")
-    {
+    if !matches!(
+        name,
+        "raise" | "gsignal" | "pthread_kill" | "__pthread_kill_implementation" | "__pthread_kill_internal"
+    ) {
         return;
     }
     let signo = f.args.unwrap_or("").split(", ").find_map(|a| {
