@@ -427,8 +427,8 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
             if desc.starts_with("invalid address") && reason.address == Some(Address(0)) {
                 // lldb 14 words a fault the kernel reports as SI_KERNEL (a general protection
                 // fault: a non-canonical address, a misaligned movaps; si_addr 0) the same as a
-                // SEGV_MAPERR at address 0: the 0 is no fault address.
-                reason.address = None;
+                // SEGV_MAPERR at address 0: which one it was is left unknown (no si_code), for
+                // the faulting instruction to tell.
             } else if desc.starts_with("address not mapped to object") || desc.starts_with("invalid address") {
                 reason.si_code = Some(1);
             } else if desc.starts_with("invalid permissions for mapped object")
@@ -915,7 +915,7 @@ mod tests {
         let r = stop_reason("signal SIGSEGV: address access protected (fault address: 0x7ffff7fbf004)", 1);
         assert_eq!((r.si_code, r.address), (Some(2), Some(Address(0x7ffff7fbf004))));
         let r = stop_reason("signal SIGSEGV: invalid address (fault address: 0x0)", 1);
-        assert_eq!((r.signo, r.si_code, r.address), (Some(11), None, None));
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), None, Some(Address(0))));
         let r = stop_reason("unknown crash reason", 1);
         assert_eq!((r.kind, r.signal.as_deref()), (StopKind::Signal, None));
         let h = thread_header("thread #2: tid = 6197, 0x00007ffff7e5af16 libc.so.6`__futex_abstimed_wait_common at futex-internal.c:57:12, name = 'io-reader'").unwrap();
