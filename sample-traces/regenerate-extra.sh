@@ -17,7 +17,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here"
-build=build/extra
+build=${EXTRA_BUILD:-build/extra} # EXTRA_BUILD=/tmp/x keeps the checkout's path out of lldb's "Current executable" line
 run_env=(env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C)
 sysroot=/usr/aarch64-linux-gnu
 
@@ -137,13 +137,14 @@ section_lldb() {
     "${CC[@]}" src/glibc-abort.c -o "$b/glibc-abort"
     gcc -c src/julia-trampoline.S -o "$b/jit.o"
     "${CC[@]}" src/julia-trampoline.c "$b/jit.o" -o "$b/julia-trampoline-bad-r13"
+    cp "$b/julia-trampoline-bad-r13" "$b/julia-trampoline-frames"
     # Debian 12's lldb 14 looks for its Python module in the wrong place.
     local py=()
     for d in /usr/lib/llvm-*/lib/python3*/dist-packages; do
         [[ -f $d/lldb/embedded_interpreter.py ]] && py=(PYTHONPATH="$d")
     done
     local name line args kargs
-    for name in null-field threads-crash glibc-abort julia-trampoline-bad-r13; do
+    for name in null-field threads-crash glibc-abort julia-trampoline-bad-r13 julia-trampoline-frames; do
         # lldb --batch stops running -o commands when it decides the program crashed
         # and runs the -k ("one line on crash") commands instead; which one it decides
         # varies by program.  So every command after `process launch` is given both ways;
@@ -162,6 +163,7 @@ section_lldb() {
     check lldb/threads-crash.lldb.txt "thread #6, name = 'crasher', stop reason = signal SIGSEGV|store_result(|thread #2, name = 'io-reader'|       rdx = 0x000000000000002a"
     check lldb/glibc-abort.lldb.txt "free(): double free detected in tcache 2|stop reason = signal SIGABRT|buffer_release("
     check lldb/julia-trampoline-bad-r13.lldb.txt 'fault address: 0x3a|julia_module_callback_4212 + 15|       r13 = 0x|(lldb) memory read --size 8 --format x --count 4 $r13'
+    check lldb/julia-trampoline-frames.lldb.txt 'fault address: 0x3a|(lldb) disassemble --frame|run_pass_manager:|movq   %rsi, %r13'
 }
 
 mkdir -p "$build"

@@ -465,9 +465,375 @@ pub fn reg_use(text: &str, reg: &str) -> Option<RegUse> {
     Some(RegUse::Read)
 }
 
+/// The 64-bit general register an x86-64 register name belongs to (`r13d` → `r13`, `al` →
+/// `rax`, `%esi` → `rsi`); `None` for any other register (`rip`, `xmm0`, segment registers).
+pub fn x86_gpr64(name: &str) -> Option<&'static str> {
+    const LEGACY: [(&str, [&str; 5]); 8] = [
+        ("rax", ["rax", "eax", "ax", "al", "ah"]),
+        ("rbx", ["rbx", "ebx", "bx", "bl", "bh"]),
+        ("rcx", ["rcx", "ecx", "cx", "cl", "ch"]),
+        ("rdx", ["rdx", "edx", "dx", "dl", "dh"]),
+        ("rsi", ["rsi", "esi", "si", "sil", "sil"]),
+        ("rdi", ["rdi", "edi", "di", "dil", "dil"]),
+        ("rbp", ["rbp", "ebp", "bp", "bpl", "bpl"]),
+        ("rsp", ["rsp", "esp", "sp", "spl", "spl"]),
+    ];
+    const NUMBERED: [&str; 8] = ["r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"];
+    let n = name.trim().trim_start_matches('%').to_ascii_lowercase();
+    if let Some((r, _)) = LEGACY.iter().find(|(_, names)| names.contains(&n.as_str())) {
+        return Some(r);
+    }
+    let base = n.trim_end_matches(['d', 'w', 'b', 'l']);
+    let suffix = n.len() - base.len();
+    (suffix <= 1).then(|| NUMBERED.iter().copied().find(|r| *r == base)).flatten()
+}
+
+/// One x86-64 operand as printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum X86Operand {
+    /// A general register, by its 64-bit name, and whether it is the 8-bit form.
+    Reg {
+        gpr: &'static str,
+        byte: bool,
+    },
+    Mem(MemOperand),
+    Imm(i64),
+    /// A branch target (`0x401136 <mix_rows>`), with the symbol gdb printed.
+    Target {
+        address: u64,
+        symbol: Option<String>,
+    },
+    /// Anything else (vector, x87, segment and control registers, unknown forms).
+    Other,
+}
+
+/// An x86-64 instruction decoded from its text (AT&T or Intel, as gdb, lldb or objdump print
+/// it), for register provenance without the machine code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct X86Text {
+    /// Lower case, prefixes (`lock`, `rep`, `notrack`, …) dropped.
+    pub mnemonic: String,
+    /// Whether a `rep`-family prefix was dropped (string instructions then count down rcx).
+    pub rep: bool,
+    /// In printed order.
+    pub operands: Vec<X86Operand>,
+    /// Intel syntax (destination first); AT&T otherwise (destination last).
+    pub intel: bool,
+}
+
+fn x86_operand(op: &str, intel: bool) -> X86Operand {
+    let o = op.trim();
+    if o.is_empty() {
+        return X86Operand::Other;
+    }
+    if intel {
+        if o.contains('[') {
+            return intel_mem(o).map(X86Operand::Mem).unwrap_or(X86Operand::Other);
+        }
+    } else {
+        if let Some(imm) = o.strip_prefix('$') {
+            return parse_int(imm).map(X86Operand::Imm).unwrap_or(X86Operand::Other);
+        }
+        let bare = o.trim_start_matches('*');
+        if bare.starts_with('%') && !bare.contains(['(', ':']) {
+            return match x86_gpr64(bare) {
+                Some(gpr) => X86Operand::Reg { gpr, byte: is_byte_reg(bare) },
+                None => X86Operand::Other,
+            };
+        }
+        if bare.contains('(') || bare.contains(':') {
+            return att_mem(bare).map(X86Operand::Mem).unwrap_or(X86Operand::Other);
+        }
+    }
+    // `0x401136 <mix_rows>`, or a bare number (Intel immediate, AT&T branch target).
+    let (num, sym) = match o.split_once(" <") {
+        Some((n, s)) => (n.trim(), Some(s.trim_end_matches('>').to_string())),
+        None => (o, None),
+    };
+    if let Some(v) = parse_int(num) {
+        return if sym.is_some() || !intel && num.starts_with("0x") {
+            X86Operand::Target { address: v as u64, symbol: sym }
+        } else {
+            X86Operand::Imm(v)
+        };
+    }
+    match x86_gpr64(o) {
+        Some(gpr) => X86Operand::Reg { gpr, byte: is_byte_reg(o) },
+        None => X86Operand::Other,
+    }
+}
+
+fn is_byte_reg(r: &str) -> bool {
+    let r = r.trim_start_matches(['%', '*']).to_ascii_lowercase();
+    matches!(r.as_str(), "al" | "ah" | "bl" | "bh" | "cl" | "ch" | "dl" | "dh" | "sil" | "dil" | "bpl" | "spl")
+        || r.starts_with('r') && r.ends_with(['b', 'l']) && r[1..r.len() - 1].chars().all(|c| c.is_ascii_digit())
+}
+
+/// Splits gdb's `disassemble /r` raw bytes off an instruction text
+/// (`48 83 ec 10\tsub    $0x10,%rsp` → the bytes and `sub    $0x10,%rsp`).
+pub fn split_raw_bytes(text: &str) -> (Option<Vec<u8>>, &str) {
+    let Some((head, rest)) = text.split_once('\t') else { return (None, text) };
+    let toks: Vec<&str> = head.split_whitespace().collect();
+    if toks.is_empty() || !toks.iter().all(|t| t.len() == 2 && t.chars().all(|c| c.is_ascii_hexdigit())) {
+        return (None, text);
+    }
+    let bytes = toks.iter().filter_map(|t| u8::from_str_radix(t, 16).ok()).collect();
+    (Some(bytes), rest.trim_start())
+}
+
+impl X86Text {
+    /// Reads one instruction text; `None` for text that is not an x86 instruction.
+    pub fn parse(text: &str) -> Option<X86Text> {
+        let mut t = text.trim();
+        // Comments: gdb's `# 0x4010 <sym>`, lldb's `; sym at file.c:3`, objdump's `// …`.
+        if let Some(p) = t.find(" #").or_else(|| t.find("\t#")).or_else(|| t.find(" ;")).or_else(|| t.find("\t;")) {
+            t = t[..p].trim();
+        }
+        if let Some(p) = t.find("//") {
+            t = t[..p].trim();
+        }
+        if t.is_empty() || t.contains("Cannot access memory") {
+            return None;
+        }
+        let mut rep = false;
+        let mut rest = t;
+        let mut mnemonic;
+        loop {
+            let mut w = rest.splitn(2, char::is_whitespace);
+            mnemonic = w.next().unwrap_or("").to_ascii_lowercase();
+            rest = w.next().unwrap_or("").trim();
+            match mnemonic.as_str() {
+                "rep" | "repz" | "repnz" | "repe" | "repne" => rep = true,
+                "lock" | "notrack" | "bnd" | "data16" | "addr32" | "cs" | "ds" | "es" | "ss" | "fs" | "gs" | "rex"
+                | "rex.w" | "xacquire" | "xrelease" => {}
+                _ => break,
+            }
+            if rest.is_empty() {
+                break;
+            }
+        }
+        if mnemonic.is_empty() || !mnemonic.chars().all(|c| c.is_ascii_alphanumeric() || c == '.') {
+            return None;
+        }
+        // AT&T names every register with `%`; an operand list without one reads the same in
+        // both syntaxes except for the order, which then does not matter.
+        let intel = !rest.contains('%');
+        let operands = split_operands(rest).into_iter().map(|o| x86_operand(o, intel)).collect();
+        Some(X86Text { mnemonic, rep, operands, intel })
+    }
+
+    /// The destination operand: last in AT&T, first in Intel.
+    pub fn destination(&self) -> Option<&X86Operand> {
+        if self.intel { self.operands.first() } else { self.operands.last() }
+    }
+
+    /// The mnemonic without an AT&T size suffix (`movq` → `mov`, `callq` → `call`) when the
+    /// rest is a known base mnemonic.
+    fn base(&self) -> &str {
+        let m = self.mnemonic.as_str();
+        const BASES: &[&str] = &[
+            "mov", "add", "sub", "and", "or", "xor", "adc", "sbb", "cmp", "test", "inc", "dec", "neg", "not", "push",
+            "pop", "call", "ret", "jmp", "lea", "shl", "shr", "sar", "sal", "rol", "ror", "rcl", "rcr", "imul", "mul",
+            "div", "idiv", "xchg", "xadd", "cmpxchg", "bt", "bts", "btr", "btc", "bsf", "bsr", "nop", "leave",
+            "movabs", "stos", "lods", "movs", "scas", "cmps", "shld", "shrd", "pushf", "popf", "enter", "iret", "lgdt",
+            "sidt",
+        ];
+        if !BASES.contains(&m) && m.len() > 1 && m.ends_with(['q', 'l', 'w', 'b']) {
+            let b = &m[..m.len() - 1];
+            if BASES.contains(&b) {
+                return b;
+            }
+        }
+        m
+    }
+
+    pub fn is_call(&self) -> bool {
+        self.base() == "call"
+    }
+
+    pub fn is_ret(&self) -> bool {
+        matches!(self.base(), "ret" | "retf" | "iret" | "iretq")
+    }
+
+    /// The target of a direct call or jump.
+    pub fn branch_target(&self) -> Option<(u64, Option<&str>)> {
+        match self.operands.first()? {
+            X86Operand::Target { address, symbol } => Some((*address, symbol.as_deref())),
+            X86Operand::Imm(v) if self.intel => Some((*v as u64, None)),
+            _ => None,
+        }
+    }
+
+    /// The memory operand, if any.
+    pub fn memory(&self) -> Option<&MemOperand> {
+        self.operands.iter().find_map(|o| match o {
+            X86Operand::Mem(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The memory operand the instruction really accesses (not `lea`'s, `nop`'s or a
+    /// prefetch's address).
+    pub fn accessed_memory(&self) -> Option<&MemOperand> {
+        let m = self.mnemonic.as_str();
+        if m.starts_with("lea") || m.starts_with("nop") || m.starts_with("prefetch") {
+            return None;
+        }
+        self.memory()
+    }
+
+    /// Whether the destination is a memory operand the instruction writes (a store).
+    pub fn stores_to_memory(&self) -> bool {
+        if self.operands.len() < 2 || matches!(self.base(), "cmp" | "test" | "bt") {
+            return false;
+        }
+        matches!(self.destination(), Some(X86Operand::Mem(_)))
+    }
+
+    /// Whether the instruction writes (any part of) the 64-bit general register `reg`
+    /// (`rax`, `r13`; conditional writes such as `cmov` count), as iced-x86 reports it for
+    /// the same machine code. `None` when the text's semantics are not known.
+    pub fn writes(&self, reg: &str) -> Option<bool> {
+        let m = self.base();
+        let reg_op = |o: &X86Operand| matches!(o, X86Operand::Reg { gpr, .. } if *gpr == reg);
+        let any_reg = self.operands.iter().any(reg_op);
+        let dest = self.destination().is_some_and(reg_op);
+        let rsp = reg == "rsp";
+        let string_op = ["movs", "stos", "lods", "scas", "cmps", "ins", "outs"].iter().any(|s| m.starts_with(s))
+            && self.operands.iter().all(|o| match o {
+                X86Operand::Mem(mm) => matches!(mm.base.as_deref(), Some("rsi" | "rdi" | "esi" | "edi")),
+                X86Operand::Reg { gpr, .. } => *gpr == "rax" || *gpr == "rdx",
+                _ => false,
+            });
+        if string_op {
+            let w = |r: &str| r == reg;
+            let mut out = self.rep && w("rcx");
+            out |= (m.starts_with("movs") || m.starts_with("lods") || m.starts_with("cmps") || m.starts_with("outs"))
+                && w("rsi");
+            out |= (m.starts_with("movs")
+                || m.starts_with("stos")
+                || m.starts_with("scas")
+                || m.starts_with("cmps")
+                || m.starts_with("ins"))
+                && w("rdi");
+            out |= m.starts_with("lods") && w("rax");
+            return Some(out);
+        }
+        Some(match m {
+            "nop" | "nopw" | "nopl" | "endbr64" | "endbr32" | "pause" | "lfence" | "mfence" | "sfence" | "ud2"
+            | "int3" | "hlt" | "cld" | "std" | "clc" | "stc" | "cmc" | "sahf" | "vzeroupper" | "vzeroall" | "emms"
+            | "fninit" | "fwait" | "wait" | "prefetcht0" | "prefetcht1" | "prefetcht2" | "prefetchnta"
+            | "prefetchw" | "clflush" | "clflushopt" | "clwb" | "ldmxcsr" | "vldmxcsr" | "stmxcsr" | "vstmxcsr"
+            | "fxsave" | "fxrstor" | "fxsave64" | "fxrstor64" | "xsave" | "xsavec" | "xsave64" | "xsavec64"
+            | "fldcw" | "fnstcw" | "fstcw" | "fnstsw" | "fstsw"
+                if !matches!(m, "fnstsw" | "fstsw") || !any_reg =>
+            {
+                false
+            }
+            "cmp" | "test" | "bt" | "ucomiss" | "ucomisd" | "comiss" | "comisd" | "vucomiss" | "vucomisd"
+            | "vcomiss" | "vcomisd" | "ptest" | "vptest" | "jmp" | "ljmp" => false,
+            _ if m.starts_with('j') => false,
+            "push" | "pushf" | "pushfq" => rsp,
+            "pop" | "popf" | "popfq" => rsp || dest,
+            "call" | "ret" | "retf" => rsp,
+            "leave" | "leaveq" | "enter" | "enterq" => rsp || reg == "rbp",
+            "mul" | "div" | "idiv" if self.operands.len() == 1 => {
+                let byte = matches!(self.operands[0], X86Operand::Reg { byte: true, .. })
+                    || self.mnemonic.ends_with('b') && !self.intel;
+                reg == "rax" || reg == "rdx" && !byte
+            }
+            "imul" if self.operands.len() == 1 => {
+                let byte = matches!(self.operands[0], X86Operand::Reg { byte: true, .. })
+                    || self.mnemonic.ends_with('b') && !self.intel;
+                reg == "rax" || reg == "rdx" && !byte
+            }
+            "cqto" | "cqo" | "cltd" | "cdq" | "cwtd" | "cwd" => reg == "rdx",
+            "cltq" | "cdqe" | "cwtl" | "cwde" | "cbtw" | "cbw" | "lahf" | "xlat" | "xlatb" => reg == "rax",
+            "cpuid" => matches!(reg, "rax" | "rbx" | "rcx" | "rdx"),
+            "rdtsc" | "xgetbv" | "rdpmc" => matches!(reg, "rax" | "rdx"),
+            "rdtscp" => matches!(reg, "rax" | "rdx" | "rcx"),
+            "syscall" => matches!(reg, "rcx" | "r11"),
+            "loop" | "loope" | "loopne" => reg == "rcx",
+            "xchg" | "xadd" => any_reg,
+            "cmpxchg" => dest || reg == "rax",
+            "cmpxchg8b" | "cmpxchg16b" => matches!(reg, "rax" | "rdx"),
+            "mulx" => {
+                let n = self.operands.len();
+                let (a, b) = if self.intel { (0, 1) } else { (n.saturating_sub(1), n.saturating_sub(2)) };
+                self.operands.get(a).is_some_and(reg_op) || self.operands.get(b).is_some_and(reg_op)
+            }
+            _ if self.operands.is_empty() => return None,
+            _ => dest,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn x86_text_reads_gdb_lines() {
+        let x = X86Text::parse("mov    %rsi,%r13").unwrap();
+        assert_eq!(x.writes("r13"), Some(true));
+        assert_eq!(x.writes("rsi"), Some(false));
+        let x = X86Text::parse("mov    r13,rsi").unwrap();
+        assert!(x.intel);
+        assert_eq!(x.writes("r13"), Some(true));
+        assert_eq!(X86Text::parse("xor    %r13d,%r13d").unwrap().writes("r13"), Some(true));
+        assert_eq!(X86Text::parse("mov    0x10(%r13),%rax").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("mov    QWORD PTR [r13+0x0],rax").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("push   %r13").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("pop    r13").unwrap().writes("r13"), Some(true));
+        assert_eq!(X86Text::parse("callq  *%rax").unwrap().writes("rsp"), Some(true));
+        assert_eq!(X86Text::parse("imul   %rbx").unwrap().writes("rdx"), Some(true));
+        assert_eq!(X86Text::parse("imul   $0x18,%rax,%rdx").unwrap().writes("rax"), Some(false));
+        assert_eq!(X86Text::parse("rep stos %rax,%es:(%rdi)").unwrap().writes("rcx"), Some(true));
+        assert_eq!(X86Text::parse("cmp    %r13,%rax").unwrap().writes("r13"), Some(false));
+        assert_eq!(X86Text::parse("movzbl %al,%eax").unwrap().writes("rax"), Some(true));
+        let c = X86Text::parse("call   0x5555555551d0 <mix_rows>").unwrap();
+        assert!(c.is_call());
+        assert_eq!(c.branch_target(), Some((0x5555555551d0, Some("mix_rows"))));
+        let c =
+            X86Text::parse("callq  0x55555555523a            ; jl_module_has_functions at julia-trampoline.c:118:1");
+        assert_eq!(c.and_then(|c| c.branch_target().map(|t| t.0)), Some(0x55555555523a));
+        let (b, t) = split_raw_bytes("41 54              \tpush   %r12");
+        assert_eq!((b, t), (Some(vec![0x41, 0x54]), "push   %r12"));
+        assert_eq!(split_raw_bytes("fadd\t%st(1),%st").0, None);
+        assert_eq!(x86_gpr64("r13d"), Some("r13"));
+        assert_eq!(x86_gpr64("%sil"), Some("rsi"));
+        assert_eq!(x86_gpr64("xmm0"), None);
+        // Hostile text never panics.
+        for t in [
+            "",
+            "%",
+            "$",
+            "j",
+            "movq $",
+            "call 0x",
+            "<",
+            "mov [",
+            "mov ]",
+            "rep",
+            "lock lock",
+            "rl",
+            "rb r8bl",
+            "mov    0x(%r13),%rax",
+            "mov\t[,]",
+            "\t\t",
+            "00 zz\tmov",
+            "ff\t",
+            "imul",
+            "mul %",
+            "xchg ,",
+            "call <>",
+        ] {
+            if let Some(x) = X86Text::parse(t) {
+                let _ = (x.writes("rax"), x.branch_target(), x.stores_to_memory(), x.accessed_memory());
+            }
+            let _ = split_raw_bytes(t);
+        }
+    }
 
     #[test]
     fn register_use() {

@@ -237,8 +237,14 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         || t.contains("munmap_chunk()")
     {
         MessageDetail::InvalidFree
-    } else if t.contains("has overflowed its stack") || t.contains("Stack overflow in thread #") {
+    } else if t.contains("has overflowed its stack")
+        || t.contains("Stack overflow in thread #")
+        || t == "fatal error: stack overflow"
+        || (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
+    {
         MessageDetail::StackOverflow
+    } else if t.starts_with("runtime: ") && t.contains("unexpected return pc for ") && t.contains(" called from ") {
+        MessageDetail::UnexpectedReturnPc
     } else {
         return None;
     })
@@ -276,8 +282,12 @@ pub fn fault_report(text: &str) -> Option<crate::model::FaultReport> {
     } else {
         None
     };
-    let address =
-        text.find("[0x").and_then(|i| hex(&text[i + 1..])).or_else(|| text.find("0x").and_then(|i| hex(&text[i..])));
+    // glibc's psiginfo prints a NULL si_addr with `%p`: `[(nil)]`.
+    let address = text
+        .find("[0x")
+        .and_then(|i| hex(&text[i + 1..]))
+        .or_else(|| text.find("0x").and_then(|i| hex(&text[i..])))
+        .or_else(|| text.contains("[(nil)]").then_some(0));
     Some(FaultReport { signo, si_code, address })
 }
 

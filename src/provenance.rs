@@ -119,6 +119,9 @@ pub enum CalleeEffect {
     /// (`prior`) shows it cannot have had then. `save`: the callee's instruction after which
     /// the CFI records the save.
     SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+    /// The same, with the save slot found in the callee's code as a transcript shows it
+    /// (its `push`/`mov` to the frame) and the slot's word in the transcript's `x/` dumps.
+    SlotChangedInShownCode { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
 }
 
 /// DWARF register number of an x86-64 general-purpose register.
@@ -292,6 +295,10 @@ pub enum Origin {
     Written { pos: usize, address: u64, label: String, text: String, through: Vec<(usize, String)> },
     /// No frame whose code could be decoded writes it (the walk stopped at the frame at `pos`).
     NotFound { pos: usize, through: Vec<(usize, String)> },
+    /// Only from a transcript's disassembly: the frame at `pos` does not write it in the
+    /// `shown` instructions the transcript shows before its pc, and its listing does not start
+    /// at the function's entry, so the writer may be earlier in it.
+    NotInShown { pos: usize, shown: usize, through: Vec<(usize, String)> },
 }
 
 /// `sym+0x1c` / `sym+28` / `<sym+28>` (gdb, objdump and the symbolizer's forms) → (sym, off).
@@ -313,7 +320,7 @@ pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
 /// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
 /// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
 /// else frame #0's printed `rip`).
-fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
+pub fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
     let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
         innermost
             .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.natural.clone()))

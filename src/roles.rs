@@ -203,6 +203,11 @@ pub fn is_machinery(f: &Frame) -> bool {
     if !file.contains('/') && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
+    // The C++ global allocation functions (`operator new(unsigned long)`, `operator new[]`,
+    // glog's `operator new()`): the allocator, whichever library printed them.
+    if name.starts_with("operator new") || name.starts_with("operator delete") {
+        return true;
+    }
     // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
     let lib = if module.is_empty() { file } else { module };
     let base = lib.rsplit('/').next().unwrap_or(lib);
@@ -356,22 +361,48 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     }
     let th = stop.crashed_thread()?;
     if let Some(pos) = interrupted_frame(stop, th) {
-        return Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index });
+        return Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index));
     }
     // In a Julia stack, read past the runtime (GC, codegen, jl_* in C) and Base the way a
     // Julia engineer does: to the package, script or C code that called in.
     let julia = crate::julia::is_julia_stack(th);
-    let pos = th
-        .frames
-        .iter()
-        .position(|f| {
-            !is_machinery(f)
-                && (f.function.is_some() || f.file.is_some())
-                && !(julia && crate::julia::is_runtime_or_base(f))
-        })
-        .or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())))
-        .or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
-    Some(Culprit { thread: th.id.to_string(), position: pos, index: th.frames[pos].index })
+    let named = th.frames.iter().position(|f| {
+        !is_machinery(f)
+            && (f.function.is_some() || f.file.is_some())
+            && !(julia && crate::julia::is_runtime_or_base(f))
+    });
+    let named =
+        named.or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())));
+    // No named frame outside the abort machinery (the unwinder stopped in libc, as it does in
+    // static musl's raise): a failed assertion's message names the function that asserted.
+    if named.is_none()
+        && let Some(site) = asserting_function(stop, th)
+    {
+        let index = th.frames.first().map(|f| f.index).unwrap_or(0);
+        return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
+    }
+    let pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// The function a failed assertion's message names (glibc's, musl's or macOS's format), when
+/// no frame of the thread is that function. Not glibc's own malloc assertions (heap
+/// corruption, not the program's assert).
+fn asserting_function(stop: &Stop, th: &Thread) -> Option<MessageSite> {
+    let a = stop.messages.iter().rev().find_map(|m| m.assertion.as_ref())?;
+    if crate::messages::is_malloc_assertion(a) {
+        return None;
+    }
+    let function = a.function.as_deref()?;
+    if th.frames.iter().any(|f| f.function.as_deref() == Some(function)) {
+        return None;
+    }
+    Some(MessageSite {
+        function: function.to_string(),
+        file: a.file.as_deref().map(str::to_string),
+        line: a.line,
+        source: "the assertion message",
+    })
 }
 
 /// The culprit's thread and frame, when the frame has a name or a source file (an
@@ -379,7 +410,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
 pub fn named_culprit(stop: &Stop) -> Option<(&Thread, &Frame)> {
     let c = culprit(stop)?;
     let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
-    let f = th.frames.get(c.position)?;
+    let f = th.frames.get(c.frame_position()?)?;
     (f.function.is_some() || f.file.is_some()).then_some((th, f))
 }
 
@@ -419,6 +450,17 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    #[test]
+    fn global_operator_new_is_the_allocator() {
+        let f = |name: &str| Frame { function: Some(name.into()), ..Default::default() };
+        assert!(is_machinery(&f("operator new(unsigned int)")));
+        assert!(is_machinery(&f("operator new[](unsigned long)")));
+        assert!(is_machinery(&f("operator delete(void*, unsigned long)")));
+        // A class's own operator or a user function named like one is not.
+        assert!(!is_machinery(&f("Pool::operator new(unsigned long)")));
+        assert!(!is_machinery(&f("operator_new_hook")));
     }
 
     #[test]

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("julia", 2),
     ("handled_fault", 2),
     ("provenance", 2),
+    ("provenance_text", 2),
     ("provenance_a64", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),

@@ -124,6 +124,17 @@ mod reference {
         let culprit = ir.culprits.get(si).cloned().flatten().and_then(|c| {
             let t = s.threads.iter().find(|t| *t.id == *c.thread)?;
             let f = t.frames.get(c.position)?;
+            // A culprit named by a message, outside the backtrace (musl's assert).
+            if let Some(site) = &c.named_by_message {
+                return Some(json!({
+                    "thread": c.thread,
+                    "frame": Value::Null,
+                    "function": site.function,
+                    "file": site.file,
+                    "line": site.line,
+                    "named_by": site.source,
+                }));
+            }
             Some(json!({
                 "thread": c.thread,
                 "frame": c.index,

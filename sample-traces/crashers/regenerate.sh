@@ -42,7 +42,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      cpp-caught-then-segv rust-overflow rust-unwrap-none rust-caught-panic-segv rust-two-panics go-nil
      clang-movaps clang-thread-assert asm-cfi-movsave asm-cfi-movsave-ok cpp-deleted-virtual
      clang-o3-static-pie jit-garbage clang-stack-protector entry-value-walk
-     a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2)
+     a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2 julia-r13-intel
+     push-slot-overrun push-slot-ok live-slot-smash live-slot-ok)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -86,9 +87,14 @@ build_one() {
         gcc "${map[@]}" -O1 -g -static-pie -fPIE "src/$n.c" -o "$o" ;;
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
-    asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok)
+    asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok | push-slot-overrun | \
+        push-slot-ok | live-slot-smash | live-slot-ok)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
+    julia-r13-intel)
+        # the .S half gets no debug info, like JIT-compiled Julia code (as sample-traces/regenerate.sh)
+        gcc -c "src/$n.S" -o "$o-jit.o"
+        gcc "${map[@]}" -O0 -g "src/$n.c" "$o-jit.o" -o "$o" ;;
     cyclic-smash | cyclic-smash-canonical)
         gcc -O0 -g -fno-stack-protector "src/$n.c" -o "$o" ;;
     cpp-pure-virtual | cpp-terminate-noactive | cpp-caught-then-segv | cpp-deleted-virtual)
@@ -138,6 +144,23 @@ gdb_commands() {
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
         'x/8gx $sp' 'x/6i $pc'
+    extra_commands "$1"
+}
+
+# What some cases add after the common commands: the disassembly of the frames (and of a
+# callee that already returned), `info frame`, and the dead stack below sp, so that register
+# provenance and the callee-saved check can work from the transcript alone.
+extra_commands() {
+    case $1 in
+    julia-r13-intel)
+        printf '%s\n' "set disassembly-flavor intel" "disassemble" "info frame" "frame 1" "disassemble" \
+            "info frame" "frame 2" "disassemble" "info frame" "info registers" ;;
+    push-slot-overrun | push-slot-ok)
+        printf '%s\n' "disassemble" "info frame" 'x/8gx $sp-64' "disassemble /r mix_rows" "frame 1" \
+            "info frame" ;;
+    live-slot-smash | live-slot-ok)
+        printf '%s\n' "info frame" "frame 1" "disassemble" "info frame" ;;
+    esac
 }
 
 write_cmdfile() { # name file

@@ -76,6 +76,7 @@ fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
             frame: 0,
             location: None,
             text: text.trim_end().into(),
+            bytes: None,
             current: out.is_empty(),
             span: Span::default(),
         });
@@ -100,6 +101,7 @@ fn disassemble_at_pc_a64(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction
             frame: 0,
             location: None,
             text: d.text.into(),
+            bytes: None,
             current: out.is_empty(),
             span: Span::default(),
         });

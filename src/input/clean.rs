@@ -242,7 +242,9 @@ pub fn service_prefix_rest(l: &str) -> Option<&str> {
         if name.is_empty() || name.contains(' ') || pid.is_empty() || !pid.bytes().all(|c| c.is_ascii_digit()) {
             return None;
         }
-        rest = r;
+        // rsyslog writes a control character as `#` and three octal digits: a Go traceback's
+        // leading tab is `#011`.
+        rest = r.strip_prefix("#011").unwrap_or(r);
         peeled = true;
     }
     let rb = rest.as_bytes();
@@ -332,6 +334,16 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
         let t = timestamp_prefix(rest);
         if t > 0 {
             start += t;
+            // A container runtime's log (CRI, what `kubectl logs` files hold): the stream and
+            // a full/partial tag follow the timestamp, `2024-03-02T11:07:41.1182Z stderr F `.
+            let r = &s[start..];
+            for stream in ["stdout ", "stderr "] {
+                if let Some(tag) = r.strip_prefix(stream)
+                    && matches!(tag.as_bytes(), [b'F' | b'P', b' ', ..] | [b'F' | b'P'])
+                {
+                    start += stream.len() + tag.len().min(2);
+                }
+            }
             continue;
         }
         if let Some(r) = rest.strip_prefix('>') {
@@ -407,6 +419,11 @@ mod tests {
         assert_eq!(service_prefix_rest(j), Some("\t/src/x.go:3 +0x1"));
         assert_eq!(service_prefix_rest("Mar 04 11:02:31 node-3 imgconv[88121]: panic: x"), Some("panic: x"));
         assert_eq!(service_prefix_rest("web-1  | panic: boom"), Some("panic: boom"));
+        // rsyslog's octal escape of the traceback's tab
+        assert_eq!(
+            service_prefix_rest("Jun 14 02:41:07 store-07 blobd[88412]: #011runtime/panic.go:1047 +0x5d"),
+            Some("runtime/panic.go:1047 +0x5d")
+        );
         assert_eq!(service_prefix_rest("web-1  |"), Some(""));
         // The kernel's own journal lines, a markdown table, a Julia test summary, plain text.
         assert_eq!(service_prefix_rest("Dec 01 09:14:22 host kernel: a[1]: segfault at 0"), None);
@@ -447,6 +464,16 @@ mod tests {
         assert_eq!(l, "=> 0x401136 <main+4>:\tmov    (%rax),%eax");
         let (l, _) = clean_line(">");
         assert_eq!(l, "");
+        // A Kubernetes container log (CRI): stream and tag after the timestamp.
+        let (l, _) = clean_line("2024-03-02T11:07:41.118203551Z stderr F fatal error: unknown caller pc");
+        assert_eq!(l, "fatal error: unknown caller pc");
+        let (l, _) = clean_line("2024-03-02T11:07:41.118277431Z stderr F ");
+        assert_eq!(l, "");
+        let (l, _) = clean_line("2024-03-02T11:07:41.118295720Z stderr F \truntime/panic.go:1047 +0x5d");
+        assert_eq!(l, "\truntime/panic.go:1047 +0x5d");
+        // Text that only starts like a stream name stays.
+        let (l, _) = clean_line("2024-03-02T11:07:41Z stderr Fails here");
+        assert_eq!(l, "stderr Fails here");
     }
 
     #[test]

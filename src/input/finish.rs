@@ -21,6 +21,17 @@ impl Builder {
             self.finish_print(p);
         }
         julia::finish(&mut self);
+        // A lone `p $_siginfo._sifields._sigfault.si_addr` is the fault address when the kernel
+        // reported a page fault (si_code > 0, not SI_KERNEL), as a whole `p $_siginfo` is.
+        for (si, a) in std::mem::take(&mut self.printed_si_addr) {
+            if let Some(r) = self.trace.stops.get_mut(si).map(|s| &mut s.reason)
+                && r.address.is_none()
+                && r.si_code.is_some_and(|c| c > 0 && c != crate::model::signals::SI_KERNEL)
+                && r.signo.is_some_and(crate::model::signals::has_fault_address)
+            {
+                r.address = Some(Address(a));
+            }
+        }
         self.finish_limits();
         let mut formats = Vec::new();
         for f in Format::ALL {
@@ -347,6 +358,18 @@ pub(super) fn type_text_fields(trace: &mut Trace) {
     for stop in &mut trace.stops {
         for m in &mut stop.messages {
             crate::messages::typed(m);
+        }
+        // A signal stop whose report names no signal (a program's own handler printed the
+        // frames): the handler's psiginfo line says which fault it was.
+        if stop.reason.kind == StopKind::Signal
+            && stop.reason.signo.is_none()
+            && let Some(f) = stop.messages.iter().find_map(|m| m.fault.filter(|f| f.signo != 0))
+        {
+            let r = &mut stop.reason;
+            r.signo = Some(f.signo);
+            r.signal = crate::model::signals::name(f.signo).map(Into::into);
+            r.si_code = r.si_code.or(f.si_code);
+            r.address = r.address.or(f.address.map(Address));
         }
         if stop.reason.kind == StopKind::RuntimeError
             && let Some(d) = stop.reason.description.as_deref()

@@ -669,6 +669,7 @@ pub fn prompt(l: &str) -> Option<(&'static str, &str)> {
         ("(rr)", "rr"),
         ("(lldb)", "lldb"),
         ("pwndbg>", "gdb"),
+        ("gdb-peda$", "gdb"),
         ("gef➤", "gdb"),
         ("gef>", "gdb"),
         ("(cuda-gdb)", "gdb"),

@@ -69,6 +69,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         push_message(b, t, n);
         return true;
     }
+    // The runtime's own report before its `fatal error:` line: a goroutine that outgrew the
+    // stack limit, or a traceback that found a return address outside Go code.
+    if (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
+        || (t.starts_with("runtime: g ") && t.contains(": unexpected return pc for "))
+        || (t.starts_with("runtime: unexpected return pc for ") && t.contains(" called from "))
+    {
+        if !b.go.active {
+            start(b, StopKind::RuntimeError, None, n);
+        }
+        push_message(b, t, n);
+        return true;
+    }
     if t.starts_with("[signal ")
         && t.ends_with(']')
         && let Some(()) = signal_bracket(b, &t[8..t.len() - 1], n)
@@ -142,6 +154,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         return true;
     }
+    // The stack around a bad return pc: `stack: frame={sp:…, fp:…} stack=[…)`, then rows of
+    // `0x000000c00005a690:  0x0000000000455e36 <runtime.sigpanic+0x2f6>  0x00000000005940c0`.
+    if (t.starts_with("stack: frame={") && t.contains("} stack=[")) || go_stack_row(t) {
+        push_message(b, t, n);
+        return true;
+    }
     if t == "runtime stack:" {
         select(b, "runtime stack", Some("system stack"), n);
         return true;
@@ -205,6 +223,25 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     false
+}
+
+/// A row of the stack dump Go prints with `unexpected return pc`: an address, a colon, then
+/// one or two words, each `0x` and 16 hex digits, optionally followed by `<symbol+0x…>`.
+fn go_stack_row(t: &str) -> bool {
+    let word = |w: &str| w.len() == 18 && w.starts_with("0x") && w[2..].bytes().all(|c| c.is_ascii_hexdigit());
+    let Some((addr, rest)) = t.split_once(":  ") else { return false };
+    if !word(addr) {
+        return false;
+    }
+    let mut words = 0;
+    for w in rest.split_whitespace() {
+        if word(w) {
+            words += 1;
+        } else if !(w.starts_with('<') && w.ends_with('>') && w.contains('+')) {
+            return false;
+        }
+    }
+    (1..=2).contains(&words)
 }
 
 fn push_message(b: &mut Builder, t: &str, n: u32) {
@@ -585,5 +622,11 @@ main.main()
         assert_eq!(register_line("goroutine 1 [running]:"), None);
         assert_eq!(parse_int("18446744073709551610"), Some(-6));
         assert_eq!(parse_int("0x1"), Some(1));
+        assert!(go_stack_row("0x000000c00005a670:  0x000000012a05f200  0x000000c0000980a0 "));
+        assert!(go_stack_row(
+            "0x000000c00005a690:  0x0000000000455e36 <runtime.sigpanic+0x00000000000002f6>  0x1234567812345678"
+        ));
+        assert!(!go_stack_row("0x000000c00005a690:  hello"));
+        assert!(!go_stack_row("0x1234:  0x000000012a05f200"));
     }
 }

@@ -117,7 +117,9 @@ pub struct JuliaNativeFrame<'a> {
 /// A native frame: `name at file:line [inlined]`, `name at /lib/libc.so.6 (unknown line)`,
 /// `unknown function (ip: 0x…)` (optionally ` at /lib/…`), `top-level scope at x.jl:3`.
 pub fn native_frame(t: &str) -> Option<JuliaNativeFrame<'_>> {
-    let t = t.trim_end();
+    // A progress bar redrawn over the same terminal line leaves its box-drawing tail after
+    // the frame (`… gc.c:0 [inlined]──────────`).
+    let t = t.trim_end().trim_end_matches(|c: char| ('\u{2500}'..='\u{257f}').contains(&c)).trim_end();
     let (t, inlined) = match t.strip_suffix(" [inlined]") {
         Some(r) => (r, true),
         None => (t, false),
@@ -606,6 +608,8 @@ mod tests {
 
     #[test]
     fn native_frames() {
+        let f = native_frame("gc_mark_obj8 at /x/src/gc.c:0 [inlined]────────").unwrap();
+        assert!(f.inlined);
         let f = native_frame("jl_deserialize_value_singleton at /cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c:1941 [inlined]").unwrap();
         assert_eq!((f.function, f.line, f.inlined), (Some("jl_deserialize_value_singleton"), Some(1941), true));
         assert_eq!(f.path, Some("/cache/build/default-amdci5-5/julialang/julia-release-1-dot-8/src/dump.c"));

@@ -46,6 +46,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
 
 /// `[ 8123.456789] rest`, `Dec 01 09:14:22 host kernel: rest` -> `rest`.
 fn strip_kernel_prefix(t: &str) -> Option<&str> {
+    // `dmesg -r` / /dev/kmsg keep the log level in front: `<4>[ 8812.302911] rest`.
+    let t = match t.strip_prefix('<').and_then(|r| r.split_once('>')) {
+        Some((lvl, rest)) if !lvl.is_empty() && lvl.len() <= 3 && lvl.bytes().all(|c| c.is_ascii_digit()) => rest,
+        _ => t,
+    };
     if let Some(r) = t.strip_prefix('[')
         && let Some((ts, rest)) = r.split_once(']')
         && let Some((secs, frac)) = ts.trim().split_once('.')
@@ -114,13 +119,23 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
         .or_else(|| t.strip_prefix("BUG: unable to handle page fault for address: "))
         .or_else(|| t.strip_prefix("BUG: unable to handle kernel paging request at "))
         .or_else(|| t.strip_prefix("BUG: unable to handle kernel NULL pointer dereference at "));
-    if let Some(a) = bug {
+    // x86-64's #GP oops: `general protection fault, probably for non-canonical address
+    // 0x3f0b2ac19e55d104: 0000 [#1] SMP NOPTI` (the kernel decoded the address from the faulting
+    // instruction; a #GP has no fault address of its own, hence SI_KERNEL), or without one.
+    let gp = t.strip_prefix("general protection fault").filter(|r| r.starts_with(',') || r.starts_with(':')).map(|r| {
+        r.strip_prefix(", probably for non-canonical address ")
+            .and_then(|a| a.split_once(':'))
+            .map(|(a, _)| a)
+            .unwrap_or("")
+    });
+    if let Some(a) = bug.or(gp) {
         b.saw(Format::Kernel);
         let reason = StopReason {
             kind: StopKind::Signal,
             signo: Some(11),
             signal: Some("SIGSEGV".into()),
             address: hex_word(a.trim()).map(Address),
+            si_code: gp.map(|_| 128),
             description: Some(format!("kernel oops: {t}").into()),
             span: Span::line(n),
             ..Default::default()
@@ -174,6 +189,25 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
     }
     if t == "Call Trace:" {
         b.kernel.oops_in_trace = true;
+        return true;
+    }
+    // The machine, the code bytes around RIP, the segment and control registers.
+    if [
+        "Hardware name: ",
+        "Code: ",
+        "FS: ",
+        "CS: ",
+        "CR2: ",
+        "DR0: ",
+        "DR3: ",
+        "DR6: ",
+        "PKRU: ",
+        "Modules linked in: ",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+    {
+        b.add_message(t, n);
         return true;
     }
     if t.starts_with("RIP: ") || t == "<TASK>" || t == "</TASK>" || t == "<IRQ>" || t == "</IRQ>" {
@@ -576,6 +610,34 @@ mod tests {
         assert_eq!(th.registers[&0].get("r12"), Some(0xffff9d3a58c40000));
         assert!(super::reg_name("R08:").is_some_and(|r| r == "r8"));
         assert!(super::reg_name("Oops:").is_none());
+    }
+
+    #[test]
+    fn kernel_gp_oops_with_log_levels() {
+        // `dmesg -r`'s `<4>` level before the timestamp; a #GP names the decoded address.
+        let t = "<4>[ 8812.302911] general protection fault, probably for non-canonical address 0x3f0b2ac19e55d104: 0000 [#1] SMP NOPTI
+<4>[ 8812.302931] Hardware name: Example Corp S2600/S2600, BIOS 2.1 03/04/2022
+<4>[ 8812.302934] RIP: 0010:kmem_cache_alloc_trace+0x9b/0x2a0
+<4>[ 8812.302945] Code: 49 8b 00 <48> 8b 1c 08
+<4>[ 8812.302953] RAX: 3f0b2ac19e55d0e4 RBX: 0000000000000cc0 RCX: 0000000000000020
+<4>[ 8812.302965] FS:  00007f8b11ffb6c0(0000) GS:ffff8e496f800000(0000) knlGS:0000000000000000
+<4>[ 8812.302973] Call Trace:
+<4>[ 8812.303006]  devmon_open+0x4a/0x1d0 [devmon]
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0);
+        let stop = &p.trace.stops[0];
+        assert_eq!(
+            (stop.reason.signo, stop.reason.address, stop.reason.si_code),
+            (Some(11), Some(Address(0x3f0b2ac19e55d104)), Some(128))
+        );
+        let names: Vec<&str> = stop.threads[0].frames.iter().map(|f| f.function.as_deref().unwrap_or("")).collect();
+        assert_eq!(names, ["kmem_cache_alloc_trace", "devmon_open"]);
+        // Without an address: a stop with none.
+        let p = crate::input::parse("[ 1.5] general protection fault: 0000 [#1] SMP PTI\n");
+        assert_eq!((p.trace.stops[0].reason.signo, p.trace.stops[0].reason.address), (Some(11), None));
+        // Not a level: `<abcd>` stays text.
+        assert_eq!(super::strip_kernel_prefix("<abcd>[ 1.0] x"), None);
     }
 
     #[test]

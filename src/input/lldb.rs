@@ -468,9 +468,23 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
             reason.address = parse_hex(e[p + 10..].split_whitespace().next().unwrap_or("")).map(Address);
         }
     } else if let Some(e) = r.strip_prefix("EXC_BAD_ACCESS") {
+        // The Mach exception's code is the kern_return_t of the fault: KERN_INVALID_ADDRESS (1,
+        // nothing mapped there) becomes SIGSEGV, KERN_PROTECTION_FAILURE (2, mapped without
+        // that access, as a stack's guard page is) SIGBUS, as macOS's crash reports say
+        // (`EXC_BAD_ACCESS (SIGBUS)`). Both are page faults at the address given.
         reason.kind = StopKind::Signal;
-        reason.signal = Some("SIGSEGV".into());
-        reason.signo = Some(11);
+        let code = e.find("code=").and_then(|p| {
+            let c: String = e[p + 5..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            c.parse::<i32>().ok()
+        });
+        let (sig, signo, si_code) = match code {
+            Some(2) => ("SIGBUS", 7, Some(2)),
+            Some(1) => ("SIGSEGV", 11, Some(crate::model::signals::SEGV_MAPERR)),
+            _ => ("SIGSEGV", 11, None),
+        };
+        reason.signal = Some(sig.into());
+        reason.signo = Some(signo);
+        reason.si_code = si_code;
         if let Some(p) = e.find("address=") {
             let a: String = e[p + 8..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
             reason.address = parse_hex(&a).map(Address);
@@ -715,7 +729,9 @@ fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>
 
 /// `prog`func:` heading, then `->  0x555555555549 <+15>: movq   0x10(%rax), %rax`.
 fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
-    if !(b.lldb.cmd == LldbCmd::Disassemble || b.lldb.cmd == LldbCmd::Run || b.lldb.cmd == LldbCmd::FrameSelect) {
+    // A stop printed without its command (`Process 61204 stopped` pasted alone) shows the same
+    // source and disassembly as after `run`.
+    if !matches!(b.lldb.cmd, LldbCmd::Disassemble | LldbCmd::Run | LldbCmd::FrameSelect | LldbCmd::None) {
         return None;
     }
     // `module`symbol:` heads the listing; a C++ symbol may hold blanks (`f() const`,
@@ -755,6 +771,7 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
         frame,
         location,
         text: text.into(),
+        bytes: None,
         current,
         span: Span::line(n),
     });
@@ -767,8 +784,9 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
 fn is_source_line(l: &str) -> bool {
     let r = l.strip_prefix("->").unwrap_or(l).trim_start_matches(' ');
     let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    // `   17  \tcode` (lldb 14), `   138 \tcode` (one blank before the tab in newer lldb).
     if digits > 0
-        && r[digits..].starts_with("  ")
+        && r[digits..].starts_with(' ')
         && (r[digits..].trim_start_matches(' ').starts_with('\t') || r[digits..].trim().is_empty())
     {
         return true;
@@ -856,6 +874,41 @@ fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_stop_pasted_without_its_command() {
+        // Newer lldb's one blank before the tab, and the disassembly head, with no `(lldb) run`.
+        let t = "Process 61204 stopped
+* thread #2, name = 'emu', stop reason = signal SIGSEGV: invalid permissions for mapped object (fault address: 0x8210e3ff8)
+    frame #0: 0x00000000002a4b18 emu`Cpu::lookupTlb(unsigned long, int) + 8 at cpu.cpp:141:8
+   140 \t{
+-> 141 \t   if (x)
+   142 \t
+emu`Cpu::lookupTlb:
+->  0x2a4b18 <+8>:  movq   %rsi, -0x18(%rbp)
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(p.trace.stops[0].disassembly.len(), 1);
+        assert!(!super::is_source_line("12 apples"));
+    }
+
+    #[test]
+    fn exc_bad_access_codes_are_typed() {
+        use crate::model::Address;
+        let stop = |code: &str| {
+            let t = format!(
+                "* thread #2, name = 'w', stop reason = EXC_BAD_ACCESS (code={code}, address=0x16fa0bfe0)\n    frame #0: 0x0000000100031c48 sim`f + 8\n"
+            );
+            let p = crate::input::parse(&t);
+            let r = p.trace.stops[0].reason.clone();
+            (r.signal.as_deref().map(str::to_string), r.si_code, r.address)
+        };
+        // KERN_PROTECTION_FAILURE: SIGBUS, as macOS reports it; KERN_INVALID_ADDRESS: SIGSEGV.
+        assert_eq!(stop("2"), (Some("SIGBUS".into()), Some(2), Some(Address(0x16fa0bfe0))));
+        assert_eq!(stop("1"), (Some("SIGSEGV".into()), Some(1), Some(Address(0x16fa0bfe0))));
+        assert_eq!(stop("EXC_I386_GPFLT").1, None);
+    }
+
     use super::*;
 
     #[test]

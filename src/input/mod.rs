@@ -21,9 +21,11 @@
 
 pub mod clean;
 pub mod companion;
+pub mod context;
 pub mod dumps;
 pub mod gdb;
 pub mod go;
+pub mod handlers;
 pub mod julia;
 pub mod kernel;
 pub mod lexemes;
@@ -268,6 +270,14 @@ pub struct Builder {
     pub(crate) vg: valgrind::VgState,
     pub(crate) kernel: kernel::KernelState,
     pub(crate) dumps: dumps::DumpState,
+    pub(crate) handlers: handlers::HandlerState,
+    /// `p $_siginfo._sifields._sigfault.si_addr` values: (stop, address), applied at the end
+    /// when the stop's si_code says it is a fault address.
+    pub(crate) printed_si_addr: Vec<(usize, u64)>,
+    /// Lines left of gdb's note after a signal inside a debugger-called function.
+    pub(crate) called_function_note: u8,
+    /// The gdb extension pane (PEDA, pwndbg, GEF) being read.
+    pub(crate) context: context::Pane,
     pub(crate) rust: rust::RustState,
     pub(crate) lldb: lldb::LldbState,
     /// The verb of the last echoed command (`bt`, `x`, `watch`…).
@@ -332,6 +342,10 @@ impl Builder {
             vg: Default::default(),
             kernel: Default::default(),
             dumps: Default::default(),
+            handlers: Default::default(),
+            printed_si_addr: Vec::new(),
+            called_function_note: 0,
+            context: Default::default(),
             rust: Default::default(),
             lldb: Default::default(),
             last_verb: String::new(),
@@ -728,6 +742,48 @@ mod tests {
 
     fn crashed(p: &Parsed) -> &Thread {
         p.trace.main_stop().and_then(|s| s.crashed_thread()).expect("thread")
+    }
+
+    #[test]
+    fn a_signal_inside_a_function_gdb_called_is_not_a_crash() {
+        let t = "(gdb) p jl_(o->type)
+
+Program received signal SIGSEGV, Segmentation fault.
+0x00007a41c2e4fa1d in jl_is_cpointer_type (t=0xe000000000000000) at src/julia.h:1440
+1440\t    return (jl_is_datatype(t) &&
+The program being debugged was signaled while in a function called from GDB.
+GDB has restored the context to what it was before the call.
+To change this behavior use \"set unwindonsignal off\".
+Evaluation of the expression containing the function
+(jl_) will be abandoned.
+When the function is done executing, GDB will silently stop it.
+";
+        let p = parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let stop = p.trace.stops.iter().find(|s| s.reason.signo == Some(11)).expect("the SIGSEGV stop");
+        assert!(stop.reason.in_called_function && stop.reason.is_non_crash());
+        assert!(stop.threads.iter().all(|t| !t.crashed));
+    }
+
+    #[test]
+    fn siginfo_printed_one_field_at_a_time() {
+        let t = "Program received signal SIGSEGV, Segmentation fault.
+0x0000555555558010 in compute_foo ()
+(gdb) p $_siginfo._sifields._sigfault.si_addr
+$1 = (void *) 0x555555558010 <compute_foo>
+(gdb) p $_siginfo.si_code
+$2 = 2
+";
+        let p = parse(t);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.si_code, r.address), (Some(2), Some(Address(0x555555558010))));
+        // A #GP: si_code 128 (SI_KERNEL) makes si_addr 0 meaningless, and without si_code the
+        // printed word is not taken as a fault address either.
+        let gp = t.replace("0x555555558010 <compute_foo>", "0x0").replace("$2 = 2", "$2 = 128");
+        let p = parse(&gp);
+        assert_eq!((p.trace.stops[0].reason.si_code, p.trace.stops[0].reason.address), (Some(128), None));
+        let p = parse(&gp.replace("(gdb) p $_siginfo.si_code\n$2 = 128\n", ""));
+        assert_eq!(p.trace.stops[0].reason.address, None);
     }
 
     #[test]

@@ -252,12 +252,14 @@ impl Builder {
         self.saw(Format::Gdb);
         let (thread, frame) = self.selection();
         let si = self.ensure_stop();
+        let (bytes, text) = crate::insn::split_raw_bytes(i.text);
         self.trace.stops[si].disassembly.push(Instruction {
             address: Address(i.address),
             thread,
             frame,
             location: i.location.map(Location::from),
-            text: i.text.into(),
+            text: text.into(),
+            bytes: bytes.map(Into::into),
             current: i.current,
             span: Span::line(n),
         });
@@ -315,6 +317,28 @@ impl Builder {
                 r.address = info.addr.map(Address).or(r.address);
             }
             r.span.extend_to(p.span.last);
+        }
+        // One field of $_siginfo (`p $_siginfo.si_code`, `p $_siginfo._sifields._sigfault.si_addr`,
+        // the commands tracecheck itself suggests): `$1 = 128`, `$2 = (void *) 0x5555… <f>`.
+        if let Some(field) = p.expr.as_deref().and_then(siginfo_field) {
+            let v = p.buf.trim();
+            let tok = v.rsplit(") ").next().unwrap_or(v).split_whitespace().next().unwrap_or("");
+            let num = lexemes::parse_hex(tok).or_else(|| tok.parse::<i64>().ok().map(|x| x as u64));
+            let r = &mut self.trace.stops[si].reason;
+            match (field, num) {
+                ("si_signo", Some(x)) => {
+                    r.signo = r.signo.or(Some(x as i32));
+                    if r.signal.is_none() {
+                        r.signal = crate::model::signals::name(x as i32).map(Arc::from);
+                    }
+                }
+                ("si_code", Some(x)) => r.si_code = Some(x as i32),
+                ("si_code", None) => r.si_code = crate::model::signals::si_code_value(tok).or(r.si_code),
+                // Kept aside: whether it is a fault address depends on si_code, which may be
+                // printed after it (a #GP's si_addr is 0 and means nothing).
+                ("si_addr", Some(x)) => self.printed_si_addr.push((si, x)),
+                _ => {}
+            }
         }
         // `p $reg` / `p/x $reg`: a register value of the selected frame.
         if let Some(reg) = p.expr.as_deref().and_then(|e| e.strip_prefix('$'))
@@ -379,4 +403,17 @@ impl Builder {
     }
 
     // ---- commands ----------------------------------------------------------------------
+}
+
+/// The `$_siginfo` field a print expression names: `$_siginfo.si_code`,
+/// `$_siginfo._sifields._sigfault.si_addr` (gdb's long form, also with a `/x` format).
+fn siginfo_field(expr: &str) -> Option<&'static str> {
+    let e = expr.trim();
+    let e = e.strip_prefix('/').map_or(e, |r| r.split_once(char::is_whitespace).map_or("", |x| x.1.trim()));
+    match e {
+        "$_siginfo.si_signo" => Some("si_signo"),
+        "$_siginfo.si_code" => Some("si_code"),
+        "$_siginfo._sifields._sigfault.si_addr" | "$_siginfo._sifields._sigfault._addr" => Some("si_addr"),
+        _ => None,
+    }
 }

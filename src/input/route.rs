@@ -39,6 +39,13 @@ impl Builder {
         {
             return true;
         }
+        // Inside a signal handler's or libc's report, its rows are its own.
+        if self.handlers.mode != handlers::HandlerMode::None {
+            if handlers::line(self, l, n) {
+                return true;
+            }
+            self.handlers.mode = handlers::HandlerMode::None;
+        }
         // Inside an LLVM stack dump or a coredumpctl report, its `#N 0x…` rows are its own.
         if self.dumps.mode != dumps::DumpMode::None {
             if dumps::line(self, l, n) {
@@ -125,6 +132,7 @@ impl Builder {
         }
         if let Some((dialect, cmd)) = gdb::prompt(trimmed) {
             self.flush_locals();
+            self.context = context::Pane::None;
             self.command(dialect, cmd, n);
             return true;
         }
@@ -171,6 +179,10 @@ impl Builder {
             self.push_local(l.trim());
             return true;
         }
+        // A gdb extension's context panes (PEDA, pwndbg, GEF).
+        if context::line(self, l, n) {
+            return true;
+        }
         // rr's and Julia's own lines are distinctive; try them before gdb's shapes.
         if rr::line(self, trimmed, n) {
             return true;
@@ -184,6 +196,9 @@ impl Builder {
         }
         // Checker reports, the kernel log and strace (issue #17).
         if valgrind::line(self, l, n) || sanitizer::line(self, l, n) || kernel::line(self, l, n) {
+            return true;
+        }
+        if handlers::line(self, l, n) {
             return true;
         }
         if julia::line(self, l, n) {
@@ -714,6 +729,28 @@ impl Builder {
             self.trace.stops[si].reverse = true;
             self.expect_location = true;
             return true;
+        }
+        // A signal inside a function the debugger itself called (`p f(x)`): gdb abandons the
+        // call and restores the registers. That stop is not the program's crash.
+        if t == "The program being debugged was signaled while in a function called from GDB." {
+            if let Some(si) = self.stop {
+                self.trace.stops[si].reason.in_called_function = true;
+            }
+            self.called_function_note = 5;
+            return true;
+        }
+        if self.called_function_note > 0 {
+            self.called_function_note -= 1;
+            if t.starts_with("GDB has restored the context")
+                || t.starts_with("GDB remains in the frame where the signal was received")
+                || t.starts_with("To change this behavior use \"set unwindonsignal")
+                || t.starts_with("Evaluation of the expression containing the function")
+                || t.ends_with(") will be abandoned.")
+                || t.starts_with("When the function is done executing, GDB will silently stop it")
+            {
+                return true;
+            }
+            self.called_function_note = 0;
         }
         if gdb::is_noise(t) {
             if t.bytes().filter(|&b| b == b'"').count() % 2 == 1 {

@@ -21,6 +21,6 @@ pub mod trace;
 pub use diagnostics::{Diagnostics, LIMIT_NOTE, Note, Parsed, UnrecognizedLine};
 pub use findings::{Evidence, Finding, Maturity, RuleInfo, Severity};
 pub use registers::{MAX_REGISTERS, Register, RegisterSet, UnwindMethod};
-pub use report::{Culprit, InputReport, MissingEvidence, Report};
+pub use report::{Culprit, InputReport, MessageSite, MissingEvidence, Report};
 pub use symbols::{Location, Natural, SymbolRef};
 pub use trace::*;

@@ -26,6 +26,33 @@ pub struct Culprit {
     /// Position in the thread's `frames`.
     pub position: usize,
     pub index: u32,
+    /// Set when the backtrace does not reach the culprit and the program's own message names
+    /// it (musl's `Assertion failed: x (file.c: func: 7)`, whose backtrace stops in `raise`):
+    /// the culprit is that function, not a frame; `position`/`index` are then frame #0's
+    /// and no frame is marked.
+    pub named_by_message: Option<MessageSite>,
+}
+
+/// A function a message names (an assertion's `func`, file and line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageSite {
+    pub function: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// What named it: `the assertion message`.
+    pub source: &'static str,
+}
+
+impl Culprit {
+    /// A culprit that is a frame of the backtrace.
+    pub fn frame(thread: String, position: usize, index: u32) -> Self {
+        Culprit { thread, position, index, named_by_message: None }
+    }
+    /// Its frame in the backtrace: `None` when a message names a function the backtrace does
+    /// not reach.
+    pub fn frame_position(&self) -> Option<usize> {
+        self.named_by_message.is_none().then_some(self.position)
+    }
 }
 
 /// One analyzed input.

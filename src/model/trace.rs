@@ -133,11 +133,15 @@ pub enum Format {
     Rust,
     /// Android's debuggerd tombstone (`*** *** ***`, `backtrace:`, `#00 pc …`).
     Tombstone,
+    /// A report from the program's own signal handler or its C library: glibc's `*** Error in`
+    /// with `======= Backtrace:` and `======= Memory map:`, glog's failure handler, Open MPI's
+    /// `*** Process received signal ***`, backward-cpp's `Stack trace (most recent call last):`.
+    Handler,
 }
 
 impl Format {
     /// Every format, in the order `formats` lists them.
-    pub const ALL: [Format; 17] = [
+    pub const ALL: [Format; 18] = [
         Format::Gdb,
         Format::Rr,
         Format::Julia,
@@ -155,6 +159,7 @@ impl Format {
         Format::Coredump,
         Format::Rust,
         Format::Tombstone,
+        Format::Handler,
     ];
 }
 
@@ -178,6 +183,7 @@ impl Format {
             Format::Coredump => "coredump",
             Format::Rust => "rust",
             Format::Tombstone => "tombstone",
+            Format::Handler => "handler",
         }
     }
 }
@@ -224,6 +230,10 @@ pub struct StopReason {
     /// siginfo comes from instead of gdb's `$_siginfo` (`the handler's report`), and the lines
     /// it rests on.
     pub fault_source: Option<(&'static str, Option<Span>)>,
+    /// The signal arrived inside a function the debugger called (`p f(x)`; gdb: `The program
+    /// being debugged was signaled while in a function called from GDB.`): gdb abandoned that
+    /// call, so the stop is not the program's crash.
+    pub in_called_function: bool,
     pub span: Span,
 }
 
@@ -232,6 +242,9 @@ impl StopReason {
     /// on or that ends a process without a fault (SIGTRAP, SIGINT, SIGUSR1, SIGTERM…). Such a
     /// stop has no crashed thread and no culprit; crash-only findings do not apply.
     pub fn is_non_crash(&self) -> bool {
+        if self.in_called_function {
+            return true;
+        }
         match self.kind {
             StopKind::Breakpoint | StopKind::Watchpoint => true,
             StopKind::Signal => matches!(
@@ -459,8 +472,10 @@ pub struct Instruction {
     pub frame: u32,
     /// `<main+16>` as printed, without the brackets; its symbol typed ([`Location::symbol`]).
     pub location: Option<Location>,
-    /// Mnemonic and operands as printed.
+    /// Mnemonic and operands as printed (raw bytes, when printed, are in `bytes`).
     pub text: Box<str>,
+    /// The machine code bytes gdb's `disassemble /r` printed before the text.
+    pub bytes: Option<Box<[u8]>>,
     /// gdb's `=>` marker: the instruction at pc.
     pub current: bool,
     pub span: Span,
@@ -661,8 +676,13 @@ pub enum MessageDetail {
     DeletedVirtualCall,
     /// A `note: …` line (Rust's `note: run with RUST_BACKTRACE=1 …`).
     Note,
-    /// Rust's `thread '…' has overflowed its stack`.
+    /// Rust's `thread '…' has overflowed its stack`; valgrind's `Stack overflow in thread #1`;
+    /// Go's `runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack
+    /// overflow`.
     StackOverflow,
+    /// Go's traceback found a saved return address outside every Go function: `runtime: g 20:
+    /// unexpected return pc for F called from 0x…` (the goroutine's stack was overwritten).
+    UnexpectedReturnPc,
     /// Julia's `!!! ERROR in jl_ -- ABORTING !!!` banner.
     RuntimeAbortBanner,
     /// Julia's `Allocations: …` summary after a GC error.

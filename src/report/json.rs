@@ -488,6 +488,24 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
         Some((c, t.frames.get(c.position)?))
     });
     match culprit {
+        Some((cu, _)) if let Some(site) = &cu.named_by_message => {
+            // A function the backtrace does not reach, named by a message: no frame.
+            j.val();
+            j.open_obj();
+            j.key("file");
+            j.opt_str(site.file.as_deref());
+            j.key("frame");
+            j.null();
+            j.key("function");
+            j.str(&site.function);
+            j.key("line");
+            j.opt_int(site.line);
+            j.key("named_by");
+            j.str(site.source);
+            j.key("thread");
+            j.str(&cu.thread);
+            j.close_obj();
+        }
         Some((cu, f)) => {
             j.val();
             j.open_obj();

@@ -201,6 +201,13 @@ fn write_input(ir: &InputReport, opts: &MarkdownOptions, out: &mut dyn Write) ->
             }
         }
         if let Some(Some(cul)) = ir.culprits.get(si)
+            && let Some(site) = &cul.named_by_message
+        {
+            summary.push_str(&format!("; culprit, named by {}: {}", site.source, code(&site.function)));
+            if let (Some(file), Some(line)) = (&site.file, site.line) {
+                summary.push_str(&format!(" at {}", code(&format!("{file}:{line}"))));
+            }
+        } else if let Some(Some(cul)) = ir.culprits.get(si)
             && cul.index != 0
             && let Some(f) = th.frames.get(cul.position)
         {

@@ -134,10 +134,22 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
             th.name.as_deref().map(|n| format!(" \"{}\"", safe(n))).unwrap_or_default(),
             if s.threads.len() > 1 { format!(" (of {} threads)", s.threads.len()) } else { String::new() }
         )?;
-        if let Some(Some(cul)) = ir.culprits.get(si)
-            && let Some(f) = th.frames.get(cul.position)
-        {
-            writeln!(out, "  culprit: {}", p.bold(&frame_line(f)))?;
+        if let Some(Some(cul)) = ir.culprits.get(si) {
+            if let Some(site) = &cul.named_by_message {
+                let at = match (&site.file, site.line) {
+                    (Some(file), Some(line)) => format!(" at {}:{line}", safe(file)),
+                    (Some(file), None) => format!(" at {}", safe(file)),
+                    _ => String::new(),
+                };
+                writeln!(
+                    out,
+                    "  culprit: {} (named by {}; the backtrace does not reach it)",
+                    p.bold(&format!("{}{at}", safe(&site.function))),
+                    site.source
+                )?;
+            } else if let Some(f) = th.frames.get(cul.position) {
+                writeln!(out, "  culprit: {}", p.bold(&frame_line(f)))?;
+            }
         }
         if !is_main && !opts.verbose {
             continue;
@@ -146,7 +158,7 @@ fn write_input(ir: &InputReport, opts: &TextOptions, out: &mut dyn Write) -> io:
         let tp = s.crashed_thread_index().unwrap_or(0);
         for (pos, f) in th.frames.iter().enumerate().take(limit) {
             let mark = match ir.culprits.get(si) {
-                Some(Some(c)) if c.index == f.index && !f.inlined => ">",
+                Some(Some(c)) if c.index == f.index && !f.inlined && c.named_by_message.is_none() => ">",
                 _ => " ",
             };
             writeln!(out, "  {mark} {}", frame_line(f))?;

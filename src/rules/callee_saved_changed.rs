@@ -34,6 +34,18 @@ last write and the call) would have faulted with that value (it is in the zero p
 non-canonical), the callee's saved copy was overwritten and its restore brought it back: the
 finding quotes the CFI rule, the slot and the access that proves the earlier value.
 
+From the transcript alone (no binary, no core), the same two checks read the code the
+transcript shows: frame #0's `disassemble` and the callee's (`disassemble CALLEE`, AT&T or
+Intel, `/r` bytes decoded with iced-x86), the callee's save slot from its shown prologue
+(`push`, `sub $n,%rsp`, `mov %reg,disp(%rsp)`), and the slot's word from an `x/` dump of the
+dead frame below sp (`x/8gx $sp-64`); the finding says it comes from the transcript's
+disassembly. And for a frame that has not returned yet: when its `info frame` says where it
+saved a callee-saved register, an `x/` dump shows that word, and the caller's disassembly (up
+to the return address) shows an access through the register before the call that could not
+have been made with the saved value, the save slot was overwritten (a stack buffer overrun,
+say) and returning would hand the caller that value. Nothing is claimed without the memory
+shown.
+
 **Why it matters** A function may only change a callee-saved register if it saves the
 caller's value and restores it before returning; the unwinder's "Saved registers" list is
 where that save is recorded. A register that changed without a save means either the callee
@@ -118,13 +130,11 @@ fn sym_offset(s: &crate::model::SymbolRef) -> Option<(String, u64)> {
 /// executable, or a transcript read with `--exe`); the CFI path needs stack memory (a core).
 /// x86-64.
 fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
-    use crate::provenance::{
-        CalleeEffect, callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes,
-    };
-    if cx.trace.arch != crate::model::Arch::X86_64
-        || cx.trace.memory.is_none()
-        || !matches!(cx.signo(stop), Some(11) | Some(7))
-    {
+    use crate::provenance::{callee_effect, cfi_slot_changed, decode_function, decode_range, gpr, writes};
+    if cx.trace.memory.is_none() {
+        return returned_clobber_text(cx, si, stop, out);
+    }
+    if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
         return;
     }
     let Some(th) = stop.crashed_thread() else { return };
@@ -188,51 +198,444 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         .map(|(n, _)| n)
         .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
         .unwrap_or_else(|| format!("{target:#x}"));
-    let at = |a: u64| {
-        if a >= target && a - target < 0x10000 {
-            format!("{callee_name}+{:#x}", a - target)
-        } else {
-            format!("{fname}+{:#x}", a - (pc - off))
+    let c = Clobber {
+        base: &base,
+        value,
+        fname: &fname,
+        start: pc - off,
+        callee_name,
+        target,
+        writer: writer.map(|w| (w.address, w.text.clone())),
+        call: (call.address, call.text.clone()),
+        effect,
+        source: None,
+    };
+    out.push(c.finding(si, th, fi));
+}
+
+/// A callee that changed a callee-saved register, as either path found it.
+struct Clobber<'x> {
+    base: &'x str,
+    value: u64,
+    /// Frame #0's function and its start.
+    fname: &'x str,
+    start: u64,
+    callee_name: String,
+    target: u64,
+    writer: Option<(u64, String)>,
+    call: (u64, String),
+    effect: crate::provenance::CalleeEffect,
+    /// Where the code came from, when not from the machine code.
+    source: Option<String>,
+}
+
+impl Clobber<'_> {
+    fn finding(&self, si: usize, th: &crate::model::Thread, fi: &crate::model::Instruction) -> Finding {
+        use crate::provenance::CalleeEffect;
+        let (base, value, fname, callee_name, target) =
+            (self.base, self.value, self.fname, self.callee_name.as_str(), self.target);
+        let at = |a: u64| {
+            if a >= target && a - target < 0x10000 {
+                format!("{callee_name}+{:#x}", a - target)
+            } else {
+                crate::provenance_text::label(fname, Some(self.start), a)
+            }
+        };
+        let origin = match &self.writer {
+            Some((a, t)) => format!("last written at {}: `{t}`", at(*a)),
+            None => match &self.source {
+                Some(_) => format!("not written in the instructions of {fname} shown before the call"),
+                None => format!("not written in {fname} since its entry: inherited from its caller"),
+            },
+        };
+        let caller_at = |a: u64| crate::provenance_text::label(fname, Some(self.start), a);
+        let how = match &self.effect {
+            CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
+                "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+                caller_at(prior.0),
+                prior.1,
+                at(save.0),
+                save.1
+            ),
+            CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
+                "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, holds {value:#x} in the x/ dump: it was overwritten before {callee_name} restored {base} from it",
+                caller_at(prior.0),
+                prior.1,
+                at(save.0),
+                save.1
+            ),
+            CalleeEffect::Clobbers(a, t) => {
+                format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a))
+            }
+            CalleeEffect::OverwritesSaveSlot { push, store } => format!(
+                "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
+                at(push.0),
+                push.1,
+                at(store.0),
+                store.1
+            ),
+        };
+        let msg = format!(
+            "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
+            at(self.call.0)
+        );
+        let mut f = Finding::new(&RULE, msg)
+            .at(si, Some(th), Some(0))
+            .rank(95)
+            .severity(Severity::Error)
+            .register(base)
+            .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
+            .evidence(format!("{base} {origin}"), None)
+            .evidence(format!("call at {}: `{}`", at(self.call.0), self.call.1), None)
+            .evidence(how, None);
+        if let Some(s) = &self.source {
+            f = f.evidence(s.clone(), None);
+        }
+        f.step(format!("disassemble {callee_name}"))
+            .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", self.call.0))
+    }
+}
+
+/// [`returned_clobber`] from what the transcript shows, for a transcript read without the
+/// binary: frame #0's code and the callee's from the transcript's disassembly (`disassemble`,
+/// `disassemble CALLEE`, `x/Ni`), the callee's save slot from its shown prologue, and the
+/// slot's word from the transcript's `x/` dumps of the dead frame below sp. x86-64.
+fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance::CalleeEffect;
+    use crate::provenance_text::{callee_effect, code_before, function_at, save_slot, straight_line};
+    if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let Some(pc) = cx.pc(stop) else { return };
+    let Some(fi) = cx.fault_insn(stop) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "rsp" {
+        return;
+    }
+    let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
+    let Some(code) = code_before(stop, pc) else { return };
+    let Some(start) = code.start else { return };
+    let Some(fname) = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())
+    else {
+        return;
+    };
+    // Walk back from pc: the last call, then the last writer of reg before it.
+    let mut call = None;
+    let mut writer = None;
+    for d in code.insns.iter().rev() {
+        if d.is_call() {
+            if call.is_none() {
+                call = Some(d);
+            }
+            continue;
+        }
+        match d.writes(&base) {
+            Some(true) => {
+                writer = Some(d);
+                break;
+            }
+            Some(false) => {}
+            None => return,
+        }
+        // The caller must not move sp between the call and the pc (the callee's CFA is the
+        // caller's sp at the call).
+        if call.is_none() && d.writes("rsp") != Some(false) {
+            return;
+        }
+    }
+    let Some(call) = call else { return };
+    if writer.is_none() && !code.from_entry {
+        return;
+    }
+    let Some((target, sym)) = call.x86.as_ref().and_then(|x| x.branch_target()) else { return };
+    let callee_name = sym.map(str::to_string).unwrap_or_else(|| format!("{target:#x}"));
+    let Some(callee) = function_at(stop, target, 400) else { return };
+    let effect = match callee_effect(&callee, &base) {
+        Some(e) => e,
+        None => {
+            // The saved copy in the dead frame below the caller's sp, when a dump shows it,
+            // holds the value the register has now, and an access through the register before
+            // the call shows it held something else then.
+            let Some(sp) = cx.reg0(stop, "rsp").and_then(|r| r.value) else { return };
+            let Some((off, save)) = save_slot(&callee, &base) else { return };
+            let Some(slot) = sp.checked_add_signed(off) else { return };
+            if stop.read_u64(slot) != Some(value) {
+                return;
+            }
+            let from = writer.map(|w| w.address).unwrap_or(0);
+            let prior = code.insns.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+                d.x86.as_ref().and_then(|x| x.accessed_memory()).is_some_and(|m| {
+                    m.base.as_deref() == Some(base.as_str()) && m.index.is_none() && m.segment.is_none() && {
+                        let a = value.wrapping_add(m.disp as u64);
+                        a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+                    }
+                })
+            });
+            let Some(prior) = prior.filter(|p| straight_line(&code.insns, p.address, call.address)) else { return };
+            CalleeEffect::SlotChangedInShownCode {
+                slot,
+                cfa_offset: off,
+                save: (save.address, save.text.to_string()),
+                prior: (prior.address, prior.text.to_string()),
+            }
         }
     };
-    let origin = match writer {
-        Some(w) => format!("last written at {}: `{}`", at(w.address), w.text),
-        None => format!("not written in {fname} since its entry: inherited from its caller"),
-    };
-    let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
-    let how = match &effect {
-        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
-            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
-            caller_at(prior.0),
-            prior.1,
-            at(save.0),
-            save.1
-        ),
-        CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
-        CalleeEffect::OverwritesSaveSlot { push, store } => format!(
-            "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
-            at(push.0),
-            push.1,
-            at(store.0),
-            store.1
-        ),
-    };
-    let msg = format!(
-        "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
-        at(call.address)
+    let shown = format!(
+        "from the transcript's disassembly: {} instructions of {fname} before the pc{}, {} of {callee_name} from its entry to its ret",
+        code.insns.len(),
+        if code.from_entry { " from its entry" } else { "" },
+        callee.len()
     );
-    let f = Finding::new(&RULE, msg)
-        .at(si, Some(th), Some(0))
-        .rank(95)
-        .severity(Severity::Error)
-        .register(&base)
-        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
-        .evidence(format!("{base} {origin}"), None)
-        .evidence(format!("call at {}: `{}`", at(call.address), call.text), None)
-        .evidence(how, None)
-        .step(format!("disassemble {callee_name}"))
-        .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", call.address));
-    out.push(f);
+    let c = Clobber {
+        base: &base,
+        value,
+        fname: &fname,
+        start,
+        callee_name,
+        target,
+        writer: writer.map(|w| (w.address, w.text.to_string())),
+        call: (call.address, call.text.to_string()),
+        effect,
+        source: Some(shown),
+    };
+    out.push(c.finding(si, th, fi));
+}
+
+/// One live frame's overwritten save slot, as either path found it.
+struct LiveSlot<'x> {
+    level: u32,
+    callee: &'x str,
+    caller: String,
+    caller_index: u32,
+    reg: &'x str,
+    slot: u64,
+    saved: u64,
+    /// Where the slot is known from (`info frame …` / the CFI rule) and its span.
+    slot_source: (String, Option<crate::model::Span>),
+    /// (label, text, span) of the access through reg before the call, the call, the writer.
+    prior: (String, String, Option<crate::model::Span>),
+    call: (String, String, Option<crate::model::Span>),
+    writer: Option<(String, String, Option<crate::model::Span>)>,
+}
+
+impl LiveSlot<'_> {
+    fn finding(self, si: usize, th: &crate::model::Thread, stop: &crate::model::Stop) -> Finding {
+        let LiveSlot { level, callee, caller, caller_index, reg, slot, saved, .. } = &self;
+        let msg = format!(
+            "{callee} (frame #{level}) saved {caller}'s {reg} at {slot:#x}, and that saved copy now holds {saved:#x}, which {caller} (frame #{caller_index}) cannot have had at the call: {} `{}` read through {reg} without faulting; the slot was overwritten, and returning would restore {reg} = {saved:#x} into {caller}",
+            self.prior.0, self.prior.1
+        );
+        let dump = stop.memory.iter().find(|m| m.read_u64(*slot).is_some()).map(|m| m.span);
+        let mut f = Finding::new(&RULE, msg)
+            .at(si, Some(th), Some(*level))
+            .rank(60)
+            .register(reg)
+            .evidence(self.slot_source.0.clone(), self.slot_source.1)
+            .evidence(format!("[{slot:#x}] = {saved:#x}"), dump)
+            .evidence(format!("{} `{}` reads through {reg} before the call", self.prior.0, self.prior.1), self.prior.2)
+            .evidence(format!("call at {}: `{}`", self.call.0, self.call.1), self.call.2);
+        if let Some((l, t, span)) = &self.writer {
+            f = f.evidence(format!("{reg} last written at {l}: `{t}`"), *span);
+        }
+        f.step(format!("frame {level}"))
+            .step("disassemble")
+            .step(format!("watch *(long *){slot:#x} (rr: then reverse-continue)"))
+    }
+}
+
+/// Whether an access at `value + disp` could never have been made (the zero page, or a
+/// non-canonical address).
+fn never_mapped(value: u64, disp: i64) -> bool {
+    let a = value.wrapping_add(disp as u64);
+    a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+}
+
+/// A live frame's saved copy of a callee-saved register holds a value the caller cannot have
+/// had at the call: the caller's code (up to the return address) accessed memory through the
+/// register, after its last write and before the call, at an address that can never be mapped
+/// with that value. The slot was overwritten; the callee's restore will hand the caller that
+/// value (and the unwinder already shows it as the caller's). Where the slot is: the callee's
+/// CFI with the machine code (a core, or a transcript with `--exe`), else the transcript's
+/// `info frame`; the word: the core's memory or an `x/` dump. x86-64.
+fn live_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    if cx.trace.arch != crate::model::Arch::X86_64 {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let found = if cx.trace.memory.is_some() { live_slots_binary(cx, stop, th) } else { live_slots_text(cx, stop, th) };
+    for l in found {
+        out.push(l.finding(si, th, stop));
+    }
+}
+
+/// The transcript's path: `info frame` of each frame, its disassembly of the caller.
+fn live_slots_text<'x>(
+    cx: &RuleContext<'_>,
+    stop: &'x crate::model::Stop,
+    th: &'x crate::model::Thread,
+) -> Vec<LiveSlot<'x>> {
+    use crate::provenance_text::{code_before, label, straight_line};
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for fi in &stop.frame_info {
+        if fi.thread.as_ref().is_some_and(|t| **t != *th.id) {
+            continue;
+        }
+        let Some(level) = fi.level else { continue };
+        // Each frame once, and only the innermost frames: bounded work on any input.
+        if level >= 64 || !seen.insert(level) {
+            continue;
+        }
+        let Some(pos) = th.frames.iter().position(|f| f.index == level && !f.inlined) else { continue };
+        let callee = &th.frames[pos];
+        let Some(caller) = th.frames.get(pos + 1) else { continue };
+        if callee.signal_handler || caller.signal_handler || caller.inlined {
+            continue;
+        }
+        let Some(ret) = caller.pc.map(|a| a.0) else { continue };
+        let Some(code) = code_before(stop, ret) else { continue };
+        let Some(call) = code.insns.last().filter(|d| d.is_call()) else { continue };
+        let caller_name = caller.function.as_deref().map(str::to_string).or(code.symbol.clone());
+        let caller_name = caller_name.unwrap_or_else(|| "??".to_string());
+        for (reg, slot) in &fi.saved_registers {
+            let reg: &str = reg;
+            if reg == "rsp" || !runtime::callee_saved(cx.trace.arch).contains(&reg) {
+                continue;
+            }
+            let Some(saved) = cx.read_u64(stop, slot.0) else { continue };
+            // The caller's last write of reg before the call, and an access through reg after it.
+            let mut writer = None;
+            let mut unknown = false;
+            for d in code.insns[..code.insns.len() - 1].iter().rev() {
+                match d.writes(reg) {
+                    Some(true) => {
+                        writer = Some(d);
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        unknown = true;
+                        break;
+                    }
+                }
+            }
+            if unknown || writer.is_none() && !code.from_entry {
+                continue;
+            }
+            let from = writer.map(|w| w.address).unwrap_or(0);
+            let prior = code.insns.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+                d.x86.as_ref().and_then(|x| x.accessed_memory()).is_some_and(|m| {
+                    m.base.as_deref() == Some(reg)
+                        && m.index.is_none()
+                        && m.segment.is_none()
+                        && never_mapped(saved, m.disp)
+                })
+            });
+            let Some(prior) = prior.filter(|p| straight_line(&code.insns, p.address, call.address)) else { continue };
+            let at = |a: u64| label(&caller_name, code.start, a);
+            out.push(LiveSlot {
+                level,
+                callee: callee.function_name(),
+                caller: caller_name.clone(),
+                caller_index: caller.index,
+                reg,
+                slot: slot.0,
+                saved,
+                slot_source: (format!("info frame for frame #{level}: {reg} at {:#x}", slot.0), Some(fi.span)),
+                prior: (at(prior.address), prior.text.to_string(), Some(prior.span)),
+                call: (at(call.address), call.text.to_string(), Some(call.span)),
+                writer: writer.map(|w| (at(w.address), w.text.to_string(), Some(w.span))),
+            });
+        }
+    }
+    out
+}
+
+/// The machine code's path: the callee's CFI says where it saved each callee-saved register
+/// at its pc (the slot is its CFA, from its own registers, plus the rule's offset), the caller's
+/// code is decoded up to its return address.
+fn live_slots_binary<'x>(
+    cx: &RuleContext<'_>,
+    stop: &'x crate::model::Stop,
+    th: &'x crate::model::Thread,
+) -> Vec<LiveSlot<'x>> {
+    use crate::provenance::{code_before, dwarf_number, gpr, writes};
+    let mut out = Vec::new();
+    let Some(mem) = cx.trace.memory.as_ref() else { return out };
+    let mut info = iced_x86::InstructionInfoFactory::new();
+    // The innermost frame only: its registers are the thread's (outer frames' registers are
+    // the unwinder's reconstruction, whose CFA would need the CFI rule of every inner frame).
+    let Some(callee) = th.frames.first().filter(|f| !f.inlined && !f.signal_handler) else { return out };
+    let Some(caller) = th.frames.get(1).filter(|f| !f.inlined && !f.signal_handler) else { return out };
+    let Some(regs) = th.registers.get(&callee.index) else { return out };
+    let (Some(pc), Some(ret)) = (cx.pc(stop), caller.pc.map(|a| a.0)) else { return out };
+    let Some((caller_name, start, code)) = code_before(cx.trace, th, false, ret) else { return out };
+    let Some(call) = code.last().filter(|d| d.insn.is_call_near() || d.insn.is_call_near_indirect()) else {
+        return out;
+    };
+    let at = |a: u64| crate::provenance_text::label(&caller_name, Some(start), a);
+    for reg in runtime::callee_saved(cx.trace.arch) {
+        let Some(r) = gpr(reg).filter(|_| *reg != "rsp") else { continue };
+        let Some(dw) = dwarf_number(r) else { continue };
+        let Some((cfa_reg, cfa_off, off)) = mem.0.cfi_saved_slot(pc, dw) else { continue };
+        let cfa_base = match cfa_reg {
+            7 => regs.get("rsp"),
+            6 => regs.get("rbp"),
+            _ => None,
+        };
+        let Some(slot) = cfa_base.and_then(|b| b.checked_add_signed(cfa_off)).and_then(|c| c.checked_add_signed(off))
+        else {
+            continue;
+        };
+        let Some(saved) = cx.read_u64(stop, slot) else { continue };
+        let writer = code[..code.len() - 1].iter().rev().find(|d| writes(&mut info, &d.insn, r));
+        let from = writer.map(|w| w.address).unwrap_or(0);
+        let full = r.full_register();
+        let prior = code.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+            let i = &d.insn;
+            (0..i.op_count()).any(|k| i.op_kind(k) == iced_x86::OpKind::Memory)
+                && i.mnemonic() != iced_x86::Mnemonic::Lea
+                && i.memory_base().full_register() == full
+                && i.memory_index() == iced_x86::Register::None
+                && never_mapped(saved, i.memory_displacement64() as i64)
+        });
+        // Control went from the access to the call in a straight line (no jump between them or
+        // into them).
+        let jumps_over = |p: u64| {
+            code.iter().any(|d| {
+                let i = &d.insn;
+                let flow = !matches!(i.flow_control(), iced_x86::FlowControl::Next | iced_x86::FlowControl::Call);
+                let inside = d.address >= p && d.address < call.address;
+                let into = (i.is_jcc_short_or_near() || i.is_jmp_short_or_near())
+                    && (p + 1..=call.address).contains(&i.near_branch_target());
+                let ret = i.flow_control() == iced_x86::FlowControl::Return;
+                flow && (inside || into || !(ret || i.is_jcc_short_or_near() || i.is_jmp_short_or_near()))
+            })
+        };
+        let Some(prior) = prior.filter(|p| !jumps_over(p.address)) else { continue };
+        out.push(LiveSlot {
+            level: callee.index,
+            callee: callee.function_name(),
+            caller: caller_name.clone(),
+            caller_index: caller.index,
+            reg,
+            slot,
+            saved,
+            slot_source: (
+                format!(
+                    "{}'s CFI saves {reg} at CFA{off} (CFA = {} {cfa_off:+})",
+                    callee.function_name(),
+                    if cfa_reg == 7 { "rsp" } else { "rbp" }
+                ),
+                None,
+            ),
+            prior: (at(prior.address), prior.text.clone(), None),
+            call: (at(call.address), call.text.clone(), None),
+            writer: writer.map(|w| (at(w.address), w.text.clone(), None)),
+        });
+    }
+    out
 }
 
 /// [`returned_clobber`] for AArch64 (A64 decoded with yaxpeax-arm, [`crate::provenance_a64`]):
@@ -318,7 +721,9 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     };
     let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
     let mut how = match &effect {
-        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
+        // (The shown-code variant comes only from an x86-64 transcript's text.)
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
+        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
             caller_at(prior.0),
             prior.1,
@@ -365,6 +770,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     }
     for (si, stop) in cx.stops() {
         returned_clobber(cx, si, stop, out);
+        live_slot_overwritten(cx, si, stop, out);
         returned_clobber_a64(cx, si, stop, out);
     }
     for (si, stop) in cx.stops() {

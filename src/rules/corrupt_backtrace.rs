@@ -26,6 +26,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
   `0x4141414141414149` = `0x4141414141414141 + 8`, means that word was overwritten);
 - `Backtrace stopped: previous frame identical to this frame (corrupt stack?)` and
   `… inner to this frame (corrupt stack?)`.
+- Go's own traceback saying so: `runtime: g 20: unexpected return pc for F called from 0x…`
+  (a saved return address outside every Go function; Go then dies with `fatal error: unknown
+  caller pc`), reported as an error.
 
 The finding names the last good frame (the function whose frame was overrun) and the range of
 frames to disregard.
@@ -136,6 +139,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let alloc = allocator(cx.trace);
     for (si, stop) in cx.stops() {
+        // Go's traceback said so: a return address outside every Go function.
+        if let Some(m) = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::UnexpectedReturnPc)) {
+            let th = stop.crashed_thread();
+            let f = Finding::new(
+                &RULE,
+                format!(
+                    "the Go runtime's unwinder found a return address outside every function ({}): the goroutine's stack was overwritten, and the frames past it are not real",
+                    m.text.trim()
+                ),
+            )
+            .at(si, th, None)
+            .severity(Severity::Error)
+            .rank(65)
+            .evidence(format!("stderr: {}", m.text.trim()), Some(m.span))
+            .step("GODEBUG=gccheckmark=1 and the race detector (go test -race) for a write through unsafe or cgo")
+            .step("look for unsafe.Pointer arithmetic, cgo callbacks and assembly that write to Go stack memory");
+            out.push(f);
+        }
         let crashed = stop.crashed_thread_index();
         for (ti, th) in stop.threads.iter().enumerate() {
             let is_crashed = Some(ti) == crashed;
@@ -377,6 +398,24 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn go_unexpected_return_pc() {
+        // The Go runtime's own word (golang/go#54306's shape): one error finding, quoting it.
+        let t = "runtime: g 20: unexpected return pc for testing.tRunner called from 0x7f3b1e02c4d1\n\
+                 stack: frame={sp:0xc00005a770, fp:0xc00005a7c0} stack=[0xc00005a000,0xc00005a800)\n\
+                 fatal error: unknown caller pc\n\n\
+                 goroutine 20 [running]:\n\
+                 testing.tRunner(0xc000102b60, 0x5eb418)\n\
+                 \t/usr/local/go/src/testing/testing.go:1446 +0x10b fp=0xc00005a7c0 sp=0xc00005a770 pc=0x4d7e2b\n";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.contains("unexpected return pc for testing.tRunner"), "{}", f[0].message);
+        assert_eq!(f[0].severity, Severity::Error);
+        // A plain Go panic says nothing of the kind.
+        let quiet = "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:3 +0x1\n";
+        assert!(run_rule(&RULE, quiet).is_empty());
+    }
 
     #[test]
     fn fires_on_smashed_stack_sample() {

@@ -25,7 +25,9 @@ code that runs them:
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
-  `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag).
+  `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag); not when the faulting
+  instruction reads through a NULL base register (a NULL pointer in the collector's own data,
+  `null-dereference`'s finding).
 
 The finding quotes the message with its line, names the frame that detected it (`_int_free`)
 and the culprit: the first frame outside libc, the allocator and the runtime
@@ -322,7 +324,17 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
         return None;
     }
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    // The faulting instruction read through a NULL base: a NULL pointer in the collector's own
+    // bookkeeping (null-dereference's finding), not an object's garbage type tag.
+    let null_base = cx
+        .fault_insn(stop)
+        .and_then(|i| crate::insn::decode(&i.text).mem)
+        .and_then(|m| m.base)
+        .is_some_and(|b| cx.reg0(stop, &b).and_then(|r| r.value) == Some(0));
     let (message, evidence_frame) = if let Some(p) = top.iter().position(|f| is_gc_mark_fn(f.function_name())) {
+        if null_base {
+            return None;
+        }
         // Frames above the mark loop must be the runtime too (by name, or by a source file in
         // Julia's tree such as work-stealing-queue.h inlined into gc_mark_and_steal).
         if !top[..p]
@@ -398,6 +410,24 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn gc_crash_through_a_null_base_is_not_a_garbage_tag() {
+        // JuliaLang/julia#53350's shape: the mark thread indexes a NULL array; the GC-crash
+        // heuristic stays quiet (null-dereference says what happened).
+        let t = "Program terminated with signal SIGSEGV, Segmentation fault.
+#0  0x00007f4a1c3e2fa6 in gc_should_mark (ptls=0x7f49a8000b70) at /julia/src/gc.c:2865
+#1  0x00007f4a1c3e30b9 in gc_mark_loop_parallel (ptls=0x7f49a8000b70, master=0) at /julia/src/gc.c:2896
+#2  0x00007f4a1c3d468a in jl_gc_mark_threadfun (arg=0x5581c4b21d20) at /julia/src/partr.c:138
+(gdb) x/i $pc
+=> 0x7f4a1c3e2fa6 <gc_should_mark+166>:\tmov    (%rax,%rdx,8),%rdi
+(gdb) p $rax
+$3 = 0
+";
+        assert!(run_rule(&RULE, t).is_empty());
+        // The same crash through a non-NULL wild base is still the GC heuristic's.
+        assert_eq!(run_rule(&RULE, &t.replace("$3 = 0", "$3 = 0xe000000000000000")).len(), 1);
+    }
 
     #[test]
     fn fires_on_double_free_sample() {

@@ -46,6 +46,9 @@ pub struct RuleContext<'a> {
     pub culprits: std::borrow::Cow<'a, [Option<Culprit>]>,
 }
 
+/// How close to sp a page fault still counts as the stack running out (no mappings printed).
+pub(crate) const FAULT_NEAR_SP: u64 = 64 << 10;
+
 impl<'a> RuleContext<'a> {
     pub fn new(parsed: &'a Parsed) -> Self {
         Self::from_trace(&parsed.trace)
@@ -65,7 +68,7 @@ impl<'a> RuleContext<'a> {
         let c = self.culprits.get(si)?.as_ref()?;
         let stop = &self.trace.stops[si];
         let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
-        let f = th.frames.get(c.position)?;
+        let f = th.frames.get(c.frame_position()?)?;
         (f.function.is_some() || f.file.is_some()).then_some((th, f))
     }
     /// Stops worth checking, with their index.
@@ -171,6 +174,24 @@ impl<'a> RuleContext<'a> {
     /// The stack pointer of frame `frame` of `th`.
     pub fn sp_at(&self, th: &Thread, frame: u32) -> Option<u64> {
         th.registers.get(&frame)?.get(self.trace.arch.sp_register())
+    }
+
+    /// Without mappings, a page fault this close to the crashed thread's frame-0 stack pointer
+    /// is the stack running out (`stack-overflow`'s heuristic): the fault address and sp.
+    /// Other rules stay quiet on it (a write into the guard page is not a write to read-only
+    /// memory).
+    pub fn fault_near_sp(&self, stop: &Stop) -> Option<(u64, u64)> {
+        if self.classifier.has_mappings() {
+            return None;
+        }
+        let a = self.fault_address(stop)?;
+        let sp = self.sp_at(stop.crashed_thread()?, 0)?;
+        let pagefault = match stop.reason.si_code {
+            Some(c) => c == crate::model::signals::SEGV_MAPERR || c == crate::model::signals::SEGV_ACCERR,
+            // lldb's `EXC_BAD_ACCESS (code=…, address=…)` carries no si_code.
+            None => stop.reason.address.is_some(),
+        };
+        (pagefault && a.abs_diff(sp) <= FAULT_NEAR_SP && a >= 0x10000).then_some((a, sp))
     }
 
     /// The address a memory operand refers to, computed from frame-0 registers. `None` when

@@ -15,7 +15,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 operand, indirect branch target or `ret` target is a non-canonical address (on x86-64, bits
 63..47 not all equal). It names the register that holds it, for example
 `rax = 0xdead000000000000 is non-canonical: mov 0x8(%rax),%rax accesses 0xdead000000000008`.
-For a `ret` the target comes from the `x/gx $sp` dump.
+For a `ret` the target comes from the `x/gx $sp` dump. A kernel oops's `general protection
+fault, probably for non-canonical address 0x…` names the address the kernel decoded itself.
 
 **Why it matters** x86-64 does not page-fault on a non-canonical address; it raises #GP, and
 Linux reports that as `si_code = 128` (SI_KERNEL) with `si_addr = 0`. The zero `si_addr`
@@ -58,10 +59,15 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let th = stop.crashed_thread();
         let canon = |v: u64| cx.classifier.is_canonical(v);
         // AArch64 (and any page fault) reports the address itself.
+        // A kernel oops's #GP line names the address it decoded from the faulting instruction
+        // (`general protection fault, probably for non-canonical address 0x…`).
+        let kernel_decoded = stop.reason.si_code == Some(SI_KERNEL) && cx.trace.formats.contains(&Format::Kernel);
         if let Some(a) = stop.reason.address.map(|a| a.0).filter(|a| !canon(*a))
-            && stop.reason.si_code.is_some_and(|c| c > 0 && c != SI_KERNEL)
+            && (stop.reason.si_code.is_some_and(|c| c > 0 && c != SI_KERNEL) || kernel_decoded)
         {
-            let f = Finding::new(&RULE, format!("fault address {a:#x} is non-canonical"))
+            let how =
+                if kernel_decoded { " (the kernel's #GP report decoded it from the faulting instruction)" } else { "" };
+            let f = Finding::new(&RULE, format!("fault address {a:#x} is non-canonical{how}"))
                 .at(si, th, Some(0))
                 .rank(60)
                 .evidence(format!("si_addr = {a:#x}"), Some(stop.reason.span))
@@ -209,6 +215,19 @@ mod tests {
             "rax = 0xdead000000000000 is non-canonical: `mov    0x8(%rax),%rax` accesses 0xdead000000000008"
         );
         assert_eq!(f[0].registers, vec!["rax"]);
+    }
+
+    #[test]
+    fn kernel_gp_oops_names_the_decoded_address() {
+        let t = "[ 8812.3] general protection fault, probably for non-canonical address 0x3f0b2ac19e55d104: 0000 [#1] SMP NOPTI
+[ 8812.3] RIP: 0010:kmem_cache_alloc_trace+0x9b/0x2a0
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.starts_with("fault address 0x3f0b2ac19e55d104 is non-canonical"), "{}", f[0].message);
+        // A user-space #GP (SI_KERNEL, si_addr 0) without the instruction stays quiet.
+        let quiet = "Program received signal SIGSEGV, Segmentation fault.\n0x0000000000401136 in f () at a.c:3\n(gdb) p $_siginfo.si_code\n$1 = 128\n";
+        assert!(run_rule(&RULE, quiet).is_empty());
     }
 
     #[test]

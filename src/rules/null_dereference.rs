@@ -13,7 +13,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGSEGV or SIGBUS whose fault address (`si_addr`) lies in the zero
 page (below 0x1000): the program read or wrote a field of a NULL pointer. When the faulting
 instruction is in the dump, the rule names the base register and the field offset, for example
-`read of field at offset 0x18 through rax = 0x0`.
+`read of field at offset 0x18 through rax = 0x0`. Without a fault address, a NULL base indexed
+by a register that was not printed (`mov (%rax,%rdx,8),%rdi`, rax = 0) is a NULL array pointer
+(heuristic: the offset is unknown).
 
 When frame #0's argument list has pointer arguments printed as `0x0` (`f (p=0x0)`,
 `p=p@entry=0x0`), an evidence line labelled `heuristic:` names them: a likely source of the
@@ -92,6 +94,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             via = Some((base.clone(), v, m.disp, acc));
         }
+        // A NULL base indexed by a register that was not printed (`mov (%rax,%rdx,8),%rdi` with
+        // rax = 0): the address is index × scale + disp, unknown, but the array pointer is NULL.
+        let mut null_array: Option<(String, String)> = None;
+        if via.is_none()
+            && r.address.is_none()
+            && let Some(d) = &decoded
+            && let (Some(m), Some(_)) = (&d.mem, d.access)
+            && let (Some(base), Some(index)) = (&m.base, &m.index)
+            && cx.reg0(stop, base).and_then(|r| r.value) == Some(0)
+            && cx.reg0(stop, index).and_then(|r| r.value).is_none()
+        {
+            null_array = Some((base.clone(), index.clone()));
+        }
         let computed = via.as_ref().map(|(_, v, disp, _)| v.wrapping_add(*disp as u64));
         // What the instruction accessed, for checking a zero si_addr: push/call/ret access the
         // stack, at sp.
@@ -105,7 +120,31 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             (Some(a), _) if a.0 == 0 && r.si_code.is_none() && accessed.is_some_and(|c| c >= 0x1000) => continue,
             (Some(a), _) => (a.0, true),
             (None, Some(c)) => (c, false),
-            (None, None) => continue,
+            (None, None) => {
+                if let Some((base, index)) = null_array {
+                    let where_ = th.and_then(|t| t.frames.first()).map(|f| format!(" in {}", f.function_name()));
+                    let i = insn.map(|i| i.text.trim().to_string()).unwrap_or_default();
+                    let mut f = Finding::new(
+                        &RULE,
+                        format!(
+                            "`{i}` indexes through {base} = 0x0{}: a NULL array pointer ({index} was not printed, so the offset is unknown)",
+                            where_.unwrap_or_default()
+                        ),
+                    )
+                    .at(si, th, Some(0))
+                    .rank(50)
+                    .register(&base)
+                    .heuristic();
+                    if let Some(reg) = cx.reg0(stop, &base) {
+                        f = f.evidence(format!("{base} = 0x0"), Some(reg.span));
+                    }
+                    if let Some(ins) = insn {
+                        f = f.evidence(format!("faulting instruction: {}", ins.text), Some(ins.span));
+                    }
+                    out.push(f.step(format!("p ${index}")).step("p $_siginfo._sifields._sigfault.si_addr"));
+                }
+                continue;
+            }
         };
         if addr >= 0x1000 {
             continue;
@@ -233,6 +272,26 @@ rip            0x555555555139      0x555555555139 <get_d+16>
 (gdb) p $_siginfo
 $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_addr = 0x18, _addr_lsb = 0}}}
 ";
+
+    #[test]
+    fn null_array_pointer_indexed_by_an_unprinted_register() {
+        // JuliaLang/julia#53350's shape: a core, `p $rax` = 0, the index register not printed.
+        let t = "Program terminated with signal SIGSEGV, Segmentation fault.
+#0  0x00007f4a1c3e2fa6 in gc_should_mark (ptls=0x7f49a8000b70) at /julia/src/gc.c:2865
+(gdb) x/i $pc
+=> 0x7f4a1c3e2fa6 <gc_should_mark+166>:\tmov    (%rax,%rdx,8),%rdi
+(gdb) p $rax
+$3 = 0
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.contains("indexes through rax = 0x0"), "{}", f[0].message);
+        // The index printed and non-zero: the address is known and not in the zero page.
+        let known = format!("{t}(gdb) p $rdx\n$4 = 4096\n");
+        assert!(run_rule(&RULE, &known).is_empty());
+        // A non-NULL base: quiet.
+        assert!(run_rule(&RULE, &t.replace("$3 = 0", "$3 = 140737353")).is_empty());
+    }
 
     #[test]
     fn fires_with_base_register_and_offset() {

@@ -36,7 +36,11 @@ value, where the printed value cannot be that value:
   evidence also names the instruction that last wrote the register, walking out from frame #0
   through the frames whose code before their pc does not write it (`r13 was last written at
   run_pass_manager+0x8: mov %rsi,%r13 (frame #2)`; on AArch64, decoded with yaxpeax-arm:
-  `x20 was last written at run_pass_manager+0x14: mov x20, x1 (frame #2)`).
+  `x20 was last written at run_pass_manager+0x14: mov x20, x1 (frame #2)`). Without the binary
+  (x86-64), the same walk reads the transcript's own disassembly of the frames (gdb
+  `disassemble`, `/r`, `x/i`, AT&T or Intel; lldb `disassemble --frame`) and says so, with how
+  much each frame's listing covered; a listing that does not start at the function's entry only
+  shows that the register is "not written in the N instructions shown".
 - Go ABIInternal frames keep `g` in r14 (amd64) or x28 (arm64): it must be a heap, anonymous or
   `.bss` pointer, and when `x/4gx $r14` shows `stack.lo`/`stack.hi`, sp should lie between them.
 - GHC code keeps BaseReg in r13 (x19 on AArch64): a pointer into writable memory.
@@ -342,9 +346,9 @@ impl<'c, 'a> Site<'c, 'a> {
         None
     }
 
-    /// Register provenance from the machine code (a core, or a transcript with `--exe`): the
-    /// instruction that last wrote the register, walking out from frame #0 through the
-    /// frames that pass it on unchanged.
+    /// Register provenance from the machine code (a core, or a transcript with `--exe`), else
+    /// from the transcript's own disassembly: the instruction that last wrote the register,
+    /// walking out from frame #0 through the frames that pass it on unchanged.
     fn origin(&self) -> Option<String> {
         use crate::model::Arch;
         use crate::provenance::{Origin, gpr, register_origin};
@@ -356,15 +360,25 @@ impl<'c, 'a> Site<'c, 'a> {
             format!("{} (frame #{})", f.function_name(), f.index)
         };
         let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
-        let origin = match self.cx.trace.arch {
-            Arch::X86_64 => register_origin(self.cx.trace, self.th, gpr(self.p.register)?, 32)?,
+        let binary = match self.cx.trace.arch {
+            Arch::X86_64 => gpr(self.p.register).and_then(|r| register_origin(self.cx.trace, self.th, r, 32)),
             Arch::Aarch64 => {
                 use crate::provenance_a64 as a64;
-                a64::register_origin(self.cx.trace, self.th, a64::gpr(self.p.register)?, 32)?
+                a64::gpr(self.p.register).and_then(|r| a64::register_origin(self.cx.trace, self.th, r, 32))
             }
             _ => return None,
         };
-        match origin {
+        let (origin, source) = match binary {
+            Some(o) => (o, String::new()),
+            // Without the machine code, the transcript's own disassembly (x86-64).
+            None if self.cx.trace.arch == Arch::X86_64 => {
+                let (o, covers) = crate::provenance_text::register_origin(self.stop, self.th, self.p.register, 32)?;
+                let shown: Vec<String> = covers.iter().map(|c| c.describe(self.th)).collect();
+                (o, format!(" (from the transcript's disassembly: {})", shown.join("; ")))
+            }
+            None => return None,
+        };
+        let sentence = match origin {
             Origin::Written { pos, label, text, through, .. } => {
                 let mut t = format!(
                     "{} was last written at {label}: `{text}` (frame #{})",
@@ -374,18 +388,35 @@ impl<'c, 'a> Site<'c, 'a> {
                     let names: Vec<String> = through.iter().map(named).collect();
                     t.push_str(&format!("; not written since by {}, which pass it on", names.join(", ")));
                 }
-                Some(t)
+                t
             }
             Origin::NotFound { pos, through } => {
                 let names: Vec<String> = through.iter().map(named).collect();
-                Some(format!(
+                format!(
                     "{} is not written in {} before their pc: inherited from {}",
                     self.p.register,
                     names.join(", "),
                     name(pos)
-                ))
+                )
             }
-        }
+            Origin::NotInShown { pos, shown, through } => {
+                let mut t = format!(
+                    "{} is not written in the {shown} instructions shown of {} before its pc",
+                    self.p.register,
+                    name(pos)
+                );
+                if !through.is_empty() {
+                    let names: Vec<String> = through.iter().map(named).collect();
+                    t.push_str(&format!(", nor by {}, which pass it on", names.join(", ")));
+                }
+                t.push_str(&format!(
+                    "; they are not all of its code before the pc (the listing starts after its entry, or jumps come from outside it), so where {} was set is not shown",
+                    self.p.register
+                ));
+                t
+            }
+        };
+        Some(sentence + &source)
     }
 
     /// Argument registers (frame #0 only: above it they show frame-0 values) equal to `v`.

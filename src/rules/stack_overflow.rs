@@ -3,7 +3,6 @@
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, RuleSamples, Sample, Severity};
 use crate::classify::RegionKind;
-use crate::model::signals::{SEGV_ACCERR, SEGV_MAPERR};
 use crate::model::*;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
@@ -15,11 +14,13 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 (`---p`) directly below a thread stack, or at most 1 MiB (the kernel's default
 `stack_guard_gap`) below the mapping that holds the crashed thread's stack, such as `[stack]`.
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
-finding. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
+finding, and so is a fault or an x86-64 sp at most 64 KiB below `0x7fffff7ff000`, where an
+8 MiB main-thread stack ends when ASLR is off (gdb's and lldb's default run). Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
-address …` and valgrind's `Stack overflow in thread #1: can't grow stack to …` are reported
-as such (exact: the tool says so). When the program's
+address …`, valgrind's `Stack overflow in thread #1: can't grow stack to …` and Go's
+`runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack overflow` (no
+signal at all) are reported as such (exact: the tool says so). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
@@ -55,8 +56,19 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 /// The kernel's default `stack_guard_gap` (256 pages): how far below a stack a fault still
 /// counts as running off its end.
 const GAP: u64 = 1 << 20;
-/// Without mappings: a page fault this close to sp.
-const NEAR_SP: u64 = 64 << 10;
+/// How far below the end of a non-randomized main stack a fault or sp still counts.
+const NOASLR_SLACK: u64 = 64 << 10;
+
+/// Where an 8 MiB main-thread stack ends when ASLR is off: x86-64's stack top is
+/// 0x7ffffffff000 then (the 47-bit user space's last page), so the default `ulimit -s` of
+/// 8 MiB ends at 0x7fffff7ff000.
+fn noaslr_main_stack_end(arch: Arch) -> Option<u64> {
+    match arch {
+        Arch::X86_64 => Some(0x7fff_ffff_f000 - (8 << 20)),
+        _ => None,
+    }
+}
+
 /// A backtrace at least this deep, mostly one function, is runaway recursion.
 const DEEP: u32 = 1000;
 
@@ -123,7 +135,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // A checker that says so: ASan's `stack-overflow on address …` (a runtime-error stop
         // without a signal number), valgrind's `Stack overflow in thread #1: can't grow stack`.
         let checker_says = stop.checker.as_ref().filter(|c| c.kind == Some("stack-overflow"));
-        if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() {
+        // A runtime that says so: Rust's guard-page handler (`thread 'main' has overflowed its
+        // stack`), valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`),
+        // Go (`runtime: goroutine stack exceeds 1000000000-byte limit`, no signal at all).
+        let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
+        if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() && said.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
@@ -151,11 +167,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 } else if sp < lo {
                     msg = Some(format!("{sp_name} = {sp:#x} is {:#x} bytes below the stack {range}", lo - sp));
                 }
-            } else if !cx.classifier.has_mappings()
-                && let Some(a) = fault
-            {
-                let pagefault = matches!(stop.reason.si_code, Some(SEGV_MAPERR) | Some(SEGV_ACCERR));
-                if pagefault && a.abs_diff(sp) <= NEAR_SP && a >= 0x10000 {
+            } else if let Some((a, sp)) = cx.fault_near_sp(stop) {
+                {
                     heuristic = true;
                     msg = Some(format!(
                         "fault address {a:#x} is {:#x} bytes {} {sp_name} = {sp:#x}: the stack ran out (no mappings printed)",
@@ -165,11 +178,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
-        // Rust's guard-page handler said so: `thread 'main' has overflowed its stack`; so did
-        // valgrind (`Stack overflow in thread #1: can't grow stack to 0x1ffe801000`).
-        let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
         let valgrind = cx.trace.formats.contains(&Format::Valgrind);
-        let (rust_msg, vg_msg) = if valgrind { (None, said) } else { (said, None) };
+        let go = cx.trace.formats.contains(&Format::Go);
+        let (rust_msg, vg_msg) = if valgrind || go { (None, said) } else { (said, None) };
         if msg.is_none()
             && let Some(m) = rust_msg
         {
@@ -181,12 +192,34 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = vg_msg
         {
-            msg = Some(format!("valgrind: {}", m.text.trim()));
+            msg = Some(if valgrind {
+                format!("valgrind: {}", m.text.trim())
+            } else {
+                format!("the Go runtime says `{}`", m.text.trim())
+            });
         }
         if msg.is_none()
             && let Some(c) = checker_says
         {
             msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
+        }
+        // No mappings, but the run had ASLR off (gdb's and lldb's default), so the main
+        // thread's stack ends at a known address: the top is fixed and the default limit is
+        // 8 MiB. A fault or an sp just below that end is the stack running out.
+        if msg.is_none()
+            && !cx.classifier.has_mappings()
+            && let Some(end) = noaslr_main_stack_end(cx.trace.arch)
+        {
+            let pagefault =
+                fault.filter(|_| matches!(stop.reason.si_code, Some(1) | Some(2)) || stop.reason.si_code.is_none());
+            let hit = pagefault.map(|a| ("fault address", a)).or(sp.map(|s| (sp_name, s)));
+            if let Some((what, v)) = hit.filter(|(_, v)| *v < end && end - *v <= NOASLR_SLACK) {
+                heuristic = true;
+                msg = Some(format!(
+                    "{what} {v:#x} is {:#x} bytes below {end:#x}, where an 8 MiB main-thread stack ends when ASLR is off (gdb's and lldb's default): the stack ran out (no mappings printed)",
+                    end - v
+                ));
+            }
         }
         if msg.is_none()
             && fault.is_none()
@@ -295,6 +328,42 @@ SUMMARY: AddressSanitizer: stack-overflow src/overflow.c:7 in walk
             "fault address 0x7fffff7fe108 is 0xef8 bytes below the stack 0x7fffff7ff000-0x7ffffffff000 ([stack]); walk recurses 2074 frames deep (rsp = 0x7fffff7fe100)"
         );
         assert!(!f[0].heuristic);
+    }
+
+    #[test]
+    fn sp_below_the_end_of_a_non_randomized_main_stack() {
+        // PEDA's context after an unbounded recursion under gdb (marcobambini/gravity#134's
+        // shape): no mappings, no siginfo, rsp 0x90 bytes below 0x7fffff7ff000.
+        let t = "Program received signal SIGSEGV, Segmentation fault.
+0x0000000000422b16 in value_load (vm=0x649110) at runtime/value.c:412
+(gdb) info registers rsp rip
+rsp            0x7fffff7fef70      0x7fffff7fef70
+rip            0x422b16            0x422b16 <value_load+278>
+";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.contains("0x90 bytes below 0x7fffff7ff000"), "{}", f[0].message);
+        assert!(f[0].heuristic);
+        // An ordinary main-thread sp under gdb: quiet.
+        assert!(run_rule(&RULE, &t.replace("0x7fffff7fef70", "0x7fffffffd4e0")).is_empty());
+        // Far below the end (a different stack): quiet.
+        assert!(run_rule(&RULE, &t.replace("0x7fffff7fef70", "0x7ffff75fe000")).is_empty());
+    }
+
+    #[test]
+    fn go_goroutine_stack_limit() {
+        // Go refuses to grow a goroutine's stack: no signal, the runtime's word.
+        let t = "runtime: goroutine stack exceeds 1000000000-byte limit\n\
+                 runtime: sp=0xc0203a0390 stack=[0xc0203a0000, 0xc0403a0000]\n\
+                 fatal error: stack overflow\n\n\
+                 goroutine 1 [running]:\n\
+                 main.walk(0x1)\n\t/x/main.go:9 +0x2a fp=0xc0203a03a0 sp=0xc0203a0398 pc=0x4a21c5\n";
+        let f = run_rule(&RULE, t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.starts_with("the Go runtime says `runtime: goroutine stack exceeds"), "{}", f[0].message);
+        // Another Go fatal error is not a stack overflow.
+        let quiet = "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main()\n\t/x/main.go:3 +0x1\n";
+        assert!(run_rule(&RULE, quiet).is_empty());
     }
 
     #[test]

@@ -13,7 +13,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 permission that is readable or executable (`r--p`, `r-xp`: `.rodata`, RELRO, code, a read-only
 `mmap`), when the faulting instruction writes (`mov %dl,(%rax)`) or, without a disassembly,
 when the kernel reported `SEGV_ACCERR`. Without `info proc mappings`, `SEGV_ACCERR` plus a
-writing instruction is reported as a heuristic finding.
+writing instruction is reported as a heuristic finding, except within 64 KiB of sp: that is the
+stack running into its guard page, `stack-overflow`'s finding.
 
 **Why it matters** Typical causes: modifying a string literal, writing through a `const` object
 placed in `.rodata`, writing to a RELRO-protected GOT or vtable after startup, or a stray
@@ -87,8 +88,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             }
             None if cx.classifier.has_mappings() => continue,
             None => {
-                // No mappings: only the kernel's word that permissions were denied.
-                if !accerr || access.is_none() {
+                // No mappings: only the kernel's word that permissions were denied. A write
+                // just past the stack pointer is the stack running into its guard page
+                // (stack-overflow's case), not a write to read-only memory.
+                if !accerr || access.is_none() || cx.fault_near_sp(stop).is_some() {
                     continue;
                 }
                 // A denied write within 64 KiB of sp is a stack's guard page (a stack is
@@ -159,6 +162,26 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
+
+    #[test]
+    fn quiet_on_a_write_into_the_stack_guard() {
+        // No mappings, SEGV_ACCERR on a store just past rsp: the stack ran out (stack-overflow's
+        // finding), not a write to read-only memory (lenticularis39/axpbox#112's shape).
+        let t = "* thread #2, name = 'emu', stop reason = signal SIGSEGV: invalid permissions for mapped object (fault address: 0x8210e3ff8)
+    frame #0: 0x00000000002a4b18 emu`Cpu::lookupTlb(unsigned long, int) + 8
+->  0x2a4b18 <+8>:  movq   %rsi, -0x18(%rbp)
+(lldb) register read rsp rbp
+     rsp = 0x00000008210e3fe0
+     rbp = 0x00000008210e4010
+";
+        assert!(run_rule(&RULE, t).is_empty());
+        assert_eq!(run_rule(&crate::rules::stack_overflow::RULE, t).len(), 1);
+        // The same store far from rsp is still a write to read-only memory.
+        let far =
+            t.replace("0x00000008210e3fe0", "0x00007ffd3e1c2f00").replace("0x00000008210e4010", "0x00007ffd3e1c2f40");
+        let far = far.replace("0x8210e3ff8)", "0x55d1c3a0b010)");
+        assert_eq!(run_rule(&RULE, &far).len(), 1);
+    }
 
     #[test]
     fn write_rodata_sample() {

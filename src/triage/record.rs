@@ -114,8 +114,13 @@ pub fn records(report: &InputReport, n: usize, version: Option<&str>) -> Vec<Cra
         let thread = stop.crashed_thread();
         let frames_src = thread.map(|t| t.frames.as_slice()).unwrap_or(&[]);
         // The meaningful frames start at the culprit (frames above it are machinery).
-        let culprit_pos = report.culprits.get(si).and_then(|c| c.as_ref()).map(|c| c.position);
+        let culprit_pos = report.culprits.get(si).and_then(|c| c.as_ref()).and_then(|c| c.frame_position());
         let mut key_frames = Vec::new();
+        // A culprit the backtrace does not reach, named by a message (musl's assert): it is
+        // the first key frame.
+        if let Some(site) = report.culprits.get(si).and_then(|c| c.as_ref()).and_then(|c| c.named_by_message.as_ref()) {
+            key_frames.push(signature::normalize_function(&site.function));
+        }
         let mut frames = Vec::new();
         for (pos, f) in frames_src.iter().enumerate() {
             let meaningful = signature::is_meaningful(f) && culprit_pos.is_none_or(|c| pos >= c);

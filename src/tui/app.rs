@@ -537,7 +537,7 @@ impl App {
     }
     pub fn is_culprit(&self, pos: usize) -> bool {
         let Some(Some(c)) = self.ir.culprits.get(self.stop) else { return false };
-        self.current_thread().map(|t| *t.id == *c.thread).unwrap_or(false) && c.position == pos
+        self.current_thread().map(|t| *t.id == *c.thread).unwrap_or(false) && c.frame_position() == Some(pos)
     }
 
     // ----- notes --------------------------------------------------------------------

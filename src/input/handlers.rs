@@ -1,0 +1,544 @@
+//! Crash reports a program's own signal handler or its C library prints, without a debugger:
+//!
+//! glibc (before 2.26) on a heap check or the stack protector, with its backtrace and the
+//! process's memory map:
+//!
+//! ```text
+//! *** Error in `/home/dev/interp': realloc(): invalid next size: 0x0000000001a6e2b0 ***
+//! *** stack smashing detected ***: ./peerd terminated
+//! ======= Backtrace: =========
+//! /lib/x86_64-linux-gnu/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]
+//! /home/dev/interp[0x43a1bf]
+//! ======= Memory map: ========
+//! 00400000-0047a000 r-xp 00000000 fc:01 5121803       /home/dev/interp
+//! ```
+//!
+//! glog's failure signal handler (`InstallFailureSignalHandler`):
+//!
+//! ```text
+//! *** Aborted at 1710148364 (unix time) try "date -d @1710148364" if you are using GNU date ***
+//! PC: @     0x7f2a81c9e9fc pthread_kill
+//! *** SIGSEGV (@0x0) received by PID 77410 (TID 0x7f2a7d9f1b80) from PID 0; stack trace: ***
+//!     @     0x55c1d8e3ae04 scene::RegionDetector::refineBorder()
+//! ```
+//!
+//! Open MPI's (`opal_show_stackframe`), with glibc's `backtrace_symbols` rows or macOS's:
+//!
+//! ```text
+//! [host:51877] *** Process received signal ***
+//! [host:51877] Signal: Segmentation fault (11)
+//! [host:51877] Signal code: Address not mapped (1)
+//! [host:51877] Failing at address: 0x10
+//! [host:51877] [ 0] /lib64/libpthread.so.0(+0xf630)[0x7f...]
+//! [host:51877] [ 1] 0   libmodel.so   0x0000000104c1a2d0 _ZN4Core3getEv + 36
+//! [host:51877] *** End of error message ***
+//! ```
+//!
+//! and backward-cpp's `SignalHandling` (frames printed outermost first, `#0` last):
+//!
+//! ```text
+//! Stack trace (most recent call last):
+//! #1    Object "/home/dev/tool", at 0x55b3c1e4af5c, in Table::at(unsigned long) const
+//!       Source "/home/dev/tool/table.h", line 19, in at [0x55b3c1e4af5c]
+//!          18:     return rows_[i];
+//!       >  19: }
+//! ```
+//!
+//! Each report is a stop with one thread, `1`. Frame rows name a pc and a module; mangled C++
+//! names are demangled.
+
+use super::Builder;
+use super::lexemes::parse_hex;
+use crate::model::*;
+
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(crate) enum HandlerMode {
+    #[default]
+    None,
+    /// Inside glibc's `======= Backtrace: =========`.
+    GlibcBacktrace,
+    /// Inside glibc's `======= Memory map: ========`.
+    GlibcMaps,
+    /// After glog's `*** SIG… received by PID …; stack trace: ***`.
+    Glog,
+    /// Between Open MPI's `*** Process received signal ***` and `*** End of error message ***`.
+    OpenMpi,
+    /// After backward-cpp's `Stack trace (most recent call last):`.
+    Backward,
+}
+
+#[derive(Clone, Default)]
+pub(crate) struct HandlerState {
+    pub mode: HandlerMode,
+    next_index: u32,
+    /// backward-cpp: the frame the `Source "…"` line belongs to.
+    last_frame: Option<u32>,
+    /// A report is open (its first line was seen): later section headings belong to it.
+    open: bool,
+}
+
+pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim();
+    if t.is_empty() {
+        return false;
+    }
+    if opening(b, t, n) {
+        return true;
+    }
+    // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
+    if b.handlers.open && is_shell_verdict(t) {
+        b.handlers.mode = HandlerMode::None;
+        b.add_message(t, n);
+        return true;
+    }
+    match b.handlers.mode {
+        HandlerMode::None => false,
+        HandlerMode::GlibcBacktrace => {
+            if t.starts_with("======= Memory map:") {
+                b.handlers.mode = HandlerMode::GlibcMaps;
+                return true;
+            }
+            match glibc_row(t) {
+                Some(r) => {
+                    put(b, r, n);
+                    true
+                }
+                None => end(b),
+            }
+        }
+        HandlerMode::GlibcMaps => maps_row(b, t, n) || end(b),
+        HandlerMode::Glog => match t.strip_prefix("@ ").and_then(glog_row) {
+            Some(r) => {
+                put(b, r, n);
+                true
+            }
+            None => end(b),
+        },
+        HandlerMode::OpenMpi => openmpi_line(b, t, n),
+        HandlerMode::Backward => backward_line(b, l, t, n),
+    }
+}
+
+fn is_shell_verdict(t: &str) -> bool {
+    let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
+    matches!(
+        t,
+        "Aborted"
+            | "Segmentation fault"
+            | "Bus error"
+            | "Illegal instruction"
+            | "Segmentation fault: 11"
+            | "Bus error: 10"
+            | "Abort trap: 6"
+            | "Illegal instruction: 4"
+    )
+}
+
+fn end(b: &mut Builder) -> bool {
+    b.handlers.mode = HandlerMode::None;
+    false
+}
+
+/// The first line of a report.
+fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
+    // glibc's report: its first line (`*** Error in `prog': MESSAGE: 0x… ***`, `*** stack
+    // smashing detected ***: prog terminated`) is an abort message like any other (newer glibc
+    // prints only that line, before the debugger's own stop); the backtrace that only older glibc
+    // prints after it opens the report.
+    if t.starts_with("======= Backtrace: ") && t.trim_end_matches('=').trim_end() == "======= Backtrace:" {
+        if !b.handlers.open {
+            start(b, 6, "glibc detected an error and aborted", n);
+        }
+        b.handlers.mode = HandlerMode::GlibcBacktrace;
+        b.handlers.next_index = 0;
+        return true;
+    }
+    // glog: `*** Aborted at 1710148364 (unix time) try "date -d @…" if you are using GNU date ***`
+    if t.starts_with("*** Aborted at ") && t.contains("(unix time)") {
+        start(b, 0, "glog's failure signal handler", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Glog;
+        return true;
+    }
+    if b.handlers.mode == HandlerMode::Glog && t.starts_with("PC: @ ") {
+        b.add_message(t, n);
+        return true;
+    }
+    // `*** SIGSEGV (@0x0) received by PID 77410 (TID 0x…) from PID 0; stack trace: ***`
+    if let Some(r) = t.strip_prefix("*** SIG")
+        && t.ends_with("stack trace: ***")
+        && let Some((name, rest)) = r.split_once(" (@")
+        && let Some((addr, _)) = rest.split_once(')')
+    {
+        if b.handlers.mode != HandlerMode::Glog {
+            start(b, 0, "glog's failure signal handler", n);
+        }
+        let signame = format!("SIG{name}");
+        let si = b.ensure_stop();
+        let r = &mut b.trace.stops[si].reason;
+        r.signo = crate::model::signals::signo(&signame);
+        r.signal = Some(signame.as_str().into());
+        // For a fault the `@` is si_addr; for a sent signal glog prints the sender's (pid, uid).
+        if matches!(r.signo, Some(11) | Some(7) | Some(4) | Some(8)) {
+            r.address = parse_hex(addr).map(Address);
+        }
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Glog;
+        b.handlers.next_index = 0;
+        return true;
+    }
+    // Open MPI: `[host:pid] *** Process received signal ***`
+    if let Some(rest) = openmpi_rest(t)
+        && rest == "*** Process received signal ***"
+    {
+        start(b, 0, "Open MPI's signal handler", n);
+        b.handlers.mode = HandlerMode::OpenMpi;
+        b.handlers.next_index = 0;
+        return true;
+    }
+    if t == "Stack trace (most recent call last):" || t.starts_with("Stack trace (most recent call last) in thread ") {
+        start(b, 0, "backward-cpp's signal handler", n);
+        b.handlers.mode = HandlerMode::Backward;
+        return true;
+    }
+    false
+}
+
+fn start(b: &mut Builder, signo: i32, desc: &str, n: u32) {
+    b.saw(Format::Handler);
+    let mut reason = StopReason {
+        kind: StopKind::Signal,
+        description: Some(desc.into()),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    if signo != 0 {
+        reason.signo = Some(signo);
+        reason.signal = crate::model::signals::name(signo).map(Into::into);
+    }
+    b.new_stop(reason, Some("1"));
+    b.handlers = HandlerState { open: true, ..Default::default() };
+    if let Some(si) = b.stop {
+        b.trace.stops[si].threads.iter_mut().for_each(|th| th.crashed = true);
+    }
+}
+
+struct Row<'a> {
+    pc: u64,
+    function: Option<&'a str>,
+    module: Option<&'a str>,
+}
+
+fn put(b: &mut Builder, r: Row<'_>, n: u32) {
+    let index = b.handlers.next_index;
+    b.handlers.next_index += 1;
+    put_at(b, index, r, n);
+}
+
+fn put_at(b: &mut Builder, index: u32, r: Row<'_>, n: u32) {
+    let function = r.function.map(|f| {
+        let d = crate::symbolize::demangle::demangle(f);
+        b.intern(crate::symbolize::demangle::strip_params(&d))
+    });
+    let frame = Frame {
+        index,
+        pc: Some(Address(r.pc)),
+        function,
+        module: r.module.map(|m| b.intern(m)),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    let ti = b.current_thread();
+    b.put_frame(ti, frame);
+}
+
+/// glibc's `backtrace_symbols` row: `/lib/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]`,
+/// `/lib/libc.so.6(+0x777e5)[0x7fb0c3a127e5]`, `./prog[0x43a1bf]`, `[0x6e3f1c27]`.
+fn glibc_row(t: &str) -> Option<Row<'_>> {
+    let (head, pc) = t.strip_suffix(']')?.rsplit_once('[')?;
+    let pc = parse_hex(pc)?;
+    if !t[head.len() + 1..].starts_with("0x") {
+        return None;
+    }
+    let (module, function) = match head.strip_suffix(')').and_then(|h| h.rsplit_once('(')) {
+        Some((m, sym)) => {
+            let name = sym.rsplit_once('+').map_or(sym, |(s, _)| s);
+            (m, (!name.is_empty()).then_some(name))
+        }
+        None => (head, None),
+    };
+    if module.contains(char::is_whitespace) {
+        return None;
+    }
+    Some(Row { pc, function, module: (!module.is_empty()).then_some(module) })
+}
+
+/// A `/proc/PID/maps` row: `00400000-0047a000 r-xp 00000000 fc:01 5121803   /path`.
+fn maps_row(b: &mut Builder, t: &str, n: u32) -> bool {
+    let mut w = t.split_whitespace();
+    let (Some(range), Some(perms), Some(off), Some(dev), Some(inode)) =
+        (w.next(), w.next(), w.next(), w.next(), w.next())
+    else {
+        return false;
+    };
+    let path = w.collect::<Vec<_>>().join(" ");
+    let Some((lo, hi)) = range.split_once('-') else { return false };
+    let hex = |s: &str| u64::from_str_radix(s, 16).ok();
+    let (Some(lo), Some(hi), Some(off)) = (hex(lo), hex(hi), hex(off)) else { return false };
+    let perms_ok = perms.len() == 4 && perms.bytes().zip(*b"rwxp").all(|(c, f)| c == f || c == b'-' || c == b's');
+    if !perms_ok || !dev.contains(':') || !inode.bytes().all(|c| c.is_ascii_digit()) || hi < lo {
+        return false;
+    }
+    let m = Mapping {
+        start: Address(lo),
+        end: Address(hi),
+        offset: off,
+        perms: Some(perms.into()),
+        path: (!path.is_empty()).then(|| b.intern(&path)),
+        span: Span::line(n),
+    };
+    b.trace.mappings.push(m);
+    true
+}
+
+/// glog's row after `@`: `0x55c1d8e3ae04 scene::RegionDetector::refineBorder()`,
+/// `0x7f2a81c4a520 (unknown)`.
+fn glog_row(r: &str) -> Option<Row<'_>> {
+    let r = r.trim_start();
+    let (pc, sym) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
+    let pc = parse_hex(pc)?;
+    let sym = sym.trim();
+    let function = match sym {
+        "" | "(unknown)" => None,
+        s => Some(s.strip_suffix("()").unwrap_or(s)),
+    };
+    Some(Row { pc, function, module: None })
+}
+
+/// `[host:51877] rest` -> `rest`.
+fn openmpi_rest(t: &str) -> Option<&str> {
+    let (head, rest) = t.strip_prefix('[')?.split_once("] ")?;
+    let (_, pid) = head.rsplit_once(':')?;
+    (!pid.is_empty() && pid.bytes().all(|c| c.is_ascii_digit())).then_some(rest)
+}
+
+fn openmpi_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    let Some(rest) = openmpi_rest(t) else { return end(b) };
+    let si = b.ensure_stop();
+    if rest == "*** End of error message ***" {
+        b.handlers.mode = HandlerMode::None;
+        return true;
+    }
+    // `Signal: Segmentation fault (11)`, macOS `Signal: Segmentation fault: 11 (11)`.
+    if let Some(s) = rest.strip_prefix("Signal: ") {
+        let num = s.rsplit_once('(').and_then(|(_, x)| x.strip_suffix(')')).and_then(|x| x.parse::<i32>().ok());
+        let r = &mut b.trace.stops[si].reason;
+        if let Some(no) = num {
+            r.signo = Some(no);
+            r.signal = crate::model::signals::name(no).map(Into::into);
+        }
+        b.add_message(rest, n);
+        return true;
+    }
+    // `Signal code: Address not mapped (1)`, `Signal code: Invalid permissions (2)`.
+    if let Some(s) = rest.strip_prefix("Signal code: ") {
+        let code = s.rsplit_once('(').and_then(|(_, x)| x.strip_suffix(')')).and_then(|x| x.parse::<i32>().ok());
+        b.trace.stops[si].reason.si_code = code;
+        b.add_message(rest, n);
+        return true;
+    }
+    if let Some(a) = rest.strip_prefix("Failing at address: ") {
+        let v = if a.trim() == "(nil)" { Some(0) } else { parse_hex(a.trim()) };
+        b.trace.stops[si].reason.address = v.map(Address);
+        b.add_message(rest, n);
+        return true;
+    }
+    // `[ 3] …`: a frame; `[ 0]` is the signal trampoline the handler runs on.
+    if let Some(r) = rest.strip_prefix('[')
+        && let Some((idx, row)) = r.split_once(']')
+        && let Ok(index) = idx.trim().parse::<u32>()
+    {
+        let row = row.trim();
+        let parsed = glibc_row(row).or_else(|| mac_row(row));
+        let Some(parsed) = parsed else { return false };
+        put_at(b, index, parsed, n);
+        if index == 0 {
+            let ti = b.current_thread();
+            if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.first_mut()) {
+                f.signal_handler = true;
+            }
+        }
+        return true;
+    }
+    b.add_message(rest, n);
+    true
+}
+
+/// macOS `backtrace_symbols`: `0   libmodel.so     0x0000000104c1a2d0 _ZN4Core3getEv + 36`.
+fn mac_row(r: &str) -> Option<Row<'_>> {
+    let mut w = r.split_whitespace();
+    let _depth: u32 = w.next()?.parse().ok()?;
+    let module = w.next()?;
+    let pc = parse_hex(w.next()?)?;
+    let sym = w.next();
+    Some(Row { pc, function: sym, module: Some(module) })
+}
+
+fn backward_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
+    // `#3    Object "/home/dev/tool", at 0x55b3c1e4b2a6, in main`
+    if let Some(r) = t.strip_prefix('#')
+        && let Some((idx, rest)) = r.split_once(char::is_whitespace)
+        && let Ok(index) = idx.parse::<u32>()
+        && let Some(rest) = rest.trim_start().strip_prefix("Object \"")
+        && let Some((module, rest)) = rest.split_once("\", at ")
+        && let Some((pc, func)) = rest.split_once(", in ")
+        && let Some(pc) = parse_hex(pc)
+    {
+        let module = module.rsplit('/').next().unwrap_or(module);
+        put_at(b, index, Row { pc, function: Some(func.trim()), module: Some(module) }, n);
+        b.handlers.last_frame = Some(index);
+        return true;
+    }
+    // `      Source "/home/dev/tool/main.cpp", line 41, in main [0x55b3c1e4b2a6]`
+    if let Some(rest) = t.strip_prefix("Source \"")
+        && let Some((file, rest)) = rest.split_once("\", line ")
+        && let Some((line, _)) = rest.split_once(", in ")
+        && let Ok(line) = line.parse::<u32>()
+    {
+        if let Some(idx) = b.handlers.last_frame {
+            let file = b.intern(file);
+            let si = b.ensure_stop();
+            let ti = b.current_thread();
+            if let Some(f) =
+                b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.iter_mut().find(|f| f.index == idx))
+            {
+                f.file = Some(file);
+                f.line = Some(line);
+            }
+        }
+        return true;
+    }
+    // The source snippet: `         38: int main(…) {`, `      >  41:     return run(cfg);`.
+    if l.starts_with(' ') {
+        let s = t.strip_prefix('>').unwrap_or(t).trim_start();
+        if let Some((num, _)) = s.split_once(':')
+            && !num.is_empty()
+            && num.bytes().all(|c| c.is_ascii_digit())
+        {
+            return true;
+        }
+    }
+    end(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(p: &crate::model::Parsed) -> Vec<(u32, String)> {
+        p.trace.stops[0].threads[0]
+            .frames
+            .iter()
+            .map(|f| (f.index, f.function.as_deref().unwrap_or("??").to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn glibc_error_with_backtrace_and_maps() {
+        let t = "*** Error in `/x/interp': realloc(): invalid next size: 0x0000000001a6e2b0 ***
+======= Backtrace: =========
+/lib/x86_64-linux-gnu/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]
+/x/interp[0x43a1bf]
+[0x6e3f1c27]
+======= Memory map: ========
+00400000-0047a000 r-xp 00000000 fc:01 5121803                            /x/interp
+01a6e000-01ab0000 rw-p 00000000 00:00 0                                  [heap]
+7ffd3e1c2000-7ffd3e1e3000 rw-p 00000000 00:00 0
+Aborted (core dumped)
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let stop = &p.trace.stops[0];
+        assert_eq!(stop.reason.signo, Some(6));
+        assert!(stop.messages.iter().any(|m| m.kind == Some(MessageKind::HeapCorruption)));
+        assert_eq!(frames(&p), [(0, "realloc".to_string()), (1, "??".into()), (2, "??".into())]);
+        assert_eq!(stop.threads[0].frames[1].pc, Some(Address(0x43a1bf)));
+        assert_eq!(p.trace.mappings.len(), 3);
+        assert_eq!(p.trace.mappings[1].path.as_deref(), Some("[heap]"));
+        assert_eq!(p.trace.mappings[2].path, None);
+    }
+
+    #[test]
+    fn glog_failure_handler() {
+        let t = "*** Aborted at 1710148364 (unix time) try \"date -d @1710148364\" if you are using GNU date ***
+PC: @     0x55c1d8e3ae04 refine()
+*** SIGSEGV (@0x18) received by PID 77410 (TID 0x7f2a7d9f1b80) from PID 24; stack trace: ***
+    @     0x7f2a81c4a520 (unknown)
+    @     0x55c1d8e3ae04 refine()
+    @     0x55c1d8e31aff main
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.signo, r.address), (Some(11), Some(Address(0x18))));
+        assert_eq!(frames(&p), [(0, "??".to_string()), (1, "refine".into()), (2, "main".into())]);
+    }
+
+    #[test]
+    fn openmpi_report() {
+        let t = "[node7:4410] *** Process received signal ***
+[node7:4410] Signal: Segmentation fault (11)
+[node7:4410] Signal code: Address not mapped (1)
+[node7:4410] Failing at address: 0x10
+[node7:4410] [ 0] /lib64/libpthread.so.0(+0xf630)[0x7f9a1c6e3630]
+[node7:4410] [ 1] ./solver(_ZN6Solver4stepEv+0x2c)[0x401b2c]
+[node7:4410] [ 2] 0   simx    0x00000001023e1bc0 main + 220
+[node7:4410] *** End of error message ***
+Segmentation fault: 11
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0x10))));
+        assert_eq!(frames(&p), [(0, "??".to_string()), (1, "Solver::step".into()), (2, "main".into())]);
+        assert!(p.trace.stops[0].threads[0].frames[0].signal_handler);
+    }
+
+    #[test]
+    fn backward_cpp_report() {
+        let t = "Stack trace (most recent call last):
+#1    Object \"/x/tool\", at 0x55b3c1e4af5c, in Table::at(unsigned long) const
+      Source \"/x/table.h\", line 19, in at [0x55b3c1e4af5c]
+         18:     return rows_[i];
+      >  19: }
+#0    Object \"/x/tool\", at 0x55b3c1e4ae12, in Row::cell(unsigned long) const
+Segmentation fault (Address not mapped to object [(nil)])
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(frames(&p), [(0, "Row::cell".to_string()), (1, "Table::at".into())]);
+        let f1 = &p.trace.stops[0].threads[0].frames[1];
+        assert_eq!((f1.file.as_deref(), f1.line), (Some("/x/table.h"), Some(19)));
+        // psiginfo's line after the frames names the fault (`[(nil)]` is a NULL si_addr).
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0))));
+    }
+
+    #[test]
+    fn look_alikes_are_not_reports() {
+        assert!(glibc_row("see [0x10]").is_none());
+        assert!(glibc_row("a b(+0x1)[0x2]").is_none());
+        assert!(openmpi_rest("[a:b] x").is_none());
+        assert!(mac_row("0 x y z").is_none());
+        // Newer glibc's one line before gdb's stop is a message of that stop, not a report.
+        let p = crate::input::parse(
+            "*** stack smashing detected ***: terminated\n\nProgram received signal SIGABRT, Aborted.\n",
+        );
+        assert_eq!(p.trace.stops.len(), 1);
+        assert!(!p.trace.formats.contains(&Format::Handler));
+        assert_eq!(p.trace.stops[0].messages.len(), 1);
+        let p = crate::input::parse("*** Aborted ***\n");
+        assert!(!p.trace.formats.contains(&Format::Handler));
+        assert_eq!(p.diagnostics.lines_unrecognized, 1);
+    }
+}
