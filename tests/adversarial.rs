@@ -24,20 +24,9 @@ const LIMIT: Duration = Duration::from_secs(60);
 const RSS_BOUND_KB: u64 = 512 * 1024;
 
 fn tmp(name: &str) -> PathBuf {
-    // Inputs here are up to hundreds of MB: remove what earlier runs left behind (their
-    // process is gone) before writing new ones.
-    static CLEAN: std::sync::Once = std::sync::Once::new();
-    CLEAN.call_once(|| {
-        let Ok(rd) = std::fs::read_dir(std::env::temp_dir()) else { return };
-        for e in rd.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let Some(pid) = name.strip_prefix("tracecheck-adversarial-") else { continue };
-            if pid.parse::<u32>().is_ok_and(|p| p != std::process::id() && !Path::new(&format!("/proc/{p}")).exists()) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-    });
-    let d = std::env::temp_dir().join(format!("tracecheck-adversarial-{}", std::process::id()));
+    // Inputs here are up to hundreds of MB; common::scratch_root removes what earlier runs
+    // left behind.
+    let d = common::scratch_root().join(format!("tracecheck-adversarial-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d.join(name)
 }

@@ -128,7 +128,7 @@ fn rules_and_explain() {
 
 #[test]
 fn elf_input_is_refused_clearly() {
-    let dir = std::env::temp_dir().join(format!("tc-elf-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tc-elf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("core.1234");
     std::fs::write(&p, b"\x7fELF\x02\x01\x01\0garbage").unwrap();
@@ -157,7 +157,7 @@ fn json_contract_on_every_sample() {
 
 #[test]
 fn markdown_escapes_dump_text() {
-    let dir = std::env::temp_dir().join(format!("tc-md-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tc-md-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("evil.txt");
     std::fs::write(
@@ -305,7 +305,7 @@ fn mistyped_subcommand_is_suggested() {
     let o = run(&["explian", "x"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("`tracecheck explain`"));
     // A real file that happens to look like a subcommand is read, not second-guessed.
-    let dir = std::env::temp_dir().join(format!("tc-sub-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tc-sub-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(root().join("sample-traces/null-field.gdb.txt"), dir.join("rulez")).unwrap();
     let o = bin().arg("rulez").current_dir(&dir).output().unwrap();

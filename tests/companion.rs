@@ -21,7 +21,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("tracecheck-companion-{tag}-{}", std::process::id()));
+        let p = common::scratch_root().join(format!("tracecheck-companion-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&p);
         std::fs::create_dir_all(&p).unwrap();
         TempDir(p)

@@ -16,7 +16,7 @@ fn qemu_aarch64_core_reads_unwinds_and_symbolizes_like_gdb() {
     if !common::require_tools(&["aarch64-linux-gnu-gcc", "qemu-aarch64"]) {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("tracecheck-a64core-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-a64core-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-traces/src/null-field.c");

@@ -10,6 +10,7 @@
 //! * a segment and an NT_FILE mapping both at the very last address (the mapping's
 //!   permissions lookup computed `vaddr + max(memsz, 1)`).
 
+mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -104,7 +105,7 @@ fn core(notes: &[u8], loads: &[Load]) -> Vec<u8> {
 }
 
 fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracecheck-crafted-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-crafted-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
@@ -200,7 +201,7 @@ fn mapping_and_segment_at_the_last_address() {
     assert!(text.contains("#0  0x0000000000001234"), "{text}");
     let json = Command::new(env!("CARGO_BIN_EXE_tracecheck"))
         .args(["--format", "json", "--sysroot", "/nonexistent-crafted-sysroot"])
-        .arg(std::env::temp_dir().join(format!("tracecheck-crafted-{}", std::process::id())).join("top-map.core"))
+        .arg(common::scratch_root().join(format!("tracecheck-crafted-{}", std::process::id())).join("top-map.core"))
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");

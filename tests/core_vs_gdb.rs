@@ -18,7 +18,7 @@ use tracecheck::model::{Frame, Thread, Trace};
 use tracecheck::symbolize::dwarf::SymbolOptions;
 
 fn workdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tracecheck-core-{}-{}", name, std::process::id()));
+    let d = common::scratch_root().join(format!("tracecheck-core-{}-{}", name, std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

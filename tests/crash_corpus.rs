@@ -230,7 +230,7 @@ fn build_cores() -> Option<PathBuf> {
     ]) {
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("tracecheck-crash-corpus-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-crash-corpus-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new("bash")
         .arg(corpus_dir().join("regenerate.sh"))

@@ -28,7 +28,7 @@ fn streamed_markdown_says_where_the_raw_section_stops() {
 
 #[test]
 fn a_file_name_with_a_newline_or_escape_stays_one_inert_line() {
-    let dir = std::env::temp_dir().join(format!("tracecheck-honesty-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-honesty-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("evil\nFAKE LINE\u{1b}]0;title\u{7}.txt");
     std::fs::copy(common::samples_dir().join("null-field.gdb.txt"), &p).unwrap();
@@ -46,7 +46,7 @@ fn a_file_name_with_a_newline_or_escape_stays_one_inert_line() {
 
 #[test]
 fn an_exe_that_matches_no_module_is_named() {
-    let dir = std::env::temp_dir().join(format!("tracecheck-honesty-exe-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-honesty-exe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A real ELF file whose name no module of the dump has.
     let exe = dir.join("unrelated-program");

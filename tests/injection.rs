@@ -75,7 +75,7 @@ fn hostile_dump() -> Vec<u8> {
 }
 
 fn dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tracecheck-injection-{tag}-{}", std::process::id()));
+    let d = common::scratch_root().join(format!("tracecheck-injection-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("dir");
     d

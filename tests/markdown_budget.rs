@@ -93,7 +93,7 @@ fn big_input_is_trimmed_with_a_note() {
     for i in 0..20_000 {
         big.push_str(&format!("0x7fffffffe{:03x}:\t0x0000000000000000\t0x00000000{i:08x}\n", i % 4096));
     }
-    let dir = std::env::temp_dir().join(format!("tracecheck-md-budget-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-md-budget-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("big.gdb.txt");
     std::fs::write(&p, &big).unwrap();

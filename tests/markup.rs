@@ -43,7 +43,7 @@ rip            0x7ffff7e4a9fc      0x7ffff7e4a9fc <evil\u{202e}cod.exe+12 @dave 
 }
 
 fn write_dump(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracecheck-markup-{}-{name}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-markup-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("dump.txt");
     std::fs::write(&p, dump()).unwrap();

@@ -109,7 +109,7 @@ fn weaker_evidence_says_what_is_missing() {
         .filter(|l| !l.starts_with("0x5555555593") && !l.contains("->") && !l.contains("movq") && !l.contains("x/4gx"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let dir = std::env::temp_dir().join(format!("tracecheck-missing-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-missing-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("cut.lldb.txt");
     std::fs::write(&p, cut).unwrap();
@@ -132,7 +132,7 @@ fn readme_recipe_live() {
     if !common::require_tools(&["gdb", "gcc"]) {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("tracecheck-recipe-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-recipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(common::samples_dir().join("recipe/plain-null.c"), dir.join("plain-null.c")).unwrap();
     let cc = Command::new("gcc").args(["-O0", "-g", "plain-null.c", "-o", "plain-null"]).current_dir(&dir).status();

@@ -1,6 +1,7 @@
 //! `tracecheck note` from the shell and the batch markdown's use of the sidecar: notes next
 //! to what they annotate, escaped; `--list`, `--remove`; source only with `--with-source`.
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -9,7 +10,7 @@ fn bin() -> Command {
 }
 
 fn copy(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = common::scratch_root().join(format!(
         "tracecheck-notes-cli-{}-{}",
         std::process::id(),
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()

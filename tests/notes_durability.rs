@@ -13,7 +13,7 @@ fn bin() -> Command {
 }
 
 fn dump(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracecheck-notes-durability-{tag}-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-notes-durability-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let d = dir.join("null-field.gdb.txt");

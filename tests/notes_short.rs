@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use tracecheck::notes;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tracecheck-notes-short-{name}-{}", std::process::id()));
+    let d = common::scratch_root().join(format!("tracecheck-notes-short-{name}-{}", std::process::id()));
     std::fs::remove_dir_all(&d).ok();
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -75,7 +75,7 @@ fn founding_r13_writer_named_from_the_binary() {
     if !common::require_tools(&["gcc", "gdb"]) {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("tracecheck-founding-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-founding-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let exe = build(&dir);

@@ -122,7 +122,7 @@ fn build(cases: &[&str]) -> Option<PathBuf> {
     if !common::require_tools(&["gcc", "gdb", "bash"]) {
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("tracecheck-provenance-text-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-provenance-text-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new("bash")
         .arg(common::samples_dir().join("crashers/regenerate.sh"))

@@ -14,7 +14,7 @@ use std::time::Duration;
 const LIMIT: Duration = Duration::from_secs(60);
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tracecheck-special-{}-{name}", std::process::id()));
+    let d = common::scratch_root().join(format!("tracecheck-special-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

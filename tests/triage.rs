@@ -21,7 +21,7 @@ fn set_dir() -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tc-triage-{}-{name}", std::process::id()));
+    let d = common::scratch_root().join(format!("tc-triage-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

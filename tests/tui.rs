@@ -2,6 +2,7 @@
 //! pane, key sequences (navigate, add a note, export) checked against the sidecar and the
 //! markdown. Assertions are on the buffer's text.
 
+mod common;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ fn root() -> PathBuf {
 
 /// Copies a sample trace into a fresh directory (so notes and exports do not touch the repo).
 fn sample_copy(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = common::scratch_root().join(format!(
         "tracecheck-tui-{}-{}-{}",
         name.replace('.', "_"),
         std::process::id(),

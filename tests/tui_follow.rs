@@ -4,6 +4,7 @@
 //! newest one and its top finding, a partial line is not parsed, the user who went back to an
 //! earlier stop is told instead of moved, notes keep their place, and truncation resets.
 
+mod common;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::io::Write;
@@ -19,7 +20,7 @@ fn sample(name: &str) -> String {
 }
 
 fn temp_log(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracecheck-follow-{tag}-{}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-follow-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir.join("session.log")

@@ -97,7 +97,7 @@ impl Drop for Tmux {
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tracecheck-follow-tmux-{tag}-{}", std::process::id()));
+    let d = common::scratch_root().join(format!("tracecheck-follow-tmux-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

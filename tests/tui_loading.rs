@@ -4,6 +4,7 @@
 //! and check the screen (ratatui's `TestBackend`), the progress in the header, and that the
 //! finished model is the one batch mode gives.
 
+mod common;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -54,7 +55,7 @@ fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
 }
 
 fn temp_copy(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracecheck-tui-loading-{}-{name}", std::process::id()));
+    let dir = common::scratch_root().join(format!("tracecheck-tui-loading-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();

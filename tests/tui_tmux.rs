@@ -69,7 +69,7 @@ fn copy_sample(name: &str) -> PathBuf {
 /// The sample in a directory of its own per test (`tag`), as tests run in parallel.
 fn copy_sample_as(name: &str, tag: &str) -> PathBuf {
     let dir =
-        std::env::temp_dir().join(format!("tracecheck-tmux-{}-{tag}-{}", std::process::id(), name.replace('.', "_")));
+        common::scratch_root().join(format!("tracecheck-tmux-{}-{tag}-{}", std::process::id(), name.replace('.', "_")));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let dst = dir.join(name);

@@ -3,6 +3,7 @@
 //! selected frame's file only from the source directories, and notes are edited and deleted
 //! from the notes list (`m`) without ever losing one.
 
+mod common;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ fn root() -> PathBuf {
 }
 
 fn sample_copy(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = common::scratch_root().join(format!(
         "tracecheck-tui-ux-{}-{}-{}",
         name.replace('.', "_"),
         std::process::id(),

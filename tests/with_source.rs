@@ -7,6 +7,7 @@
 //! `~/…`, a symlink inside the source directory pointing outside, a symlink to /dev/zero,
 //! and a FIFO (which must not hang the report).
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,7 +16,7 @@ const SECRET: &str = "TOPSECRET-do-not-publish";
 const TOKEN: &str = "tok-3f9a1c-environment-secret";
 
 fn setup() -> (PathBuf, PathBuf) {
-    let base = std::env::temp_dir().join(format!("tracecheck-with-source-{}", std::process::id()));
+    let base = common::scratch_root().join(format!("tracecheck-with-source-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let root = base.join("project");
     let outside = base.join("outside");

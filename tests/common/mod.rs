@@ -14,6 +14,29 @@ use std::path::{Path, PathBuf};
 use tracecheck::input::Parsed;
 use tracecheck::model::*;
 
+/// The directory this test process writes its scratch files under:
+/// `$TMPDIR/tracecheck-tests/<pid>`. On first use it removes the directories of earlier test
+/// processes that are gone, so a run leaves at most its own files behind (tests that stop
+/// halfway, or keep their files to be inspected, no longer pile up in the temporary
+/// directory).
+pub fn scratch_root() -> PathBuf {
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    let base = std::env::temp_dir().join("tracecheck-tests");
+    SWEEP.call_once(|| {
+        let Ok(rd) = std::fs::read_dir(&base) else { return };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Ok(pid) = name.parse::<u32>() else { continue };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
+    let root = base.join(std::process::id().to_string());
+    std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+    root
+}
+
 pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

@@ -129,7 +129,10 @@ impl App {
         }
         let list = std::mem::take(&mut self.notes);
         self.set_notes(list);
-        self.status = Some((format!("{} was truncated or replaced; reading it from the start", self.ir.path), false));
+        // The file's name, as in the header: a long path would push the news off the footer.
+        let path = std::path::Path::new(&self.ir.path);
+        let name = path.file_name().map_or_else(|| self.ir.path.clone(), |n| n.to_string_lossy().into_owned());
+        self.status = Some((format!("{name} was truncated or replaced; reading it from the start"), false));
     }
 
     /// Takes a finished analysis of the text read so far and decides where the view goes: to
