@@ -158,6 +158,9 @@ pub fn is_machinery(f: &Frame) -> bool {
         "std::sys_common::backtrace",
         "std::backtrace_rs",
         "__rust_",
+        // rustc 1.90+ names the std-internal symbols `__rustc::rust_begin_unwind`,
+        // `__rustc::__rust_abort` (lldb prints them so; gdb drops the prefix).
+        "__rustc::",
         "__GI___",
         "__libc_",
         "__pthread_",
@@ -204,7 +207,9 @@ pub fn is_machinery(f: &Frame) -> bool {
     }
     const STD_NAMESPACES: &[&str] =
         &["core::", "std::", "alloc::", "__gnu_cxx::", "__cxxabiv1::", "panic_abort::", "panic_unwind::"];
-    if file.is_empty() && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
+    // No path to tell: no file, or only its base name (lldb prints `at mod.rs:2091:9` where
+    // gdb prints `/rustc/<hash>/library/core/src/ptr/mod.rs`).
+    if !file.contains('/') && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
     // The C++ global allocation functions (`operator new(unsigned long)`, `operator new[]`,

@@ -48,6 +48,11 @@ struct Case {
     transcript_only: Option<Vec<String>>,
     /// The same for the transcript read with `--exe` (`transcript_exe`).
     transcript_exe: Option<Vec<String>>,
+    /// The lldb transcript's own `must` (`lldb` in the manifest, with its `why`): where lldb's
+    /// output cannot show what a rule needs, and its own `mention` (lldb prints no `x@entry=`
+    /// values, for one). The culprit is never excepted.
+    lldb: Option<Vec<String>>,
+    lldb_mention: Option<BTreeMap<String, String>>,
 }
 
 fn mentions(v: &Value) -> BTreeMap<String, String> {
@@ -80,6 +85,12 @@ fn load_manifest() -> Vec<Case> {
             core_unreadable: c["core"]["unreadable"].as_str().map(str::to_string),
             transcript_only: c["transcript"].as_object().map(|o| strings(&o["must"])),
             transcript_exe: c["transcript_exe"].as_object().map(|o| strings(&o["must"])),
+            lldb: c["lldb"].as_object().map(|o| {
+                let name = c["name"].as_str().unwrap_or("?");
+                assert!(o["why"].as_str().is_some_and(|r| r.len() > 20), "{name}: an lldb exception needs its why");
+                strings(o.get("must").unwrap_or(&c["must"]))
+            }),
+            lldb_mention: c["lldb"].get("mention").map(mentions),
         })
         .collect()
 }
@@ -142,12 +153,20 @@ fn check(case: &Case, path: &str, o: &Outcome, fails: &mut BTreeSet<String>, cou
     let (must, culprit, mention) = match (&case.core, path) {
         (Some((must, culprit)), "core") => (must, culprit, &case.core_mention),
         (None, "core") => (&case.must, &case.culprit, &case.core_mention),
+        // An lldb transcript is read without the binary, like a gdb transcript (`transcript`).
+        (_, "lldb") => {
+            (case.lldb.as_ref().or(case.transcript_only.as_ref()).unwrap_or(&case.must), &case.culprit, &case.mention)
+        }
         _ => match (&case.transcript_only, &case.transcript_exe, path) {
             (Some(must), _, "transcript") | (_, Some(must), "transcript+exe") => (must, &case.culprit, &case.mention),
             _ => (&case.must, &case.culprit, &case.mention),
         },
     };
     let mention = if path == "transcript+exe" && !case.exe_mention.is_empty() { &case.exe_mention } else { mention };
+    let mention = match (&case.lldb_mention, path) {
+        (Some(m), "lldb") => m,
+        _ => mention,
+    };
     if o.signal.as_deref() != Some(case.signal.as_str()) {
         fails.insert(format!("{id}: signal is {:?}, expected {}", o.signal, case.signal));
     }
@@ -187,7 +206,8 @@ fn check_text_frames(case: &Case, transcript: &Path, fails: &mut BTreeSet<String
         digits > 0 && rest[digits..].starts_with("0x")
     });
     if glued {
-        fails.insert(format!("transcript:{}: text output glues a frame number to its address", case.name));
+        let path = if transcript.to_string_lossy().ends_with(".lldb.txt") { "lldb" } else { "transcript" };
+        fails.insert(format!("{path}:{}: text output glues a frame number to its address", case.name));
     }
 }
 
@@ -268,6 +288,28 @@ fn crash_corpus_meets_manifest() {
         transcript_culprits.insert(case.name.clone(), o.culprit);
     }
 
+    // The lldb transcripts (x86-64 cases; `regenerate.sh --lldb`): same expectations, and the
+    // culprit must be the gdb transcript's.
+    let mut lldb_cases = 0;
+    for case in &cases {
+        let t = corpus_dir().join(format!("{}.lldb.txt", case.name));
+        if case.name.starts_with("a64-") {
+            continue;
+        }
+        assert!(t.is_file(), "missing lldb transcript {}", t.display());
+        lldb_cases += 1;
+        let o = analyze(&[&t]);
+        check(case, "lldb", &o, &mut fails, &mut counts);
+        check_text_frames(case, &t, &mut fails);
+        if o.culprit != transcript_culprits[&case.name] {
+            fails.insert(format!(
+                "lldb:{}: culprit differs between gdb ({:?}) and lldb ({:?}) transcripts",
+                case.name, transcript_culprits[&case.name], o.culprit
+            ));
+        }
+    }
+    assert!(lldb_cases >= 50, "only {lldb_cases} lldb transcripts");
+
     let cores = build_cores();
     if let Some(dir) = &cores {
         for case in &cases {
@@ -311,7 +353,11 @@ fn crash_corpus_meets_manifest() {
         let _ = std::fs::remove_dir_all(dir);
     }
 
-    let runs = if cores.is_some() { "transcripts, transcripts with --exe, and cores" } else { "transcripts only" };
+    let runs = if cores.is_some() {
+        "gdb and lldb transcripts, gdb transcripts with --exe, and cores"
+    } else {
+        "gdb and lldb transcripts only"
+    };
     println!("crash corpus: {} cases, {runs}", cases.len());
     println!("{:<22} {:>4} {:>4} {:>4} {:>10} {:>8}", "rule", "TP", "FP", "FN", "precision", "recall");
     let (mut tp, mut fp, mut fn_) = (0, 0, 0);
@@ -333,6 +379,8 @@ fn crash_corpus_meets_manifest() {
     let culprit_ok =
         cases.len() - fails.iter().filter(|f| f.starts_with("transcript:") && f.contains(": culprit is")).count();
     println!("culprit right (transcripts): {culprit_ok}/{}", cases.len());
+    let lldb_ok = lldb_cases - fails.iter().filter(|f| f.starts_with("lldb:") && f.contains(": culprit is")).count();
+    println!("culprit right (lldb transcripts): {lldb_ok}/{lldb_cases}");
     println!("failures now: {}", fails.len());
     for f in &fails {
         println!("  {f}");
@@ -340,8 +388,10 @@ fn crash_corpus_meets_manifest() {
 
     let known = known_failures();
     let regressions: Vec<&String> = fails.iter().filter(|f| !known.contains(*f)).collect();
-    let fixed: Vec<&String> =
-        known.iter().filter(|k| !fails.contains(*k) && (cores.is_some() || k.starts_with("transcript:"))).collect();
+    let fixed: Vec<&String> = known
+        .iter()
+        .filter(|k| !fails.contains(*k) && (cores.is_some() || k.starts_with("transcript:") || k.starts_with("lldb:")))
+        .collect();
     assert!(regressions.is_empty(), "new failures (not in known-failures.list):\n{regressions:#?}");
     assert!(fixed.is_empty(), "fixed: remove these lines from sample-traces/crashers/known-failures.list:\n{fixed:#?}");
 }

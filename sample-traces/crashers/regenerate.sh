@@ -5,6 +5,9 @@
 #   regenerate.sh --cores DIR [name ...]     cores instead: DIR/<name> (the executable) and
 #                                            DIR/<name>.core (gdb's generate-core-file at the
 #                                            same stop); tests/crash_corpus.rs uses this.
+#   regenerate.sh --lldb [name ...]          lldb transcripts: <name>.lldb.txt here (x86-64
+#                                            cases only; the a64-* cases are skipped), the
+#                                            same programs run by lldb (see lldb_one below).
 #
 # Needs gcc, g++, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
@@ -24,6 +27,9 @@ if [[ ${1:-} == --cores ]]; then
     mode=cores
     out_dir=$(mkdir -p "$2" && cd "$2" && pwd)
     shift 2
+elif [[ ${1:-} == --lldb ]]; then
+    mode=lldb
+    shift
 fi
 
 all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsignal
@@ -297,9 +303,66 @@ a64_one() {
     printf '%-28s %8d bytes\n' "$n.gdb.txt" "$(wc -c <"$n.gdb.txt")"
 }
 
+# lldb transcripts: the commands an lldb user pastes after a crash, the same for every case,
+# run as
+#   cd $build && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C [PYTHONPATH=…] timeout 120 \
+#       lldb --batch -o run -o CMD … -k CMD … -- ./<name>
+# lldb's batch mode stops running -o commands once the program has crashed and runs the -k
+# ("on crash") list instead, so every command after `run` is given both ways: exactly one list
+# runs. Cases whose own handler must see the signal start with `process launch --stop-at-entry`,
+# `process handle SIGSEGV -s false -n false -p true` (lldb 14 cannot set a disposition before
+# there is a process) and `continue` instead of `run`. An error ends the list (like gdb's
+# command file), so the command that fails where the pc is unreadable (`disassemble --frame`)
+# comes first of those that can fail; `memory region $sp` and `memory read … $sp` fail in a Go
+# frame (lldb 14 has no Go expression support), so they come after it. lldb 14 has `thread siginfo`, but on Linux it prints a wrong si_signo and si_addr:
+# it is left out.
+lldb_commands() {
+    printf '%s\n' "bt all" "register read" "image list" "disassemble --frame" 'memory region $pc' \
+        'memory region $sp' 'memory read -s8 -fx -c8 $sp' "frame select 1" "register read" \
+        'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable"
+}
+
+# Signals lldb must pass to the program without stopping: its own handler's (as for gdb), and
+# Go's preemption signal (lldb stops on SIGURG; gdb does not).
+lldb_pass() {
+    case $1 in
+    go-nil) echo SIGURG ;;
+    *) prelude "$1" | awk '{print $2}' ;;
+    esac
+}
+
+lldb_one() {
+    local n=$1 lim sig py=() args=() kargs=() c
+    build_one "$n"
+    # Debian 12's lldb 14 looks for its Python module in the wrong place.
+    for c in /usr/lib/llvm-*/lib/python3*/dist-packages; do
+        [[ -f $c/lldb/embedded_interpreter.py ]] && py=(PYTHONPATH="$c")
+    done
+    sig=$(lldb_pass "$n")
+    if [[ -n $sig ]]; then
+        args=(-o "process launch --stop-at-entry" -o "process handle $sig -s false -n false -p true" -o continue)
+    else
+        args=(-o run)
+    fi
+    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands)
+    lim=$(stack_kib "$n")
+    (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C "${py[@]}" \
+        timeout 120 lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" >"$here/$n.lldb.txt" 2>&1 </dev/null) || true
+    printf '%-28s %8d bytes\n' "$n.lldb.txt" "$(wc -c <"$here/$n.lldb.txt")"
+}
+
 if (($#)); then cases=("$@"); else cases=("${all[@]}"); fi
 status=0
 for n in "${cases[@]}"; do
+    if [[ $mode == lldb ]]; then
+        if [[ $n == a64-* ]]; then continue; fi
+        if [[ $n == musl-* ]] && ! command -v musl-gcc >/dev/null; then
+            echo "regenerate.sh: SKIPPED $n: musl-gcc not found" >&2
+            continue
+        fi
+        lldb_one "$n"
+        continue
+    fi
     if [[ $n == a64-* ]]; then
         a64_one "$n"
         continue

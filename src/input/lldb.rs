@@ -36,6 +36,8 @@ pub(crate) enum LldbCmd {
     FrameVariable,
     ThreadList,
     Images,
+    /// `memory region ADDR`: one `[0x…-0x…) rw- [stack]` row.
+    MemoryRegion,
     Other,
 }
 
@@ -78,6 +80,7 @@ pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str])
         ("frame", "variable") | ("v" | "var", _) => LldbCmd::FrameVariable,
         ("thread", "list") => LldbCmd::ThreadList,
         ("image", "list") => LldbCmd::Images,
+        ("memory", "region") => LldbCmd::MemoryRegion,
         _ => LldbCmd::Other,
     };
     // gdb's meaning of the same verbs (`x`, `bt`, `frame`) does not apply.
@@ -231,6 +234,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         LldbCmd::FrameVariable => {
             return frame_variable(b, t, n);
+        }
+        LldbCmd::MemoryRegion => {
+            if let Some(()) = region_row(b, t, n) {
+                return true;
+            }
         }
         LldbCmd::Images => {
             if let Some(()) = image_row(b, t, n) {
@@ -414,13 +422,25 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
             reason.description = (!desc.is_empty()).then(|| desc.into());
         }
         if reason.signal.as_deref() == Some("SIGSEGV") {
-            // lldb's wording of the kernel's si_code.
-            if desc.starts_with("address not mapped to object") {
+            // lldb's wording of the kernel's si_code: lldb 15 and later, then lldb 14 and
+            // older (`invalid address`, `address access protected`).
+            if desc.starts_with("invalid address") && reason.address == Some(Address(0)) {
+                // lldb 14 words a fault the kernel reports as SI_KERNEL (a general protection
+                // fault: a non-canonical address, a misaligned movaps; si_addr 0) the same as a
+                // SEGV_MAPERR at address 0: which one it was is left unknown (no si_code), for
+                // the faulting instruction to tell.
+            } else if desc.starts_with("address not mapped to object") || desc.starts_with("invalid address") {
                 reason.si_code = Some(1);
-            } else if desc.starts_with("invalid permissions for mapped object") {
+            } else if desc.starts_with("invalid permissions for mapped object")
+                || desc.starts_with("address access protected")
+            {
                 reason.si_code = Some(2);
             }
         }
+    } else if r == "unknown crash reason" {
+        // lldb 14 on Linux: SIGSEGV, SIGBUS, SIGILL or SIGFPE with an si_code that is no fault
+        // (sent by kill/raise). Which one is left to the `raise(sig=11)` frame (`raise_signal`).
+        reason.kind = StopKind::Signal;
     } else if let Some(k) = r.strip_prefix("breakpoint ") {
         reason.kind = StopKind::Breakpoint;
         reason.number = k.split('.').next().and_then(|x| x.parse().ok());
@@ -564,18 +584,27 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
     Frame {
         index: f.index,
         pc: f.pc.map(Address),
-        function: f.function.map(|s| b.intern(s)),
+        // lldb prints a Rust symbol with its legacy hash (`header_len::h18022822527bf01d`),
+        // where gdb drops it.
+        function: f.function.map(|s| b.intern(&super::rust::clean_symbol(s))),
         args: f.args.map(Box::from),
         file: f.file.map(|s| b.intern(s)),
         line: f.line,
         column: f.column,
         module: f.module.map(|s| b.intern(s)),
         inlined: f.inlined,
-        signal_handler: false,
+        signal_handler: is_sigreturn_trampoline(f.function),
         locals: None,
         span: Span::line(n),
         ..Default::default()
     }
+}
+
+/// lldb prints the frame a signal handler returns through by its symbol, where gdb prints
+/// `<signal handler called>`: glibc's `__restore_rt`, the Linux vDSO's `__kernel_rt_sigreturn`
+/// (AArch64), macOS's `_sigtramp`, musl's `__restore_rt`/`__restore`.
+fn is_sigreturn_trampoline(function: Option<&str>) -> bool {
+    matches!(function, Some("__restore_rt" | "__restore" | "__kernel_rt_sigreturn" | "_sigtramp"))
 }
 
 fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
@@ -591,13 +620,39 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
     if f.index == 0 {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
-            let function = f.function.map(|s| b.intern(s));
+            let function = f.function.map(|s| b.intern(&super::rust::clean_symbol(s)));
             b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
+    raise_signal(b, &f);
     let frame = owned_frame(b, &f, n);
     b.put_frame(ti, frame);
     b.extend_stop_span(n);
+}
+
+/// lldb 14 stops on a SIGSEGV (SIGBUS, SIGILL, SIGFPE) sent by `raise()` with `stop reason =
+/// unknown crash reason`: the signal is the `sig=11` (`signo=11`) argument of the raise frames
+/// (`__GI_raise(sig=11)`, `__pthread_kill_implementation(…, signo=11, …)`).
+fn raise_signal(b: &mut Builder, f: &LldbFrame<'_>) {
+    let Some(si) = b.trace.stops.len().checked_sub(1) else { return };
+    let reason = &b.trace.stops[si].reason;
+    if reason.signal.is_some() || reason.description.as_deref() != Some("unknown crash reason") {
+        return;
+    }
+    let name = f.function.unwrap_or("").trim_start_matches("__GI_");
+    if !matches!(
+        name,
+        "raise" | "gsignal" | "pthread_kill" | "__pthread_kill_implementation" | "__pthread_kill_internal"
+    ) {
+        return;
+    }
+    let signo = f.args.unwrap_or("").split(", ").find_map(|a| {
+        let v = a.strip_prefix("sig=").or_else(|| a.strip_prefix("signo="))?;
+        v.parse::<i32>().ok()
+    });
+    if let Some(no) = signo.filter(|no| matches!(no, 4 | 7 | 8 | 11)) {
+        super::fill_signal(&mut b.trace.stops[si].reason, &no.to_string(), "");
+    }
 }
 
 fn selected_thread(b: &mut Builder) -> usize {
@@ -772,6 +827,35 @@ fn append_local(b: &mut Builder, text: &str) {
     }
 }
 
+/// `[0x00007ffffffde000-0x00007ffffffff000) rw- [stack]`,
+/// `[0x0000555555555000-0x0000555555556000) r-x /tmp/prog PT_LOAD[1]`,
+/// `[0x0000555555559000-0x000055555557a000) rw- [heap]`. A row with no access (`---`) is not
+/// kept: lldb 14 prints an unmapped gap and a guard page alike.
+fn region_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
+    let r = t.strip_prefix('[')?;
+    let (range, r) = r.split_once(") ")?;
+    let (lo, hi) = range.split_once('-')?;
+    let (start, end) = (parse_hex(lo)?, parse_hex(hi)?);
+    let mut words = r.split_whitespace();
+    let perms = words.next()?;
+    if perms.len() != 3 || !perms.bytes().all(|c| matches!(c, b'r' | b'w' | b'x' | b'-')) || start >= end {
+        return None;
+    }
+    if perms == "---" {
+        return Some(());
+    }
+    let path = words.next().filter(|w| !w.starts_with("PT_LOAD")).map(|p| b.intern(p));
+    b.trace.regions.push(Mapping {
+        start: Address(start),
+        end: Address(end),
+        offset: 0,
+        perms: Some(format!("{perms}p").into()),
+        path,
+        span: Span::line(n),
+    });
+    Some(())
+}
+
 /// `[  0] 05E36EED-… 0x0000555555554000 /tmp/ctest/null-field `
 fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
     let r = t.strip_prefix('[')?;
@@ -877,13 +961,54 @@ emu`Cpu::lookupTlb:
         let r = stop_reason(h.reason.unwrap(), 1);
         assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0x18))));
         assert_eq!(r.description.as_deref(), Some("address not mapped to object"));
+        // lldb 14's words: `invalid address` is SEGV_MAPERR, `address access protected`
+        // SEGV_ACCERR; a general protection fault (SI_KERNEL) is also `invalid address`, at 0.
         let r = stop_reason("signal SIGSEGV: invalid address (fault address: 0x3a)", 1);
-        assert_eq!((r.kind, r.si_code, r.address), (StopKind::Signal, None, Some(Address(0x3a))));
+        assert_eq!((r.kind, r.si_code, r.address), (StopKind::Signal, Some(1), Some(Address(0x3a))));
+        let r = stop_reason("signal SIGSEGV: address access protected (fault address: 0x7ffff7fbf004)", 1);
+        assert_eq!((r.si_code, r.address), (Some(2), Some(Address(0x7ffff7fbf004))));
+        let r = stop_reason("signal SIGSEGV: invalid address (fault address: 0x0)", 1);
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), None, Some(Address(0))));
+        let r = stop_reason("unknown crash reason", 1);
+        assert_eq!((r.kind, r.signal.as_deref()), (StopKind::Signal, None));
         let h = thread_header("thread #2: tid = 6197, 0x00007ffff7e5af16 libc.so.6`__futex_abstimed_wait_common at futex-internal.c:57:12, name = 'io-reader'").unwrap();
         assert_eq!((h.id, h.tid, h.name), ("2", Some(6197), Some("io-reader")));
         assert!(h.frame.is_some());
         assert!(thread_header("thread #two").is_none());
         assert_eq!(stop_reason("breakpoint 1.1", 1).number, Some(1));
+    }
+
+    /// lldb 14's stop for `raise(SIGSEGV)`, as recorded in the crash corpus (`raise-segv`): the
+    /// signal comes from the raise frames; Rust's legacy hash is dropped; `__restore_rt` is the
+    /// signal frame.
+    #[test]
+    fn raise_signal_rust_hash_and_trampoline() {
+        let text = "(lldb) run\nProcess 1261 stopped\n* thread #1, name = 'raise-segv', stop reason = unknown crash reason\n    frame #0: 0x00007ffff7e5eeec libc.so.6`__pthread_kill_implementation(threadid=<unavailable>, signo=11, no_tid=<unavailable>) at pthread_kill.c:44:76\n(lldb) bt all\n* thread #1, name = 'raise-segv', stop reason = unknown crash reason\n  * frame #0: 0x00007ffff7e5eeec libc.so.6`__pthread_kill_implementation(threadid=<unavailable>, signo=11, no_tid=<unavailable>) at pthread_kill.c:44:76\n    frame #1: 0x00007ffff7e0ffb2 libc.so.6`__GI_raise(sig=11) at raise.c:26:13\n    frame #2: 0x00007ffff7e10050 libc.so.6`__restore_rt\n    frame #3: 0x00005555555683c5 p`p::header_len::h18022822527bf01d(h=0x0000000000000000) at p.rs:14:14\n";
+        let t = crate::input::parse(text).trace;
+        let stop = &t.stops[0];
+        assert_eq!((stop.reason.signal.as_deref(), stop.reason.signo), (Some("SIGSEGV"), Some(11)));
+        let fr = &stop.threads[0].frames;
+        assert!(fr[2].signal_handler && !fr[1].signal_handler);
+        assert_eq!(fr[3].function.as_deref(), Some("p::header_len"));
+    }
+
+    #[test]
+    fn memory_region_rows() {
+        let mut b = Builder::new(crate::input::Limits::default());
+        b.lldb.cmd = LldbCmd::MemoryRegion;
+        region_row(&mut b, "[0x0000555555559000-0x000055555557a000) rw- [heap]", 3).unwrap();
+        region_row(&mut b, "[0x0000555555555000-0x0000555555556000) r-x /tmp/p PT_LOAD[1]", 5).unwrap();
+        // No access: a guard page or no mapping at all; lldb 14 does not say which.
+        region_row(&mut b, "[0x00007ffff7dc0000-0x00007ffff7dc1000) ---", 7).unwrap();
+        assert!(region_row(&mut b, "[  0] 47CE2191 0x0000555555554000 /tmp/t", 9).is_none());
+        let r = &b.trace.regions;
+        assert_eq!(r.len(), 2);
+        assert_eq!((r[0].start.0, r[0].end.0, r[0].perms.as_deref()), (0x555555559000, 0x55555557a000, Some("rw-p")));
+        assert_eq!(r[0].path.as_deref(), Some("[heap]"));
+        assert_eq!(r[1].path.as_deref(), Some("/tmp/p"));
+        assert_eq!(r[1].executable(), Some(true));
+        assert_eq!(b.trace.mapping_for(0x555555559010).map(|m| m.start.0), Some(0x555555559000));
+        assert!(b.trace.mapping_for(0x7ffff7dc0010).is_none());
     }
 
     #[test]

@@ -61,7 +61,7 @@ fn frame_line(t: &str) -> Option<(u32, Option<u64>, &str)> {
 
 /// `std[e28293b1aa0f68bd]::panicking::x` → `std::panicking::x`; `foo::bar::h5f0f2c6c1d6d8a3e` →
 /// `foo::bar`.
-fn clean_symbol(s: &str) -> String {
+pub(crate) fn clean_symbol(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(p) = rest.find('[') {
@@ -93,7 +93,23 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     // Inside a debugger session the program's stderr is the debugger's business (its stop
     // follows); this reader is for the runtime's report on its own.
-    if b.formats_has(Format::Gdb) || b.formats_has(Format::Lldb) || b.formats_has(Format::Rr) {
+    if b.formats_has(Format::Gdb) || b.formats_has(Format::Rr) {
+        return false;
+    }
+    // In an lldb session (lldb names its target before the program runs), the panic report is
+    // kept as the coming stop's messages: header and payload, up to a blank line or the
+    // backtrace.
+    if b.formats_has(Format::Lldb) {
+        if panic_header(t).is_some() {
+            b.rust = RustState { payload: !t.contains(" panicked at '"), ..Default::default() };
+            b.add_message(t, n);
+            return true;
+        }
+        if b.rust.payload && t != "stack backtrace:" && !t.starts_with("(lldb) ") && !t.starts_with("Process ") {
+            b.add_message(t, n);
+            return true;
+        }
+        b.rust.payload = false;
         return false;
     }
     if let Some(name) = panic_header(t) {

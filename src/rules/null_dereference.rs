@@ -39,7 +39,8 @@ A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is
 
 **Known false positives** `si_addr` 0 with `si_code` SI_KERNEL (128) is a general-protection
 fault (non-canonical address, misaligned SSE access), not a NULL dereference; the rule skips
-it. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
+it. lldb 14 prints such a fault as `invalid address (fault address: 0x0)`, like a fault at 0:
+when the faulting instruction's own address is outside the zero page, the 0 is not taken. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
 which needs a disassembly and register dump (the finding then says so)."#,
 };
 
@@ -113,7 +114,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             null_array = Some((base.clone(), index.clone()));
         }
         let computed = via.as_ref().map(|(_, v, disp, _)| v.wrapping_add(*disp as u64));
+        // What the instruction accessed, for checking a zero si_addr: push/call/ret access the
+        // stack, at sp.
+        let accessed = computed.or_else(|| {
+            decoded.as_ref().filter(|d| d.stack_access && d.mem.is_none()).and(th).and_then(|t| cx.sp_at(t, 0))
+        });
         let (addr, from_siginfo) = match (r.address, computed) {
+            // si_addr 0 of unknown si_code (lldb 14 words a general protection fault, whose
+            // si_addr is always 0, like a fault at 0) that the faulting instruction contradicts:
+            // it accessed another address, so the 0 is no fault address.
+            (Some(a), _) if a.0 == 0 && r.si_code.is_none() && accessed.is_some_and(|c| c >= 0x1000) => continue,
             (Some(a), _) => (a.0, true),
             (None, Some(c)) => (c, false),
             (None, None) => {

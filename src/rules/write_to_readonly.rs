@@ -26,7 +26,8 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 
 **Known false positives** Guard pages (`---p`) are not readable, so faults there are left to
 `stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
-small read-only anonymous page directly below a mapping holding a stack pointer). Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+small read-only anonymous page directly below a mapping holding a stack pointer). Without
+mappings, a denied write within 64 KiB of sp is taken for a guard page too. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
 };
 
@@ -91,6 +92,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 // just past the stack pointer is the stack running into its guard page
                 // (stack-overflow's case), not a write to read-only memory.
                 if !accerr || access.is_none() || cx.fault_near_sp(stop).is_some() {
+                    continue;
+                }
+                // A denied write within 64 KiB of sp is a stack's guard page (a stack is
+                // writable): the stack ran out, stack-overflow's case. lldb's `memory region`
+                // prints a guard page as `---` like no mapping at all.
+                if th.and_then(|t| cx.sp_at(t, 0)).is_some_and(|sp| sp.abs_diff(addr) < 0x10000) {
                     continue;
                 }
                 heuristic = true;
