@@ -5,6 +5,11 @@ use crate::insn::{self, Access};
 use crate::model::signals::{SEGV_MAPERR, SI_KERNEL};
 use crate::model::*;
 
+/// x86 instructions that touch no memory and fault in user mode with a general protection
+/// fault (si_addr 0), by their base mnemonic.
+const PRIVILEGED_NO_MEMORY: &[&str] =
+    &["hlt", "cli", "sti", "in", "out", "rdmsr", "wrmsr", "invd", "wbinvd", "clts", "swapgs", "sysret"];
+
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "null-dereference",
     title: "memory access through a NULL pointer",
@@ -124,6 +129,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // si_addr is always 0, like a fault at 0) that the faulting instruction contradicts:
             // it accessed another address, so the 0 is no fault address.
             (Some(a), _) if a.0 == 0 && r.si_code.is_none() && accessed.is_some_and(|c| c >= 0x1000) => continue,
+            // The same zero from an instruction that reads and writes no memory at all: a
+            // privileged one (`hlt`, `cli`, `in`, …) faults with a general protection fault in
+            // user mode, so the 0 is no fault address either.
+            (Some(a), _)
+                if a.0 == 0
+                    && r.si_code.is_none()
+                    && decoded.as_ref().is_some_and(|d| {
+                        d.mem.is_none()
+                            && !d.stack_access
+                            && PRIVILEGED_NO_MEMORY.contains(&d.mnemonic.trim_end_matches(['b', 'w', 'l', 'q']))
+                    }) =>
+            {
+                continue;
+            }
             (Some(a), _) => (a.0, true),
             (None, Some(c)) => (c, false),
             (None, None) => {
