@@ -587,3 +587,351 @@ proptest! {
         }
     }
 }
+
+// ---- frame argument lists: one walk instead of four (issue 14) -------------------------
+
+/// `lexemes::arg_parts` before the one-walk `typed_args`.
+fn arg_parts_ref(args: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut start = 0;
+    let b = args.as_bytes();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
+            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                parts.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&args[start..]);
+    parts
+}
+
+fn top_level_args_ref(args: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    for p in arg_parts_ref(args) {
+        let Some((name, value)) = p.trim().split_once('=') else { continue };
+        let name = name.trim();
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let value = value.trim();
+        let value = value.strip_prefix(name).and_then(|v| v.strip_prefix("@entry=")).unwrap_or(value);
+        out.push((name, value));
+    }
+    out
+}
+
+fn null_pointer_args_ref(args: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if memchr::memmem::find(args.as_bytes(), b"0x0").is_none() {
+        return out;
+    }
+    for (name, value) in top_level_args_ref(args) {
+        if value == "0x0" && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+fn int_args_ref(args: &str) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for (name, value) in top_level_args_ref(args) {
+        if let Ok(v) = value.parse::<i64>()
+            && !out.iter().any(|(n, _)| n == name)
+        {
+            out.push((name.to_string(), v));
+        }
+    }
+    out
+}
+
+fn changed_entry_values_ref(args: &str) -> Vec<tracecheck::model::EntryValue> {
+    if memchr::memmem::find(args.as_bytes(), b"@entry").is_none() {
+        return Vec::new();
+    }
+    let parts: Vec<(&str, &str)> = arg_parts_ref(args)
+        .into_iter()
+        .filter_map(|p| p.trim().split_once('='))
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .collect();
+    let mut out = Vec::new();
+    for (n, v) in &parts {
+        let Some(name) = n.strip_suffix("@entry") else { continue };
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let Some(now) = parts.iter().find(|(m, _)| *m == name).map(|(_, v)| *v) else { continue };
+        if now.starts_with(&format!("{name}@entry=")) {
+            continue;
+        }
+        out.push(tracecheck::model::EntryValue {
+            name: name.into(),
+            now: (now != "<optimized out>").then(|| now.into()),
+            at_entry: (*v).into(),
+            at_entry_pointer: v.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok()),
+        });
+    }
+    out
+}
+
+/// `model::symbols::addr_symbols` before the `<` pre-check and the memchr search for `0x`.
+fn addr_symbols_ref(text: &str) -> Vec<(u64, String)> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(p) = text[i..].find("0x").map(|p| p + i) {
+        let digits = b[p + 2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        let end = p + 2 + digits;
+        i = end.max(p + 2);
+        if digits == 0 || digits > 16 || (p > 0 && b[p - 1].is_ascii_alphanumeric()) {
+            continue;
+        }
+        let Some(rest) = text[end..].strip_prefix(" <") else { continue };
+        let Some(close) = rest.find('>') else { continue };
+        let (Ok(addr), Some(sym)) =
+            (u64::from_str_radix(&text[p + 2..end], 16), tracecheck::model::SymbolRef::parse(&rest[..close]))
+        else {
+            continue;
+        };
+        out.push((addr, sym.to_string()));
+    }
+    out
+}
+
+/// Pieces of gdb argument lists: names, `@entry` repeats, integers of every sign and size,
+/// NULLs, strings with escapes and commas, nested brackets, Unicode whitespace.
+const TYPED_ARG_PIECES: &[&str] = &[
+    "p",
+    "n",
+    "line",
+    "_x",
+    "p@entry",
+    "=",
+    "@entry=",
+    "p@entry=",
+    "n@entry=",
+    "0x0",
+    "0x00",
+    "0x10",
+    "0x1f <f+8>",
+    "0x401126 <handler>",
+    " <",
+    ">",
+    "<optimized out>",
+    "-1",
+    "+7",
+    "12",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-",
+    " ",
+    "  ",
+    ",",
+    ", ",
+    "\"",
+    "\\",
+    "\\\"",
+    "\"a, b\"",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "<",
+    "\t",
+    "\u{a0}",
+    "\u{3000}",
+    "é",
+    "...",
+    "x0x5 <a>",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn typed_args_same(s in tricky(TYPED_ARG_PIECES, 16)) {
+        let t = lexemes::typed_args(&s);
+        let ints: Vec<(String, i64)> = t.ints.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        prop_assert_eq!(ints, int_args_ref(&s));
+        let nulls: Vec<String> = t.nulls.iter().map(|n| n.to_string()).collect();
+        prop_assert_eq!(nulls, null_pointer_args_ref(&s));
+        prop_assert_eq!(&t.entry_values, &changed_entry_values_ref(&s));
+        prop_assert_eq!(lexemes::int_args(&s), int_args_ref(&s));
+        prop_assert_eq!(lexemes::null_pointer_args(&s), null_pointer_args_ref(&s));
+        prop_assert_eq!(lexemes::changed_entry_values(&s), changed_entry_values_ref(&s));
+        let syms: Vec<(u64, String)> =
+            tracecheck::model::symbols::addr_symbols(&s).into_iter().map(|(a, r)| (a, r.to_string())).collect();
+        prop_assert_eq!(syms, addr_symbols_ref(&s));
+    }
+
+    #[test]
+    fn string_args_borrowed_same(s in tricky(ARG_PIECES, 14)) {
+        let owned: Vec<(String, String)> = lexemes::string_args_borrowed(&s)
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), v.into_owned()))
+            .collect();
+        prop_assert_eq!(owned, string_args_ref(&s));
+    }
+}
+
+#[test]
+fn typed_args_on_real_lists() {
+    // Frames of the sample transcripts' shapes (gdb -O2 output with entry values).
+    for a in [
+        "p=0x0, p@entry=0x5555555592e0, steps=<optimized out>, steps@entry=3",
+        "n=n@entry=7, s=<optimized out>",
+        "t=0x55555555bd50, depth=132, seed=1479263275, tag=0x555555556018 \"from-d\"",
+        "assertion=0x5555 \"x, y\", file=0x5556 \"a.c\", line=9, function=0x5557 <__PRETTY_FUNCTION__.0> \"f\"",
+        "st={a = 0x0, b = 1}, cb=0x401126 <handler>, v=v@entry=0x0",
+    ] {
+        let t = lexemes::typed_args(a);
+        let ints: Vec<(String, i64)> = t.ints.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        assert_eq!(ints, int_args_ref(a), "{a}");
+        let nulls: Vec<String> = t.nulls.iter().map(|n| n.to_string()).collect();
+        assert_eq!(nulls, null_pointer_args_ref(a), "{a}");
+        assert_eq!(t.entry_values, changed_entry_values_ref(a), "{a}");
+    }
+    assert_eq!(lexemes::typed_args("p=0x0, p@entry=0x10").entry_values.len(), 1);
+    assert_eq!(lexemes::typed_args("depth=132, seed=-3").ints, vec![("depth", 132), ("seed", -3)]);
+}
+
+// ---- log collector prefixes: the first-byte pre-check (issue 14) ----------------------
+
+/// `clean::service_prefix_rest` (and its logcat helper) before the first-byte pre-check.
+fn service_prefix_rest_ref(l: &str) -> Option<&str> {
+    let b = l.as_bytes();
+    let mut rest = l;
+    let mut peeled = false;
+    // Android logcat: `01-20 10:14:52.337  6230  6230 F DEBUG   : rest` (`-v threadtime`),
+    // `2020-09-24 15:32:44.997 14368-14368/? A/DEBUG: rest` (Android Studio),
+    // `I/DEBUG   (  119): rest` (`-v brief`).
+    if let Some(r) = logcat_rest_ref(l) {
+        return Some(r);
+    }
+    if b.len() > 16 && b[0].is_ascii_uppercase() && b[3] == b' ' && b[9] == b':' && b[12] == b':' {
+        let (_, after_host) = l.get(16..)?.split_once(' ')?;
+        let (ident, r) = after_host.split_once(": ").or_else(|| after_host.strip_suffix(':').map(|i| (i, "")))?;
+        let (name, pid) = ident.strip_suffix(']')?.rsplit_once('[')?;
+        if name.is_empty() || name.contains(' ') || pid.is_empty() || !pid.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        // rsyslog writes a control character as `#` and three octal digits: a Go traceback's
+        // leading tab is `#011`.
+        rest = r.strip_prefix("#011").unwrap_or(r);
+        peeled = true;
+    }
+    let rb = rest.as_bytes();
+    let word = rb.iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')).count();
+    if word > 0 && rb[0].is_ascii_alphanumeric() {
+        let spaces = rb[word..].iter().take_while(|&&c| c == b' ').count();
+        let bar = word + spaces;
+        if spaces > 0 && rb.get(bar) == Some(&b'|') && matches!(rb.get(bar + 1), None | Some(b' ')) {
+            rest = rest.get(bar + 2..).unwrap_or("");
+            peeled = true;
+        }
+    }
+    peeled.then_some(rest)
+}
+
+fn logcat_rest_ref(l: &str) -> Option<&str> {
+    let level = |w: &str| w.len() == 1 && "VDIWEFA".contains(w);
+    let b = l.as_bytes();
+    // `-v brief`: `I/DEBUG   (  119): rest`.
+    if b.len() > 4 && l.get(..1).is_some_and(level) && b[1] == b'/' {
+        let (head, rest) = l.split_once("): ")?;
+        let (_, pid) = head.rsplit_once('(')?;
+        return pid.trim().bytes().all(|c| c.is_ascii_digit()).then_some(rest);
+    }
+    let date = l.split(' ').next()?;
+    let dated = (date.len() == 5 || date.len() == 10)
+        && date.bytes().all(|c| c.is_ascii_digit() || c == b'-')
+        && date.as_bytes().get(date.len() - 3) == Some(&b'-');
+    if !dated {
+        return None;
+    }
+    let mut w = l.split_whitespace();
+    let (_, time, who) = (w.next()?, w.next()?, w.next()?);
+    if !(time.len() >= 8 && time.as_bytes()[2] == b':') {
+        return None;
+    }
+    if let Some((ids, _pkg)) = who.split_once('/') {
+        // `14368-14368/? A/DEBUG: rest`
+        let (pid, tid) = ids.split_once('-')?;
+        let tag = w.next()?;
+        if !(pid.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit())) {
+            return None;
+        }
+        if !(tag.len() > 2 && tag.get(..1).is_some_and(level) && tag.as_bytes()[1] == b'/') {
+            return None;
+        }
+        let p = l.find(tag)? + tag.len();
+        let after = &l[p..];
+        return after
+            .strip_prefix(' ')
+            .or(Some(after))
+            .map(|r| if tag.ends_with(':') { r } else { r.split_once(": ").map_or(r, |x| x.1) });
+    }
+    // `6230  6230 F DEBUG   : rest`
+    let (tid, lv) = (w.next()?, w.next()?);
+    if !(who.bytes().all(|c| c.is_ascii_digit()) && tid.bytes().all(|c| c.is_ascii_digit()) && level(lv)) {
+        return None;
+    }
+    let p = l.find(&format!(" {lv} "))?;
+    l[p + 3..].split_once(": ").map(|(_, r)| r).or_else(|| l[p + 3..].trim_end().strip_suffix(':').map(|_| ""))
+}
+
+const PREFIX_PIECES: &[&str] = &[
+    "Mar 04 11:02:31 host app[88121]: ",
+    "Mar 04 11:02:31 host app[88121]:",
+    "Mar 04 11:02:31 h ",
+    "#011",
+    "app-worker-1  | ",
+    "app-worker-1  |",
+    "svc.1 ",
+    "|",
+    " ",
+    "  ",
+    "-",
+    "01-20 10:14:52.337  6230  6230 F DEBUG   : ",
+    "2020-09-24 15:32:44.997 14368-14368/? A/DEBUG: ",
+    "I/DEBUG   (  119): ",
+    "F ",
+    "DEBUG",
+    ": ",
+    "#0 ",
+    "x = 1",
+    "        ",
+    "é",
+    "\t",
+    "0",
+    "a",
+    "Z",
+    "[",
+    "]",
+    "(",
+    ")",
+    "/",
+    ":",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn service_prefix_rest_same(s in tricky(PREFIX_PIECES, 8)) {
+        prop_assert_eq!(clean::service_prefix_rest(&s), service_prefix_rest_ref(&s));
+    }
+}

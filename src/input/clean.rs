@@ -227,6 +227,11 @@ fn timestamp_prefix(s: &str) -> usize {
 /// line). `None` when the line has neither.
 pub fn service_prefix_rest(l: &str) -> Option<&str> {
     let b = l.as_bytes();
+    // Every prefix read below starts with an ASCII letter or digit (a logcat date also with
+    // `-`): a backtrace line (`#3 …`) or an indented local has none.
+    if !b.first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-') {
+        return None;
+    }
     let mut rest = l;
     let mut peeled = false;
     // Android logcat: `01-20 10:14:52.337  6230  6230 F DEBUG   : rest` (`-v threadtime`),

@@ -2,6 +2,7 @@
 //! names, the typed text fields, the limit notes.
 
 use super::*;
+use std::borrow::Cow;
 
 impl Builder {
     pub(super) fn finish_lines(mut self, ends_with_newline: bool) -> Parsed {
@@ -239,28 +240,57 @@ pub(super) fn looks_like_value(l: &str) -> bool {
 }
 
 pub(super) fn brace_depth(s: &str) -> i32 {
+    // Outside strings only `"`, `{` and `}` count; inside, a backslash skips the next byte
+    // and `"` closes. Eight bytes without any of those are stepped over at once (SWAR; each
+    // byte test is exact), the rest byte by byte: the same walk in fewer steps.
+    let b = s.as_bytes();
     let mut d = 0;
     let mut in_str = false;
-    let mut esc = false;
-    for b in s.bytes() {
+    let mut i = 0;
+    let n = b.len();
+    while i < n {
+        while i + 8 <= n {
+            let x = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+            let m = if in_str {
+                swar_eq(x, b'"') | swar_eq(x, b'\\')
+            } else {
+                swar_eq(x, b'"') | swar_eq(x, b'{') | swar_eq(x, b'}')
+            };
+            if m != 0 {
+                i += (m.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        let Some(&c) = b.get(i) else { break };
         if in_str {
-            if esc {
-                esc = false;
-            } else if b == b'\\' {
-                esc = true;
-            } else if b == b'"' {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
                 in_str = false;
             }
-            continue;
+        } else {
+            match c {
+                b'"' => in_str = true,
+                b'{' => d += 1,
+                b'}' => d -= 1,
+                _ => {}
+            }
         }
-        match b {
-            b'"' => in_str = true,
-            b'{' => d += 1,
-            b'}' => d -= 1,
-            _ => {}
-        }
+        i += 1;
     }
     d
+}
+
+/// 0x80 in each byte of `x` equal to `c`, 0 elsewhere (exact per byte: no carry crosses
+/// bytes).
+#[inline(always)]
+pub(super) fn swar_eq(x: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let t = x ^ (0x0101_0101_0101_0101 * c as u64);
+    !(((t & LOW7) + LOW7) | t) & !LOW7
 }
 
 pub(crate) fn fill_signal(reason: &mut StopReason, signal: &str, desc: &str) {
@@ -366,6 +396,17 @@ pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHash
         names.insert(v.clone());
         v
     };
+    // What a string argument says, once per distinct text (a deep backtrace passes the same
+    // strings down many frames).
+    let mut details: rustc_hash::FxHashMap<Box<str>, Option<MessageDetail>> = Default::default();
+    let mut detail_of = |text: &str| -> Option<MessageDetail> {
+        if let Some(d) = details.get(text) {
+            return *d;
+        }
+        let d = crate::messages::detail(text);
+        details.insert(text.into(), d);
+        d
+    };
     for stop in &mut trace.stops {
         for m in &mut stop.messages {
             crate::messages::typed(m);
@@ -396,14 +437,19 @@ pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHash
             th.frames.shrink_to_fit();
             for f in &mut th.frames {
                 let Some(a) = f.args.as_deref() else { continue };
-                f.string_args = exact(lexemes::string_args(a).into_iter().map(|(n, v)| StringArg {
-                    name: intern(&n),
-                    detail: crate::messages::detail(&v),
-                    text: v.into(),
+                f.string_args = exact(lexemes::string_args_borrowed(a).into_iter().map(|(n, v)| StringArg {
+                    name: intern(n),
+                    detail: detail_of(&v),
+                    text: match v {
+                        Cow::Borrowed(v) => v.into(),
+                        Cow::Owned(v) => v.into_boxed_str(),
+                    },
                 }));
-                f.int_args = exact(lexemes::int_args(a).into_iter().map(|(n, v)| (intern(&n), v)));
-                f.null_args = exact(lexemes::null_pointer_args(a).into_iter().map(|n| intern(&n)));
-                f.entry_values = exact(lexemes::changed_entry_values(a).into_iter());
+                // One walk over the list gives the integer, NULL and entry-value arguments.
+                let t = lexemes::typed_args(a);
+                f.int_args = exact(t.ints.into_iter().map(|(n, v)| (intern(n), v)));
+                f.null_args = exact(t.nulls.into_iter().map(&mut intern));
+                f.entry_values = exact(t.entry_values.into_iter());
                 f.arg_symbols = exact(addr_symbols(a).into_iter());
             }
         }
@@ -422,4 +468,61 @@ fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
 /// `addr_symbols` with typed addresses.
 fn addr_symbols(text: &str) -> Vec<(Address, SymbolRef)> {
     crate::model::symbols::addr_symbols(text).into_iter().map(|(a, s)| (Address(a), s)).collect()
+}
+
+#[cfg(test)]
+mod brace_depth_tests {
+    use super::brace_depth;
+    use proptest::prelude::*;
+
+    /// `brace_depth` as it was before the SWAR steps: one byte at a time.
+    fn brace_depth_ref(s: &str) -> i32 {
+        let mut d = 0;
+        let mut in_str = false;
+        let mut esc = false;
+        for b in s.bytes() {
+            if in_str {
+                if esc {
+                    esc = false;
+                } else if b == b'\\' {
+                    esc = true;
+                } else if b == b'"' {
+                    in_str = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_str = true,
+                b'{' => d += 1,
+                b'}' => d -= 1,
+                _ => {}
+            }
+        }
+        d
+    }
+
+    #[test]
+    fn real_locals() {
+        for (s, d) in [
+            ("snapshot = {id = 194, label = 0x5558 \"bench\", origin = {x = 194, y = -194}}", 0),
+            ("buf = \"even-branch\\000\\000\\\"{\\000\"", 0),
+            ("v = {a = 1, b = {", 2),
+            ("}}", -2),
+            ("s = \"}}}}}}}}}}}}}}}}\\", 0),
+            ("x = \"abc\\", 0),
+        ] {
+            assert_eq!(brace_depth(s), d, "{s}");
+            assert_eq!(brace_depth_ref(s), d, "{s}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+        #[test]
+        fn same_as_byte_walk(v in proptest::collection::vec(proptest::sample::select(
+            &["{", "}", "\"", "\\", "\\\"", "a", "        ", "x = ", "é", "\\000", "{}", "\"}\""][..]), 0..40)) {
+            let s = v.concat();
+            prop_assert_eq!(brace_depth(&s), brace_depth_ref(&s));
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! add overhead on the hot path (every frame line goes through [`hex_u64`]).
 
 use nom::{IResult, bytes::complete::take_while1};
+use std::borrow::Cow;
 
 /// `0x` followed by 1-16 hex digits. Unlike nom's `hex_u32` it accepts full 64-bit values
 /// and fails (instead of wrapping) on more than 16 digits.
@@ -251,20 +252,37 @@ pub fn arg_string(args: &str, name: &str) -> Option<String> {
 
 /// The C string in `v`, the text after `name=` in an argument list: after gdb's
 /// `name@entry=` repeat and the pointer value, before the next argument; unescaped.
-fn string_value(mut v: &str, name: &str) -> Option<String> {
+fn string_value(v: &str, name: &str) -> Option<String> {
+    string_value_cow(v, name).map(Cow::into_owned)
+}
+
+/// [`string_value`], borrowing the text when it holds no backslash (nothing to unescape).
+fn string_value_cow<'a>(mut v: &'a str, name: &str) -> Option<Cow<'a, str>> {
     if let Some(r) = v.strip_prefix(name).and_then(|r| r.strip_prefix("@entry=")) {
         v = r;
     }
-    // The string follows the pointer value, before the next argument.
-    let q = memchr::memchr(b'"', v.as_bytes())?;
-    if memchr::memmem::find(&v.as_bytes()[..q], b", ").is_some() {
-        return None;
+    // The string follows the pointer value, before the next argument: the first `"`, with
+    // no `", "` before it. Values are short; a byte loop stops at whichever comes first.
+    let vb = v.as_bytes();
+    let mut q = 0;
+    loop {
+        match vb.get(q)? {
+            b'"' => break,
+            b',' if vb.get(q + 1) == Some(&b' ') => return None,
+            _ => q += 1,
+        }
+    }
+    let body = &v[q + 1..];
+    match memchr::memchr2(b'"', b'\\', body.as_bytes()) {
+        None => return None,
+        Some(e) if body.as_bytes()[e] == b'"' => return Some(Cow::Borrowed(&body[..e])),
+        Some(_) => {}
     }
     let mut out = String::new();
-    let mut chars = v[q + 1..].chars();
+    let mut chars = body.chars();
     while let Some(c) = chars.next() {
         match c {
-            '"' => return Some(out),
+            '"' => return Some(Cow::Owned(out)),
             '\\' => match chars.next()? {
                 'n' => out.push('\n'),
                 't' => out.push('\t'),
@@ -279,32 +297,49 @@ fn string_value(mut v: &str, name: &str) -> Option<String> {
 /// Every C string argument of a frame's argument list (`name=0x… "text"`), unescaped, in
 /// order: what [`arg_string`] finds for each argument name.
 pub fn string_args(args: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    if !args.contains('"') {
+    string_args_borrowed(args).into_iter().map(|(n, v)| (n.to_string(), v.into_owned())).collect()
+}
+
+/// [`string_args`] without copies: the names borrowed, the texts borrowed unless they had
+/// escapes to undo.
+pub fn string_args_borrowed(args: &str) -> Vec<(&str, Cow<'_, str>)> {
+    let mut out: Vec<(&str, Cow<'_, str>)> = Vec::new();
+    let b = args.as_bytes();
+    if memchr::memchr(b'"', b).is_none() {
         return out;
     }
-    let b = args.as_bytes();
-    let mut tried: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        // An argument name starts the list or follows a space or a comma.
-        if (i == 0 || b[i - 1] == b' ' || b[i - 1] == b',') && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
-            let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
-            if b.get(end) == Some(&b'=') {
-                let name = &args[i..end];
-                // The first `name=` after the list's start, a space or a comma is the one
-                // `arg_string` finds: read its value here instead of searching again (and a
-                // later `name=` gets no second look, as `arg_string` would find the first).
-                if !tried.contains(&name) {
-                    tried.push(name);
-                    if let Some(v) = string_value(&args[end + 1..], name) {
-                        out.push((name.to_string(), v));
-                    }
-                }
-            }
-            i = end.max(i + 1);
+    // The names tried so far: a few on the stack, the rest (rare) in a Vec.
+    let mut tried_few: [&str; 8] = [""; 8];
+    let mut n_few = 0;
+    let mut tried_more: Vec<&str> = Vec::new();
+    // An argument name starts the list or follows a space or a comma; names hold neither,
+    // so these are the positions the old byte-by-byte walk looked at.
+    let starts =
+        std::iter::once(0).chain(b.iter().enumerate().filter(|(_, c)| matches!(c, b' ' | b',')).map(|(i, _)| i + 1));
+    for i in starts {
+        let Some(&c) = b.get(i) else { continue };
+        if !(c.is_ascii_alphabetic() || c == b'_') {
+            continue;
+        }
+        let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+        if b.get(end) != Some(&b'=') {
+            continue;
+        }
+        let name = &args[i..end];
+        // The first `name=` after the list's start, a space or a comma is the one
+        // `arg_string` finds: read its value here instead of searching again (and a
+        // later `name=` gets no second look, as `arg_string` would find the first).
+        if tried_few[..n_few].contains(&name) || tried_more.contains(&name) {
+            continue;
+        }
+        if n_few < tried_few.len() {
+            tried_few[n_few] = name;
+            n_few += 1;
         } else {
-            i += 1;
+            tried_more.push(name);
+        }
+        if let Some(v) = string_value_cow(&args[end + 1..], name) {
+            out.push((name, v));
         }
     }
     out
@@ -392,81 +427,166 @@ mod tests {
     }
 }
 
-/// The top-level `name=value` arguments of a frame's argument list, with gdb's
-/// `name@entry=` repeat removed from the value; strings, structs and arrays are kept whole
-/// (a comma inside them does not split).
-fn top_level_args(args: &str) -> Vec<(&str, &str)> {
-    let mut out = Vec::new();
-    for p in arg_parts(args) {
-        let Some((name, value)) = p.trim().split_once('=') else { continue };
-        let name = name.trim();
-        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
-            continue;
-        }
-        let value = value.trim();
-        let value = value.strip_prefix(name).and_then(|v| v.strip_prefix("@entry=")).unwrap_or(value);
-        out.push((name, value));
-    }
-    out
+/// The typed facts of a frame's argument list that the rules read, found in one walk over
+/// its top-level parts: [`int_args`], [`null_pointer_args`] and [`changed_entry_values`].
+#[derive(Debug, Default, PartialEq)]
+pub struct TypedArgs<'a> {
+    /// The arguments printed as decimal integers, the first of each name.
+    pub ints: Vec<(&'a str, i64)>,
+    /// The arguments printed as exactly `0x0`, each name once.
+    pub nulls: Vec<&'a str>,
+    /// The arguments whose entry value differs from their value now.
+    pub entry_values: Vec<crate::model::EntryValue>,
 }
 
-/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
-/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
-/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
-pub fn null_pointer_args(args: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    // A value of exactly `0x0` needs those three bytes somewhere (most frames have none).
-    if memchr::memmem::find(args.as_bytes(), b"0x0").is_none() {
-        return out;
-    }
-    for (name, value) in top_level_args(args) {
-        if value == "0x0" && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
+/// [`TypedArgs`] of one argument list.
+pub fn typed_args(args: &str) -> TypedArgs<'_> {
+    let mut t = TypedArgs::default();
+    let mut entry_parts = false;
+    for_each_part(args, |n, v| {
+        entry_parts |= n.ends_with("@entry");
+        let Some(value) = top_level_value(n, v) else { return };
+        if value == "0x0" {
+            if !t.nulls.contains(&n) {
+                t.nulls.push(n);
+            }
+        } else if value.as_bytes().first().is_some_and(|c| c.is_ascii_digit() || *c == b'-' || *c == b'+')
+            && let Ok(i) = value.parse::<i64>()
+            && !t.ints.iter().any(|(m, _)| *m == n)
+        {
+            t.ints.push((n, i));
         }
+    });
+    // Only a part named `…@entry` can give an entry value (most lists have none).
+    if entry_parts {
+        t.entry_values = entry_values_of(args);
     }
-    out
+    t
 }
 
-/// The top-level `name=value` parts of a frame's argument list (commas inside strings,
-/// braces, brackets and `<…>` do not split).
-fn arg_parts(args: &str) -> Vec<&str> {
-    let mut depth = 0i32;
-    let mut quoted = false;
-    let mut start = 0;
+/// Calls `f` with the name and the value of each top-level part of an argument list that
+/// holds a `=` (commas inside strings, braces, brackets and `<…>` do not split), both
+/// trimmed: `part.trim().split_once('=')`, then each side trimmed.
+fn for_each_part<'a>(args: &'a str, mut f: impl FnMut(&'a str, &'a str)) {
+    // Parts are short: a byte loop finds the `=` sooner than a memchr call is set up.
+    let mut part = |p: &'a str| {
+        let p = trim_short(p);
+        if let Some(e) = p.bytes().position(|c| c == b'=') {
+            f(trim_short(&p[..e]), trim_short(&p[e + 1..]));
+        }
+    };
     let b = args.as_bytes();
-    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
     let mut i = 0;
     while i < b.len() {
+        // Most bytes change nothing: one table load each.
+        if !PART_BYTE[b[i] as usize] {
+            i += 1;
+            continue;
+        }
         match b[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b'{' | b'(' | b'[' | b'<' if !quoted => depth += 1,
-            b'}' | b')' | b']' | b'>' if !quoted => depth -= 1,
-            b',' if !quoted && depth == 0 => {
-                parts.push(&args[start..i]);
+            b'"' => {
+                // Inside a string only a backslash (which skips the next byte) and the closing
+                // quote count; a string left open runs to the end.
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &b[i.min(b.len())..]) {
+                        None => {
+                            i = b.len();
+                            break;
+                        }
+                        Some(k) if b[i + k] == b'"' => {
+                            i += k;
+                            break;
+                        }
+                        Some(k) => i += k + 2,
+                    }
+                }
+            }
+            b'{' | b'(' | b'[' | b'<' => depth += 1,
+            b'}' | b')' | b']' | b'>' => depth -= 1,
+            b',' if depth == 0 => {
+                part(&args[start..i]);
                 start = i + 1;
             }
             _ => {}
         }
         i += 1;
     }
-    parts.push(&args[start..]);
-    parts
+    part(&args[start..]);
+}
+
+/// The bytes that can end a part or change its nesting: `"`, brackets of four kinds, `,`.
+static PART_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let special = b"\"{([<})]>,";
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// `str::trim` for short strings: ASCII whitespace is skipped byte by byte; `str::trim`
+/// decides when a non-ASCII byte is left at either end.
+#[inline]
+fn trim_short(s: &str) -> &str {
+    let b = s.as_bytes();
+    // Nothing to trim when both ends are printable ASCII (whitespace is at most b' ').
+    if let (Some(&f), Some(&l)) = (b.first(), b.last())
+        && f > b' '
+        && f < 0x80
+        && l > b' '
+        && l < 0x80
+    {
+        return s;
+    }
+    let (mut i, mut j) = (0, b.len());
+    while i < j && ws(b[i]) {
+        i += 1;
+    }
+    while j > i && ws(b[j - 1]) {
+        j -= 1;
+    }
+    let t = &s[i..j];
+    if i < j && (b[i] >= 0x80 || b[j - 1] >= 0x80) { t.trim() } else { t }
+}
+
+/// The ASCII bytes `char::is_whitespace` holds for (`u8::is_ascii_whitespace` leaves out
+/// `\x0b`).
+#[inline(always)]
+fn ws(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
+}
+
+/// A top-level argument's value as [`TypedArgs`] reads it: `None` unless the name is a plain
+/// identifier; gdb's `name@entry=` repeat removed.
+fn top_level_value<'a>(name: &str, value: &'a str) -> Option<&'a str> {
+    if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    Some(value.strip_prefix(name).and_then(|v| v.strip_prefix("@entry=")).unwrap_or(value))
+}
+
+/// The arguments of a frame's argument list whose value gdb printed as exactly `0x0`
+/// (`p=0x0`, `p=p@entry=0x0`): pointer arguments that are NULL. Integers print in decimal
+/// and strings, structs and arrays are skipped, so `0x0` here is a pointer value.
+pub fn null_pointer_args(args: &str) -> Vec<String> {
+    typed_args(args).nulls.into_iter().map(str::to_string).collect()
 }
 
 /// The arguments whose entry value differs from their current value: gdb prints
 /// `p=0x0, p@entry=0x…` (two parts) when they differ and `p=p@entry=0x…` when they do not
 /// (those are not returned).
 pub fn changed_entry_values(args: &str) -> Vec<crate::model::EntryValue> {
-    // Only a part named `…@entry` can give one (most frames have none).
-    if memchr::memmem::find(args.as_bytes(), b"@entry").is_none() {
-        return Vec::new();
-    }
-    let parts: Vec<(&str, &str)> = arg_parts(args)
-        .into_iter()
-        .filter_map(|p| p.trim().split_once('='))
-        .map(|(n, v)| (n.trim(), v.trim()))
-        .collect();
+    typed_args(args).entry_values
+}
+
+fn entry_values_of(args: &str) -> Vec<crate::model::EntryValue> {
+    let mut parts: Vec<(&str, &str)> = Vec::new();
+    for_each_part(args, |n, v| parts.push((n, v)));
     let mut out = Vec::new();
     for (n, v) in &parts {
         let Some(name) = n.strip_suffix("@entry") else { continue };
@@ -474,7 +594,7 @@ pub fn changed_entry_values(args: &str) -> Vec<crate::model::EntryValue> {
             continue;
         }
         let Some(now) = parts.iter().find(|(m, _)| *m == name).map(|(_, v)| *v) else { continue };
-        if now.starts_with(&format!("{name}@entry=")) {
+        if now.strip_prefix(name).is_some_and(|r| r.starts_with("@entry=")) {
             continue;
         }
         out.push(crate::model::EntryValue {
@@ -510,15 +630,7 @@ pub fn hex_numbers(text: &str) -> Vec<u64> {
 /// The arguments printed as decimal integers (`line=9`, `line=line@entry=9`, `n=-1`); the
 /// first of each name.
 pub fn int_args(args: &str) -> Vec<(String, i64)> {
-    let mut out: Vec<(String, i64)> = Vec::new();
-    for (name, value) in top_level_args(args) {
-        if let Ok(v) = value.parse::<i64>()
-            && !out.iter().any(|(n, _)| n == name)
-        {
-            out.push((name.to_string(), v));
-        }
-    }
-    out
+    typed_args(args).ints.into_iter().map(|(n, v)| (n.to_string(), v)).collect()
 }
 
 #[cfg(test)]

@@ -720,7 +720,7 @@ impl Builder {
         self.track_locals_depth(t);
         // `name = warning: …`: gdb printed a warning where the value goes.
         if self.locals_depth == 0
-            && let Some(p) = memchr::memchr(b'=', t.as_bytes())
+            && let Some(p) = t.bytes().position(|c| c == b'=')
             && t[p + 1..].starts_with(" warning: ")
         {
             self.locals_warning = true;

@@ -172,8 +172,12 @@ text_with_symbol!(Location, |t: &str| if t.starts_with('+') { None } else { Symb
 pub fn addr_symbols(text: &str) -> Vec<(u64, SymbolRef)> {
     let mut out = Vec::new();
     let b = text.as_bytes();
+    // Every hit needs a `<` after it: most argument lists have none.
+    if memchr::memchr(b'<', b).is_none() {
+        return out;
+    }
     let mut i = 0;
-    while let Some(p) = text[i..].find("0x").map(|p| p + i) {
+    while let Some(p) = find_0x(b, i) {
         let digits = b[p + 2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
         let end = p + 2 + digits;
         i = end.max(p + 2);
@@ -189,6 +193,20 @@ pub fn addr_symbols(text: &str) -> Vec<(u64, SymbolRef)> {
         out.push((addr, sym));
     }
     out
+}
+
+/// The first `0x` in `b` at or after `from` (`str::find("0x")` without a substring searcher
+/// built per call).
+fn find_0x(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(k) = memchr::memchr(b'0', b.get(i..)?) {
+        let p = i + k;
+        if b.get(p + 1) == Some(&b'x') {
+            return Some(p);
+        }
+        i = p + 1;
+    }
+    None
 }
 
 #[cfg(test)]
