@@ -435,9 +435,13 @@ pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHash
         }
         for th in &mut stop.threads {
             th.frames.shrink_to_fit();
+            // Buffers reused from frame to frame (they borrow this thread's argument lists).
+            let mut strings = Vec::new();
+            let mut t = lexemes::TypedArgs::default();
             for f in &mut th.frames {
                 let Some(a) = f.args.as_deref() else { continue };
-                f.string_args = exact(lexemes::string_args_borrowed(a).into_iter().map(|(n, v)| StringArg {
+                lexemes::string_args_into(a, &mut strings);
+                f.string_args = exact(strings.drain(..).map(|(n, v)| StringArg {
                     name: intern(n),
                     detail: detail_of(&v),
                     text: match v {
@@ -446,10 +450,10 @@ pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHash
                     },
                 }));
                 // One walk over the list gives the integer, NULL and entry-value arguments.
-                let t = lexemes::typed_args(a);
-                f.int_args = exact(t.ints.into_iter().map(|(n, v)| (intern(n), v)));
-                f.null_args = exact(t.nulls.into_iter().map(&mut intern));
-                f.entry_values = exact(t.entry_values.into_iter());
+                lexemes::typed_args_into(a, &mut t);
+                f.int_args = exact(t.ints.iter().map(|&(n, v)| (intern(n), v)));
+                f.null_args = exact(t.nulls.iter().map(|n| intern(n)));
+                f.entry_values = exact(t.entry_values.drain(..));
                 f.arg_symbols = exact(addr_symbols(a).into_iter());
             }
         }

@@ -71,7 +71,7 @@ pub fn location<'a>(rest: &'a str, f: &mut GdbFrameLine<'a>) -> Option<()> {
     }
     // Suffix: ` from LIB` or ` at FILE:LINE` (search from the right; the args come before).
     let mut head = rest;
-    if let Some(p) = rfind_word(rest, " from ") {
+    if let Some(p) = rfind_hopping(rest, " from ", 1) {
         let lib = &rest[p + 6..];
         if !lib.is_empty() && !lib.contains(" (") && head[..p].ends_with(')') {
             f.module = Some(lib);
@@ -145,13 +145,24 @@ pub fn is_linker_stub(name: &str) -> bool {
 /// `memrchr`, which beats a general substring search on frame lines (the hot path).
 #[inline]
 fn rfind_word(s: &str, word: &str) -> Option<usize> {
+    rfind_hopping(s, word, 0)
+}
+
+/// `s.rfind(word)`, walking from the end with `memrchr` over the occurrences of
+/// `word[hop]`: each match has that byte at `hop` past its start, so the last match is found
+/// at the first hop that matches. A rare byte means few hops (`" from "` hops on `f`: a frame
+/// line holds fewer `f`s than spaces, and most hold no `" from "` at all).
+#[inline]
+fn rfind_hopping(s: &str, word: &str, hop: usize) -> Option<usize> {
     let (b, w) = (s.as_bytes(), word.as_bytes());
     let mut end = b.len();
-    while let Some(p) = memchr::memrchr(b' ', &b[..end]) {
-        if b[p..].starts_with(w) {
+    while let Some(q) = memchr::memrchr(w[hop], &b[..end]) {
+        if let Some(p) = q.checked_sub(hop)
+            && b[p..].starts_with(w)
+        {
             return Some(p);
         }
-        end = p;
+        end = q;
     }
     None
 }
@@ -958,6 +969,7 @@ mod tests {
             ("f (s=\" at \") from /l.so", " from "),
         ] {
             assert_eq!(rfind_word(s, w), s.rfind(w), "{s:?} {w:?}");
+            assert_eq!(rfind_hopping(s, w, 1), s.rfind(w), "{s:?} {w:?}");
         }
     }
 

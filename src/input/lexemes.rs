@@ -303,10 +303,18 @@ pub fn string_args(args: &str) -> Vec<(String, String)> {
 /// [`string_args`] without copies: the names borrowed, the texts borrowed unless they had
 /// escapes to undo.
 pub fn string_args_borrowed(args: &str) -> Vec<(&str, Cow<'_, str>)> {
-    let mut out: Vec<(&str, Cow<'_, str>)> = Vec::new();
+    let mut out = Vec::new();
+    string_args_into(args, &mut out);
+    out
+}
+
+/// [`string_args_borrowed`] into `out` (cleared first), so a caller walking many frames
+/// reuses one buffer.
+pub fn string_args_into<'a>(args: &'a str, out: &mut Vec<(&'a str, Cow<'a, str>)>) {
+    out.clear();
     let b = args.as_bytes();
     if memchr::memchr(b'"', b).is_none() {
-        return out;
+        return;
     }
     // The names tried so far: a few on the stack, the rest (rare) in a Vec.
     let mut tried_few: [&str; 8] = [""; 8];
@@ -342,7 +350,6 @@ pub fn string_args_borrowed(args: &str) -> Vec<(&str, Cow<'_, str>)> {
             out.push((name, v));
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -442,6 +449,16 @@ pub struct TypedArgs<'a> {
 /// [`TypedArgs`] of one argument list.
 pub fn typed_args(args: &str) -> TypedArgs<'_> {
     let mut t = TypedArgs::default();
+    typed_args_into(args, &mut t);
+    t
+}
+
+/// [`typed_args`] into `t` (cleared first), so a caller walking many frames reuses its
+/// buffers.
+pub fn typed_args_into<'a>(args: &'a str, t: &mut TypedArgs<'a>) {
+    t.ints.clear();
+    t.nulls.clear();
+    t.entry_values.clear();
     let mut entry_parts = false;
     for_each_part(args, |n, v| {
         entry_parts |= n.ends_with("@entry");
@@ -461,7 +478,6 @@ pub fn typed_args(args: &str) -> TypedArgs<'_> {
     if entry_parts {
         t.entry_values = entry_values_of(args);
     }
-    t
 }
 
 /// Calls `f` with the name and the value of each top-level part of an argument list that
