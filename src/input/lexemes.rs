@@ -485,8 +485,9 @@ pub fn typed_args_into<'a>(args: &'a str, t: &mut TypedArgs<'a>) {
 /// trimmed: `part.trim().split_once('=')`, then each side trimmed.
 fn for_each_part<'a>(args: &'a str, mut f: impl FnMut(&'a str, &'a str)) {
     // Parts are short: a byte loop finds the `=` sooner than a memchr call is set up.
+    // `p.trim().split_once('=')` with each side trimmed: trimming the whole part first
+    // removes only whitespace, which the two sides' own trims remove as well.
     let mut part = |p: &'a str| {
-        let p = trim_short(p);
         if let Some(e) = p.bytes().position(|c| c == b'=') {
             f(trim_short(&p[..e]), trim_short(&p[e + 1..]));
         }

@@ -259,6 +259,8 @@ struct LineRead {
     len: u64,
     /// Bytes of it consumed into `line` (the rest of a longer line was skipped).
     consumed: u64,
+    /// Known to hold no NUL byte (`false`: not known).
+    nul_free: bool,
 }
 
 /// Reads one line into `line` (without its newline), skipping the rest of a longer line. At
@@ -269,6 +271,19 @@ struct LineRead {
 /// bytes. `read_until` uses std's memchr, which is fast in debug builds too.
 fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, cap: usize) -> io::Result<LineRead> {
     let keep = cap as u64 + 4;
+    // The common line: whole in the reader's buffer, shorter than `keep`, no NUL. One memchr2
+    // finds its end (the crate's memchr, not std's); the loop below gives the same for it.
+    if line.is_empty() {
+        let buf = r.fill_buf()?;
+        if let Some(k) = memchr::memchr2(b'\n', 0, buf)
+            && buf[k] == b'\n'
+            && (k as u64) < keep
+        {
+            line.extend_from_slice(&buf[..k]);
+            r.consume(k + 1);
+            return Ok(LineRead { newline: true, len: k as u64, consumed: k as u64, nul_free: true });
+        }
+    }
     let mut text = 0u64;
     let mut consumed = 0u64;
     while text < keep {
@@ -281,7 +296,7 @@ fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, c
         consumed += got - newline as u64;
         text += collapse_nuls(line, start);
         if newline || got == 0 {
-            return Ok(LineRead { newline, len: consumed, consumed });
+            return Ok(LineRead { newline, len: consumed, consumed, nul_free: false });
         }
     }
     let mut len = consumed;
@@ -289,10 +304,10 @@ fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, c
         scratch.clear();
         let n = io::Read::take(&mut *r, 1 << 16).read_until(b'\n', scratch)? as u64;
         if n == 0 {
-            return Ok(LineRead { newline: false, len, consumed });
+            return Ok(LineRead { newline: false, len, consumed, nul_free: false });
         }
         if scratch.last() == Some(&b'\n') {
-            return Ok(LineRead { newline: true, len: len + n - 1, consumed });
+            return Ok(LineRead { newline: true, len: len + n - 1, consumed, nul_free: false });
         }
         len += n;
     }
@@ -377,7 +392,11 @@ impl LineFeeder {
     /// `parse_bytes` drops them).
     fn feed(&mut self, bytes: &[u8], line: &LineRead) -> bool {
         self.n = self.n.saturating_add(1);
-        let text = clean::decode(bytes);
+        // `decode` without its NUL search when the reader saw none.
+        let text = match line.nul_free.then(|| std::str::from_utf8(bytes).ok()).flatten() {
+            Some(s) => std::borrow::Cow::Borrowed(s),
+            None => clean::decode(bytes),
+        };
         if matches!(text, std::borrow::Cow::Owned(_)) {
             self.bad_bytes = true;
         }
