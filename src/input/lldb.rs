@@ -605,6 +605,15 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
     Some(f)
 }
 
+/// A frame's function as gdb would name it: Rust's legacy hash dropped (lldb keeps it), a
+/// gfortran module procedure as `module::procedure` (lldb prints the symbol, `__grid_MOD_smooth`).
+fn lldb_function_name(s: &str) -> String {
+    match crate::symbolize::demangle::fortran_module_procedure(s) {
+        Some(f) => f,
+        None => super::rust::clean_symbol(s),
+    }
+}
+
 /// GCC's clone suffixes (`.cold`, `.part.0`, `.isra.0`, `.constprop.0`, `.lto_priv.0`, and
 /// chains of them: `.isra.0.cold`): dot-separated words that are all clone marks or numbers.
 fn is_clone_suffix(s: &str) -> bool {
@@ -627,7 +636,7 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
         pc: f.pc.map(Address),
         // lldb prints a Rust symbol with its legacy hash (`header_len::h18022822527bf01d`),
         // where gdb drops it.
-        function: f.function.map(|s| b.intern(&super::rust::clean_symbol(s))),
+        function: f.function.map(|s| b.intern(&lldb_function_name(s))),
         args: f.args.map(Box::from),
         file: f.file.map(|s| b.intern(s)),
         line: f.line,
@@ -661,7 +670,7 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
     if f.index == 0 {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
-            let function = f.function.map(|s| b.intern(&super::rust::clean_symbol(s)));
+            let function = f.function.map(|s| b.intern(&lldb_function_name(s)));
             b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
