@@ -4,6 +4,9 @@
 use super::*;
 use std::borrow::Cow;
 
+/// The longest text kept waiting for the rest of its line after a pager prompt.
+const PAGER_HEAD_MAX: usize = 8 * 1024;
+
 /// Where gdb's pager prompt starts in a line (gdb 7.12+ and the older wording).
 fn pager_prompt(l: &str) -> Option<usize> {
     l.find("--Type <RET> for more, q to quit, c to continue without paging--")
@@ -48,7 +51,15 @@ impl Builder {
         if let Some(p) = pager_prompt(&line) {
             let head = line[..p].to_string();
             self.recognized();
-            if !head.trim().is_empty() {
+            // A join is one line's continuation: a head longer than a line may be (prompts
+            // chained line after line in hostile input) is read as it stands, so the text
+            // carried over never grows past one line.
+            if head.len() > self.limits.max_line_len.min(PAGER_HEAD_MAX) {
+                if !self.line(&head, n) {
+                    self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+                    self.unrecognized(&head, n);
+                }
+            } else if !head.trim().is_empty() {
                 self.pager_head = Some(head);
             }
             return;
