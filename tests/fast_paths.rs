@@ -810,7 +810,7 @@ fn typed_args_on_real_lists() {
 
 // ---- log collector prefixes: the first-byte pre-check (issue 14) ----------------------
 
-/// `clean::service_prefix_rest` (and its logcat helper) before the first-byte pre-check.
+/// `clean::service_prefix_rest` (and its logcat helper) without the first-byte pre-check.
 fn service_prefix_rest_ref(l: &str) -> Option<&str> {
     let b = l.as_bytes();
     let mut rest = l;
@@ -820,6 +820,14 @@ fn service_prefix_rest_ref(l: &str) -> Option<&str> {
     // `I/DEBUG   (  119): rest` (`-v brief`).
     if let Some(r) = logcat_rest_ref(l) {
         return Some(r);
+    }
+    // Julia's logging box (`┌ Error: worker 3 exited`, `│ line`, …, `└ last line`): a test
+    // worker's crash report relayed through the parent's logger, one box line per line.
+    if let Some(r) = l.strip_prefix("│ ").or_else(|| l.strip_prefix("└ ")) {
+        return Some(r);
+    }
+    if l.trim_end() == "│" {
+        return Some("");
     }
     if b.len() > 16 && b[0].is_ascii_uppercase() && b[3] == b' ' && b[9] == b':' && b[12] == b':' {
         let (_, after_host) = l.get(16..)?.split_once(' ')?;
@@ -925,6 +933,11 @@ const PREFIX_PIECES: &[&str] = &[
     ")",
     "/",
     ":",
+    "│ ",
+    "└ ",
+    "│",
+    "┌ ",
+    "─",
 ];
 
 proptest! {

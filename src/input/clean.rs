@@ -228,8 +228,9 @@ fn timestamp_prefix(s: &str) -> usize {
 pub fn service_prefix_rest(l: &str) -> Option<&str> {
     let b = l.as_bytes();
     // Every prefix read below starts with an ASCII letter or digit (a logcat date also with
-    // `-`): a backtrace line (`#3 …`) or an indented local has none.
-    if !b.first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-') {
+    // `-`) or with the lead byte of Julia's box characters `│` and `└` (0xE2): a backtrace
+    // line (`#3 …`) or an indented local has none of these.
+    if !b.first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == 0xe2) {
         return None;
     }
     let mut rest = l;
