@@ -273,16 +273,16 @@ fn read_line<R: BufRead>(r: &mut R, line: &mut Vec<u8>, scratch: &mut Vec<u8>, c
     let keep = cap as u64 + 4;
     // The common line: whole in the reader's buffer, shorter than `keep`, no NUL. One memchr2
     // finds its end (the crate's memchr, not std's); the loop below gives the same for it.
-    if line.is_empty() {
-        let buf = r.fill_buf()?;
-        if let Some(k) = memchr::memchr2(b'\n', 0, buf)
-            && buf[k] == b'\n'
-            && (k as u64) < keep
-        {
-            line.extend_from_slice(&buf[..k]);
-            r.consume(k + 1);
-            return Ok(LineRead { newline: true, len: k as u64, consumed: k as u64, nul_free: true });
-        }
+    // A failed fill (`Interrupted`, …) is left to the loop, whose reads retry as before.
+    if line.is_empty()
+        && let Ok(buf) = r.fill_buf()
+        && let Some(k) = memchr::memchr2(b'\n', 0, buf)
+        && buf[k] == b'\n'
+        && (k as u64) < keep
+    {
+        line.extend_from_slice(&buf[..k]);
+        r.consume(k + 1);
+        return Ok(LineRead { newline: true, len: k as u64, consumed: k as u64, nul_free: true });
     }
     let mut text = 0u64;
     let mut consumed = 0u64;
