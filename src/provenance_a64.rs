@@ -13,7 +13,9 @@
 //! - the status register of `stxr`/`stlxr`/`stxp`; `Rt` of the atomics (`ldadd`, `swp`, …);
 //!   `Rs` of `cas`, both of `casp`;
 //! - the base register of a pre-/post-indexed access with writeback (`[x1, #8]!`, `[x1], #8`);
-//! - `bl`/`blr` write x30 (the link register); `svc` writes x0.
+//! - `bl`/`blr` write x30 (the link register), and so do the pointer-authentication hints
+//!   that sign or strip it (`paciasp`, `autiasp`, `xpaclri`, …; the `…1716` forms write x17);
+//!   `svc` writes x0.
 //!
 //! A callee's prologue and epilogue are followed for the register's save slot: `stp`/`str`
 //! (and `stur`) of the register through sp (or through x29 once `mov x29, sp` set it), the
@@ -225,6 +227,10 @@ pub fn written(insn: &Instruction) -> Vec<u16> {
     match insn.opcode {
         BL | BLR => out.push(30),
         SVC => out.push(0),
+        // Pointer authentication of the link register (hints without operands).
+        PACIASP | PACIAZ | PACIBSP | PACIBZ | AUTIASP | AUTIAZ | AUTIBSP | AUTIBZ | XPACLRI | PACIASPPC | PACIBSPPC
+        | PACNBIASPPC | PACNBIBSPPC | AUTIASPPC | AUTIBSPPC | AUTIASPPCR | AUTIBSPPCR => out.push(30),
+        PACIA1716 | PACIB1716 | AUTIA1716 | AUTIB1716 => out.push(17),
         LDP | LDPSW | LDNP | LDXP | LDAXP => out.extend(gpr_of(&ops[0]).into_iter().chain(gpr_of(&ops[1]))),
         // Status register of the exclusive stores.
         STXR | STLXR | STXRB | STXRH | STLXRB | STLXRH | STXP | STLXP => out.extend(gpr_of(&ops[0])),

@@ -261,17 +261,29 @@ a64_build() {
 
 # The x86-64 command set, with `target remote` + `continue` for `run`. qemu's gdbstub has no
 # /proc (`info proc mappings` fails) and no siginfo (`p $_siginfo` fails): a failing command
-# ends a command file, so mappings are left out and `p $_siginfo` comes last.
-a64_cmdfile() { # port file
+# ends a command file, so mappings are left out and `p $_siginfo` comes last (after the
+# case's extra commands).
+a64_cmdfile() { # name port file
     {
         printf 'set pagination off\nset width 0\nset confirm off\nset print pretty off\n'
         printf 'set debuginfod enabled off\n'
-        local c
-        for c in "target remote :$1" continue bt "info registers" "info sharedlibrary" "info threads" \
-            "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc' 'p $_siginfo'; do
+        local c cmds=("target remote :$2" continue bt "info registers" "info sharedlibrary" "info threads" \
+            "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc')
+        mapfile -t -O "${#cmds[@]}" cmds < <(a64_extra_commands "$1")
+        cmds+=('p $_siginfo')
+        for c in "${cmds[@]}"; do
             printf 'echo (gdb) %s\\n\n%s\n' "$c" "$c"
         done
-    } >"$2"
+    } >"$3"
+}
+
+# What some AArch64 cases add: the disassembly of the frames, so that register provenance
+# works from the transcript alone (the caller's code up to its call).
+a64_extra_commands() {
+    case $1 in
+    a64-x20-stale | a64-x20-ok)
+        printf '%s\n' "disassemble" "frame 1" "disassemble" "frame 2" "disassemble" "frame 3" "disassemble" ;;
+    esac
 }
 
 a64_one() {
@@ -290,7 +302,7 @@ a64_one() {
     fi
     local port=${QEMU_GDB_PORT:-23990} qpid
     while [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]]; do port=$((port + 1)); done
-    a64_cmdfile "$port" "$build/$n.gdb"
+    a64_cmdfile "$n" "$port" "$build/$n.gdb"
     (cd "$build" && exec env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C qemu-aarch64 -g "$port" "./$n" \
         >"$n.qemu.log" 2>&1 </dev/null) &
     qpid=$!

@@ -370,13 +370,17 @@ impl<'c, 'a> Site<'c, 'a> {
         };
         let (origin, source) = match binary {
             Some(o) => (o, String::new()),
-            // Without the machine code, the transcript's own disassembly (x86-64).
-            None if self.cx.trace.arch == Arch::X86_64 => {
-                let (o, covers) = crate::provenance_text::register_origin(self.stop, self.th, self.p.register, 32)?;
+            // Without the machine code, the transcript's own disassembly.
+            None => {
+                use crate::provenance_text::{ShownA64, ShownInsn, register_origin};
+                let (st, th, r) = (self.stop, self.th, self.p.register);
+                let (o, covers) = match self.cx.trace.arch {
+                    Arch::X86_64 => register_origin::<ShownInsn>(st, th, r, 32)?,
+                    _ => register_origin::<ShownA64>(st, th, r, 32)?,
+                };
                 let shown: Vec<String> = covers.iter().map(|c| c.describe(self.th)).collect();
                 (o, format!(" (from the transcript's disassembly: {})", shown.join("; ")))
             }
-            None => return None,
         };
         let sentence = match origin {
             Origin::Written { pos, label, text, through, .. } => {
