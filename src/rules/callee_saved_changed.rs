@@ -560,7 +560,7 @@ fn live_slots_binary<'x>(
     stop: &'x crate::model::Stop,
     th: &'x crate::model::Thread,
 ) -> Vec<LiveSlot<'x>> {
-    use crate::provenance::{code_before, dwarf_number, gpr, writes};
+    use crate::provenance::{X86, code_before, dwarf_number, gpr, writes};
     let mut out = Vec::new();
     let Some(mem) = cx.trace.memory.as_ref() else { return out };
     let mut info = iced_x86::InstructionInfoFactory::new();
@@ -570,7 +570,7 @@ fn live_slots_binary<'x>(
     let Some(caller) = th.frames.get(1).filter(|f| !f.inlined && !f.signal_handler) else { return out };
     let Some(regs) = th.registers.get(&callee.index) else { return out };
     let (Some(pc), Some(ret)) = (cx.pc(stop), caller.pc.map(|a| a.0)) else { return out };
-    let Some((caller_name, start, code)) = code_before(cx.trace, th, false, ret) else { return out };
+    let Some((caller_name, start, code)) = code_before::<X86>(cx.trace, th, false, ret) else { return out };
     let Some(call) = code.last().filter(|d| d.insn.is_call_near() || d.insn.is_call_near_indirect()) else {
         return out;
     };
