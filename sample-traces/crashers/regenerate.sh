@@ -61,6 +61,8 @@ if [[ $mode == cores ]]; then build=$out_dir; else build=${CRASHERS_BUILD:-/tmp/
 mkdir -p "$build"
 ln -sfn "$here/src" "$build/src" # gdb finds src/<file> (the compile dir is recorded as ".")
 map=(-fdebug-prefix-map="$here"=.)
+# The bundled samples' sources (sample-traces/src), for the cases built from them.
+samples_src=$(cd "$here/../src" && pwd)
 
 # name -> build command; sources are named relative to this directory so that debug info
 # says src/<file>.
@@ -102,9 +104,14 @@ build_one() {
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     julia-r13-intel)
-        # the .S half gets no debug info, like JIT-compiled Julia code (as sample-traces/regenerate.sh)
-        gcc -c "src/$n.S" -o "$o-jit.o"
-        gcc "${map[@]}" -O0 -g "src/$n.c" "$o-jit.o" -o "$o" ;;
+        # The founding program itself, from sample-traces/src/julia-trampoline.{c,S} (the Intel
+        # syntax is gdb's, `set disassembly-flavor intel` in extra_commands: the build is the
+        # founding sample's). Debug info names it src/julia-trampoline.c, as in the founding
+        # transcripts; the .S half gets no debug info, like JIT-compiled Julia code (as
+        # sample-traces/regenerate.sh).
+        gcc -c "$samples_src/julia-trampoline.S" -o "$o-jit.o"
+        gcc "${map[@]}" -fdebug-prefix-map="$samples_src"=src -O0 -g "$samples_src/julia-trampoline.c" "$o-jit.o" \
+            -o "$o" ;;
     cyclic-smash | cyclic-smash-canonical)
         gcc -O0 -g -fno-stack-protector "src/$n.c" -o "$o" ;;
     cpp-pure-virtual | cpp-terminate-noactive | cpp-caught-then-segv | cpp-deleted-virtual)
