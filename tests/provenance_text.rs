@@ -193,6 +193,30 @@ fn writer_named_from_gdb_aarch64_listings() {
     );
 }
 
+/// The same from lldb attached to qemu's gdbstub: lldb's AArch64 listings (`fp`/`lr` names,
+/// `; symbol at file:line` comments, hex immediates) give the same writer.
+#[test]
+fn writer_named_from_lldb_aarch64_listings() {
+    let t = common::samples_dir().join("crashers/a64-x20-stale.lldb.txt");
+    let f = findings(&[&t], "pinned-register");
+    let l = line_with(&f, "x20 was last written").unwrap_or_else(|| panic!("{f:#?}"));
+    assert!(
+        l.starts_with(
+            "x20 was last written at run_pass_manager+0x14: `mov    x20, x1` (frame #2); not written since by \
+             julia_module_callback_4212 (frame #0), jlcapi_module_callback_4213 (frame #1), which pass it on"
+        ),
+        "{l}"
+    );
+    assert!(l.ends_with("run_pass_manager (frame #2): 12 instructions from its entry to the pc)"), "{l}");
+    // The register-set heading of a gdb-remote target (`general:`) is read, not listed as not
+    // understood.
+    let text = std::fs::read_to_string(&t).expect("transcript");
+    let p = tracecheck::input::parse(&text);
+    let odd: Vec<&str> = p.diagnostics.unrecognized.iter().map(|u| u.text.as_str()).collect();
+    assert!(text.contains("\ngeneral:\n") && !odd.contains(&"general:"), "{odd:?}");
+    assert!(findings(&[&common::samples_dir().join("crashers/a64-x20-ok.lldb.txt")], "pinned-register").is_empty());
+}
+
 /// The look-alike: the good trampoline writes x20 (pgcstack) just before its call; the rule
 /// stays quiet and the text walk names that write, not a stale one.
 #[test]
@@ -272,4 +296,32 @@ fn aarch64_text_writes_agree_with_yaxpeax_on_real_code() {
     assert!(checked > 50_000, "only {checked} instructions");
     assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
     assert!(unknown * 500 < checked, "{unknown} of {checked} instruction texts not understood");
+}
+
+/// Honesty on AArch64: the same real transcript with frame #2's listing cut to the six
+/// instructions after `mov x20, x1` (as a `x/7i $pc-24` would show them) says only that x20
+/// is not written in the instructions shown; without frame #2's listing at all, that it is
+/// inherited from frame #2.
+#[test]
+fn aarch64_listing_cut_short_says_only_what_it_shows() {
+    use tracecheck::provenance::Origin;
+    use tracecheck::provenance_text::{ShownA64, register_origin};
+    let text = std::fs::read_to_string(crasher("a64-x20-stale")).expect("a64-x20-stale transcript");
+    let head = "Dump of assembler code for function run_pass_manager:\n";
+    let at = text.find(head).expect("frame #2's listing") + head.len();
+    let writer = text[at..].find("mov\tx20, x1\n").expect("the writer") + at;
+    let cut_at = writer + text[writer..].find('\n').unwrap() + 1;
+    let cut = format!("{}{}", &text[..at], &text[cut_at..]);
+    let parsed = tracecheck::input::parse(&cut);
+    let stop = parsed.trace.main_stop().expect("a stop");
+    let th = stop.crashed_thread().expect("crashed thread");
+    let (o, covers) = register_origin::<ShownA64>(stop, th, "x20", 32).expect("an origin");
+    assert!(matches!(o, Origin::NotInShown { pos: 2, shown: 6, ref through } if through.len() == 2));
+    assert_eq!(covers.iter().map(|c| (c.count, c.from_entry)).collect::<Vec<_>>(), [(6, true), (3, true), (6, false)]);
+    // Without frame #2's listing: inherited from frame #2.
+    let none = &text[..text.find("(gdb) frame 2\n").expect("frame 2")];
+    let parsed = tracecheck::input::parse(none);
+    let stop = parsed.trace.main_stop().expect("a stop");
+    let (o, _) = register_origin::<ShownA64>(stop, stop.crashed_thread().unwrap(), "x20", 32).expect("an origin");
+    assert!(matches!(o, Origin::NotFound { pos: 2, ref through } if through.len() == 2));
 }

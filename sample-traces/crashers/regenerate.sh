@@ -6,8 +6,9 @@
 #                                            DIR/<name>.core (gdb's generate-core-file at the
 #                                            same stop); tests/crash_corpus.rs uses this.
 #   regenerate.sh --lldb [name ...]          lldb transcripts: <name>.lldb.txt here (x86-64
-#                                            cases only; the a64-* cases are skipped), the
-#                                            same programs run by lldb (see lldb_one below).
+#                                            cases and a64-x20-*; the other a64-* cases are
+#                                            skipped), the same programs run by lldb (see
+#                                            lldb_one and a64_lldb_one below).
 #
 # Needs gcc, g++, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
@@ -370,11 +371,47 @@ lldb_one() {
     printf '%-28s %8d bytes\n' "$n.lldb.txt" "$(wc -c <"$here/$n.lldb.txt")"
 }
 
+# lldb transcripts of the AArch64 cases that show code (`a64-x20-*`): lldb attached to
+# `qemu-aarch64 -g PORT` with `gdb-remote PORT`, `continue` for `run`. qemu's gdbstub has no
+# memory-region packet (`memory region` fails with `qMemoryRegionInfo is not supported`, and an
+# error ends the list), so those two are left out; `disassemble --frame` of frames #1 to #3
+# is added, for register provenance from the transcript alone.
+a64_lldb_commands() {
+    printf '%s\n' "bt all" "register read" "image list" "disassemble --frame" 'memory read -s8 -fx -c8 $sp' \
+        "frame select 1" "register read" 'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable" \
+        "frame select 1" "disassemble --frame" "frame select 2" "disassemble --frame" "frame select 3" \
+        "disassemble --frame"
+}
+
+a64_lldb_one() {
+    local n=$1 port=${QEMU_GDB_PORT:-23990} qpid py=() args=() kargs=() c
+    case $n in a64-x20-stale | a64-x20-ok) ;; *) return 0 ;; esac
+    a64_build "$n"
+    for c in /usr/lib/llvm-*/lib/python3*/dist-packages; do
+        [[ -f $c/lldb/embedded_interpreter.py ]] && py=(PYTHONPATH="$c")
+    done
+    while [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]]; do port=$((port + 1)); done
+    (cd "$build" && exec env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C qemu-aarch64 -g "$port" "./$n" \
+        >"$n.qemu.log" 2>&1 </dev/null) &
+    qpid=$!
+    for _ in $(seq 50); do [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]] && break; sleep 0.1; done
+    args=(-o "gdb-remote $port" -o continue)
+    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(a64_lldb_commands)
+    (cd "$build" && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C "${py[@]}" timeout 120 \
+        lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" >"$here/$n.lldb.txt" 2>&1 </dev/null) || true
+    kill "$qpid" 2>/dev/null || true
+    wait "$qpid" 2>/dev/null || true
+    printf '%-28s %8d bytes\n' "$n.lldb.txt" "$(wc -c <"$here/$n.lldb.txt")"
+}
+
 if (($#)); then cases=("$@"); else cases=("${all[@]}"); fi
 status=0
 for n in "${cases[@]}"; do
     if [[ $mode == lldb ]]; then
-        if [[ $n == a64-* ]]; then continue; fi
+        if [[ $n == a64-* ]]; then
+            a64_lldb_one "$n"
+            continue
+        fi
         if [[ $n == musl-* ]] && ! command -v musl-gcc >/dev/null; then
             echo "regenerate.sh: SKIPPED $n: musl-gcc not found" >&2
             continue
