@@ -58,6 +58,20 @@ pub fn is_machinery(f: &Frame) -> bool {
         "realloc",
         "calloc",
         "cfree",
+        // glibc's internal names of the same entry points (a static binary's symbol table has
+        // both at one address; lldb may print either) and the aligned allocators.
+        "__free",
+        "__malloc",
+        "__realloc",
+        "__calloc",
+        "__reallocarray",
+        "reallocarray",
+        "memalign",
+        "aligned_alloc",
+        "posix_memalign",
+        "__posix_memalign",
+        "_int_memalign",
+        "_mid_memalign",
         "tcache_double_free_verify",
         "_int_free_merge_chunk",
         "_int_free_create_chunk",
@@ -249,6 +263,13 @@ pub fn is_machinery(f: &Frame) -> bool {
     {
         return true;
     }
+    // The same inlined into the caller as lldb prints it, with the header's base name only
+    // (`set_tag [inlined] strcpy(…) at string_fortified.h:79`, `sum4 [inlined]
+    // _mm_load_ps(…) at xmmintrin.h:927`): a compiler's intrinsics header or glibc's
+    // fortification and inline headers (`bits/…`).
+    if f.inlined && !file.contains('/') && is_toolchain_header_name(file) {
+        return true;
+    }
     // Library code compiled into the caller: C++ standard library headers (libstdc++'s
     // /usr/include/c++/12/bits/stl_vector.h, libc++'s …/include/c++/v1/), other system
     // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
@@ -283,6 +304,33 @@ pub fn is_machinery(f: &Frame) -> bool {
         return true;
     }
     false
+}
+
+/// Base names of headers whose inline functions are the toolchain's, not the program's: GCC's
+/// and clang's intrinsics headers (`xmmintrin.h`, `avx2intrin.h`, `arm_neon.h`) and glibc's
+/// `bits/` headers that define inline wrappers (the `_FORTIFY_SOURCE` ones, `bsearch`).
+fn is_toolchain_header_name(file: &str) -> bool {
+    const GLIBC_BITS: &[&str] = &[
+        "string_fortified.h",
+        "strings_fortified.h",
+        "string3.h",
+        "stdio2.h",
+        "stdio2-decl.h",
+        "wchar2.h",
+        "wchar2-decl.h",
+        "fcntl2.h",
+        "socket2.h",
+        "poll2.h",
+        "select2.h",
+        "mqueue2.h",
+        "syslog2.h",
+        "stdlib-bsearch.h",
+        "stdlib-float.h",
+        "byteswap.h",
+    ];
+    file.ends_with("intrin.h")
+        || matches!(file, "arm_neon.h" | "arm_sve.h" | "arm_acle.h" | "arm_fp16.h")
+        || GLIBC_BITS.contains(&file)
 }
 
 /// A Go source file of the standard library: under a GOROOT's `src/` (`…/go/src/`,

@@ -347,7 +347,15 @@ lldb_commands() {
 lldb_pass() {
     case $1 in
     go-nil) echo SIGURG ;;
-    *) prelude "$1" | awk '{print $2}' ;;
+    *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
+    esac
+}
+
+# Settings a case needs before its process starts (as gdb's prelude): a crash in a forked child
+# is only seen when lldb follows the child.
+lldb_settings() {
+    case $1 in
+    fork-child-null) echo "settings set target.process.follow-fork-mode child" ;;
     esac
 }
 
@@ -359,10 +367,11 @@ lldb_one() {
         [[ -f $c/lldb/embedded_interpreter.py ]] && py=(PYTHONPATH="$c")
     done
     sig=$(lldb_pass "$n")
+    while IFS= read -r c; do [[ -n $c ]] && args+=(-o "$c"); done < <(lldb_settings "$n")
     if [[ -n $sig ]]; then
-        args=(-o "process launch --stop-at-entry" -o "process handle $sig -s false -n false -p true" -o continue)
+        args+=(-o "process launch --stop-at-entry" -o "process handle $sig -s false -n false -p true" -o continue)
     else
-        args=(-o run)
+        args+=(-o run)
     fi
     while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands)
     lim=$(stack_kib "$n")

@@ -43,6 +43,7 @@ impl Builder {
         for si in 0..self.trace.stops.len() {
             let loc = self.stop_location.get(si).cloned().flatten();
             let stop = &mut self.trace.stops[si];
+            stop.reason.trap_shown = trap_instruction_shown(stop);
             pick_crashed_thread(stop, loc);
             // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
             if stop.reason.is_non_crash() {
@@ -100,6 +101,40 @@ impl Builder {
         }
         Parsed { trace: self.trace, diagnostics: self.diag }
     }
+}
+
+/// A SIGTRAP with no `si_code` printed whose frame-#0 disassembly shows the trap instruction:
+/// `int3` (`int $0x3`) immediately before the marked pc (x86 reports the pc after it), or `brk`
+/// at the marked pc (AArch64 reports the `brk` itself). The marked instruction (`=>`, `->`)
+/// is the pc, and the one before it must end exactly there (`int3` at pc - 1, `int $0x3` at
+/// pc - 2).
+fn trap_instruction_shown(stop: &Stop) -> bool {
+    let r = &stop.reason;
+    let sigtrap = r.signal.as_deref() == Some("SIGTRAP") || r.signo == Some(5);
+    if r.kind != StopKind::Signal || !sigtrap || r.si_code.is_some() {
+        return false;
+    }
+    let mnemonic = |i: &Instruction| {
+        let t = i.text.trim_start();
+        let m = t.split_whitespace().next().unwrap_or("");
+        let operands = t[m.len()..].trim();
+        (m.to_ascii_lowercase(), operands.to_string())
+    };
+    let insns = &stop.disassembly;
+    let Some(cur) = insns.iter().position(|i| i.current && i.frame == 0) else { return false };
+    let (m, _) = mnemonic(&insns[cur]);
+    if m == "brk" {
+        return true;
+    }
+    let Some(prev) = cur.checked_sub(1).map(|p| &insns[p]) else { return false };
+    let (pm, ops) = mnemonic(prev);
+    // `int3` is one byte (cc), `int $0x3` two (cd 03).
+    let len = match (pm.as_str(), ops.as_str()) {
+        ("int3", _) => 1,
+        ("int", "$0x3" | "3" | "0x3" | "3h") => 2,
+        _ => return false,
+    };
+    prev.frame == 0 && prev.address.0.checked_add(len) == Some(insns[cur].address.0)
 }
 
 /// Marks the thread a stop happened on, when no stop line named it: the one whose frame 0 is

@@ -574,6 +574,31 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
         f.inlined = true;
         rest = &rest[p + 11..];
     }
+    // A GCC clone of a C++ function, as LLVM's demangler prints it after the signature
+    // (`parse_port(char const*) (.cold)`; c++filt: `[clone .cold]`): the clone suffix is not
+    // an argument list.
+    let mut clone = None;
+    for (open, close) in [(" (.", ")"), (" [clone .", "]")] {
+        if let Some(p) = rest.rfind(open)
+            && rest.ends_with(close)
+            && is_clone_suffix(&rest[p + open.len() - 1..rest.len() - close.len()])
+        {
+            clone = Some(&rest[p + open.len() - 1..rest.len() - close.len()]);
+            rest = &rest[..p];
+            break;
+        }
+    }
+    // With a source line, the function is the one the debug info names, as gdb prints it: a
+    // clone's code (GCC's `color_name.cold`, the hot/cold split of `color_name`) is that
+    // function's. lldb names the ELF symbol instead.
+    if f.file.is_some()
+        && clone.is_none()
+        && let Some(p) = rest.find('.')
+        && is_clone_suffix(&rest[p..])
+        && !rest[..p].contains('(')
+    {
+        rest = &rest[..p];
+    }
     // A C++ member function's qualifier after its arguments: `operator()(this=0x…) const`.
     let qualified = rest.strip_suffix(" const").filter(|r| r.ends_with(')'));
     if let Some(open) = open_paren_of_last_group(qualified.unwrap_or(rest))
@@ -585,6 +610,22 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
     }
     f.function = (!rest.is_empty()).then_some(rest);
     Some(f)
+}
+
+/// GCC's clone suffixes (`.cold`, `.part.0`, `.isra.0`, `.constprop.0`, `.lto_priv.0`, and
+/// chains of them: `.isra.0.cold`): dot-separated words that are all clone marks or numbers.
+fn is_clone_suffix(s: &str) -> bool {
+    const MARKS: &[&str] = &["cold", "part", "isra", "constprop", "lto_priv", "localalias"];
+    let Some(words) = s.strip_prefix('.') else { return false };
+    let mut any_mark = false;
+    for w in words.split('.') {
+        if MARKS.contains(&w) {
+            any_mark = true;
+        } else if w.is_empty() || !w.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+    }
+    any_mark && !words.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {

@@ -234,6 +234,11 @@ pub struct StopReason {
     /// being debugged was signaled while in a function called from GDB.`): gdb abandoned that
     /// call, so the stop is not the program's crash.
     pub in_called_function: bool,
+    /// A SIGTRAP whose siginfo was not printed, where the transcript's disassembly shows the
+    /// trap instruction that raised it: `int3` ending at frame #0's pc (x86), `brk` at the pc
+    /// (AArch64). lldb prints `stop reason = signal SIGTRAP` only for a trap it did not plant
+    /// (its own are `breakpoint N.M`), and prints no siginfo; set by the input's finish step.
+    pub trap_shown: bool,
     pub span: Span,
 }
 
@@ -281,12 +286,13 @@ impl StopReason {
     /// (`si_code` SI_KERNEL, 128) or an AArch64 `brk` (`__builtin_trap`, Rust's and Swift's
     /// aborts; TRAP_BRKPT, 1), reported as a signal, not as one of the debugger's own
     /// breakpoints. Without a debugger the process dies of it: a crash, with a culprit. A
-    /// SIGTRAP without its `si_code`, sent with kill/raise (SI_USER, SI_TKILL), or from
-    /// single-stepping stays a debugger stop.
+    /// SIGTRAP without its `si_code` is one only when the transcript's disassembly shows the
+    /// trap instruction at the pc ([`StopReason::trap_shown`]); one sent with kill/raise
+    /// (SI_USER, SI_TKILL), or from single-stepping stays a debugger stop.
     pub fn is_trap_instruction(&self) -> bool {
         self.kind == StopKind::Signal
             && (self.signal.as_deref() == Some("SIGTRAP") || self.signo == Some(5))
-            && matches!(self.si_code, Some(128) | Some(1))
+            && (matches!(self.si_code, Some(128) | Some(1)) || (self.si_code.is_none() && self.trap_shown))
     }
 
     /// The symbolic `si_code` name for this signal (`SEGV_MAPERR`, `SI_KERNEL`, …).

@@ -12,7 +12,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     default_severity: Severity::Error,
     explanation: r#"**What it flags** A signal stop whose pc (frame #0) is 0 or in the zero page, a
 small integer, non-canonical, in no mapping, or in a mapping without execute permission (heap,
-stack, data): the program called or jumped through a bad function pointer or returned through a
+stack, data), or, with no mapping printed for it, the fault address itself (lldb's `fault
+address:`, gdb's `si_addr`): fetching the instruction faulted, so no executable page is there.
+The program called or jumped through a bad function pointer or returned through a
 corrupted return address. When `x/gx $sp` shows a return address on top of the stack, the rule
 names the caller it points into (a call pushed it, so the bad pc came from a call).
 
@@ -52,7 +54,26 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let Some(pc) = cx.pc(stop) else { continue };
         let class = cx.classifier.classify(pc);
         let mapping = cx.trace.mapping_for(pc);
+        // The fault address the debugger printed is the pc itself (lldb's `fault address:`,
+        // also without an si_code): fetching the instruction faulted, so no executable page
+        // is there, whatever a guess from the address says. Only when no printed mapping
+        // holds the pc (one that says executable would contradict it).
+        let fetch_fault = cx.signo(stop) == Some(11) && pc != 0 && stop.reason.address == Some(Address(pc));
         let what = match class.kind {
+            RegionKind::Code
+            | RegionKind::Jit
+            | RegionKind::Special
+            | RegionKind::Unknown
+            | RegionKind::Stack
+            | RegionKind::Heap
+            | RegionKind::Anonymous
+            | RegionKind::ReadOnlyData
+            | RegionKind::WritableData
+                if fetch_fault && mapping.is_none() =>
+            {
+                "is not in executable memory: the fault address is the pc itself, so the instruction fetch faulted"
+                    .to_string()
+            }
             RegionKind::ZeroPage if pc == 0 => "is NULL".to_string(),
             RegionKind::ZeroPage => "is in the zero page".to_string(),
             RegionKind::SmallInteger => "is a small integer, not a code address".to_string(),
@@ -143,6 +164,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(a) = cx.fault_address(stop).filter(|a| *a == pc) {
             f = f.evidence(format!("si_addr = {a:#x} = pc: the instruction fetch faulted"), Some(stop.reason.span));
+        } else if fetch_fault {
+            f = f
+                .evidence(format!("fault address {pc:#x} = pc: the instruction fetch faulted"), Some(stop.reason.span));
         }
         if let Some((w, span, place)) = ret {
             let text = match direct {

@@ -26,6 +26,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
   `0x4141414141414149` = `0x4141414141414141 + 8`, means that word was overwritten);
 - `Backtrace stopped: previous frame identical to this frame (corrupt stack?)` and
   `… inner to this frame (corrupt stack?)`.
+- a backtrace that ends at the function whose stack canary check failed (`__stack_chk_fail`
+  right below it, no caller and no thread entry outer to it, as lldb prints it): the overflow
+  that reached the canary went on into the saved frame pointer and return address above it,
+  so the unwinder found no caller;
 - Go's own traceback saying so: `runtime: g 20: unexpected return pc for F called from 0x…`
   (a saved return address outside every Go function; Go then dies with `fatal error: unknown
   caller pc`), reported as an error.
@@ -204,6 +208,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             }
             let stopped = th.backtrace_stop.and_then(|r| stop_reason(r, th, arch, alloc));
             if bad.is_empty() && stopped.is_none() {
+                if is_crashed && let Some(f) = canary_frame_last(si, stop, th) {
+                    out.push(f);
+                }
                 continue;
             }
             // Outside the crashed thread only definite damage counts.
@@ -215,6 +222,48 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// The stack protector caught an overflow (`__stack_chk_fail` in the backtrace) and the
+/// backtrace ends at the function whose canary failed, with nothing outer to it: no thread
+/// entry, no caller. The canary sits just below that function's saved frame pointer and return
+/// address, so the overflow that reached it went on into them, and the unwinder could not find
+/// a caller (lldb stops there; gdb walks on into the overwritten words and prints garbage,
+/// which the checks above catch). A backtrace that reaches a caller or a thread's entry is
+/// not this (the overflow stopped at the canary).
+fn canary_frame_last(si: usize, stop: &Stop, th: &Thread) -> Option<Finding> {
+    let chk = th.frames.iter().position(|f| {
+        f.function.as_deref().is_some_and(|n| matches!(n, "__stack_chk_fail" | "__stack_chk_fail_local"))
+    })?;
+    // The function that called it is the last frame printed, a program frame with a pc.
+    if chk + 2 != th.frames.len() {
+        return None;
+    }
+    let victim = th.frames.get(chk + 1)?;
+    if victim.pc.is_none() || victim.function.is_none() || crate::roles::is_machinery(victim) || victim.inlined {
+        return None;
+    }
+    let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackCanary));
+    let name = victim.function_name();
+    let mut f = Finding::new(
+        &RULE,
+        format!(
+            "backtrace ends at {}, the function whose stack canary check failed: no caller was unwound past it, so the overflow that reached the canary also overwrote its saved frame pointer and return address; its callers are unknown",
+            frame_label(victim)
+        ),
+    )
+    .at(si, Some(th), Some(victim.index))
+    .rank(45)
+    .evidence(format!("{} called __stack_chk_fail", frame_label(victim)), Some(th.frames[chk].span))
+    .evidence(format!("last frame: {} (no thread entry below it)", frame_label(victim)), Some(victim.span));
+    if let Some(m) = said {
+        f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+    }
+    Some(
+        f.step(format!("frame {}", victim.index))
+            .step("info frame (where its saved frame pointer and return address are)")
+            .step(format!("disassemble {name}")),
+    )
 }
 
 /// The `Backtrace stopped:` reasons that mean corruption.

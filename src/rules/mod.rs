@@ -276,11 +276,14 @@ impl<'a> RuleContext<'a> {
                 return None;
             }
         }
-        matches!(
-            self.classifier.classify(addr).kind,
-            crate::classify::RegionKind::Unmapped | crate::classify::RegionKind::SmallInteger
-        )
-        .then(|| base.clone())
+        // Unmapped by the printed mappings, or, with none printed, by the kernel's own word:
+        // SEGV_MAPERR (lldb: `invalid address`) is a fault on an address no mapping holds.
+        let unmapped = match self.classifier.classify(addr).kind {
+            crate::classify::RegionKind::Unmapped | crate::classify::RegionKind::SmallInteger => true,
+            crate::classify::RegionKind::Unknown => r.si_code == Some(crate::model::signals::SEGV_MAPERR),
+            _ => false,
+        };
+        unmapped.then(|| base.clone())
     }
 
     /// A symbol the transcript printed for `addr` (`stream_fill+49`): from disassembly

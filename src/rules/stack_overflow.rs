@@ -243,8 +243,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 ));
             }
         }
+        // The debugger printed an address for the fault that is nowhere near the stack
+        // pointer (lldb's `fault address: 0x0` whatever the si_code): the access that faulted
+        // was not a push or a call into the guard page, so a deep backtrace is a legal
+        // recursion that faulted for another reason.
+        let printed_elsewhere = stop.reason.address.is_some_and(|a| sp.is_none_or(|s| a.0.abs_diff(s) > GAP));
         if msg.is_none()
             && fault.is_none()
+            && !printed_elsewhere
             && let Some(r) = &rec
         {
             heuristic = true;
