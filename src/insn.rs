@@ -570,9 +570,20 @@ fn is_byte_reg(r: &str) -> bool {
 }
 
 /// Splits gdb's `disassemble /r` raw bytes off an instruction text
-/// (`48 83 ec 10\tsub    $0x10,%rsp` → the bytes and `sub    $0x10,%rsp`).
+/// (`48 83 ec 10\tsub    $0x10,%rsp` → the bytes and `sub    $0x10,%rsp`). gdb 13 and later
+/// print a fixed-width AArch64 instruction as one 32-bit word in instruction order
+/// (`a9be7bfd\tstp\tx29, x30, [sp, #-32]!`): its bytes are returned in memory order
+/// (little-endian).
 pub fn split_raw_bytes(text: &str) -> (Option<Vec<u8>>, &str) {
     let Some((head, rest)) = text.split_once('\t') else { return (None, text) };
+    let word = head.trim();
+    if word.len() == 8
+        && word.bytes().all(|c| c.is_ascii_hexdigit())
+        && !rest.trim().is_empty()
+        && let Ok(w) = u32::from_str_radix(word, 16)
+    {
+        return (Some(w.to_le_bytes().to_vec()), rest.trim_start());
+    }
     let toks: Vec<&str> = head.split_whitespace().collect();
     if toks.is_empty() || !toks.iter().all(|t| t.len() == 2 && t.chars().all(|c| c.is_ascii_hexdigit())) {
         return (None, text);
@@ -1060,6 +1071,10 @@ mod tests {
         let (b, t) = split_raw_bytes("41 54              \tpush   %r12");
         assert_eq!((b, t), (Some(vec![0x41, 0x54]), "push   %r12"));
         assert_eq!(split_raw_bytes("fadd\t%st(1),%st").0, None);
+        // gdb 13's AArch64 form: one instruction word (a64-x20-ok.gdb.txt).
+        let (b, t) = split_raw_bytes("a9be7bfd\tstp\tx29, x30, [sp, #-32]!");
+        assert_eq!((b.as_deref(), t), (Some(&[0xfd, 0x7b, 0xbe, 0xa9][..]), "stp\tx29, x30, [sp, #-32]!"));
+        assert_eq!(split_raw_bytes("deadbeef\t").0, None);
         assert_eq!(x86_gpr64("r13d"), Some("r13"));
         assert_eq!(x86_gpr64("%sil"), Some("rsi"));
         assert_eq!(x86_gpr64("xmm0"), None);

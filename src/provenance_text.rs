@@ -78,32 +78,22 @@ pub struct ShownA64<'a> {
     /// As printed (without raw bytes).
     pub text: &'a str,
     pub a64: Option<A64Text>,
-    /// Decoded with yaxpeax-arm from the printed instruction word (`disassemble /r`: four
-    /// bytes, or gdb 13's one 32-bit word before the text), when it was printed.
+    /// Decoded with yaxpeax-arm from the printed encoding (`disassemble /r`: four bytes, or
+    /// gdb 13's one 32-bit word, [`crate::insn::split_raw_bytes`]), when it was printed.
     pub machine: Option<crate::provenance_a64::Decoded>,
     pub span: Span,
-}
-
-/// gdb 13 and later print an AArch64 instruction's `/r` encoding as one 32-bit word
-/// (`a9bd7bfd\tstp\tx29, x30, [sp, #-48]!`): the word and the text after it.
-fn a64_word_prefix(text: &str) -> Option<(u32, &str)> {
-    let (head, rest) = text.trim_start().split_once(char::is_whitespace)?;
-    (head.len() == 8 && head.chars().all(|c| c.is_ascii_hexdigit()) && !rest.trim().is_empty())
-        .then(|| u32::from_str_radix(head, 16).ok().map(|w| (w, rest.trim_start())))
-        .flatten()
 }
 
 impl<'a> ShownIsa<'a> for ShownA64<'a> {
     const PC: &'static str = "pc";
     fn new(i: &'a Instruction) -> Self {
         let address = i.address.0;
-        let (word, text) = match (i.bytes.as_deref(), a64_word_prefix(&i.text)) {
-            (Some(b), _) if b.len() == 4 => (Some([b[0], b[1], b[2], b[3]]), &*i.text),
-            (_, Some((w, rest))) => (Some(w.to_le_bytes()), rest),
-            _ => (None, &*i.text),
-        };
-        let machine = word.and_then(|w| crate::provenance_a64::decode_word(w, address));
-        ShownA64 { address, text, a64: A64Text::parse(text), machine, span: i.span }
+        let machine = i
+            .bytes
+            .as_deref()
+            .filter(|b| b.len() == 4)
+            .and_then(|b| crate::provenance_a64::decode_word([b[0], b[1], b[2], b[3]], address));
+        ShownA64 { address, text: &i.text, a64: A64Text::parse(&i.text), machine, span: i.span }
     }
     fn address(&self) -> u64 {
         self.address

@@ -227,7 +227,14 @@ fn aarch64_register_written_just_before_the_call_is_not_stale() {
     let stop = parsed.trace.main_stop().expect("a stop");
     let th = stop.crashed_thread().expect("crashed thread");
     use tracecheck::provenance::Origin;
-    use tracecheck::provenance_text::{ShownA64, register_origin};
+    use tracecheck::provenance_text::{ShownA64, code_before, register_origin};
+    // Recorded with `disassemble /r`: gdb 13 prints each instruction's word, which is decoded
+    // with yaxpeax-arm as the binary path does.
+    let shown: Vec<ShownA64> = code_before::<ShownA64>(stop, 0x4008d8).expect("the trampoline's listing").insns;
+    assert_eq!(shown.len(), 8);
+    assert!(shown.iter().all(|d| d.machine.is_some() && d.a64.is_some()));
+    assert_eq!((shown[5].address, shown[5].text), (0x4008cc, "mov\tx20, x0"));
+    assert_eq!(shown[5].machine.as_ref().map(|m| m.text.as_str()), Some("mov x20, x0"));
     let (o, covers) = register_origin::<ShownA64>(stop, th, "x20", 32).expect("an origin");
     match o {
         Origin::Written { pos, label, text, through, .. } => {

@@ -286,11 +286,15 @@ a64_cmdfile() { # name port file
 }
 
 # What some AArch64 cases add: the disassembly of the frames, so that register provenance
-# works from the transcript alone (the caller's code up to its call).
+# works from the transcript alone (the caller's code up to its call); `a64-x20-ok` with the
+# encodings (`/r`: gdb 13 prints each instruction's 32-bit word).
 a64_extra_commands() {
     case $1 in
-    a64-x20-stale | a64-x20-ok)
+    a64-x20-stale)
         printf '%s\n' "disassemble" "frame 1" "disassemble" "frame 2" "disassemble" "frame 3" "disassemble" ;;
+    a64-x20-ok)
+        printf '%s\n' "disassemble /r" "frame 1" "disassemble /r" "frame 2" "disassemble /r" "frame 3" \
+            "disassemble /r" ;;
     esac
 }
 
