@@ -56,6 +56,8 @@ build_one() {
         rustc -g -C panic=abort src/rust-panic.rs -o "$out" ;;
     rust-null)
         rustc -g src/rust-null.rs -o "$out" ;;
+    rust-thread-panic-join)
+        rustc -g src/rust-thread-panic-join.rs -o "$out" ;;
     cpp-uncaught)
         g++ -O0 -g src/cpp-uncaught.cpp -o "$out" ;;
     *)
@@ -66,7 +68,7 @@ build_one() {
 all=(null-field null-fnptr stack-overflow threads-crash glibc-abort assert-fail
      rust-panic rust-null cpp-uncaught julia-trampoline-bad-r13
      julia-trampoline-good-r13 c-r13-plain misaligned-sse noncanonical
-     write-rodata smashed-stack stack-chk poison)
+     write-rodata smashed-stack stack-chk poison rust-thread-panic-join)
 
 if (($#)); then samples=("$@"); else samples=("${all[@]}"); fi
 
@@ -94,11 +96,12 @@ declare -A expect=(
     [smashed-stack]='received signal SIGSEGV|copy_name|0x4141414141414141'
     [stack-chk]='stack smashing detected|received signal SIGABRT|__stack_chk_fail'
     [poison]='received signal SIGSEGV|peer_port (c=|0xa5a5a5a5a5a5a5a5'
+    [rust-thread-panic-join]="thread 'tally' (|panicked at src/rust-thread-panic-join.rs:6:5|on an \`Err\` value: Any { .. }|exited with code 0145"
 )
 
 # Samples whose command file ends with a command that is meant to fail
 # (reading memory at pc == 0, or through a non-canonical pointer).
-last_command_fails=(null-fnptr noncanonical)
+last_command_fails=(null-fnptr noncanonical rust-thread-panic-join)
 
 status=0
 for name in "${samples[@]}"; do

@@ -54,6 +54,10 @@ pub enum Convention {
     JuliaCfunction,
     /// Go ABIInternal: g in r14 (amd64) / x28 (arm64).
     GoAbiInternal,
+    /// Go ABI0: Go's assembly functions (`runtime.asmcgocall.abi0`, `runtime.mstart.abi0`)
+    /// and the wrappers named after it. Nothing is pinned: g is not kept in a register, and
+    /// they run on the system stack (g0) as often as on a goroutine's.
+    GoAbi0,
     /// GHC's STG machine (LLVM `ghccc`): BaseReg, Sp, Hp, SpLim pinned.
     Ghc,
     /// Swift (`swiftcc`): self, error and async context in callee-saved registers.
@@ -69,6 +73,7 @@ impl Convention {
             Convention::JuliaJlcall => "jlcall ABI",
             Convention::JuliaCfunction => "C ABI",
             Convention::GoAbiInternal => "Go ABIInternal",
+            Convention::GoAbi0 => "Go ABI0",
             Convention::Ghc => "GHC STG",
             Convention::Swift => "swiftcc",
         }
@@ -77,7 +82,7 @@ impl Convention {
         match self {
             Convention::SysV => Runtime::Native,
             Convention::JuliaSpecsig | Convention::JuliaJlcall | Convention::JuliaCfunction => Runtime::Julia,
-            Convention::GoAbiInternal => Runtime::Go,
+            Convention::GoAbiInternal | Convention::GoAbi0 => Runtime::Go,
             Convention::Ghc => Runtime::Ghc,
             Convention::Swift => Runtime::Swift,
         }
@@ -403,6 +408,11 @@ pub fn convention_of_name(name: &str) -> Convention {
     if is_ghc_name(n) {
         return Convention::Ghc;
     }
+    if let Some(base) = n.strip_suffix(".abi0")
+        && is_go_name(base)
+    {
+        return Convention::GoAbi0;
+    }
     if is_go_name(n) {
         return Convention::GoAbiInternal;
     }
@@ -470,6 +480,14 @@ mod tests {
         ] {
             assert_eq!(convention_of_name(g), Convention::GoAbiInternal, "{g}");
         }
+        // Go's assembly functions as their ELF symbols name them (a core, crashers/cgo-null):
+        // ABI0, nothing pinned.
+        for a in ["runtime.asmcgocall.abi0", "runtime.mstart.abi0", "runtime.systemstack.abi0"] {
+            assert_eq!(convention_of_name(a), Convention::GoAbi0, "{a}");
+            assert_eq!(pinned_registers(Convention::GoAbi0, Arch::X86_64).count(), 0);
+        }
+        // `.abi0` on something that is no Go name stays C.
+        assert_eq!(convention_of_name("helper.abi0"), Convention::SysV);
         for c in [
             "main",
             "main.cold",

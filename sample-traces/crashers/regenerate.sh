@@ -54,7 +54,9 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      null-array-index rust-drop-panic asm-misaligned-printf asm-hlt asm-push-imbalance
      handler-itself-null atexit-null
      a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2 julia-r13-intel
-     push-slot-overrun push-slot-ok live-slot-smash live-slot-ok)
+     push-slot-overrun push-slot-ok live-slot-smash live-slot-ok
+     cgo-null cpp-bad-function-call tailcall-null-fnptr realign-callee-ok
+     cpp-vptr-null-call ubsan-trap-overflow)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -179,6 +181,18 @@ build_one() {
         gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     i386-static-null)
         i686-linux-gnu-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
+    cgo-null)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off CGO_ENABLED=1 \
+            go build -trimpath -o "$o" cgo-null.go) ;;
+    cpp-bad-function-call | cpp-vptr-null-call)
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    tailcall-null-fnptr)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    realign-callee-ok)
+        gcc -c src/clang-movaps-shim.S -o "$o-shim.o"
+        gcc "${map[@]}" -O2 -g "src/$n.c" "$o-shim.o" -o "$o" ;;
+    ubsan-trap-overflow)
+        clang "${map[@]}" -O2 -g -fsanitize=signed-integer-overflow -fsanitize-trap=all "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -350,7 +364,7 @@ lldb_commands() {
 # Go's preemption signal (lldb stops on SIGURG; gdb does not).
 lldb_pass() {
     case $1 in
-    go-nil) echo SIGURG ;;
+    go-nil | cgo-null) echo SIGURG ;;
     *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
     esac
 }

@@ -778,7 +778,10 @@ impl Builder {
             || t.starts_with("stack backtrace:")
             || gdb::stop_line(t).is_some()
             || julia::signal_header(t).is_some()
-            || crate::messages::classify(t).is_some();
+            || crate::messages::classify(t).is_some()
+            // gdb's own notices between the program's lines (`[Thread 0x… (LWP 7) exited]`,
+            // `[Inferior 1 (process 7) exited with code 0145]`) are not the message's.
+            || (t.starts_with('[') && gdb::is_noise(t));
         if ends {
             self.message_follow = 0;
             return false;

@@ -122,12 +122,21 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             _ => None,
         }
         .filter(|&target| target != pc);
+        // The direct callee's own code, when readable: an indirect `jmp` in it is a tail call
+        // through a function pointer, the usual way to land on a bad pc without a call.
+        let tail = direct.and_then(|t| indirect_tail_jump(cx, stop, t));
         match (pc, call, direct) {
             (_, true, Some(target)) => {
                 let callee = cx.symbol_at(stop, target).map(|s| s.name.to_string()).unwrap_or(format!("{target:#x}"));
-                msg.push_str(&format!(
-                    " {what}: the return address follows a direct call to {callee}, so {callee} (or a function it called) returned or jumped here: an unbalanced stack or an overwritten return address"
-                ));
+                match &tail {
+                    Some((off, text)) => msg.push_str(&format!(
+                        " {what}: the return address follows a direct call to {callee}, which ends in an indirect tail call (`{text}` at {callee}+{off:#x}) and left no frame: it jumped through a {} function pointer",
+                        if pc == 0 { "NULL" } else { "bad" }
+                    )),
+                    None => msg.push_str(&format!(
+                        " {what}: the return address follows a direct call to {callee}, so {callee} (or a function it called) returned or jumped here: a tail call through a bad function pointer, an unbalanced stack or an overwritten return address"
+                    )),
+                }
             }
             (0, true, None) => msg.push_str(": call through a NULL function pointer"),
             (0, false, _) => msg.push_str(": jump or call to address 0"),
@@ -171,11 +180,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some((w, span, place)) = ret {
             let text = match direct {
                 Some(t) => format!(
-                    "{place} = {w:#x}: the return address of a direct call to {t:#x} (the code before it is `call rel32`), which is not the pc"
+                    "{place} = {w:#x}: the return address of a direct call to {} (the code before it is `call rel32`), which is not the pc",
+                    cx.symbol_at(stop, t).map(|s| format!("{t:#x} <{s}>")).unwrap_or(format!("{t:#x}"))
                 ),
                 None => format!("{place} = {w:#x}: a return address, so a call brought the program here"),
             };
             f = f.evidence(text, Some(span));
+        }
+        if let (Some(t), Some((off, text))) = (direct, &tail) {
+            f = f.evidence(format!("{:#x}: `{text}`, an indirect jump with no return", t + off), None);
+            match cx.symbol_at(stop, t) {
+                Some(s) => f = f.step(format!("disassemble {}", s.name)),
+                None => f = f.step(format!("x/8i {t:#x}")),
+            }
         }
         if let Some(c) = caller {
             f = f.evidence(format!("caller: frame #{} {}", c.index, c.function_name()), Some(c.span));
@@ -195,6 +212,42 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f = f.step("rr: reverse-stepi (one step back is the call or jump that went here)");
         out.push(f);
     }
+}
+
+/// The first indirect near `jmp` (through a register or memory: a tail call through a
+/// function pointer) in the first 32 instructions of the code at `start`, before any `ret`:
+/// its offset from `start` and its text. x86-64, from the process's code (a core or `--exe`).
+fn indirect_tail_jump(cx: &RuleContext<'_>, stop: &Stop, start: u64) -> Option<(u64, String)> {
+    use iced_x86::{Decoder, DecoderOptions, FlowControl, Formatter, GasFormatter, Mnemonic};
+    if cx.trace.arch != Arch::X86_64 {
+        return None;
+    }
+    let mut code = Vec::with_capacity(128);
+    for k in 0..16u64 {
+        let Some(w) = cx.read_u64(stop, start.checked_add(8 * k)?) else { break };
+        code.extend_from_slice(&w.to_le_bytes());
+    }
+    let mut d = Decoder::with_ip(64, &code, start, DecoderOptions::NONE);
+    let mut fmt = GasFormatter::new();
+    for _ in 0..32 {
+        if !d.can_decode() {
+            break;
+        }
+        let i = d.decode();
+        if i.is_invalid() || i.mnemonic() == Mnemonic::Ret || i.flow_control() == FlowControl::Interrupt {
+            break;
+        }
+        if i.flow_control() == FlowControl::IndirectBranch && i.mnemonic() == Mnemonic::Jmp {
+            let mut text = String::new();
+            fmt.format(&i, &mut text);
+            return Some((i.ip() - start, text));
+        }
+        // An unconditional direct jump leaves the straight-line code this scan follows.
+        if i.flow_control() == FlowControl::UnconditionalBranch {
+            break;
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -782,10 +782,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             if callee.signal_handler || caller.signal_handler || caller.inlined {
                 continue;
             }
-            if [callee, caller]
-                .iter()
-                .any(|f| matches!(runtime::convention(f), Convention::GoAbiInternal | Convention::Ghc))
-            {
+            if [callee, caller].iter().any(|f| {
+                matches!(runtime::convention(f), Convention::GoAbiInternal | Convention::GoAbi0 | Convention::Ghc)
+            }) {
                 continue;
             }
             let (Some(rc), Some(rr)) = (th.registers.get(&callee.index), th.registers.get(&caller.index)) else {

@@ -54,7 +54,10 @@ stack page. A final frame with pc 0 is the usual end-of-stack marker and is not 
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext,
 `runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
-the `uc_link` word and 0) are past the bottom of the stack and are not evidence.
+the `uc_link` word and 0) are past the bottom of the stack and are not evidence; so are the
+frames gdb prints past a Go stack switch (`runtime.asmcgocall` under a cgo call,
+`runtime.systemstack`, `runtime.mcall`, `runtime.morestack`), which it cannot unwind back to
+the goroutine's stack.
 `Backtrace stopped: frame did not save the PC` and `Not enough registers or memory available
 to unwind further` are normal at thread entry points and in cores, and are not flagged. A
 backtrace cut short on purpose (`bt 30`, `bt -3`) is not corruption. Frame #0's pc is checked
@@ -87,6 +90,14 @@ fn is_stack_bottom(f: &Frame) -> bool {
         Some(
             "__start_context"
                 | "start_context"
+                // Go's stack switches: `asmcgocall` runs C on the system stack (g0) and
+                // `systemstack`/`mcall`/`morestack` switch to it; gdb cannot unwind from the
+                // system stack back to the goroutine's, so the frames it prints past them are
+                // whatever the system stack held, not corruption.
+                | "runtime.asmcgocall"
+                | "runtime.systemstack"
+                | "runtime.mcall"
+                | "runtime.morestack"
                 | "runtime.goexit"
                 | "runtime.rt0_go"
                 | "runtime.mstart"

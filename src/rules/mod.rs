@@ -319,6 +319,8 @@ impl<'a> RuleContext<'a> {
             .find(|f| f.pc.map(|p| p.0) == Some(addr))
             .and_then(|f| f.function.clone())
             .map(|name| SymbolRef { name, offset: None, hex: false })
+            // What the symbolizer found for it in the binary (`--exe`, a core).
+            .or_else(|| self.trace.code_symbol_ref(addr).cloned())
     }
 
     /// The disassembly listing (a run of instructions printed on consecutive lines) that

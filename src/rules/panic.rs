@@ -111,6 +111,22 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             });
         let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+        // A panic that only passes another thread's panic on: `join().unwrap()` on the
+        // `Err(Box<dyn Any>)` a panicked thread leaves (`Any { .. }`), or `lock().unwrap()` on
+        // a mutex that thread poisoned (`PoisonError { .. }`). The root cause is the earlier
+        // panic of another thread; the finding leads with it.
+        let passes_on = payload.as_deref().is_some_and(|p| {
+            let p = p.trim_end();
+            p.ends_with("Any { .. }") || p.ends_with("PoisonError { .. }")
+        });
+        let root = header.filter(|_| passes_on).and_then(|h| {
+            let thread = h.panic.as_ref().map(|p| &p.thread);
+            stop.messages.iter().rfind(|m| {
+                m.kind == Some(MessageKind::Panic)
+                    && m.span.last < h.span.first
+                    && m.panic.as_ref().map(|p| &p.thread) != thread
+            })
+        });
         let mut msg = match &parsed {
             Some(p) => format!("thread '{}' panicked", p.thread),
             None => "panic".to_string(),
@@ -129,6 +145,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(p) = &payload {
             msg.push_str(&format!(": {p}"));
         }
+        if let Some(r) = root {
+            let rp = r.panic.as_ref();
+            let mut lead = format!("thread '{}' panicked", rp.map(|p| &*p.thread).unwrap_or("?"));
+            if let Some(loc) = rp.and_then(|p| p.location.as_deref()) {
+                lead.push_str(&format!(" at {loc}"));
+            }
+            if let Some(w) = panic_payload(stop, r) {
+                lead.push_str(&format!(": {w}"));
+            }
+            msg = format!("{lead}; {msg}, passing that panic on");
+        }
         let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(75);
         if header.is_none() {
             f.heuristic = true;
@@ -144,12 +171,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // site when the last one is in the standard library.
         if let Some(h) = header {
             for e in stop.messages.iter().filter(|m| m.kind == Some(MessageKind::Panic) && m.span.last < h.span.first) {
-                let what = e.panic.as_ref().and_then(|p| p.payload.as_deref()).map(str::to_string).or_else(|| {
-                    stop.messages
-                        .iter()
-                        .find(|m| m.span.first == e.span.last + 1 && m.kind.is_none() && m.detail.is_none())
-                        .map(|m| m.text.trim().to_string())
-                });
+                let what = panic_payload(stop, e);
                 let text = match what {
                     Some(w) => format!("earlier panic: {} {w}", e.text.trim()),
                     None => format!("earlier panic: {}", e.text.trim()),
@@ -167,6 +189,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f = f.step("RUST_BACKTRACE=1 to have the panic print its own backtrace");
         out.push(f);
     }
+}
+
+/// A panic's payload: on its header line (before Rust 1.73), or the message line right after it.
+fn panic_payload(stop: &Stop, e: &Message) -> Option<String> {
+    e.panic.as_ref().and_then(|p| p.payload.as_deref()).map(str::to_string).or_else(|| {
+        stop.messages
+            .iter()
+            .find(|m| m.span.first == e.span.last + 1 && m.kind.is_none() && m.detail.is_none())
+            .map(|m| m.text.trim().to_string())
+    })
 }
 
 #[cfg(test)]
@@ -200,6 +232,37 @@ Program received signal SIGABRT, Aborted.
             "#4  0x000055555558ed89 in core::panicking::panic_fmt () at library/core/src/panicking.rs:80",
         );
         assert_eq!(run_rule(&RULE, &p).len(), 1);
+    }
+
+    #[test]
+    fn a_join_unwrap_passes_the_threads_panic_on() {
+        // sample-traces/rust-thread-panic-join: the worker 'tally' panics; main's
+        // `join().unwrap()` panics with the `Any { .. }` payload; the process exits with 101.
+        // gdb's `[Thread … exited]` notice between the lines is not part of the payload.
+        let f = run_rule_on_sample(&RULE, "rust-thread-panic-join.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let m = &f[0].message;
+        assert!(
+            m.starts_with("thread 'tally' panicked at src/rust-thread-panic-join.rs:6:5: index out of bounds"),
+            "{m}"
+        );
+        assert!(m.ends_with("on an `Err` value: Any { .. }, passing that panic on"), "{m}");
+        assert!(!m.contains("[Thread"), "{m}");
+        assert!(f[0].evidence.iter().all(|e| !e.text.contains("[Thread")), "{:#?}", f[0].evidence);
+        // Look-alike (the recording, edited): main's own `unwrap()` on an `Err` it made
+        // itself after the worker's panic: the payload is no `Any { .. }`, so the last panic
+        // leads.
+        let path = format!("{}/sample-traces/rust-thread-panic-join.gdb.txt", env!("CARGO_MANIFEST_DIR"));
+        let own = std::fs::read_to_string(&path)
+            .expect("sample")
+            .replace("on an `Err` value: Any { .. }", "on an `Err` value: ParseIntError { kind: InvalidDigit }");
+        let f = run_rule(&RULE, &own);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.starts_with("thread 'main' panicked at src/rust-thread-panic-join.rs:21:31"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

@@ -69,7 +69,8 @@ dereferencing a word loaded through r13) shows the function reading r13, the fin
 heuristic (a warning) and says which command would decide it. Without mappings the region of
 r13 is a guess, but a dumped word that fails by its value alone (`[r13+16] = 0x2a` is no ptls)
 needs no mappings, so the same evidence is an error from gdb, lldb or AArch64 alike. Go assembly
-(ABI0) functions and the `g0`/`gsignal` stacks make the Go check heuristic. In frames above #0
+(ABI0) functions (an ELF symbol ending in `.abi0`, or a source file ending in `.s`) keep no g
+and are not checked; the `g0`/`gsignal` stacks make the Go check heuristic. In frames above #0
 only callee-saved registers are meaningful, so the argument-register comparison is made in
 frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
 };
@@ -148,6 +149,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     let finding = match p.check {
                         Plausibility::JuliaPgcstack if julia_present => f.pgcstack(),
                         Plausibility::JuliaPgcstack => None,
+                        // A Go assembly function (gdb names it without the `.abi0` of its
+                        // ELF symbol, but its source is a `.s` file) keeps no g in r14.
+                        Plausibility::GoG if th.frames[phys].file.as_deref().is_some_and(|f| f.ends_with(".s")) => None,
                         Plausibility::GoG if go_present => f.go_g(),
                         Plausibility::GoG => None,
                         Plausibility::WritablePointer => f.writable_pointer(),

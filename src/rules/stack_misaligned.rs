@@ -68,7 +68,7 @@ fn at_call_boundary(th: &Thread, pos: usize) -> bool {
     let caller = &th.frames[k];
     !callee.signal_handler
         && !caller.signal_handler
-        && !matches!(runtime::convention(caller), Convention::GoAbiInternal | Convention::Ghc)
+        && !matches!(runtime::convention(caller), Convention::GoAbiInternal | Convention::GoAbi0 | Convention::Ghc)
 }
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
@@ -114,7 +114,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                             && at_function_entry(regs, arch)
                             && return_address_on_top(cx, stop, th, sp)
                             && (sp + 8) % align != 0
-                            && runtime::convention(&th.frames[0]) != Convention::GoAbiInternal
+                            && !matches!(
+                                runtime::convention(&th.frames[0]),
+                                Convention::GoAbiInternal | Convention::GoAbi0
+                            )
                             && (access.is_some() || entry_in_shared_library(cx, &th.frames[0]))
                         {
                             bad.push((pos, sp, r.span, "entry"));

@@ -241,6 +241,26 @@ pub fn symbolize_trace_until(
                     code.push((pc, text.into()));
                 }
             }
+            // x86-64 with process code: the target of a direct `call rel32` (e8) just before
+            // each return address (callers' pcs, and the word at frame #0's sp), so a rule can
+            // name the function a caller called directly (bad-pc: a tail call that went astray).
+            if arch == crate::model::Arch::X86_64
+                && let Some(mem) = &memory
+            {
+                let sp0 = th.registers.get(&0).and_then(|r| r.get("rsp"));
+                let at_sp = sp0.and_then(|sp| {
+                    let dumped = stop.memory.iter().find_map(|m| m.read_u64(sp));
+                    dumped.or_else(|| mem.read_u64(sp))
+                });
+                let returns = th.frames.iter().skip(1).take(64).filter_map(|f| f.pc.map(|p| p.0)).chain(at_sp);
+                for ret in returns {
+                    if let Some(t) = direct_call_target(mem, ret)
+                        && let Some(text) = describe(&mut lookup, t)
+                    {
+                        code.push((Address(t), text.into()));
+                    }
+                }
+            }
             // AArch64 with process code: the targets of the `bl`s before each pc (frame #0:
             // from its function's start; outer frames: the call before the return address),
             // so provenance names the functions a frame called.
@@ -398,6 +418,16 @@ pub fn branch_target(text: &str) -> Option<u64> {
     it.find_map(|t| {
         let t = t.trim_end_matches(',').trim_start_matches('#').trim_start_matches('*');
         t.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok())
+    })
+}
+
+/// The target of the x86-64 direct `call rel32` (e8 xx xx xx xx) that ends right before the
+/// return address `ret`, when the process's code there is readable.
+pub fn direct_call_target(mem: &TraceMemory, ret: u64) -> Option<u64> {
+    let mut b = [0u8; 5];
+    (mem.0.read(ret.checked_sub(5)?, &mut b) == 5 && b[0] == 0xe8).then(|| {
+        let rel = i32::from_le_bytes([b[1], b[2], b[3], b[4]]);
+        ret.wrapping_add(rel as i64 as u64)
     })
 }
 
