@@ -220,6 +220,9 @@ impl TraceFacts {
             .flat_map(|s| s.threads.iter())
             .flat_map(|t| t.registers.values())
             .filter_map(|r| r.get(sp))
+            // A stack pointer below 64 KiB (a small integer, the zero page) is a wild one
+            // (`stack-pointer-wild`): no stack is there, so nothing near it is guessed to be.
+            .filter(|&v| v >= 0x10000)
             .collect();
         sps.sort_unstable();
         sps.dedup();

@@ -226,6 +226,17 @@ pub fn is_machinery(f: &Frame) -> bool {
     if !file.contains('/') && STD_NAMESPACES.iter().any(|p| name.starts_with(p)) {
         return true;
     }
+    // A Rust trait method of a standard-library type, by the standard library's trait
+    // (`<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop`): the library's code. The same
+    // trait implemented for the program's own type (`<app::Cache as core::ops::Drop>::drop`),
+    // or a program's trait for a library type, is the program's.
+    if !file.contains('/')
+        && let Some(inner) = name.strip_prefix('<')
+        && STD_NAMESPACES.iter().any(|p| inner.starts_with(p))
+        && inner.rsplit_once(" as ").is_none_or(|(_, tr)| STD_NAMESPACES.iter().any(|p| tr.starts_with(p)))
+    {
+        return true;
+    }
     // The C++ global allocation functions (`operator new(unsigned long)`, `operator new[]`,
     // glog's `operator new()`): the allocator, whichever library printed them.
     if name.starts_with("operator new") || name.starts_with("operator delete") {
@@ -565,6 +576,21 @@ __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737351481152) at .
         let c = culprit(stop).unwrap();
         assert_eq!(c.index, 8);
         assert_eq!(crash_line(stop).as_deref(), Some("df.c:6"));
+    }
+
+    #[test]
+    fn std_trait_impls_are_library_code_the_programs_are_not() {
+        let f = |name: &str| Frame {
+            function: Some(name.into()),
+            file: Some("vec.rs".into()),
+            line: Some(2085),
+            ..Default::default()
+        };
+        assert!(is_machinery(&f("<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop")));
+        assert!(is_machinery(&f("<core::option::Option<T> as core::clone::Clone>::clone")));
+        // The program's type, or the program's trait: the program's code.
+        assert!(!is_machinery(&f("<app::cache::Cache as core::ops::drop::Drop>::drop")));
+        assert!(!is_machinery(&f("<alloc::vec::Vec<T> as app::Summary>::summarize")));
     }
 
     #[test]

@@ -241,6 +241,7 @@ fn build_cores() -> Option<PathBuf> {
     if !common::require_tools(&[
         "gcc",
         "g++",
+        "gfortran",
         "clang",
         "clang++",
         "rustc",

@@ -207,6 +207,21 @@ fn stops() {
 }
 
 #[test]
+fn pager_prompts_chained_line_after_line() {
+    // gdb's pager prompt inside every line: each line is joined with the next, so the text
+    // carried over must stay one line long, not grow with the count.
+    assert_linear("pager prompts", 2_000, |n| {
+        let mut s = String::from(HEAD);
+        for i in 0..n {
+            // Not a new record (`#N`), so every line is joined to the text before it.
+            writeln!(s, "    f{i} () at a{i}.c:--Type <RET> for more, q to quit, c to continue without paging--")
+                .unwrap();
+        }
+        (s, None)
+    });
+}
+
+#[test]
 fn go_goroutines() {
     assert_linear("go goroutines", 5_000, |n| {
         let mut s = String::from("panic: runtime error: invalid memory address or nil pointer dereference\n");

@@ -22,6 +22,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("poison.gdb.txt", &["poison-value"]),
     ("rust-null.gdb.txt", &[]),
     ("rust-panic.gdb.txt", &["panic"]),
+    ("rust-thread-panic-join.gdb.txt", &["panic"]),
     ("smashed-stack.gdb.txt", &["poison-value", "corrupt-backtrace"]),
     ("stack-chk.gdb.txt", &["heap-corruption", "corrupt-backtrace"]),
     ("stack-overflow.gdb.txt", &[]),

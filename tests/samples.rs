@@ -24,6 +24,7 @@ const SAMPLES: &[&str] = &[
     "poison",
     "rust-null",
     "rust-panic",
+    "rust-thread-panic-join",
     "smashed-stack",
     "stack-chk",
     "stack-overflow",
@@ -354,6 +355,24 @@ fn rust_panic() {
     assert!(t.registers.contains_key(&16));
     assert!(current_insn(s, 17).location.as_deref().is_some_and(|l| l.starts_with("_ZN10rust_panic12start_server")));
     assert_eq!(tracecheck::analyze::crash_line(s).as_deref(), Some("src/rust-panic.rs:23"));
+}
+
+#[test]
+fn rust_thread_panic_join() {
+    let (_, p) = parse_sample("rust-thread-panic-join");
+    clean(&p);
+    let s = main_stop(&p);
+    // No signal: the process exits with status 101 (gdb prints it in octal, 0145).
+    assert_eq!(s.reason.kind, StopKind::Exited);
+    assert_eq!(s.reason.number, Some(101));
+    let msgs: Vec<&str> = s.messages.iter().map(|m| &*m.text).collect();
+    assert!(msgs[0].starts_with("thread 'tally' ("), "{msgs:?}");
+    assert!(msgs[0].ends_with(") panicked at src/rust-thread-panic-join.rs:6:5:"), "{msgs:?}");
+    assert_eq!(msgs[1], "index out of bounds: the len is 4 but the index is 4");
+    let main_panic = msgs.iter().position(|m| m.starts_with("thread 'main' (")).expect("main's panic");
+    assert_eq!(msgs[main_panic + 1], "called `Result::unwrap()` on an `Err` value: Any { .. }");
+    // gdb's thread notice is no line of the program's.
+    assert!(msgs.iter().all(|m| !m.starts_with("[Thread ")), "{msgs:?}");
 }
 
 #[test]

@@ -10,7 +10,7 @@
 #                                            skipped), the same programs run by lldb (see
 #                                            lldb_one and a64_lldb_one below).
 #
-# Needs gcc, g++, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
+# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
 # aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
 # attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
@@ -56,7 +56,7 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2 julia-r13-intel
      push-slot-overrun push-slot-ok live-slot-smash live-slot-ok
      cgo-null cpp-bad-function-call tailcall-null-fnptr realign-callee-ok
-     cpp-vptr-null-call ubsan-trap-overflow)
+     cpp-vptr-null-call ubsan-trap-overflow avx2-null cpp-dtor-throw ctor-null fortran-bounds)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -191,6 +191,17 @@ build_one() {
     realign-callee-ok)
         gcc -c src/clang-movaps-shim.S -o "$o-shim.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-shim.o" -o "$o" ;;
+    avx2-null)
+        # AVX2 where the CPU has it (the recording's did); SSE otherwise, same NULL read.
+        local vec=()
+        grep -qw avx2 /proc/cpuinfo 2>/dev/null && vec=(-mavx2)
+        gcc "${map[@]}" -O3 -g "${vec[@]}" "src/$n.c" -o "$o" ;;
+    cpp-dtor-throw)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    ctor-null)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    fortran-bounds)
+        gfortran "${map[@]}" -O1 -g "src/$n.f90" -o "$o" ;;
     ubsan-trap-overflow)
         clang "${map[@]}" -O2 -g -fsanitize=signed-integer-overflow -fsanitize-trap=all "src/$n.c" -o "$o" ;;
     *)

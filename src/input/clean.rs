@@ -235,6 +235,14 @@ pub fn service_prefix_rest(l: &str) -> Option<&str> {
     if let Some(r) = logcat_rest(l) {
         return Some(r);
     }
+    // Julia's logging box (`┌ Error: worker 3 exited`, `│ line`, …, `└ last line`): a test
+    // worker's crash report relayed through the parent's logger, one box line per line.
+    if let Some(r) = l.strip_prefix("│ ").or_else(|| l.strip_prefix("└ ")) {
+        return Some(r);
+    }
+    if l.trim_end() == "│" {
+        return Some("");
+    }
     if b.len() > 16 && b[0].is_ascii_uppercase() && b[3] == b' ' && b[9] == b':' && b[12] == b':' {
         let (_, after_host) = l.get(16..)?.split_once(' ')?;
         let (ident, r) = after_host.split_once(": ").or_else(|| after_host.strip_suffix(':').map(|i| (i, "")))?;
@@ -431,6 +439,14 @@ mod tests {
         assert_eq!(service_prefix_rest("Test Summary: | Pass  Total"), None);
         assert_eq!(service_prefix_rest("gc    (2) |  started at"), None);
         assert_eq!(service_prefix_rest("a|b"), None);
+        assert_eq!(service_prefix_rest("│ [52410] signal 6 (-6): Aborted"), Some("[52410] signal 6 (-6): Aborted"));
+        assert_eq!(
+            service_prefix_rest("└ Allocations: 1 (Pool: 1; Big: 0); GC: 0"),
+            Some("Allocations: 1 (Pool: 1; Big: 0); GC: 0")
+        );
+        assert_eq!(service_prefix_rest("│ "), Some(""));
+        // A box character inside a line (a progress bar, a table) is no prefix.
+        assert_eq!(service_prefix_rest("  67%|██▋ │ 3/4"), None);
         let lc = "01-20 10:14:52.337  6230  6230 F DEBUG   :       #00 pc 000000000003f2e7  /x/libv.so (f+39)";
         assert_eq!(service_prefix_rest(lc), Some("      #00 pc 000000000003f2e7  /x/libv.so (f+39)"));
         assert_eq!(service_prefix_rest("01-20 10:14:52.337  6230  6230 F DEBUG   : backtrace:"), Some("backtrace:"));

@@ -52,7 +52,32 @@ fn heading(t: &str) -> Option<String> {
     if !name.chars().all(|c| c.is_ascii_alphabetic() || c == '/' || c == '_') {
         return None;
     }
-    Some(name.to_ascii_lowercase())
+    let name = name.to_ascii_lowercase();
+    // Only the panes PEDA, pwndbg and GEF draw: other tools draw dashed headings too
+    // (compiletest's `--- stdout -----`, `--- stderr -----`), and a pane swallows what follows.
+    const PANES: &[&str] = &[
+        "",
+        "registers",
+        "regs",
+        "code",
+        "disasm",
+        "disassembly",
+        "stack",
+        "backtrace",
+        "trace",
+        "threads",
+        "source",
+        "extra",
+        "memory",
+        "expressions",
+        "ghidra",
+        "args",
+        "arguments",
+        "legend",
+        "heap",
+        "last_signal",
+    ];
+    PANES.contains(&name.as_str()).then_some(name)
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
@@ -221,6 +246,9 @@ Stopped reason: SIGSEGV
         assert!(p.trace.stops.iter().all(|s| s.threads.iter().all(|t| t.registers.is_empty())));
         assert_eq!(heading("-- not a heading --"), None);
         assert_eq!(heading("[------ stack 1 ------]"), None);
+        // Another tool's dashed heading is no pane (it would swallow a crash report).
+        assert_eq!(heading("--- stdout -------------------------------"), None);
+        assert_eq!(heading("--- stderr -------------------------------"), None);
         assert_eq!(heading("──────────[ BACKTRACE ]──────────").as_deref(), Some("backtrace"));
         assert!(pwndbg_insn("► nothing").is_none());
         assert!(register_row("x: 0x1").is_none());

@@ -257,6 +257,13 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
         "Bus error" => Some(7),
         "Floating point exception" => Some(8),
         "Trace/breakpoint trap" => Some(5),
+        // macOS's shells add the signal number.
+        "Segmentation fault: 11" => Some(11),
+        "Abort trap: 6" => Some(6),
+        "Illegal instruction: 4" => Some(4),
+        "Bus error: 10" => Some(10),
+        "Floating point exception: 8" => Some(8),
+        "Trace/BPT trap: 5" => Some(5),
         _ => None,
     };
     let driver = t

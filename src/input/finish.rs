@@ -17,6 +17,14 @@ impl Builder {
         let last = self.diag.lines_total;
         self.end_frame_cont(last + 1);
         self.flush_locals();
+        // A paste that ends at gdb's pager prompt: the text before it is the last line.
+        if let Some(head) = self.pager_head.take() {
+            let n = self.diag.lines_total;
+            if !self.line(&head, n) {
+                self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+                self.unrecognized(&head, n);
+            }
+        }
         if let Some(p) = self.pending_print.take() {
             self.finish_print(p);
         }
@@ -43,7 +51,9 @@ impl Builder {
         for si in 0..self.trace.stops.len() {
             let loc = self.stop_location.get(si).cloned().flatten();
             let stop = &mut self.trace.stops[si];
-            stop.reason.trap_shown = trap_instruction_shown(stop);
+            // A reader may have known it already (lldb's `EXC_BREAKPOINT` is the program's own
+            // trap instruction by definition).
+            stop.reason.trap_shown = stop.reason.trap_shown || trap_instruction_shown(stop);
             pick_crashed_thread(stop, loc);
             // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
             if stop.reason.is_non_crash() {

@@ -119,7 +119,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
 }
 
-fn is_shell_verdict(t: &str) -> bool {
+pub(crate) fn is_shell_verdict(t: &str) -> bool {
     let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
     matches!(
         t,

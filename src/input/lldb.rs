@@ -208,6 +208,23 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         return true;
     }
+    // After `process attach`: `Executable module set to "/path".`, `Architecture set to:
+    // x86_64h-apple-macosx.`; and lldb's warning about an optimized module.
+    if let Some(p) = t.strip_prefix("Executable module set to \"").and_then(|r| r.strip_suffix("\".")) {
+        if b.trace.program.is_none() {
+            b.trace.program = Some(p.into());
+        }
+        return true;
+    }
+    if let Some(triple) = t.strip_prefix("Architecture set to: ") {
+        set_arch(b, triple.trim_end_matches('.').split('-').next().unwrap_or(""));
+        b.add_message(t, n);
+        return true;
+    }
+    if t.ends_with(" was compiled with optimization - stepping may behave oddly; variables may not be available.") {
+        b.add_message(t, n);
+        return true;
+    }
     if t.starts_with("Executing commands in '")
         || t.starts_with("error: ")
         || t.starts_with("warning: ")
@@ -474,6 +491,23 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
         if let Some(p) = e.find(" location 0x") {
             reason.address = parse_hex(e[p + 10..].split_whitespace().next().unwrap_or("")).map(Address);
         }
+    } else if let Some((sig, signo)) = [
+        // The other Mach exceptions lldb stops with on macOS, as the POSIX signal the kernel
+        // turns each into: an invalid or undefined instruction (`ud2`), an arithmetic trap
+        // (division by zero), and a trap instruction the program executed itself (`brk` on
+        // arm64, `int3`): lldb names its own breakpoints `breakpoint N.M`, never this.
+        ("EXC_BAD_INSTRUCTION", ("SIGILL", 4)),
+        ("EXC_ARITHMETIC", ("SIGFPE", 8)),
+        ("EXC_BREAKPOINT", ("SIGTRAP", 5)),
+    ]
+    .iter()
+    .find(|(p, _)| r.starts_with(p) && r[p.len()..].chars().next().is_none_or(|c| c == ' ' || c == '('))
+    .map(|(_, s)| *s)
+    {
+        reason.kind = StopKind::Signal;
+        reason.signal = Some(sig.into());
+        reason.signo = Some(signo);
+        reason.trap_shown = signo == 5;
     } else if let Some(e) = r.strip_prefix("EXC_BAD_ACCESS") {
         // The Mach exception's code is the kern_return_t of the fault: KERN_INVALID_ADDRESS (1,
         // nothing mapped there) becomes SIGSEGV, KERN_PROTECTION_FAILURE (2, mapped without
@@ -555,6 +589,10 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
         f.module = Some(m);
         rest = r;
     }
+    // lldb's marks after the location: `[opt]` (an optimized module), `[artificial]`.
+    for mark in [" [opt]", " [artificial]"] {
+        rest = rest.strip_suffix(mark).unwrap_or(rest);
+    }
     // ` at file:line[:col]` at the end (the args may hold ` at ` themselves).
     if let Some(p) = rest.rfind(" at ")
         && let Some((file, line, col)) = file_line(&rest[p + 4..])
@@ -612,6 +650,15 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
     Some(f)
 }
 
+/// A frame's function as gdb would name it: Rust's legacy hash dropped (lldb keeps it), a
+/// gfortran module procedure as `module::procedure` (lldb prints the symbol, `__grid_MOD_smooth`).
+fn lldb_function_name(s: &str) -> String {
+    match crate::symbolize::demangle::fortran_module_procedure(s) {
+        Some(f) => f,
+        None => super::rust::clean_symbol(s),
+    }
+}
+
 /// GCC's clone suffixes (`.cold`, `.part.0`, `.isra.0`, `.constprop.0`, `.lto_priv.0`, and
 /// chains of them: `.isra.0.cold`): dot-separated words that are all clone marks or numbers.
 fn is_clone_suffix(s: &str) -> bool {
@@ -634,7 +681,7 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
         pc: f.pc.map(Address),
         // lldb prints a Rust symbol with its legacy hash (`header_len::h18022822527bf01d`),
         // where gdb drops it.
-        function: f.function.map(|s| b.intern(&super::rust::clean_symbol(s))),
+        function: f.function.map(|s| b.intern(&lldb_function_name(s))),
         args: f.args.map(Box::from),
         file: f.file.map(|s| b.intern(s)),
         line: f.line,
@@ -668,7 +715,7 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
     if f.index == 0 {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
-            let function = f.function.map(|s| b.intern(&super::rust::clean_symbol(s)));
+            let function = f.function.map(|s| b.intern(&lldb_function_name(s)));
             b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
@@ -792,13 +839,16 @@ fn disasm_line(b: &mut Builder, l: &str, t: &str, n: u32) -> Option<()> {
         b.lldb.disasm_function = head.split_once('`').map(|(_, f)| f.into());
         return Some(());
     }
+    // The current line is `->  0x…` (lldb 3.x: `-> 0x…`), the others are indented (four
+    // blanks, three in lldb 3.x). Code without a symbol (JIT code, a stripped image) has no
+    // `<+off>`: `->  0x4011a3: movl (%rsp), %ebx`.
     let (current, r) = match l.strip_prefix("->") {
         Some(r) => (true, r.trim_start()),
-        None if l.starts_with("    0x") => (false, l.trim_start()),
+        None if l.starts_with("   ") && l.trim_start().starts_with("0x") => (false, l.trim_start()),
         None => return None,
     };
     let (addr, rest) = r.split_once(' ')?;
-    let address = parse_hex(addr)?;
+    let address = parse_hex(addr.strip_suffix(':').unwrap_or(addr))?;
     let rest = rest.trim_start();
     let (off, text) = match rest.strip_prefix("<+") {
         Some(q) => {

@@ -244,6 +244,9 @@ pub struct Builder {
     frame_text: String,
     /// The last line was cut by a paste inside a token that the next line may close.
     wrap_tail: Option<WrapTail>,
+    /// The text before gdb's pager prompt on the last line (`…at futex-i--Type <RET> for
+    /// more, q to quit, c to continue without paging--`): the line goes on on the next one.
+    pager_head: Option<String>,
     /// Index of the last frame line in a running backtrace.
     last_frame_index: Option<u32>,
     /// A lone frame line waiting to learn whether a backtrace follows.
@@ -331,6 +334,7 @@ impl Builder {
             frame_cont: None,
             frame_text: String::new(),
             wrap_tail: None,
+            pager_head: None,
             last_frame_index: None,
             lone_frame: None,
             expect_location: false,

@@ -2,6 +2,16 @@
 //! transcript echoes `(gdb) cmd`) or by its shape, to the dialect parsers.
 
 use super::*;
+use std::borrow::Cow;
+
+/// The longest text kept waiting for the rest of its line after a pager prompt.
+const PAGER_HEAD_MAX: usize = 8 * 1024;
+
+/// Where gdb's pager prompt starts in a line (gdb 7.12+ and the older wording).
+fn pager_prompt(l: &str) -> Option<usize> {
+    l.find("--Type <RET> for more, q to quit, c to continue without paging--")
+        .or_else(|| l.find("---Type <return> to continue, or q <return> to quit---"))
+}
 
 impl Builder {
     pub(super) fn feed(&mut self, raw: &str, n: u32) {
@@ -16,7 +26,44 @@ impl Builder {
         } else {
             raw
         };
-        let (line, marks) = clean::clean_line(raw);
+        let (mut line, marks) = clean::clean_line(raw);
+        // gdb's pager prompt left in a paste. It is printed where the screen filled, which can
+        // be inside a line gdb had wrapped (`… at futex-i--Type <RET> for more, q to quit, c to
+        // continue without paging--`, the rest `nternal.c:87` on the next line); what follows
+        // the prompt on its own line is the key the user typed. The line before the prompt is
+        // joined with the next one unless that one starts a record of its own.
+        if let Some(head) = self.pager_head.take() {
+            let t = line.trim_start();
+            let fresh = t.is_empty()
+                || t.starts_with('#') && t[1..].starts_with(|c: char| c.is_ascii_digit())
+                || t.starts_with("Thread ")
+                || t.starts_with("(gdb)");
+            if fresh {
+                // The prompt's line was counted as understood; it is not if its text is not.
+                if !self.line(&head, n.saturating_sub(1)) {
+                    self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+                    self.unrecognized(&head, n.saturating_sub(1));
+                }
+            } else {
+                line = Cow::Owned(format!("{head}{line}"));
+            }
+        }
+        if let Some(p) = pager_prompt(&line) {
+            let head = line[..p].to_string();
+            self.recognized();
+            // A join is one line's continuation: a head longer than a line may be (prompts
+            // chained line after line in hostile input) is read as it stands, so the text
+            // carried over never grows past one line.
+            if head.len() > self.limits.max_line_len.min(PAGER_HEAD_MAX) {
+                if !self.line(&head, n) {
+                    self.diag.lines_recognized = self.diag.lines_recognized.saturating_sub(1);
+                    self.unrecognized(&head, n);
+                }
+            } else if !head.trim().is_empty() {
+                self.pager_head = Some(head);
+            }
+            return;
+        }
         if marks.fence {
             self.recognized();
             return;

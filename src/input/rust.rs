@@ -34,6 +34,14 @@ pub(crate) struct RustState {
     thread: Option<usize>,
     /// The last frame, waiting for its `at file:line:col` line.
     pending: Option<usize>,
+    /// Inside a pre-1.73 payload (`panicked at 'assertion failed: …`) that went on past its
+    /// header line: it ends at the line closing it with `', FILE:LINE:COL`.
+    quoted: bool,
+}
+
+/// The end of a pre-1.73 panic payload: `…', src/main.rs:8:12`.
+fn closes_quoted_payload(t: &str) -> bool {
+    t.rsplit_once("', ").is_some_and(|(_, loc)| file_line(loc).is_some())
 }
 
 /// `thread 'main' (11552) panicked at src/main.rs:8:12:` → thread name.
@@ -81,6 +89,62 @@ pub(crate) fn clean_symbol(s: &str) -> String {
         && h.bytes().all(|c| c.is_ascii_hexdigit())
     {
         out.truncate(head.len());
+        // A legacy symbol a debugger printed half-demangled (lldb before Rust's demangler
+        // was built in): `_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$::drop`
+        // is `<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop`.
+        if out.contains('$') || out.contains("..") {
+            out = legacy_escapes(&out);
+        }
+    }
+    out
+}
+
+/// Decodes the escapes of Rust's legacy mangling in a path already split at `::`: `$LT$`,
+/// `$GT$`, `$u20$` and the other `$…$` codes, `..` for `::`, and the `_` put before a
+/// segment that starts with `$`. An unknown code is kept as written.
+fn legacy_escapes(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, seg) in s.split("::").enumerate() {
+        if i > 0 {
+            out.push_str("::");
+        }
+        let seg = if seg.starts_with("_$") { &seg[1..] } else { seg };
+        let mut rest = seg;
+        while !rest.is_empty() {
+            if let Some(r) = rest.strip_prefix("..") {
+                out.push_str("::");
+                rest = r;
+                continue;
+            }
+            if let Some(r) = rest.strip_prefix('$')
+                && let Some(end) = r.find('$')
+            {
+                let code = &r[..end];
+                let c = match code {
+                    "SP" => Some('@'),
+                    "BP" => Some('*'),
+                    "RF" => Some('&'),
+                    "LT" => Some('<'),
+                    "GT" => Some('>'),
+                    "LP" => Some('('),
+                    "RP" => Some(')'),
+                    "C" => Some(','),
+                    _ => code
+                        .strip_prefix('u')
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                        .and_then(char::from_u32)
+                        .filter(|c| !c.is_control()),
+                };
+                if let Some(c) = c {
+                    out.push(c);
+                    rest = &r[end + 1..];
+                    continue;
+                }
+            }
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
     }
     out
 }
@@ -122,9 +186,13 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         };
         let id = format!("thread '{name}'");
         b.new_stop(reason, Some(&id));
-        // Rust before 1.73 printed the payload on the header line: nothing follows.
-        let one_line = t.contains(" panicked at '");
-        b.rust = RustState { payload: !one_line, thread: Some(b.current_thread()), ..Default::default() };
+        // Rust before 1.73 printed the payload on the header line, quoted and followed by the
+        // location (`panicked at 'boom', src/lib.rs:3:5`): nothing follows, unless the payload
+        // had line breaks (`assert_eq!`'s `left:`/`right:` lines), which run to the `', FILE`.
+        let old_style = t.contains(" panicked at '");
+        let quoted = old_style && !closes_quoted_payload(t);
+        b.rust =
+            RustState { payload: !old_style || quoted, quoted, thread: Some(b.current_thread()), ..Default::default() };
         b.add_message(t, n);
         return true;
     }
@@ -249,8 +317,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             b.rust.payload = false;
             return false;
         }
-        if t.starts_with("note: ") {
+        if t.starts_with("note: ") || b.rust.quoted && closes_quoted_payload(t) {
             b.rust.payload = false;
+            b.rust.quoted = false;
         }
         b.add_message(t, n);
         return true;
@@ -284,6 +353,16 @@ mod tests {
     #[test]
     fn shapes() {
         assert_eq!(panic_header("thread 'main' (11552) panicked at crash.rs:8:12:"), Some("main"));
+        assert_eq!(
+            clean_symbol("_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$::drop::h9a8b7c6d5e4f3021"),
+            "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop"
+        );
+        assert_eq!(
+            clean_symbol("foo::main::_$u7b$$u7b$closure$u7d$$u7d$::h014edfb0ea6d8161"),
+            "foo::main::{{closure}}"
+        );
+        // Without a legacy hash nothing is decoded (a C++ or v0 name with `$` stays as is).
+        assert_eq!(clean_symbol("a$LT$b"), "a$LT$b");
         assert_eq!(panic_header("thread '<unnamed>' panicked at 'boom', src/lib.rs:3:5"), Some("<unnamed>"));
         assert_eq!(frame_line("   6: crash::slot_at"), Some((6, None, "crash::slot_at")));
         assert_eq!(

@@ -50,6 +50,40 @@ pub(crate) struct SanState {
     pub sections: u32,
     /// Inside `Shadow bytes around the buggy address:` or the legend.
     pub shadow: bool,
+    /// After UBSan's `0x…: note: pointer points here`: its bytes, then a caret line.
+    pub pointer_note: bool,
+    /// After `==PID==Register values:` (ASan's, on macOS): rows of `name = 0x…`.
+    pub register_rows: bool,
+}
+
+/// The opening line of a deadly-signal report: `AddressSanitizer:DEADLYSIGNAL`, and the
+/// older tools' `ASAN:DEADLYSIGNAL`, `ASAN:SIGSEGV`.
+fn deadly_signal_line(t: &str) -> bool {
+    t.ends_with("Sanitizer:DEADLYSIGNAL")
+        || t.split_once(':').is_some_and(|(tool, what)| {
+            matches!(tool, "ASAN" | "MSAN" | "TSAN" | "UBSAN" | "LSAN")
+                && (what == "DEADLYSIGNAL"
+                    || what.len() > 3 && what.starts_with("SIG") && what[3..].bytes().all(|c| c.is_ascii_uppercase()))
+        })
+}
+
+/// A row of ASan's register dump: `rax = 0x0000000000000000  rbx = 0x0000000000000340  …`
+/// (four a row, ` r8 = …` aligned). Returns the pairs.
+fn register_row(t: &str) -> Option<Vec<(&str, u64)>> {
+    let mut out = Vec::new();
+    let mut rest = t.trim();
+    while !rest.is_empty() {
+        let (name, r) = rest.split_once(" = ")?;
+        let name = name.trim();
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric()) {
+            return None;
+        }
+        let r = r.trim_start();
+        let end = r.find(' ').unwrap_or(r.len());
+        out.push((name, parse_hex(&r[..end])?));
+        rest = r[end..].trim_start();
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The tool name in `==PID==ERROR: <Tool>: …` / `WARNING: <Tool>: …`.
@@ -138,15 +172,55 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if t.len() >= 18 && t.bytes().all(|c| c == b'=') {
         return true;
     }
+    // UBSan's `0x00016fd2ec7e: note: pointer points here`, the bytes there, and a caret
+    // under the byte the pointer names.
+    if b.formats_has(Format::Ubsan) && t.ends_with(": note: pointer points here") {
+        b.san.pointer_note = true;
+        b.add_message(t, n);
+        return true;
+    }
+    if b.san.pointer_note {
+        if t.split_whitespace().all(|w| w.len() == 2 && w.bytes().all(|c| c.is_ascii_hexdigit())) {
+            b.add_message(t, n);
+            return true;
+        }
+        b.san.pointer_note = false;
+        if t == "^" {
+            return true;
+        }
+    }
+    // The shell's verdict after a report that aborted (`Abort trap: 6` on macOS).
+    if (b.formats_has(Format::Asan) || b.formats_has(Format::Msan) || b.formats_has(Format::Tsan))
+        && super::handlers::is_shell_verdict(t)
+    {
+        b.add_message(t, n);
+        return true;
+    }
     if !b.san.active {
         // `AddressSanitizer:DEADLYSIGNAL` precedes a SEGV report.
-        return body.is_none() && t.ends_with("Sanitizer:DEADLYSIGNAL");
+        return body.is_none() && deadly_signal_line(t);
     }
     if let Some(r) = body {
         return pid_line(b, r.trim(), n);
     }
-    if t.ends_with("Sanitizer:DEADLYSIGNAL") {
+    if deadly_signal_line(t) {
         return true;
+    }
+    if b.san.register_rows {
+        if let Some(regs) = register_row(t) {
+            if b.trace.arch == Arch::Unknown && regs.iter().any(|(r, _)| *r == "rax" || *r == "rip") {
+                b.trace.arch = Arch::X86_64;
+            }
+            let si = b.ensure_stop();
+            if let Some(id) = b.trace.stops[si].threads.iter().find(|t| t.crashed).map(|t| t.id.to_string()) {
+                b.select_thread(&id);
+            }
+            for (r, v) in regs {
+                b.put_register(r, Some(v), None, n);
+            }
+            return true;
+        }
+        b.san.register_rows = false;
     }
     if let Some(f) = stack_frame(b, t, n) {
         let ti = stack_thread(b);
@@ -240,7 +314,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         || t.ends_with("Sanitizer: reported 1 warnings")
         || t.contains("Sanitizer: reported ")
         || t.starts_with("Exiting")
-        || t.starts_with("AddressSanitizer can not provide additional info")
+        || t.contains("Sanitizer can not provide additional info")
+        || t == "[failed to restore the stack]"
         || t.starts_with("Objects leaked above:")
         || t.starts_with("As well as ")
     {
@@ -263,6 +338,9 @@ fn pid_line(b: &mut Builder, r: &str, n: u32) -> bool {
     }
     if let Some(kind) = r.strip_prefix("The signal is caused by a ") {
         let _ = kind;
+    }
+    if r == "Register values:" {
+        b.san.register_rows = true;
     }
     b.add_message(r, n);
     true

@@ -237,7 +237,8 @@ pub struct StopReason {
     /// A SIGTRAP whose siginfo was not printed, where the transcript's disassembly shows the
     /// trap instruction that raised it: `int3` ending at frame #0's pc (x86), `brk` at the pc
     /// (AArch64). lldb prints `stop reason = signal SIGTRAP` only for a trap it did not plant
-    /// (its own are `breakpoint N.M`), and prints no siginfo; set by the input's finish step.
+    /// (its own are `breakpoint N.M`), and prints no siginfo; set by the input's finish step,
+    /// or at read time for lldb's `EXC_BREAKPOINT` (the program's own `brk`/`int3` on macOS).
     pub trap_shown: bool,
     pub span: Span,
 }

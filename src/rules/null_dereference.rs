@@ -118,6 +118,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             null_array = Some((base.clone(), index.clone()));
         }
+        // An access through the stack pointer (`movl (%rsp),%ebx`, a push, a call) when the
+        // stack pointer itself is a small integer: the pointer that is wrong is sp, which
+        // stack-pointer-wild names; no NULL pointer was followed.
+        let sp_name = cx.trace.arch.sp_register();
+        let sp_wild = th.and_then(|t| cx.sp_at(t, 0)).is_some_and(|sp| sp < 0x10000);
+        if sp_wild
+            && (via.as_ref().is_some_and(|(b, ..)| b.as_str() == sp_name)
+                || decoded.as_ref().is_some_and(|d| d.stack_access && d.mem.is_none()))
+        {
+            continue;
+        }
         let computed = via.as_ref().map(|(_, v, disp, _)| v.wrapping_add(*disp as u64));
         // What the instruction accessed, for checking a zero si_addr: push/call/ret access the
         // stack, at sp.

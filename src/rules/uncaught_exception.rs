@@ -14,7 +14,11 @@ terminate handler: `terminate called after throwing an instance of 'T'` with the
 recursively`; `pure virtual method called` (with its causes: a virtual call from a base-class
 constructor or destructor, or a destroyed object), also from a `__cxa_pure_virtual` frame; an
 exception thrown through a `noexcept` function (the compiler's `__clang_call_terminate` /
-`__cxa_call_terminate` landing pad); or, when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
+`__cxa_call_terminate` landing pad) or one the C++ personality routine stopped itself
+(`__gxx_personality_v0` on the stack between the abort and `__cxa_throw`: the exception was
+leaving a `noexcept` function as gcc compiles it, or a destructor that threw while the stack
+unwound for another exception, which the finding says when the culprit is a destructor); or,
+when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
 `__cxa_rethrow` frames on the crashed thread. The finding names the exception type (from the
 message, or from a `std::__throw_out_of_range_fmt`-style frame), quotes `what()`, and names the
 culprit: the first frame outside the C++ runtime and the standard library headers, i.e. the
@@ -165,7 +169,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // A noexcept boundary: the compiler's landing pad that calls std::terminate.
         let noexcept_frame =
             frames.iter().find(|f| matches!(f.function_name(), "__clang_call_terminate" | "__cxa_call_terminate"));
-        if term.is_none() && terminate_frame.is_none() && pure_frame.is_none() {
+        // The C++ personality routine on the stack at std::terminate: it stopped the throw
+        // itself, because the exception was about to leave a region that may not throw (a
+        // `noexcept` function as gcc compiles it, or a destructor that runs while another
+        // exception unwinds the stack). A throw that finds no handler at all terminates from
+        // `__cxa_throw` after the unwinder returns, with no personality frame left.
+        let personality_frame = frames
+            .iter()
+            .position(|f| f.function_name() == "__gxx_personality_v0")
+            .filter(|&p| frames[p..].iter().any(|f| is_throw_frame(f.function_name())))
+            .map(|p| &frames[p]);
+        if term.is_none() && terminate_frame.is_none() && pure_frame.is_none() && personality_frame.is_none() {
             continue;
         }
         let ty = term.and_then(|t| t.thrown.as_deref().map(str::to_string)).or_else(|| {
@@ -221,6 +235,23 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 n.function_name()
             ));
         }
+        let personality_frame =
+            personality_frame.filter(|_| noexcept_frame.is_none() && pure.is_none() && pure_frame.is_none());
+        if let Some(p) = personality_frame {
+            match culprit.filter(|c| c.function_name().contains("::~")) {
+                Some(c) => msg.push_str(&format!(
+                    "; it was thrown from the destructor {} while the stack was unwinding for another exception (or the destructor is noexcept): the C++ runtime's personality routine (#{} {}) called std::terminate",
+                    c.function_name(),
+                    p.index,
+                    p.function_name()
+                )),
+                None => msg.push_str(&format!(
+                    "; the C++ runtime's personality routine (#{} {}) called std::terminate: the exception was leaving a function that may not throw (noexcept) or a destructor running during unwinding",
+                    p.index,
+                    p.function_name()
+                )),
+            }
+        }
         let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(75);
         if term.is_none() && pure.is_none() && pure_frame.is_none() {
             f.heuristic = true;
@@ -228,7 +259,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(p) = pure {
             f = f.evidence(format!("stderr: {}", p.text), Some(p.span));
         }
-        for fr in [pure_frame, noexcept_frame].into_iter().flatten() {
+        for fr in [pure_frame, noexcept_frame, personality_frame].into_iter().flatten() {
             f = f.evidence(format!("#{} {}", fr.index, fr.location()), Some(fr.span));
         }
         if let Some(t) = term {
@@ -254,6 +285,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminate_from_the_personality_routine_names_the_destructor() {
+        // crashers/cpp-dtor-throw: a destructor throws while the stack unwinds for another
+        // exception; __gxx_personality_v0 is on the stack between abort and __cxa_throw.
+        let f = run_rule_on_sample(&RULE, "crashers/cpp-dtor-throw.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("thrown from the destructor Journal::~Journal while the stack was unwinding"),
+            "{}",
+            f[0].message
+        );
+        // Look-alike: a throw nothing catches terminates from __cxa_throw, with no personality
+        // frame left on the stack: no such clause.
+        let f = run_rule_on_sample(&RULE, "cpp-uncaught.gdb.txt");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(!f[0].message.contains("personality"), "{}", f[0].message);
+    }
     use crate::rules::testutil::{run_rule, run_rule_on_sample};
 
     #[test]

@@ -32,11 +32,28 @@ pub fn demangle_into(name: &str, out: &mut String) {
 /// The function name as gdb prints it in a backtrace: demangled, and for C++ without the
 /// parameter list and trailing qualifiers (`ns::Foo::bar(int) const` → `ns::Foo::bar`).
 pub fn gdb_function_name(name: &str) -> String {
+    if let Some(f) = fortran_module_procedure(name) {
+        return f;
+    }
     let d = demangle(name);
     if !name.starts_with("_Z") || d.as_ref() == name {
         return d.into_owned();
     }
     strip_params(&d).to_string()
+}
+
+/// A gfortran module procedure's symbol as gdb names it: `__grid_MOD_smooth` → `grid::smooth`
+/// (gfortran's `__<module>_MOD_<procedure>`; the module name is lower case and cannot contain
+/// `_MOD_`). `None` for any other name.
+pub fn fortran_module_procedure(name: &str) -> Option<String> {
+    let rest = name.strip_prefix("__")?;
+    let (module, proc_) = rest.split_once("_MOD_")?;
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.starts_with(|c: char| c.is_ascii_lowercase())
+            && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    };
+    (word(module) && word(proc_)).then(|| format!("{module}::{proc_}"))
 }
 
 /// Cuts the last top-level parameter list of a demangled C++ name.
@@ -72,6 +89,17 @@ pub fn strip_params(d: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gfortran_module_procedures_as_gdb_names_them() {
+        assert_eq!(gdb_function_name("__grid_MOD_smooth"), "grid::smooth");
+        assert_eq!(fortran_module_procedure("__fluid_dyn_MOD_step_2"), Some("fluid_dyn::step_2".into()));
+        // Not gfortran's shape: a C name with _MOD_ but no leading `__`, upper case, empty parts.
+        assert_eq!(fortran_module_procedure("grid_MOD_smooth"), None);
+        assert_eq!(fortran_module_procedure("__Grid_MOD_smooth"), None);
+        assert_eq!(fortran_module_procedure("___MOD_x"), None);
+        assert_eq!(gdb_function_name("__libc_start_main"), "__libc_start_main");
+    }
 
     #[test]
     fn rust_legacy_and_v0_lose_their_hash() {
