@@ -570,9 +570,20 @@ fn is_byte_reg(r: &str) -> bool {
 }
 
 /// Splits gdb's `disassemble /r` raw bytes off an instruction text
-/// (`48 83 ec 10\tsub    $0x10,%rsp` → the bytes and `sub    $0x10,%rsp`).
+/// (`48 83 ec 10\tsub    $0x10,%rsp` → the bytes and `sub    $0x10,%rsp`). gdb 13 and later
+/// print a fixed-width AArch64 instruction as one 32-bit word in instruction order
+/// (`a9be7bfd\tstp\tx29, x30, [sp, #-32]!`): its bytes are returned in memory order
+/// (little-endian).
 pub fn split_raw_bytes(text: &str) -> (Option<Vec<u8>>, &str) {
     let Some((head, rest)) = text.split_once('\t') else { return (None, text) };
+    let word = head.trim();
+    if word.len() == 8
+        && word.bytes().all(|c| c.is_ascii_hexdigit())
+        && !rest.trim().is_empty()
+        && let Ok(w) = u32::from_str_radix(word, 16)
+    {
+        return (Some(w.to_le_bytes().to_vec()), rest.trim_start());
+    }
     let toks: Vec<&str> = head.split_whitespace().collect();
     if toks.is_empty() || !toks.iter().all(|t| t.len() == 2 && t.chars().all(|c| c.is_ascii_hexdigit())) {
         return (None, text);
@@ -768,9 +779,269 @@ impl X86Text {
     }
 }
 
+/// One AArch64 operand as printed (gdb, objdump and lldb syntax).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum A64Operand {
+    /// A general register by number: x0–x30 / w0–w30 (a w write zero-extends into the x
+    /// register, so both are the same register here), `fp` (x29), `lr` (x30), `sp`/`wsp`
+    /// ([`A64_SP`]).
+    Reg(u16),
+    /// `xzr` / `wzr`: reads as zero, writes are discarded.
+    Zero,
+    /// `[base, …]`, with `!` when the base is written back (pre-index).
+    Mem { base: Option<u16>, writeback: bool },
+    /// `#n`.
+    Imm(i64),
+    /// A branch target (`0x4006e0 <jl_module_info_count>`, or a bare address).
+    Target(u64),
+    /// Anything else: vector and FP registers, register lists, shifts and extends,
+    /// conditions, system register names, prefetch operations.
+    Other,
+}
+
+/// The number of the stack pointer in [`A64Operand::Reg`] (x0–x30 are 0–30).
+pub const A64_SP: u16 = 31;
+
+/// `x20`, `w20`, `fp`, `lr`, `sp`, `wsp` → the register number; `xzr`/`wzr` → `Some(None)`.
+fn a64_reg(s: &str) -> Option<Option<u16>> {
+    let s = s.trim().to_ascii_lowercase();
+    match s.as_str() {
+        "fp" => return Some(Some(29)),
+        "lr" => return Some(Some(30)),
+        "sp" | "wsp" => return Some(Some(A64_SP)),
+        "xzr" | "wzr" => return Some(None),
+        _ => {}
+    }
+    let n = s.strip_prefix('x').or_else(|| s.strip_prefix('w'))?;
+    if n.is_empty() || n.len() > 2 || !n.chars().all(|c| c.is_ascii_digit()) || n.len() == 2 && n.starts_with('0') {
+        return None;
+    }
+    let n: u16 = n.parse().ok()?;
+    (n <= 30).then_some(Some(n))
+}
+
+fn a64_operand(op: &str) -> A64Operand {
+    let o = op.trim();
+    if let Some(inner) = o.strip_prefix('[') {
+        let writeback = o.ends_with('!');
+        let inner = inner.trim_end_matches('!').trim_end_matches(']');
+        let base = inner.split(',').next().and_then(a64_reg).flatten();
+        return A64Operand::Mem { base, writeback };
+    }
+    if let Some(r) = a64_reg(o) {
+        return r.map(A64Operand::Reg).unwrap_or(A64Operand::Zero);
+    }
+    if o.starts_with('#') {
+        return parse_int(o).map(A64Operand::Imm).unwrap_or(A64Operand::Other);
+    }
+    let num = o.split_once(" <").map(|(n, _)| n.trim()).unwrap_or(o);
+    if num.starts_with("0x") || num.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return parse_int(num).map(|v| A64Operand::Target(v as u64)).unwrap_or(A64Operand::Other);
+    }
+    A64Operand::Other
+}
+
+/// An AArch64 instruction decoded from its text (gdb's and objdump's libopcodes syntax,
+/// lldb's), for register provenance without the machine code: which general registers it
+/// writes, calls, returns and branch targets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct A64Text {
+    /// Lower case (`ldp`, `b.ne`, `mov`).
+    pub mnemonic: String,
+    /// In printed order.
+    pub operands: Vec<A64Operand>,
+}
+
+impl A64Text {
+    /// Reads one instruction text; `None` for text that is not an AArch64 instruction (or an
+    /// encoding the disassembler did not know: `.inst 0x… ; undefined`, `udf`).
+    pub fn parse(text: &str) -> Option<A64Text> {
+        let mut t = text.trim();
+        // Comments: gdb's and objdump's `// #4`, `// ne = any`; lldb's `; <+24> at f.c:3`.
+        for c in ["//", ";"] {
+            if let Some(p) = t.find(c) {
+                t = t[..p].trim();
+            }
+        }
+        if t.is_empty() || t.contains("Cannot access memory") || t.contains('%') {
+            return None;
+        }
+        let mut w = t.splitn(2, char::is_whitespace);
+        let mnemonic = w.next().unwrap_or("").to_ascii_lowercase();
+        let rest = w.next().unwrap_or("").trim();
+        if mnemonic.is_empty()
+            || mnemonic.starts_with('.')
+            || !mnemonic.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+            || rest.contains("ptr")
+        {
+            return None;
+        }
+        let operands = split_operands(rest).into_iter().map(a64_operand).collect();
+        Some(A64Text { mnemonic, operands })
+    }
+
+    fn reg(&self, k: usize) -> Option<u16> {
+        match self.operands.get(k)? {
+            A64Operand::Reg(r) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// `bl`, `blr` and the pointer-authenticating `blraa`/`blrab`/`blraaz`/`blrabz`.
+    pub fn is_call(&self) -> bool {
+        matches!(self.mnemonic.as_str(), "bl" | "blr" | "blraa" | "blrab" | "blraaz" | "blrabz")
+    }
+
+    pub fn is_ret(&self) -> bool {
+        matches!(self.mnemonic.as_str(), "ret" | "retaa" | "retab" | "eret" | "eretaa" | "eretab")
+    }
+
+    /// Any control transfer that is not a call (so the next instruction may not follow).
+    pub fn is_jump(&self) -> bool {
+        let m = self.mnemonic.as_str();
+        self.is_ret()
+            || matches!(m, "b" | "br" | "braa" | "brab" | "braaz" | "brabz" | "cbz" | "cbnz" | "tbz" | "tbnz")
+            || m.starts_with("b.")
+            || m.starts_with("bc.")
+    }
+
+    /// The target of a direct branch or call (its last operand, an address).
+    pub fn branch_target(&self) -> Option<u64> {
+        if !(self.is_jump() || self.is_call()) {
+            return None;
+        }
+        match self.operands.last()? {
+            A64Operand::Target(a) => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// The base register of the memory operand, if any.
+    pub fn memory_base(&self) -> Option<u16> {
+        self.operands.iter().find_map(|o| match o {
+            A64Operand::Mem { base, .. } => *base,
+            _ => None,
+        })
+    }
+
+    /// Every general register the instruction writes ([`A64_SP`] for sp), as
+    /// `provenance_a64::written` reports it for the same machine code; `None` when the text's
+    /// semantics are not known.
+    pub fn written(&self) -> Option<Vec<u16>> {
+        let m = self.mnemonic.as_str();
+        let mut out = Vec::new();
+        let atomic_ld = ["ldadd", "ldclr", "ldeor", "ldset", "ldsmax", "ldsmin", "ldumax", "ldumin", "swp"];
+        let exclusive_store =
+            matches!(m, "stxr" | "stlxr" | "stxrb" | "stlxrb" | "stxrh" | "stlxrh" | "stxp" | "stlxp");
+        match m {
+            _ if self.is_call() => out.push(30),
+            "svc" => out.push(0),
+            // Writes of the link register by pointer authentication.
+            "paciasp" | "pacibsp" | "autiasp" | "autibsp" | "paciaz" | "pacibz" | "autiaz" | "autibz" | "xpaclri" => {
+                out.push(30)
+            }
+            "pacia1716" | "pacib1716" | "autia1716" | "autib1716" => out.push(17),
+            _ if exclusive_store => out.extend(self.reg(0)),
+            "ldp" | "ldpsw" | "ldnp" | "ldxp" | "ldaxp" => out.extend(self.reg(0).into_iter().chain(self.reg(1))),
+            _ if m.starts_with("casp") => {
+                if let Some(r) = self.reg(0) {
+                    out.extend([r, r + 1]);
+                }
+            }
+            _ if m.starts_with("cas") => out.extend(self.reg(0)),
+            _ if atomic_ld.iter().any(|a| m.starts_with(a)) => out.extend(self.reg(1)),
+            // Stores (and the atomic `st<op>` aliases), branches, compares, barriers, hints:
+            // no destination register.
+            _ if m.starts_with("st") || self.is_jump() => {}
+            "cmp" | "cmn" | "tst" | "ccmp" | "ccmn" | "fcmp" | "fcmpe" | "fccmp" | "fccmpe" | "prfm" | "prfum"
+            | "nop" | "yield" | "wfe" | "wfi" | "sev" | "sevl" | "isb" | "dsb" | "dmb" | "sb" | "ssbb" | "pssbb"
+            | "csdb" | "esb" | "psb" | "tsb" | "bti" | "clrex" | "msr" | "sys" | "dc" | "ic" | "at" | "tlbi"
+            | "hint" | "brk" | "hlt" | "hvc" | "smc" | "drps" | "setf8" | "setf16" | "rmif" | "cfinv" | "xaflag"
+            | "axflag" | "dcps1" | "dcps2" | "dcps3" => {}
+            "udf" => return None,
+            _ if self.operands.is_empty() => return None,
+            _ => out.extend(self.reg(0)),
+        }
+        // Writeback of a base register: pre-index `[x1, #8]!`, post-index `[x1], #8` (the
+        // memory operand is then not the last one).
+        let n = self.operands.len();
+        for (k, o) in self.operands.iter().enumerate() {
+            if let A64Operand::Mem { base: Some(b), writeback } = o
+                && (*writeback || k + 1 < n)
+            {
+                out.push(*b);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    /// Whether the instruction writes x`reg` (or w`reg`); `None` when not known.
+    pub fn writes(&self, reg: u16) -> Option<bool> {
+        Some(self.written()?.contains(&reg))
+    }
+}
+
+/// The register number of an AArch64 general register name (`x20`, `w20`, `fp`, `lr`, `sp`).
+pub fn a64_gpr(name: &str) -> Option<u16> {
+    a64_reg(name).flatten()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a64_text_reads_gdb_and_lldb_lines() {
+        let w = |t: &str| A64Text::parse(t).and_then(|a| a.written());
+        assert_eq!(w("mov\tx20, x1"), Some(vec![20]));
+        // A w write zero-extends into the x register.
+        assert_eq!(w("mov\tw20, #0x1                   \t// #1"), Some(vec![20]));
+        // Reads of x20 are not writes.
+        assert_eq!(w("mov\tx0, x20"), Some(vec![0]));
+        assert_eq!(w("str\tx8, [x20]"), Some(vec![]));
+        assert_eq!(w("ldr\tx8, [x20, #16]"), Some(vec![8]));
+        assert_eq!(w("stp\tx19, x20, [sp, #16]"), Some(vec![]));
+        assert_eq!(w("cmp\tx20, #0x0"), Some(vec![]));
+        assert_eq!(w("cbz\tx20, 0x400800 <f+16>"), Some(vec![]));
+        // Loads, pairs, writeback (pre- and post-index).
+        assert_eq!(w("ldp\tx19, x20, [sp, #16]"), Some(vec![19, 20]));
+        assert_eq!(w("stp\tx29, x30, [sp, #-48]!"), Some(vec![A64_SP]));
+        assert_eq!(w("ldp\tx29, x30, [sp], #48"), Some(vec![29, 30, A64_SP]));
+        assert_eq!(w("ldr\tx0, [x20], #8"), Some(vec![0, 20]));
+        assert_eq!(w("ldr\tx0, [x1, x2, lsl #3]"), Some(vec![0]));
+        assert_eq!(w("str\tx0, [x20, #8]!"), Some(vec![20]));
+        // Calls write the link register; lldb names it lr (and x29 fp).
+        assert_eq!(w("bl\t0x4006e0 <jl_module_info_count>"), Some(vec![30]));
+        assert_eq!(w("blr\tx21"), Some(vec![30]));
+        assert_eq!(w("ldp    fp, lr, [sp], #0x30"), Some(vec![29, 30, A64_SP]));
+        assert_eq!(w("mov    x29, sp"), Some(vec![29]));
+        assert_eq!(w("add    sp, sp, #0x10"), Some(vec![A64_SP]));
+        assert_eq!(w("adrp\tx2, 0x48f000 <tunable_list+1312>"), Some(vec![2]));
+        assert_eq!(w("cset\tw0, ne  // ne = any"), Some(vec![0]));
+        // SIMD and FP destinations are not general registers.
+        assert_eq!(w("ldp\td8, d9, [sp, #16]"), Some(vec![]));
+        assert_eq!(w("fmov\tx1, d0"), Some(vec![1]));
+        assert_eq!(w("ld1\t{v0.16b}, [x0], #16"), Some(vec![0]));
+        // Exclusive store status, atomics.
+        assert_eq!(w("stlxr\tw1, x2, [x0]"), Some(vec![1]));
+        assert_eq!(w("ldaddal\tw1, w2, [x0]"), Some(vec![2]));
+        assert_eq!(w("casp\tx4, x5, x6, x7, [x0]"), Some(vec![4, 5]));
+        assert_eq!(w("svc\t#0x0"), Some(vec![0]));
+        // Not an AArch64 instruction, or an unknown encoding: not known.
+        assert_eq!(w(".inst\t0x00000000 ; undefined"), None);
+        assert_eq!(w("mov    %rsi,%r13"), None);
+        assert_eq!(w("udf\t#0"), None);
+        let b = A64Text::parse("b.ne\t0x400760 <LLVMRunPasses+64>  // b.any").unwrap();
+        assert_eq!((b.is_jump(), b.branch_target()), (true, Some(0x400760)));
+        let c = A64Text::parse("bl     0x100003f5c               ; helper at t.c:3").unwrap();
+        assert_eq!((c.is_call(), c.is_jump(), c.branch_target()), (true, false, Some(0x100003f5c)));
+        assert!(A64Text::parse("ret").unwrap().is_ret());
+        assert_eq!(a64_gpr("w20"), Some(20));
+        assert_eq!(a64_gpr("x31"), None);
+        assert_eq!(a64_gpr("xzr"), None);
+    }
 
     #[test]
     fn x86_text_reads_gdb_lines() {
@@ -800,6 +1071,10 @@ mod tests {
         let (b, t) = split_raw_bytes("41 54              \tpush   %r12");
         assert_eq!((b, t), (Some(vec![0x41, 0x54]), "push   %r12"));
         assert_eq!(split_raw_bytes("fadd\t%st(1),%st").0, None);
+        // gdb 13's AArch64 form: one instruction word (a64-x20-ok.gdb.txt).
+        let (b, t) = split_raw_bytes("a9be7bfd\tstp\tx29, x30, [sp, #-32]!");
+        assert_eq!((b.as_deref(), t), (Some(&[0xfd, 0x7b, 0xbe, 0xa9][..]), "stp\tx29, x30, [sp, #-32]!"));
+        assert_eq!(split_raw_bytes("deadbeef\t").0, None);
         assert_eq!(x86_gpr64("r13d"), Some("r13"));
         assert_eq!(x86_gpr64("%sil"), Some("rsi"));
         assert_eq!(x86_gpr64("xmm0"), None);

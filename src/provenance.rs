@@ -3,6 +3,11 @@
 //!
 //! The code is decoded with iced-x86 from the process image a trace carries (a core with its
 //! `--exe` and libraries); a transcript without process memory gives nothing here.
+//!
+//! The walk out through the frames ([`register_origin`], [`code_before`]) is one for every
+//! architecture: it is generic over [`Isa`], a per-architecture decoder — [`X86`] here
+//! (iced-x86), [`crate::provenance_a64::A64`] (yaxpeax-arm). The transcript-text walks of
+//! [`crate::provenance_text`] have the same shape over `ShownIsa`.
 
 use crate::model::*;
 use iced_x86::{
@@ -10,11 +15,56 @@ use iced_x86::{
     Register,
 };
 
-/// One decoded instruction: address, AT&T text (as gdb prints it), the decoded form.
-pub struct Decoded {
+/// One decoded instruction: address, text (as gdb prints it: AT&T on x86-64), the decoded
+/// form (an iced-x86 instruction, or yaxpeax-arm's for [`crate::provenance_a64::Decoded`]).
+pub struct Decoded<I = Instruction> {
     pub address: u64,
     pub text: String,
-    pub insn: Instruction,
+    pub insn: I,
+}
+
+/// One architecture's machine-code decoder, as the walks need it.
+pub trait Isa {
+    /// The decoded form of one instruction.
+    type Insn;
+    /// A general register.
+    type Reg: Copy;
+    /// gdb's name of the program counter (frame #0's pc when its frame line has no address,
+    /// and the register whose `<sym+off>` gives the function's start).
+    const PC: &'static str;
+    /// The register for a gdb register name (general-purpose registers only).
+    fn gpr(name: &str) -> Option<Self::Reg>;
+    /// Decodes `[start, end)` from the trace's process memory; `None` unless every
+    /// instruction decodes and the last one ends at `end`.
+    fn decode_range(trace: &Trace, start: u64, end: u64) -> Option<Vec<Decoded<Self::Insn>>>;
+    /// Whether `insn` writes (any part of) `reg`.
+    fn writes(&mut self, insn: &Self::Insn, reg: Self::Reg) -> bool;
+}
+
+/// The x86-64 decoder (iced-x86).
+pub struct X86 {
+    info: InstructionInfoFactory,
+}
+
+impl Default for X86 {
+    fn default() -> Self {
+        X86 { info: InstructionInfoFactory::new() }
+    }
+}
+
+impl Isa for X86 {
+    type Insn = Instruction;
+    type Reg = Register;
+    const PC: &'static str = "rip";
+    fn gpr(name: &str) -> Option<Register> {
+        gpr(name)
+    }
+    fn decode_range(trace: &Trace, start: u64, end: u64) -> Option<Vec<Decoded>> {
+        decode_range(trace, start, end)
+    }
+    fn writes(&mut self, insn: &Instruction, reg: Register) -> bool {
+        writes(&mut self.info, insn, reg)
+    }
 }
 
 fn format(insn: &Instruction) -> String {
@@ -317,13 +367,21 @@ pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
     (!name.is_empty() && !name.contains(char::is_whitespace)).then(|| (name.to_string(), off))
 }
 
+/// A function's name, its start and its decoded code (up to some pc).
+pub type FunctionCode<I> = (String, u64, Vec<Decoded<I>>);
+
 /// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
 /// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
-/// else frame #0's printed `rip`).
-pub fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
+/// else frame #0's printed pc, `rip` / `pc`).
+pub fn code_before<D: Isa>(
+    trace: &Trace,
+    th: &Thread,
+    innermost: bool,
+    pc: u64,
+) -> Option<FunctionCode<D::Insn>> {
     let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
         innermost
-            .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.natural.clone()))
+            .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg(D::PC)).and_then(|r| r.natural.clone()))
             .flatten()
             .map(|n| n.to_string())
     })?;
@@ -334,16 +392,21 @@ pub fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Opti
         // another function (a noreturn call); its code is not this symbol's.
         return innermost.then(|| (name, start, Vec::new()));
     }
-    Some((name, start, decode_range(trace, start, pc)?))
+    Some((name, start, D::decode_range(trace, start, pc)?))
 }
 
 /// Walks out from frame #0 for the last instruction that wrote `reg` before each frame's pc
-/// (frame #0: the faulting pc; outer frames: the return address, so the code up to the
-/// call). A frame whose code before its pc does not write `reg` passed on its caller's value.
-/// Straight-line: the last writer in address order before the pc. x86-64, with process code
-/// (a core, or a transcript read with `--exe`).
-pub fn register_origin(trace: &Trace, th: &Thread, reg: Register, max_frames: usize) -> Option<Origin> {
-    let mut info = InstructionInfoFactory::new();
+/// (frame #0: the faulting pc; outer frames: the return address, so the code up to and
+/// including the call). A frame whose code before its pc does not write `reg` passed on its
+/// caller's value. Straight-line: the last writer in address order before the pc. With
+/// process code (a core, or a transcript read with `--exe`), decoded by `isa`.
+pub fn register_origin<D: Isa>(
+    isa: &mut D,
+    trace: &Trace,
+    th: &Thread,
+    reg: D::Reg,
+    max_frames: usize,
+) -> Option<Origin> {
     let mut through = Vec::new();
     for (pos, f) in th.frames.iter().enumerate().take(max_frames) {
         // A signal frame or an inlined level has no code of its own here.
@@ -358,15 +421,15 @@ pub fn register_origin(trace: &Trace, th: &Thread, reg: Register, max_frames: us
         let pc = match f.pc {
             Some(pc) => pc.0,
             None if th.frames[..pos].iter().all(|f| f.inlined) => {
-                th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.value)?
+                th.registers.get(&th.frames[0].index).and_then(|r| r.reg(D::PC)).and_then(|r| r.value)?
             }
             None => return None,
         };
         let innermost = th.frames[..pos].iter().all(|f| f.inlined);
-        let Some((name, start, code)) = code_before(trace, th, innermost, pc) else {
+        let Some((name, start, code)) = code_before::<D>(trace, th, innermost, pc) else {
             return (!through.is_empty()).then_some(Origin::NotFound { pos, through });
         };
-        if let Some(d) = code.iter().rev().find(|d| writes(&mut info, &d.insn, reg)) {
+        if let Some(d) = code.iter().rev().find(|d| isa.writes(&d.insn, reg)) {
             return Some(Origin::Written {
                 pos,
                 address: d.address,

@@ -2,6 +2,9 @@
 //! [`crate::provenance`] (x86-64, iced-x86), with the same answers ([`Origin`],
 //! [`CalleeEffect`]) so the rules word them the same way.
 //!
+//! The walk out through the frames is [`crate::provenance::register_origin`] with the [`A64`]
+//! decoder.
+//!
 //! A64 instructions are decoded with `yaxpeax-arm` (pure Rust, no C library, fuzzed against
 //! the ARM architecture reference; 0BSD). Each instruction is one 4-byte little-endian word,
 //! so a function's code from its symbol's start to the pc decodes without any guessing of
@@ -13,7 +16,9 @@
 //! - the status register of `stxr`/`stlxr`/`stxp`; `Rt` of the atomics (`ldadd`, `swp`, …);
 //!   `Rs` of `cas`, both of `casp`;
 //! - the base register of a pre-/post-indexed access with writeback (`[x1, #8]!`, `[x1], #8`);
-//! - `bl`/`blr` write x30 (the link register); `svc` writes x0.
+//! - `bl`/`blr` write x30 (the link register), and so do the pointer-authentication hints
+//!   that sign or strip it (`paciasp`, `autiasp`, `xpaclri`, …; the `…1716` forms write x17);
+//!   `svc` writes x0.
 //!
 //! A callee's prologue and epilogue are followed for the register's save slot: `stp`/`str`
 //! (and `stur`) of the register through sp (or through x29 once `mov x29, sp` set it), the
@@ -21,7 +26,7 @@
 //! matching `ldp`/`ldr` that restores it.
 
 use crate::model::*;
-use crate::provenance::{CalleeEffect, Origin, symbol_offset};
+use crate::provenance::{CalleeEffect, Isa};
 use yaxpeax_arch::{Decoder, U8Reader};
 use yaxpeax_arm::armv8::a64::{InstDecoder, Instruction, Opcode, Operand, SizeCode};
 
@@ -30,10 +35,25 @@ pub const SP: u16 = 31;
 
 /// One decoded instruction: address, text (yaxpeax's syntax, branch targets as absolute
 /// addresses), the decoded form.
-pub struct Decoded {
-    pub address: u64,
-    pub text: String,
-    pub insn: Instruction,
+pub type Decoded = crate::provenance::Decoded<Instruction>;
+
+/// The AArch64 decoder (yaxpeax-arm) for the walks of [`crate::provenance`].
+pub struct A64;
+
+impl Isa for A64 {
+    type Insn = Instruction;
+    /// x0–x30, sp as [`SP`].
+    type Reg = u16;
+    const PC: &'static str = "pc";
+    fn gpr(name: &str) -> Option<u16> {
+        gpr(name)
+    }
+    fn decode_range(trace: &Trace, start: u64, end: u64) -> Option<Vec<Decoded>> {
+        decode_range(trace, start, end)
+    }
+    fn writes(&mut self, insn: &Instruction, reg: u16) -> bool {
+        writes(insn, reg)
+    }
 }
 
 /// Absolute address of a pc-relative operand (`adrp` is relative to the pc's 4 KiB page).
@@ -225,6 +245,10 @@ pub fn written(insn: &Instruction) -> Vec<u16> {
     match insn.opcode {
         BL | BLR => out.push(30),
         SVC => out.push(0),
+        // Pointer authentication of the link register (hints without operands).
+        PACIASP | PACIAZ | PACIBSP | PACIBZ | AUTIASP | AUTIAZ | AUTIBSP | AUTIBZ | XPACLRI | PACIASPPC | PACIBSPPC
+        | PACNBIASPPC | PACNBIBSPPC | AUTIASPPC | AUTIBSPPC | AUTIASPPCR | AUTIBSPPCR => out.push(30),
+        PACIA1716 | PACIB1716 | AUTIA1716 | AUTIB1716 => out.push(17),
         LDP | LDPSW | LDNP | LDXP | LDAXP => out.extend(gpr_of(&ops[0]).into_iter().chain(gpr_of(&ops[1]))),
         // Status register of the exclusive stores.
         STXR | STLXR | STXRB | STXRH | STLXRB | STLXRH | STXP | STLXP => out.extend(gpr_of(&ops[0])),
@@ -516,64 +540,6 @@ pub fn cfi_slot_changed(
 /// The last instruction of `code` (straight-line, in address order) that writes x`reg`.
 pub fn last_writer(code: &[Decoded], reg: u16) -> Option<&Decoded> {
     code.iter().rev().find(|d| writes(&d.insn, reg))
-}
-
-/// The code of the function holding `pc` from its start up to `pc` (exclusive), with its
-/// name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`, else frame
-/// #0's printed `pc`).
-fn code_before(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<(String, u64, Vec<Decoded>)> {
-    let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
-        innermost
-            .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg("pc")).and_then(|r| r.natural.clone()))
-            .flatten()
-            .map(|n| n.to_string())
-    })?;
-    let (name, off) = symbol_offset(&label)?;
-    let start = pc.checked_sub(off)?;
-    if off == 0 {
-        // A return address at a symbol's start: the call was the last instruction of
-        // another function (a noreturn call).
-        return innermost.then(|| (name, start, Vec::new()));
-    }
-    Some((name, start, decode_range(trace, start, pc)?))
-}
-
-/// Walks out from frame #0 for the last instruction that wrote x`reg` before each frame's pc
-/// (frame #0: the faulting pc; outer frames: the return address, so the code up to and
-/// including the `bl`). A frame whose code before its pc does not write the register passed
-/// on its caller's value. Straight-line: the last writer in address order before the pc.
-pub fn register_origin(trace: &Trace, th: &Thread, reg: u16, max_frames: usize) -> Option<Origin> {
-    let mut through = Vec::new();
-    for (pos, f) in th.frames.iter().enumerate().take(max_frames) {
-        if f.signal_handler {
-            return Some(Origin::NotFound { pos, through });
-        }
-        if f.inlined {
-            continue;
-        }
-        let innermost = th.frames[..pos].iter().all(|f| f.inlined);
-        let pc = match f.pc {
-            Some(pc) => pc.0,
-            None if innermost => {
-                th.registers.get(&th.frames[0].index).and_then(|r| r.reg("pc")).and_then(|r| r.value)?
-            }
-            None => return None,
-        };
-        let Some((name, start, code)) = code_before(trace, th, innermost, pc) else {
-            return (!through.is_empty()).then_some(Origin::NotFound { pos, through });
-        };
-        if let Some(d) = last_writer(&code, reg) {
-            return Some(Origin::Written {
-                pos,
-                address: d.address,
-                label: format!("{name}+{:#x}", d.address - start),
-                text: d.text.clone(),
-                through,
-            });
-        }
-        through.push((pos, name));
-    }
-    None
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Register provenance and the callee-saved checks from the disassembly a transcript shows
-//! (gdb `disassemble`, `disassemble /r`, `x/Ni`, lldb `disassemble`; AT&T or Intel syntax),
-//! for a transcript read without the binary. x86-64.
+//! (gdb `disassemble`, `disassemble /r`, `x/Ni`, lldb `disassemble`; x86-64 in AT&T or Intel
+//! syntax, AArch64 in libopcodes' or lldb's), for a transcript read without the binary.
 //!
 //! The walks are those of [`crate::provenance`] (which decodes the machine code of a core or
 //! of the `--exe` binaries, and is preferred when there is one): the last instruction before
@@ -8,12 +8,36 @@
 //! does not write it; what a called function does to a callee-saved register. Here the code
 //! is only what the transcript shows: a frame whose listing does not start at its function's
 //! entry can only say the register is "not written in the N instructions shown". An
-//! instruction printed with its bytes (`disassemble /r`) is decoded from them with iced-x86,
-//! exactly as the binary path does; otherwise its text is read by [`crate::insn::X86Text`].
+//! instruction printed with its bytes (`disassemble /r`) is decoded from them with iced-x86
+//! (yaxpeax-arm on AArch64), exactly as the binary path does; otherwise its text is read by
+//! [`crate::insn::X86Text`] ([`crate::insn::A64Text`]).
+//!
+//! One walk serves both architectures: [`register_origin`] and [`code_before`] are generic over
+//! [`ShownIsa`], the per-architecture reading of a shown instruction ([`ShownInsn`] for x86-64,
+//! [`ShownA64`] for AArch64), as [`crate::provenance::register_origin`] is over
+//! [`crate::provenance::Isa`] for machine code. The callee-saved checks over text
+//! ([`save_slot`], [`callee_effect`], [`straight_line`]) are x86-64 only.
 
-use crate::insn::{X86Operand, X86Text};
+use crate::insn::{A64Text, X86Operand, X86Text};
 use crate::model::*;
 use crate::provenance::{CalleeEffect, Origin};
+
+/// One architecture's reading of an instruction a transcript shows: what the text walks ask
+/// of it (the counterpart of [`crate::provenance::Isa`], which decodes machine code).
+pub trait ShownIsa<'a>: Sized {
+    /// gdb's name of the program counter (frame #0's pc when its frame line has no address).
+    const PC: &'static str;
+    fn new(i: &'a Instruction) -> Self;
+    fn address(&self) -> u64;
+    /// As printed (without raw bytes).
+    fn text(&self) -> &'a str;
+    /// Whether it writes (any part of) the general register `reg` (gdb's name); `None` when
+    /// that is not known.
+    fn writes(&self, reg: &str) -> Option<bool>;
+    /// The target of a direct jump (conditional or not; not a call).
+    fn jump_target(&self) -> Option<u64>;
+    fn is_ret(&self) -> bool;
+}
 
 /// One instruction of the transcript's disassembly, decoded.
 pub struct ShownInsn<'a> {
@@ -24,6 +48,76 @@ pub struct ShownInsn<'a> {
     /// Decoded from the printed bytes (`disassemble /r`), when they were printed.
     pub machine: Option<iced_x86::Instruction>,
     pub span: Span,
+}
+
+impl<'a> ShownIsa<'a> for ShownInsn<'a> {
+    const PC: &'static str = "rip";
+    fn new(i: &'a Instruction) -> Self {
+        ShownInsn::new(i)
+    }
+    fn address(&self) -> u64 {
+        self.address
+    }
+    fn text(&self) -> &'a str {
+        self.text
+    }
+    fn writes(&self, reg: &str) -> Option<bool> {
+        ShownInsn::writes(self, reg)
+    }
+    fn jump_target(&self) -> Option<u64> {
+        ShownInsn::jump_target(self)
+    }
+    fn is_ret(&self) -> bool {
+        ShownInsn::is_ret(self)
+    }
+}
+
+/// One AArch64 instruction of the transcript's disassembly, decoded.
+pub struct ShownA64<'a> {
+    pub address: u64,
+    /// As printed (without raw bytes).
+    pub text: &'a str,
+    pub a64: Option<A64Text>,
+    /// Decoded with yaxpeax-arm from the printed encoding (`disassemble /r`: four bytes, or
+    /// gdb 13's one 32-bit word, [`crate::insn::split_raw_bytes`]), when it was printed.
+    pub machine: Option<crate::provenance_a64::Decoded>,
+    pub span: Span,
+}
+
+impl<'a> ShownIsa<'a> for ShownA64<'a> {
+    const PC: &'static str = "pc";
+    fn new(i: &'a Instruction) -> Self {
+        let address = i.address.0;
+        let machine = i
+            .bytes
+            .as_deref()
+            .filter(|b| b.len() == 4)
+            .and_then(|b| crate::provenance_a64::decode_word([b[0], b[1], b[2], b[3]], address));
+        ShownA64 { address, text: &i.text, a64: A64Text::parse(&i.text), machine, span: i.span }
+    }
+    fn address(&self) -> u64 {
+        self.address
+    }
+    fn text(&self) -> &'a str {
+        self.text
+    }
+    fn writes(&self, reg: &str) -> Option<bool> {
+        let r = crate::insn::a64_gpr(reg)?;
+        match &self.machine {
+            Some(m) => Some(crate::provenance_a64::writes(&m.insn, r)),
+            None => self.a64.as_ref()?.writes(r),
+        }
+    }
+    fn jump_target(&self) -> Option<u64> {
+        let a = self.a64.as_ref()?;
+        if a.is_call() { None } else { a.branch_target() }
+    }
+    fn is_ret(&self) -> bool {
+        match &self.machine {
+            Some(m) => matches!(m.insn.opcode, yaxpeax_arm::armv8::a64::Opcode::RET),
+            None => self.a64.as_ref().is_some_and(A64Text::is_ret),
+        }
+    }
 }
 
 impl<'a> ShownInsn<'a> {
@@ -103,9 +197,9 @@ pub fn straight_line(code: &[ShownInsn<'_>], from: u64, to: u64) -> bool {
 }
 
 /// The code of one function the transcript shows before a pc.
-pub struct ShownCode<'a> {
+pub struct ShownCode<S> {
     /// In address order, up to (not including) the pc.
-    pub insns: Vec<ShownInsn<'a>>,
+    pub insns: Vec<S>,
     /// The function's start, when the listing gives the pc's offset (`<+16>`, `<f+16>`).
     pub start: Option<u64>,
     /// The symbol the listing names (`<f+16>`), when it does.
@@ -145,7 +239,7 @@ fn runs(stop: &Stop) -> Vec<&[Instruction]> {
 
 /// The code the transcript shows of the function holding `pc`, before `pc` (the listing
 /// with the most instructions before it).
-pub fn code_before(stop: &Stop, pc: u64) -> Option<ShownCode<'_>> {
+pub fn code_before<'a, S: ShownIsa<'a>>(stop: &'a Stop, pc: u64) -> Option<ShownCode<S>> {
     let (run, at) = runs(stop)
         .into_iter()
         .filter_map(|r| r.iter().position(|i| i.address.0 == pc).map(|p| (r, p)))
@@ -154,8 +248,8 @@ pub fn code_before(stop: &Stop, pc: u64) -> Option<ShownCode<'_>> {
     let off = here.location.as_ref().and_then(location_offset);
     let start = off.and_then(|o| pc.checked_sub(o));
     let symbol = run[..=at].iter().rev().find_map(|i| i.location.as_ref()?.symbol()).map(|s| s.name.to_string());
-    let insns: Vec<ShownInsn<'_>> = run[..at].iter().map(ShownInsn::new).collect();
-    let first = insns.first().map(|i| i.address).unwrap_or(pc);
+    let insns: Vec<S> = run[..at].iter().map(S::new).collect();
+    let first = insns.first().map(|i| i.address()).unwrap_or(pc);
     // A jump to below the listing's start means the code named as this function is part of
     // a larger one (debug info that does not describe the code): its entry is not shown.
     let escapes = insns.iter().any(|d| d.jump_target().is_some_and(|t| t < first));
@@ -165,7 +259,7 @@ pub fn code_before(stop: &Stop, pc: u64) -> Option<ShownCode<'_>> {
 
 /// The code the transcript shows of the function starting at `entry`, up to its first `ret`
 /// (at most `max` instructions): a listing that contains `entry` at offset 0.
-pub fn function_at(stop: &Stop, entry: u64, max: usize) -> Option<Vec<ShownInsn<'_>>> {
+pub fn function_at<'a, S: ShownIsa<'a>>(stop: &'a Stop, entry: u64, max: usize) -> Option<Vec<S>> {
     for run in runs(stop) {
         let Some(p) = run.iter().position(|i| i.address.0 == entry) else { continue };
         if run[p].location.as_ref().and_then(location_offset).is_some_and(|o| o != 0) {
@@ -173,7 +267,7 @@ pub fn function_at(stop: &Stop, entry: u64, max: usize) -> Option<Vec<ShownInsn<
         }
         let mut out = Vec::new();
         for i in run[p..].iter().take(max) {
-            let s = ShownInsn::new(i);
+            let s = S::new(i);
             let ret = s.is_ret();
             out.push(s);
             if ret {
@@ -219,7 +313,12 @@ pub fn label(name: &str, start: Option<u64>, addr: u64) -> String {
 /// whose shown code starts at its entry and does not write `reg` passes it on; one whose
 /// listing starts later ends the walk with [`Origin::NotInShown`]. Also returns what each
 /// frame's listing covered. `None` when frame #0's code before its pc is not shown.
-pub fn register_origin(stop: &Stop, th: &Thread, reg: &str, max_frames: usize) -> Option<(Origin, Vec<Cover>)> {
+pub fn register_origin<'a, S: ShownIsa<'a>>(
+    stop: &'a Stop,
+    th: &Thread,
+    reg: &str,
+    max_frames: usize,
+) -> Option<(Origin, Vec<Cover>)> {
     let mut through = Vec::new();
     let mut covers = Vec::new();
     for (pos, f) in th.frames.iter().enumerate().take(max_frames) {
@@ -232,11 +331,11 @@ pub fn register_origin(stop: &Stop, th: &Thread, reg: &str, max_frames: usize) -
         let pc = match f.pc {
             Some(pc) => pc.0,
             None if th.frames[..pos].iter().all(|f| f.inlined) => {
-                th.registers.get(&th.frames[0].index).and_then(|r| r.reg("rip")).and_then(|r| r.value)?
+                th.registers.get(&th.frames[0].index).and_then(|r| r.reg(S::PC)).and_then(|r| r.value)?
             }
             None => return None,
         };
-        let code = code_before(stop, pc).filter(|c| !c.insns.is_empty());
+        let code = code_before::<S>(stop, pc).filter(|c| !c.insns.is_empty());
         let Some(code) = code else {
             return (!through.is_empty()).then_some((Origin::NotFound { pos, through }, covers));
         };
@@ -247,9 +346,9 @@ pub fn register_origin(stop: &Stop, th: &Thread, reg: &str, max_frames: usize) -
                 Some(true) => {
                     let origin = Origin::Written {
                         pos,
-                        address: d.address,
-                        label: label(&name, code.start, d.address),
-                        text: d.text.to_string(),
+                        address: d.address(),
+                        label: label(&name, code.start, d.address()),
+                        text: d.text().to_string(),
                         through,
                     };
                     return Some((origin, covers));
@@ -508,7 +607,7 @@ End of assembler dump.
         let t = stop(INTEL_WALK);
         let s = t.main_stop().unwrap();
         let th = s.crashed_thread().unwrap();
-        let (o, covers) = register_origin(s, th, "r13", 32).expect("origin");
+        let (o, covers) = register_origin::<ShownInsn>(s, th, "r13", 32).expect("origin");
         match o {
             Origin::Written { pos, label, text, through, .. } => {
                 assert_eq!((pos, label.as_str(), text.as_str()), (2, "outer+0x8", "mov    r13,rsi"));
@@ -519,7 +618,7 @@ End of assembler dump.
         assert_eq!(covers.len(), 3);
         assert!(covers.iter().all(|c| c.from_entry));
         // rbp is written in frame #0 itself.
-        let (o, _) = register_origin(s, th, "rbp", 32).unwrap();
+        let (o, _) = register_origin::<ShownInsn>(s, th, "rbp", 32).unwrap();
         assert!(matches!(o, Origin::Written { pos: 0, ref label, .. } if label == "callee+0x1"));
     }
 
@@ -531,14 +630,14 @@ End of assembler dump.
         let t = stop(&cut);
         let s = t.main_stop().unwrap();
         let th = s.crashed_thread().unwrap();
-        let (o, covers) = register_origin(s, th, "r13", 32).expect("origin");
+        let (o, covers) = register_origin::<ShownInsn>(s, th, "r13", 32).expect("origin");
         assert!(matches!(o, Origin::NotInShown { pos: 2, shown: 2, ref through } if through.len() == 2));
         assert!(!covers[2].from_entry);
         // Without frame #2's listing: inherited from frame #2.
         let none = &INTEL_WALK[..INTEL_WALK.find("(gdb) frame 2").unwrap()];
         let t = stop(none);
         let s = t.main_stop().unwrap();
-        let (o, _) = register_origin(s, s.crashed_thread().unwrap(), "r13", 32).expect("origin");
+        let (o, _) = register_origin::<ShownInsn>(s, s.crashed_thread().unwrap(), "r13", 32).expect("origin");
         assert!(matches!(o, Origin::NotFound { pos: 2, .. }));
         // Only `x/i $pc` (nothing before the pc): no claim.
         let only_pc = "\
@@ -550,7 +649,7 @@ Program received signal SIGSEGV, Segmentation fault.
 ";
         let t = stop(only_pc);
         let s = t.main_stop().unwrap();
-        assert!(register_origin(s, s.crashed_thread().unwrap(), "r13", 32).is_none());
+        assert!(register_origin::<ShownInsn>(s, s.crashed_thread().unwrap(), "r13", 32).is_none());
     }
 
     #[test]
@@ -581,16 +680,16 @@ End of assembler dump.
 ",
         );
         let s = &t.stops[0];
-        let f = function_at(s, 0x5555555551d0, 400).expect("mix_rows");
+        let f = function_at::<ShownInsn>(s, 0x5555555551d0, 400).expect("mix_rows");
         assert_eq!(f.len(), 9);
         assert!(f[0].machine.is_some(), "bytes are decoded");
         assert_eq!(f[1].text, "push   %r12");
         assert_eq!(save_slot(&f, "r12").map(|(o, d)| (o, d.address)), Some((-24, 0x5555555551d1)));
         assert_eq!(save_slot(&f, "rbx").map(|(o, _)| o), Some(-16));
         assert!(callee_effect(&f, "r12").is_none(), "saved and restored");
-        let g = function_at(s, 0x555555555300, 400).expect("sum_pairs");
+        let g = function_at::<ShownInsn>(s, 0x555555555300, 400).expect("sum_pairs");
         assert_eq!(save_slot(&g, "rbx").map(|(o, _)| o), Some(-32));
         assert!(callee_effect(&g, "rbx").is_none());
-        assert!(function_at(s, 0x5555555551d1, 400).is_none(), "not an entry");
+        assert!(function_at::<ShownInsn>(s, 0x5555555551d1, 400).is_none(), "not an entry");
     }
 }

@@ -6,8 +6,9 @@
 #                                            DIR/<name>.core (gdb's generate-core-file at the
 #                                            same stop); tests/crash_corpus.rs uses this.
 #   regenerate.sh --lldb [name ...]          lldb transcripts: <name>.lldb.txt here (x86-64
-#                                            cases only; the a64-* cases are skipped), the
-#                                            same programs run by lldb (see lldb_one below).
+#                                            cases and a64-x20-*; the other a64-* cases are
+#                                            skipped), the same programs run by lldb (see
+#                                            lldb_one and a64_lldb_one below).
 #
 # Needs gcc, g++, gfortran, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
@@ -63,6 +64,8 @@ if [[ $mode == cores ]]; then build=$out_dir; else build=${CRASHERS_BUILD:-/tmp/
 mkdir -p "$build"
 ln -sfn "$here/src" "$build/src" # gdb finds src/<file> (the compile dir is recorded as ".")
 map=(-fdebug-prefix-map="$here"=.)
+# The bundled samples' sources (sample-traces/src), for the cases built from them.
+samples_src=$(cd "$here/../src" && pwd)
 
 # name -> build command; sources are named relative to this directory so that debug info
 # says src/<file>.
@@ -104,9 +107,14 @@ build_one() {
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     julia-r13-intel)
-        # the .S half gets no debug info, like JIT-compiled Julia code (as sample-traces/regenerate.sh)
-        gcc -c "src/$n.S" -o "$o-jit.o"
-        gcc "${map[@]}" -O0 -g "src/$n.c" "$o-jit.o" -o "$o" ;;
+        # The founding program itself, from sample-traces/src/julia-trampoline.{c,S} (the Intel
+        # syntax is gdb's, `set disassembly-flavor intel` in extra_commands: the build is the
+        # founding sample's). Debug info names it src/julia-trampoline.c, as in the founding
+        # transcripts; the .S half gets no debug info, like JIT-compiled Julia code (as
+        # sample-traces/regenerate.sh).
+        gcc -c "$samples_src/julia-trampoline.S" -o "$o-jit.o"
+        gcc "${map[@]}" -fdebug-prefix-map="$samples_src"=src -O0 -g "$samples_src/julia-trampoline.c" "$o-jit.o" \
+            -o "$o" ;;
     cyclic-smash | cyclic-smash-canonical)
         gcc -O0 -g -fno-stack-protector "src/$n.c" -o "$o" ;;
     cpp-pure-virtual | cpp-terminate-noactive | cpp-caught-then-segv | cpp-deleted-virtual)
@@ -286,17 +294,33 @@ a64_build() {
 
 # The x86-64 command set, with `target remote` + `continue` for `run`. qemu's gdbstub has no
 # /proc (`info proc mappings` fails) and no siginfo (`p $_siginfo` fails): a failing command
-# ends a command file, so mappings are left out and `p $_siginfo` comes last.
-a64_cmdfile() { # port file
+# ends a command file, so mappings are left out and `p $_siginfo` comes last (after the
+# case's extra commands).
+a64_cmdfile() { # name port file
     {
         printf 'set pagination off\nset width 0\nset confirm off\nset print pretty off\n'
         printf 'set debuginfod enabled off\n'
-        local c
-        for c in "target remote :$1" continue bt "info registers" "info sharedlibrary" "info threads" \
-            "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc' 'p $_siginfo'; do
+        local c cmds=("target remote :$2" continue bt "info registers" "info sharedlibrary" "info threads" \
+            "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc')
+        mapfile -t -O "${#cmds[@]}" cmds < <(a64_extra_commands "$1")
+        cmds+=('p $_siginfo')
+        for c in "${cmds[@]}"; do
             printf 'echo (gdb) %s\\n\n%s\n' "$c" "$c"
         done
-    } >"$2"
+    } >"$3"
+}
+
+# What some AArch64 cases add: the disassembly of the frames, so that register provenance
+# works from the transcript alone (the caller's code up to its call); `a64-x20-ok` with the
+# encodings (`/r`: gdb 13 prints each instruction's 32-bit word).
+a64_extra_commands() {
+    case $1 in
+    a64-x20-stale)
+        printf '%s\n' "disassemble" "frame 1" "disassemble" "frame 2" "disassemble" "frame 3" "disassemble" ;;
+    a64-x20-ok)
+        printf '%s\n' "disassemble /r" "frame 1" "disassemble /r" "frame 2" "disassemble /r" "frame 3" \
+            "disassemble /r" ;;
+    esac
 }
 
 a64_one() {
@@ -315,7 +339,7 @@ a64_one() {
     fi
     local port=${QEMU_GDB_PORT:-23990} qpid
     while [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]]; do port=$((port + 1)); done
-    a64_cmdfile "$port" "$build/$n.gdb"
+    a64_cmdfile "$n" "$port" "$build/$n.gdb"
     (cd "$build" && exec env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C qemu-aarch64 -g "$port" "./$n" \
         >"$n.qemu.log" 2>&1 </dev/null) &
     qpid=$!
@@ -385,11 +409,47 @@ lldb_one() {
     printf '%-28s %8d bytes\n' "$n.lldb.txt" "$(wc -c <"$here/$n.lldb.txt")"
 }
 
+# lldb transcripts of the AArch64 cases that show code (`a64-x20-*`): lldb attached to
+# `qemu-aarch64 -g PORT` with `gdb-remote PORT`, `continue` for `run`. qemu's gdbstub has no
+# memory-region packet (`memory region` fails with `qMemoryRegionInfo is not supported`, and an
+# error ends the list), so those two are left out; `disassemble --frame` of frames #1 to #3
+# is added, for register provenance from the transcript alone.
+a64_lldb_commands() {
+    printf '%s\n' "bt all" "register read" "image list" "disassemble --frame" 'memory read -s8 -fx -c8 $sp' \
+        "frame select 1" "register read" 'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable" \
+        "frame select 1" "disassemble --frame" "frame select 2" "disassemble --frame" "frame select 3" \
+        "disassemble --frame"
+}
+
+a64_lldb_one() {
+    local n=$1 port=${QEMU_GDB_PORT:-23990} qpid py=() args=() kargs=() c
+    case $n in a64-x20-stale | a64-x20-ok) ;; *) return 0 ;; esac
+    a64_build "$n"
+    for c in /usr/lib/llvm-*/lib/python3*/dist-packages; do
+        [[ -f $c/lldb/embedded_interpreter.py ]] && py=(PYTHONPATH="$c")
+    done
+    while [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]]; do port=$((port + 1)); done
+    (cd "$build" && exec env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C qemu-aarch64 -g "$port" "./$n" \
+        >"$n.qemu.log" 2>&1 </dev/null) &
+    qpid=$!
+    for _ in $(seq 50); do [[ -n $(ss -Hltn "sport = :$port" 2>/dev/null) ]] && break; sleep 0.1; done
+    args=(-o "gdb-remote $port" -o continue)
+    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(a64_lldb_commands)
+    (cd "$build" && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C "${py[@]}" timeout 120 \
+        lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" >"$here/$n.lldb.txt" 2>&1 </dev/null) || true
+    kill "$qpid" 2>/dev/null || true
+    wait "$qpid" 2>/dev/null || true
+    printf '%-28s %8d bytes\n' "$n.lldb.txt" "$(wc -c <"$here/$n.lldb.txt")"
+}
+
 if (($#)); then cases=("$@"); else cases=("${all[@]}"); fi
 status=0
 for n in "${cases[@]}"; do
     if [[ $mode == lldb ]]; then
-        if [[ $n == a64-* ]]; then continue; fi
+        if [[ $n == a64-* ]]; then
+            a64_lldb_one "$n"
+            continue
+        fi
         if [[ $n == musl-* ]] && ! command -v musl-gcc >/dev/null; then
             echo "regenerate.sh: SKIPPED $n: musl-gcc not found" >&2
             continue

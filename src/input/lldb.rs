@@ -243,6 +243,13 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             if t.ends_with("Registers:") || t.ends_with("Extensions:") || t.ends_with("State:") {
                 return true;
             }
+            // A gdb-remote target's register set, named by its target description (`general:`,
+            // qemu's gdbstub).
+            if t.strip_suffix(':').is_some_and(|h| {
+                !h.is_empty() && h.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+            }) {
+                return true;
+            }
         }
         LldbCmd::Memory { unit, expr } => {
             if let Some(()) = memory_row(b, t, unit, expr, n) {

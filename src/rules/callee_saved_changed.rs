@@ -302,7 +302,7 @@ impl Clobber<'_> {
 /// slot's word from the transcript's `x/` dumps of the dead frame below sp. x86-64.
 fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
     use crate::provenance::CalleeEffect;
-    use crate::provenance_text::{callee_effect, code_before, function_at, save_slot, straight_line};
+    use crate::provenance_text::{ShownInsn, callee_effect, code_before, function_at, save_slot, straight_line};
     if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
         return;
     }
@@ -314,7 +314,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
         return;
     }
     let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
-    let Some(code) = code_before(stop, pc) else { return };
+    let Some(code) = code_before::<ShownInsn>(stop, pc) else { return };
     let Some(start) = code.start else { return };
     let Some(fname) = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())
     else {
@@ -350,7 +350,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
     }
     let Some((target, sym)) = call.x86.as_ref().and_then(|x| x.branch_target()) else { return };
     let callee_name = sym.map(str::to_string).unwrap_or_else(|| format!("{target:#x}"));
-    let Some(callee) = function_at(stop, target, 400) else { return };
+    let Some(callee) = function_at::<ShownInsn>(stop, target, 400) else { return };
     let effect = match callee_effect(&callee, &base) {
         Some(e) => e,
         None => {
@@ -475,7 +475,7 @@ fn live_slots_text<'x>(
     stop: &'x crate::model::Stop,
     th: &'x crate::model::Thread,
 ) -> Vec<LiveSlot<'x>> {
-    use crate::provenance_text::{code_before, label, straight_line};
+    use crate::provenance_text::{ShownInsn, code_before, label, straight_line};
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for fi in &stop.frame_info {
@@ -494,7 +494,7 @@ fn live_slots_text<'x>(
             continue;
         }
         let Some(ret) = caller.pc.map(|a| a.0) else { continue };
-        let Some(code) = code_before(stop, ret) else { continue };
+        let Some(code) = code_before::<ShownInsn>(stop, ret) else { continue };
         let Some(call) = code.insns.last().filter(|d| d.is_call()) else { continue };
         let caller_name = caller.function.as_deref().map(str::to_string).or(code.symbol.clone());
         let caller_name = caller_name.unwrap_or_else(|| "??".to_string());
@@ -560,7 +560,7 @@ fn live_slots_binary<'x>(
     stop: &'x crate::model::Stop,
     th: &'x crate::model::Thread,
 ) -> Vec<LiveSlot<'x>> {
-    use crate::provenance::{code_before, dwarf_number, gpr, writes};
+    use crate::provenance::{X86, code_before, dwarf_number, gpr, writes};
     let mut out = Vec::new();
     let Some(mem) = cx.trace.memory.as_ref() else { return out };
     let mut info = iced_x86::InstructionInfoFactory::new();
@@ -570,7 +570,7 @@ fn live_slots_binary<'x>(
     let Some(caller) = th.frames.get(1).filter(|f| !f.inlined && !f.signal_handler) else { return out };
     let Some(regs) = th.registers.get(&callee.index) else { return out };
     let (Some(pc), Some(ret)) = (cx.pc(stop), caller.pc.map(|a| a.0)) else { return out };
-    let Some((caller_name, start, code)) = code_before(cx.trace, th, false, ret) else { return out };
+    let Some((caller_name, start, code)) = code_before::<X86>(cx.trace, th, false, ret) else { return out };
     let Some(call) = code.last().filter(|d| d.insn.is_call_near() || d.insn.is_call_near_indirect()) else {
         return out;
     };

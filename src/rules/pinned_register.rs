@@ -355,7 +355,8 @@ impl<'c, 'a> Site<'c, 'a> {
     /// walking out from frame #0 through the frames that pass it on unchanged.
     fn origin(&self) -> Option<String> {
         use crate::model::Arch;
-        use crate::provenance::{Origin, gpr, register_origin};
+        use crate::provenance::{Isa, Origin, X86, register_origin};
+        use crate::provenance_a64::A64;
         if self.pos != 0 {
             return None;
         }
@@ -364,23 +365,27 @@ impl<'c, 'a> Site<'c, 'a> {
             format!("{} (frame #{})", f.function_name(), f.index)
         };
         let named = |(pos, n): &(usize, String)| format!("{n} (frame #{})", self.th.frames[*pos].index);
-        let binary = match self.cx.trace.arch {
-            Arch::X86_64 => gpr(self.p.register).and_then(|r| register_origin(self.cx.trace, self.th, r, 32)),
-            Arch::Aarch64 => {
-                use crate::provenance_a64 as a64;
-                a64::gpr(self.p.register).and_then(|r| a64::register_origin(self.cx.trace, self.th, r, 32))
+        let (trace, th) = (self.cx.trace, self.th);
+        let binary = match trace.arch {
+            Arch::X86_64 => {
+                X86::gpr(self.p.register).and_then(|r| register_origin(&mut X86::default(), trace, th, r, 32))
             }
+            Arch::Aarch64 => A64::gpr(self.p.register).and_then(|r| register_origin(&mut A64, trace, th, r, 32)),
             _ => return None,
         };
         let (origin, source) = match binary {
             Some(o) => (o, String::new()),
-            // Without the machine code, the transcript's own disassembly (x86-64).
-            None if self.cx.trace.arch == Arch::X86_64 => {
-                let (o, covers) = crate::provenance_text::register_origin(self.stop, self.th, self.p.register, 32)?;
+            // Without the machine code, the transcript's own disassembly.
+            None => {
+                use crate::provenance_text::{ShownA64, ShownInsn, register_origin};
+                let (st, th, r) = (self.stop, self.th, self.p.register);
+                let (o, covers) = match self.cx.trace.arch {
+                    Arch::X86_64 => register_origin::<ShownInsn>(st, th, r, 32)?,
+                    _ => register_origin::<ShownA64>(st, th, r, 32)?,
+                };
                 let shown: Vec<String> = covers.iter().map(|c| c.describe(self.th)).collect();
                 (o, format!(" (from the transcript's disassembly: {})", shown.join("; ")))
             }
-            None => return None,
         };
         let sentence = match origin {
             Origin::Written { pos, label, text, through, .. } => {

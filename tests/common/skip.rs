@@ -37,6 +37,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("addr2line", "apt-get install binutils"),
     ("aarch64-linux-gnu-gcc", "apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"),
     ("qemu-aarch64", "apt-get install qemu-user"),
+    ("aarch64-linux-gnu-objdump", "apt-get install binutils-aarch64-linux-gnu"),
     ("rustc", "rustup, https://rustup.rs"),
     ("clang", "apt-get install clang"),
     ("clang++", "apt-get install clang"),
