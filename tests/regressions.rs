@@ -174,3 +174,19 @@ fn core_mapping_offset_at_the_top_of_the_address_space() {
     let report = Report { inputs: vec![analyze("regression.core", parsed, &Default::default())] };
     tracecheck::report::text::write(&report, &Default::default(), &mut Vec::new()).expect("text");
 }
+
+/// fuzz `runtime_text` (crash-4c80bdac…, minimized to 163 bytes): `memory read --size 9` made a
+/// dump of 9-byte units, and `MemoryDump::read_u64` shifted a u64 word by up to 64 bits
+/// (`attempt to shift right with overflow` with overflow checks; wrong bytes without). A
+/// unit other than 1, 2, 4 or 8 is no longer read as words, and `read_u64` refuses one.
+#[test]
+fn lldb_memory_read_with_a_nine_byte_size() {
+    let input = b"[4053] signal 11 (1): Segmentation fault\nin expression starting at none:1\n0\n(lldb)memory read --size 9 --fo\n0x5555555593b0: 0x0555 0x5555b \n(lldb) frame select 4\nframe #4: 0x00 julia_\n(lldb) register read r1\n r13 = 0x00005555555593b0\n0\n";
+    survives(input);
+    let parsed = tracecheck::input::parse_bytes(input);
+    for st in &parsed.trace.stops {
+        for m in &st.memory {
+            assert!(matches!(m.unit, 1 | 2 | 4 | 8), "unit {}", m.unit);
+        }
+    }
+}

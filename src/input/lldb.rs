@@ -123,7 +123,9 @@ fn memory_cmd(verb: &str, rest: &[&str]) -> LldbCmd {
             }
         };
         if let Some(v) = value_of("-s", "--size") {
-            unit = v.and_then(|v| v.parse::<u8>().ok());
+            // A word of 1, 2, 4 or 8 bytes (the model holds words in a u64); lldb also
+            // accepts sizes like 9 or 16, which are not read as words.
+            unit = v.and_then(|v| v.parse::<u8>().ok()).filter(|u| matches!(u, 1 | 2 | 4 | 8));
             i += if w == "-s" || w == "--size" { 2 } else { 1 };
             continue;
         }

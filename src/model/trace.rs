@@ -461,12 +461,13 @@ pub struct MemoryDump {
 impl MemoryDump {
     /// Reads the 8-byte word at `addr` from this dump, if it covers it (little-endian).
     pub fn read_u64(&self, addr: u64) -> Option<u64> {
-        if self.unit == 0 || self.words.is_empty() {
+        // Words are held in a u64: only units of 1, 2, 4 and 8 bytes can be read back.
+        if !matches!(self.unit, 1 | 2 | 4 | 8) || self.words.is_empty() {
             return None;
         }
         let unit = self.unit as u64;
         let start = self.address.0;
-        let end = start.checked_add(unit * self.words.len() as u64)?;
+        let end = start.checked_add(unit.checked_mul(self.words.len() as u64)?)?;
         if addr < start || addr.checked_add(8)? > end {
             return None;
         }
