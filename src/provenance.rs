@@ -373,12 +373,7 @@ pub type FunctionCode<I> = (String, u64, Vec<Decoded<I>>);
 /// The code of the function holding `pc` from its start up to `pc` (exclusive), with the
 /// function's name: the start comes from the symbol of `pc` (the symbolizer's `<sym+off>`,
 /// else frame #0's printed pc, `rip` / `pc`).
-pub fn code_before<D: Isa>(
-    trace: &Trace,
-    th: &Thread,
-    innermost: bool,
-    pc: u64,
-) -> Option<FunctionCode<D::Insn>> {
+pub fn code_before<D: Isa>(trace: &Trace, th: &Thread, innermost: bool, pc: u64) -> Option<FunctionCode<D::Insn>> {
     let label = trace.code_symbol(pc).map(str::to_string).or_else(|| {
         innermost
             .then(|| th.registers.get(&th.frames[0].index).and_then(|r| r.reg(D::PC)).and_then(|r| r.natural.clone()))

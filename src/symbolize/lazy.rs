@@ -204,13 +204,15 @@ impl LazySection {
 
     /// The inflater's state, created (and the output buffer allocated) on first use.
     fn state<'g>(name: &str, size: usize, guard: &'g mut Option<Inflating>) -> Result<&'g mut Inflating, String> {
-        if guard.is_none() {
-            let Some(buf) = OutBuf::new(size) else {
-                return Err(format!("{name}: cannot allocate {size} bytes to inflate it"));
-            };
-            *guard = Some(Inflating { out: buf, filled: 0, planned: 0, error: None });
+        match guard {
+            Some(st) => Ok(st),
+            None => {
+                let Some(buf) = OutBuf::new(size) else {
+                    return Err(format!("{name}: cannot allocate {size} bytes to inflate it"));
+                };
+                Ok(guard.insert(Inflating { out: buf, filled: 0, planned: 0, error: None }))
+            }
         }
-        Ok(guard.as_mut().expect("set above"))
     }
 
     /// The section from its start to at least `end` bytes (or to its end, if shorter).
