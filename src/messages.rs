@@ -79,6 +79,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("terminate called after throwing an instance of")
         || t.starts_with("terminate called without an active exception")
         || t.starts_with("terminate called recursively")
+        || t.starts_with("FATAL: exception not rethrown")
     {
         return Some(MessageKind::UncaughtException);
     }
@@ -221,6 +222,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::TerminateWithoutException
     } else if t.starts_with("terminate called") && t.contains("recursively") {
         MessageDetail::TerminateRecursively
+    } else if t.starts_with("FATAL: exception not rethrown") {
+        MessageDetail::ForcedUnwindNotRethrown
     } else if t.contains("longjmp causes uninitialized stack frame") {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
@@ -395,6 +398,7 @@ mod tests {
             ("*** longjmp causes uninitialized stack frame ***: terminated", Some(D::LongjmpCheck)),
             ("terminate called without an active exception", Some(D::TerminateWithoutException)),
             ("terminate called recursively", Some(D::TerminateRecursively)),
+            ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
             ("terminate called after throwing an instance of 'std::out_of_range'", None),
             ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
             ("  what():  double free", Some(D::ExceptionWhat)),

@@ -689,6 +689,9 @@ pub enum MessageDetail {
     TerminateWithoutException,
     /// `terminate called recursively`.
     TerminateRecursively,
+    /// glibc's `FATAL: exception not rethrown`: a thread's cancellation or `pthread_exit`
+    /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
+    ForcedUnwindNotRethrown,
     /// `  what():  …`: the text of the exception std::terminate reports (in `Message::what`).
     ExceptionWhat,
     /// `pure virtual method called`.
