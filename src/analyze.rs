@@ -34,9 +34,10 @@ fn go_runtime_abort_culprits(trace: &Trace, culprits: &mut [Option<Culprit>]) {
         }
         let Some(th) = stop.crashed_thread() else { continue };
         let dying = th.frames.iter().any(|f| {
-            f.function.as_deref().and_then(|n| n.strip_prefix("runtime.")).is_some_and(|n| {
-                DYING.contains(&n.trim_end_matches(".abi0"))
-            })
+            f.function
+                .as_deref()
+                .and_then(|n| n.strip_prefix("runtime."))
+                .is_some_and(|n| DYING.contains(&n.trim_end_matches(".abi0")))
         });
         if th.frames.is_empty() || !dying || !th.frames.iter().all(go_runtime) {
             continue;

@@ -60,7 +60,7 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      dlclose-stale omp-worker-null memcpy-null-src cpp-delete-mismatch realloc-invalid-size
      thread-alloca-loop pthread-cancel-catchall cgo-callback-nil go-concurrent-map ac-flag-misaligned
      cpp-coro-after-destroy a64-callee-heavy threads-handler-parked thread-deep-legal-64k
-     noreturn-longjmp-null)
+     noreturn-longjmp-null fill-patterns-legal a64-tbi-tagged)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -213,7 +213,7 @@ build_one() {
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -ldl ;;
     omp-worker-null)
         gcc "${map[@]}" -O2 -g -fopenmp "src/$n.c" -o "$o" ;;
-    memcpy-null-src | ac-flag-misaligned)
+    memcpy-null-src | ac-flag-misaligned | fill-patterns-legal)
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
     noreturn-longjmp-null)
         # no padding between functions: the noreturn call's return address is the next function
@@ -319,7 +319,7 @@ a64_build() {
     a64-clobber-x19 | a64-cfi-slot)
         aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
         "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
-    a64-null-o2 | a64-callee-heavy) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-null-o2 | a64-callee-heavy | a64-tbi-tagged) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
     *) echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
 }

@@ -49,7 +49,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 fn go_map_race(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         let Some(m) = stop.messages.iter().find(|m| {
-            m.text.trim().strip_prefix("fatal error: concurrent map ").is_some_and(|r| r.ends_with("write") || r.ends_with("writes"))
+            m.text
+                .trim()
+                .strip_prefix("fatal error: concurrent map ")
+                .is_some_and(|r| r.ends_with("write") || r.ends_with("writes"))
         }) else {
             continue;
         };

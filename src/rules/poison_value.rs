@@ -48,7 +48,10 @@ which kind of damage to look for.
 byte), a known 32-bit word repeated, or a 32-bit word zero- or sign-extended. The values 0, -1,
 `0x0101…`, `0x8080…`, `0x7f7f…`, `0x5555…`, `0x3333…` and `0x0f0f…` are bit-twiddling
 constants (string functions, popcount) and are never flagged in ordinary registers; other
-repeated-byte words are flagged only when they are what faulted, as heuristic. A 32-bit value
+repeated-byte words are flagged only when they are what faulted, as heuristic. A fill that only
+sits in a register the fault did not use (a bit-reversal mask `0xcccc…`, a scrambling key
+`0xa5a5…`, a word of `'A'` padding: legal constants) raises no finding of its own; it is named
+beside a fill that faulted (`also in rbx`). A 32-bit value
 (`0x00000000deadbeef`, `0x00000000a5a5a5a5`) may be an ordinary integer, so it is heuristic and
 skipped when the mappings show it is a valid pointer. Partial patterns (`0x00005a5a5a5a5a5a`)
 are not flagged. `MALLOC_PERTURB_` takes any byte, so `0xa5`/`0x5a` are assumed to come from the
@@ -236,6 +239,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // Keep it unless the mappings (not a layout guess) say it points into memory.
             !c.kind.is_pointer_like() || c.heuristic
         });
+        // A fill that merely sits in a register the fault did not use is no evidence about
+        // this crash: legal code keeps such constants (bit-reversal masks 0xcccc…, a
+        // scrambling key 0xa5a5…, a word of 'A' padding). It only counts beside one that faulted.
+        if !hits.iter().any(|h| h.role.faulting()) {
+            continue;
+        }
         let Some(best) = hits
             .iter()
             .enumerate()

@@ -1,0 +1,148 @@
+//! Faults the sixth round of new crash shapes found (`sample-traces/crashers`, issue #11), each
+//! read from its real recording (gdb 13 and lldb 14), with look-alike negative controls: the
+//! same text edited where a comment says so, or another real recording that resembles it.
+
+mod common;
+use tracecheck::analyze::analyze;
+
+struct Read {
+    rules: Vec<&'static str>,
+    messages: Vec<String>,
+    /// The main stop's culprit: a frame's function, or the function a message names.
+    culprit: Option<String>,
+}
+
+fn read_text(text: &str) -> Read {
+    let parsed = tracecheck::input::parse(text);
+    let r = analyze("t", parsed, &Default::default());
+    let rules = r.findings.iter().map(|f| f.rule).collect();
+    let messages = r.findings.iter().map(|f| f.message.clone()).collect();
+    let si = r.parsed.trace.main_stop().and_then(|m| r.parsed.trace.stops.iter().position(|s| std::ptr::eq(s, m)));
+    let culprit = si.and_then(|si| {
+        let c = r.culprits.get(si)?.clone()?;
+        if let Some(site) = &c.named_by_message {
+            return Some(site.function.clone());
+        }
+        let th = r.parsed.trace.stops[si].threads.iter().find(|t| *t.id == *c.thread)?;
+        Some(th.frames.get(c.frame_position()?)?.function_name().to_string())
+    });
+    Read { rules, messages, culprit }
+}
+
+fn read(name: &str) -> Read {
+    let (text, _) = common::parse_sample(&format!("crashers/{name}"));
+    read_text(&text)
+}
+
+/// x86-64's alignment check (EFLAGS.AC) raises SIGBUS with si_code BUS_ADRALN and si_addr 0
+/// whatever the address: the 0 is no fault address, and `mov (%rdi),%eax` with rdi =
+/// 0x55555555804d read a valid (misaligned) address. gdb 13 prints the siginfo; lldb 14 says
+/// `illegal alignment`.
+#[test]
+fn an_alignment_check_sigbus_is_no_null_dereference() {
+    for name in ["ac-flag-misaligned.gdb.txt", "ac-flag-misaligned.lldb.txt"] {
+        let r = read(name);
+        assert!(!r.rules.contains(&"null-dereference"), "{name}: {:?}", r.messages);
+        assert!(!r.rules.contains(&"wild-pointer"), "{name}: {:?}", r.messages);
+        assert_eq!(r.culprit.as_deref(), Some("field_at"), "{name}");
+    }
+    // Look-alike: the same stop as a page fault at 0 (SIGSEGV, SEGV_MAPERR, si_addr 0), where
+    // the kernel's address is the fault address: a NULL dereference.
+    let (text, _) = common::parse_sample("crashers/ac-flag-misaligned.gdb.txt");
+    let segv = text
+        .replace("received signal SIGBUS, Bus error.", "received signal SIGSEGV, Segmentation fault.")
+        .replace("si_signo = 7, si_errno = 0, si_code = 1,", "si_signo = 11, si_errno = 0, si_code = 1,");
+    assert_ne!(segv, text);
+    let r = read_text(&segv);
+    assert!(r.rules.contains(&"null-dereference"), "{:?}", r.rules);
+}
+
+/// A fault inside glibc's `free` in a static helper gdb and lldb print as frames of their own
+/// (`arena_for_chunk` inlined into `__GI___libc_free`): a crash inside the allocator, caused by
+/// the caller's mismatched `delete` of a `new[]` block.
+#[test]
+fn a_fault_in_a_helper_inlined_into_free_is_a_crash_inside_the_allocator() {
+    for name in ["cpp-delete-mismatch.gdb.txt", "cpp-delete-mismatch.lldb.txt"] {
+        let r = read(name);
+        let i = r.rules.iter().position(|&x| x == "heap-corruption").unwrap_or_else(|| panic!("{name}: {:?}", r.rules));
+        assert!(r.messages[i].contains("__GI___libc_free, in arena_for_chunk inlined into it"), "{}", r.messages[i]);
+        assert!(r.messages[i].contains("drop_row"), "{}", r.messages[i]);
+        assert_eq!(r.culprit.as_deref(), Some("drop_row"));
+    }
+    // Look-alikes: a NULL source inside libc's memcpy and a NULL string inside strcmp under
+    // qsort are faults in libc, not in the allocator.
+    for name in ["memcpy-null-src.gdb.txt", "memcpy-null-src.lldb.txt", "qsort-strcmp-null.gdb.txt"] {
+        let r = read(name);
+        assert!(!r.rules.contains(&"heap-corruption"), "{name}: {:?}", r.messages);
+        assert!(r.rules.contains(&"null-dereference"), "{name}: {:?}", r.rules);
+    }
+    // The same free() frames, but frame #0 not inlined into it: gdb prints an outer frame with
+    // its own address (`#1 0x… in arena_for_chunk`), i.e. a function of its own that free did
+    // not contain. Nothing says the fault is inside the allocator then.
+    let (text, _) = common::parse_sample("crashers/cpp-delete-mismatch.gdb.txt");
+    let split = text.replace("#2  __GI___libc_free (mem=", "#2  0x00007ffff7ab6f27 in __GI___libc_free (mem=").replace(
+        "#1  arena_for_chunk (ptr=0x55555556aea8)",
+        "#1  0x00007ffff7ab6f32 in arena_for_chunk (ptr=0x55555556aea8)",
+    );
+    assert_ne!(split, text);
+    let r = read_text(&split);
+    assert!(!r.rules.contains(&"heap-corruption"), "{:?}", r.messages);
+}
+
+/// glibc's `FATAL: exception not rethrown`: pthread_cancel unwinds a thread with a forced-unwind
+/// exception and a `catch (...)` swallowed it.
+#[test]
+fn a_swallowed_forced_unwind_names_the_catch_all() {
+    for name in ["pthread-cancel-catchall.gdb.txt", "pthread-cancel-catchall.lldb.txt"] {
+        let r = read(name);
+        let i = r.rules.iter().position(|&x| x == "uncaught-exception").unwrap_or_else(|| panic!("{name}"));
+        assert!(r.messages[i].contains("catch (...) that did not rethrow in read_command"), "{}", r.messages[i]);
+        assert!(r.messages[i].contains("FATAL: exception not rethrown"), "{}", r.messages[i]);
+        assert_eq!(r.culprit.as_deref(), Some("read_command"));
+    }
+    // Look-alikes: a handler that ends its thread with pthread_exit (a forced unwind that nothing
+    // catches, then the main thread's own abort), and the program's own fatal() + abort().
+    for name in ["handler-pthread-exit.gdb.txt", "abort-custom.gdb.txt", "bare-abort.gdb.txt"] {
+        let r = read(name);
+        assert!(!r.rules.contains(&"uncaught-exception"), "{name}: {:?}", r.messages);
+    }
+    // A `terminate called without an active exception` keeps its own explanation.
+    let r = read("cpp-terminate-noactive.gdb.txt");
+    let i = r.rules.iter().position(|&x| x == "uncaught-exception").expect("fires");
+    assert!(!r.messages[i].contains("forced-unwind"), "{}", r.messages[i]);
+}
+
+/// Go's runtime raises SIGABRT on itself after `fatal error: concurrent map writes`
+/// (GOTRACEBACK=crash): the debugger's stop is in runtime frames on the system stack, and the
+/// goroutine that failed is in the report before it. Its culprit is the abort's, and the map
+/// race is a data race.
+#[test]
+fn a_go_runtime_abort_takes_its_reports_culprit() {
+    for name in ["go-concurrent-map.gdb.txt", "go-concurrent-map.lldb.txt"] {
+        let r = read(name);
+        assert_eq!(r.culprit.as_deref(), Some("main.count"), "{name}");
+        let i = r.rules.iter().position(|&x| x == "data-race").unwrap_or_else(|| panic!("{name}: {:?}", r.rules));
+        assert!(r.messages[i].contains("concurrent map writes) in main.count"), "{}", r.messages[i]);
+        assert_eq!(r.rules.iter().filter(|&&x| x == "data-race").count(), 1, "one finding per input");
+    }
+    // Look-alikes: the Go nil dereference the debugger stops at (no abort, no map) keeps its
+    // frame culprit and no race; an abort in runtime frames with no Go report before it keeps
+    // the frame culprit (nothing to borrow).
+    let r = read("go-nil.gdb.txt");
+    assert_eq!(r.culprit.as_deref(), Some("main.secondVal"));
+    assert!(!r.rules.contains(&"data-race"));
+    let (text, _) = common::parse_sample("crashers/go-concurrent-map.gdb.txt");
+    let start = text.find("fatal error: concurrent map writes").expect("report");
+    let end = text.find("\nThread 4 \"go-concurrent-m\" received signal SIGABRT").expect("stop");
+    let no_report = format!("{}{}", &text[..start], &text[end..]);
+    let r = read_text(&no_report);
+    assert_ne!(r.culprit.as_deref(), Some("main.count"));
+    assert!(!r.rules.contains(&"data-race"), "{:?}", r.messages);
+    // Another fatal error of the runtime (a deadlock) before the same abort: the culprit is
+    // still the report's, but no race.
+    let deadlock =
+        text.replace("fatal error: concurrent map writes", "fatal error: all goroutines are asleep - deadlock!");
+    let r = read_text(&deadlock);
+    assert_eq!(r.culprit.as_deref(), Some("main.count"));
+    assert!(!r.rules.contains(&"data-race"), "{:?}", r.messages);
+}
