@@ -146,3 +146,69 @@ fn a_go_runtime_abort_takes_its_reports_culprit() {
     assert_eq!(r.culprit.as_deref(), Some("main.count"));
     assert!(!r.rules.contains(&"data-race"), "{:?}", r.messages);
 }
+
+/// Process memory holding a few bytes of code, with the function extents a module's CFI
+/// would give (or none).
+struct Code {
+    base: u64,
+    bytes: Vec<u8>,
+    ranges: Vec<(u64, u64)>,
+}
+
+impl tracecheck::model::MemorySource for Code {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> usize {
+        let Some(off) = addr.checked_sub(self.base).map(|o| o as usize).filter(|&o| o < self.bytes.len()) else {
+            return 0;
+        };
+        let n = buf.len().min(self.bytes.len() - off);
+        buf[..n].copy_from_slice(&self.bytes[off..off + n]);
+        n
+    }
+    fn describe(&self) -> String {
+        "test code".into()
+    }
+    fn function_range(&self, pc: u64) -> Option<(u64, u64)> {
+        self.ranges.iter().copied().find(|&(s, e)| pc >= s && pc < e)
+    }
+}
+
+/// glibc's `_longjmp_unwind` is `mov %rsp,%rsi; jmp __pthread_cleanup_upto` (a tail call),
+/// and `__longjmp_cancel`, right after it, ends with `mov %r9,%rbp; jmp *%rdx`. The walk of
+/// the callee that noreturn-longjmp-null's core showed ran on past the tail call into the next
+/// function and blamed it for writing rbp ("writes rbp without saving it"), a false
+/// callee-saved-changed. A function's code ends at its FDE's end, or at a jump out of it.
+#[test]
+fn a_callee_walk_stops_at_the_end_of_the_function() {
+    use tracecheck::provenance::{CalleeEffect, callee_effect, decode_function, gpr};
+    let base = 0x1000u64;
+    // 0x1000 mov %rsp,%rsi; 0x1003 jmp 0x2000 (rel32 = 0xff8);
+    // 0x1008 (next function) mov %r9,%rbp; ret
+    let bytes = vec![0x48, 0x89, 0xe6, 0xe9, 0xf8, 0x0f, 0x00, 0x00, 0x4c, 0x89, 0xcd, 0xc3];
+    let trace_with = |ranges: Vec<(u64, u64)>| {
+        let mut t = tracecheck::model::Trace::default();
+        t.memory = Some(tracecheck::model::TraceMemory::new(Code { base, bytes: bytes.clone(), ranges }));
+        t
+    };
+    let rbp = gpr("rbp").unwrap();
+    // With the FDE's extent [0x1000, 0x1008): two instructions, rbp untouched.
+    let t = trace_with(vec![(0x1000, 0x1008), (0x1008, 0x100c)]);
+    let code = decode_function(&t, base, 50).expect("decodes");
+    assert_eq!(code.iter().map(|d| d.address).collect::<Vec<_>>(), [0x1000, 0x1003]);
+    assert!(callee_effect(&code, rbp).is_none());
+    // Without CFI, the jump's target past the code decoded does not prove a tail call; a
+    // backward jump before the function's start does.
+    let back = {
+        let mut b = bytes.clone();
+        b[4..8].copy_from_slice(&(-0x108i32).to_le_bytes()); // jmp 0x0f00
+        b
+    };
+    let mut t = tracecheck::model::Trace::default();
+    t.memory = Some(tracecheck::model::TraceMemory::new(Code { base, bytes: back, ranges: vec![] }));
+    let code = decode_function(&t, base, 50).expect("decodes");
+    assert_eq!(code.len(), 2, "stops at the jump out");
+    // Look-alike: a function that really writes rbp without saving it, inside its own extent,
+    // is still found.
+    let t = trace_with(vec![(0x1008, 0x100c)]);
+    let code = decode_function(&t, 0x1008, 50).expect("decodes");
+    assert!(matches!(callee_effect(&code, rbp), Some(CalleeEffect::Clobbers(0x1008, _))));
+}

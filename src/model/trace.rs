@@ -988,6 +988,11 @@ pub trait MemorySource: Send + Sync {
     fn cfi_saved_slot(&self, _pc: u64, _dwarf_reg: u16) -> Option<(u16, i64, i64)> {
         None
     }
+    /// The extent `[start, end)` of the function holding `pc`, from the call-frame
+    /// information's FDE that covers it. Only sources backed by module files know.
+    fn function_range(&self, _pc: u64) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// A shared [`MemorySource`] that [`Trace`] can hold while still deriving `Clone`, `Debug`,
