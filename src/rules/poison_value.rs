@@ -51,7 +51,8 @@ constants (string functions, popcount) and are never flagged in ordinary registe
 repeated-byte words are flagged only when they are what faulted, as heuristic. A fill that only
 sits in a register the fault did not use (a bit-reversal mask `0xcccc…`, a scrambling key
 `0xa5a5…`, a word of `'A'` padding: legal constants) raises no finding of its own; it is named
-beside a fill that faulted (`also in rbx`). A 32-bit value
+beside a fill that faulted (`also in rbx`) or a return address the backtrace shows as one
+(frame #1's pc `0x4141414141414141`: a `ret` would land in the pattern). A 32-bit value
 (`0x00000000deadbeef`, `0x00000000a5a5a5a5`) may be an ordinary integer, so it is heuristic and
 skipped when the mappings show it is a valid pointer. Partial patterns (`0x00005a5a5a5a5a5a`)
 are not flagged. `MALLOC_PERTURB_` takes any byte, so `0xa5`/`0x5a` are assumed to come from the
@@ -99,6 +100,11 @@ enum Role {
     /// The word a faulting `ret` pops.
     ReturnAddress {
         reg: String,
+    },
+    /// The pc the backtrace gives an outer frame (the return address the unwinder found):
+    /// control would return into the pattern.
+    CallerPc {
+        index: u32,
     },
     /// The pc itself (jumped to the pattern) or the target register of an indirect call.
     Target {
@@ -191,6 +197,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     }
                 }
             }
+            // The first outer frame's pc: a return address the unwinder read from the stack.
+            if let Some(f) = th.and_then(|t| t.frames.iter().skip(1).find(|f| !f.inlined && !f.signal_handler))
+                && let Some(pc) = f.pc
+                && let Some(fill) = fill_of(pc.0, arch, alloc).filter(|f| f.fit == Fit::Exact && f.known)
+            {
+                hits.push(Hit {
+                    role: Role::CallerPc { index: f.index },
+                    value: pc.0,
+                    fill,
+                    offset: 0,
+                    span: Some(f.span),
+                });
+            }
             if let Some(pc) = cx.pc(stop)
                 && let Some(fill) = fill_of(pc, arch, alloc)
             {
@@ -277,6 +296,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 )
             }
             Role::ReturnAddress { reg } => format!("ret in {func} pops {:#x} from [{reg}], {what}", h.value),
+            Role::CallerPc { index } => {
+                format!("the return address of frame #{index} (the caller of {func}) is {:#x}, {what}", h.value)
+            }
             Role::Target { reg } => format!("{reg} = {:#x} in {func}: control reached {what}", h.value),
             Role::Register { reg } => format!("{reg} = {:#x} in {func} is {what}", h.value),
         };
@@ -326,6 +348,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
                 Role::FaultAddress => format!("fault address {:#x}", o.value),
                 Role::ReturnAddress { reg } => format!("[{reg}] = {:#x} (return address)", o.value),
+                Role::CallerPc { index } => format!("frame #{index} pc = {:#x} (return address)", o.value),
             };
             f = f.evidence(format!("{label}: {}, {}", o.fill.name, o.fill.source), o.span);
         }
@@ -372,7 +395,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 fn role_reg(r: &Role) -> Option<&str> {
     match r {
         Role::Base { reg, .. } | Role::Target { reg } | Role::Register { reg } => Some(reg),
-        Role::FaultAddress | Role::ReturnAddress { .. } => None,
+        Role::FaultAddress | Role::ReturnAddress { .. } | Role::CallerPc { .. } => None,
     }
 }
 
