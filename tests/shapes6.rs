@@ -212,3 +212,39 @@ fn a_callee_walk_stops_at_the_end_of_the_function() {
     let code = decode_function(&t, 0x1008, 50).expect("decodes");
     assert!(matches!(callee_effect(&code, rbp), Some(CalleeEffect::Clobbers(0x1008, _))));
 }
+
+/// Legal constants that look like fills, live in registers at an unrelated NULL read:
+/// bit-reversal masks (0xcccc… in rdi, which reads as MSVC's /RTC fill), a scrambling key
+/// 0xa5a5… (glibc's MALLOC_PERTURB_ fill byte) and a word of 'A' padding in the scratch r11
+/// (ARM's frame pointer, x86-64's scratch). None of them faulted.
+#[test]
+fn fill_like_constants_in_registers_the_fault_did_not_use_are_no_finding() {
+    for name in ["fill-patterns-legal.gdb.txt", "fill-patterns-legal.lldb.txt"] {
+        let r = read(name);
+        assert_eq!(r.rules, ["null-dereference"], "{name}: {:?}", r.messages);
+        assert_eq!(r.culprit.as_deref(), Some("score"));
+    }
+    // Look-alike: the same stop where the NULL base register holds the 0xa5 fill instead (a
+    // pointer read from freed memory under MALLOC_PERTURB_): the fill faulted, a finding.
+    let (text, _) = common::parse_sample("crashers/fill-patterns-legal.gdb.txt");
+    let faulted = text.replacen("r10            0x0                 0", "r10            0xa5a5a5a5a5a5a5a5  -6510615555426900571", 1);
+    assert_ne!(faulted, text);
+    let r = read_text(&faulted);
+    let i = r.rules.iter().position(|&x| x == "poison-value").unwrap_or_else(|| panic!("{:?}", r.rules));
+    assert!(r.messages[i].contains("read through r10 = 0xa5a5a5a5a5a5a5a5"), "{}", r.messages[i]);
+    // Look-alike: 'A' padding in rbp, the frame pointer a smashed frame restores, with the
+    // caller's return address 0x4141… (tests/wild/gdb/repeat.txt, a real overflow).
+    let (text, _) = common::parse_sample("../tests/wild/gdb/repeat.txt");
+    let r = read_text(&text);
+    assert!(r.rules.contains(&"stack-buffer-overflow"), "{:?}", r.rules);
+    let i = r.rules.iter().position(|&x| x == "poison-value").expect("fires");
+    assert!(r.messages[i].contains("return address of frame #1"), "{}", r.messages[i]);
+    // The same 'A' word in x86-64's r11 alone: no overflow.
+    let r11_only = text.replace(
+        "rbp            0x4141414141414141  0x4141414141414141",
+        "rbp            0x7fffffffebb0      0x7fffffffebb0\nr11            0x4141414141414141  4702111234474983745",
+    );
+    let r11_only = r11_only.replace("0x4141414141414141 in ?? ()", "0x0000555555555301 in main ()");
+    let r = read_text(&r11_only);
+    assert!(!r.rules.contains(&"stack-buffer-overflow"), "{:?}", r.messages);
+}
