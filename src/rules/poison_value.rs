@@ -201,6 +201,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             if let Some(f) = th.and_then(|t| t.frames.iter().skip(1).find(|f| !f.inlined && !f.signal_handler))
                 && let Some(pc) = f.pc
                 && let Some(fill) = fill_of(pc.0, arch, alloc).filter(|f| f.fit == Fit::Exact && f.known)
+                && !hits.iter().any(|h| matches!(h.role, Role::ReturnAddress { .. }) && h.value == pc.0)
             {
                 hits.push(Hit {
                     role: Role::CallerPc { index: f.index },
