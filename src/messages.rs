@@ -346,6 +346,25 @@ pub fn typed(m: &mut crate::model::Message) {
 
 /// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a
 /// damaged heap, not a failed program invariant.
+/// An assertion inside glibc outside malloc: nptl's checks on pthread objects
+/// (`pthread_mutex_lock.c:94: ___pthread_mutex_lock: Assertion \`mutex->__data.__owner == 0'
+/// failed.`) and the dynamic loader's (`dl-open.c`, `_dl_…`).
+pub fn is_glibc_internal_assertion(a: &crate::model::AssertionText) -> bool {
+    let file = a.file.as_deref().map(|f| f.rsplit('/').next().unwrap_or(f));
+    let glibc_file = file.is_some_and(|f| {
+        f.ends_with(".c") && (f.starts_with("pthread_") || f.starts_with("dl-") || f == "rtld.c" || f == "tpp.c")
+    });
+    let glibc_fn = a.function.as_deref().is_some_and(|f| {
+        let f = f.trim_start_matches('_');
+        f.starts_with("pthread_mutex")
+            || f.starts_with("pthread_cond")
+            || f.starts_with("pthread_rwlock")
+            || f.starts_with("dl_")
+            || f.starts_with("GI___pthread")
+    });
+    glibc_file && (glibc_fn || a.function.is_none())
+}
+
 pub fn is_malloc_assertion(a: &crate::model::AssertionText) -> bool {
     {
         a.file.as_deref().is_some_and(|f| f.ends_with("malloc.c") || f.ends_with("arena.c"))

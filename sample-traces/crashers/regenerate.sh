@@ -60,7 +60,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      dlclose-stale omp-worker-null memcpy-null-src cpp-delete-mismatch realloc-invalid-size
      thread-alloca-loop pthread-cancel-catchall cgo-callback-nil go-concurrent-map ac-flag-misaligned
      cpp-coro-after-destroy a64-callee-heavy threads-handler-parked thread-deep-legal-64k
-     noreturn-longjmp-null fill-patterns-legal a64-tbi-tagged)
+     noreturn-longjmp-null fill-patterns-legal a64-tbi-tagged seccomp-sigsys mutex-owner-assert
+     sigfpe-float-trap)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -213,18 +214,20 @@ build_one() {
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -ldl ;;
     omp-worker-null)
         gcc "${map[@]}" -O2 -g -fopenmp "src/$n.c" -o "$o" ;;
-    memcpy-null-src | ac-flag-misaligned | fill-patterns-legal)
+    memcpy-null-src | ac-flag-misaligned | fill-patterns-legal | seccomp-sigsys)
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
     noreturn-longjmp-null)
         # no padding between functions: the noreturn call's return address is the next function
         gcc "${map[@]}" -O2 -g -fomit-frame-pointer -falign-functions=1 "src/$n.c" -o "$o" ;;
+    sigfpe-float-trap)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -lm ;;
     cpp-delete-mismatch)
         g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
     cpp-coro-after-destroy)
         g++ "${map[@]}" -std=c++20 -O2 -g "src/$n.cpp" -o "$o" ;;
     realloc-invalid-size)
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
-    thread-alloca-loop | threads-handler-parked | thread-deep-legal-64k)
+    thread-alloca-loop | threads-handler-parked | thread-deep-legal-64k | mutex-owner-assert)
         gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
     pthread-cancel-catchall)
         g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
