@@ -227,7 +227,11 @@ fn fill_like_constants_in_registers_the_fault_did_not_use_are_no_finding() {
     // Look-alike: the same stop where the NULL base register holds the 0xa5 fill instead (a
     // pointer read from freed memory under MALLOC_PERTURB_): the fill faulted, a finding.
     let (text, _) = common::parse_sample("crashers/fill-patterns-legal.gdb.txt");
-    let faulted = text.replacen("r10            0x0                 0", "r10            0xa5a5a5a5a5a5a5a5  -6510615555426900571", 1);
+    let faulted = text.replacen(
+        "r10            0x0                 0",
+        "r10            0xa5a5a5a5a5a5a5a5  -6510615555426900571",
+        1,
+    );
     assert_ne!(faulted, text);
     let r = read_text(&faulted);
     let i = r.rules.iter().position(|&x| x == "poison-value").unwrap_or_else(|| panic!("{:?}", r.rules));
@@ -247,4 +251,23 @@ fn fill_like_constants_in_registers_the_fault_did_not_use_are_no_finding() {
     let r11_only = r11_only.replace("0x4141414141414141 in ?? ()", "0x0000555555555301 in main ()");
     let r = read_text(&r11_only);
     assert!(!r.rules.contains(&"stack-buffer-overflow"), "{:?}", r.messages);
+}
+
+/// The text reader of x86-64 instructions took every mnemonic starting with `movs` for the
+/// string move `movs`, which writes only rsi/rdi (and rcx with `rep`): `movslq %eax,%rdx`
+/// (AT&T) and `movsxd rdx,eax` (Intel), sign-extending moves, were read as not writing rdx,
+/// so register provenance from a transcript's disassembly could skip the real writer.
+#[test]
+fn sign_extending_moves_write_their_destination_and_string_moves_do_not() {
+    use tracecheck::insn::X86Text;
+    let w = |t: &str, r: &str| X86Text::parse(t).and_then(|x| x.writes(r));
+    assert_eq!(w("movslq %eax,%rdx", "rdx"), Some(true));
+    assert_eq!(w("movsxd rdx,eax", "rdx"), Some(true));
+    assert_eq!(w("movsbl (%rsi),%eax", "rax"), Some(true));
+    assert_eq!(w("movsbl (%rsi),%eax", "rsi"), Some(false));
+    // Look-alikes: the string moves themselves.
+    assert_eq!(w("movsb %ds:(%rsi),%es:(%rdi)", "rdx"), Some(false));
+    assert_eq!(w("movsb %ds:(%rsi),%es:(%rdi)", "rdi"), Some(true));
+    assert_eq!(w("rep movsq %ds:(%rsi),%es:(%rdi)", "rcx"), Some(true));
+    assert_eq!(w("movsl %ds:(%rsi),%es:(%rdi)", "rsi"), Some(true));
 }
