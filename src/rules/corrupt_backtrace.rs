@@ -324,6 +324,14 @@ fn finding(
         let above = first_pos.checked_sub(1).and_then(|p| frames.get(p));
         let fills: Vec<&(usize, u64, Bad)> = bad.iter().filter(|b| matches!(b.2, Bad::Fill(_))).collect();
         let where_ = above.map(|a| format!(" above {}", frame_label(a))).unwrap_or_default();
+        // The last real frame is code without a symbol in anonymous executable memory (a JIT's
+        // code: V8, the JVM, LuaJIT): it has no unwind information, so gdb could only guess
+        // its caller. The guess failing says nothing about the stack.
+        let jit = above.filter(|a| a.function.is_none() && a.module.is_none()).and_then(|a| {
+            let pc = a.pc?.0;
+            let m = cx.trace.mapping_for(pc)?;
+            (m.path.is_none() && m.executable() == Some(true)).then_some(m)
+        });
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =
@@ -354,9 +362,17 @@ fn finding(
                 Bad::Unmapped => "outside every mapping".to_string(),
                 Bad::Fill(_) => String::new(),
             };
-            msg = format!(
-                "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
-            );
+            msg = match jit {
+                Some(m) => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in anonymous executable memory {:#x}-{:#x}: JIT-generated code has no unwind information)",
+                    above.map(frame_label).unwrap_or_default(),
+                    m.start.0,
+                    m.end.0
+                ),
+                None => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
+                ),
+            };
             if bad.len() > 1 {
                 msg.push_str(&format!(" ({} such frames)", bad.len()));
             }
@@ -366,9 +382,17 @@ fn finding(
         } else {
             format!("; frames {} are not real", range(first, last))
         });
+        if jit.is_some() && fills.is_empty() {
+            msg.push_str("; this alone is no evidence of a corrupt stack");
+        }
         f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
         if !fills.is_empty() {
             f = f.severity(Severity::Error).rank(65);
+        } else if let Some(m) = jit {
+            f = f.severity(Severity::Info).rank(20).heuristic().evidence(
+                format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),
+                Some(m.span),
+            );
         } else {
             f = f.rank(40);
             if !cx.classifier.has_mappings() && bad.iter().all(|b| matches!(b.2, Bad::Unmapped | Bad::NotExecutable(_)))
