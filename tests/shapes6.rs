@@ -271,3 +271,29 @@ fn sign_extending_moves_write_their_destination_and_string_moves_do_not() {
     assert_eq!(w("rep movsq %ds:(%rsi),%es:(%rdi)", "rcx"), Some(true));
     assert_eq!(w("movsl %ds:(%rsi),%es:(%rdi)", "rsi"), Some(true));
 }
+
+/// glibc's own assertion in `pthread_mutex_lock` (a mutex restored from a snapshot taken while
+/// it was locked) is glibc checking what the program passed it, not the program's assert: the
+/// finding says so and names the caller.
+#[test]
+fn a_glibc_internal_assertion_names_the_broken_object_and_the_caller() {
+    for name in ["mutex-owner-assert.gdb.txt", "mutex-owner-assert.lldb.txt"] {
+        let r = read(name);
+        let i = r.rules.iter().position(|&x| x == "assertion-failure").unwrap_or_else(|| panic!("{name}"));
+        assert!(
+            r.messages[i].starts_with("glibc's internal assertion `mutex->__data.__owner == 0` failed"),
+            "{}",
+            r.messages[i]
+        );
+        assert!(r.messages[i].contains("a pthread object"), "{}", r.messages[i]);
+        assert!(r.messages[i].contains("the call came from bump"), "{}", r.messages[i]);
+        assert_eq!(r.culprit.as_deref(), Some("bump"));
+    }
+    // Look-alikes: the program's own assert (clang-thread-assert, musl's format in
+    // musl-assert) stays the program's.
+    for name in ["clang-thread-assert.gdb.txt", "musl-assert.gdb.txt"] {
+        let r = read(name);
+        let i = r.rules.iter().position(|&x| x == "assertion-failure").unwrap_or_else(|| panic!("{name}"));
+        assert!(!r.messages[i].contains("glibc's internal"), "{name}: {}", r.messages[i]);
+    }
+}
