@@ -228,6 +228,9 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::TerminateWithoutException
     } else if t.starts_with("terminate called") && t.contains("recursively") {
         MessageDetail::TerminateRecursively
+    } else if t.strip_prefix("fatal error: concurrent map ").is_some_and(|r| r.ends_with("map write") || r == "writes")
+    {
+        MessageDetail::GoMapRace
     } else if t.starts_with("FATAL: exception not rethrown") {
         MessageDetail::ForcedUnwindNotRethrown
     } else if t.contains("longjmp causes uninitialized stack frame") {

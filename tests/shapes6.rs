@@ -122,7 +122,7 @@ fn a_go_runtime_abort_takes_its_reports_culprit() {
         let r = read(name);
         assert_eq!(r.culprit.as_deref(), Some("main.count"), "{name}");
         let i = r.rules.iter().position(|&x| x == "data-race").unwrap_or_else(|| panic!("{name}: {:?}", r.rules));
-        assert!(r.messages[i].contains("concurrent map writes) in main.count"), "{}", r.messages[i]);
+        assert!(r.messages[i].contains("concurrent map writes\") in main.count"), "{}", r.messages[i]);
         assert_eq!(r.rules.iter().filter(|&&x| x == "data-race").count(), 1, "one finding per input");
     }
     // Look-alikes: the Go nil dereference the debugger stops at (no abort, no map) keeps its

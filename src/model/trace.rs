@@ -692,6 +692,10 @@ pub enum MessageDetail {
     /// glibc's `FATAL: exception not rethrown`: a thread's cancellation or `pthread_exit`
     /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
     ForcedUnwindNotRethrown,
+    /// Go's `fatal error: concurrent map writes` (`… map read and map write`, `… map
+    /// iteration and map write`): the runtime's own check found two goroutines using one map,
+    /// at least one writing.
+    GoMapRace,
     /// `  what():  …`: the text of the exception std::terminate reports (in `Message::what`).
     ExceptionWhat,
     /// `pure virtual method called`.

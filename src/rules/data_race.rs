@@ -1,6 +1,7 @@
 //! `data-race`: two threads accessed the same memory without synchronization.
 
 use super::{Finding, Maturity, RuleContext, RuleInfo, Severity};
+use crate::model::MessageDetail;
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "data-race",
@@ -48,17 +49,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 /// crash).
 fn go_map_race(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        let Some(m) = stop.messages.iter().find(|m| {
-            m.text
-                .trim()
-                .strip_prefix("fatal error: concurrent map ")
-                .is_some_and(|r| r.ends_with("write") || r.ends_with("writes"))
-        }) else {
+        let Some(m) = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::GoMapRace)) else {
             continue;
         };
         let culprit = cx.named_culprit(stop);
-        let what = m.text.trim().trim_start_matches("fatal error: ");
-        let mut msg = format!("data race on a Go map, detected by the runtime ({what})");
+        let mut msg = format!("data race on a Go map, detected by the runtime (\"{}\")", m.text);
         if let Some((_, f)) = culprit {
             msg.push_str(&format!(" in {}", f.location()));
         }
@@ -69,7 +64,7 @@ fn go_map_race(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f.thread = Some(th.id.to_string());
             f.frame = Some(fr.index);
         }
-        f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+        f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
         if let Some((_, fr)) = culprit {
             f = f.evidence(format!("culprit: #{} {}", fr.index, fr.location()), Some(fr.span));
         }
