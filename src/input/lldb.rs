@@ -406,7 +406,7 @@ const MAX_FRAME_CONTINUATION: usize = 16 * 1024;
 
 /// A line after a frame line whose parentheses are still open: part of that frame, unless it
 /// starts something else (a frame, a thread, a prompt). Returns whether the line was taken.
-pub(crate) fn frame_continues(b: &mut Builder, l: &str, n: u32) -> bool {
+pub(crate) fn frame_continues(b: &mut Builder, l: &str) -> bool {
     let t = l.trim();
     let starts_other = t.is_empty()
         || t.starts_with("frame #")
@@ -426,7 +426,6 @@ pub(crate) fn frame_continues(b: &mut Builder, l: &str, n: u32) -> bool {
     if paren_balance(text) <= 0 {
         flush_pending_frame(b);
     }
-    let _ = n;
     true
 }
 

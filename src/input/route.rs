@@ -152,7 +152,7 @@ impl Builder {
             }
         }
         // An lldb frame line whose argument summary goes on over the next lines.
-        if self.lldb.pending_frame.is_some() && lldb::frame_continues(self, l, n) {
+        if self.lldb.pending_frame.is_some() && lldb::frame_continues(self, l) {
             return true;
         }
         // A multi-line printed value.
