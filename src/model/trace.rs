@@ -708,6 +708,12 @@ pub enum MessageDetail {
     RuntimeAbortBanner,
     /// Julia's `Allocations: …` summary after a GC error.
     AllocationSummary,
+    /// Go's map race check: `fatal error: concurrent map writes` (also `… map read and map
+    /// write`, `… map iteration and map write`, `… map clone and map write`).
+    ConcurrentMapAccess,
+    /// ASan's `Hint: this fault was caused by a dereference of a high value address`: a
+    /// general-protection fault on a non-canonical pointer, which reports no address.
+    HighValueAddress,
 }
 
 /// An uncaught Julia exception as `ERROR:` prints it: `LoadError: T: message`.
