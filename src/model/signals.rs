@@ -69,6 +69,8 @@ pub const SI_USER: i32 = 0;
 pub const SI_KERNEL: i32 = 0x80;
 pub const SEGV_MAPERR: i32 = 1;
 pub const SEGV_ACCERR: i32 = 2;
+/// A control-protection (shadow stack) fault: x86 CET, AArch64 GCS.
+pub const SEGV_CPERR: i32 = 10;
 
 /// Names for `si_code` values. Codes <= 0 and SI_KERNEL are shared by all signals.
 pub fn si_code_name(signo: i32, code: i32) -> Option<&'static str> {
