@@ -119,6 +119,24 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
 }
 
+/// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
+/// SIGABRT (Abort)`, zsh's `zsh: abort      sudo cargo run` / `zsh: segmentation fault  ./x`.
+pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
+    if let Some(r) = t.strip_prefix("fish: Job ") {
+        let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
+        return crate::model::signals::signo(sig);
+    }
+    let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
+    Some(match what {
+        "segmentation fault" => 11,
+        "abort" => 6,
+        "bus error" => 7,
+        "illegal hardware instruction" => 4,
+        "floating point exception" => 8,
+        _ => return None,
+    })
+}
+
 pub(crate) fn is_shell_verdict(t: &str) -> bool {
     let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
     matches!(
@@ -250,6 +268,11 @@ fn put_at(b: &mut Builder, index: u32, r: Row<'_>, n: u32) {
     };
     let ti = b.current_thread();
     b.put_frame(ti, frame);
+}
+
+/// [`glibc_row`]'s parts, for other readers: (pc, mangled function, module).
+pub(crate) fn backtrace_symbols_row(t: &str) -> Option<(u64, Option<&str>, Option<&str>)> {
+    glibc_row(t).map(|r| (r.pc, r.function, r.module))
 }
 
 /// glibc's `backtrace_symbols` row: `/lib/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]`,

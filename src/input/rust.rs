@@ -205,6 +205,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         overflow(b, t, n);
         return true;
     }
+    // The shell's job line after the report (`zsh: abort  cargo run`, fish's `terminated by
+    // signal SIGABRT (Abort)`): the signal that ended the process.
+    if b.formats_has(Format::Rust) && super::handlers::shell_job_signal(t).is_some() {
+        b.add_message(t, n);
+        return true;
+    }
     if t.starts_with("fatal runtime error: ") {
         b.saw(Format::Rust);
         let si = b.ensure_stop();
