@@ -245,7 +245,9 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::StackOverflow
     } else if t.starts_with("runtime: ") && t.contains("unexpected return pc for ") && t.contains(" called from ") {
         MessageDetail::UnexpectedReturnPc
-    } else if t.strip_prefix("fatal error: concurrent map ").is_some_and(|r| r.ends_with("write") || r.ends_with("writes"))
+    } else if t
+        .strip_prefix("fatal error: concurrent map ")
+        .is_some_and(|r| r.ends_with("write") || r.ends_with("writes"))
     {
         MessageDetail::ConcurrentMapAccess
     } else if t.contains("Hint: this fault was caused by a dereference of a high value address") {

@@ -334,3 +334,33 @@ zsh: abort      sudo cargo run
     let r = read(&t.replace("zsh: abort      sudo cargo run", "zsh: command not found: carg"));
     assert_eq!(unread(&r), vec!["zsh: command not found: carg".to_string()]);
 }
+
+#[test]
+fn a_memory_checkers_report_in_a_julia_process_is_no_julia_error() {
+    // Julia under valgrind: memcheck's report is a runtime-error stop in a trace that also holds
+    // Julia's banner; it is valgrind's, not an uncaught Julia exception.
+    let t = "\
+==71203== Invalid read of size 8
+==71203==    at 0x55B2D1A: jl_gc_state_set (julia_threads.h:340)
+==71203==    by 0x55B2D1A: ijl_task_get_next (partr.c:593)
+==71203==  Address 0x0 is not stack'd, malloc'd or (recently) free'd
+==71203== 
+
+signal (11): Segmentation fault
+in expression starting at /home/dev/bench/threads-push.jl:13
+";
+    let r = read(t);
+    assert!(!r.rules.contains(&"uncaught-exception"), "{:?}", r.rules);
+    assert!(!r.rules.contains(&"use-after-free"), "{:?}", r.rules);
+    // Look-alike: Julia's own `ERROR:` with a stacktrace is still one.
+    let e = "\
+ERROR: LoadError: BoundsError: attempt to access 3-element Vector{Int64} at index [4]
+Stacktrace:
+ [1] getindex
+   @ ./essentials.jl:13 [inlined]
+ [2] pick(v::Vector{Int64})
+   @ Main /home/dev/pick.jl:2
+in expression starting at /home/dev/pick.jl:5
+";
+    assert!(read(e).rules.contains(&"uncaught-exception"), "{:?}", read(e).rules);
+}

@@ -441,7 +441,9 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
         super::fill_signal(&mut reason, sig, desc);
         reason.kind = StopKind::Signal;
         // `(fault address: 0x18)`; newer lldb prints SIGBUS's as `(fault address=0x…)`.
-        if let Some((p, k)) = desc.find("(fault address: ").map(|p| (p, 16)).or_else(|| desc.find("(fault address=").map(|p| (p, 15))) {
+        if let Some((p, k)) =
+            desc.find("(fault address: ").map(|p| (p, 16)).or_else(|| desc.find("(fault address=").map(|p| (p, 15)))
+        {
             let a = &desc[p + k..];
             reason.address = parse_hex(a.trim_end_matches(')')).map(Address);
             reason.description = Some(desc[..p].trim().into());
