@@ -364,3 +364,24 @@ in expression starting at /home/dev/pick.jl:5
 ";
     assert!(read(e).rules.contains(&"uncaught-exception"), "{:?}", read(e).rules);
 }
+
+#[test]
+fn a_second_panic_of_the_same_thread_before_any_backtrace_is_the_same_stop() {
+    let t = "\
+thread '<unnamed>' panicked at 'misaligned pointer dereference: address must be a multiple of 0x8 but is 0x7f21c8e1a93e', src/util/address.rs:231:9
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+thread '<unnamed>' panicked at 'panic in a function that cannot unwind', library/core/src/panicking.rs:126:5
+stack backtrace:
+   0:     0x7f21dd3c2e10 - core::panicking::panic_nounwind::h5d4c3b2a1f0e9d8c
+   1:     0x7f21dd29a7c3 - gc_core::util::address::Address::load::h3f2e1d0c9b8a7f6e
+                               at src/util/address.rs:231:9
+thread caused non-unwinding panic. aborting.
+";
+    let r = read(t);
+    assert_eq!(r.report.parsed.trace.stops.len(), 1);
+    assert_eq!(r.rules.iter().filter(|x| **x == "panic").count(), 1, "{:?}", r.rules);
+    assert_eq!(r.culprit.as_deref(), Some("gc_core::util::address::Address::load"));
+    // Look-alike: panics of two threads are two stops.
+    let two = t.replacen("thread '<unnamed>' panicked at 'panic in", "thread 'main' panicked at 'panic in", 1);
+    assert_eq!(read(&two).report.parsed.trace.stops.len(), 2);
+}
