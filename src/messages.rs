@@ -60,6 +60,9 @@ const HEAP: &[&str] = &[
     "malloc(): smallbin double linked list corrupted",
     "malloc(): largebin double linked list corrupted",
     "tcache_thread_shutdown(): unaligned",
+    // tcmalloc: `src/tcmalloc.cc:333] Attempt to free invalid pointer 0x…`.
+    "] Attempt to free invalid pointer",
+    "] Attempt to realloc invalid pointer",
     "*** Error in `",
 ];
 
