@@ -385,3 +385,133 @@ thread caused non-unwinding panic. aborting.
     let two = t.replacen("thread '<unnamed>' panicked at 'panic in", "thread 'main' panicked at 'panic in", 1);
     assert_eq!(read(&two).report.parsed.trace.stops.len(), 2);
 }
+
+// ---- Second batch ----
+
+const TCMALLOC: &str = "\
+src/tcmalloc.cc:333] Attempt to free invalid pointer 0x6e696c2d74736574 
+(gdb) bt
+#0  __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737350854464) at ./nptl/pthread_kill.c:44
+#1  0x00007ffff5e42476 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26
+#2  0x00007ffff5e287f3 in __GI_abort () at ./stdlib/abort.c:79
+#3  0x00007ffff7bb8c4e in ?? () from /lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4
+#4  0x0000555555587a10 in Policy_parse_options ()
+#5  0x000055555555fe70 in main ()
+(gdb) x/2xg 0x6e696c2d74736574
+0x6e696c2d74736574:\tCannot access memory at address 0x6e696c2d74736574
+";
+
+#[test]
+fn an_allocators_message_before_a_bare_bt_explains_it() {
+    let r = read(TCMALLOC);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    assert!(r.rules.contains(&"heap-corruption"), "{:?}", r.rules);
+    assert_eq!(r.culprit.as_deref(), Some("Policy_parse_options"));
+    let f = r.report.findings.iter().find(|f| f.rule == "heap-corruption").expect("finding");
+    assert!(f.evidence.iter().any(|e| e.text.contains("is the bytes \"test-lin\"")), "{:?}", f.evidence);
+    // Look-alike: the same backtrace without the allocator's line raises nothing about the heap.
+    let bare = TCMALLOC.replacen("src/tcmalloc.cc:333] Attempt to free invalid pointer 0x6e696c2d74736574 \n", "", 1);
+    assert!(!read(&bare).rules.contains(&"heap-corruption"), "{:?}", read(&bare).rules);
+}
+
+#[test]
+fn a_freed_stack_pointer_is_named() {
+    let t = "\
+*** Error in `./encode': free(): invalid pointer: 0x00007ffd3a19e4b0 ***
+
+Program received signal SIGABRT, Aborted.
+0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54
+(gdb) bt
+#0  0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54
+#1  0x00007ffff7a4402a in __GI_abort () at abort.c:89
+#2  0x00007ffff7a9153c in __GI___libc_free (mem=<optimized out>) at malloc.c:2968
+#3  0x0000000000400c5d in main () at encode.c:61
+";
+    let ev = |t: &str| -> Vec<String> {
+        let r = read(t);
+        let f = r.report.findings.iter().find(|f| f.rule == "heap-corruption").expect("finding");
+        f.evidence.iter().map(|e| e.text.clone()).collect()
+    };
+    assert!(ev(t).iter().any(|e| e.contains("0x7ffd3a19e4b0 looks like a stack address")), "{:?}", ev(t));
+    // Look-alike: a heap pointer is not called a stack one (nor text).
+    let heap = t.replace("0x00007ffd3a19e4b0", "0x0000000000b75630");
+    assert!(!ev(&heap).iter().any(|e| e.contains("freed pointer")), "{:?}", ev(&heap));
+}
+
+#[test]
+fn gos_unexpected_fault_address_opens_the_report() {
+    let t = "\
+unexpected fault address 0x7f4be31d6000
+fatal error: fault
+[signal SIGBUS: bus error code=0x2 addr=0x7f4be31d6000 pc=0x4713c0]
+
+goroutine 88 [running]:
+runtime.throw({0xd8c1a2?, 0x5?})
+\t/usr/local/go/src/runtime/panic.go:1047 +0x5d fp=0xc0031b5b80 sp=0xc0031b5b50 pc=0x43a21d
+example.org/store.(*Segment).ReadAt(0xc000d2a1e0)
+\t/src/store/segment.go:142 +0x11a fp=0xc0031b5c48 sp=0xc0031b5be8 pc=0x8d3f5a
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    assert_eq!(r.report.parsed.trace.stops.len(), 1);
+    let reason = &r.report.parsed.trace.stops[0].reason;
+    assert_eq!((reason.signal.as_deref(), reason.address.map(|a| a.0)), (Some("SIGBUS"), Some(0x7f4be31d6000)));
+    assert_eq!(r.culprit.as_deref(), Some("example.org/store.(*Segment).ReadAt"));
+}
+
+#[test]
+fn an_asan_signal_report_names_its_thread() {
+    let t = ASAN_HIGH.replace(" T0)", " T3)");
+    let r = read(&t);
+    let st = &r.report.parsed.trace.stops[0];
+    assert_eq!(st.crashed_thread().map(|t| t.id.to_string()).as_deref(), Some("T3"));
+    // Look-alike: the main thread's report stays T0.
+    let st0 = read(ASAN_HIGH);
+    assert_eq!(st0.report.parsed.trace.stops[0].crashed_thread().map(|t| t.id.to_string()).as_deref(), Some("T0"));
+}
+
+#[test]
+fn follys_signal_handler_is_read() {
+    let t = "\
+*** Aborted at 1700111222 (Unix time, try 'date -d @1700111222') ***
+*** Signal 7 (SIGBUS) (0x7f2c41a9b000) received by PID 6120 (pthread TID 0x7f2c6d3eb700) (linux TID 6141) (code: nonexistent physical address), stack trace: ***
+Bus error (core dumped)
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    let reason = &r.report.parsed.trace.stops[0].reason;
+    assert_eq!((reason.signo, reason.address.map(|a| a.0)), (Some(7), Some(0x7f2c41a9b000)));
+    // Look-alike: a sent signal's parenthesis is no fault address.
+    let sent = t.replace("Signal 7 (SIGBUS)", "Signal 15 (SIGTERM)");
+    assert_eq!(read(&sent).report.parsed.trace.stops[0].reason.address, None);
+}
+
+#[test]
+fn gdbs_report_of_its_own_crash_is_a_stop() {
+    let t = "\
+Fatal signal: Speicherzugriffsfehler
+----- Backtrace -----
+0x55d1a2e15211 ???
+0x7f3c1bc12882 newterm_sp
+0x7f3c1bc13ca4 newterm
+---------------------
+A fatal error internal to GDB has been detected, further
+debugging is not possible.  GDB will now terminate.
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    let st = &r.report.parsed.trace.stops[0];
+    assert_eq!(st.reason.signo, Some(11));
+    assert_eq!(st.threads[0].frames.len(), 3);
+    assert_eq!(r.culprit.as_deref(), Some("newterm_sp"));
+    // The English and the localized shell lines are both the shell's verdict.
+    for v in ["Aborted (core dumped)", "已中止 (核心已转储)"] {
+        let g = format!(
+            "{v}\n(gdb) bt\n#0  0x00007ffff5e42476 in raise () from /lib/libc.so.6\n#1  0x0000555555587a10 in main ()\n"
+        );
+        assert!(unread(&read(&g)).is_empty(), "{v}: {:?}", unread(&read(&g)));
+    }
+    // Look-alike: an unknown word in the same place is not taken for a signal.
+    let g = "Ausgabe fertig (core dumped)\n";
+    assert_eq!(unread(&read(g)).len(), 1);
+}
