@@ -643,6 +643,9 @@ pub struct Message {
     /// A fault a signal handler reported on this line (`fatal: Segmentation fault (Address not
     /// mapped to object [0x28])`), typed.
     pub fault: Option<FaultReport>,
+    /// The pointer an allocator's invalid-free message names (`free(): invalid pointer:
+    /// 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x…`), typed.
+    pub pointer: Option<u64>,
 }
 
 /// The fault a program's own signal handler printed: signal, `si_code`, address.
@@ -666,6 +669,7 @@ impl Message {
             detail: None,
             what: None,
             fault: None,
+            pointer: None,
         }
     }
 }

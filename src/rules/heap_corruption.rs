@@ -263,7 +263,7 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     // 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x6e69…`).
     if what == "invalid free"
         && let Some((_, m)) = msg
-        && let Some(v) = m.text.split(|c: char| c.is_whitespace() || c == '*').rev().find_map(parse_hex_word)
+        && let Some(v) = m.pointer
     {
         let bytes = v.to_le_bytes();
         if v > 0xffff_ffff && bytes.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
@@ -697,13 +697,4 @@ $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_add
         );
         assert!(f[0].heuristic);
     }
-}
-
-/// `0x7ffd3a19e4b0` (a whole token) as a number.
-fn parse_hex_word(t: &str) -> Option<u64> {
-    let h = t.strip_prefix("0x")?;
-    if h.is_empty() || h.len() > 16 || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
-        return None;
-    }
-    u64::from_str_radix(h, 16).ok()
 }
