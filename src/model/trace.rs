@@ -643,6 +643,9 @@ pub struct Message {
     /// A fault a signal handler reported on this line (`fatal: Segmentation fault (Address not
     /// mapped to object [0x28])`), typed.
     pub fault: Option<FaultReport>,
+    /// The pointer an allocator's invalid-free message names (`free(): invalid pointer:
+    /// 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x…`), typed.
+    pub pointer: Option<u64>,
 }
 
 /// The fault a program's own signal handler printed: signal, `si_code`, address.
@@ -666,6 +669,7 @@ impl Message {
             detail: None,
             what: None,
             fault: None,
+            pointer: None,
         }
     }
 }
@@ -708,6 +712,12 @@ pub enum MessageDetail {
     RuntimeAbortBanner,
     /// Julia's `Allocations: …` summary after a GC error.
     AllocationSummary,
+    /// Go's map race check: `fatal error: concurrent map writes` (also `… map read and map
+    /// write`, `… map iteration and map write`, `… map clone and map write`).
+    ConcurrentMapAccess,
+    /// ASan's `Hint: this fault was caused by a dereference of a high value address`: a
+    /// general-protection fault on a non-canonical pointer, which reports no address.
+    HighValueAddress,
 }
 
 /// An uncaught Julia exception as `ERROR:` prints it: `LoadError: T: message`.
