@@ -89,6 +89,15 @@ pub const SEGV_MAPERR: i32 = 1;
 pub const SEGV_ACCERR: i32 = 2;
 /// A control-protection (shadow stack) fault: x86 CET, AArch64 GCS.
 pub const SEGV_CPERR: i32 = 10;
+/// SIGBUS: invalid address alignment. On x86-64 the alignment-check exception (#AC, with
+/// EFLAGS.AC set) reports no address: `si_addr` is 0 whatever the access was.
+pub const BUS_ADRALN: i32 = 1;
+
+/// Whether `si_addr` is no fault address although the signal has one: x86-64's alignment
+/// check (SIGBUS, BUS_ADRALN) always reports 0.
+pub fn zero_si_addr_is_no_address(signo: Option<i32>, si_code: Option<i32>, addr: Option<u64>) -> bool {
+    signo == Some(7) && si_code == Some(BUS_ADRALN) && addr == Some(0)
+}
 
 /// Names for `si_code` values. Codes <= 0 and SI_KERNEL are shared by all signals.
 pub fn si_code_name(signo: i32, code: i32) -> Option<&'static str> {

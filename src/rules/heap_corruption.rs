@@ -24,7 +24,9 @@ code that runs them:
   ***` (`__chk_fail`, which says it even in a core, where there is no stderr);
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
-  `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
+  `malloc_consolidate`, `unlink_chunk`, …, or a static helper inlined into one, such as
+  `arena_for_chunk` in `free` reading the arena of a chunk whose size word has the
+  NON_MAIN_ARENA bit set by mistake) or inside Julia's mark phase (`gc_mark_outrefs`,
   `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag); not when the faulting
   instruction reads through a NULL base register (a NULL pointer in the collector's own data,
   `null-dereference`'s finding).
@@ -112,6 +114,15 @@ fn is_allocator_fn(name: &str) -> bool {
             | "cfree"
             | "malloc_printerr"
     )
+}
+
+/// The allocator frame the fault is in: frame #0 when it is an allocator function, else the
+/// first allocator function that every frame above it is inlined into (glibc's static helpers,
+/// `arena_for_chunk`, `heap_for_ptr`, `tcache_get`, …, inlined into `free`/`malloc`, which
+/// gdb and lldb print as frames of their own with the same pc).
+fn allocator_frame<'f>(top: &[&'f Frame]) -> Option<&'f Frame> {
+    let p = top.iter().position(|f| is_allocator_fn(f.function_name()))?;
+    top[..p].iter().all(|f| f.inlined).then_some(top[p])
 }
 
 /// Julia's GC mark/sweep functions.
@@ -387,16 +398,23 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
             m.push_str(&format!("; the collection was entered from {}", c.location()));
         }
         (m, gc)
-    } else if is_allocator_fn(f0.function_name()) {
+    } else if let Some(alloc) = allocator_frame(&top) {
+        // The allocator function itself, or a helper inlined into it (`arena_for_chunk` in
+        // `__GI___libc_free`): gdb and lldb print the inlined helper as frame #0.
+        let inner = if std::ptr::eq(alloc, f0) {
+            String::new()
+        } else {
+            format!(", in {} inlined into it", f0.function_name())
+        };
         let mut m = format!(
-            "crash ({}) inside the allocator ({}): probable heap metadata corruption, or a bad pointer passed to it",
+            "crash ({}) inside the allocator ({}{inner}): probable heap metadata corruption, or a bad pointer passed to it",
             r.signal.as_deref().unwrap_or("SIGSEGV"),
-            f0.function_name()
+            alloc.function_name()
         );
         if let Some(c) = culprit {
             m.push_str(&format!("; called from {}", c.location()));
         }
-        (m, f0)
+        (m, alloc)
     } else {
         return None;
     };

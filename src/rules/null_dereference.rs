@@ -45,7 +45,8 @@ A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is
 **Known false positives** `si_addr` 0 with `si_code` SI_KERNEL (128) is a general-protection
 fault (non-canonical address, misaligned SSE access), not a NULL dereference; the rule skips
 it. lldb 14 prints such a fault as `invalid address (fault address: 0x0)`, like a fault at 0:
-when the faulting instruction's own address is outside the zero page, the 0 is not taken. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
+when the faulting instruction's own address is outside the zero page, the 0 is not taken. A SIGBUS with `si_code` BUS_ADRALN and `si_addr` 0 is
+x86-64's alignment check (#AC, EFLAGS.AC set), which reports no address: also skipped. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
 which needs a disassembly and register dump (the finding then says so). A NULL access in
 generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
 runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
@@ -113,7 +114,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // rax = 0): the address is index × scale + disp, unknown, but the array pointer is NULL.
         let mut null_array: Option<(String, String)> = None;
         if via.is_none()
-            && r.address.is_none()
+            && (r.address.is_none()
+                || crate::model::signals::zero_si_addr_is_no_address(r.signo, r.si_code, r.address.map(|a| a.0)))
             && let Some(d) = &decoded
             && let (Some(m), Some(_)) = (&d.mem, d.access)
             && let (Some(base), Some(index)) = (&m.base, &m.index)
@@ -139,7 +141,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let accessed = computed.or_else(|| {
             decoded.as_ref().filter(|d| d.stack_access && d.mem.is_none()).and(th).and_then(|t| cx.sp_at(t, 0))
         });
-        let (addr, from_siginfo) = match (r.address, computed) {
+        // x86-64's alignment check (SIGBUS, BUS_ADRALN) reports si_addr 0 for any address: no
+        // fault address at all, so only the instruction's own address counts.
+        let reported =
+            r.address.filter(|a| !crate::model::signals::zero_si_addr_is_no_address(r.signo, r.si_code, Some(a.0)));
+        let (addr, from_siginfo) = match (reported, computed) {
             // si_addr 0 of unknown si_code (lldb 14 words a general protection fault, whose
             // si_addr is always 0, like a fault at 0) that the faulting instruction contradicts:
             // it accessed another address, so the 0 is no fault address.

@@ -28,8 +28,9 @@ and the pattern bytes (`iaaa`, `AAAA`) tell which input reached it.
 in ?? ()` after a 96-byte cyclic pattern was copied into a 24-byte buffer.
 
 **Known false positives** A register can legitimately hold eight ASCII letters (a string being copied sits in rax/rdx);
-only the pc, frame pointer, link register and return addresses are looked at, and only when
-the stop is a crash."#,
+only the pc, frame pointer, link register and return addresses are looked at (per
+architecture: `r11` is ARM's frame pointer, an ordinary scratch register on x86-64), and only
+when the stop is a crash."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -82,8 +83,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         // (what, value, line)
         let mut hits: Vec<(String, u64, Option<Span>)> = Vec::new();
+        let control = control_registers(cx.trace.arch);
         if let Some(regs) = th.registers.get(&0) {
-            for name in ["rip", "eip", "pc", "rbp", "ebp", "x29", "fp", "x30", "lr", "r11", "ra", "s0"] {
+            for &name in control {
                 if let Some(r) = regs.regs.iter().find(|r| &*r.name == name)
                     && let Some(v) = r.value
                     && is_pattern(v)
@@ -126,14 +128,27 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f.heuristic = true;
         for (what, v, span) in &hits {
             f.evidence.push(Evidence::new(format!("{what} = {v:#x} ({})", ascii(*v)), *span));
-            if ["rip", "eip", "pc", "rbp", "ebp", "x29", "fp", "x30", "lr", "r11", "ra", "s0"].contains(&what.as_str())
-            {
+            if control.contains(&what.as_str()) {
                 f.registers.push(what.clone());
             }
         }
         f.next_steps = vec!["info frame".into(), "x/32gx $sp".into()];
         f.rank = 85;
         out.push(f);
+    }
+}
+
+/// The registers that hold the pc, the frame pointer or the return address on `arch`: what a
+/// smashed frame restores. Only these: `r11` is ARM's frame pointer but an ordinary scratch
+/// register on x86-64 (where a memset or string copy leaves `0x4141…` in it legally).
+fn control_registers(arch: Arch) -> &'static [&'static str] {
+    match arch {
+        Arch::X86_64 => &["rip", "rbp"],
+        Arch::X86 => &["eip", "ebp"],
+        Arch::Aarch64 => &["pc", "x29", "fp", "x30", "lr"],
+        Arch::Arm => &["pc", "r11", "fp", "lr"],
+        Arch::Riscv64 => &["pc", "ra", "s0", "fp"],
+        _ => &["rip", "eip", "pc", "rbp", "ebp", "x29", "fp", "x30", "lr", "ra", "s0"],
     }
 }
 
