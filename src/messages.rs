@@ -60,6 +60,9 @@ const HEAP: &[&str] = &[
     "malloc(): smallbin double linked list corrupted",
     "malloc(): largebin double linked list corrupted",
     "tcache_thread_shutdown(): unaligned",
+    // tcmalloc: `src/tcmalloc.cc:333] Attempt to free invalid pointer 0x…`.
+    "] Attempt to free invalid pointer",
+    "] Attempt to realloc invalid pointer",
     "*** Error in `",
 ];
 
@@ -257,6 +260,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::StackOverflow
     } else if t.starts_with("runtime: ") && t.contains("unexpected return pc for ") && t.contains(" called from ") {
         MessageDetail::UnexpectedReturnPc
+    } else if t.contains("Hint: this fault was caused by a dereference of a high value address") {
+        MessageDetail::HighValueAddress
     } else {
         return None;
     })
@@ -351,6 +356,18 @@ pub fn typed(m: &mut crate::model::Message) {
         payload: h.payload.map(Into::into),
     });
     m.thrown = thrown_type(&m.text).map(Into::into);
+    m.pointer = if m.detail == Some(MessageDetail::InvalidFree) { freed_pointer(&m.text) } else { None };
+}
+
+/// The last `0x…` word of an invalid-free message: the pointer passed to free.
+fn freed_pointer(t: &str) -> Option<u64> {
+    t.split(|c: char| c.is_whitespace() || c == '*').rev().find_map(|w| {
+        let h = w.strip_prefix("0x")?;
+        if h.is_empty() || h.len() > 16 || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        u64::from_str_radix(h, 16).ok()
+    })
 }
 
 /// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a

@@ -97,3 +97,71 @@ fn an_interpreter_killed_from_outside_raises_nothing() {
     assert!(r.findings.is_empty(), "{:#?}", r.findings);
     assert_eq!(r.parsed.trace.stops[0].reason.address, None);
 }
+
+/// Cut from `java Busy.java` under gdb (OpenJDK 17): the JVM's start-up probe reads address 0
+/// on purpose from a generated stub, and its own SIGSEGV handler continues it; gdb stops first.
+const JVM_PROBE: &str = "\
+Thread 2 \"java\" received signal SIGSEGV, Segmentation fault.
+[Switching to Thread 0x7ffff691f6c0 (LWP 5748)]
+0x00007fffe093862d in ?? ()
+(gdb) bt
+#0  0x00007fffe093862d in ?? ()
+#1  0x0000000000000202 in ?? ()
+#2  0x00007fffe0938724 in ?? ()
+#3  0x00007ffff7d11610 in ?? () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+#4  0x00007ffff691e3f0 in ?? ()
+#5  0x00007ffff792d14a in VM_Version::get_processor_features() () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+(gdb) info registers
+rsi            0x0                 0
+rsp            0x7ffff691e2d8      0x7ffff691e2d8
+rip            0x7fffe093862d      0x7fffe093862d
+(gdb) x/i $pc
+=> 0x7fffe093862d:\tmov    (%rsi),%eax
+(gdb) p $_siginfo
+$1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_pad = {0 <repeats 28 times>}, _sigfault = {si_addr = 0x0, _addr_lsb = 0}}}
+(gdb) info proc mappings
+process 5721
+Mapped address spaces:
+
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x7fffe0938000     0x7fffe0ba8000   0x270000        0x0  rwxp   
+      0x7ffff6824000     0x7ffff6920000    0xfc000        0x0  rw-p   
+      0x7ffff6a00000     0x7ffff6c51000   0x251000        0x0  r--p   /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+      0x7ffff6c51000     0x7ffff79a4000   0xd53000   0x251000  r-xp   /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+";
+
+#[test]
+fn a_null_read_in_jvm_generated_code_is_the_jvms_business() {
+    let f = findings(JVM_PROBE);
+    let nd: Vec<_> = f.iter().filter(|f| f.0 == "null-dereference").collect();
+    assert_eq!(nd.len(), 1, "{f:#?}");
+    assert_eq!(nd[0].1, Severity::Info);
+    assert!(nd[0].2.contains("the JVM (libjvm.so), which handles SIGSEGV in its generated code itself"), "{}", nd[0].2);
+    assert!(f.iter().all(|f| f.1 != Severity::Error), "{f:#?}");
+}
+
+#[test]
+fn the_same_null_read_without_a_managed_runtime_is_a_null_dereference() {
+    // Edited: no libjvm.so mapped (a program's own JIT, as `jit-null` in the crash corpus).
+    let t = JVM_PROBE.replace("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so", "/usr/lib/libtool.so");
+    let f = findings(&t);
+    let nd: Vec<_> = f.iter().filter(|f| f.0 == "null-dereference").collect();
+    assert_eq!(nd.len(), 1, "{f:#?}");
+    assert_eq!(nd[0].1, Severity::Error);
+    assert!(!nd[0].2.contains("JVM"), "{}", nd[0].2);
+    // And with the JVM loaded but the fault in libjvm.so's own code (a symbol): a JVM bug.
+    let t = JVM_PROBE
+        .replace(
+            "0x00007fffe093862d in ?? ()",
+            "0x00007ffff6c52000 in JVM_Foo () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so",
+        )
+        .replace(
+            "rip            0x7fffe093862d      0x7fffe093862d",
+            "rip            0x7ffff6c52000      0x7ffff6c52000",
+        )
+        .replace("=> 0x7fffe093862d:", "=> 0x7ffff6c52000:");
+    let f = findings(&t);
+    let nd: Vec<_> = f.iter().filter(|f| f.0 == "null-dereference").collect();
+    assert_eq!(nd.len(), 1, "{f:#?}");
+    assert_eq!(nd[0].1, Severity::Error);
+}

@@ -6,7 +6,7 @@
 #
 #   sample-traces/legal/regenerate.sh OUTDIR        # writes OUTDIR/<name>.gdb.txt
 #
-# Needs gdb, python3, perl, bash, awk and node. The transcripts depend on this machine's
+# Needs gdb, python3, perl, bash, awk, node and java. The transcripts depend on this machine's
 # binaries and are not committed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,8 +31,9 @@ G
   timeout 90 gdb -q -nx -batch -x "$out/$name.gdbcmd" --args "$@" > "$out/$name.gdb.txt" 2>&1 < /dev/null &
   local t=$!
   sleep "$delay"
-  local g; g=$(pgrep -P "$t" | head -1)
-  local c; c=$(pgrep -P "$g" | head -1)
+  local g c=
+  g=$(pgrep -P "$t" | head -1)
+  [ -n "$g" ] && c=$(pgrep -P "$g" | head -1)
   [ -n "$c" ] && kill -SEGV "$c"
   wait "$t"
   rm -f "$out/$name.gdbcmd"
@@ -42,3 +43,6 @@ record perl 3 /usr/bin/perl "$here/busy.pl"
 record bash 3 /bin/bash "$here/busy.sh"
 record awk 3 /usr/bin/awk -f "$here/busy.awk"
 record node 5 /usr/bin/node "$here/busy.js"
+# The JVM raises its own SIGSEGV at start-up (a probe its handler continues): no kill needed,
+# gdb stops on it first.
+record java 20 /usr/bin/java "$here/Busy.java"

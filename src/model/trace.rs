@@ -643,6 +643,9 @@ pub struct Message {
     /// A fault a signal handler reported on this line (`fatal: Segmentation fault (Address not
     /// mapped to object [0x28])`), typed.
     pub fault: Option<FaultReport>,
+    /// The pointer an allocator's invalid-free message names (`free(): invalid pointer:
+    /// 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x…`), typed.
+    pub pointer: Option<u64>,
 }
 
 /// The fault a program's own signal handler printed: signal, `si_code`, address.
@@ -666,6 +669,7 @@ impl Message {
             detail: None,
             what: None,
             fault: None,
+            pointer: None,
         }
     }
 }
@@ -693,8 +697,8 @@ pub enum MessageDetail {
     /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
     ForcedUnwindNotRethrown,
     /// Go's `fatal error: concurrent map writes` (`… map read and map write`, `… map
-    /// iteration and map write`): the runtime's own check found two goroutines using one map,
-    /// at least one writing.
+    /// iteration and map write`, `… map clone and map write`): the runtime's own check found
+    /// two goroutines using one map, at least one writing.
     GoMapRace,
     /// `  what():  …`: the text of the exception std::terminate reports (in `Message::what`).
     ExceptionWhat,
@@ -715,6 +719,9 @@ pub enum MessageDetail {
     RuntimeAbortBanner,
     /// Julia's `Allocations: …` summary after a GC error.
     AllocationSummary,
+    /// ASan's `Hint: this fault was caused by a dereference of a high value address`: a
+    /// general-protection fault on a non-canonical pointer, which reports no address.
+    HighValueAddress,
 }
 
 /// An uncaught Julia exception as `ERROR:` prints it: `LoadError: T: message`.

@@ -53,11 +53,13 @@ one they are not reported. "Cannot access memory" also happens in core files tha
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext,
-`runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
+`runtime.goexit`, Go's signal trampoline `runtime.sigtramp`, which runs on the signal stack;
+gdb shows `__start_context` as a nameless libc frame followed by
 the `uc_link` word and 0) are past the bottom of the stack and are not evidence; so are the
 frames gdb prints past a Go stack switch (`runtime.asmcgocall` under a cgo call,
 `runtime.systemstack`, `runtime.mcall`, `runtime.morestack`), which it cannot unwind back to
-the goroutine's stack.
+the goroutine's stack. A `Backtrace stopped: … (corrupt stack?)` right after such a frame is
+the unwinder failing past the bottom of the stack and is not flagged.
 `Backtrace stopped: frame did not save the PC` and `Not enough registers or memory available
 to unwind further` are normal at thread entry points and in cores, and are not flagged. A
 backtrace cut short on purpose (`bt 30`, `bt -3`) is not corruption. Frame #0's pc is checked
@@ -99,6 +101,13 @@ fn is_stack_bottom(f: &Frame) -> bool {
                 | "runtime.mcall"
                 | "runtime.morestack"
                 | "runtime.goexit"
+                // Go's signal handler runs on the signal stack (sigaltstack, `gsignal`); its
+                // entry is assembly without unwind info, so gdb cannot unwind from it back to
+                // the interrupted goroutine and says "previous frame identical".
+                | "runtime.sigtramp"
+                | "runtime.cgoSigtramp"
+                | "runtime.sigreturn"
+                | "runtime.sigreturn__sigaction"
                 | "runtime.rt0_go"
                 | "runtime.mstart"
                 // A new thread's first frame: a core taken while a thread is still inside
@@ -217,7 +226,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     }
                 }
             }
-            let stopped = th.backtrace_stop.and_then(|r| stop_reason(r, th, arch, alloc));
+            // gdb's "corrupt stack?" right after the function a stack starts in is the unwinder
+            // failing past the bottom of that stack, not damage (a fill pattern still is).
+            let past_bottom = th.frames.last().is_some_and(is_stack_bottom);
+            let stopped = th
+                .backtrace_stop
+                .and_then(|r| stop_reason(r, th, arch, alloc))
+                .filter(|s| !past_bottom || matches!(s, Stopped::Memory { near: Some(_), .. }));
             if bad.is_empty() && stopped.is_none() {
                 if is_crashed && let Some(f) = canary_frame_last(si, stop, th) {
                     out.push(f);

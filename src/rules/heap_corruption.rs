@@ -270,6 +270,32 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
+    // What the freed pointer is, when the allocator printed it (`free(): invalid pointer:
+    // 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x6e69…`).
+    if what == "invalid free"
+        && let Some((_, m)) = msg
+        && let Some(v) = m.pointer
+    {
+        let bytes = v.to_le_bytes();
+        if v > 0xffff_ffff && bytes.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+            let text: String = bytes.iter().map(|b| *b as char).collect();
+            f = f.evidence(
+                format!("the freed pointer {v:#x} is the bytes \"{text}\": text stored where the pointer was (a string or buffer overran it)"),
+                Some(m.span),
+            );
+        } else if cx.classifier.classify(v).kind == crate::classify::RegionKind::Stack
+            // x86-64 Linux puts the main thread's stack just below 0x7ffffffff000 (ASLR moves it
+            // by at most 16 GiB), far above the heap and the libraries' mappings.
+            || matches!(cx.trace.arch, Arch::X86_64 | Arch::Unknown) && (0x7ffc_0000_0000..0x7fff_ffff_f000).contains(&v)
+        {
+            f = f.evidence(
+                format!(
+                    "the freed pointer {v:#x} looks like a stack address: the address of a local was passed to free"
+                ),
+                Some(m.span),
+            );
+        }
+    }
     // Julia's `!!! ERROR in jl_ -- ABORTING !!!` says more than its `Allocations:` summary.
     let runtime_line = stop
         .messages

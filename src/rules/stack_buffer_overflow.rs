@@ -12,6 +12,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 
 - an AddressSanitizer report of class `stack-buffer-overflow` (`-underflow`,
   `dynamic-stack-buffer-overflow`);
+- a control-protection fault (SIGSEGV with `si_code` SEGV_CPERR; lldb's `control protection
+  fault`): a shadow stack (x86 CET, AArch64 GCS) refused a return whose address no longer
+  matched the one the call saved;
 - at a SIGSEGV, SIGBUS or SIGILL, a cyclic or repeated-byte pattern (`0x4141414141414141`,
   `0x6161616a61616169`, a De Bruijn sequence) in the pc, the frame pointer, the link register
   or the return address of a frame: saved registers were overwritten by data, which is what a
@@ -54,6 +57,30 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
+        // A shadow-stack check (x86 CET, AArch64 GCS) refused a return: the return address on
+        // the stack (or in the link register) no longer matched the one the call pushed.
+        if stop.reason.signal.as_deref() == Some("SIGSEGV")
+            && stop.reason.si_code == Some(crate::model::signals::SEGV_CPERR)
+        {
+            let fr = th.frames.first();
+            let mut msg = "a control-protection fault: the return address did not match the shadow stack's copy, so it was overwritten after the call (a stack buffer overflow or a stray write into the frame)".to_string();
+            if let Some(f) = fr {
+                msg.push_str(&format!(" in {}", f.location()));
+            }
+            let mut f = Finding::new(&RULE, msg);
+            f.stop = Some(si);
+            f.thread = Some(th.id.to_string());
+            f.frame = fr.map(|f| f.index);
+            f.evidence.push(Evidence::new("si_code SEGV_CPERR (control protection fault)", Some(stop.reason.span)));
+            f.next_steps = vec![
+                "info frame".into(),
+                "x/32gx $sp".into(),
+                "rr: watch -l on the return address slot, then reverse-continue".into(),
+            ];
+            f.rank = 85;
+            out.push(f);
+            continue;
+        }
         // (what, value, line)
         let mut hits: Vec<(String, u64, Option<Span>)> = Vec::new();
         let control = control_registers(cx.trace.arch);

@@ -96,8 +96,10 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     if stop.reason.kind != StopKind::RuntimeError {
         return None;
     }
-    // Only Julia's `ERROR:` report: a Go panic or an LLVM fatal error is a runtime error too.
-    if !cx.trace.formats.contains(&Format::Julia) {
+    // Only Julia's `ERROR:` report: a Go panic or an LLVM fatal error is a runtime error too,
+    // and so is a memory checker's report (valgrind's `Invalid read of size 8` in a Julia
+    // process under valgrind).
+    if !cx.trace.formats.contains(&Format::Julia) || stop.checker.is_some() {
         return None;
     }
     let th = stop.crashed_thread()?;
