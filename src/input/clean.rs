@@ -321,6 +321,29 @@ fn logcat_rest(l: &str) -> Option<&str> {
     l[p + 3..].split_once(": ").map(|(_, r)| r).or_else(|| l[p + 3..].trim_end().strip_suffix(':').map(|_| ""))
 }
 
+/// Where gdb's pager prompt starts in a line (gdb 7.12+ and the older wording): the first
+/// `--Type <RET> for more, q to quit, c to continue without paging--`, else the first
+/// `---Type <return> to continue, or q <return> to quit---`.
+///
+/// Every line goes through this, so it is not two `str::find`s (each builds a substring
+/// searcher, two thirds of a whole run's instructions): both prompts hold `Type <` after
+/// dashes, and a `T` is rare in a backtrace; memchr finds the candidates.
+pub fn pager_prompt(l: &str) -> Option<usize> {
+    const NEW: &str = "--Type <RET> for more, q to quit, c to continue without paging--";
+    const OLD: &str = "---Type <return> to continue, or q <return> to quit---";
+    let b = l.as_bytes();
+    let mut old = None;
+    for i in memchr::memchr_iter(b'T', b) {
+        if i >= 2 && b[i - 2..].starts_with(NEW.as_bytes()) {
+            return Some(i - 2);
+        }
+        if old.is_none() && i >= 3 && b[i - 3..].starts_with(OLD.as_bytes()) {
+            old = Some(i - 3);
+        }
+    }
+    old
+}
+
 /// Cleans one line: escapes, CR, timestamp prefix, quote prefixes. Returns the text and marks.
 pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     let raw = raw.strip_suffix('\r').unwrap_or(raw);
