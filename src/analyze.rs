@@ -80,8 +80,10 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
                 stop: Some(si),
             });
         }
-        // lldb prints the fault address with the stop reason; it has no `$_siginfo` to add.
-        if s.reason.address.is_none() && !lldb {
+        // lldb prints the fault address with the stop reason; it has no `$_siginfo` to add. A
+        // signal sent with kill/raise (si_code <= 0, known) has no fault address to print.
+        let sent = s.reason.si_code.is_some_and(|c| c <= 0);
+        if s.reason.address.is_none() && !lldb && !sent {
             out.push(MissingEvidence {
                 what: "the fault address is not in the dump".into(),
                 command: cmd("p $_siginfo", "thread siginfo"),

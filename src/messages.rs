@@ -92,7 +92,13 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("GC error (probable corruption)") {
         return Some(MessageKind::GcCorruption);
     }
-    if t.starts_with("LLVM ERROR:") || t.starts_with("fatal runtime error:") || t.starts_with("fatal error: ") {
+    // Rust's guard-page handler, before its `fatal runtime error: stack overflow`:
+    // `thread 'main' has overflowed its stack` (1.89+: `thread 'main' (26319) has …`).
+    if t.starts_with("LLVM ERROR:")
+        || t.starts_with("fatal runtime error:")
+        || t.starts_with("fatal error: ")
+        || (t.starts_with("thread '") && t.ends_with(" has overflowed its stack"))
+    {
         return Some(MessageKind::FatalError);
     }
     None

@@ -295,3 +295,167 @@ fn a_backtrace_ending_where_the_canary_failed_is_cut_by_the_overflow() {
     let (rules, _) = read(&whole);
     assert!(!rules.contains(&"corrupt-backtrace"), "{rules:?}");
 }
+
+/// The whole parse: frames of the first stop's thread 1, and the lines not understood.
+fn frames_and_unread(text: &str) -> (Vec<(String, Option<String>, Option<u32>)>, Vec<String>) {
+    let p = tracecheck::input::parse(text);
+    let frames = p.trace.stops.last().and_then(|s| s.threads.first()).map(|t| {
+        t.frames.iter().map(|f| (f.function_name().to_string(), f.file.as_deref().map(String::from), f.line)).collect()
+    });
+    (frames.unwrap_or_default(), p.diagnostics.unrecognized.iter().map(|u| u.text.clone()).collect())
+}
+
+/// Cut from `cpp-noexcept-throw.lldb.txt`: a `main=` argument whose summary names the
+/// inlined chain at `main`'s pc, one location a line.
+const MULTILINE_ARG: &str = "\
+(lldb) bt all
+* thread #1, name = 'cpp-noexcept-th', stop reason = signal SIGABRT
+  * frame #0: 0x00007ffff7aa8eec libc.so.6`__pthread_kill_implementation(threadid=<unavailable>, signo=6, no_tid=<unavailable>) at pthread_kill.c:44:76
+    frame #8: 0x0000555555555326 cpp-noexcept-throw`main at cpp-noexcept-throw.cpp:18:25
+    frame #9: 0x00007ffff7a4524a libc.so.6`__libc_start_call_main(main=(cpp-noexcept-throw`main [inlined] std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::_M_local_data() at cpp-noexcept-throw.cpp:16
+cpp-noexcept-throw`main [inlined] std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::basic_string(char const*, std::allocator<char> const&) at basic_string.h:635:21
+cpp-noexcept-throw`main at cpp-noexcept-throw.cpp:17:36), argc=1, argv=0x00007fffffffed78) at libc_start_call_main.h:58:16
+    frame #10: 0x0000555555555131 cpp-noexcept-throw`_start + 33
+";
+
+#[test]
+fn a_frame_whose_argument_summary_spans_lines_is_one_frame() {
+    let (frames, unread) = frames_and_unread(MULTILINE_ARG);
+    assert!(unread.is_empty(), "{unread:?}");
+    let names: Vec<&str> = frames.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["__pthread_kill_implementation", "main", "__libc_start_call_main", "_start"]);
+    // Its location is its own (`libc_start_call_main.h:58`), not the argument's first line.
+    assert_eq!((frames[2].1.as_deref(), frames[2].2), (Some("libc_start_call_main.h"), Some(58)));
+    // The same summary as the last line of the input: read at the end.
+    let cut = MULTILINE_ARG.lines().take(7).collect::<Vec<_>>().join("\n");
+    let (frames, unread) = frames_and_unread(&cut);
+    assert!(unread.is_empty(), "{unread:?}");
+    assert_eq!(frames.last().map(|f| f.0.as_str()), Some("__libc_start_call_main"));
+}
+
+#[test]
+fn an_open_parenthesis_in_a_string_or_char_argument_opens_nothing() {
+    // Look-alike: `(` inside a string or character argument is no unbalanced summary; the
+    // next frame line is read as a frame of its own, not glued on.
+    let t = "\
+(lldb) bt
+* thread #1, name = 'p', stop reason = signal SIGSEGV: invalid address (fault address: 0x0)
+  * frame #0: 0x0000555555555155 p`parse(s=\"f(x\", open='(') at p.c:3:5
+    frame #1: 0x0000555555555199 p`main at p.c:9:3
+";
+    let (frames, unread) = frames_and_unread(t);
+    assert!(unread.is_empty(), "{unread:?}");
+    let names: Vec<&str> = frames.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["parse", "main"]);
+    assert_eq!(frames[0].2, Some(3));
+}
+
+#[test]
+fn lldbs_own_remarks_and_tables_are_read() {
+    // Cut from `go-nil.lldb.txt`, `inline-chain-o3.lldb.txt`, `avx2-null.lldb.txt` and the
+    // register reads of every x86-64 lldb recording.
+    let t = "\
+(lldb) process handle SIGURG -s false -n false -p true
+This version of LLDB has no plugin for the language \"go\". Inspection of frame variables will be limited.
+NAME         PASS   STOP   NOTIFY
+===========  =====  =====  ======
+SIGURG       true   false  false
+(lldb) continue
+Process 17633 resuming
+Process 17633 stopped
+* thread #1, name = 'avx2-null', stop reason = signal SIGSEGV: invalid address (fault address: 0x0)
+    frame #0: 0x0000555555555150 avx2-null`sum8(p=0x0000000000000000) at avx2-null.c:12:9
+   11  	    __m256 s = _mm256_loadu_ps(p);
+-> 12  	    s = _mm256_add_ps(s, s);
+    	        ^
+   13  	    return s;
+   14  	}
+   15
+(lldb) register read
+General Purpose Registers:
+       rax = 0x0000000000000000
+       rip = 0x00005555555551b1  inline-chain-o3`total_weight + 33 [inlined] branch_weight + 7 at inline-chain-o3.c:11:88
+  inline-chain-o3`total_weight + 26 [inlined] tree_weight + 3 at inline-chain-o3.c:12:73
+  inline-chain-o3`total_weight + 23 at inline-chain-o3.c:18:14
+    rflags = 0x0000000000010216
+
+16 registers were unavailable.
+";
+    let (frames, unread) = frames_and_unread(t);
+    assert!(unread.is_empty(), "{unread:?}");
+    assert_eq!(frames.len(), 1);
+    let p = tracecheck::input::parse(t);
+    assert_eq!(p.trace.stops[0].threads[0].registers.get(&0).and_then(|r| r.get("rip")), Some(0x5555555551b1));
+    // A number alone is program output unless it closes a source listing; and the remark's
+    // words elsewhere are not lldb's.
+    let t2 = "\
+(lldb) run
+Process 1 launched: '/tmp/p' (x86_64)
+15
+   15
+16 registers were unavailable
+NAME PASS
+";
+    let (_, unread) = frames_and_unread(t2);
+    assert_eq!(unread, ["15", "   15", "16 registers were unavailable", "NAME PASS"]);
+}
+
+#[test]
+fn a_stop_shown_after_gdb_remote_shows_its_disassembly() {
+    // Cut from `a64-x20-ok.lldb.txt` (qemu-user's gdb stub).
+    let t = "\
+(lldb) gdb-remote 23990
+Process 1 stopped
+* thread #1, stop reason = signal SIGTRAP
+    frame #0: 0x0000000000400580 a64-x20-ok`_start
+a64-x20-ok`_start:
+->  0x400580 <+0>:  nop    
+    0x400584 <+4>:  mov    x29, #0x0
+";
+    let p = tracecheck::input::parse(t);
+    assert!(p.diagnostics.unrecognized.is_empty(), "{:?}", p.diagnostics.unrecognized);
+    let d = &p.trace.stops[0].disassembly;
+    assert_eq!(d.len(), 2);
+    assert_eq!(d[0].location.as_deref(), Some("_start+0"));
+}
+
+#[test]
+fn a_panics_own_backtrace_in_a_debugger_session_is_read_and_not_kept() {
+    // Cut from `rust-drop-panic.gdb.txt`: the panic hook's backtrace is the program's stderr;
+    // the debugger's backtrace of the abort that follows is the one kept.
+    let t = "\
+(gdb) run
+thread 'main' (836) panicked at src/rust-drop-panic.rs:11:13:
+flush failed with 3 pending writes
+stack backtrace:
+   0:     0x555555591f2a - std[e28293b1aa0f68bd]::backtrace_rs::backtrace::libunwind::trace
+                               at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/../../backtrace/src/backtrace/libunwind.rs:117:9
+  16:     0x55555556869e - <rust_drop_panic::FlushOnDrop as core::ops::drop::Drop>::drop::hcffcb84ca7a496b6
+                               at ./src/rust-drop-panic.rs:11:13
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+wrote 3 records
+
+Program received signal SIGABRT, Aborted.
+(gdb) bt
+#0  __pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44
+#1  0x00007ffff7e3ef4f in __pthread_kill_internal (signo=6, threadid=<optimized out>) at ./nptl/pthread_kill.c:78
+";
+    let p = tracecheck::input::parse(t);
+    let unread: Vec<&str> = p.diagnostics.unrecognized.iter().map(|u| u.text.as_str()).collect();
+    // The program's own line after the backtrace is not Rust's.
+    assert_eq!(unread, ["wrote 3 records"]);
+    assert_eq!(p.trace.stops.len(), 1);
+    let names: Vec<&str> = p.trace.stops[0].threads[0].frames.iter().map(|f| f.function_name()).collect();
+    assert_eq!(names, ["__pthread_kill_implementation", "__pthread_kill_internal"]);
+    // The same report on its own (no debugger) is the only backtrace there is: its frames are kept.
+    let alone = t.split("wrote 3 records").next().unwrap().replace("(gdb) run\n", "");
+    let p = tracecheck::input::parse(&alone);
+    let names: Vec<&str> = p.trace.stops[0].threads[0].frames.iter().map(|f| f.function_name()).collect();
+    assert_eq!(
+        names,
+        [
+            "std::backtrace_rs::backtrace::libunwind::trace",
+            "<rust_drop_panic::FlushOnDrop as core::ops::drop::Drop>::drop"
+        ]
+    );
+}

@@ -29,6 +29,7 @@ impl Builder {
         if let Some(p) = self.pending_print.take() {
             self.finish_print(p);
         }
+        lldb::flush_pending_frame(&mut self);
         julia::finish(&mut self);
         // A lone `p $_siginfo._sifields._sigfault.si_addr` is the fault address when the kernel
         // reported a page fault (si_code > 0, not SI_KERNEL), as a whole `p $_siginfo` is.

@@ -38,6 +38,8 @@ pub(crate) enum LldbCmd {
     Images,
     /// `memory region ADDR`: one `[0x…-0x…) rw- [stack]` row.
     MemoryRegion,
+    /// `process handle SIGSEGV -s false …`: the `NAME PASS STOP NOTIFY` table.
+    ProcessHandle,
     Other,
 }
 
@@ -57,6 +59,11 @@ pub(crate) struct LldbState {
     pub disasm_function: Option<Box<str>>,
     /// Inside a multi-line `frame variable` value.
     pub var_depth: i32,
+    /// A frame line whose arguments go on over the next lines (a function pointer's summary
+    /// names its inlined chain, one location a line), with its first line's number.
+    pub pending_frame: Option<(String, u32)>,
+    /// The number of the last source listing line read (`   20  \t…`).
+    pub source_line: u32,
 }
 
 /// Called by `Builder::command` for every echoed command.
@@ -76,6 +83,9 @@ pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str])
         ("register", "read") | ("re", "r") => LldbCmd::Registers,
         ("memory", "read") | ("x", _) | ("me", "r") => memory_cmd(head, rest),
         ("disassemble" | "di" | "dis", _) => LldbCmd::Disassemble,
+        // A stop is shown after connecting or attaching too (`gdb-remote 1234`: qemu's stub).
+        ("gdb-remote" | "attach", _) | ("process", "attach" | "connect") => LldbCmd::Run,
+        ("process", "handle") => LldbCmd::ProcessHandle,
         ("frame" | "f", "select") | ("up" | "down", _) => LldbCmd::FrameSelect,
         ("frame", "variable") | ("v" | "var", _) => LldbCmd::FrameVariable,
         ("thread", "list") => LldbCmd::ThreadList,
@@ -89,6 +99,7 @@ pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str])
     b.lldb.frames_thread = None;
     b.lldb.disasm_function = None;
     b.lldb.var_depth = 0;
+    flush_pending_frame(b);
     match (verb, sub, rest.get(1).and_then(|k| k.parse::<u32>().ok())) {
         ("frame" | "f", "select", Some(k)) => b.lldb.selected_frame = k,
         ("up", _, _) => b.lldb.selected_frame += sub.parse::<u32>().unwrap_or(1),
@@ -169,6 +180,13 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return put_thread_header(b, h, n);
     }
     if let Some(f) = frame_line(t) {
+        // A summary printed over several lines (`main=(prog`main [inlined] … at f.cc:16` and
+        // the rest of the chain below) is read when its parentheses close.
+        if paren_balance(t) > 0 {
+            b.lldb.pending_frame = Some((t.to_string(), n));
+            b.saw(Format::Lldb);
+            return true;
+        }
         put_frame(b, f, n);
         return true;
     }
@@ -237,9 +255,37 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         return true;
     }
+    // lldb's remark on a language it has no plugin for (`"go"`, `"assembler"`, `"fortran90"`),
+    // and on an address in code without a line (`Note: this address is compiler-generated
+    // code in function f that has no source code associated with it.`).
+    if (t.starts_with("This version of LLDB has no plugin for the language \"")
+        && t.ends_with("Inspection of frame variables will be limited."))
+        || (t.starts_with("Note: this address is compiler-generated code in function ")
+            && t.ends_with(" that has no source code associated with it."))
+    {
+        return true;
+    }
     match b.lldb.cmd.clone() {
         LldbCmd::Registers => {
             if let Some(()) = register_line(b, t, n) {
+                return true;
+            }
+            // A value's symbol annotation naming an inlined chain goes on under it, one
+            // location a line: `  prog`total_weight + 26 [inlined] tree_weight + 3 at t.c:12:73`.
+            if l.starts_with("  ")
+                && let Some((module, rest)) = t.split_once('`')
+                && !module.is_empty()
+                && !module.contains(' ')
+                && (rest.contains(" at ") || rest.contains(" [inlined] "))
+            {
+                return true;
+            }
+            // `16 registers were unavailable.` closes a register set lldb could not read.
+            if let Some(count) =
+                t.strip_suffix(" registers were unavailable.").or_else(|| t.strip_suffix(" register was unavailable."))
+                && !count.is_empty()
+                && count.bytes().all(|c| c.is_ascii_digit())
+            {
                 return true;
             }
             if t.ends_with("Registers:") || t.ends_with("Extensions:") || t.ends_with("State:") {
@@ -266,6 +312,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 return true;
             }
         }
+        LldbCmd::ProcessHandle => {
+            if is_signal_handling_row(t) {
+                return true;
+            }
+        }
         LldbCmd::Images => {
             if let Some(()) = image_row(b, t, n) {
                 return true;
@@ -281,9 +332,111 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     if is_source_line(l) {
+        b.lldb.source_line = n;
+        return true;
+    }
+    // The listing's last line when it is empty: its number alone (`   31`, trailing blanks
+    // trimmed), right after another listing line.
+    if b.lldb.source_line != 0
+        && b.lldb.source_line.checked_add(1) == Some(n)
+        && l.starts_with(' ')
+        && t.bytes().all(|c| c.is_ascii_digit())
+    {
         return true;
     }
     false
+}
+
+/// `process handle`'s table: `NAME         PASS   STOP   NOTIFY`, its `=====` rule, and a row
+/// per signal (`SIGSEGV      true   false  false`).
+fn is_signal_handling_row(t: &str) -> bool {
+    let mut w = t.split_whitespace();
+    match (w.next(), w.next(), w.next(), w.next(), w.next()) {
+        (Some("NAME"), Some("PASS"), Some("STOP"), Some("NOTIFY"), None) => true,
+        (Some(a), Some(_), Some(_), Some(_), None) if a.bytes().all(|c| c == b'=') => {
+            t.bytes().all(|c| c == b'=' || c == b' ')
+        }
+        (Some(sig), Some(p), Some(s), Some(no), None) => {
+            sig.starts_with("SIG") && [p, s, no].iter().all(|v| matches!(*v, "true" | "false"))
+        }
+        _ => false,
+    }
+}
+
+/// Open parentheses minus closed ones outside double-quoted strings and character literals
+/// (`c='('`, `c='\\('`).
+fn paren_balance(t: &str) -> i32 {
+    let b = t.as_bytes();
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') => i += 3,
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    depth
+}
+
+/// The first `needle` at parenthesis depth 0.
+fn find_outside_parens(s: &str, needle: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(p) = s[from..].find(needle) {
+        let at = from + p;
+        if paren_balance(&s[..at]) == 0 {
+            return Some(at);
+        }
+        from = at + needle.len();
+    }
+    None
+}
+
+/// The longest summary a frame line is allowed to continue over.
+const MAX_FRAME_CONTINUATION: usize = 16 * 1024;
+
+/// A line after a frame line whose parentheses are still open: part of that frame, unless it
+/// starts something else (a frame, a thread, a prompt). Returns whether the line was taken.
+pub(crate) fn frame_continues(b: &mut Builder, l: &str, n: u32) -> bool {
+    let t = l.trim();
+    let starts_other = t.is_empty()
+        || t.starts_with("frame #")
+        || t.starts_with("* ")
+        || t.starts_with("thread #")
+        || t.starts_with('(')
+        || t.starts_with("Process ")
+        || t.starts_with("->")
+        || is_source_line(l);
+    let Some((text, _)) = b.lldb.pending_frame.as_mut() else { return false };
+    if starts_other || text.len() + t.len() > MAX_FRAME_CONTINUATION {
+        flush_pending_frame(b);
+        return false;
+    }
+    text.push(' ');
+    text.push_str(t);
+    if paren_balance(text) <= 0 {
+        flush_pending_frame(b);
+    }
+    let _ = n;
+    true
+}
+
+/// Reads a pending multi-line frame as it stands (its parentheses closed, or the input moved
+/// on).
+pub(crate) fn flush_pending_frame(b: &mut Builder) {
+    let Some((text, n)) = b.lldb.pending_frame.take() else { return };
+    if let Some(f) = frame_line(&text) {
+        put_frame(b, f, n);
+    }
 }
 
 fn set_arch(b: &mut Builder, a: &str) {
@@ -610,7 +763,9 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
     {
         rest = name;
     }
-    if let Some(p) = rest.find(" [inlined] ") {
+    // `outer + 12 [inlined] inner(…)`: the mark outside any argument list (an argument's
+    // summary may name an inlined chain of its own).
+    if let Some(p) = find_outside_parens(rest, " [inlined] ") {
         f.inlined = true;
         rest = &rest[p + 11..];
     }

@@ -313,7 +313,10 @@ impl Builder {
             }
             r.si_code = info.code.or(r.si_code);
             let signo = r.signo.unwrap_or(0);
-            if crate::model::signals::has_fault_address(signo) {
+            // si_addr is the fault address only when the kernel raised the signal (si_code > 0);
+            // for a signal sent with kill/tgkill/sigqueue (SI_USER 0, SI_TKILL -6, …) the same
+            // word is the sender's pid.
+            if crate::model::signals::has_fault_address(signo) && info.code.is_none_or(|c| c > 0) {
                 r.address = info.addr.map(Address).or(r.address);
             }
             r.span.extend_to(p.span.last);

@@ -146,6 +146,10 @@ impl Builder {
                 return true;
             }
         }
+        // An lldb frame line whose argument summary goes on over the next lines.
+        if self.lldb.pending_frame.is_some() && lldb::frame_continues(self, l, n) {
+            return true;
+        }
         // A multi-line printed value.
         if self.pending_print.is_some() {
             self.print_continue(l, n);

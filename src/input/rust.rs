@@ -37,6 +37,9 @@ pub(crate) struct RustState {
     /// Inside a pre-1.73 payload (`panicked at 'assertion failed: …`) that went on past its
     /// header line: it ends at the line closing it with `', FILE:LINE:COL`.
     quoted: bool,
+    /// Inside the program's own `stack backtrace:` printed into a debugger session (the
+    /// debugger's backtrace of the same abort is the one read).
+    program_frames: bool,
 }
 
 /// The end of a pre-1.73 panic payload: `…', src/main.rs:8:12`.
@@ -156,7 +159,25 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return false;
     }
     // Inside a debugger session the program's stderr is the debugger's business (its stop
-    // follows); this reader is for the runtime's report on its own.
+    // follows); this reader is for the runtime's report on its own. The backtrace the panic
+    // hook prints there (`RUST_BACKTRACE=1`) is the program's output, read and not kept: the
+    // debugger's own backtrace of the abort follows.
+    let debugger = b.formats_has(Format::Gdb) || b.formats_has(Format::Rr) || b.formats_has(Format::Lldb);
+    if debugger {
+        if b.rust.program_frames {
+            if t.starts_with("at ") && file_line(&t[3..]).is_some()
+                || frame_line(t).is_some()
+                || t.starts_with("note: Some details are omitted")
+            {
+                return true;
+            }
+            b.rust.program_frames = false;
+        } else if t == "stack backtrace:" {
+            b.rust.payload = false;
+            b.rust.program_frames = true;
+            return true;
+        }
+    }
     if b.formats_has(Format::Gdb) || b.formats_has(Format::Rr) {
         return false;
     }
