@@ -287,12 +287,59 @@ pub(super) fn looks_like_value(l: &str) -> bool {
 
 pub(super) fn brace_depth(s: &str) -> i32 {
     // Outside strings only `"`, `{` and `}` count; inside, a backslash skips the next byte
-    // and `"` closes. Eight bytes without any of those are stepped over at once (SWAR; each
-    // byte test is exact), the rest byte by byte: the same walk in fewer steps.
+    // and `"` closes. On x86-64, 16 bytes at a time with SSE2: outside a string the braces
+    // before the first `"` of a block are counted at once, inside one the walk jumps to the
+    // next `"` or backslash; the last < 16 bytes (and everything elsewhere) go through
+    // `brace_depth_from`.
     let b = s.as_bytes();
-    let mut d = 0;
-    let mut in_str = false;
-    let mut i = 0;
+    let (mut d, mut in_str, mut i) = (0i32, false, 0usize);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        #[inline(always)]
+        fn eq_mask(v: __m128i, c: u8) -> u32 {
+            // SAFETY: SSE2 is part of x86-64.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32 }
+        }
+        while i + 16 <= b.len() {
+            // SAFETY: SSE2 is part of x86-64; the load reads b[i..i + 16].
+            let v = unsafe { _mm_loadu_si128(b.as_ptr().add(i).cast()) };
+            let quote = eq_mask(v, b'"');
+            if in_str {
+                let stop = quote | eq_mask(v, b'\\');
+                if stop == 0 {
+                    i += 16;
+                    continue;
+                }
+                let p = stop.trailing_zeros() as usize;
+                if quote & (1 << p) != 0 {
+                    in_str = false;
+                    i += p + 1;
+                } else {
+                    i += p + 2;
+                }
+            } else {
+                let (open, close) = (eq_mask(v, b'{'), eq_mask(v, b'}'));
+                if quote == 0 {
+                    d += open.count_ones() as i32 - close.count_ones() as i32;
+                    i += 16;
+                    continue;
+                }
+                let p = quote.trailing_zeros();
+                let before = (1u32 << p) - 1;
+                d += (open & before).count_ones() as i32 - (close & before).count_ones() as i32;
+                in_str = true;
+                i += p as usize + 1;
+            }
+        }
+    }
+    brace_depth_from(b, i, d, in_str)
+}
+
+/// The walk of [`brace_depth`] from byte `i` on, with depth `d` and string state `in_str`
+/// so far: eight bytes without a `"`, `{`, `}` (in a string: `"`, backslash) are stepped
+/// over at once (SWAR; each byte test is exact), the rest byte by byte.
+fn brace_depth_from(b: &[u8], mut i: usize, mut d: i32, mut in_str: bool) -> i32 {
     let n = b.len();
     while i < n {
         while i + 8 <= n {
