@@ -7,7 +7,6 @@ use std::borrow::Cow;
 /// The longest text kept waiting for the rest of its line after a pager prompt.
 const PAGER_HEAD_MAX: usize = 8 * 1024;
 
-
 impl Builder {
     pub(super) fn feed(&mut self, raw: &str, n: u32) {
         self.diag.lines_total += 1;

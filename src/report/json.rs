@@ -969,7 +969,22 @@ mod tests {
     /// against serde_json's escaping with the invisible characters shown as `\\uXXXX`.
     #[test]
     fn escaped_matches_serde_json() {
-        let pieces = ["a", "\"", "\\\\", "\n", "\u{1}", "\u{1f}", "é", "\u{202e}", "\u{200b}", "\u{feff}", "\u{e000}", "≠", "0123456789abcdef", " "];
+        let pieces = [
+            "a",
+            "\"",
+            "\\\\",
+            "\n",
+            "\u{1}",
+            "\u{1f}",
+            "é",
+            "\u{202e}",
+            "\u{200b}",
+            "\u{feff}",
+            "\u{e000}",
+            "≠",
+            "0123456789abcdef",
+            " ",
+        ];
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..20_000 {
             let mut t = String::new();
