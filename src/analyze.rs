@@ -10,10 +10,60 @@ pub use crate::model::{Culprit, InputReport, Report};
 pub use crate::roles::{crash_line, culprit, is_machinery, named_culprit};
 
 pub fn analyze(path: &str, parsed: Parsed, sel: &Selection) -> InputReport {
-    let culprits: Vec<Option<Culprit>> = parsed.trace.stops.iter().map(culprit).collect();
+    let mut culprits: Vec<Option<Culprit>> = parsed.trace.stops.iter().map(culprit).collect();
+    go_runtime_abort_culprits(&parsed.trace, &mut culprits);
     let findings = rules::run_with_culprits(&parsed.trace, sel, &culprits);
     let missing_evidence = missing_evidence(&parsed.trace, &findings, sel);
     InputReport { path: path.to_string(), parsed, findings, culprits, raw: None, missing_evidence }
+}
+
+/// Go's runtime dies by raising SIGABRT on itself after printing its report
+/// (`GOTRACEBACK=crash`, the setting that makes Go programs leave cores, or `fatal error: …`
+/// under a debugger): the debugger's stop is then in the runtime's own frames
+/// (`runtime.raise` ← `runtime.dieFromSignal` ← `runtime.crash` ← `runtime.fatalthrow` ← … on
+/// the system stack, where unwinding ends), and the goroutine that failed is in the report the
+/// runtime printed just before, an earlier stop of the same input. That report's culprit is
+/// the abort's culprit, named by the report (the backtrace does not reach it).
+fn go_runtime_abort_culprits(trace: &Trace, culprits: &mut [Option<Culprit>]) {
+    const DYING: &[&str] = &["raise", "raiseproc", "dieFromSignal", "crash", "fatalthrow", "fatalpanic", "abort"];
+    let go_runtime = |f: &Frame| f.function.as_deref().is_none_or(|n| n.starts_with("runtime."));
+    for i in 0..trace.stops.len() {
+        let stop = &trace.stops[i];
+        if stop.reason.kind != StopKind::Signal || stop.reason.signo != Some(6) {
+            continue;
+        }
+        let Some(th) = stop.crashed_thread() else { continue };
+        let dying = th.frames.iter().any(|f| {
+            f.function
+                .as_deref()
+                .and_then(|n| n.strip_prefix("runtime."))
+                .is_some_and(|n| DYING.contains(&n.trim_end_matches(".abi0")))
+        });
+        if th.frames.is_empty() || !dying || !th.frames.iter().all(go_runtime) {
+            continue;
+        }
+        // The latest earlier stop that is the Go runtime's report (goroutine threads) with a
+        // culprit that is a named frame outside the runtime.
+        let report = (0..i).rev().find_map(|j| {
+            let s = &trace.stops[j];
+            let c = culprits[j].as_ref()?;
+            let (rt, f) = crate::roles::named_culprit(s)?;
+            (rt.id.starts_with("goroutine") && c.named_by_message.is_none() && !go_runtime(f)).then_some(f)
+        });
+        let Some(f) = report else { continue };
+        let Some(function) = f.function.as_deref() else { continue };
+        culprits[i] = Some(Culprit {
+            thread: th.id.to_string(),
+            position: 0,
+            index: th.frames[0].index,
+            named_by_message: Some(MessageSite {
+                function: function.to_string(),
+                file: f.file.as_deref().map(str::to_string),
+                line: f.line,
+                source: "the Go runtime's report before the abort",
+            }),
+        });
+    }
 }
 
 /// Rules that read the faulting instruction.

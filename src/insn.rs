@@ -710,7 +710,13 @@ impl X86Text {
         let any_reg = self.operands.iter().any(reg_op);
         let dest = self.destination().is_some_and(reg_op);
         let rsp = reg == "rsp";
-        let string_op = ["movs", "stos", "lods", "scas", "cmps", "ins", "outs"].iter().any(|s| m.starts_with(s))
+        // The string instructions themselves (`movsb`, `stosq`, `rep movsl`, Intel `movsd`),
+        // not the sign-extending moves that share their prefix (`movslq %eax,%rdx`, `movsbl`,
+        // `movsx`, `movsxd`), which write their destination register.
+        let string_mnemonic = ["movs", "stos", "lods", "scas", "cmps", "ins", "outs"]
+            .iter()
+            .any(|s| m == *s || m.strip_prefix(s).is_some_and(|r| matches!(r, "b" | "w" | "d" | "l" | "q")));
+        let string_op = string_mnemonic
             && self.operands.iter().all(|o| match o {
                 X86Operand::Mem(mm) => matches!(mm.base.as_deref(), Some("rsi" | "rdi" | "esi" | "edi")),
                 X86Operand::Reg { gpr, .. } => *gpr == "rax" || *gpr == "rdx",

@@ -60,6 +60,9 @@ const HEAP: &[&str] = &[
     "malloc(): smallbin double linked list corrupted",
     "malloc(): largebin double linked list corrupted",
     "tcache_thread_shutdown(): unaligned",
+    // tcmalloc: `src/tcmalloc.cc:333] Attempt to free invalid pointer 0x…`.
+    "] Attempt to free invalid pointer",
+    "] Attempt to realloc invalid pointer",
     "*** Error in `",
 ];
 
@@ -79,6 +82,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("terminate called after throwing an instance of")
         || t.starts_with("terminate called without an active exception")
         || t.starts_with("terminate called recursively")
+        || t.starts_with("FATAL: exception not rethrown")
     {
         return Some(MessageKind::UncaughtException);
     }
@@ -227,6 +231,11 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::TerminateWithoutException
     } else if t.starts_with("terminate called") && t.contains("recursively") {
         MessageDetail::TerminateRecursively
+    } else if t.strip_prefix("fatal error: concurrent map ").is_some_and(|r| r.ends_with("map write") || r == "writes")
+    {
+        MessageDetail::GoMapRace
+    } else if t.starts_with("FATAL: exception not rethrown") {
+        MessageDetail::ForcedUnwindNotRethrown
     } else if t.contains("longjmp causes uninitialized stack frame") {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
@@ -251,6 +260,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::StackOverflow
     } else if t.starts_with("runtime: ") && t.contains("unexpected return pc for ") && t.contains(" called from ") {
         MessageDetail::UnexpectedReturnPc
+    } else if t.contains("Hint: this fault was caused by a dereference of a high value address") {
+        MessageDetail::HighValueAddress
     } else {
         return None;
     })
@@ -345,10 +356,41 @@ pub fn typed(m: &mut crate::model::Message) {
         payload: h.payload.map(Into::into),
     });
     m.thrown = thrown_type(&m.text).map(Into::into);
+    m.pointer = if m.detail == Some(MessageDetail::InvalidFree) { freed_pointer(&m.text) } else { None };
+}
+
+/// The last `0x…` word of an invalid-free message: the pointer passed to free.
+fn freed_pointer(t: &str) -> Option<u64> {
+    t.split(|c: char| c.is_whitespace() || c == '*').rev().find_map(|w| {
+        let h = w.strip_prefix("0x")?;
+        if h.is_empty() || h.len() > 16 || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        u64::from_str_radix(h, 16).ok()
+    })
 }
 
 /// A glibc malloc assertion (`malloc.c:2379: sysmalloc: Assertion … failed`) reports a
 /// damaged heap, not a failed program invariant.
+/// An assertion inside glibc outside malloc: nptl's checks on pthread objects
+/// (`pthread_mutex_lock.c:94: ___pthread_mutex_lock: Assertion \`mutex->__data.__owner == 0'
+/// failed.`) and the dynamic loader's (`dl-open.c`, `_dl_…`).
+pub fn is_glibc_internal_assertion(a: &crate::model::AssertionText) -> bool {
+    let file = a.file.as_deref().map(|f| f.rsplit('/').next().unwrap_or(f));
+    let glibc_file = file.is_some_and(|f| {
+        f.ends_with(".c") && (f.starts_with("pthread_") || f.starts_with("dl-") || f == "rtld.c" || f == "tpp.c")
+    });
+    let glibc_fn = a.function.as_deref().is_some_and(|f| {
+        let f = f.trim_start_matches('_');
+        f.starts_with("pthread_mutex")
+            || f.starts_with("pthread_cond")
+            || f.starts_with("pthread_rwlock")
+            || f.starts_with("dl_")
+            || f.starts_with("GI___pthread")
+    });
+    glibc_file && (glibc_fn || a.function.is_none())
+}
+
 pub fn is_malloc_assertion(a: &crate::model::AssertionText) -> bool {
     {
         a.file.as_deref().is_some_and(|f| f.ends_with("malloc.c") || f.ends_with("arena.c"))
@@ -401,6 +443,7 @@ mod tests {
             ("*** longjmp causes uninitialized stack frame ***: terminated", Some(D::LongjmpCheck)),
             ("terminate called without an active exception", Some(D::TerminateWithoutException)),
             ("terminate called recursively", Some(D::TerminateRecursively)),
+            ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
             ("terminate called after throwing an instance of 'std::out_of_range'", None),
             ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
             ("  what():  double free", Some(D::ExceptionWhat)),

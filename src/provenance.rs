@@ -105,16 +105,28 @@ pub fn decode_function(trace: &Trace, start: u64, max: usize) -> Option<Vec<Deco
     if n == 0 {
         return None;
     }
+    // Where the function ends, when its CFI says: the straight-line walk must not run on into
+    // the next function after a tail call (`jmp other_function`) or a call that does not return.
+    let end = mem.0.function_range(start).filter(|&(s, _)| s == start).map(|(_, e)| e);
     let mut dec = Decoder::with_ip(64, &buf[..n], start, DecoderOptions::NONE);
     let mut out = Vec::new();
     while dec.can_decode() && out.len() < max {
+        if end.is_some_and(|e| dec.ip() >= e) {
+            return (!out.is_empty()).then_some(out);
+        }
         let insn = dec.decode();
         if insn.is_invalid() {
             break;
         }
         let ret = matches!(insn.code(), Code::Retnq | Code::Retnq_imm16);
+        // A direct unconditional jump out of the function: a tail call, after which this
+        // function's own code ends.
+        let tail = matches!(insn.code(), Code::Jmp_rel8_64 | Code::Jmp_rel32_64) && {
+            let t = insn.near_branch_target();
+            t < start || end.is_some_and(|e| t >= e)
+        };
         out.push(Decoded { address: insn.ip(), text: format(&insn), insn });
-        if ret {
+        if ret || tail {
             return Some(out);
         }
     }

@@ -118,9 +118,15 @@ pub fn decode_function(trace: &Trace, start: u64, max: usize) -> Option<Vec<Deco
     }
     let mut buf = vec![0u8; max * 4];
     let n = mem.0.read(start, &mut buf) / 4 * 4;
+    // Where the function ends, when its CFI says (see the x86-64 `decode_function`).
+    let end = mem.0.function_range(start).filter(|&(s, _)| s == start).map(|(_, e)| e);
     let mut out = Vec::new();
     for (k, w) in buf[..n].chunks_exact(4).enumerate() {
-        let d = decode_word([w[0], w[1], w[2], w[3]], start + 4 * k as u64)?;
+        let at = start + 4 * k as u64;
+        if end.is_some_and(|e| at >= e) {
+            return (!out.is_empty()).then_some(out);
+        }
+        let d = decode_word([w[0], w[1], w[2], w[3]], at)?;
         let ret = d.insn.opcode == Opcode::RET;
         out.push(d);
         if ret {

@@ -24,6 +24,9 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.contains("/libsanitizer/")
         || file.contains("compiler-rt/lib/")
         || module.contains("vgpreload_")
+        // valgrind's replacements of libc's string and allocation functions, named by their
+        // source file when valgrind prints `rindex (vg_replace_strmem.c:210)`.
+        || matches!(file.rsplit('/').next(), Some("vg_replace_strmem.c" | "vg_replace_malloc.c"))
     {
         return true;
     }

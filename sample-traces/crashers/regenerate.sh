@@ -56,7 +56,12 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      a64-x20-stale a64-x20-ok a64-clobber-x19 a64-cfi-slot a64-null-o2 julia-r13-intel
      push-slot-overrun push-slot-ok live-slot-smash live-slot-ok
      cgo-null cpp-bad-function-call tailcall-null-fnptr realign-callee-ok
-     cpp-vptr-null-call ubsan-trap-overflow avx2-null cpp-dtor-throw ctor-null fortran-bounds)
+     cpp-vptr-null-call ubsan-trap-overflow avx2-null cpp-dtor-throw ctor-null fortran-bounds
+     dlclose-stale omp-worker-null memcpy-null-src cpp-delete-mismatch realloc-invalid-size
+     thread-alloca-loop pthread-cancel-catchall cgo-callback-nil go-concurrent-map ac-flag-misaligned
+     cpp-coro-after-destroy a64-callee-heavy threads-handler-parked thread-deep-legal-64k
+     noreturn-longjmp-null fill-patterns-legal a64-tbi-tagged seccomp-sigsys mutex-owner-assert
+     sigfpe-float-trap)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -204,6 +209,35 @@ build_one() {
         gfortran "${map[@]}" -O1 -g "src/$n.f90" -o "$o" ;;
     ubsan-trap-overflow)
         clang "${map[@]}" -O2 -g -fsanitize=signed-integer-overflow -fsanitize-trap=all "src/$n.c" -o "$o" ;;
+    dlclose-stale)
+        gcc "${map[@]}" -O2 -g -fPIC -shared src/dlclose-stale-lib.c -o "$build/dlclose-stale.so"
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -ldl ;;
+    omp-worker-null)
+        gcc "${map[@]}" -O2 -g -fopenmp "src/$n.c" -o "$o" ;;
+    memcpy-null-src | ac-flag-misaligned | fill-patterns-legal | seccomp-sigsys)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    noreturn-longjmp-null)
+        # no padding between functions: the noreturn call's return address is the next function
+        gcc "${map[@]}" -O2 -g -fomit-frame-pointer -falign-functions=1 "src/$n.c" -o "$o" ;;
+    sigfpe-float-trap)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -lm ;;
+    cpp-delete-mismatch)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-coro-after-destroy)
+        g++ "${map[@]}" -std=c++20 -O2 -g "src/$n.cpp" -o "$o" ;;
+    realloc-invalid-size)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    thread-alloca-loop | threads-handler-parked | thread-deep-legal-64k | mutex-owner-assert)
+        gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
+    pthread-cancel-catchall)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
+    cgo-callback-nil)
+        # a module (go.mod), so that the Go runtime names files cgocallbacknil/…, not a path
+        (cd "src/$n" && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GOFLAGS=-mod=mod GO111MODULE=on \
+            CGO_ENABLED=1 go build -trimpath -o "$o" .) ;;
+    go-concurrent-map)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
+            go build -trimpath -o "$o" "$n.go") ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -217,7 +251,7 @@ prelude() {
         echo "handle SIGSEGV nostop noprint pass" ;;
     fork-child-null)
         echo "set follow-fork-mode child" ;;
-    altstack-handler-null)
+    altstack-handler-null | threads-handler-parked)
         echo "handle SIGUSR1 nostop noprint pass" ;;
     esac
 }
@@ -235,7 +269,8 @@ stack_kib() {
 gdb_commands() {
     local bt=bt
     case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
-        threads-mutex-null | handler-pthread-exit | cpp-thread-throw)
+        threads-mutex-null | handler-pthread-exit | cpp-thread-throw | omp-worker-null | thread-alloca-loop | \
+        pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
@@ -287,7 +322,7 @@ a64_build() {
     a64-clobber-x19 | a64-cfi-slot)
         aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
         "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
-    a64-null-o2) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-null-o2 | a64-callee-heavy | a64-tbi-tagged) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
     *) echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
 }
@@ -375,7 +410,7 @@ lldb_commands() {
 # Go's preemption signal (lldb stops on SIGURG; gdb does not).
 lldb_pass() {
     case $1 in
-    go-nil | cgo-null) echo SIGURG ;;
+    go-nil | cgo-null | cgo-callback-nil | go-concurrent-map) echo SIGURG ;;
     *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
     esac
 }

@@ -73,4 +73,8 @@ impl MemorySource for CoreMemory {
         let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
         crate::symbolize::modules::cfi_saved_slot(m, pc, dwarf_reg)
     }
+    fn function_range(&self, pc: u64) -> Option<(u64, u64)> {
+        let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
+        crate::symbolize::modules::cfi_function_range(m, pc)
+    }
 }

@@ -231,8 +231,25 @@ pub(crate) fn leading_spaces(b: &[u8]) -> usize {
     i
 }
 
-/// Length of a GitHub-Actions style timestamp prefix (`2024-05-01T10:11:12.1234567Z `).
+/// Length of a GitHub-Actions style timestamp prefix (`2024-05-01T10:11:12.1234567Z `), or of
+/// Jenkins' timestamper's bracketed one (`[2024-05-21T11:42:07.311Z] `).
 fn timestamp_prefix(s: &str) -> usize {
+    if let Some(inner) = s.strip_prefix('[') {
+        let b = inner.as_bytes();
+        let Some(close) = b.iter().take(40).position(|&c| c == b']') else { return 0 };
+        let stamp = &b[..close];
+        let shaped = stamp.len() >= 19
+            && stamp[0].is_ascii_digit()
+            && stamp[4] == b'-'
+            && stamp[7] == b'-'
+            && stamp[10] == b'T'
+            && stamp.iter().all(|c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'.' | b'T' | b'Z' | b'+'));
+        return match b.get(close + 1) {
+            Some(b' ') if shaped => close + 3,
+            None if shaped => close + 2,
+            _ => 0,
+        };
+    }
     let b = s.as_bytes();
     if b.len() < 21 || !b[0].is_ascii_digit() || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' {
         return 0;
@@ -386,7 +403,7 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     // peel), and a first non-blank byte that cannot start a fence.
     let b = raw.as_bytes();
     if !may_hold_escapes(b)
-        && !matches!(b.first(), Some(b'0'..=b'9' | b'>'))
+        && !matches!(b.first(), Some(b'0'..=b'9' | b'>' | b'['))
         && !matches!(b.get(leading_spaces(b)), Some(b'`' | b'~'))
     {
         return (Cow::Borrowed(raw), LineMarks::default());

@@ -161,6 +161,13 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
+    // lldb's own crash: where it wrote its diagnostics, before LLVM's crash report.
+    if t.starts_with("LLDB diagnostics will be written to ")
+        || t == "Please include the directory content when filing a bug report"
+    {
+        b.add_message(t, n);
+        return true;
+    }
     if t.starts_with("PLEASE submit a bug report to ") && t.contains("crash backtrace") {
         start_llvm(b, n);
         b.add_message(t, n);
@@ -241,11 +248,39 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
         put(b, f, n);
         return true;
     }
+    // LLVM built without its own symbolizer prints glibc's `backtrace_symbols` rows:
+    // `/lib/…/libclang-cpp.so.14(_ZN5clang…+0x4c)[0x7f…]`, `…/libLLVM-14.so.1(+0xe9c36b)[0x7f…]`,
+    // `clang++[0x41328b]`; a parallel make may glue another job's `[ 81%] ` in front.
+    if let Some((pc, function, module)) = super::handlers::backtrace_symbols_row(strip_make_progress(t)) {
+        let name = function.map(|f| {
+            let d = crate::symbolize::demangle::demangle(f);
+            crate::symbolize::demangle::strip_params(&d).to_string()
+        });
+        let si = b.ensure_stop();
+        let ti = match b.dumps.thread {
+            Some(t) if t < b.trace.stops[si].threads.len() => t,
+            _ => b.current_thread(),
+        };
+        let index = b.trace.stops[si].threads.get(ti).map_or(0, |th| th.frames.len() as u32);
+        put(b, DumpFrame { index, pc, function: name.as_deref(), args: None, module, file: None }, n);
+        return true;
+    }
+    // The driver's `Target: aarch64-unknown-linux-gnu` names the architecture.
+    if let Some(triple) = t.strip_prefix("Target: ") {
+        super::lldb::set_arch(b, triple.split('-').next().unwrap_or(""));
+        b.add_message(t, n);
+        return true;
+    }
     // Which signal it was: the compiler driver's verdict (`clang: error: clang frontend command
     // failed with exit code 132`, 128 + the signal) or the shell's (`Segmentation fault (core
     // dumped)`).
     // zsh: `zsh: segmentation fault  lldb ./app`.
-    let t_sh = t.strip_prefix("zsh: ").map(|r| r.split("  ").next().unwrap_or(r)).unwrap_or(t);
+    // The driver's own: `clang: error: unable to execute command: Segmentation fault (core dumped)`.
+    let t_sh = t
+        .strip_prefix("zsh: ")
+        .map(|r| r.split("  ").next().unwrap_or(r))
+        .or_else(|| t.split_once(": error: unable to execute command: ").map(|(_, r)| r))
+        .unwrap_or(t);
     let shell = match t_sh.strip_suffix(" (core dumped)").unwrap_or(t_sh) {
         "segmentation fault" => Some(11),
         "abort" => Some(6),
@@ -299,6 +334,17 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
     false
 }
 
+/// A line without make's progress prefix (`[ 81%] `, `[100%] `).
+fn strip_make_progress(t: &str) -> &str {
+    let Some(r) = t.strip_prefix('[') else { return t };
+    let Some((pct, rest)) = r.split_once("%] ") else { return t };
+    if pct.len() == 3 && pct.trim_start().bytes().all(|c| c.is_ascii_digit()) && !pct.trim_start().is_empty() {
+        rest
+    } else {
+        t
+    }
+}
+
 fn put(b: &mut Builder, f: DumpFrame<'_>, n: u32) {
     let si = b.ensure_stop();
     let ti = match b.dumps.thread {
@@ -335,14 +381,20 @@ fn put(b: &mut Builder, f: DumpFrame<'_>, n: u32) {
 }
 
 /// The frame a signal returns through: libc's `__restore_rt` (printed as a bare libc offset by
-/// LLVM), macOS's `_sigtramp`.
+/// LLVM), macOS's `_sigtramp`, the vDSO's sigreturn (AArch64, i386).
 fn is_trampoline(f: &DumpFrame<'_>) -> bool {
     if matches!(f.function, Some("__restore_rt" | "_sigtramp" | "__kernel_rt_sigreturn")) {
         return true;
     }
     let m = f.module.unwrap_or("");
     let base = m.rsplit('/').next().unwrap_or(m);
-    f.function.is_none() && (base.starts_with("libc.so") || base.starts_with("libsystem_platform"))
+    // On AArch64 Linux the kernel's sigreturn trampoline is in the vDSO (`__kernel_rt_sigreturn`,
+    // printed as `(linux-vdso.so.1+0x7b0)` without a symbol).
+    f.function.is_none()
+        && (base.starts_with("libc.so")
+            || base.starts_with("libsystem_platform")
+            || base.starts_with("linux-vdso")
+            || base.starts_with("linux-gate"))
 }
 
 fn coredump_thread(b: &mut Builder, id: &str, n: u32) {

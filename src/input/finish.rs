@@ -31,6 +31,18 @@ impl Builder {
         }
         lldb::flush_pending_frame(&mut self);
         julia::finish(&mut self);
+        // Abort text printed before a stop that never got a reason line (the program's stderr,
+        // then `(gdb) bt` with no `Program received signal`): it explains the last stop, when
+        // that stop holds frames and nothing came after it.
+        if !self.pending_messages.is_empty()
+            && let Some(st) = self.trace.stops.last_mut()
+            && st.reason.kind == StopKind::Unknown
+            && st.threads.iter().any(|t| !t.frames.is_empty())
+            && self.pending_messages.first().is_some_and(|m| m.span.first <= st.span.first.max(1))
+        {
+            let msgs = std::mem::take(&mut self.pending_messages);
+            st.messages.splice(0..0, msgs);
+        }
         // A lone `p $_siginfo._sifields._sigfault.si_addr` is the fault address when the kernel
         // reported a page fault (si_code > 0, not SI_KERNEL), as a whole `p $_siginfo` is.
         for (si, a) in std::mem::take(&mut self.printed_si_addr) {

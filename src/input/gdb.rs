@@ -877,6 +877,13 @@ pub fn is_noise(l: &str) -> bool {
     if t.is_empty() || PREFIXES.iter().any(|p| t.starts_with(p)) {
         return true;
     }
+    // `x/2xg 0x6e69…` on an unreadable address: `0x6e69…:\tCannot access memory at address 0x6e69…`.
+    if let Some((a, r)) = t.split_once(':')
+        && a.strip_prefix("0x").is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()))
+        && r.trim_start().starts_with("Cannot access memory at address 0x")
+    {
+        return true;
+    }
     // `Breakpoint 1 at 0x1587: file x.c, line 5.` (set, not hit), `[Thread 0x… exited]`.
     for p in ["Breakpoint ", "Temporary breakpoint ", "Hardware breakpoint "] {
         if let Some(r) = t.strip_prefix(p) {

@@ -71,6 +71,17 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     // The runtime's own report before its `fatal error:` line: a goroutine that outgrew the
     // stack limit, or a traceback that found a return address outside Go code.
+    // `unexpected fault address 0x…` opens the report of a fault in Go code that
+    // `debug.SetPanicOnFault` did not turn into a panic (`fatal error: fault` follows).
+    if t.starts_with("unexpected fault address 0x") && !b.go.active {
+        start(b, StopKind::RuntimeError, None, n);
+        if let Some(v) = parse_hex(&t["unexpected fault address ".len()..]) {
+            let si = b.ensure_stop();
+            b.trace.stops[si].reason.address.get_or_insert(Address(v));
+        }
+        push_message(b, t, n);
+        return true;
+    }
     if (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
         || (t.starts_with("runtime: g ") && t.contains(": unexpected return pc for "))
         || (t.starts_with("runtime: unexpected return pc for ") && t.contains(" called from "))

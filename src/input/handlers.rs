@@ -65,6 +65,9 @@ pub(crate) enum HandlerMode {
     OpenMpi,
     /// After backward-cpp's `Stack trace (most recent call last):`.
     Backward,
+    /// gdb's report of its own crash: `Fatal signal: …`, `----- Backtrace -----`, rows up to
+    /// `---------------------`, then its closing text.
+    GdbInternal,
 }
 
 #[derive(Clone, Default)]
@@ -83,6 +86,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return false;
     }
     if opening(b, t, n) {
+        return true;
+    }
+    // The closing text of gdb's report of its own crash.
+    if b.handlers.open
+        && (t.starts_with("A fatal error internal to GDB has been detected")
+            || t == "debugging is not possible.  GDB will now terminate."
+            || t.starts_with("This is a bug, please report it."))
+    {
+        b.add_message(t, n);
         return true;
     }
     // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
@@ -115,8 +127,27 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             None => end(b),
         },
         HandlerMode::OpenMpi => openmpi_line(b, t, n),
+        HandlerMode::GdbInternal => gdb_internal_line(b, l, t, n),
         HandlerMode::Backward => backward_line(b, l, t, n),
     }
+}
+
+/// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
+/// SIGABRT (Abort)`, zsh's `zsh: abort      sudo cargo run` / `zsh: segmentation fault  ./x`.
+pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
+    if let Some(r) = t.strip_prefix("fish: Job ") {
+        let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
+        return crate::model::signals::signo(sig);
+    }
+    let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
+    Some(match what {
+        "segmentation fault" => 11,
+        "abort" => 6,
+        "bus error" => 7,
+        "illegal hardware instruction" => 4,
+        "floating point exception" => 8,
+        _ => return None,
+    })
 }
 
 pub(crate) fn is_shell_verdict(t: &str) -> bool {
@@ -132,6 +163,30 @@ pub(crate) fn is_shell_verdict(t: &str) -> bool {
             | "Abort trap: 6"
             | "Illegal instruction: 4"
     )
+}
+
+/// A row of gdb's own backtrace (`0x55d1a2e15211 ???`, `0x7f3c1bc12882 newterm_sp`), the
+/// `\tfile:line` under a row, the closing rule and the text after it.
+fn gdb_internal_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
+    if t == "----- Backtrace -----" {
+        return true;
+    }
+    if t.bytes().all(|c| c == b'-') && t.len() >= 8 {
+        b.handlers.mode = HandlerMode::None;
+        return true;
+    }
+    if l.starts_with('\t') && t.rsplit_once(':').is_some_and(|(_, line)| line.bytes().all(|c| c.is_ascii_digit())) {
+        return true;
+    }
+    if let Some((pc, name)) = t.split_once(' ')
+        && let Some(pc) = parse_hex(pc).filter(|_| pc.starts_with("0x"))
+        && !name.contains(' ')
+    {
+        let function = (name != "???").then_some(name);
+        put(b, Row { pc, function, module: None }, n);
+        return true;
+    }
+    end(b)
 }
 
 fn end(b: &mut Builder) -> bool {
@@ -158,6 +213,57 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         start(b, 0, "glog's failure signal handler", n);
         b.add_message(t, n);
         b.handlers.mode = HandlerMode::Glog;
+        return true;
+    }
+    // gdb's (and other GNU tools') report of their own crash: `Fatal signal: Segmentation
+    // fault` (localized: `Fatal signal: Speicherzugriffsfehler`), then `----- Backtrace -----`.
+    if t == "----- Backtrace -----" && b.handlers.mode == HandlerMode::None {
+        b.handlers.mode = HandlerMode::GdbInternal;
+        b.handlers.next_index = 0;
+        if !b.handlers.open {
+            start(b, 0, "the debugger's own fatal signal handler", n);
+        }
+        return true;
+    }
+    if let Some(desc) = t.strip_prefix("Fatal signal: ") {
+        let signo = crate::model::signals::from_description(desc).and_then(crate::model::signals::signo).unwrap_or(0);
+        start(b, signo, "the debugger's own fatal signal handler", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::GdbInternal;
+        b.handlers.next_index = 0;
+        return true;
+    }
+    // folly's (glog-like) handler: `*** Aborted at N (Unix time, try 'date -d @N') ***`.
+    if t.starts_with("*** Aborted at ") && t.contains("(Unix time, try 'date -d @") {
+        start(b, 0, "folly's fatal signal handler", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Glog;
+        return true;
+    }
+    // folly: `*** Signal 7 (SIGBUS) (0x7f…) received by PID 6120 (pthread TID 0x…) (linux TID
+    // 6141) (code: nonexistent physical address), stack trace: ***`.
+    if let Some(r) = t.strip_prefix("*** Signal ")
+        && t.ends_with("stack trace: ***")
+        && let Some((num, rest)) = r.split_once(" (")
+        && let Some(signo) = num.parse::<i32>().ok()
+    {
+        if b.handlers.mode != HandlerMode::Glog {
+            start(b, 0, "folly's fatal signal handler", n);
+        }
+        let si = b.ensure_stop();
+        let reason = &mut b.trace.stops[si].reason;
+        reason.signo = Some(signo);
+        reason.signal = crate::model::signals::name(signo).map(Into::into);
+        // The second parenthesis is si_addr for a fault.
+        if matches!(signo, 11 | 7 | 4 | 8)
+            && let Some((_, after)) = rest.split_once(") (")
+            && let Some((addr, _)) = after.split_once(')')
+        {
+            reason.address = parse_hex(addr).map(Address);
+        }
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Glog;
+        b.handlers.next_index = 0;
         return true;
     }
     if b.handlers.mode == HandlerMode::Glog && t.starts_with("PC: @ ") {
@@ -250,6 +356,11 @@ fn put_at(b: &mut Builder, index: u32, r: Row<'_>, n: u32) {
     };
     let ti = b.current_thread();
     b.put_frame(ti, frame);
+}
+
+/// [`glibc_row`]'s parts, for other readers: (pc, mangled function, module).
+pub(crate) fn backtrace_symbols_row(t: &str) -> Option<(u64, Option<&str>, Option<&str>)> {
+    glibc_row(t).map(|r| (r.pc, r.function, r.module))
 }
 
 /// glibc's `backtrace_symbols` row: `/lib/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]`,

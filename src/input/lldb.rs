@@ -406,7 +406,7 @@ const MAX_FRAME_CONTINUATION: usize = 16 * 1024;
 
 /// A line after a frame line whose parentheses are still open: part of that frame, unless it
 /// starts something else (a frame, a thread, a prompt). Returns whether the line was taken.
-pub(crate) fn frame_continues(b: &mut Builder, l: &str, n: u32) -> bool {
+pub(crate) fn frame_continues(b: &mut Builder, l: &str) -> bool {
     let t = l.trim();
     let starts_other = t.is_empty()
         || t.starts_with("frame #")
@@ -426,7 +426,6 @@ pub(crate) fn frame_continues(b: &mut Builder, l: &str, n: u32) -> bool {
     if paren_balance(text) <= 0 {
         flush_pending_frame(b);
     }
-    let _ = n;
     true
 }
 
@@ -439,7 +438,7 @@ pub(crate) fn flush_pending_frame(b: &mut Builder) {
     }
 }
 
-fn set_arch(b: &mut Builder, a: &str) {
+pub(crate) fn set_arch(b: &mut Builder, a: &str) {
     let arch = match a {
         "x86_64" | "x86_64h" => Arch::X86_64,
         "aarch64" | "arm64" | "arm64e" => Arch::Aarch64,
@@ -593,8 +592,11 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
         let (sig, desc) = s.split_once(": ").unwrap_or((s, ""));
         super::fill_signal(&mut reason, sig, desc);
         reason.kind = StopKind::Signal;
-        if let Some(p) = desc.find("(fault address: ") {
-            let a = &desc[p + 16..];
+        // `(fault address: 0x18)`; newer lldb prints SIGBUS's as `(fault address=0x…)`.
+        if let Some((p, k)) =
+            desc.find("(fault address: ").map(|p| (p, 16)).or_else(|| desc.find("(fault address=").map(|p| (p, 15)))
+        {
+            let a = &desc[p + k..];
             reason.address = parse_hex(a.trim_end_matches(')')).map(Address);
             reason.description = Some(desc[..p].trim().into());
         } else {
@@ -614,6 +616,9 @@ fn stop_reason(r: &str, n: u32) -> StopReason {
                 || desc.starts_with("address access protected")
             {
                 reason.si_code = Some(2);
+            } else if desc.starts_with("control protection fault") {
+                // A shadow-stack check (x86 CET, AArch64 GCS) failed: SEGV_CPERR.
+                reason.si_code = Some(crate::model::signals::SEGV_CPERR);
             }
         }
     } else if r == "unknown crash reason" {

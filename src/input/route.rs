@@ -146,7 +146,7 @@ impl Builder {
             }
         }
         // An lldb frame line whose argument summary goes on over the next lines.
-        if self.lldb.pending_frame.is_some() && lldb::frame_continues(self, l, n) {
+        if self.lldb.pending_frame.is_some() && lldb::frame_continues(self, l) {
             return true;
         }
         // A multi-line printed value.
@@ -720,7 +720,11 @@ impl Builder {
             return true;
         }
         // The shell's report of the signal that killed the process.
-        if let Some(d) = t.strip_suffix(" (core dumped)")
+        // Also localized: `已中止 (核心已转储)`, `Speicherzugriffsfehler (Speicherabzug geschrieben)`.
+        if let Some(d) = t
+            .strip_suffix(" (core dumped)")
+            .or_else(|| t.strip_suffix(" (核心已转储)"))
+            .or_else(|| t.strip_suffix(" (Speicherabzug geschrieben)"))
             && crate::model::signals::from_description(d).is_some()
         {
             self.add_message(t, n);

@@ -206,7 +206,21 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             ..Default::default()
         };
         let id = format!("thread '{name}'");
-        b.new_stop(reason, Some(&id));
+        // A second panic of the same thread before any backtrace (Rust 1.71's misaligned-pointer
+        // check, then `panic in a function that cannot unwind`) ends the same process: one stop,
+        // whose last panic is the one the `panic` rule reports.
+        let same = b.stop.filter(|&i| {
+            let s = &b.trace.stops[i];
+            s.reason.kind == StopKind::RuntimeError
+                && s.reason.description.as_deref() == Some("Rust panic")
+                && s.threads.iter().all(|t| t.frames.is_empty())
+                && s.threads.iter().any(|t| &*t.id == id.as_str())
+        });
+        if let Some(si) = same {
+            b.trace.stops[si].span.extend_to(n);
+        } else {
+            b.new_stop(reason, Some(&id));
+        }
         // Rust before 1.73 printed the payload on the header line, quoted and followed by the
         // location (`panicked at 'boom', src/lib.rs:3:5`): nothing follows, unless the payload
         // had line breaks (`assert_eq!`'s `left:`/`right:` lines), which run to the `', FILE`.
@@ -224,6 +238,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     if t.starts_with("thread '") && t.ends_with(" has overflowed its stack") {
         overflow(b, t, n);
+        return true;
+    }
+    // The shell's job line after the report (`zsh: abort  cargo run`, fish's `terminated by
+    // signal SIGABRT (Abort)`): the signal that ended the process.
+    if b.formats_has(Format::Rust) && super::handlers::shell_job_signal(t).is_some() {
+        b.add_message(t, n);
         return true;
     }
     if t.starts_with("fatal runtime error: ") {

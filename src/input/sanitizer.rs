@@ -316,6 +316,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         || t.starts_with("Exiting")
         || t.contains("Sanitizer can not provide additional info")
         || t == "[failed to restore the stack]"
+        // The unwinder found no frame at all (32-bit ARM without frame pointers, a wild pc).
+        || t == "<empty stack>"
         || t.starts_with("Objects leaked above:")
         || t.starts_with("As well as ")
     {
@@ -375,9 +377,15 @@ fn open_report(b: &mut Builder, fmt: Format, tool: &str, what: &str, n: u32) {
     });
     b.trace.stops[si].span.extend_to(n);
     b.san = SanState { active: true, ..Default::default() };
-    // A SEGV report names its thread at the end: `… sp 0x… T0)`.
+    // A SEGV report names its thread at the end: `… sp 0x… T0)`, `… T3)` for a thread's.
     if sig.is_some() {
-        b.san.next_section = Some("T0".into());
+        let t = what
+            .trim_end()
+            .strip_suffix(')')
+            .and_then(|r| r.rsplit(' ').next())
+            .filter(|t| t.len() > 1 && t.starts_with('T') && t[1..].bytes().all(|c| c.is_ascii_digit()))
+            .unwrap_or("T0");
+        b.san.next_section = Some(t.into());
     }
 }
 

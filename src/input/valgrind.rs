@@ -86,15 +86,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         if st.reason.address.is_none() {
             st.reason.address = Some(Address(a));
         }
+        // `Address 0x0 is not stack'd, malloc'd or (recently) free'd` says the address is in
+        // no block at all: its "free'd" names a kind of block it is not in.
+        let freed = t.contains(" free'd") && !t.contains(" is not stack'd");
         if let Some(c) = st.checker.as_mut() {
-            if t.contains(" free'd") {
+            if freed {
                 c.kind = Some(if c.text.starts_with("Invalid free") { "double-free" } else { "use-after-free" });
             }
             c.span.extend_to(n);
         }
-        if t.contains(" free'd") {
+        if freed {
             b.vg.next_section = Some("free'd".into());
-        } else if t.contains(" alloc'd") {
+        } else if t.contains(" alloc'd") && !t.contains(" is not stack'd") {
             b.vg.next_section = Some("alloc'd".into());
         }
         b.vg.thread = None;

@@ -61,7 +61,25 @@ pub fn from_description(desc: &str) -> Option<&'static str> {
         "Illegal instruction (core dumped)" => Some("SIGILL"),
         "Bus error (core dumped)" => Some("SIGBUS"),
         "Segmentation fault (core dumped)" => Some("SIGSEGV"),
-        _ => None,
+        _ => localized(d),
+    })
+}
+
+/// glibc's translations of the common fault signals' descriptions, as a localized shell or
+/// program prints them (`Speicherzugriffsfehler`, `已中止 (核心已转储)`), with or without the
+/// shell's localized "(core dumped)".
+fn localized(d: &str) -> Option<&'static str> {
+    const CORE: &[&str] = &[" (core dumped)", " (核心已转储)", " (Speicherabzug geschrieben)"];
+    let d = CORE.iter().find_map(|c| d.strip_suffix(c)).unwrap_or(d);
+    Some(match d {
+        "Speicherzugriffsfehler"
+        | "段错误"
+        | "Erreur de segmentation"
+        | "Violación de segmento"
+        | "Falha de segmentação"
+        | "Ошибка сегментирования" => "SIGSEGV",
+        "Abgebrochen" | "已中止" | "已放弃" => "SIGABRT",
+        _ => return None,
     })
 }
 
@@ -69,6 +87,17 @@ pub const SI_USER: i32 = 0;
 pub const SI_KERNEL: i32 = 0x80;
 pub const SEGV_MAPERR: i32 = 1;
 pub const SEGV_ACCERR: i32 = 2;
+/// A control-protection (shadow stack) fault: x86 CET, AArch64 GCS.
+pub const SEGV_CPERR: i32 = 10;
+/// SIGBUS: invalid address alignment. On x86-64 the alignment-check exception (#AC, with
+/// EFLAGS.AC set) reports no address: `si_addr` is 0 whatever the access was.
+pub const BUS_ADRALN: i32 = 1;
+
+/// Whether `si_addr` is no fault address although the signal has one: x86-64's alignment
+/// check (SIGBUS, BUS_ADRALN) always reports 0.
+pub fn zero_si_addr_is_no_address(signo: Option<i32>, si_code: Option<i32>, addr: Option<u64>) -> bool {
+    signo == Some(7) && si_code == Some(BUS_ADRALN) && addr == Some(0)
+}
 
 /// Names for `si_code` values. Codes <= 0 and SI_KERNEL are shared by all signals.
 pub fn si_code_name(signo: i32, code: i32) -> Option<&'static str> {

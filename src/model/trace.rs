@@ -730,6 +730,9 @@ pub struct Message {
     /// A fault a signal handler reported on this line (`fatal: Segmentation fault (Address not
     /// mapped to object [0x28])`), typed.
     pub fault: Option<FaultReport>,
+    /// The pointer an allocator's invalid-free message names (`free(): invalid pointer:
+    /// 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x…`), typed.
+    pub pointer: Option<u64>,
 }
 
 /// The fault a program's own signal handler printed: signal, `si_code`, address.
@@ -753,6 +756,7 @@ impl Message {
             detail: None,
             what: None,
             fault: None,
+            pointer: None,
         }
     }
 }
@@ -776,6 +780,13 @@ pub enum MessageDetail {
     TerminateWithoutException,
     /// `terminate called recursively`.
     TerminateRecursively,
+    /// glibc's `FATAL: exception not rethrown`: a thread's cancellation or `pthread_exit`
+    /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
+    ForcedUnwindNotRethrown,
+    /// Go's `fatal error: concurrent map writes` (`… map read and map write`, `… map
+    /// iteration and map write`, `… map clone and map write`): the runtime's own check found
+    /// two goroutines using one map, at least one writing.
+    GoMapRace,
     /// `  what():  …`: the text of the exception std::terminate reports (in `Message::what`).
     ExceptionWhat,
     /// `pure virtual method called`.
@@ -795,6 +806,9 @@ pub enum MessageDetail {
     RuntimeAbortBanner,
     /// Julia's `Allocations: …` summary after a GC error.
     AllocationSummary,
+    /// ASan's `Hint: this fault was caused by a dereference of a high value address`: a
+    /// general-protection fault on a non-canonical pointer, which reports no address.
+    HighValueAddress,
 }
 
 /// An uncaught Julia exception as `ERROR:` prints it: `LoadError: T: message`.
@@ -1070,6 +1084,11 @@ pub trait MemorySource: Send + Sync {
     /// says the callee-saved register `dwarf_reg` is saved, at `pc`: (CFA register, CFA
     /// offset, save-slot offset from the CFA). Only sources backed by module files know.
     fn cfi_saved_slot(&self, _pc: u64, _dwarf_reg: u16) -> Option<(u16, i64, i64)> {
+        None
+    }
+    /// The extent `[start, end)` of the function holding `pc`, from the call-frame
+    /// information's FDE that covers it. Only sources backed by module files know.
+    fn function_range(&self, _pc: u64) -> Option<(u64, u64)> {
         None
     }
 }

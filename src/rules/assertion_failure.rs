@@ -105,6 +105,21 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
+        // glibc's own assertions on the objects a program hands it (nptl's mutex and
+        // condition-variable checks, the dynamic loader's): the state the program passed in
+        // is broken; the caller is what to read, not glibc's source line.
+        let glibc_internal = parsed.is_some_and(messages::is_glibc_internal_assertion);
+        if glibc_internal {
+            let object = if function.as_deref().is_some_and(|f| f.contains("pthread_")) {
+                "a pthread object it was passed (a mutex or condition variable copied, overwritten, destroyed or never initialised)"
+            } else {
+                "the state it was given (a handle or structure of the program's that was freed or overwritten)"
+            };
+            text = format!("glibc's internal {text}: this is glibc checking {object}, not an assert of the program's");
+            if let Some(c) = culprit {
+                text.push_str(&format!("; the call came from {}", c.location()));
+            }
+        }
         let mut f = Finding::new(&RULE, text).at(si, th, culprit.map(|c| c.index)).rank(75);
         if let Some(m) = msg_line {
             f = f.evidence(format!("stderr: {}", m.text), Some(m.span));

@@ -53,11 +53,13 @@ one they are not reported. "Cannot access memory" also happens in core files tha
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext,
-`runtime.goexit`; gdb shows `__start_context` as a nameless libc frame followed by
+`runtime.goexit`, Go's signal trampoline `runtime.sigtramp`, which runs on the signal stack;
+gdb shows `__start_context` as a nameless libc frame followed by
 the `uc_link` word and 0) are past the bottom of the stack and are not evidence; so are the
 frames gdb prints past a Go stack switch (`runtime.asmcgocall` under a cgo call,
 `runtime.systemstack`, `runtime.mcall`, `runtime.morestack`), which it cannot unwind back to
-the goroutine's stack.
+the goroutine's stack. A `Backtrace stopped: … (corrupt stack?)` right after such a frame is
+the unwinder failing past the bottom of the stack and is not flagged.
 `Backtrace stopped: frame did not save the PC` and `Not enough registers or memory available
 to unwind further` are normal at thread entry points and in cores, and are not flagged. A
 backtrace cut short on purpose (`bt 30`, `bt -3`) is not corruption. Frame #0's pc is checked
@@ -99,6 +101,13 @@ fn is_stack_bottom(f: &Frame) -> bool {
                 | "runtime.mcall"
                 | "runtime.morestack"
                 | "runtime.goexit"
+                // Go's signal handler runs on the signal stack (sigaltstack, `gsignal`); its
+                // entry is assembly without unwind info, so gdb cannot unwind from it back to
+                // the interrupted goroutine and says "previous frame identical".
+                | "runtime.sigtramp"
+                | "runtime.cgoSigtramp"
+                | "runtime.sigreturn"
+                | "runtime.sigreturn__sigaction"
                 | "runtime.rt0_go"
                 | "runtime.mstart"
                 // A new thread's first frame: a core taken while a thread is still inside
@@ -217,7 +226,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     }
                 }
             }
-            let stopped = th.backtrace_stop.and_then(|r| stop_reason(r, th, arch, alloc));
+            // gdb's "corrupt stack?" right after the function a stack starts in is the unwinder
+            // failing past the bottom of that stack, not damage (a fill pattern still is).
+            let past_bottom = th.frames.last().is_some_and(is_stack_bottom);
+            let stopped = th
+                .backtrace_stop
+                .and_then(|r| stop_reason(r, th, arch, alloc))
+                .filter(|s| !past_bottom || matches!(s, Stopped::Memory { near: Some(_), .. }));
             if bad.is_empty() && stopped.is_none() {
                 if is_crashed && let Some(f) = canary_frame_last(si, stop, th) {
                     out.push(f);
@@ -324,6 +339,14 @@ fn finding(
         let above = first_pos.checked_sub(1).and_then(|p| frames.get(p));
         let fills: Vec<&(usize, u64, Bad)> = bad.iter().filter(|b| matches!(b.2, Bad::Fill(_))).collect();
         let where_ = above.map(|a| format!(" above {}", frame_label(a))).unwrap_or_default();
+        // The last real frame is code without a symbol in anonymous executable memory (a JIT's
+        // code: V8, the JVM, LuaJIT): it has no unwind information, so gdb could only guess
+        // its caller. The guess failing says nothing about the stack.
+        let jit = above.filter(|a| a.function.is_none() && a.module.is_none()).and_then(|a| {
+            let pc = a.pc?.0;
+            let m = cx.trace.mapping_for(pc)?;
+            (m.path.is_none() && m.executable() == Some(true)).then_some(m)
+        });
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =
@@ -354,9 +377,17 @@ fn finding(
                 Bad::Unmapped => "outside every mapping".to_string(),
                 Bad::Fill(_) => String::new(),
             };
-            msg = format!(
-                "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
-            );
+            msg = match jit {
+                Some(m) => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in anonymous executable memory {:#x}-{:#x}: JIT-generated code has no unwind information)",
+                    above.map(frame_label).unwrap_or_default(),
+                    m.start.0,
+                    m.end.0
+                ),
+                None => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
+                ),
+            };
             if bad.len() > 1 {
                 msg.push_str(&format!(" ({} such frames)", bad.len()));
             }
@@ -366,9 +397,17 @@ fn finding(
         } else {
             format!("; frames {} are not real", range(first, last))
         });
+        if jit.is_some() && fills.is_empty() {
+            msg.push_str("; this alone is no evidence of a corrupt stack");
+        }
         f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
         if !fills.is_empty() {
             f = f.severity(Severity::Error).rank(65);
+        } else if let Some(m) = jit {
+            f = f.severity(Severity::Info).rank(20).heuristic().evidence(
+                format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),
+                Some(m.span),
+            );
         } else {
             f = f.rank(40);
             if !cx.classifier.has_mappings() && bad.iter().all(|b| matches!(b.2, Bad::Unmapped | Bad::NotExecutable(_)))

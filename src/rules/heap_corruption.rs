@@ -24,7 +24,9 @@ code that runs them:
   ***` (`__chk_fail`, which says it even in a core, where there is no stderr);
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
-  `malloc_consolidate`, `unlink_chunk`, …) or inside Julia's mark phase (`gc_mark_outrefs`,
+  `malloc_consolidate`, `unlink_chunk`, …, or a static helper inlined into one, such as
+  `arena_for_chunk` in `free` reading the arena of a chunk whose size word has the
+  NON_MAIN_ARENA bit set by mistake) or inside Julia's mark phase (`gc_mark_outrefs`,
   `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag); not when the faulting
   instruction reads through a NULL base register (a NULL pointer in the collector's own data,
   `null-dereference`'s finding).
@@ -112,6 +114,15 @@ fn is_allocator_fn(name: &str) -> bool {
             | "cfree"
             | "malloc_printerr"
     )
+}
+
+/// The allocator frame the fault is in: frame #0 when it is an allocator function, else the
+/// first allocator function that every frame above it is inlined into (glibc's static helpers,
+/// `arena_for_chunk`, `heap_for_ptr`, `tcache_get`, …, inlined into `free`/`malloc`, which
+/// gdb and lldb print as frames of their own with the same pc).
+fn allocator_frame<'f>(top: &[&'f Frame]) -> Option<&'f Frame> {
+    let p = top.iter().position(|f| is_allocator_fn(f.function_name()))?;
+    top[..p].iter().all(|f| f.inlined).then_some(top[p])
 }
 
 /// Julia's GC mark/sweep functions.
@@ -259,6 +270,32 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
+    // What the freed pointer is, when the allocator printed it (`free(): invalid pointer:
+    // 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x6e69…`).
+    if what == "invalid free"
+        && let Some((_, m)) = msg
+        && let Some(v) = m.pointer
+    {
+        let bytes = v.to_le_bytes();
+        if v > 0xffff_ffff && bytes.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+            let text: String = bytes.iter().map(|b| *b as char).collect();
+            f = f.evidence(
+                format!("the freed pointer {v:#x} is the bytes \"{text}\": text stored where the pointer was (a string or buffer overran it)"),
+                Some(m.span),
+            );
+        } else if cx.classifier.classify(v).kind == crate::classify::RegionKind::Stack
+            // x86-64 Linux puts the main thread's stack just below 0x7ffffffff000 (ASLR moves it
+            // by at most 16 GiB), far above the heap and the libraries' mappings.
+            || matches!(cx.trace.arch, Arch::X86_64 | Arch::Unknown) && (0x7ffc_0000_0000..0x7fff_ffff_f000).contains(&v)
+        {
+            f = f.evidence(
+                format!(
+                    "the freed pointer {v:#x} looks like a stack address: the address of a local was passed to free"
+                ),
+                Some(m.span),
+            );
+        }
+    }
     // Julia's `!!! ERROR in jl_ -- ABORTING !!!` says more than its `Allocations:` summary.
     let runtime_line = stop
         .messages
@@ -361,16 +398,23 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
             m.push_str(&format!("; the collection was entered from {}", c.location()));
         }
         (m, gc)
-    } else if is_allocator_fn(f0.function_name()) {
+    } else if let Some(alloc) = allocator_frame(&top) {
+        // The allocator function itself, or a helper inlined into it (`arena_for_chunk` in
+        // `__GI___libc_free`): gdb and lldb print the inlined helper as frame #0.
+        let inner = if std::ptr::eq(alloc, f0) {
+            String::new()
+        } else {
+            format!(", in {} inlined into it", f0.function_name())
+        };
         let mut m = format!(
-            "crash ({}) inside the allocator ({}): probable heap metadata corruption, or a bad pointer passed to it",
+            "crash ({}) inside the allocator ({}{inner}): probable heap metadata corruption, or a bad pointer passed to it",
             r.signal.as_deref().unwrap_or("SIGSEGV"),
-            f0.function_name()
+            alloc.function_name()
         );
         if let Some(c) = culprit {
             m.push_str(&format!("; called from {}", c.location()));
         }
-        (m, f0)
+        (m, alloc)
     } else {
         return None;
     };

@@ -152,6 +152,9 @@ impl<'a> RuleContext<'a> {
         if !crate::model::signals::has_fault_address(signo) {
             return None;
         }
+        if crate::model::signals::zero_si_addr_is_no_address(Some(signo), r.si_code, r.address.map(|a| a.0)) {
+            return None;
+        }
         match r.si_code {
             Some(c) if c > 0 && c != crate::model::signals::SI_KERNEL => r.address.map(|a| a.0),
             _ => None,

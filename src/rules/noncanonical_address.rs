@@ -29,7 +29,9 @@ registers. Non-canonical values are typically poison or junk patterns (freed mem
 **Known false positives** Needs the faulting instruction (`x/i $pc`) and the registers it uses;
 without them the rule says nothing. Other #GP causes (misaligned SSE operands, privileged
 instructions) are not reported here. On AArch64 a fault address with a non-canonical tag is
-reported directly."#,
+reported directly. AddressSanitizer's `Hint: this fault was caused by a dereference of a high
+value address` (with `SEGV on unknown address` and no address) is its own decoding of such a
+fault and is reported as one."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -80,7 +82,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if stop.reason.si_code.is_some_and(|c| c != SI_KERNEL) {
             continue;
         }
-        let Some(i) = cx.fault_insn(stop) else { continue };
+        let Some(i) = cx.fault_insn(stop) else {
+            // ASan decoded the #GP itself: `Hint: this fault was caused by a dereference of a
+            // high value address` (its `SEGV on unknown address` then names no address).
+            if let Some(m) = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::HighValueAddress)) {
+                out.push(
+                    Finding::new(
+                        &RULE,
+                        "the sanitizer found a dereference of a high value (non-canonical) address: a general-protection fault, which reports no address, not a NULL dereference".to_string(),
+                    )
+                    .at(si, th, Some(0))
+                    .rank(60)
+                    .evidence(m.text.trim().to_string(), Some(m.span))
+                    .step("x/i $pc (the faulting instruction names the register)")
+                    .step("info registers"),
+                );
+            }
+            continue;
+        };
         let d = insn::decode(&i.text);
         let text = i.text.trim();
         let reg = |n: &str| cx.reg0(stop, n).and_then(|r| r.value.map(|v| (v, r.span)));

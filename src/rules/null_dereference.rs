@@ -45,8 +45,13 @@ A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is
 **Known false positives** `si_addr` 0 with `si_code` SI_KERNEL (128) is a general-protection
 fault (non-canonical address, misaligned SSE access), not a NULL dereference; the rule skips
 it. lldb 14 prints such a fault as `invalid address (fault address: 0x0)`, like a fault at 0:
-when the faulting instruction's own address is outside the zero page, the 0 is not taken. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
-which needs a disassembly and register dump (the finding then says so)."#,
+when the faulting instruction's own address is outside the zero page, the 0 is not taken. A SIGBUS with `si_code` BUS_ADRALN and `si_addr` 0 is
+x86-64's alignment check (#AC, EFLAGS.AC set), which reports no address: also skipped. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
+which needs a disassembly and register dump (the finding then says so). A NULL access in
+generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
+runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
+null checks, safepoint polls, the JVM's start-up probe): their own SIGSEGV handler takes it, and
+a debugger stops before it. The finding is then `info` and says so."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -109,7 +114,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // rax = 0): the address is index × scale + disp, unknown, but the array pointer is NULL.
         let mut null_array: Option<(String, String)> = None;
         if via.is_none()
-            && r.address.is_none()
+            && (r.address.is_none()
+                || crate::model::signals::zero_si_addr_is_no_address(r.signo, r.si_code, r.address.map(|a| a.0)))
             && let Some(d) = &decoded
             && let (Some(m), Some(_)) = (&d.mem, d.access)
             && let (Some(base), Some(index)) = (&m.base, &m.index)
@@ -135,7 +141,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let accessed = computed.or_else(|| {
             decoded.as_ref().filter(|d| d.stack_access && d.mem.is_none()).and(th).and_then(|t| cx.sp_at(t, 0))
         });
-        let (addr, from_siginfo) = match (r.address, computed) {
+        // x86-64's alignment check (SIGBUS, BUS_ADRALN) reports si_addr 0 for any address: no
+        // fault address at all, so only the instruction's own address counts.
+        let reported =
+            r.address.filter(|a| !crate::model::signals::zero_si_addr_is_no_address(r.signo, r.si_code, Some(a.0)));
+        let (addr, from_siginfo) = match (reported, computed) {
             // si_addr 0 of unknown si_code (lldb 14 words a general protection fault, whose
             // si_addr is always 0, like a fault at 0) that the faulting instruction contradicts:
             // it accessed another address, so the 0 is no fault address.
@@ -217,11 +227,27 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if !from_siginfo {
             msg.push_str(" (address computed from the faulting instruction)");
         }
+        // In generated code of a runtime that handles SIGSEGV itself (the JVM's implicit null
+        // checks, safepoint polls and start-up probe; .NET/Mono's null references), a NULL access
+        // is how that runtime works: under a debugger the stop comes before its handler.
+        let managed = managed_runtime(cx, stop, pc);
+        if let Some(rt) = managed {
+            msg.push_str(&format!(
+                ": frame #0 is generated code (no symbol, anonymous executable memory) in a process running {rt}, which handles SIGSEGV in its generated code itself; under a debugger this stop comes before that handler, so it is not by itself a crash"
+            ));
+        }
         let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(50);
         if matches!(&via, Some((_, v, _, _)) if *v != 0) {
             // The base was a small integer, not NULL: a symptom of a bad value whose origin
             // other rules (pinned-register, poison-value) usually explain.
             f = f.severity(Severity::Warning).rank(40);
+        }
+        if managed.is_some() {
+            f = f
+                .severity(Severity::Info)
+                .rank(20)
+                .heuristic()
+                .step("handle SIGSEGV nostop noprint pass, then continue (the real crash, if any, stops later)");
         }
         if let Some((base, _, _, _)) = &via {
             f = f.register(base);
@@ -292,6 +318,34 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f = f.step("frame 0").step("list");
         out.push(f);
     }
+}
+
+/// The managed runtime whose SIGSEGV handler owns faults in its generated code, when frame #0
+/// is such code (no symbol, no module, in an anonymous executable mapping) and the runtime's
+/// library is loaded.
+fn managed_runtime(cx: &RuleContext<'_>, stop: &Stop, pc: Option<u64>) -> Option<&'static str> {
+    const RUNTIMES: &[(&str, &str)] = &[
+        ("libjvm.so", "the JVM (libjvm.so)"),
+        ("libcoreclr.so", ".NET (libcoreclr.so)"),
+        ("libmonosgen-2.0.so", "Mono (libmonosgen-2.0.so)"),
+    ];
+    let f0 = stop.crashed_thread()?.frames.first()?;
+    if f0.function.is_some() || f0.module.is_some() {
+        return None;
+    }
+    let m = cx.trace.mapping_for(pc?)?;
+    if m.path.is_some() || m.executable() != Some(true) {
+        return None;
+    }
+    let file = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let loaded: Vec<String> = cx
+        .trace
+        .libraries
+        .iter()
+        .map(|l| file(&l.path))
+        .chain(cx.trace.mappings.iter().filter_map(|m| m.path.as_deref().map(file)))
+        .collect();
+    RUNTIMES.iter().find(|(lib, _)| loaded.iter().any(|l| l.starts_with(lib))).map(|(_, name)| *name)
 }
 
 #[cfg(test)]

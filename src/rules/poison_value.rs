@@ -48,7 +48,11 @@ which kind of damage to look for.
 byte), a known 32-bit word repeated, or a 32-bit word zero- or sign-extended. The values 0, -1,
 `0x0101…`, `0x8080…`, `0x7f7f…`, `0x5555…`, `0x3333…` and `0x0f0f…` are bit-twiddling
 constants (string functions, popcount) and are never flagged in ordinary registers; other
-repeated-byte words are flagged only when they are what faulted, as heuristic. A 32-bit value
+repeated-byte words are flagged only when they are what faulted, as heuristic. A fill that only
+sits in a register the fault did not use (a bit-reversal mask `0xcccc…`, a scrambling key
+`0xa5a5…`, a word of `'A'` padding: legal constants) raises no finding of its own; it is named
+beside a fill that faulted (`also in rbx`) or a return address the backtrace shows as one
+(frame #1's pc `0x4141414141414141`: a `ret` would land in the pattern). A 32-bit value
 (`0x00000000deadbeef`, `0x00000000a5a5a5a5`) may be an ordinary integer, so it is heuristic and
 skipped when the mappings show it is a valid pointer. Partial patterns (`0x00005a5a5a5a5a5a`)
 are not flagged. `MALLOC_PERTURB_` takes any byte, so `0xa5`/`0x5a` are assumed to come from the
@@ -96,6 +100,11 @@ enum Role {
     /// The word a faulting `ret` pops.
     ReturnAddress {
         reg: String,
+    },
+    /// The pc the backtrace gives an outer frame (the return address the unwinder found):
+    /// control would return into the pattern.
+    CallerPc {
+        index: u32,
     },
     /// The pc itself (jumped to the pattern) or the target register of an indirect call.
     Target {
@@ -188,6 +197,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     }
                 }
             }
+            // The first outer frame's pc: a return address the unwinder read from the stack.
+            if let Some(f) = th.and_then(|t| t.frames.iter().skip(1).find(|f| !f.inlined && !f.signal_handler))
+                && let Some(pc) = f.pc
+                && let Some(fill) = fill_of(pc.0, arch, alloc).filter(|f| f.fit == Fit::Exact && f.known)
+                && !hits.iter().any(|h| matches!(h.role, Role::ReturnAddress { .. }) && h.value == pc.0)
+            {
+                hits.push(Hit {
+                    role: Role::CallerPc { index: f.index },
+                    value: pc.0,
+                    fill,
+                    offset: 0,
+                    span: Some(f.span),
+                });
+            }
             if let Some(pc) = cx.pc(stop)
                 && let Some(fill) = fill_of(pc, arch, alloc)
             {
@@ -236,6 +259,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // Keep it unless the mappings (not a layout guess) say it points into memory.
             !c.kind.is_pointer_like() || c.heuristic
         });
+        // A fill that merely sits in a register the fault did not use is no evidence about
+        // this crash: legal code keeps such constants (bit-reversal masks 0xcccc…, a
+        // scrambling key 0xa5a5…, a word of 'A' padding). It only counts beside one that faulted.
+        if !hits.iter().any(|h| h.role.faulting()) {
+            continue;
+        }
         let Some(best) = hits
             .iter()
             .enumerate()
@@ -268,6 +297,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 )
             }
             Role::ReturnAddress { reg } => format!("ret in {func} pops {:#x} from [{reg}], {what}", h.value),
+            Role::CallerPc { index } => {
+                format!("the return address of frame #{index} (the caller of {func}) is {:#x}, {what}", h.value)
+            }
             Role::Target { reg } => format!("{reg} = {:#x} in {func}: control reached {what}", h.value),
             Role::Register { reg } => format!("{reg} = {:#x} in {func} is {what}", h.value),
         };
@@ -317,6 +349,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 }
                 Role::FaultAddress => format!("fault address {:#x}", o.value),
                 Role::ReturnAddress { reg } => format!("[{reg}] = {:#x} (return address)", o.value),
+                Role::CallerPc { index } => format!("frame #{index} pc = {:#x} (return address)", o.value),
             };
             f = f.evidence(format!("{label}: {}, {}", o.fill.name, o.fill.source), o.span);
         }
@@ -363,7 +396,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 fn role_reg(r: &Role) -> Option<&str> {
     match r {
         Role::Base { reg, .. } | Role::Target { reg } | Role::Register { reg } => Some(reg),
-        Role::FaultAddress | Role::ReturnAddress { .. } => None,
+        Role::FaultAddress | Role::ReturnAddress { .. } | Role::CallerPc { .. } => None,
     }
 }
 
@@ -543,7 +576,7 @@ From                To                  Syms Read   Shared Object Library
     }
 
     #[test]
-    fn unrelated_register_is_a_warning_and_constants_are_quiet() {
+    fn a_fill_only_in_an_unrelated_register_is_quiet_and_one_that_faulted_fires() {
         let t = "\
 Program received signal SIGSEGV, Segmentation fault.
 0x0000555555555139 in get (s=0x0) at t.c:4
@@ -559,17 +592,20 @@ rip            0x555555555139      0x555555555139 <get+16>
 (gdb) p $_siginfo
 $1 = {si_signo = 11, si_errno = 0, si_code = 1, _sifields = {_sigfault = {si_addr = 0x10}}}
 ";
-        let f = run_rule(&RULE, t);
+        // r9's 0xdd… played no part in the NULL read: legal code keeps such constants
+        // (crashers/fill-patterns-legal), so it is no evidence about this crash.
+        assert!(run_rule(&RULE, t).is_empty());
+        // The same fill in the faulting base register: a finding, with r9 named beside it.
+        let faulted = t
+            .replace("rax            0x0                 0", "rax            0xdddddddddddddddd  -2459565876494606883")
+            .replace("si_addr = 0x10", "si_addr = 0x0");
+        let f = run_rule(&RULE, &faulted);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(
             f[0].message,
-            "r9 = 0xdddddddddddddddd in get is a 0xdd fill (MSVC debug heap fill of freed blocks): probable use-after-free"
+            "read through rax = 0xdddddddddddddddd in get, a 0xdd fill (MSVC debug heap fill of freed blocks): probable use-after-free (also in r9)"
         );
-        assert_eq!(f[0].severity, Severity::Warning);
-        assert_eq!(f[0].registers, vec!["r9"]);
-        // Without the 0xdd register: nothing.
-        let quiet = t.replace("0xdddddddddddddddd  -2459565876494606883", "0x1234              4660");
-        assert!(run_rule(&RULE, &quiet).is_empty());
+        assert_eq!(f[0].severity, Severity::Error);
     }
 
     #[test]
@@ -602,6 +638,8 @@ Program received signal SIGSEGV, Segmentation fault.
 (gdb) info registers
 rbx            0xdeadbeef          3735928559
 rip            0x401139            0x401139 <get+16>
+(gdb) x/i $pc
+=> 0x401139 <get+16>:\tmov    0x10(%rbx),%rdx
 (gdb) info proc mappings
 process 1
 Mapped address spaces:
@@ -614,7 +652,7 @@ Mapped address spaces:
         let unmapped = t.replace("0xdead0000         0xdeaf0000", "0xd0000000         0xd0010000");
         let f = run_rule(&RULE, &unmapped);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].severity, Severity::Info);
+        assert_eq!(f[0].severity, Severity::Warning);
         assert!(f[0].heuristic);
     }
 }

@@ -12,6 +12,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 
 - an AddressSanitizer report of class `stack-buffer-overflow` (`-underflow`,
   `dynamic-stack-buffer-overflow`);
+- a control-protection fault (SIGSEGV with `si_code` SEGV_CPERR; lldb's `control protection
+  fault`): a shadow stack (x86 CET, AArch64 GCS) refused a return whose address no longer
+  matched the one the call saved;
 - at a SIGSEGV, SIGBUS or SIGILL, a cyclic or repeated-byte pattern (`0x4141414141414141`,
   `0x6161616a61616169`, a De Bruijn sequence) in the pc, the frame pointer, the link register
   or the return address of a frame: saved registers were overwritten by data, which is what a
@@ -25,8 +28,9 @@ and the pattern bytes (`iaaa`, `AAAA`) tell which input reached it.
 in ?? ()` after a 96-byte cyclic pattern was copied into a 24-byte buffer.
 
 **Known false positives** A register can legitimately hold eight ASCII letters (a string being copied sits in rax/rdx);
-only the pc, frame pointer, link register and return addresses are looked at, and only when
-the stop is a crash."#,
+only the pc, frame pointer, link register and return addresses are looked at (per
+architecture: `r11` is ARM's frame pointer, an ordinary scratch register on x86-64), and only
+when the stop is a crash."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -53,10 +57,35 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
+        // A shadow-stack check (x86 CET, AArch64 GCS) refused a return: the return address on
+        // the stack (or in the link register) no longer matched the one the call pushed.
+        if stop.reason.signal.as_deref() == Some("SIGSEGV")
+            && stop.reason.si_code == Some(crate::model::signals::SEGV_CPERR)
+        {
+            let fr = th.frames.first();
+            let mut msg = "a control-protection fault: the return address did not match the shadow stack's copy, so it was overwritten after the call (a stack buffer overflow or a stray write into the frame)".to_string();
+            if let Some(f) = fr {
+                msg.push_str(&format!(" in {}", f.location()));
+            }
+            let mut f = Finding::new(&RULE, msg);
+            f.stop = Some(si);
+            f.thread = Some(th.id.to_string());
+            f.frame = fr.map(|f| f.index);
+            f.evidence.push(Evidence::new("si_code SEGV_CPERR (control protection fault)", Some(stop.reason.span)));
+            f.next_steps = vec![
+                "info frame".into(),
+                "x/32gx $sp".into(),
+                "rr: watch -l on the return address slot, then reverse-continue".into(),
+            ];
+            f.rank = 85;
+            out.push(f);
+            continue;
+        }
         // (what, value, line)
         let mut hits: Vec<(String, u64, Option<Span>)> = Vec::new();
+        let control = control_registers(cx.trace.arch);
         if let Some(regs) = th.registers.get(&0) {
-            for name in ["rip", "eip", "pc", "rbp", "ebp", "x29", "fp", "x30", "lr", "r11", "ra", "s0"] {
+            for &name in control {
                 if let Some(r) = regs.regs.iter().find(|r| &*r.name == name)
                     && let Some(v) = r.value
                     && is_pattern(v)
@@ -99,14 +128,27 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f.heuristic = true;
         for (what, v, span) in &hits {
             f.evidence.push(Evidence::new(format!("{what} = {v:#x} ({})", ascii(*v)), *span));
-            if ["rip", "eip", "pc", "rbp", "ebp", "x29", "fp", "x30", "lr", "r11", "ra", "s0"].contains(&what.as_str())
-            {
+            if control.contains(&what.as_str()) {
                 f.registers.push(what.clone());
             }
         }
         f.next_steps = vec!["info frame".into(), "x/32gx $sp".into()];
         f.rank = 85;
         out.push(f);
+    }
+}
+
+/// The registers that hold the pc, the frame pointer or the return address on `arch`: what a
+/// smashed frame restores. Only these: `r11` is ARM's frame pointer but an ordinary scratch
+/// register on x86-64 (where a memset or string copy leaves `0x4141…` in it legally).
+fn control_registers(arch: Arch) -> &'static [&'static str] {
+    match arch {
+        Arch::X86_64 => &["rip", "rbp"],
+        Arch::X86 => &["eip", "ebp"],
+        Arch::Aarch64 => &["pc", "x29", "fp", "x30", "lr"],
+        Arch::Arm => &["pc", "r11", "fp", "lr"],
+        Arch::Riscv64 => &["pc", "ra", "s0", "fp"],
+        _ => &["rip", "eip", "pc", "rbp", "ebp", "x29", "fp", "x30", "lr", "ra", "s0"],
     }
 }
 

@@ -11,7 +11,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGABRT (or a stop with no signal) explained by libstdc++'s
 terminate handler: `terminate called after throwing an instance of 'T'` with the exception's
 `what():` text, `terminate called without an active exception`, or `terminate called
-recursively`; `pure virtual method called` (with its causes: a virtual call from a base-class
+recursively`; glibc's `FATAL: exception not rethrown` (a `catch (...)` swallowed the
+forced-unwind exception with which `pthread_cancel` or `pthread_exit` unwinds a thread; in a
+core, without stderr, nptl's `unwind_cleanup` under `__libc_fatal`); `pure virtual method called` (with its causes: a virtual call from a base-class
 constructor or destructor, or a destroyed object), also from a `__cxa_pure_virtual` frame; an
 exception thrown through a `noexcept` function (the compiler's `__clang_call_terminate` /
 `__cxa_call_terminate` landing pad) or one the C++ personality routine stopped itself
@@ -94,8 +96,10 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     if stop.reason.kind != StopKind::RuntimeError {
         return None;
     }
-    // Only Julia's `ERROR:` report: a Go panic or an LLVM fatal error is a runtime error too.
-    if !cx.trace.formats.contains(&Format::Julia) {
+    // Only Julia's `ERROR:` report: a Go panic or an LLVM fatal error is a runtime error too,
+    // and so is a memory checker's report (valgrind's `Invalid read of size 8` in a Julia
+    // process under valgrind).
+    if !cx.trace.formats.contains(&Format::Julia) || stop.checker.is_some() {
         return None;
     }
     let th = stop.crashed_thread()?;
@@ -142,6 +146,41 @@ fn julia_error(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     Some(f)
 }
 
+/// The finding for glibc's `FATAL: exception not rethrown`: the culprit's `catch (...)`
+/// swallowed the forced unwind of a cancelled (or exiting) thread.
+fn forced_unwind(
+    cx: &RuleContext<'_>,
+    si: usize,
+    stop: &Stop,
+    th: Option<&Thread>,
+    msg: Option<&Message>,
+    cleanup: Option<&Frame>,
+) -> Finding {
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
+    let text = format!(
+        "thread cancellation unwound through a catch (...) that did not rethrow{at}: pthread_cancel (or pthread_exit) unwinds the thread with a forced-unwind exception (abi::__forced_unwind), a handler caught it and ended normally, and glibc aborted (\"FATAL: exception not rethrown\")"
+    );
+    let mut f = Finding::new(&RULE, text).at(si, th, culprit.map(|c| c.index)).rank(75);
+    if msg.is_none() {
+        f.heuristic = true;
+    }
+    if let Some(m) = msg {
+        f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+    }
+    if let Some(c) = cleanup {
+        f = f.evidence(format!("#{} {} (nptl's cleanup of the forced unwind)", c.index, c.location()), Some(c.span));
+    }
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
+    }
+    f = f.step("rethrow it: add `catch (abi::__forced_unwind&) { throw; }` (<cxxabi.h>) before the catch (...), or disable cancellation around the code (pthread_setcancelstate)");
+    if let Some(c) = culprit {
+        f = f.step(format!("frame {}", c.index)).step("info locals");
+    }
+    f
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         if !stop.abort_like() {
@@ -179,6 +218,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             .position(|f| f.function_name() == "__gxx_personality_v0")
             .filter(|&p| frames[p..].iter().any(|f| is_throw_frame(f.function_name())))
             .map(|p| &frames[p]);
+        // glibc's `FATAL: exception not rethrown` (`__libc_fatal` called from nptl's
+        // `unwind_cleanup`): a thread cancelled or ending with pthread_exit unwinds with a
+        // forced-unwind exception, and a `catch (...)` finished without rethrowing it. The
+        // message, or in a core (no stderr) the frames.
+        let forced_msg = term.filter(|t| t.detail == Some(MessageDetail::ForcedUnwindNotRethrown));
+        let forced_frame = frames
+            .iter()
+            .position(|f| f.function_name() == "unwind_cleanup")
+            .filter(|&p| frames[..p].iter().any(|f| matches!(f.function_name(), "__GI___libc_fatal" | "__libc_fatal")));
+        if let Some(p) = forced_frame.or_else(|| forced_msg.map(|_| usize::MAX)) {
+            out.push(forced_unwind(cx, si, stop, th, forced_msg, frames.get(p)));
+            continue;
+        }
         if term.is_none() && terminate_frame.is_none() && pure_frame.is_none() && personality_frame.is_none() {
             continue;
         }

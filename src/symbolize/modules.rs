@@ -173,6 +173,46 @@ impl crate::model::MemorySource for ModuleCode {
         let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
         cfi_saved_slot(m, pc, dwarf_reg)
     }
+    fn function_range(&self, pc: u64) -> Option<(u64, u64)> {
+        let m = self.modules.iter().find(|m| pc >= m.start && pc < m.end)?;
+        cfi_function_range(m, pc)
+    }
+}
+
+/// The extent `[start, end)` (runtime addresses) of the FDE covering `pc` in `m`: the
+/// function's code as its call-frame information describes it.
+pub fn cfi_function_range(m: &MappedModule, pc: u64) -> Option<(u64, u64)> {
+    use gimli::UnwindSection;
+    let cfi = *m.module.cfi();
+    let endian = if m.module.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+    let rel = pc.wrapping_sub(m.bias);
+    let mut bases = gimli::BaseAddresses::default();
+    if let Some(t) = cfi.text {
+        bases = bases.set_text(t.address);
+    }
+    if let Some(g) = cfi.got {
+        bases = bases.set_got(g.address);
+    }
+    let range = |start: u64, len: u64| {
+        let s = start.wrapping_add(m.bias);
+        (len > 0).then(|| (s, s.saturating_add(len)))
+    };
+    if let Some(eh) = cfi.eh_frame {
+        let b = bases.clone().set_eh_frame(eh.address);
+        let mut section = gimli::EhFrame::new(eh.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&b, rel, gimli::EhFrame::cie_from_offset) {
+            return range(fde.initial_address(), fde.len());
+        }
+    }
+    if let Some(df) = cfi.debug_frame {
+        let mut section = gimli::DebugFrame::new(df.data, endian);
+        section.set_address_size(8);
+        if let Ok(fde) = section.fde_for_address(&bases, rel, gimli::DebugFrame::cie_from_offset) {
+            return range(fde.initial_address(), fde.len());
+        }
+    }
+    None
 }
 
 /// Where the CFI of the function holding `pc` (a runtime address in `m`) says `dwarf_reg` is

@@ -1,0 +1,3 @@
+module cgocallbacknil
+
+go 1.19
