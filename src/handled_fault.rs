@@ -37,7 +37,7 @@ const FAULT_SIGNALS: &[(&str, &str, i32)] = &[
 
 /// The signal a handler frame received, from its typed arguments (`sig=11`, `signum=11`).
 fn handler_signo(f: &Frame) -> Option<i32> {
-    f.int_args
+    f.int_args()
         .iter()
         .find(|(k, _)| matches!(&**k, "sig" | "signum" | "signo" | "signal" | "signr" | "sign"))
         .and_then(|(_, v)| i32::try_from(*v).ok())

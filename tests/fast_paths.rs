@@ -948,3 +948,53 @@ proptest! {
         prop_assert_eq!(clean::service_prefix_rest(&s), service_prefix_rest_ref(&s));
     }
 }
+
+// ---- the pager prompt (perf3) -------------------------------------------------------------
+
+/// `route.rs`'s `pager_prompt` before the memchr scan: two substring searches per line.
+fn pager_prompt_ref(l: &str) -> Option<usize> {
+    l.find("--Type <RET> for more, q to quit, c to continue without paging--")
+        .or_else(|| l.find("---Type <return> to continue, or q <return> to quit---"))
+}
+
+const PAGER_PIECES: &[&str] = &[
+    "--Type <RET> for more, q to quit, c to continue without paging--",
+    "---Type <return> to continue, or q <return> to quit---",
+    "--Type <RET> for more, q to quit, c to continue without paging-",
+    "---Type <return> to continue, or q <return> to quit--",
+    "-",
+    "--",
+    "Type <RET>",
+    "Type",
+    "T",
+    " ",
+    "#3  0x00005555555552ec in bottom (t=0x5555555598f0) at src/a.c:43",
+    "futex-i",
+    "é",
+    "\u{1f600}",
+    "nternal.c:87",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn pager_prompt_same(s in tricky(PAGER_PIECES, 8)) {
+        prop_assert_eq!(clean::pager_prompt(&s), pager_prompt_ref(&s));
+    }
+}
+
+#[test]
+fn pager_prompt_real_lines() {
+    for l in [
+        "#0  0x00007ffff7e2e1b3 in __futex_abstimed_wait_common64 (private=0, cancel=true) at futex-i--Type <RET> for more, q to quit, c to continue without paging--",
+        "---Type <return> to continue, or q <return> to quit---",
+        "Thread 2 (Thread 0x7ffff7dd06c0 (LWP 4128) \"worker-0\"):",
+        "        __ret = -512",
+        "--Type <RET> ---Type <return> to continue, or q <return> to quit------Type <return> to continue, or q <return> to quit---",
+    ] {
+        assert_eq!(clean::pager_prompt(l), pager_prompt_ref(l), "{l}");
+    }
+    assert_eq!(clean::pager_prompt("ab--Type <RET> for more, q to quit, c to continue without paging--"), Some(2));
+    assert_eq!(clean::pager_prompt("Thread 1"), None);
+}

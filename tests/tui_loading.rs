@@ -355,34 +355,40 @@ fn search_in_a_file_backed_raw_text_finds_what_the_text_in_memory_finds() {
 }
 
 /// The model the TUI keeps for a big file carries no spare room (docs/tui.md, "Memory"):
-/// every thread's frame list and every frame's typed argument lists hold exactly their
-/// items, and an argument name repeated over frames is one shared allocation.
+/// every thread's frame list holds exactly its frames, a frame's typed argument facts take no
+/// memory until something reads them (the rules read a few frames), and once read each of
+/// their lists holds exactly its items.
 #[test]
-fn the_model_holds_no_spare_room_and_shares_argument_names() {
+fn the_model_holds_no_spare_room_and_types_arguments_on_read() {
     let path = sample("stack-overflow.gdb.txt");
     let mut app = App::open_loading(chunked(&path), Some(path.clone()), Theme::plain(), eager(4096));
     while app.loading.is_some() {
         assert!(app.loading_wait(Duration::from_secs(60)));
     }
     let t = app.trace();
-    let mut names: std::collections::HashMap<String, std::sync::Arc<str>> = Default::default();
-    let (mut frames, mut shared) = (0, 0);
+    let (mut frames, mut untyped, mut ints) = (0, 0, 0);
+    let mut names = std::collections::BTreeSet::new();
     for th in t.stops.iter().flat_map(|s| &s.threads) {
         assert_eq!(th.frames.capacity(), th.frames.len(), "thread {}", th.id);
         for f in &th.frames {
             frames += 1;
-            assert_eq!(f.int_args.capacity(), f.int_args.len());
-            assert_eq!(f.string_args.capacity(), f.string_args.len());
-            assert_eq!(f.null_args.capacity(), f.null_args.len());
-            assert_eq!(f.entry_values.capacity(), f.entry_values.len());
-            assert_eq!(f.arg_symbols.capacity(), f.arg_symbols.len());
-            for (n, _) in &f.int_args {
-                let first = names.entry(n.to_string()).or_insert_with(|| n.clone());
-                assert!(std::sync::Arc::ptr_eq(first, n), "{n} allocated twice");
-                shared += 1;
-            }
+            untyped += usize::from(f.args.is_some() && !f.arg_facts.is_computed());
         }
     }
-    assert!(frames > 30 && shared > 30, "{frames} frames, {shared} integer arguments");
-    assert!(names.contains_key("depth"), "{:?}", names.keys());
+    for th in t.stops.iter().flat_map(|s| &s.threads) {
+        for f in &th.frames {
+            let a = f.arg_facts();
+            assert_eq!(f.arg_facts.is_computed(), f.args.is_some());
+            assert_eq!(a.int_args.capacity(), a.int_args.len());
+            assert_eq!(a.string_args.capacity(), a.string_args.len());
+            assert_eq!(a.null_args.capacity(), a.null_args.len());
+            assert_eq!(a.entry_values.capacity(), a.entry_values.len());
+            assert_eq!(a.arg_symbols.capacity(), a.arg_symbols.len());
+            ints += a.int_args.len();
+            names.extend(a.int_args.iter().map(|(n, _)| n.to_string()));
+        }
+    }
+    assert!(frames > 30 && untyped > 30, "{frames} frames, {untyped} untyped after loading");
+    assert!(ints > 30, "{ints} integer arguments");
+    assert!(names.contains("depth"), "{names:?}");
 }

@@ -79,7 +79,7 @@ impl Builder {
                 }
             }
         }
-        type_text_fields(&mut self.trace, &mut self.interner);
+        type_text_fields(&mut self.trace);
         self.trace.mappings.sort_by_key(|m| (m.start, m.end));
         self.trace.mappings.dedup_by(|a, b| a.start == b.start && a.end == b.end);
         if self.trace.arch == Arch::Unknown {
@@ -299,12 +299,59 @@ pub(super) fn looks_like_value(l: &str) -> bool {
 
 pub(super) fn brace_depth(s: &str) -> i32 {
     // Outside strings only `"`, `{` and `}` count; inside, a backslash skips the next byte
-    // and `"` closes. Eight bytes without any of those are stepped over at once (SWAR; each
-    // byte test is exact), the rest byte by byte: the same walk in fewer steps.
+    // and `"` closes. On x86-64, 16 bytes at a time with SSE2: outside a string the braces
+    // before the first `"` of a block are counted at once, inside one the walk jumps to the
+    // next `"` or backslash; the last < 16 bytes (and everything elsewhere) go through
+    // `brace_depth_from`.
     let b = s.as_bytes();
-    let mut d = 0;
-    let mut in_str = false;
-    let mut i = 0;
+    let (mut d, mut in_str, mut i) = (0i32, false, 0usize);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        #[inline(always)]
+        fn eq_mask(v: __m128i, c: u8) -> u32 {
+            // SAFETY: SSE2 is part of x86-64.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32 }
+        }
+        while i + 16 <= b.len() {
+            // SAFETY: SSE2 is part of x86-64; the load reads b[i..i + 16].
+            let v = unsafe { _mm_loadu_si128(b.as_ptr().add(i).cast()) };
+            let quote = eq_mask(v, b'"');
+            if in_str {
+                let stop = quote | eq_mask(v, b'\\');
+                if stop == 0 {
+                    i += 16;
+                    continue;
+                }
+                let p = stop.trailing_zeros() as usize;
+                if quote & (1 << p) != 0 {
+                    in_str = false;
+                    i += p + 1;
+                } else {
+                    i += p + 2;
+                }
+            } else {
+                let (open, close) = (eq_mask(v, b'{'), eq_mask(v, b'}'));
+                if quote == 0 {
+                    d += open.count_ones() as i32 - close.count_ones() as i32;
+                    i += 16;
+                    continue;
+                }
+                let p = quote.trailing_zeros();
+                let before = (1u32 << p) - 1;
+                d += (open & before).count_ones() as i32 - (close & before).count_ones() as i32;
+                in_str = true;
+                i += p as usize + 1;
+            }
+        }
+    }
+    brace_depth_from(b, i, d, in_str)
+}
+
+/// The walk of [`brace_depth`] from byte `i` on, with depth `d` and string state `in_str`
+/// so far: eight bytes without a `"`, `{`, `}` (in a string: `"`, backslash) are stepped
+/// over at once (SWAR; each byte test is exact), the rest byte by byte.
+fn brace_depth_from(b: &[u8], mut i: usize, mut d: i32, mut in_str: bool) -> i32 {
     let n = b.len();
     while i < n {
         while i + 8 <= n {
@@ -439,32 +486,14 @@ pub(super) fn backtrace_stop(r: &str) -> BacktraceStop {
     if r.contains("corrupt stack") { BacktraceStop::CorruptStack } else { BacktraceStop::Other }
 }
 
-/// Parses, once, the text the rules need typed: each frame's arguments (C strings with what
-/// they say, decimal integers, NULL pointers, `0x… <sym>`), each message's kind and parts,
-/// the symbols in printed values and a Julia `ERROR:` description. Argument names are
-/// interned (`depth` is one allocation for the whole trace, not one per frame), and each
-/// thread's frame list is cut to its length first (a `Vec` grown by pushes holds up to twice
-/// its frames; the TUI keeps the model of a big file, see docs/tui.md).
-pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHashSet<Sym>) {
-    let mut intern = |s: &str| -> Sym {
-        if let Some(v) = names.get(s) {
-            return v.clone();
-        }
-        let v = Sym::from(s);
-        names.insert(v.clone());
-        v
-    };
-    // What a string argument says, once per distinct text (a deep backtrace passes the same
-    // strings down many frames).
-    let mut details: rustc_hash::FxHashMap<Box<str>, Option<MessageDetail>> = Default::default();
-    let mut detail_of = |text: &str| -> Option<MessageDetail> {
-        if let Some(d) = details.get(text) {
-            return *d;
-        }
-        let d = crate::messages::detail(text);
-        details.insert(text.into(), d);
-        d
-    };
+/// Parses, once, the text the rules need typed: each message's kind and parts, the symbols in
+/// printed values and a Julia `ERROR:` description; each frame's arguments (C strings with
+/// what they say, decimal integers, NULL pointers, `0x… <sym>`) are typed by [`arg_facts`]
+/// on their first read (`Frame::arg_facts`): a rule looks at a few frames of a
+/// `thread apply all bt`, and typing every frame was a third of a big transcript's parse.
+/// Each thread's frame list is cut to its length first (a `Vec` grown by pushes holds up to
+/// twice its frames; the TUI keeps the model of a big file, see docs/tui.md).
+pub(super) fn type_text_fields(trace: &mut Trace) {
     for stop in &mut trace.stops {
         for m in &mut stop.messages {
             crate::messages::typed(m);
@@ -493,28 +522,38 @@ pub(super) fn type_text_fields(trace: &mut Trace, names: &mut rustc_hash::FxHash
         }
         for th in &mut stop.threads {
             th.frames.shrink_to_fit();
-            // Buffers reused from frame to frame (they borrow this thread's argument lists).
-            let mut strings = Vec::new();
-            let mut t = lexemes::TypedArgs::default();
             for f in &mut th.frames {
-                let Some(a) = f.args.as_deref() else { continue };
-                lexemes::string_args_into(a, &mut strings);
-                f.string_args = exact(strings.drain(..).map(|(n, v)| StringArg {
-                    name: intern(n),
-                    detail: detail_of(&v),
-                    text: match v {
-                        Cow::Borrowed(v) => v.into(),
-                        Cow::Owned(v) => v.into_boxed_str(),
-                    },
-                }));
-                // One walk over the list gives the integer, NULL and entry-value arguments.
-                lexemes::typed_args_into(a, &mut t);
-                f.int_args = exact(t.ints.iter().map(|&(n, v)| (intern(n), v)));
-                f.null_args = exact(t.nulls.iter().map(|n| intern(n)));
-                f.entry_values = exact(t.entry_values.drain(..));
-                f.arg_symbols = exact(addr_symbols(a).into_iter());
+                if f.args.is_some() {
+                    f.arg_facts = ArgFactsCell::typed_by(arg_facts);
+                }
             }
         }
+    }
+}
+
+/// The typed facts of one argument list (a frame's `args`): its C strings with what they
+/// say, and, from one walk over its parts, the integer, NULL and entry-value arguments, and
+/// every `0x… <sym>`. Each vector holds exactly its items.
+pub fn arg_facts(a: &str) -> ArgFacts {
+    let mut strings = Vec::new();
+    lexemes::string_args_into(a, &mut strings);
+    let string_args = exact(strings.drain(..).map(|(n, v)| StringArg {
+        name: n.into(),
+        detail: crate::messages::detail(&v),
+        text: match v {
+            Cow::Borrowed(v) => v.into(),
+            Cow::Owned(v) => v.into_boxed_str(),
+        },
+    }));
+    // One walk over the list gives the integer, NULL and entry-value arguments.
+    let mut t = lexemes::TypedArgs::default();
+    lexemes::typed_args_into(a, &mut t);
+    ArgFacts {
+        string_args,
+        int_args: exact(t.ints.iter().map(|&(n, v)| (Sym::from(n), v))),
+        null_args: exact(t.nulls.iter().map(|&n| Sym::from(n))),
+        entry_values: exact(t.entry_values.drain(..)),
+        arg_symbols: exact(addr_symbols(a).into_iter()),
     }
 }
 

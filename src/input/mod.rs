@@ -218,6 +218,10 @@ pub struct Builder {
     /// the rest is parsed.
     frames_of: Option<(usize, usize)>,
     cut_from: (usize, usize),
+    /// How many frames the last thread left (when frames moved on to another thread) had:
+    /// what a new thread's frame list reserves at its first frame, so the threads of a
+    /// `thread apply all bt` (alike, as a rule) are not grown by doubling and copying.
+    frames_hint: usize,
     formats: u32,
     /// Index of the current stop in `trace.stops`.
     stop: Option<usize>,
@@ -310,6 +314,10 @@ pub(crate) struct GdbOwnedLocation {
     span: Span,
 }
 
+/// The most frames a new thread's list reserves up front (`Builder::frames_hint`); a
+/// deeper backtrace grows from there.
+const FRAMES_HINT_MAX: usize = 4096;
+
 impl Builder {
     fn new(limits: Limits) -> Self {
         Builder {
@@ -319,6 +327,7 @@ impl Builder {
             interner: FxHashSet::default(),
             frames_of: None,
             cut_from: (0, 0),
+            frames_hint: 0,
             formats: 0,
             stop: None,
             thread: None,
@@ -605,9 +614,14 @@ impl Builder {
             self.cut_from = (left.0, left.1 + 1);
             if let Some(th) = self.trace.stops.get_mut(left.0).and_then(|s| s.threads.get_mut(left.1)) {
                 th.frames.shrink_to_fit();
+                self.frames_hint = th.frames.len().min(FRAMES_HINT_MAX);
             }
         }
+        let hint = self.frames_hint;
         let Some(th) = self.trace.stops[si].threads.get_mut(ti) else { return 0 };
+        if th.frames.capacity() == 0 {
+            th.frames.reserve_exact(hint.min(max));
+        }
         th.span.extend_to(f.span.first);
         // Fast path: the next frame of a running backtrace.
         let appending = th.frames.last().is_none_or(|l| l.index < f.index);

@@ -7,12 +7,6 @@ use std::borrow::Cow;
 /// The longest text kept waiting for the rest of its line after a pager prompt.
 const PAGER_HEAD_MAX: usize = 8 * 1024;
 
-/// Where gdb's pager prompt starts in a line (gdb 7.12+ and the older wording).
-fn pager_prompt(l: &str) -> Option<usize> {
-    l.find("--Type <RET> for more, q to quit, c to continue without paging--")
-        .or_else(|| l.find("---Type <return> to continue, or q <return> to quit---"))
-}
-
 impl Builder {
     pub(super) fn feed(&mut self, raw: &str, n: u32) {
         self.diag.lines_total += 1;
@@ -48,7 +42,7 @@ impl Builder {
                 line = Cow::Owned(format!("{head}{line}"));
             }
         }
-        if let Some(p) = pager_prompt(&line) {
+        if let Some(p) = clean::pager_prompt(&line) {
             let head = line[..p].to_string();
             self.recognized();
             // A join is one line's continuation: a head longer than a line may be (prompts

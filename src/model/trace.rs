@@ -329,9 +329,20 @@ pub struct Frame {
     pub signal_handler: bool,
     /// Locals printed by `bt full`, one `name = value` per line, as printed.
     pub locals: Option<Box<str>>,
-    /// The C string arguments in `args` (`str=0x… "free(): …"`), unescaped, each with what
-    /// its text says when it is a fatal message. Filled at input time, like the fields below,
-    /// so nothing downstream parses the argument list.
+    /// What `args` says, typed ([`ArgFacts`]; read with [`Frame::string_args`],
+    /// [`Frame::int_args`], …). The reader that filled `args` sets how it is typed when it
+    /// hands the trace over; the typing runs on the first read, so the frames no rule looks
+    /// at (most of a `thread apply all bt`) cost nothing.
+    pub arg_facts: ArgFactsCell,
+    pub span: Span,
+}
+
+/// The typed facts of a frame's argument list: everything a rule needs from it, so nothing
+/// downstream parses the list.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ArgFacts {
+    /// The C string arguments (`str=0x… "free(): …"`), unescaped, each with what its text
+    /// says when it is a fatal message.
     pub string_args: Vec<StringArg>,
     /// The arguments printed as decimal integers (`line=9`, `line=line@entry=9`).
     pub int_args: Vec<(Sym, i64)>,
@@ -341,7 +352,58 @@ pub struct Frame {
     pub entry_values: Vec<EntryValue>,
     /// Every `0x… <sym>` in `args` (`cb=0x401126 <handler>`).
     pub arg_symbols: Vec<(Address, SymbolRef)>,
-    pub span: Span,
+}
+
+static NO_ARG_FACTS: ArgFacts = ArgFacts {
+    string_args: Vec::new(),
+    int_args: Vec::new(),
+    null_args: Vec::new(),
+    entry_values: Vec::new(),
+    arg_symbols: Vec::new(),
+};
+
+/// How a frame's argument list is typed: a function of the list's text, given by the reader
+/// that parsed it (the model itself imports no parser).
+pub type ArgTyper = fn(&str) -> ArgFacts;
+
+/// A frame's [`ArgFacts`], computed on the first read. Empty (no typer) until the reader
+/// sets one ([`ArgFactsCell::typed_by`]); two cells compare equal when both or neither have
+/// a typer, since the facts are a function of the frame's `args`.
+#[derive(Clone, Default)]
+pub struct ArgFactsCell {
+    typer: Option<ArgTyper>,
+    facts: std::sync::OnceLock<Box<ArgFacts>>,
+}
+
+impl ArgFactsCell {
+    /// A cell whose facts `typer` computes from the frame's argument list when first read.
+    pub fn typed_by(typer: ArgTyper) -> Self {
+        ArgFactsCell { typer: Some(typer), facts: std::sync::OnceLock::new() }
+    }
+    /// Whether the facts were computed (read) already.
+    pub fn is_computed(&self) -> bool {
+        self.facts.get().is_some()
+    }
+    fn get(&self, args: Option<&str>) -> &ArgFacts {
+        match (self.typer, args) {
+            (Some(typer), Some(args)) => self.facts.get_or_init(|| Box::new(typer(args))),
+            _ => &NO_ARG_FACTS,
+        }
+    }
+}
+
+impl PartialEq for ArgFactsCell {
+    fn eq(&self, other: &Self) -> bool {
+        self.typer.is_some() == other.typer.is_some()
+    }
+}
+
+impl Eq for ArgFactsCell {}
+
+impl fmt::Debug for ArgFactsCell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ArgFactsCell").field("typed", &self.typer.is_some()).finish()
+    }
 }
 
 /// A C string argument of a frame (`str=0x7ffff7f5d2c8 "free(): invalid pointer"`).
@@ -363,17 +425,42 @@ impl Frame {
             _ => self.function_name().to_string(),
         }
     }
+    /// The typed facts of `args` (computed on the first read).
+    pub fn arg_facts(&self) -> &ArgFacts {
+        self.arg_facts.get(self.args.as_deref())
+    }
+    /// The C string arguments in `args` (`str=0x… "free(): …"`), unescaped, each with what
+    /// its text says when it is a fatal message.
+    pub fn string_args(&self) -> &[StringArg] {
+        &self.arg_facts().string_args
+    }
+    /// The arguments printed as decimal integers (`line=9`, `line=line@entry=9`).
+    pub fn int_args(&self) -> &[(Sym, i64)] {
+        &self.arg_facts().int_args
+    }
+    /// The pointer arguments printed as exactly `0x0` (`p=0x0`, `p=p@entry=0x0`).
+    pub fn null_args(&self) -> &[Sym] {
+        &self.arg_facts().null_args
+    }
+    /// Arguments whose entry value differs from their value now (`p=0x0, p@entry=0x…`).
+    pub fn entry_values(&self) -> &[EntryValue] {
+        &self.arg_facts().entry_values
+    }
+    /// Every `0x… <sym>` in `args` (`cb=0x401126 <handler>`).
+    pub fn arg_symbols(&self) -> &[(Address, SymbolRef)] {
+        &self.arg_facts().arg_symbols
+    }
     /// The C string gdb printed for argument `name`, unescaped (see `string_args`).
     pub fn arg_string(&self, name: &str) -> Option<&str> {
         self.string_arg(name).map(|a| &*a.text)
     }
     /// The C string argument `name`, typed (see `string_args`).
     pub fn string_arg(&self, name: &str) -> Option<&StringArg> {
-        self.string_args.iter().find(|a| &*a.name == name)
+        self.string_args().iter().find(|a| &*a.name == name)
     }
     /// The decimal integer gdb printed for argument `name` (see `int_args`).
     pub fn arg_int(&self, name: &str) -> Option<i64> {
-        self.int_args.iter().find(|(n, _)| &**n == name).map(|(_, v)| *v)
+        self.int_args().iter().find(|(n, _)| &**n == name).map(|(_, v)| *v)
     }
     /// `(name, value)` pairs from `bt full` locals.
     pub fn locals(&self) -> impl Iterator<Item = (&str, &str)> {

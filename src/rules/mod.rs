@@ -309,7 +309,7 @@ impl<'a> RuleContext<'a> {
                 stop.printed
                     .iter()
                     .flat_map(|p| &p.symbols)
-                    .chain(stop.threads.iter().flat_map(|t| t.frames.iter()).flat_map(|f| &f.arg_symbols))
+                    .chain(stop.threads.iter().flat_map(|t| t.frames.iter()).flat_map(|f| f.arg_symbols()))
                     .find(|(a, _)| a.0 == addr)
                     .map(|(_, s)| s)
             });

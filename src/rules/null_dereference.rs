@@ -284,10 +284,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // A NULL pointer argument of the faulting frame is a likely (not certain) source of
         // the NULL base: labelled as a heuristic, since the function may also take legal NULLs.
         if let Some(fr) = frame {
-            let nulls = &fr.null_args;
+            let nulls = fr.null_args();
             // DWARF entry values: gdb's `p@entry=` says what the argument held when the
             // function was entered, so a NULL that was not NULL at entry was made here.
-            for e in &fr.entry_values {
+            for e in fr.entry_values() {
                 if nulls.contains(&e.name) && e.at_entry_pointer.is_some_and(|p| p != 0) {
                     f = f.evidence(
                         format!(
