@@ -4,30 +4,11 @@
 //! `tests/wild/posted/` (RECONSTRUCTED there, values our own); the full inputs are checked by
 //! `tests/wild_corpus.rs`.
 
-use tracecheck::analyze::analyze;
 use tracecheck::model::StopKind;
 
-struct Read {
-    rules: Vec<&'static str>,
-    culprit: Option<String>,
-    report: tracecheck::model::InputReport,
-}
-
-fn read(text: &str) -> Read {
-    let parsed = tracecheck::input::parse(text);
-    let r = analyze("t", parsed, &Default::default());
-    let rules = r.findings.iter().map(|f| f.rule).collect();
-    let culprit = r.culprits.iter().flatten().next().cloned().and_then(|c| {
-        let st = r.parsed.trace.stops.iter().find(|s| s.threads.iter().any(|t| *t.id == *c.thread))?;
-        let th = st.threads.iter().find(|t| *t.id == *c.thread)?;
-        Some(th.frames.get(c.frame_position()?)?.function_name().to_string())
-    });
-    Read { rules, culprit, report: r }
-}
-
-fn unread(r: &Read) -> Vec<String> {
-    r.report.parsed.diagnostics.unrecognized.iter().map(|u| u.text.clone()).collect()
-}
+#[path = "common/wild_read.rs"]
+mod wild_read;
+use wild_read::{read, unread};
 
 const WILD_RSP: &str = "\
 Process 51207 stopped
