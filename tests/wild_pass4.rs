@@ -4,7 +4,6 @@
 //! `tests/wild/posted/` (RECONSTRUCTED there, values our own); the full inputs are checked by
 //! `tests/wild_corpus.rs`.
 
-
 #[path = "common/wild_read.rs"]
 mod wild_read;
 use wild_read::{read, unread};
