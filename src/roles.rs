@@ -460,7 +460,23 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         || th.frames[..tramp].iter().any(|f| {
             f.function.as_deref().is_some_and(|n| {
                 let n = n.trim_start_matches("__GI_");
-                matches!(n, "abort" | "raise" | "__pthread_kill_implementation" | "_exit" | "__libc_message")
+                // A crash handler that waits for the debugger or crash reporter it started
+                // (KDE's KCrash: `waitpid` above `KCrash::defaultCrashHandler`) is parked, not
+                // faulting.
+                matches!(
+                    n,
+                    "abort"
+                        | "raise"
+                        | "__pthread_kill_implementation"
+                        | "_exit"
+                        | "__libc_message"
+                        | "waitpid"
+                        | "__waitpid"
+                        | "__libc_waitpid"
+                        | "wait4"
+                        | "__wait4"
+                        | "__GI___wait4"
+                )
             })
         });
     if !deliberate {

@@ -43,6 +43,8 @@ pub(crate) struct JuliaState {
     /// `in expression starting at` followed such a code location: the next native frame
     /// may restart the backtrace.
     win_restart: bool,
+    /// Data words still to come after an interpreter-frame marker (see `put_native_frame`).
+    interp_data: u8,
 }
 
 impl JuliaState {
@@ -520,6 +522,21 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
             b.julia.next_index = 0;
         }
     }
+    // The runtime records an interpreted frame in its backtrace buffer as a marker word
+    // (all ones) followed by two data words (the interpreter state and the statement index);
+    // Julia 0.7 to 1.4 printed all three as `unknown function (ip: 0xfffffffffffffffe)`,
+    // `(ip: 0x7f…)`, `(ip: 0x13)`. None of them is a return address, so they are no frames.
+    if f.function.is_none() && f.path.is_none() {
+        if matches!(f.ip, Some(0xffff_ffff_ffff_ffff | 0xffff_ffff_ffff_fffe)) {
+            b.julia.interp_data = 2;
+            return;
+        }
+        if b.julia.interp_data > 0 {
+            b.julia.interp_data -= 1;
+            return;
+        }
+    }
+    b.julia.interp_data = 0;
     let idx = b.julia.next_index;
     b.julia.next_index += 1;
     // `(unknown line)` frames usually name the object file (`libc.so.6`, `sys.so`, the
