@@ -526,8 +526,27 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
-    let pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    let mut pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    // Julia's `macro expansion at file:line [inlined]` is a place inside a function, not a
+    // function: the function is the next frame out that was not inlined (the one the macro's
+    // code was compiled into). When the paste ends before it, the function that faulted is the
+    // first real frame of the crash site (a runtime function).
+    if julia && is_inlined_macro(&th.frames[pos]) {
+        let outer = th.frames[pos..].iter().position(|f| !f.inlined).map(|p| pos + p);
+        pos = match outer.filter(|&p| !is_inlined_macro(&th.frames[p])) {
+            Some(p) => p,
+            None => th
+                .frames
+                .iter()
+                .position(|f| !is_machinery(f) && f.function.is_some() && !is_inlined_macro(f))
+                .unwrap_or(pos),
+        };
+    }
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+fn is_inlined_macro(f: &Frame) -> bool {
+    f.function.as_deref().is_some_and(|n| n.starts_with("macro expansion"))
 }
 
 /// The function a failed assertion's message names (glibc's, musl's or macOS's format), when

@@ -445,6 +445,8 @@ fn openmpi_line(b: &mut Builder, t: &str, n: u32) -> bool {
         let num = s.rsplit_once('(').and_then(|(_, x)| x.strip_suffix(')')).and_then(|x| x.parse::<i32>().ok());
         let r = &mut b.trace.stops[si].reason;
         if let Some(no) = num {
+            let desc = s.rsplit_once('(').map_or(s, |(d, _)| d).trim();
+            let no = crate::model::signals::from_number_and_description(no, desc);
             r.signo = Some(no);
             r.signal = crate::model::signals::name(no).map(Into::into);
         }

@@ -278,14 +278,16 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         b.saw(Format::Julia);
         let mut reason = StopReason { kind: StopKind::Signal, span: Span::line(n), ..Default::default() };
-        reason.signo = Some(h.signo);
-        reason.signal = crate::model::signals::name(h.signo).map(|s| b.intern(s));
+        // macOS: `signal (10): Bus error: 10` is SIGBUS (BSD numbering).
+        let signo = crate::model::signals::from_number_and_description(h.signo, h.description);
+        reason.signo = Some(signo);
+        reason.signal = crate::model::signals::name(signo).map(|s| b.intern(s));
         reason.si_code = h.code;
         reason.description = Some(h.description.into());
         // Julia prints a failed assertion's message *before* the SIGABRT banner it causes: when
         // the previous stop's last lines were such messages, they belong to this new stop.
         let carried: Vec<Message> = match b.stop {
-            Some(i) if h.signo == 6 => {
+            Some(i) if signo == 6 => {
                 let s = &mut b.trace.stops[i];
                 let last_frame = s.threads.iter().flat_map(|t| &t.frames).map(|f| f.span.last).max().unwrap_or(0);
                 let (moved, kept): (Vec<Message>, Vec<Message>) = s.messages.drain(..).partition(|m| {
