@@ -76,6 +76,15 @@ pub fn is_machinery(f: &Frame) -> bool {
         "_int_memalign",
         "_mid_memalign",
         "tcache_double_free_verify",
+        "munmap_chunk",
+        // Node.js's fatal-error path.
+        "node::Abort",
+        "node::OnFatalError",
+        "node::FatalError",
+        "node::OOMErrorHandler",
+        "v8::Utils::ReportApiFailure",
+        "v8::api_internal::ToLocalEmpty",
+        "v8::V8::ToLocalEmpty",
         "_int_free_merge_chunk",
         "_int_free_create_chunk",
         "_int_free_maybe_consolidate",
@@ -379,7 +388,14 @@ pub fn is_llvm_handler(name: &str) -> bool {
             | "llvm::report_fatal_error"
             | "llvm::llvm_unreachable_internal"
             | "llvm::CrashRecoveryContext::HandleExit"
-    )
+    ) || is_chromium_handler(name)
+}
+
+/// Chromium's crash handler (the `base::debug` stack-trace printer and its signal handler), as
+/// Chromium, Electron and every Chromium-based browser print it.
+pub fn is_chromium_handler(name: &str) -> bool {
+    name.starts_with("base::debug::")
+        && (name.contains("StackTrace") || name.contains("SignalHandler") || name.contains("CollectStackTrace"))
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
@@ -510,8 +526,12 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && matches!(stop.reason.signo, Some(11) | Some(7))
             && f.pc.is_some_and(|pc| pc.0 != 0 && stop.reason.address == Some(pc))
     };
-    let named = th.frames.iter().position(|f| {
+    // Code inlined into a machinery frame (the printer's own `StackTrace` helper) is machinery.
+    let inlined_into_machinery =
+        |i: usize| th.frames[i].inlined && th.frames.get(i + 1).is_some_and(|o| is_machinery(o) && !o.signal_handler);
+    let named = th.frames.iter().enumerate().position(|(i, f)| {
         !is_machinery(f)
+            && !inlined_into_machinery(i)
             && !fetch_fault(f)
             && (f.function.is_some() || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
