@@ -220,7 +220,9 @@ fn chromium_line(b: &mut Builder, t: &str, n: u32) -> bool {
     let words: Vec<&str> = t.split_whitespace().collect();
     if !words.is_empty()
         && words.len().is_multiple_of(2)
-        && words.chunks(2).all(|c| c[0].ends_with(':') && c[1].len() == 16 && c[1].bytes().all(|x| x.is_ascii_hexdigit()))
+        && words
+            .chunks(2)
+            .all(|c| c[0].ends_with(':') && c[1].len() == 16 && c[1].bytes().all(|x| x.is_ascii_hexdigit()))
     {
         for c in words.chunks(2) {
             let k = c[0].trim_end_matches(':');
@@ -916,7 +918,9 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
     // `Thread 4 crashed with X86 Thread State (64-bit):`.
     if let Some(r) = t.strip_prefix("Thread ")
         && let Some(id) = r.split([' ', ':']).next().filter(|x| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit()))
-        && (r[id.len()..].starts_with(':') || r[id.len()..].starts_with(" Crashed:") || r[id.len()..].starts_with(" crashed with "))
+        && (r[id.len()..].starts_with(':')
+            || r[id.len()..].starts_with(" Crashed:")
+            || r[id.len()..].starts_with(" crashed with "))
     {
         b.select_thread(id);
         let ti = b.current_thread();
@@ -970,7 +974,10 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     // Thread state rows: `  rax: 0x0000000000000000  rbx: 0x00007fa1c3e1b2a0 …`.
     let words: Vec<&str> = t.split_whitespace().collect();
-    if !words.is_empty() && words.len().is_multiple_of(2) && words.chunks(2).all(|c| c[0].ends_with(':') && c[1].starts_with("0x")) {
+    if !words.is_empty()
+        && words.len().is_multiple_of(2)
+        && words.chunks(2).all(|c| c[0].ends_with(':') && c[1].starts_with("0x"))
+    {
         for c in words.chunks(2) {
             let k = c[0].trim_end_matches(':');
             let name = if k == "rfl" { "eflags" } else { k };

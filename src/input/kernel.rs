@@ -528,9 +528,8 @@ fn arm32_regs(t: &str) -> Option<Vec<(&'static str, u64)>> {
         let after = after.trim_start();
         let end = after.find(' ').unwrap_or(after.len());
         let v = hex_word(after[..end].trim_start_matches("[<").trim_end_matches(">]"))?;
-        const NAMES: &[&str] = &[
-            "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "sp", "lr", "pc", "ip", "fp", "psr",
-        ];
+        const NAMES: &[&str] =
+            &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "sp", "lr", "pc", "ip", "fp", "psr"];
         let name = NAMES.iter().find(|x| **x == name.trim())?;
         let name = match *name {
             "ip" => "r12",
