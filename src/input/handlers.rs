@@ -74,6 +74,13 @@ pub(crate) enum HandlerMode {
     Chromium,
     /// Node.js's `FATAL ERROR:` report: ` N: 0x… name [node]` rows.
     Node,
+    /// Wine's debugger: `Unhandled exception: page fault on read access to 0x… in 32-bit code
+    /// (0x…).`, `Register dump:`, `Stack dump:`, `Backtrace:`, the faulting instruction,
+    /// `Modules:`.
+    Wine,
+    /// CPython's faulthandler: `Fatal Python error: Segmentation fault`, then `Current thread
+    /// 0x… (most recent call first):` / `Thread 0x… …:` with `  File "…", line N in f` rows.
+    Python,
 }
 
 #[derive(Clone, Default)]
@@ -88,6 +95,8 @@ pub(crate) struct HandlerState {
     mac: bool,
     /// The next unnamed libc row is the signal trampoline (after a handler's `Error: signal N:`).
     tramp_pending: bool,
+    /// A CPython faulthandler report is open: its thread headings come after blank lines.
+    python: bool,
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
@@ -152,6 +161,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         HandlerMode::Backward => backward_line(b, l, t, n),
         HandlerMode::Chromium => chromium_line(b, t, n),
         HandlerMode::Node => node_line(b, t, n),
+        HandlerMode::Wine => wine_line(b, l, t, n),
+        HandlerMode::Python => python_line(b, t, n),
     }
 }
 
@@ -343,6 +354,57 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     if mac_line(b, t, n) {
+        return true;
+    }
+    // CPython's faulthandler, also glued to a test runner's progress dots (`test_x.py .Fatal
+    // Python error: Segmentation fault`).
+    if let Some(p) = t.find("Fatal Python error: ") {
+        let what = t[p + 20..].trim();
+        let sig = crate::model::signals::from_description(what).and_then(crate::model::signals::signo);
+        // Not a signal: `Py_FatalError`'s message, after which CPython aborts.
+        start(b, sig.unwrap_or(6), "CPython's fatal error handler", n);
+        b.add_message(&t[p..], n);
+        b.handlers.mode = HandlerMode::Python;
+        b.handlers.python = true;
+        return true;
+    }
+    if b.handlers.python
+        && b.handlers.mode == HandlerMode::None
+        && (t.starts_with("Current thread 0x") || t.starts_with("Thread 0x"))
+        && t.ends_with("(most recent call first):")
+    {
+        b.handlers.mode = HandlerMode::Python;
+        return python_line(b, t, n);
+    }
+    // Wine: `wine: Unhandled page fault on read access to 00000000 at address 01fd9418 (thread
+    // 0031), starting debugger...` (a message before the report), then the report.
+    if t.starts_with("wine: Unhandled ") && t.ends_with("starting debugger...") {
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("Unhandled exception: ") {
+        let (signo, addr) = if let Some(a) = r.strip_prefix("page fault on ").and_then(|x| x.split_once(" access to "))
+        {
+            (11, a.1.split_whitespace().next().and_then(parse_hex))
+        } else if r.starts_with("illegal instruction") || r.starts_with("privileged instruction") {
+            (if r.starts_with("illegal") { 4 } else { 11 }, None)
+        } else if r.starts_with("divide by zero") {
+            (8, None)
+        } else if r.starts_with("stack overflow") {
+            (11, None)
+        } else {
+            (0, None)
+        };
+        start(b, signo, "Wine's debugger (winedbg)", n);
+        let si = b.ensure_stop();
+        b.trace.stops[si].reason.address = addr.map(Address);
+        if r.contains(" in 32-bit code") || r.contains(" in wow64 32-bit code") {
+            b.trace.arch = Arch::X86;
+        } else if r.contains(" in 64-bit code") {
+            b.trace.arch = Arch::X86_64;
+        }
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Wine;
         return true;
     }
     // Node.js: `FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal.` (the process aborts), then
@@ -883,10 +945,12 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
         let reason = &mut b.trace.stops[si].reason;
         if let Some((kind, a)) = r.split_once(" at ") {
             reason.address = parse_hex(a.trim()).map(Address);
-            // SEGV_MAPERR / SEGV_ACCERR; a SIGBUS's code is not given.
+            // What XNU's sendsig puts in si_code: SEGV_MAPERR / SEGV_ACCERR, and BUS_ADRERR for
+            // a SIGBUS from EXC_BAD_ACCESS (the kernel raised it: the address is the fault's).
             reason.si_code = match (reason.signo, kind.trim()) {
                 (Some(11), "KERN_INVALID_ADDRESS") => Some(1),
                 (Some(11), "KERN_PROTECTION_FAILURE") => Some(2),
+                (Some(7), "KERN_PROTECTION_FAILURE" | "KERN_INVALID_ADDRESS") => Some(2),
                 _ => None,
             };
         }
@@ -1025,4 +1089,156 @@ fn node_line(b: &mut Builder, t: &str, n: u32) -> bool {
     let ti = b.current_thread();
     b.put_frame(ti, frame);
     true
+}
+
+/// One line of Wine's debugger report after `Unhandled exception:`.
+fn wine_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
+    if matches!(t, "Register dump:" | "Stack dump:" | "Backtrace:" | "Modules:" | "Threads:" | "System information:") {
+        return true;
+    }
+    // Register rows: ` EIP:01fd9418 ESP:0022ed84 EBP:0022ee0c EFLAGS:00010246(  R- --  I  Z- -P- )`,
+    // ` rip:0000000493b2e1 rsp:… eflags:00000246 (   - --  I  Z- -P- )`, ` CS:0023 SS:002b …`.
+    let head = t.split('(').next().unwrap_or(t);
+    let regs: Vec<(&str, &str)> = head.split_whitespace().filter_map(|w| w.split_once(':')).collect();
+    if !regs.is_empty()
+        && regs.len() == head.split_whitespace().count()
+        && regs.iter().all(|(k, v)| {
+            !k.is_empty()
+                && k.len() <= 6
+                && k.bytes().all(|c| c.is_ascii_alphanumeric())
+                && !v.is_empty()
+                && v.len() <= 16
+                && v.bytes().all(|c| c.is_ascii_hexdigit())
+        })
+    {
+        let si = b.ensure_stop();
+        b.thread = Some(b.current_thread()).filter(|&x| x < b.trace.stops[si].threads.len());
+        for (k, v) in regs {
+            b.put_register(&k.to_ascii_lowercase(), u64::from_str_radix(v, 16).ok(), None, n);
+        }
+        return true;
+    }
+    // Stack dump rows: `0x0022ed84:  00000000 68e9a44e 6ed9e538 86000000`.
+    if let Some((a, rest)) = t.split_once(": ")
+        && parse_hex(a).is_some()
+        && !rest.is_empty()
+        && rest.split_whitespace().all(|w| w.bytes().all(|c| c.is_ascii_hexdigit()))
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    // Backtrace rows: `=>0 0x01fd9418 EntryPoint+0x305af() in syncsvc_main (0x0022ee0c)`,
+    // `  3 0x6ed9e03c f+0xeac(hwnd=…) [Z:\\…\\winpos.c:3056] in user32 (0x0022eeb8)`,
+    // `=>0 0x0000000493b2e1 in webcore5 (+0x2cbb2e1) (0000000000000000)`.
+    let row = t.strip_prefix("=>").unwrap_or(t);
+    if let Some((num, rest)) = row.split_once(' ')
+        && let Ok(index) = num.parse::<u32>()
+        && let Some((pc, rest)) = rest.trim_start().split_once(' ')
+        && let Some(pc) = parse_hex(pc)
+    {
+        let rest = rest.trim();
+        let (what, module) = match rest.rsplit_once(" in ").or_else(|| rest.strip_prefix("in ").map(|r| ("", r))) {
+            Some((w, m)) => (w.trim(), Some(m.split(" (").next().unwrap_or(m).trim())),
+            None => (rest, None),
+        };
+        let (what, loc) = match what.rsplit_once(" [") {
+            Some((w, l)) if l.ends_with(']') => (w, Some(&l[..l.len() - 1])),
+            _ => (what, None),
+        };
+        let name = what.split(['+', '(']).next().unwrap_or("").trim();
+        let function = (!name.is_empty()).then(|| b.intern(name));
+        let (file, line) = match loc.and_then(|x| x.rsplit_once(':')) {
+            Some((f, ln)) => (Some(b.intern(f)), ln.parse().ok()),
+            None => (None, None),
+        };
+        let ti = b.current_thread();
+        let frame = Frame {
+            index,
+            pc: Some(Address(pc)),
+            function,
+            file,
+            line,
+            module: module.filter(|m| !m.is_empty()).map(|m| b.intern(m)),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        b.put_frame(ti, frame);
+        return true;
+    }
+    // The faulting instruction: `0x01fd9418 EntryPoint+0x305af in syncsvc_main: movl\t0x0(%edi),%eax`.
+    if let Some((head, text)) = t.split_once(": ")
+        && let Some(a) = head.split_whitespace().next().and_then(parse_hex)
+        && head.contains(' ')
+    {
+        let (thread, frame) = b.selection();
+        let si = b.ensure_stop();
+        b.trace.stops[si].disassembly.push(Instruction {
+            address: Address(a),
+            thread,
+            frame,
+            location: None,
+            text: text.trim().into(),
+            bytes: None,
+            current: true,
+            span: Span::line(n),
+        });
+        return true;
+    }
+    // `Module\tAddress\t\t\tDebug info\tName (4 modules)`, `PE\t00400000-00553000\tDeferred        x`,
+    // `  \\-PE\t7b420000-7b7f0000\t\\               kernel32`.
+    let first = t.split_whitespace().next().unwrap_or("");
+    if t.starts_with("Module\t")
+        || t.starts_with("Module ") && t.contains("Debug info")
+        || matches!(first.trim_start_matches("\\-"), "PE" | "ELF" | "PE-Wine" | "ELF-Wine")
+            && t.split_whitespace().nth(1).is_some_and(|r| r.contains('-'))
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    let _ = l;
+    end(b)
+}
+
+/// One line of CPython's faulthandler report.
+fn python_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    // `Current thread 0x00007f3c2d91e740 (most recent call first):`, `Thread 0x… (most recent call first):`.
+    let current = t.starts_with("Current thread 0x");
+    if (current || t.starts_with("Thread 0x")) && t.ends_with(':') {
+        let id = t.split_whitespace().nth(if current { 2 } else { 1 }).unwrap_or("");
+        b.select_thread(id);
+        b.handlers.next_index = 0;
+        if current {
+            let si = b.ensure_stop();
+            for th in b.trace.stops[si].threads.iter_mut() {
+                th.crashed = &*th.id == id;
+            }
+        }
+        return true;
+    }
+    // `  File "/x/model.py", line 131 in train`.
+    if let Some(r) = t.strip_prefix("File \"")
+        && let Some((file, rest)) = r.split_once("\", line ")
+        && let Some((line, func)) = rest.split_once(" in ")
+        && let Ok(line) = line.parse::<u32>()
+    {
+        let index = b.handlers.next_index;
+        b.handlers.next_index += 1;
+        let frame = Frame {
+            index,
+            function: Some(b.intern(func.trim())),
+            file: Some(b.intern(file)),
+            line: Some(line),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let ti = b.current_thread();
+        b.put_frame(ti, frame);
+        return true;
+    }
+    // `  <no Python frame>`, `Extension modules: numpy.core._multiarray_umath, … (total: 12)`.
+    if t == "<no Python frame>" || t.starts_with("Extension modules: ") || t.starts_with("Python runtime state: ") {
+        b.add_message(t, n);
+        return true;
+    }
+    end(b)
 }

@@ -667,6 +667,23 @@ fn kernel_line(b: &mut Builder, r: &str, n: u32) -> bool {
     if b.kernel.arm_regs && arm_regs(b, r, n) {
         return true;
     }
+    // A supervisor's word on the crash (PostgreSQL's postmaster: `LOG:  server process (PID
+    // 87311) was terminated by signal 11: Segmentation fault`): the signal of the stop the
+    // backend's backtrace will fill, when nothing else named it.
+    if let Some((_, sig)) = r.split_once(" was terminated by signal ")
+        && let Some((no, desc)) = sig.split_once(": ")
+        && let Ok(no) = no.trim().parse::<i32>()
+    {
+        let no = crate::model::signals::from_number_and_description(no, desc);
+        let si = b.ensure_stop();
+        let reason = &mut b.trace.stops[si].reason;
+        if reason.signo.is_none() && matches!(reason.kind, StopKind::Unknown) {
+            reason.kind = StopKind::Signal;
+            reason.signo = Some(no);
+            reason.signal = crate::model::signals::name(no).map(Into::into);
+            reason.description = Some(desc.trim().into());
+        }
+    }
     // systemd's note on the same crash, and other kernel lines, are messages.
     b.add_message(r, n);
     true
