@@ -81,6 +81,9 @@ pub(crate) enum HandlerMode {
     /// CPython's faulthandler: `Fatal Python error: Segmentation fault`, then `Current thread
     /// 0x… (most recent call first):` / `Thread 0x… …:` with `  File "…", line N in f` rows.
     Python,
+    /// A program's own handler printing `#N  0x… sym + 0xoff` (or `#N  0x… 0x…`) rows after
+    /// `received signal SIGBUS, PC 0x…`.
+    SignalRows,
 }
 
 #[derive(Clone, Default)]
@@ -97,6 +100,10 @@ pub(crate) struct HandlerState {
     tramp_pending: bool,
     /// A CPython faulthandler report is open: its thread headings come after blank lines.
     python: bool,
+    /// A report read through a bare `prog[pid]: ` prefix: that prefix.
+    pub bare: Option<Box<str>>,
+    /// The pc a handler named (`received signal SIGBUS, PC 0x…`): the row at it is the fault's.
+    named_pc: Option<u64>,
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
@@ -163,6 +170,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         HandlerMode::Node => node_line(b, t, n),
         HandlerMode::Wine => wine_line(b, l, t, n),
         HandlerMode::Python => python_line(b, t, n),
+        HandlerMode::SignalRows => signal_row(b, t, n),
     }
 }
 
@@ -354,6 +362,18 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     if mac_line(b, t, n) {
+        return true;
+    }
+    // A program's own handler (VPP's and alike): `received signal SIGBUS, PC 0x7f3ac41d58ba`.
+    if let Some(r) = t.strip_prefix("received signal ")
+        && let Some((sig, pc)) = r.split_once(", PC ")
+        && let Some(signo) = crate::model::signals::signo(sig.trim())
+        && let Some(pc) = parse_hex(pc.trim())
+    {
+        start(b, signo, "the program's own fatal-signal handler", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::SignalRows;
+        b.handlers.named_pc = Some(pc);
         return true;
     }
     // CPython's faulthandler, also glued to a test runner's progress dots (`test_x.py .Fatal
@@ -1241,4 +1261,30 @@ fn python_line(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     end(b)
+}
+
+/// `#0  0x00007f3ac4c6697d 0x7f3ac4c6697d` (no symbol), `#4  0x00007f3ac454f673
+/// pmalloc_create_shared_arena + 0x213`. The row at the pc the report named is the faulting
+/// frame: the rows before it are the handler's own and the signal trampoline.
+fn signal_row(b: &mut Builder, t: &str, n: u32) -> bool {
+    let Some(r) = t.strip_prefix('#') else { return end(b) };
+    let Some((num, rest)) = r.split_once(char::is_whitespace) else { return end(b) };
+    let Ok(index) = num.parse::<u32>() else { return end(b) };
+    let rest = rest.trim();
+    let (pc, what) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let Some(pc) = parse_hex(pc) else { return end(b) };
+    let what = what.trim();
+    let name = what.rsplit_once(" + ").map_or(what, |(s, _)| s).trim();
+    let function = (!name.is_empty() && parse_hex(name).is_none()).then(|| b.intern(name));
+    let ti = b.current_thread();
+    let si = b.ensure_stop();
+    if b.handlers.named_pc == Some(pc) {
+        // The frames before this one were the handler's; the last of them is the trampoline.
+        if let Some(last) = b.trace.stops[si].threads[ti].frames.last_mut() {
+            last.signal_handler = true;
+        }
+    }
+    let frame = Frame { index, pc: Some(Address(pc)), function, span: Span::line(n), ..Default::default() };
+    b.put_frame(ti, frame);
+    true
 }

@@ -80,6 +80,18 @@ impl Builder {
         {
             return true;
         }
+        // A daemon's own report through a bare `prog[pid]: ` prefix (syslog without timestamp or
+        // host): peeled only when the text behind it opens a handler's report, or continues one
+        // read behind the same prefix (a program's other bracketed output stays as it is).
+        if let Some((ident, rest)) = clean::bare_prog_prefix(l) {
+            let same = self.handlers.bare.as_deref() == Some(ident);
+            if (same || self.handlers.mode == handlers::HandlerMode::None) && handlers::line(self, rest, n) {
+                if !same {
+                    self.handlers.bare = Some(ident.into());
+                }
+                return true;
+            }
+        }
         // Inside a signal handler's or libc's report, its rows are its own.
         if self.handlers.mode != handlers::HandlerMode::None {
             if handlers::line(self, l, n) {
