@@ -234,3 +234,173 @@ FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal.
     assert_eq!(r.report.parsed.trace.stops[0].reason.signal.as_deref(), Some("SIGABRT"));
     assert_eq!(r.culprit.as_deref(), Some("node::TTYWrap::Initialize"));
 }
+
+#[test]
+fn wines_debugger_report_is_read() {
+    let t = "\
+Unhandled exception: page fault on read access to 0x00000000 in 32-bit code (0x01fd9418).
+Register dump:
+ CS:0023 SS:002b DS:002b ES:002b FS:0063 GS:006b
+ EIP:01fd9418 ESP:0022ed84 EBP:0022ee0c EFLAGS:00010246(  R- --  I  Z- -P- )
+ EAX:0110f3a8 EBX:0005006c ECX:00000000 EDX:00000000
+ ESI:0022ef98 EDI:00000000
+Stack dump:
+0x0022ed84:  00000000 68e9a44e 6ed9e538 86000000
+Backtrace:
+=>0 0x01fd9418 Sync+0x305af() in syncsvc (0x0022ee0c)
+  1 0x6ed9e6f3 call_window_proc+0x63(hwnd=0005006C, msg=0x1) [Z:\\src\\dlls\\user32\\winproc.c:246] in user32 (0x0022ef18)
+0x01fd9418 Sync+0x305af in syncsvc: movl\t0x0(%edi),%eax
+Modules:
+Module\tAddress\t\t\tDebug info\tName (2 modules)
+PE\t00400000-00553000\tDeferred        syncsvc
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    let p = &r.report.parsed;
+    assert_eq!(p.trace.arch, tracecheck::model::Arch::X86);
+    let st = &p.trace.stops[0];
+    assert_eq!(st.reason.signal.as_deref(), Some("SIGSEGV"));
+    assert_eq!(st.reason.address.map(|a| a.0), Some(0));
+    let f1 = &st.threads[0].frames[1];
+    assert_eq!((f1.function_name(), f1.line), ("call_window_proc", Some(246)));
+    assert_eq!(st.disassembly[0].text.as_ref(), "movl\t0x0(%edi),%eax");
+    assert!(r.rules.contains(&"null-dereference"), "{:?}", r.rules);
+    // Look-alike: Wine's one-line notice alone is a message, not a crash of its own.
+    let r = read("wine: Unhandled page fault on read access to 00000000 at address 01fd9418 (thread 0031), starting debugger...\n");
+    assert!(unread(&r).is_empty());
+    assert!(r.report.parsed.trace.stops.iter().all(|s| s.reason.signal.is_none()));
+}
+
+#[test]
+fn cpythons_faulthandler_report_is_read_also_after_a_runners_dots() {
+    let t = "\
+test_embed.py .Fatal Python error: Segmentation fault
+
+Current thread 0x00007f3c2d91e740 (most recent call first):
+  File \"/home/e/venv/site-packages/embedkit/model.py\", line 131 in train
+  File \"/home/e/src/tests/test_embed.py\", line 64 in test_training
+
+Thread 0x00007f3c1a1fe640 (most recent call first):
+  File \"/usr/lib/python3.10/threading.py\", line 320 in wait
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    let st = &r.report.parsed.trace.stops[0];
+    assert_eq!(st.reason.signal.as_deref(), Some("SIGSEGV"));
+    assert_eq!(st.crashed_thread().map(|t| t.id.to_string()).as_deref(), Some("0x00007f3c2d91e740"));
+    assert_eq!(r.culprit.as_deref(), Some("train"));
+    // Look-alike: the same thread heading without the report is not read.
+    let r = read("Current thread 0x00007f3c2d91e740 (most recent call first):\n");
+    assert_eq!(unread(&r).len(), 1);
+}
+
+#[test]
+fn gccgos_decimal_fault_address_is_read() {
+    let t = "\
+fatal error: unexpected signal during runtime execution
+[signal SIGSEGV: segmentation violation code=1 addr=8 pc=52314617]
+
+goroutine 877 [syscall, locked to thread]:
+runtime.sigpanic
+        ../../../src/libgo/go/runtime/signal_unix.go:311
+
+        :0
+kv._Cfunc_ReleaseLock
+        /tmp/go-build/kv/_obj/_cgo_gotypes.go:412
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    assert_eq!(r.report.parsed.trace.stops[0].reason.address.map(|a| a.0), Some(8));
+    assert!(r.rules.contains(&"null-dereference"), "{:?}", r.rules);
+    // Look-alike: gc's hex form is still hex.
+    let r = read(&t.replace("addr=8 pc=52314617", "addr=0x18 pc=0x45ac90"));
+    assert_eq!(r.report.parsed.trace.stops[0].reason.address.map(|a| a.0), Some(0x18));
+}
+
+#[test]
+fn a_postmasters_log_line_names_the_backends_signal() {
+    let t = "\
+Mar  3 10:41:07 dbhost postgres[51022]: [2-1] LOG:  server process (PID 87311) was terminated by signal 11: Segmentation fault
+(gdb) bt
+#0  0x0000000000728e4d in pg_detoast_datum_copy ()
+#1  0x00000000005f6905 in inline_set_returning_function ()
+";
+    let r = read(t);
+    assert_eq!(r.report.parsed.trace.stops[0].reason.signal.as_deref(), Some("SIGSEGV"));
+    assert_eq!(r.culprit.as_deref(), Some("pg_detoast_datum_copy"));
+    // Look-alike: a signal a breakpoint stop already has is not overwritten.
+    let t2 = "\
+Breakpoint 1, main () at a.c:3
+Mar  3 10:41:07 dbhost postgres[51022]: [2-1] LOG:  server process (PID 87311) was terminated by signal 11: Segmentation fault
+";
+    let r = read(t2);
+    assert!(r.report.parsed.trace.stops.iter().all(|s| s.reason.signal.as_deref() != Some("SIGSEGV")));
+}
+
+#[test]
+fn a_macos_sigbus_in_a_threads_stack_guard_is_a_stack_overflow() {
+    let t = "\
+Process:               Builder [61180]
+Crashed Thread:        4  Dispatch queue: q
+
+Exception Type:        EXC_BAD_ACCESS (SIGBUS)
+Exception Codes:       KERN_PROTECTION_FAILURE at 0x00007000051d3ff8
+
+Thread 4 Crashed:: Dispatch queue: q
+0   Builder                       \t0x000000010e31c9f4 -[BLDProject tree] + 148
+1   Builder                       \t0x000000010e31ca21 -[BLDProject tree] + 193
+2   Builder                       \t0x000000010e31ca21 -[BLDProject tree] + 193
+
+Thread 4 crashed with X86 Thread State (64-bit):
+  rbp: 0x00007000051d4010  rsp: 0x00007000051d4000
+  rip: 0x000000010e31c9f4  rfl: 0x0000000000010202
+";
+    let r = read(t);
+    assert_eq!(r.report.parsed.trace.stops[0].reason.signal.as_deref(), Some("SIGBUS"));
+    assert!(r.rules.contains(&"stack-overflow"), "{:?}", r.rules);
+    // Look-alike: the same fault far from the stack pointer is not one.
+    let r = read(&t.replace("0x00007000051d3ff8", "0x00000001200d3ff8"));
+    assert!(!r.rules.contains(&"stack-overflow"), "{:?}", r.rules);
+}
+
+const BARE: &str = "\
+/usr/bin/vpp[20471]: received signal SIGBUS, PC 0x7f3ac41d58ba
+/usr/bin/vpp[20471]: #0  0x00007f3ac4c6697d 0x7f3ac4c6697d
+/usr/bin/vpp[20471]: #1  0x00007f3ac47bc890 0x7f3ac47bc890
+/usr/bin/vpp[20471]: #2  0x00007f3ac41d58ba 0x7f3ac41d58ba
+/usr/bin/vpp[20471]: #3  0x00007f3ac454f673 arena_create + 0x213
+";
+
+#[test]
+fn a_daemons_report_behind_a_bare_prefix_is_read() {
+    let r = read(BARE);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    let st = &r.report.parsed.trace.stops[0];
+    assert_eq!(st.reason.signal.as_deref(), Some("SIGBUS"));
+    assert!(st.threads[0].frames[1].signal_handler, "the row before the named pc is the trampoline");
+    assert_eq!(r.culprit.as_deref(), Some("arena_create"));
+}
+
+#[test]
+fn a_programs_own_bracketed_output_is_not_peeled() {
+    let r = read("worker[3]: loaded 12 rules\nworker[3]: #0 is the first rule\n");
+    assert_eq!(unread(&r).len(), 2, "{:?}", unread(&r));
+    assert!(r.report.parsed.trace.stops.is_empty());
+}
+
+#[test]
+fn an_addons_segfault_handler_has_its_trampoline() {
+    let t = "\
+Error: signal 11:
+/app/node_modules/kv/build/Release/kv.node(+0x2c1a7)[0x7f3a1c80e1a7]
+/lib/x86_64-linux-gnu/libc.so.6(+0x37840)[0x7f3a1f07d840]
+/app/node_modules/kv/build/Release/kv.node(+0x481e0)[0x7f3a1c82a1e0]
+/home/dev/.n/bin/node[0xbe37ab]
+";
+    let r = read(t);
+    assert!(unread(&r).is_empty(), "{:?}", unread(&r));
+    let st = &r.report.parsed.trace.stops[0];
+    assert_eq!(st.reason.signal.as_deref(), Some("SIGSEGV"));
+    assert!(st.threads[0].frames[1].signal_handler);
+    assert!(!st.threads[0].frames[3].signal_handler);
+}
