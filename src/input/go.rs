@@ -64,7 +64,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         push_message(b, t, n);
         return true;
     }
-    if let Some(msg) = t.strip_prefix("fatal error: ") {
+    // The same line with its first word cut by the paste (`error: unexpected signal during
+    // runtime execution`): only this runtime sentence, `error: ` alone is everyone's.
+    let cut = (t == "error: unexpected signal during runtime execution")
+        .then_some("unexpected signal during runtime execution");
+    if let Some(msg) = t.strip_prefix("fatal error: ").or(cut) {
         start(b, StopKind::RuntimeError, Some(msg), n);
         push_message(b, t, n);
         return true;

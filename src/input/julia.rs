@@ -368,6 +368,16 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.saw(Format::Julia);
         return true;
     }
+    // A paste that elided the rest of the backtrace (`...`), and the shell's job line after the
+    // report (fish's `Job 1, '…' terminated by signal SIGSEGV`, zsh's `segmentation fault  cmd`).
+    if b.ctx == Ctx::JuliaNative && (t == "..." || t == "⋮") {
+        b.add_message(t, n);
+        return true;
+    }
+    if b.formats_has(Format::Julia) && super::handlers::shell_job_signal(t).is_some() {
+        b.add_message(t, n);
+        return true;
+    }
     if b.ctx == Ctx::JuliaNative
         && let Some(f) = native_frame(t).or_else(|| column_frame(t))
     {
