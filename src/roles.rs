@@ -530,11 +530,11 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     let inlined_into_machinery =
         |i: usize| th.frames[i].inlined && th.frames.get(i + 1).is_some_and(|o| is_machinery(o) && !o.signal_handler);
     let named = th.frames.iter().enumerate().position(|(i, f)| {
-        !is_machinery(f)
-            && !inlined_into_machinery(i)
-            && !fetch_fault(f)
-            && (f.function.is_some() || f.file.is_some())
-            && !(julia && crate::julia::is_runtime_or_base(f))
+        let passed_over = is_machinery(f)
+            || inlined_into_machinery(i)
+            || fetch_fault(f)
+            || julia && crate::julia::is_runtime_or_base(f);
+        !passed_over && (f.function.is_some() || f.file.is_some())
     });
     let named =
         named.or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())));

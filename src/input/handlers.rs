@@ -785,118 +785,6 @@ fn backward_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
     end(b)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn frames(p: &crate::model::Parsed) -> Vec<(u32, String)> {
-        p.trace.stops[0].threads[0]
-            .frames
-            .iter()
-            .map(|f| (f.index, f.function.as_deref().unwrap_or("??").to_string()))
-            .collect()
-    }
-
-    #[test]
-    fn glibc_error_with_backtrace_and_maps() {
-        let t = "*** Error in `/x/interp': realloc(): invalid next size: 0x0000000001a6e2b0 ***
-======= Backtrace: =========
-/lib/x86_64-linux-gnu/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]
-/x/interp[0x43a1bf]
-[0x6e3f1c27]
-======= Memory map: ========
-00400000-0047a000 r-xp 00000000 fc:01 5121803                            /x/interp
-01a6e000-01ab0000 rw-p 00000000 00:00 0                                  [heap]
-7ffd3e1c2000-7ffd3e1e3000 rw-p 00000000 00:00 0
-Aborted (core dumped)
-";
-        let p = crate::input::parse(t);
-        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
-        let stop = &p.trace.stops[0];
-        assert_eq!(stop.reason.signo, Some(6));
-        assert!(stop.messages.iter().any(|m| m.kind == Some(MessageKind::HeapCorruption)));
-        assert_eq!(frames(&p), [(0, "realloc".to_string()), (1, "??".into()), (2, "??".into())]);
-        assert_eq!(stop.threads[0].frames[1].pc, Some(Address(0x43a1bf)));
-        assert_eq!(p.trace.mappings.len(), 3);
-        assert_eq!(p.trace.mappings[1].path.as_deref(), Some("[heap]"));
-        assert_eq!(p.trace.mappings[2].path, None);
-    }
-
-    #[test]
-    fn glog_failure_handler() {
-        let t = "*** Aborted at 1710148364 (unix time) try \"date -d @1710148364\" if you are using GNU date ***
-PC: @     0x55c1d8e3ae04 refine()
-*** SIGSEGV (@0x18) received by PID 77410 (TID 0x7f2a7d9f1b80) from PID 24; stack trace: ***
-    @     0x7f2a81c4a520 (unknown)
-    @     0x55c1d8e3ae04 refine()
-    @     0x55c1d8e31aff main
-";
-        let p = crate::input::parse(t);
-        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
-        let r = &p.trace.stops[0].reason;
-        assert_eq!((r.signo, r.address), (Some(11), Some(Address(0x18))));
-        assert_eq!(frames(&p), [(0, "??".to_string()), (1, "refine".into()), (2, "main".into())]);
-    }
-
-    #[test]
-    fn openmpi_report() {
-        let t = "[node7:4410] *** Process received signal ***
-[node7:4410] Signal: Segmentation fault (11)
-[node7:4410] Signal code: Address not mapped (1)
-[node7:4410] Failing at address: 0x10
-[node7:4410] [ 0] /lib64/libpthread.so.0(+0xf630)[0x7f9a1c6e3630]
-[node7:4410] [ 1] ./solver(_ZN6Solver4stepEv+0x2c)[0x401b2c]
-[node7:4410] [ 2] 0   simx    0x00000001023e1bc0 main + 220
-[node7:4410] *** End of error message ***
-Segmentation fault: 11
-";
-        let p = crate::input::parse(t);
-        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
-        let r = &p.trace.stops[0].reason;
-        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0x10))));
-        assert_eq!(frames(&p), [(0, "??".to_string()), (1, "Solver::step".into()), (2, "main".into())]);
-        assert!(p.trace.stops[0].threads[0].frames[0].signal_handler);
-    }
-
-    #[test]
-    fn backward_cpp_report() {
-        let t = "Stack trace (most recent call last):
-#1    Object \"/x/tool\", at 0x55b3c1e4af5c, in Table::at(unsigned long) const
-      Source \"/x/table.h\", line 19, in at [0x55b3c1e4af5c]
-         18:     return rows_[i];
-      >  19: }
-#0    Object \"/x/tool\", at 0x55b3c1e4ae12, in Row::cell(unsigned long) const
-Segmentation fault (Address not mapped to object [(nil)])
-";
-        let p = crate::input::parse(t);
-        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
-        assert_eq!(frames(&p), [(0, "Row::cell".to_string()), (1, "Table::at".into())]);
-        let f1 = &p.trace.stops[0].threads[0].frames[1];
-        assert_eq!((f1.file.as_deref(), f1.line), (Some("/x/table.h"), Some(19)));
-        // psiginfo's line after the frames names the fault (`[(nil)]` is a NULL si_addr).
-        let r = &p.trace.stops[0].reason;
-        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0))));
-    }
-
-    #[test]
-    fn look_alikes_are_not_reports() {
-        assert!(glibc_row("see [0x10]").is_none());
-        assert!(glibc_row("a b(+0x1)[0x2]").is_none());
-        assert!(openmpi_rest("[a:b] x").is_none());
-        assert!(mac_row("0 x y z").is_none());
-        // Newer glibc's one line before gdb's stop is a message of that stop, not a report.
-        let p = crate::input::parse(
-            "*** stack smashing detected ***: terminated\n\nProgram received signal SIGABRT, Aborted.\n",
-        );
-        assert_eq!(p.trace.stops.len(), 1);
-        assert!(!p.trace.formats.contains(&Format::Handler));
-        assert_eq!(p.trace.stops[0].messages.len(), 1);
-        let p = crate::input::parse("*** Aborted ***\n");
-        assert!(!p.trace.formats.contains(&Format::Handler));
-        assert_eq!(p.diagnostics.lines_unrecognized, 1);
-    }
-}
-
 /// A macOS crash report (the `.crash` text of ReportCrash and Xcode): the header fields, the
 /// exception (`Exception Type:  EXC_BAD_ACCESS (SIGSEGV)`, `Exception Codes: KERN_INVALID_ADDRESS
 /// at 0x…`), `Crashed Thread:  N`, `VM Regions Near …` rows, `Thread N Crashed:: queue` with
@@ -1287,4 +1175,116 @@ fn signal_row(b: &mut Builder, t: &str, n: u32) -> bool {
     let frame = Frame { index, pc: Some(Address(pc)), function, span: Span::line(n), ..Default::default() };
     b.put_frame(ti, frame);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(p: &crate::model::Parsed) -> Vec<(u32, String)> {
+        p.trace.stops[0].threads[0]
+            .frames
+            .iter()
+            .map(|f| (f.index, f.function.as_deref().unwrap_or("??").to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn glibc_error_with_backtrace_and_maps() {
+        let t = "*** Error in `/x/interp': realloc(): invalid next size: 0x0000000001a6e2b0 ***
+======= Backtrace: =========
+/lib/x86_64-linux-gnu/libc.so.6(realloc+0x179)[0x7fb0c3a1ec89]
+/x/interp[0x43a1bf]
+[0x6e3f1c27]
+======= Memory map: ========
+00400000-0047a000 r-xp 00000000 fc:01 5121803                            /x/interp
+01a6e000-01ab0000 rw-p 00000000 00:00 0                                  [heap]
+7ffd3e1c2000-7ffd3e1e3000 rw-p 00000000 00:00 0
+Aborted (core dumped)
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let stop = &p.trace.stops[0];
+        assert_eq!(stop.reason.signo, Some(6));
+        assert!(stop.messages.iter().any(|m| m.kind == Some(MessageKind::HeapCorruption)));
+        assert_eq!(frames(&p), [(0, "realloc".to_string()), (1, "??".into()), (2, "??".into())]);
+        assert_eq!(stop.threads[0].frames[1].pc, Some(Address(0x43a1bf)));
+        assert_eq!(p.trace.mappings.len(), 3);
+        assert_eq!(p.trace.mappings[1].path.as_deref(), Some("[heap]"));
+        assert_eq!(p.trace.mappings[2].path, None);
+    }
+
+    #[test]
+    fn glog_failure_handler() {
+        let t = "*** Aborted at 1710148364 (unix time) try \"date -d @1710148364\" if you are using GNU date ***
+PC: @     0x55c1d8e3ae04 refine()
+*** SIGSEGV (@0x18) received by PID 77410 (TID 0x7f2a7d9f1b80) from PID 24; stack trace: ***
+    @     0x7f2a81c4a520 (unknown)
+    @     0x55c1d8e3ae04 refine()
+    @     0x55c1d8e31aff main
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.signo, r.address), (Some(11), Some(Address(0x18))));
+        assert_eq!(frames(&p), [(0, "??".to_string()), (1, "refine".into()), (2, "main".into())]);
+    }
+
+    #[test]
+    fn openmpi_report() {
+        let t = "[node7:4410] *** Process received signal ***
+[node7:4410] Signal: Segmentation fault (11)
+[node7:4410] Signal code: Address not mapped (1)
+[node7:4410] Failing at address: 0x10
+[node7:4410] [ 0] /lib64/libpthread.so.0(+0xf630)[0x7f9a1c6e3630]
+[node7:4410] [ 1] ./solver(_ZN6Solver4stepEv+0x2c)[0x401b2c]
+[node7:4410] [ 2] 0   simx    0x00000001023e1bc0 main + 220
+[node7:4410] *** End of error message ***
+Segmentation fault: 11
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0x10))));
+        assert_eq!(frames(&p), [(0, "??".to_string()), (1, "Solver::step".into()), (2, "main".into())]);
+        assert!(p.trace.stops[0].threads[0].frames[0].signal_handler);
+    }
+
+    #[test]
+    fn backward_cpp_report() {
+        let t = "Stack trace (most recent call last):
+#1    Object \"/x/tool\", at 0x55b3c1e4af5c, in Table::at(unsigned long) const
+      Source \"/x/table.h\", line 19, in at [0x55b3c1e4af5c]
+         18:     return rows_[i];
+      >  19: }
+#0    Object \"/x/tool\", at 0x55b3c1e4ae12, in Row::cell(unsigned long) const
+Segmentation fault (Address not mapped to object [(nil)])
+";
+        let p = crate::input::parse(t);
+        assert_eq!(p.diagnostics.lines_unrecognized, 0, "{:?}", p.diagnostics.unrecognized);
+        assert_eq!(frames(&p), [(0, "Row::cell".to_string()), (1, "Table::at".into())]);
+        let f1 = &p.trace.stops[0].threads[0].frames[1];
+        assert_eq!((f1.file.as_deref(), f1.line), (Some("/x/table.h"), Some(19)));
+        // psiginfo's line after the frames names the fault (`[(nil)]` is a NULL si_addr).
+        let r = &p.trace.stops[0].reason;
+        assert_eq!((r.signo, r.si_code, r.address), (Some(11), Some(1), Some(Address(0))));
+    }
+
+    #[test]
+    fn look_alikes_are_not_reports() {
+        assert!(glibc_row("see [0x10]").is_none());
+        assert!(glibc_row("a b(+0x1)[0x2]").is_none());
+        assert!(openmpi_rest("[a:b] x").is_none());
+        assert!(mac_row("0 x y z").is_none());
+        // Newer glibc's one line before gdb's stop is a message of that stop, not a report.
+        let p = crate::input::parse(
+            "*** stack smashing detected ***: terminated\n\nProgram received signal SIGABRT, Aborted.\n",
+        );
+        assert_eq!(p.trace.stops.len(), 1);
+        assert!(!p.trace.formats.contains(&Format::Handler));
+        assert_eq!(p.trace.stops[0].messages.len(), 1);
+        let p = crate::input::parse("*** Aborted ***\n");
+        assert!(!p.trace.formats.contains(&Format::Handler));
+        assert_eq!(p.diagnostics.lines_unrecognized, 1);
+    }
 }
