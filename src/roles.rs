@@ -526,9 +526,13 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && matches!(stop.reason.signo, Some(11) | Some(7))
             && f.pc.is_some_and(|pc| pc.0 != 0 && stop.reason.address == Some(pc))
     };
-    // Code inlined into a machinery frame (the printer's own `StackTrace` helper) is machinery.
-    let inlined_into_machinery =
-        |i: usize| th.frames[i].inlined && th.frames.get(i + 1).is_some_and(|o| is_machinery(o) && !o.signal_handler);
+    // Code inlined into a crash handler's printer (Chromium's `StackTrace` helper inlined into
+    // `base::debug::StackTrace::StackTrace`) is the printer's. Not code inlined into other
+    // machinery: a program's own `Drop::drop` inlined into `core::ptr::drop_in_place` is the
+    // program's.
+    let inlined_into_machinery = |i: usize| {
+        th.frames[i].inlined && th.frames.get(i + 1).and_then(|o| o.function.as_deref()).is_some_and(is_llvm_handler)
+    };
     let named = th.frames.iter().enumerate().position(|(i, f)| {
         let passed_over = is_machinery(f)
             || inlined_into_machinery(i)
