@@ -251,6 +251,10 @@ pub fn is_machinery(f: &Frame) -> bool {
     if base.starts_with("libc.so")
         || base.starts_with("libc-")
         || base.starts_with("ld-linux")
+        // musl's dynamic loader is its libc (`/lib/ld-musl-x86_64.so.1`; Alpine also names it
+        // `libc.musl-x86_64.so.1`).
+        || base.starts_with("ld-musl-")
+        || base.starts_with("libc.musl-")
         || base.starts_with("libpthread")
         || base.starts_with("libstdc++")
         || base.starts_with("libgcc_s")

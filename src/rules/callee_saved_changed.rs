@@ -762,6 +762,173 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     out.push(f);
 }
 
+/// [`returned_clobber_a64`] from what an AArch64 transcript shows, for a transcript read
+/// without the binary: frame #0's code and the returned callee's from the transcript's
+/// disassembly (`disassemble`, `disassemble CALLEE`), the callee's save slot from its shown
+/// prologue (`stp x21, x22, [sp, #32]` after `stp x29, x30, [sp, #-48]!`: CFA-16), and the
+/// slot's word from the transcript's `x/` dump of the dead frame below sp.
+fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::insn::A64_SP;
+    use crate::provenance::CalleeEffect;
+    use crate::provenance_text::{
+        ShownA64, ShownIsa, a64_mem, callee_effect_a64, code_before, function_at, save_slot_a64,
+    };
+    if cx.trace.arch != crate::model::Arch::Aarch64
+        || cx.trace.memory.is_some()
+        || !matches!(cx.signo(stop), Some(11) | Some(7))
+    {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let Some(pc) = cx.pc(stop) else { return };
+    let Some(fi) = cx.fault_insn(stop) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "x29" || base == "sp" {
+        return;
+    }
+    let Some(reg) = crate::insn::a64_gpr(&base) else { return };
+    let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
+    let Some(code) = code_before::<ShownA64>(stop, pc) else { return };
+    let Some(start) = code.start else { return };
+    let Some(fname) = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())
+    else {
+        return;
+    };
+    // Walk back from pc: the last call, then the last writer of reg before it. sp must not
+    // move between the call and the pc (the callee's CFA is the caller's sp at the call).
+    let mut call = None;
+    let mut writer = None;
+    for d in code.insns.iter().rev() {
+        let Some(a) = d.a64.as_ref() else { return };
+        if a.is_call() {
+            if call.is_none() {
+                call = Some(d);
+            }
+            continue;
+        }
+        match d.writes(&base) {
+            Some(true) => {
+                writer = Some(d);
+                break;
+            }
+            Some(false) => {}
+            None => return,
+        }
+        if call.is_none() && a.writes(A64_SP) != Some(false) {
+            return;
+        }
+    }
+    let Some(call) = call else { return };
+    if writer.is_none() && !code.from_entry {
+        return;
+    }
+    // A direct `bl` only (a `blr`'s target is not shown).
+    let Some(target) = call.a64.as_ref().filter(|a| a.mnemonic == "bl").and_then(|a| a.branch_target()) else {
+        return;
+    };
+    let Some(callee) = function_at::<ShownA64>(stop, target, 400) else { return };
+    let callee_name = callee
+        .first()
+        .and_then(|_| stop.disassembly.iter().find(|i| i.address.0 == target))
+        .and_then(|i| i.location.as_ref()?.symbol().map(|s| s.name.to_string()))
+        .or_else(|| call.text.split('<').nth(1).and_then(|r| r.split(['>', '+']).next()).map(str::to_string))
+        .unwrap_or_else(|| format!("{target:#x}"));
+    let effect = match callee_effect_a64(&callee, reg) {
+        Some(e) => e,
+        None => {
+            let Some(sp) = cx.reg0(stop, "sp").and_then(|r| r.value) else { return };
+            let Some((off, save)) = save_slot_a64(&callee, reg) else { return };
+            let Some(slot) = sp.checked_add_signed(off) else { return };
+            if stop.read_u64(slot) != Some(value) {
+                return;
+            }
+            // An access through reg between its last write and the call, at an address that
+            // can never be mapped with the value reg has now: it held something else then.
+            let from = writer.map(|w| w.address).unwrap_or(0);
+            let between: Vec<&ShownA64> =
+                code.insns.iter().filter(|d| d.address > from && d.address < call.address).collect();
+            let Some(k) = between
+                .iter()
+                .position(|d| a64_mem(d.text).is_some_and(|(b, o, _)| b == reg && never_mapped(value, o)))
+            else {
+                return;
+            };
+            // Straight-line code from that access to the call: no branch in between.
+            if between[k..].iter().any(|d| d.a64.as_ref().is_none_or(|a| a.is_jump() || a.is_call())) {
+                return;
+            }
+            let prior = between[k];
+            CalleeEffect::SlotChangedInShownCode {
+                slot,
+                cfa_offset: off,
+                save: (save.address, save.text.trim().to_string()),
+                prior: (prior.address, prior.text.trim().to_string()),
+            }
+        }
+    };
+    let at = |a: u64| {
+        if a >= target && a - target < 0x10000 {
+            format!("{callee_name}+{:#x}", a - target)
+        } else {
+            format!("{fname}+{:#x}", a.wrapping_sub(start))
+        }
+    };
+    let origin = match writer {
+        Some(w) => format!("last written at {}: `{}`", at(w.address), w.text.trim()),
+        None => format!("not written in {fname} since its entry: inherited from its caller"),
+    };
+    let how = match &effect {
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
+        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
+            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+            at(prior.0),
+            prior.1,
+            at(save.0),
+            save.1
+        ),
+        CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
+        CalleeEffect::OverwritesSaveSlot { push, store } => format!(
+            "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
+            at(push.0),
+            push.1,
+            at(store.0),
+            store.1
+        ),
+    };
+    let shown = format!(
+        "from the transcript's disassembly: {} instructions of {fname} before the pc{}, {} of {callee_name} from its entry to its ret",
+        code.insns.len(),
+        if code.from_entry { " from its entry" } else { "" },
+        callee.len()
+    );
+    let msg = format!(
+        "{base} = {value:#x} in {fname} is callee-saved and was set before `bl {callee_name}` at {}, but {how}; the access through {base} then faulted",
+        at(call.address)
+    );
+    let dump = match &effect {
+        CalleeEffect::SlotChangedInShownCode { slot, .. } => {
+            stop.memory.iter().find(|m| m.read_u64(*slot).is_some()).map(|m| (*slot, m.span))
+        }
+        _ => None,
+    };
+    let mut f = Finding::new(&RULE, msg)
+        .at(si, Some(th), Some(0))
+        .rank(95)
+        .severity(Severity::Error)
+        .register(&base)
+        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
+        .evidence(format!("{base} {origin}"), writer.map(|w| w.span))
+        .evidence(format!("call at {}: `{}`", at(call.address), call.text.trim()), Some(call.span))
+        .evidence(shown, None);
+    if let Some((slot, span)) = dump {
+        f = f.evidence(format!("[{slot:#x}] = {value:#x}"), Some(span));
+    }
+    f = f
+        .step(format!("disassemble {callee_name}"))
+        .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", call.address));
+    out.push(f);
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let saved_set = runtime::callee_saved(arch);
@@ -772,6 +939,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         returned_clobber(cx, si, stop, out);
         live_slot_overwritten(cx, si, stop, out);
         returned_clobber_a64(cx, si, stop, out);
+        returned_clobber_text_a64(cx, si, stop, out);
     }
     for (si, stop) in cx.stops() {
         // `info frame` output is not tied to a thread; use it only for the thread it most likely
