@@ -219,7 +219,20 @@ pub fn is_machinery(f: &Frame) -> bool {
     // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
     // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
     // function that noticed the problem, not the caller that misused it.
-    if is_toolchain_source(file) {
+    // A real frame (not inlined) of a plain (un-namespaced) function whose pc's line is in a C++
+    // standard header: the program's own function, its line taken from header code inlined
+    // into it without an inlined-frame record (g++'s `.cold` part of `parse_level` throwing,
+    // which gdb prints `parse_level (s="high") at /usr/include/c++/12/bits/new_allocator.h:90`).
+    // The standard library's own functions are all namespaced (`std::`, `__gnu_cxx::`).
+    let own_in_cxx_header = !f.inlined
+        && file.contains("/include/c++/")
+        && !name.is_empty()
+        && !name.contains("::")
+        && !name.contains('<')
+        && !name.starts_with("__")
+        && !name.starts_with("operator")
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !own_in_cxx_header && is_toolchain_source(file) {
         return true;
     }
     const STD_NAMESPACES: &[&str] =
@@ -253,6 +266,8 @@ pub fn is_machinery(f: &Frame) -> bool {
         || base.starts_with("ld-linux")
         // musl's dynamic loader is its libc (`/lib/ld-musl-x86_64.so.1`; Alpine also names it
         // `libc.musl-x86_64.so.1`).
+        // glibc's malloc debugging library (MALLOC_CHECK_ since 2.34: `free_check`).
+        || base.starts_with("libc_malloc_debug")
         || base.starts_with("ld-musl-")
         || base.starts_with("libc.musl-")
         || base.starts_with("libpthread")
@@ -292,13 +307,14 @@ pub fn is_machinery(f: &Frame) -> bool {
     // /usr/include/c++/12/bits/stl_vector.h, libc++'s …/include/c++/v1/), other system
     // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
     // library/std/src/… when rustc's own paths are relative).
-    if file.starts_with("/usr/include/")
-        || file.contains("/include/c++/")
-        || file.starts_with("/rustc/")
-        || file.starts_with("library/core/src/")
-        || file.starts_with("library/std/src/")
-        || file.starts_with("library/alloc/src/")
-        || file.starts_with("library/panic_abort/")
+    if !own_in_cxx_header
+        && (file.starts_with("/usr/include/")
+            || file.contains("/include/c++/")
+            || file.starts_with("/rustc/")
+            || file.starts_with("library/core/src/")
+            || file.starts_with("library/std/src/")
+            || file.starts_with("library/alloc/src/")
+            || file.starts_with("library/panic_abort/"))
     {
         return true;
     }
@@ -498,8 +514,13 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && matches!(stop.reason.signo, Some(11) | Some(7))
             && f.pc.is_some_and(|pc| pc.0 != 0 && stop.reason.address == Some(pc))
     };
-    let named = th.frames.iter().position(|f| {
-        !is_machinery(f)
+    // A sanitizer runtime does not call the program: every frame inner to its outermost
+    // frame is the runtime's too (lldb's `handleTypeMismatchImpl(__ubsan::TypeMismatchData*,
+    // …)` under `__ubsan_handle_type_mismatch_v1_abort`, whose own name carries no prefix).
+    let runtime_top = th.frames.iter().rposition(is_sanitizer_runtime).map_or(0, |p| p + 1);
+    let named = th.frames.iter().enumerate().position(|(k, f)| {
+        k >= runtime_top
+            && !is_machinery(f)
             && !fetch_fault(f)
             && (f.function.is_some() || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
@@ -516,6 +537,20 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     }
     let pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// A frame of a sanitizer runtime: its entry points (`__asan_report_load4`,
+/// `__ubsan_handle_*`, `__tsan_*`), its namespaces and interceptors; not its thread start
+/// (`__tsan_thread_start_func`), which calls the program.
+fn is_sanitizer_runtime(f: &Frame) -> bool {
+    let name = f.function.as_deref().unwrap_or("");
+    // Not the runtime's thread start, which calls the program's thread function.
+    if name.contains("thread_start") || name.contains("ThreadStart") {
+        return false;
+    }
+    ["__asan", "__ubsan", "__tsan", "__msan", "__sanitizer", "__interceptor_", "__lsan"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// The function a failed assertion's message names (glibc's, musl's or macOS's format), when

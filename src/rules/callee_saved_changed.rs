@@ -170,7 +170,22 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
             break;
         }
     }
-    let Some(call) = call else { return };
+    // No call on the straight path back from pc: the pc may be at the top of a loop whose
+    // body calls after it (`mov (%rbx),%edi` … `call mix` … `jne <top>`), so the register's
+    // value at pc came round the back edge from after that call.
+    let body = if call.is_none() { decode_function(cx.trace, pc - off, 2000) } else { None };
+    let mut via_loop = None;
+    let call = match call {
+        Some(c) => c,
+        None => match body.as_deref().and_then(|b| loop_call(&mut info, &code, b, pc, writer, reg)) {
+            Some((c, edge)) => {
+                via_loop = Some((edge.address, edge.text.clone()));
+                writer = None;
+                c
+            }
+            None => return,
+        },
+    };
     if writer.is_some_and(|w| w.address > call.address) {
         return;
     }
@@ -182,6 +197,9 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let sp = cx.reg0(stop, "rsp").and_then(|r| r.value);
     let effect = match callee_effect(&callee, reg) {
         Some(e) => e,
+        // Through a back edge only what the callee's own code shows: the dead-frame check
+        // needs sp unchanged from the call to the pc.
+        None if via_loop.is_some() => return,
         None => {
             let Some(sp) = sp else { return };
             let read = |a: u64| cx.read_u64(stop, a);
@@ -209,8 +227,60 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         call: (call.address, call.text.clone()),
         effect,
         source: None,
+        via_loop,
     };
     out.push(c.finding(si, th, fi));
+}
+
+/// The call a loop's back edge brings to `pc`: a jump after `pc` whose target is at or before
+/// it (and after the register's last writer on the straight path), with a direct call
+/// between `pc` and the jump, where nothing from the call to the jump, nor from the target to
+/// `pc`, writes `reg`. Returns the call and the jump.
+fn loop_call<'c>(
+    info: &mut iced_x86::InstructionInfoFactory,
+    before: &[crate::provenance::Decoded],
+    body: &'c [crate::provenance::Decoded],
+    pc: u64,
+    writer: Option<&crate::provenance::Decoded>,
+    reg: iced_x86::Register,
+) -> Option<(&'c crate::provenance::Decoded, &'c crate::provenance::Decoded)> {
+    use crate::provenance::writes;
+    let after: Vec<&crate::provenance::Decoded> = body.iter().filter(|d| d.address >= pc).collect();
+    for (j, edge) in after.iter().enumerate() {
+        let is_jump = matches!(
+            edge.insn.flow_control(),
+            iced_x86::FlowControl::ConditionalBranch | iced_x86::FlowControl::UnconditionalBranch
+        ) && edge.insn.op0_kind() == iced_x86::OpKind::NearBranch64;
+        if !is_jump {
+            continue;
+        }
+        let t = edge.insn.near_branch_target();
+        if t > pc || writer.is_some_and(|w| t <= w.address) {
+            continue;
+        }
+        // From the loop's top to pc: no write of reg.
+        if before.iter().filter(|d| d.address >= t).any(|d| writes(info, &d.insn, reg)) {
+            continue;
+        }
+        // The last call before the edge, with no write of reg from it to the edge.
+        let mut found = None;
+        for d in after[..j].iter().rev() {
+            if d.insn.is_call_near() {
+                found = Some(*d);
+                break;
+            }
+            if writes(info, &d.insn, reg) {
+                break;
+            }
+        }
+        if writes(info, &edge.insn, reg) {
+            continue;
+        }
+        if let Some(c) = found {
+            return Some((c, edge));
+        }
+    }
+    None
 }
 
 /// A callee that changed a callee-saved register, as either path found it.
@@ -227,6 +297,9 @@ struct Clobber<'x> {
     effect: crate::provenance::CalleeEffect,
     /// Where the code came from, when not from the machine code.
     source: Option<String>,
+    /// The loop's back edge that brings the call's result round to the pc (the call is after
+    /// the pc in the code).
+    via_loop: Option<(u64, String)>,
 }
 
 impl Clobber<'_> {
@@ -234,14 +307,21 @@ impl Clobber<'_> {
         use crate::provenance::CalleeEffect;
         let (base, value, fname, callee_name, target) =
             (self.base, self.value, self.fname, self.callee_name.as_str(), self.target);
+        // The callee's label for an address in its code: at or after its entry, and after the
+        // caller's start when the caller lies below it (a callee placed before its caller).
+        let in_callee = |a: u64| a >= target && a - target < 0x10000 && !(self.start > target && a >= self.start);
         let at = |a: u64| {
-            if a >= target && a - target < 0x10000 {
+            if in_callee(a) {
                 format!("{callee_name}+{:#x}", a - target)
             } else {
                 crate::provenance_text::label(fname, Some(self.start), a)
             }
         };
         let origin = match &self.writer {
+            _ if self.via_loop.is_some() => {
+                let (a, t) = self.via_loop.as_ref().map(|(a, t)| (*a, t.as_str())).unwrap_or((0, ""));
+                format!("not written after the call on the loop's way back to the pc (back edge at {}: `{t}`)", at(a))
+            }
             Some((a, t)) => format!("last written at {}: `{t}`", at(*a)),
             None => match &self.source {
                 Some(_) => format!("not written in the instructions of {fname} shown before the call"),
@@ -398,6 +478,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
         call: (call.address, call.text.to_string()),
         effect,
         source: Some(shown),
+        via_loop: None,
     };
     out.push(c.finding(si, th, fi));
 }
@@ -708,11 +789,12 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
         .map(|s| s.name.to_string())
         .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
         .unwrap_or_else(|| format!("{target:#x}"));
+    let caller_start = pc - off;
     let at = |a: u64| {
-        if a >= target && a - target < 0x10000 {
+        if a >= target && a - target < 0x10000 && !(caller_start > target && a >= caller_start) {
             format!("{callee_name}+{:#x}", a - target)
         } else {
-            format!("{fname}+{:#x}", a - (pc - off))
+            format!("{fname}+{:#x}", a - caller_start)
         }
     };
     let origin = match writer {
@@ -867,7 +949,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
         }
     };
     let at = |a: u64| {
-        if a >= target && a - target < 0x10000 {
+        if a >= target && a - target < 0x10000 && !(start > target && a >= start) {
             format!("{callee_name}+{:#x}", a - target)
         } else {
             format!("{fname}+{:#x}", a.wrapping_sub(start))
