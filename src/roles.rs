@@ -517,7 +517,16 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // A sanitizer runtime does not call the program: every frame inner to its outermost
     // frame is the runtime's too (lldb's `handleTypeMismatchImpl(__ubsan::TypeMismatchData*,
     // …)` under `__ubsan_handle_type_mismatch_v1_abort`, whose own name carries no prefix).
-    let runtime_top = th.frames.iter().rposition(is_sanitizer_runtime).map_or(0, |p| p + 1);
+    let mut runtime_top = th.frames.iter().rposition(is_sanitizer_runtime).map_or(0, |p| p + 1);
+    // The same for an allocator entry point without debug info (static musl's `__libc_free`):
+    // the functions it called without debug info (`get_meta`) are the allocator's own, not
+    // the program's.
+    if let Some(p) = th.frames.iter().position(|f| is_allocator_entry(f.function_name()) && f.file.is_none())
+        && p > 0
+        && th.frames[..p].iter().all(|f| f.file.is_none() && !f.signal_handler)
+    {
+        runtime_top = runtime_top.max(p + 1);
+    }
     let named = th.frames.iter().enumerate().position(|(k, f)| {
         k >= runtime_top
             && !is_machinery(f)
@@ -525,8 +534,12 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && (f.function.is_some() || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
     });
-    let named =
-        named.or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())));
+    let named = named.or_else(|| {
+        th.frames
+            .iter()
+            .enumerate()
+            .position(|(k, f)| k >= runtime_top && !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+    });
     // No named frame outside the abort machinery (the unwinder stopped in libc, as it does in
     // static musl's raise): a failed assertion's message names the function that asserted.
     if named.is_none()
@@ -535,8 +548,14 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
-    let pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    let pos = named.or_else(|| th.frames.iter().enumerate().position(|(k, f)| k >= runtime_top && !is_machinery(f)))?;
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// The C allocator's entry points (glibc's and musl's names).
+fn is_allocator_entry(name: &str) -> bool {
+    let n = name.trim_start_matches("__GI_").trim_start_matches("__libc_").trim_start_matches("__");
+    matches!(n, "free" | "malloc" | "realloc" | "calloc" | "memalign" | "aligned_alloc" | "posix_memalign")
 }
 
 /// A frame of a sanitizer runtime: its entry points (`__asan_report_load4`,
