@@ -98,7 +98,9 @@ fn load_manifest() -> Vec<Case> {
             mention: mentions(&c["mention"]),
             core_mention: mentions(&c["core_mention"]),
             exe_mention: mentions(&c["exe_mention"]),
-            core: c["core"].as_object().map(|o| (strings(&o["must"]), o["culprit"].as_str().map(str::to_string))),
+            core: c["core"]
+                .as_object()
+                .map(|o| (strings(&o["must"]), o.get("culprit").and_then(|v| v.as_str()).map(str::to_string))),
             core_unreadable: c["core"]["unreadable"].as_str().map(str::to_string),
             core_none: c["core"]["none"].as_str().is_some_and(|why| why.len() > 20),
             transcript_only: c["transcript"].as_object().map(|o| strings(&o["must"])),

@@ -193,6 +193,23 @@ fn aarch64_save_slot_from_the_transcripts_text() {
     assert!(!read_text(&t).rules.contains(&"callee-saved-changed"));
 }
 
+/// The same from the transcript alone: `disassemble` (the caller, with its back edge `jne
+/// <accumulate+40>` after the call) and `disassemble /r mix` (the clobber).
+#[test]
+fn a_clobber_round_a_loops_back_edge_from_the_transcript() {
+    let r = read("inline-asm-clobber-rbx.gdb.txt");
+    let m = message(&r, "callee-saved-changed");
+    assert!(m.contains("mix writes rbx without saving it, at mix+0x2"), "{m}");
+    assert!(m.contains("`call mix` at accumulate+0x2e"), "{m}");
+    // Look-alikes: rbx saved by the callee (clobber listed), and the same transcript with the
+    // back edge pointing past the pc (no loop brings the call round): quiet.
+    assert!(!read("inline-asm-clobber-ok.gdb.txt").rules.contains(&"callee-saved-changed"));
+    let t = text("inline-asm-clobber-rbx.gdb.txt")
+        .replace("jne    0x5555555551d8 <accumulate+40>", "jne    0x5555555551e3 <accumulate+51>");
+    assert_ne!(t, text("inline-asm-clobber-rbx.gdb.txt"));
+    assert!(!read_text(&t).rules.contains(&"callee-saved-changed"));
+}
+
 /// A leaf's inline assembly clobbers rbx; the caller's loop reads through rbx at its top, and
 /// the call is after the pc in the code: it reaches the pc round the back edge. The machine
 /// code (`--exe`) shows it; the call's label is the caller's, not the callee's that lies below.

@@ -424,7 +424,21 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
             return;
         }
     }
-    let Some(call) = call else { return };
+    // No call on the straight path back from pc: a loop's back edge may bring a call after
+    // the pc round to it (the shown listing of the whole function, entry to ret).
+    let whole = if call.is_none() { function_at::<ShownInsn>(stop, start, 4000) } else { None };
+    let mut via_loop = None;
+    let call = match call {
+        Some(c) => c,
+        None => match whole.as_deref().and_then(|w| loop_call_text(w, &code.insns, pc, writer, &base)) {
+            Some((c, edge)) => {
+                via_loop = Some((edge.address, edge.text.to_string()));
+                writer = None;
+                c
+            }
+            None => return,
+        },
+    };
     if writer.is_none() && !code.from_entry {
         return;
     }
@@ -433,6 +447,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
     let Some(callee) = function_at::<ShownInsn>(stop, target, 400) else { return };
     let effect = match callee_effect(&callee, &base) {
         Some(e) => e,
+        None if via_loop.is_some() => return,
         None => {
             // The saved copy in the dead frame below the caller's sp, when a dump shows it,
             // holds the value the register has now, and an access through the register before
@@ -478,9 +493,48 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
         call: (call.address, call.text.to_string()),
         effect,
         source: Some(shown),
-        via_loop: None,
+        via_loop,
     };
     out.push(c.finding(si, th, fi));
+}
+
+/// [`loop_call`] over the transcript's listing: a back edge after `pc` to at or before it
+/// (after the last writer on the straight path), with a direct call between `pc` and it and
+/// no write of `reg` from the call to the edge, nor from the edge's target to `pc`.
+fn loop_call_text<'w>(
+    whole: &'w [crate::provenance_text::ShownInsn<'w>],
+    before: &[crate::provenance_text::ShownInsn<'_>],
+    pc: u64,
+    writer: Option<&crate::provenance_text::ShownInsn<'_>>,
+    reg: &str,
+) -> Option<(&'w crate::provenance_text::ShownInsn<'w>, &'w crate::provenance_text::ShownInsn<'w>)> {
+    let after: Vec<&crate::provenance_text::ShownInsn> = whole.iter().filter(|d| d.address >= pc).collect();
+    for (j, edge) in after.iter().enumerate() {
+        let Some(t) = edge.jump_target() else { continue };
+        if t > pc || writer.is_some_and(|w| t <= w.address) {
+            continue;
+        }
+        if before.iter().filter(|d| d.address >= t).any(|d| d.writes(reg) != Some(false)) {
+            continue;
+        }
+        if edge.writes(reg) != Some(false) {
+            continue;
+        }
+        let mut found = None;
+        for d in after[..j].iter().rev() {
+            if d.is_call() {
+                found = Some(*d);
+                break;
+            }
+            if d.writes(reg) != Some(false) {
+                break;
+            }
+        }
+        if let Some(c) = found {
+            return Some((c, edge));
+        }
+    }
+    None
 }
 
 /// One live frame's overwritten save slot, as either path found it.
