@@ -527,18 +527,21 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     {
         runtime_top = runtime_top.max(p + 1);
     }
+    // A frame named after an ELF section (`.data`, `.rodata`: the symbolizer's name for an
+    // address in no function) ran no function: a garbage return address.
+    let section = |f: &Frame| f.function.as_deref().is_some_and(|n| n.starts_with('.'));
     let named = th.frames.iter().enumerate().position(|(k, f)| {
         k >= runtime_top
+            && !section(f)
             && !is_machinery(f)
             && !fetch_fault(f)
             && (f.function.is_some() || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
     });
     let named = named.or_else(|| {
-        th.frames
-            .iter()
-            .enumerate()
-            .position(|(k, f)| k >= runtime_top && !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
+        th.frames.iter().enumerate().position(|(k, f)| {
+            k >= runtime_top && !section(f) && !is_machinery(f) && (f.function.is_some() || f.file.is_some())
+        })
     });
     // No named frame outside the abort machinery (the unwinder stopped in libc, as it does in
     // static musl's raise): a failed assertion's message names the function that asserted.

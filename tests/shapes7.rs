@@ -162,6 +162,14 @@ fn a_fault_in_a_function_an_undebugged_allocator_called_is_inside_the_allocator(
     let r = read("musl-double-free.gdb.txt");
     assert!(r.rules.contains(&"heap-corruption"));
     assert_ne!(r.culprit.as_deref(), Some("get_meta"));
+    // A garbage frame the symbolizer names after an ELF section (`.data`, with --exe) ran no
+    // function: it is not the culprit; a named function there would be.
+    let t = text("musl-double-free.gdb.txt");
+    let data = t.replace("#3  0x0000000000409020 in ?? ()", "#3  0x0000000000409020 in .data ()");
+    assert_ne!(data, t);
+    assert_ne!(read_text(&data).culprit.as_deref(), Some(".data"));
+    let named = t.replace("#3  0x0000000000409020 in ?? ()", "#3  0x0000000000409020 in flush_all ()");
+    assert_eq!(read_text(&named).culprit.as_deref(), Some("flush_all"));
     // Look-alikes: faults in libc functions the program called directly are not the allocator.
     for name in ["musl-dyn-strlen-null.gdb.txt", "memcpy-null-src.gdb.txt", "musl-null.gdb.txt"] {
         assert!(!read(name).rules.contains(&"heap-corruption"), "{name}");
