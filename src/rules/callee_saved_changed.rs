@@ -38,8 +38,10 @@ From the transcript alone (no binary, no core), the same two checks read the cod
 transcript shows: frame #0's `disassemble` and the callee's (`disassemble CALLEE`, AT&T or
 Intel, `/r` bytes decoded with iced-x86), the callee's save slot from its shown prologue
 (`push`, `sub $n,%rsp`, `mov %reg,disp(%rsp)`), and the slot's word from an `x/` dump of the
-dead frame below sp (`x/8gx $sp-64`); the finding says it comes from the transcript's
-disassembly. And for a frame that has not returned yet: when its `info frame` says where it
+dead frame below sp (`x/8gx $sp-64`); on AArch64 the callee's `stp`/`str` prologue
+(`stp x29, x30, [sp, #-48]!`, `stp x21, x22, [sp, #32]`) gives the slot. A call after the pc
+that reaches it round a loop's back edge (`call` … `jne <loop top>`) counts as the call, on
+both paths. The finding says it comes from the transcript's disassembly. And for a frame that has not returned yet: when its `info frame` says where it
 saved a callee-saved register, an `x/` dump shows that word, and the caller's disassembly (up
 to the return address) shows an access through the register before the call that could not
 have been made with the saved value, the save slot was overwritten (a stack buffer overrun,
@@ -857,7 +859,7 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     };
     let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
     let mut how = match &effect {
-        // (The shown-code variant comes only from an x86-64 transcript's text.)
+        // (The shown-code variant comes from a transcript's text: returned_clobber_text*.)
         CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
         | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
