@@ -542,6 +542,14 @@ pub fn a64_mem(text: &str) -> Option<(u16, i64, bool)> {
     }
 }
 
+/// The symbol a shown direct branch names for its target (`bl 0x400770 <window_sum>` →
+/// `window_sum`; not `<f+16>`, an address inside a function).
+pub fn a64_target_symbol(d: &ShownA64<'_>) -> Option<String> {
+    let t = d.text.split("//").next().unwrap_or(d.text);
+    let inner = t.rsplit_once('<')?.1.split_once('>')?.0.trim();
+    (!inner.is_empty() && !inner.contains('+') && !inner.contains(char::is_whitespace)).then(|| inner.to_string())
+}
+
 /// The writeback amount of a pre- or post-index operand (`[sp, #-48]!` → -48, `[sp], #48` → 48).
 fn a64_writeback(text: &str) -> Option<i64> {
     let t = text.split("//").next().unwrap_or(text);

@@ -909,7 +909,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
     use crate::insn::A64_SP;
     use crate::provenance::CalleeEffect;
     use crate::provenance_text::{
-        ShownA64, ShownIsa, a64_mem, callee_effect_a64, code_before, function_at, save_slot_a64,
+        ShownA64, ShownIsa, a64_mem, a64_target_symbol, callee_effect_a64, code_before, function_at, save_slot_a64,
     };
     if cx.trace.arch != crate::model::Arch::Aarch64
         || cx.trace.memory.is_some()
@@ -969,7 +969,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
         .first()
         .and_then(|_| stop.disassembly.iter().find(|i| i.address.0 == target))
         .and_then(|i| i.location.as_ref()?.symbol().map(|s| s.name.to_string()))
-        .or_else(|| call.text.split('<').nth(1).and_then(|r| r.split(['>', '+']).next()).map(str::to_string))
+        .or_else(|| a64_target_symbol(call))
         .unwrap_or_else(|| format!("{target:#x}"));
     let effect = match callee_effect_a64(&callee, reg) {
         Some(e) => e,
