@@ -54,7 +54,9 @@ struct Reported {
 fn reported(stop: &Stop) -> Option<Reported> {
     // Typed at input time (`messages::fault_report`): psiginfo's `prefix: Segmentation fault
     // (Address not mapped to object [0x28])`, a strsignal line, Rust's guard-page handler.
-    stop.messages.iter().find_map(|m| {
+    // The last one: a handler that recovered from an earlier fault (siglongjmp) reported that
+    // one too, before the fault that ended the process.
+    stop.messages.iter().rev().find_map(|m| {
         let r = m.fault?;
         Some(Reported { signo: r.signo, si_code: r.si_code, address: r.address, span: m.span })
     })

@@ -15,8 +15,9 @@
 //! One walk serves both architectures: [`register_origin`] and [`code_before`] are generic over
 //! [`ShownIsa`], the per-architecture reading of a shown instruction ([`ShownInsn`] for x86-64,
 //! [`ShownA64`] for AArch64), as [`crate::provenance::register_origin`] is over
-//! [`crate::provenance::Isa`] for machine code. The callee-saved checks over text
-//! ([`save_slot`], [`callee_effect`], [`straight_line`]) are x86-64 only.
+//! [`crate::provenance::Isa`] for machine code. The callee-saved checks over text are
+//! [`save_slot`], [`callee_effect`], [`straight_line`] for x86-64 and [`save_slot_a64`],
+//! [`callee_effect_a64`] for AArch64.
 
 use crate::insn::{A64Text, X86Operand, X86Text};
 use crate::model::*;
@@ -483,6 +484,185 @@ pub fn callee_effect(code: &[ShownInsn<'_>], reg: &str) -> Option<CalleeEffect> 
         }
         if slot.is_none() && d.writes(reg)? {
             return Some(CalleeEffect::Clobbers(d.address, d.text.to_string()));
+        }
+    }
+    None
+}
+
+/// `[base, #imm]` (or `[base]`) of an AArch64 memory operand as printed: the base register and
+/// the immediate offset before the access, and whether the base is written back (`!`, or a
+/// post-index `[x1], #8`). `None` for a register index (`[x2, x3, lsl #3]`) or no memory operand.
+pub fn a64_mem(text: &str) -> Option<(u16, i64, bool)> {
+    let t = text.split("//").next().unwrap_or(text);
+    let t = t.split(';').next().unwrap_or(t);
+    let open = t.find('[')?;
+    let close = open + t[open..].find(']')?;
+    let inner = &t[open + 1..close];
+    let mut parts = inner.split(',').map(str::trim);
+    let base = crate::insn::a64_gpr(parts.next()?)?;
+    let off = match parts.next() {
+        None => 0,
+        Some(p) => {
+            let n = p.strip_prefix('#')?;
+            let (neg, n) = match n.strip_prefix('-') {
+                Some(r) => (true, r),
+                None => (false, n),
+            };
+            let v = match n.strip_prefix("0x") {
+                Some(h) => i64::from_str_radix(h, 16).ok()?,
+                None => n.parse::<i64>().ok()?,
+            };
+            if neg { -v } else { v }
+        }
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    let after = t[close + 1..].trim_start();
+    let pre = after.starts_with('!');
+    let post = after.starts_with(',');
+    let post_off = if post {
+        let n = after[1..].trim().strip_prefix('#')?;
+        let (neg, n) = match n.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, n),
+        };
+        let v = match n.strip_prefix("0x") {
+            Some(h) => i64::from_str_radix(h, 16).ok()?,
+            None => n.parse::<i64>().ok()?,
+        };
+        Some(if neg { -v } else { v })
+    } else {
+        None
+    };
+    // Post-index: the access is at the base itself; the offset is the writeback.
+    match post_off {
+        Some(_) => Some((base, 0, true)),
+        None => Some((base, off, pre)),
+    }
+}
+
+/// The symbol a shown direct branch names for its target (`bl 0x400770 <window_sum>` →
+/// `window_sum`; not `<f+16>`, an address inside a function).
+pub fn a64_target_symbol(d: &ShownA64<'_>) -> Option<String> {
+    let t = d.text.split("//").next().unwrap_or(d.text);
+    let inner = t.rsplit_once('<')?.1.split_once('>')?.0.trim();
+    (!inner.is_empty() && !inner.contains('+') && !inner.contains(char::is_whitespace)).then(|| inner.to_string())
+}
+
+/// The writeback amount of a pre- or post-index operand (`[sp, #-48]!` → -48, `[sp], #48` → 48).
+fn a64_writeback(text: &str) -> Option<i64> {
+    let t = text.split("//").next().unwrap_or(text);
+    let close = t.find(']')?;
+    let after = t[close + 1..].trim_start();
+    if after.starts_with('!') {
+        return a64_mem(t).map(|(_, off, _)| off);
+    }
+    let n = after.strip_prefix(',')?.trim().strip_prefix('#')?;
+    let (neg, n) = match n.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, n),
+    };
+    let v = match n.strip_prefix("0x") {
+        Some(h) => i64::from_str_radix(h, 16).ok()?,
+        None => n.parse::<i64>().ok()?,
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// The registers an AArch64 store (`str`, `stur`, `stp`) writes to memory, in order, and the
+/// size of each (8 for x, 4 for w); `None` when the text is not such a store.
+fn a64_store_sources(a: &A64Text, text: &str) -> Option<Vec<(Option<u16>, i64)>> {
+    let pair = matches!(a.mnemonic.as_str(), "stp" | "stnp");
+    if !(pair || matches!(a.mnemonic.as_str(), "str" | "stur")) {
+        return None;
+    }
+    let ops = text.split('[').next()?;
+    let words: Vec<&str> = ops
+        .split_once(char::is_whitespace)
+        .map(|(_, r)| r)
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let n = if pair { 2 } else { 1 };
+    if words.len() != n {
+        return None;
+    }
+    words
+        .iter()
+        .map(|w| {
+            let size = match w.chars().next()? {
+                'x' => 8,
+                'w' => 4,
+                _ => return None,
+            };
+            let r = if matches!(*w, "xzr" | "wzr") { None } else { Some(crate::insn::a64_gpr(w)?) };
+            Some((r, size))
+        })
+        .collect()
+}
+
+/// Where an AArch64 callee's shown code (from its entry) saves x`reg`: the slot's offset from
+/// its CFA (the caller's sp at the `bl`, which is the callee's sp at entry) and the saving
+/// instruction. Follows sp through `stp x29, x30, [sp, #-48]!`, `sub sp, sp, #n` and
+/// post-index restores; `None` when sp moves in a way not followed or the register is written
+/// before it is saved.
+pub fn save_slot_a64<'a>(code: &'a [ShownA64<'a>], reg: u16) -> Option<(i64, &'a ShownA64<'a>)> {
+    use crate::insn::A64_SP;
+    let mut sp: i64 = 0;
+    for d in code {
+        let a = d.a64.as_ref()?;
+        let mem = a64_mem(d.text);
+        if let Some(srcs) = a64_store_sources(a, d.text)
+            && let Some((base, off, _)) = mem
+            && base == A64_SP
+        {
+            let mut at = sp + off;
+            for (r, size) in srcs {
+                if r == Some(reg) && size == 8 {
+                    return Some((at, d));
+                }
+                at += size;
+            }
+            if let Some(wb) = a64_writeback(d.text) {
+                sp += wb;
+            }
+            continue;
+        }
+        // sp moved by an immediate.
+        if matches!(a.mnemonic.as_str(), "sub" | "add")
+            && a.operands.len() == 3
+            && matches!(a.operands[0], crate::insn::A64Operand::Reg(A64_SP))
+            && matches!(a.operands[1], crate::insn::A64Operand::Reg(A64_SP))
+            && let crate::insn::A64Operand::Imm(n) = a.operands[2]
+        {
+            sp += if a.mnemonic == "sub" { -n } else { n };
+            continue;
+        }
+        let w = a.written()?;
+        if w.contains(&reg) || w.contains(&A64_SP) || a.is_call() || a.is_jump() {
+            return None;
+        }
+    }
+    None
+}
+
+/// What an AArch64 callee's shown code (entry to first `ret`) does to callee-saved x`reg`:
+/// writes it before any store of it ([`CalleeEffect::Clobbers`]). Any store of the register
+/// counts as a save (wherever it goes), so the check stays quiet on saves it cannot place;
+/// an instruction whose text is not understood ends it with `None`.
+pub fn callee_effect_a64(code: &[ShownA64<'_>], reg: u16) -> Option<CalleeEffect> {
+    for d in code {
+        let a = d.a64.as_ref()?;
+        if let Some(srcs) = a64_store_sources(a, d.text)
+            && srcs.iter().any(|(r, _)| *r == Some(reg))
+        {
+            return None;
+        }
+        if a.writes(reg)? {
+            return Some(CalleeEffect::Clobbers(d.address, d.text.trim().to_string()));
         }
     }
     None

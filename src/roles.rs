@@ -228,7 +228,20 @@ pub fn is_machinery(f: &Frame) -> bool {
     // or `library/std/src/…` as rustc records them for the prebuilt std), and the C++ standard
     // library headers (`std::vector::at` → `_M_range_check`). Such frames name the library
     // function that noticed the problem, not the caller that misused it.
-    if is_toolchain_source(file) {
+    // A real frame (not inlined) of a plain (un-namespaced) function whose pc's line is in a C++
+    // standard header: the program's own function, its line taken from header code inlined
+    // into it without an inlined-frame record (g++'s `.cold` part of `parse_level` throwing,
+    // which gdb prints `parse_level (s="high") at /usr/include/c++/12/bits/new_allocator.h:90`).
+    // The standard library's own functions are all namespaced (`std::`, `__gnu_cxx::`).
+    let own_in_cxx_header = !f.inlined
+        && file.contains("/include/c++/")
+        && !name.is_empty()
+        && !name.contains("::")
+        && !name.contains('<')
+        && !name.starts_with("__")
+        && !name.starts_with("operator")
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !own_in_cxx_header && is_toolchain_source(file) {
         return true;
     }
     const STD_NAMESPACES: &[&str] =
@@ -260,6 +273,12 @@ pub fn is_machinery(f: &Frame) -> bool {
     if base.starts_with("libc.so")
         || base.starts_with("libc-")
         || base.starts_with("ld-linux")
+        // musl's dynamic loader is its libc (`/lib/ld-musl-x86_64.so.1`; Alpine also names it
+        // `libc.musl-x86_64.so.1`).
+        // glibc's malloc debugging library (MALLOC_CHECK_ since 2.34: `free_check`).
+        || base.starts_with("libc_malloc_debug")
+        || base.starts_with("ld-musl-")
+        || base.starts_with("libc.musl-")
         || base.starts_with("libpthread")
         || base.starts_with("libstdc++")
         || base.starts_with("libgcc_s")
@@ -297,13 +316,14 @@ pub fn is_machinery(f: &Frame) -> bool {
     // /usr/include/c++/12/bits/stl_vector.h, libc++'s …/include/c++/v1/), other system
     // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
     // library/std/src/… when rustc's own paths are relative).
-    if file.starts_with("/usr/include/")
-        || file.contains("/include/c++/")
-        || file.starts_with("/rustc/")
-        || file.starts_with("library/core/src/")
-        || file.starts_with("library/std/src/")
-        || file.starts_with("library/alloc/src/")
-        || file.starts_with("library/panic_abort/")
+    if !own_in_cxx_header
+        && (file.starts_with("/usr/include/")
+            || file.contains("/include/c++/")
+            || file.starts_with("/rustc/")
+            || file.starts_with("library/core/src/")
+            || file.starts_with("library/std/src/")
+            || file.starts_with("library/alloc/src/")
+            || file.starts_with("library/panic_abort/"))
     {
         return true;
     }
@@ -533,15 +553,36 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     let inlined_into_machinery = |i: usize| {
         th.frames[i].inlined && th.frames.get(i + 1).and_then(|o| o.function.as_deref()).is_some_and(is_llvm_handler)
     };
-    let named = th.frames.iter().enumerate().position(|(i, f)| {
-        let passed_over = is_machinery(f)
-            || inlined_into_machinery(i)
-            || fetch_fault(f)
-            || julia && crate::julia::is_runtime_or_base(f);
-        !passed_over && (f.function.is_some() || f.file.is_some())
+    // A sanitizer runtime does not call the program: every frame inner to its outermost
+    // frame is the runtime's too (lldb's `handleTypeMismatchImpl(__ubsan::TypeMismatchData*,
+    // …)` under `__ubsan_handle_type_mismatch_v1_abort`, whose own name carries no prefix).
+    let mut runtime_top = th.frames.iter().rposition(is_sanitizer_runtime).map_or(0, |p| p + 1);
+    // The same for an allocator entry point without debug info (static musl's `__libc_free`):
+    // the functions it called without debug info (`get_meta`) are the allocator's own, not
+    // the program's.
+    if let Some(p) = th.frames.iter().position(|f| is_allocator_entry(f.function_name()) && f.file.is_none())
+        && p > 0
+        && th.frames[..p].iter().all(|f| f.file.is_none() && !f.signal_handler)
+    {
+        runtime_top = runtime_top.max(p + 1);
+    }
+    // A frame named after an ELF section (`.data`, `.rodata`: the symbolizer's name for an
+    // address in no function) ran no function: a garbage return address.
+    let section = |f: &Frame| f.function.as_deref().is_some_and(|n| n.starts_with('.'));
+    let named = th.frames.iter().enumerate().position(|(k, f)| {
+        k >= runtime_top
+            && !section(f)
+            && !is_machinery(f)
+            && !inlined_into_machinery(k)
+            && !fetch_fault(f)
+            && (f.function.is_some() || f.file.is_some())
+            && !(julia && crate::julia::is_runtime_or_base(f))
     });
-    let named =
-        named.or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())));
+    let named = named.or_else(|| {
+        th.frames.iter().enumerate().position(|(k, f)| {
+            k >= runtime_top && !section(f) && !is_machinery(f) && (f.function.is_some() || f.file.is_some())
+        })
+    });
     // No named frame outside the abort machinery (the unwinder stopped in libc, as it does in
     // static musl's raise): a failed assertion's message names the function that asserted.
     if named.is_none()
@@ -550,7 +591,8 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
-    let mut pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    let mut pos =
+        named.or_else(|| th.frames.iter().enumerate().position(|(k, f)| k >= runtime_top && !is_machinery(f)))?;
     // Julia's `macro expansion at file:line [inlined]` is a place inside a function, not a
     // function: the function is the next frame out that was not inlined (the one the macro's
     // code was compiled into). When the paste ends before it, the function that faulted is the
@@ -571,6 +613,26 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
 
 fn is_inlined_macro(f: &Frame) -> bool {
     f.function.as_deref().is_some_and(|n| n.starts_with("macro expansion"))
+}
+
+/// The C allocator's entry points (glibc's and musl's names).
+fn is_allocator_entry(name: &str) -> bool {
+    let n = name.trim_start_matches("__GI_").trim_start_matches("__libc_").trim_start_matches("__");
+    matches!(n, "free" | "malloc" | "realloc" | "calloc" | "memalign" | "aligned_alloc" | "posix_memalign")
+}
+
+/// A frame of a sanitizer runtime: its entry points (`__asan_report_load4`,
+/// `__ubsan_handle_*`, `__tsan_*`), its namespaces and interceptors; not its thread start
+/// (`__tsan_thread_start_func`), which calls the program.
+fn is_sanitizer_runtime(f: &Frame) -> bool {
+    let name = f.function.as_deref().unwrap_or("");
+    // Not the runtime's thread start, which calls the program's thread function.
+    if name.contains("thread_start") || name.contains("ThreadStart") {
+        return false;
+    }
+    ["__asan", "__ubsan", "__tsan", "__msan", "__sanitizer", "__interceptor_", "__lsan"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// The function a failed assertion's message names (glibc's, musl's or macOS's format), when

@@ -61,7 +61,12 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      thread-alloca-loop pthread-cancel-catchall cgo-callback-nil go-concurrent-map ac-flag-misaligned
      cpp-coro-after-destroy a64-callee-heavy threads-handler-parked thread-deep-legal-64k
      noreturn-longjmp-null fill-patterns-legal a64-tbi-tagged seccomp-sigsys mutex-owner-assert
-     sigfpe-float-trap)
+     sigfpe-float-trap
+     musl-thread-overflow musl-double-free musl-dyn-strlen-null siglongjmp-second-fault gxx-noexcept-throw
+     cpp-pure-virtual-dtor cpp-thread-joinable rust-extern-c-panic rust-alloc-fail clang-lto-o3
+     avx512-misaligned avx-vmovups-null inline-asm-clobber-rbx inline-asm-clobber-ok malloc-check-overflow
+     double-free-prev free-stack-array asan-heap-overflow asan-uaf ubsan-misaligned tsan-race
+     a64-stp-slot-overrun a64-stp-slot-ok a64-double-free)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -238,6 +243,42 @@ build_one() {
     go-concurrent-map)
         (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
             go build -trimpath -o "$o" "$n.go") ;;
+    musl-thread-overflow)
+        musl-gcc "${map[@]}" -O0 -g -static "src/$n.c" -o "$o" ;;
+    musl-double-free)
+        musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
+    musl-dyn-strlen-null)
+        # dynamically linked: /lib/ld-musl-x86_64.so.1 is the loader and the libc
+        musl-gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    siglongjmp-second-fault | malloc-check-overflow | double-free-prev | free-stack-array)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    gxx-noexcept-throw)
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    cpp-pure-virtual-dtor)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-thread-joinable)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
+    rust-extern-c-panic | rust-alloc-fail)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    clang-lto-o3)
+        clang "${map[@]}" -O3 -g -flto -fomit-frame-pointer "src/$n.c" -o "$o" ;;
+    avx512-misaligned)
+        # AVX-512 where the CPU has it (the recording's did); AVX2 otherwise, the same fault.
+        local vec=(-mavx2)
+        grep -qw avx512f /proc/cpuinfo 2>/dev/null && vec=(-mavx512f)
+        gcc "${map[@]}" -O2 -g "${vec[@]}" "src/$n.c" -o "$o" ;;
+    avx-vmovups-null)
+        gcc "${map[@]}" -O2 -g -mavx2 "src/$n.c" -o "$o" ;;
+    inline-asm-clobber-rbx | inline-asm-clobber-ok)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    asan-heap-overflow)
+        clang "${map[@]}" -O1 -g -fsanitize=address "src/$n.c" -o "$o" ;;
+    asan-uaf)
+        gcc "${map[@]}" -O0 -g -fsanitize=address "src/$n.c" -o "$o" ;;
+    ubsan-misaligned)
+        clang "${map[@]}" -O1 -g -fsanitize=undefined -fno-sanitize-recover=all "src/$n.c" -o "$o" ;;
+    tsan-race)
+        clang "${map[@]}" -O1 -g -fsanitize=thread "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -253,6 +294,32 @@ prelude() {
         echo "set follow-fork-mode child" ;;
     altstack-handler-null | threads-handler-parked)
         echo "handle SIGUSR1 nostop noprint pass" ;;
+    siglongjmp-second-fault)
+        echo "handle SIGSEGV nostop noprint pass" ;;
+    esac
+    # The environment a case runs in (gdb's own `set environment`; lldb: lldb_settings).
+    local e
+    for e in $(case_env "$1"); do echo "set environment $e"; done
+}
+
+# Environment variables a case needs: sanitizers abort (so that the debugger stops) instead
+# of exiting; glibc 2.34+ reads MALLOC_CHECK_ only in its malloc debugging library.
+case_env() {
+    case $1 in
+    asan-heap-overflow | asan-uaf) echo "ASAN_OPTIONS=abort_on_error=1" ;;
+    ubsan-misaligned) echo "UBSAN_OPTIONS=abort_on_error=1" ;;
+    tsan-race) echo "TSAN_OPTIONS=halt_on_error=1:abort_on_error=1" ;;
+    malloc-check-overflow) echo "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0 MALLOC_CHECK_=3" ;;
+    esac
+}
+
+# Cases whose core is not written (`--cores` builds only the binary, for the transcript's
+# `--exe` path): gdb's generate-core-file dumps ASan's and TSan's reserved shadow and allocator
+# regions, tens of GB per core (manifest.json: `core.none`).
+no_core() {
+    case $1 in
+    asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
+    *) return 1 ;;
     esac
 }
 
@@ -270,7 +337,8 @@ gdb_commands() {
     local bt=bt
     case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
         threads-mutex-null | handler-pthread-exit | cpp-thread-throw | omp-worker-null | thread-alloca-loop | \
-        pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map)
+        pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map | \
+        musl-thread-overflow | cpp-thread-joinable | tsan-race)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
@@ -291,6 +359,8 @@ extra_commands() {
             "info frame" ;;
     live-slot-smash | live-slot-ok)
         printf '%s\n' "info frame" "frame 1" "disassemble" "info frame" ;;
+    inline-asm-clobber-rbx | inline-asm-clobber-ok)
+        printf '%s\n' "disassemble" "disassemble /r mix" ;;
     esac
 }
 
@@ -322,7 +392,13 @@ a64_build() {
     a64-clobber-x19 | a64-cfi-slot)
         aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
         "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
-    a64-null-o2 | a64-callee-heavy | a64-tbi-tagged) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-null-o2 | a64-callee-heavy | a64-tbi-tagged | a64-double-free) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-stp-slot-overrun)
+        aarch64-linux-gnu-gcc -c src/a64-stp-slot.S -o "$o-asm.o"
+        "${cc[@]}" -O2 src/a64-stp-slot.c "$o-asm.o" -o "$o" ;;
+    a64-stp-slot-ok)
+        aarch64-linux-gnu-gcc -DGOOD_BOUND -c src/a64-stp-slot.S -o "$o-asm.o"
+        "${cc[@]}" -O2 src/a64-stp-slot.c "$o-asm.o" -o "$o" ;;
     *) echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
 }
@@ -355,6 +431,9 @@ a64_extra_commands() {
     a64-x20-ok)
         printf '%s\n' "disassemble /r" "frame 1" "disassemble /r" "frame 2" "disassemble /r" "frame 3" \
             "disassemble /r" ;;
+    a64-stp-slot-overrun | a64-stp-slot-ok)
+        # the returned callee's prologue (where it saved x21) and its dead frame below sp
+        printf '%s\n' "disassemble" "disassemble window_sum" 'x/8gx $sp-64' ;;
     esac
 }
 
@@ -421,6 +500,8 @@ lldb_settings() {
     case $1 in
     fork-child-null) echo "settings set target.process.follow-fork-mode child" ;;
     esac
+    local e
+    for e in $(case_env "$1"); do echo "settings append target.env-vars $e"; done
 }
 
 lldb_one() {
@@ -501,6 +582,9 @@ for n in "${cases[@]}"; do
         continue
     fi
     build_one "$n"
+    if [[ $mode == cores ]] && no_core "$n"; then
+        continue
+    fi
     write_cmdfile "$n" "$build/$n.gdb"
     lim=$(stack_kib "$n")
     if [[ $mode == cores ]]; then

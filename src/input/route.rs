@@ -99,6 +99,13 @@ impl Builder {
             }
             self.handlers.mode = handlers::HandlerMode::None;
         }
+        // A debugger's stop line or prompt ends a sanitizer report: UBSan's and TSan's end at
+        // `SUMMARY:` with no closing line (ASan's `==PID==ABORTING` closes it), and gdb's
+        // backtrace that follows (`#7 0x… in payload_len (pkt=<optimized out>) at ./src/u.c:9`)
+        // is gdb's, not a report stack.
+        if self.san.active && sanitizer::debugger_takes_over(l) {
+            self.san.active = false;
+        }
         // Inside an LLVM stack dump or a coredumpctl report, its `#N 0x…` rows are its own.
         if self.dumps.mode != dumps::DumpMode::None {
             if dumps::line(self, l, n) {

@@ -328,6 +328,19 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     false
 }
 
+/// A debugger's own line after a report: gdb's stop (`Program received signal SIGABRT`,
+/// `Thread 4 "t" received signal …`, `Program terminated with signal …`), lldb's (`Process 7
+/// stopped`), or a command echoed at a prompt (`(gdb) bt`, `(lldb) bt all`).
+pub(crate) fn debugger_takes_over(l: &str) -> bool {
+    let t = l.trim_start();
+    t.starts_with("(gdb) ")
+        || t.starts_with("(lldb) ")
+        || t.starts_with("Program received signal ")
+        || t.starts_with("Program terminated with signal ")
+        || (t.starts_with("Thread ") && t.contains(" received signal "))
+        || (t.starts_with("Process ") && t.ends_with(" stopped"))
+}
+
 /// `==PID==` lines inside a report: `ABORTING`, `The signal is caused by a READ memory
 /// access.`, `Hint: address points to the zero page.`, `Register values:`…
 fn pid_line(b: &mut Builder, r: &str, n: u32) -> bool {

@@ -38,8 +38,10 @@ From the transcript alone (no binary, no core), the same two checks read the cod
 transcript shows: frame #0's `disassemble` and the callee's (`disassemble CALLEE`, AT&T or
 Intel, `/r` bytes decoded with iced-x86), the callee's save slot from its shown prologue
 (`push`, `sub $n,%rsp`, `mov %reg,disp(%rsp)`), and the slot's word from an `x/` dump of the
-dead frame below sp (`x/8gx $sp-64`); the finding says it comes from the transcript's
-disassembly. And for a frame that has not returned yet: when its `info frame` says where it
+dead frame below sp (`x/8gx $sp-64`); on AArch64 the callee's `stp`/`str` prologue
+(`stp x29, x30, [sp, #-48]!`, `stp x21, x22, [sp, #32]`) gives the slot. A call after the pc
+that reaches it round a loop's back edge (`call` … `jne <loop top>`) counts as the call, on
+both paths. The finding says it comes from the transcript's disassembly. And for a frame that has not returned yet: when its `info frame` says where it
 saved a callee-saved register, an `x/` dump shows that word, and the caller's disassembly (up
 to the return address) shows an access through the register before the call that could not
 have been made with the saved value, the save slot was overwritten (a stack buffer overrun,
@@ -170,7 +172,22 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
             break;
         }
     }
-    let Some(call) = call else { return };
+    // No call on the straight path back from pc: the pc may be at the top of a loop whose
+    // body calls after it (`mov (%rbx),%edi` … `call mix` … `jne <top>`), so the register's
+    // value at pc came round the back edge from after that call.
+    let body = if call.is_none() { decode_function(cx.trace, pc - off, 2000) } else { None };
+    let mut via_loop = None;
+    let call = match call {
+        Some(c) => c,
+        None => match body.as_deref().and_then(|b| loop_call(&mut info, &code, b, pc, writer, reg)) {
+            Some((c, edge)) => {
+                via_loop = Some((edge.address, edge.text.clone()));
+                writer = None;
+                c
+            }
+            None => return,
+        },
+    };
     if writer.is_some_and(|w| w.address > call.address) {
         return;
     }
@@ -182,6 +199,9 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let sp = cx.reg0(stop, "rsp").and_then(|r| r.value);
     let effect = match callee_effect(&callee, reg) {
         Some(e) => e,
+        // Through a back edge only what the callee's own code shows: the dead-frame check
+        // needs sp unchanged from the call to the pc.
+        None if via_loop.is_some() => return,
         None => {
             let Some(sp) = sp else { return };
             let read = |a: u64| cx.read_u64(stop, a);
@@ -209,8 +229,60 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         call: (call.address, call.text.clone()),
         effect,
         source: None,
+        via_loop,
     };
     out.push(c.finding(si, th, fi));
+}
+
+/// The call a loop's back edge brings to `pc`: a jump after `pc` whose target is at or before
+/// it (and after the register's last writer on the straight path), with a direct call
+/// between `pc` and the jump, where nothing from the call to the jump, nor from the target to
+/// `pc`, writes `reg`. Returns the call and the jump.
+fn loop_call<'c>(
+    info: &mut iced_x86::InstructionInfoFactory,
+    before: &[crate::provenance::Decoded],
+    body: &'c [crate::provenance::Decoded],
+    pc: u64,
+    writer: Option<&crate::provenance::Decoded>,
+    reg: iced_x86::Register,
+) -> Option<(&'c crate::provenance::Decoded, &'c crate::provenance::Decoded)> {
+    use crate::provenance::writes;
+    let after: Vec<&crate::provenance::Decoded> = body.iter().filter(|d| d.address >= pc).collect();
+    for (j, edge) in after.iter().enumerate() {
+        let is_jump = matches!(
+            edge.insn.flow_control(),
+            iced_x86::FlowControl::ConditionalBranch | iced_x86::FlowControl::UnconditionalBranch
+        ) && edge.insn.op0_kind() == iced_x86::OpKind::NearBranch64;
+        if !is_jump {
+            continue;
+        }
+        let t = edge.insn.near_branch_target();
+        if t > pc || writer.is_some_and(|w| t <= w.address) {
+            continue;
+        }
+        // From the loop's top to pc: no write of reg.
+        if before.iter().filter(|d| d.address >= t).any(|d| writes(info, &d.insn, reg)) {
+            continue;
+        }
+        // The last call before the edge, with no write of reg from it to the edge.
+        let mut found = None;
+        for d in after[..j].iter().rev() {
+            if d.insn.is_call_near() {
+                found = Some(*d);
+                break;
+            }
+            if writes(info, &d.insn, reg) {
+                break;
+            }
+        }
+        if writes(info, &edge.insn, reg) {
+            continue;
+        }
+        if let Some(c) = found {
+            return Some((c, edge));
+        }
+    }
+    None
 }
 
 /// A callee that changed a callee-saved register, as either path found it.
@@ -227,6 +299,9 @@ struct Clobber<'x> {
     effect: crate::provenance::CalleeEffect,
     /// Where the code came from, when not from the machine code.
     source: Option<String>,
+    /// The loop's back edge that brings the call's result round to the pc (the call is after
+    /// the pc in the code).
+    via_loop: Option<(u64, String)>,
 }
 
 impl Clobber<'_> {
@@ -234,14 +309,21 @@ impl Clobber<'_> {
         use crate::provenance::CalleeEffect;
         let (base, value, fname, callee_name, target) =
             (self.base, self.value, self.fname, self.callee_name.as_str(), self.target);
+        // The callee's label for an address in its code: at or after its entry, and after the
+        // caller's start when the caller lies below it (a callee placed before its caller).
+        let in_callee = |a: u64| a >= target && a - target < 0x10000 && !(self.start > target && a >= self.start);
         let at = |a: u64| {
-            if a >= target && a - target < 0x10000 {
+            if in_callee(a) {
                 format!("{callee_name}+{:#x}", a - target)
             } else {
                 crate::provenance_text::label(fname, Some(self.start), a)
             }
         };
         let origin = match &self.writer {
+            _ if self.via_loop.is_some() => {
+                let (a, t) = self.via_loop.as_ref().map(|(a, t)| (*a, t.as_str())).unwrap_or((0, ""));
+                format!("not written after the call on the loop's way back to the pc (back edge at {}: `{t}`)", at(a))
+            }
             Some((a, t)) => format!("last written at {}: `{t}`", at(*a)),
             None => match &self.source {
                 Some(_) => format!("not written in the instructions of {fname} shown before the call"),
@@ -344,7 +426,21 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
             return;
         }
     }
-    let Some(call) = call else { return };
+    // No call on the straight path back from pc: a loop's back edge may bring a call after
+    // the pc round to it (the shown listing of the whole function, entry to ret).
+    let whole = if call.is_none() { function_at::<ShownInsn>(stop, start, 4000) } else { None };
+    let mut via_loop = None;
+    let call = match call {
+        Some(c) => c,
+        None => match whole.as_deref().and_then(|w| loop_call_text(w, &code.insns, pc, writer, &base)) {
+            Some((c, edge)) => {
+                via_loop = Some((edge.address, edge.text.to_string()));
+                writer = None;
+                c
+            }
+            None => return,
+        },
+    };
     if writer.is_none() && !code.from_entry {
         return;
     }
@@ -353,6 +449,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
     let Some(callee) = function_at::<ShownInsn>(stop, target, 400) else { return };
     let effect = match callee_effect(&callee, &base) {
         Some(e) => e,
+        None if via_loop.is_some() => return,
         None => {
             // The saved copy in the dead frame below the caller's sp, when a dump shows it,
             // holds the value the register has now, and an access through the register before
@@ -398,8 +495,48 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
         call: (call.address, call.text.to_string()),
         effect,
         source: Some(shown),
+        via_loop,
     };
     out.push(c.finding(si, th, fi));
+}
+
+/// [`loop_call`] over the transcript's listing: a back edge after `pc` to at or before it
+/// (after the last writer on the straight path), with a direct call between `pc` and it and
+/// no write of `reg` from the call to the edge, nor from the edge's target to `pc`.
+fn loop_call_text<'w>(
+    whole: &'w [crate::provenance_text::ShownInsn<'w>],
+    before: &[crate::provenance_text::ShownInsn<'_>],
+    pc: u64,
+    writer: Option<&crate::provenance_text::ShownInsn<'_>>,
+    reg: &str,
+) -> Option<(&'w crate::provenance_text::ShownInsn<'w>, &'w crate::provenance_text::ShownInsn<'w>)> {
+    let after: Vec<&crate::provenance_text::ShownInsn> = whole.iter().filter(|d| d.address >= pc).collect();
+    for (j, edge) in after.iter().enumerate() {
+        let Some(t) = edge.jump_target() else { continue };
+        if t > pc || writer.is_some_and(|w| t <= w.address) {
+            continue;
+        }
+        if before.iter().filter(|d| d.address >= t).any(|d| d.writes(reg) != Some(false)) {
+            continue;
+        }
+        if edge.writes(reg) != Some(false) {
+            continue;
+        }
+        let mut found = None;
+        for d in after[..j].iter().rev() {
+            if d.is_call() {
+                found = Some(*d);
+                break;
+            }
+            if d.writes(reg) != Some(false) {
+                break;
+            }
+        }
+        if let Some(c) = found {
+            return Some((c, edge));
+        }
+    }
+    None
 }
 
 /// One live frame's overwritten save slot, as either path found it.
@@ -708,11 +845,12 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
         .map(|s| s.name.to_string())
         .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
         .unwrap_or_else(|| format!("{target:#x}"));
+    let caller_start = pc - off;
     let at = |a: u64| {
-        if a >= target && a - target < 0x10000 {
+        if a >= target && a - target < 0x10000 && !(caller_start > target && a >= caller_start) {
             format!("{callee_name}+{:#x}", a - target)
         } else {
-            format!("{fname}+{:#x}", a - (pc - off))
+            format!("{fname}+{:#x}", a - caller_start)
         }
     };
     let origin = match writer {
@@ -721,7 +859,7 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     };
     let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
     let mut how = match &effect {
-        // (The shown-code variant comes only from an x86-64 transcript's text.)
+        // (The shown-code variant comes from a transcript's text: returned_clobber_text*.)
         CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
         | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
@@ -762,6 +900,173 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     out.push(f);
 }
 
+/// [`returned_clobber_a64`] from what an AArch64 transcript shows, for a transcript read
+/// without the binary: frame #0's code and the returned callee's from the transcript's
+/// disassembly (`disassemble`, `disassemble CALLEE`), the callee's save slot from its shown
+/// prologue (`stp x21, x22, [sp, #32]` after `stp x29, x30, [sp, #-48]!`: CFA-16), and the
+/// slot's word from the transcript's `x/` dump of the dead frame below sp.
+fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::insn::A64_SP;
+    use crate::provenance::CalleeEffect;
+    use crate::provenance_text::{
+        ShownA64, ShownIsa, a64_mem, a64_target_symbol, callee_effect_a64, code_before, function_at, save_slot_a64,
+    };
+    if cx.trace.arch != crate::model::Arch::Aarch64
+        || cx.trace.memory.is_some()
+        || !matches!(cx.signo(stop), Some(11) | Some(7))
+    {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let Some(pc) = cx.pc(stop) else { return };
+    let Some(fi) = cx.fault_insn(stop) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "x29" || base == "sp" {
+        return;
+    }
+    let Some(reg) = crate::insn::a64_gpr(&base) else { return };
+    let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
+    let Some(code) = code_before::<ShownA64>(stop, pc) else { return };
+    let Some(start) = code.start else { return };
+    let Some(fname) = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())
+    else {
+        return;
+    };
+    // Walk back from pc: the last call, then the last writer of reg before it. sp must not
+    // move between the call and the pc (the callee's CFA is the caller's sp at the call).
+    let mut call = None;
+    let mut writer = None;
+    for d in code.insns.iter().rev() {
+        let Some(a) = d.a64.as_ref() else { return };
+        if a.is_call() {
+            if call.is_none() {
+                call = Some(d);
+            }
+            continue;
+        }
+        match d.writes(&base) {
+            Some(true) => {
+                writer = Some(d);
+                break;
+            }
+            Some(false) => {}
+            None => return,
+        }
+        if call.is_none() && a.writes(A64_SP) != Some(false) {
+            return;
+        }
+    }
+    let Some(call) = call else { return };
+    if writer.is_none() && !code.from_entry {
+        return;
+    }
+    // A direct `bl` only (a `blr`'s target is not shown).
+    let Some(target) = call.a64.as_ref().filter(|a| a.mnemonic == "bl").and_then(|a| a.branch_target()) else {
+        return;
+    };
+    let Some(callee) = function_at::<ShownA64>(stop, target, 400) else { return };
+    let callee_name = callee
+        .first()
+        .and_then(|_| stop.disassembly.iter().find(|i| i.address.0 == target))
+        .and_then(|i| i.location.as_ref()?.symbol().map(|s| s.name.to_string()))
+        .or_else(|| a64_target_symbol(call))
+        .unwrap_or_else(|| format!("{target:#x}"));
+    let effect = match callee_effect_a64(&callee, reg) {
+        Some(e) => e,
+        None => {
+            let Some(sp) = cx.reg0(stop, "sp").and_then(|r| r.value) else { return };
+            let Some((off, save)) = save_slot_a64(&callee, reg) else { return };
+            let Some(slot) = sp.checked_add_signed(off) else { return };
+            if stop.read_u64(slot) != Some(value) {
+                return;
+            }
+            // An access through reg between its last write and the call, at an address that
+            // can never be mapped with the value reg has now: it held something else then.
+            let from = writer.map(|w| w.address).unwrap_or(0);
+            let between: Vec<&ShownA64> =
+                code.insns.iter().filter(|d| d.address > from && d.address < call.address).collect();
+            let Some(k) = between
+                .iter()
+                .position(|d| a64_mem(d.text).is_some_and(|(b, o, _)| b == reg && never_mapped(value, o)))
+            else {
+                return;
+            };
+            // Straight-line code from that access to the call: no branch in between.
+            if between[k..].iter().any(|d| d.a64.as_ref().is_none_or(|a| a.is_jump() || a.is_call())) {
+                return;
+            }
+            let prior = between[k];
+            CalleeEffect::SlotChangedInShownCode {
+                slot,
+                cfa_offset: off,
+                save: (save.address, save.text.trim().to_string()),
+                prior: (prior.address, prior.text.trim().to_string()),
+            }
+        }
+    };
+    let at = |a: u64| {
+        if a >= target && a - target < 0x10000 && !(start > target && a >= start) {
+            format!("{callee_name}+{:#x}", a - target)
+        } else {
+            format!("{fname}+{:#x}", a.wrapping_sub(start))
+        }
+    };
+    let origin = match writer {
+        Some(w) => format!("last written at {}: `{}`", at(w.address), w.text.trim()),
+        None => format!("not written in {fname} since its entry: inherited from its caller"),
+    };
+    let how = match &effect {
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
+        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
+            "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+            at(prior.0),
+            prior.1,
+            at(save.0),
+            save.1
+        ),
+        CalleeEffect::Clobbers(a, t) => format!("{callee_name} writes {base} without saving it, at {}: `{t}`", at(*a)),
+        CalleeEffect::OverwritesSaveSlot { push, store } => format!(
+            "{callee_name} saves {base} at {} (`{}`) but overwrites the saved copy at {} (`{}`), so its restore returns another value",
+            at(push.0),
+            push.1,
+            at(store.0),
+            store.1
+        ),
+    };
+    let shown = format!(
+        "from the transcript's disassembly: {} instructions of {fname} before the pc{}, {} of {callee_name} from its entry to its ret",
+        code.insns.len(),
+        if code.from_entry { " from its entry" } else { "" },
+        callee.len()
+    );
+    let msg = format!(
+        "{base} = {value:#x} in {fname} is callee-saved and was set before `bl {callee_name}` at {}, but {how}; the access through {base} then faulted",
+        at(call.address)
+    );
+    let dump = match &effect {
+        CalleeEffect::SlotChangedInShownCode { slot, .. } => {
+            stop.memory.iter().find(|m| m.read_u64(*slot).is_some()).map(|m| (*slot, m.span))
+        }
+        _ => None,
+    };
+    let mut f = Finding::new(&RULE, msg)
+        .at(si, Some(th), Some(0))
+        .rank(95)
+        .severity(Severity::Error)
+        .register(&base)
+        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
+        .evidence(format!("{base} {origin}"), writer.map(|w| w.span))
+        .evidence(format!("call at {}: `{}`", at(call.address), call.text.trim()), Some(call.span))
+        .evidence(shown, None);
+    if let Some((slot, span)) = dump {
+        f = f.evidence(format!("[{slot:#x}] = {value:#x}"), Some(span));
+    }
+    f = f
+        .step(format!("disassemble {callee_name}"))
+        .step(format!("break *{:#x} then watch ${base} (or rr: watch ${base}, reverse-continue)", call.address));
+    out.push(f);
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let saved_set = runtime::callee_saved(arch);
@@ -772,6 +1077,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         returned_clobber(cx, si, stop, out);
         live_slot_overwritten(cx, si, stop, out);
         returned_clobber_a64(cx, si, stop, out);
+        returned_clobber_text_a64(cx, si, stop, out);
     }
     for (si, stop) in cx.stops() {
         // `info frame` output is not tied to a thread; use it only for the thread it most likely

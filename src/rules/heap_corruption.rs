@@ -122,7 +122,11 @@ fn is_allocator_fn(name: &str) -> bool {
 /// gdb and lldb print as frames of their own with the same pc).
 fn allocator_frame<'f>(top: &[&'f Frame]) -> Option<&'f Frame> {
     let p = top.iter().position(|f| is_allocator_fn(f.function_name()))?;
-    top[..p].iter().all(|f| f.inlined).then_some(top[p])
+    // Helpers inlined into it, or (an allocator without debug info: static musl's
+    // `__libc_free` calling `get_meta`) functions it called, also without debug info: the
+    // allocator calls no code of the program.
+    let undebugged = top[p].file.is_none() && top[..p].iter().all(|f| f.file.is_none() && f.function.is_some());
+    top[..p].iter().all(|f| f.inlined || undebugged).then_some(top[p])
 }
 
 /// Julia's GC mark/sweep functions.
@@ -403,8 +407,10 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
         // `__GI___libc_free`): gdb and lldb print the inlined helper as frame #0.
         let inner = if std::ptr::eq(alloc, f0) {
             String::new()
-        } else {
+        } else if f0.inlined {
             format!(", in {} inlined into it", f0.function_name())
+        } else {
+            format!(", in {}, which it called", f0.function_name())
         };
         let mut m = format!(
             "crash ({}) inside the allocator ({}{inner}): probable heap metadata corruption, or a bad pointer passed to it",

@@ -114,7 +114,9 @@ impl<'a> RuleContext<'a> {
             return false;
         }
         let size = m.end.0.saturating_sub(m.start.0);
-        // The mapping above must be a stack: some frame's stack pointer is in it.
+        // The mapping above must be a stack: some frame's stack pointer is in it, or the
+        // page itself holds one (a thread that ran into its guard page, with no outer frame
+        // unwound).
         let sp_name = self.trace.arch.sp_register();
         let sps = || {
             self.trace
@@ -130,7 +132,7 @@ impl<'a> RuleContext<'a> {
                     && above.path.as_deref().is_none_or(|p| p.starts_with("[stack"))
                     && above.readable() == Some(true)
                     && above.writable() == Some(true)
-                    && sps().any(|sp| above.contains(sp))
+                    && sps().any(|sp| above.contains(sp) || m.contains(sp))
             })
     }
 

@@ -91,6 +91,18 @@ fn stack_mapping<'a>(cx: &RuleContext<'a>, th: &Thread, sp: u64) -> Option<&'a M
     if let Some(m) = cx.trace.mapping_for(sp).filter(|m| is_stack(m)) {
         return Some(m);
     }
+    // sp inside a guard page (no frame outer to the fault was unwound to show where the stack
+    // is: musl's libc has no CFI): the stack is the writable mapping the guard page is below.
+    if let Some(g) = cx.trace.mapping_for(sp).filter(|g| cx.is_guard_page(g)) {
+        let above = cx.trace.mappings.iter().find(|m| {
+            m.start.0 == g.end.0
+                && m.writable() == Some(true)
+                && m.path.as_deref().is_none_or(|p| p.is_empty() || p.starts_with("[stack"))
+        });
+        if above.is_some() {
+            return above;
+        }
+    }
     // sp below every mapping of the stack: the nearest stack mapping above it.
     cx.trace.mappings.iter().filter(|m| m.start.0 > sp && m.start.0 - sp <= GAP).find(|m| is_stack(m))
 }
