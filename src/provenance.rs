@@ -168,6 +168,35 @@ pub fn writes(info: &mut InstructionInfoFactory, insn: &Instruction, reg: Regist
     })
 }
 
+/// Whether the function holding `pc`, from its CFI extent (FDE) in the process code, is a
+/// leaf that never names `reg`: no call, no indirect jump, every direct branch inside it, and
+/// no instruction that reads or writes any part of `reg`. Then the function neither takes the
+/// register nor passes it on. `None` without process code, CFI or a clean decode.
+pub fn leaf_without(trace: &Trace, pc: u64, reg: &str) -> Option<bool> {
+    use iced_x86::FlowControl;
+    let full = gpr(reg)?.full_register();
+    let (start, end) = trace.memory.as_ref()?.0.function_range(pc)?;
+    let code = decode_range(trace, start, end)?;
+    let mut info = InstructionInfoFactory::new();
+    for d in &code {
+        let i = &d.insn;
+        match i.flow_control() {
+            FlowControl::Call | FlowControl::IndirectCall | FlowControl::IndirectBranch => return Some(false),
+            FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch => {
+                let t = i.near_branch_target();
+                if t < start || t >= end {
+                    return Some(false);
+                }
+            }
+            _ => {}
+        }
+        if info.info(i).used_registers().iter().any(|u| u.register().full_register() == full) {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
 /// What a called function does to a callee-saved register.
 pub enum CalleeEffect {
     /// Writes it without saving it first.

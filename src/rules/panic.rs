@@ -89,6 +89,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if header.is_none() && panic_frame.is_none() {
             continue;
         }
+        // A signal another process sent (si_code <= 0) while the thread ran a panic that
+        // catch_unwind catches: no panic message, and no frame of the thread raised it (a panic
+        // that aborts goes through abort/raise/pthread_kill). The panic machinery on the stack
+        // is then only where the signal found the thread.
+        if r.is_sent() && header.is_none() && !frames.iter().any(crate::roles::raises_signal) {
+            continue;
+        }
         let parsed = header.and_then(|h| h.panic.as_ref());
         // The payload: on the header line (old format), or the message lines right after it.
         let mut payload_lines: Vec<&Message> = Vec::new();

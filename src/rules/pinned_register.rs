@@ -210,6 +210,55 @@ enum Usage {
     WrittenFirst,
     /// No listing of the function before pc, or the register is not touched there.
     Unknown,
+    /// The listing shows all of the function's code, which never touches the register and
+    /// calls nothing: it neither takes the register nor passes it on, so its value there is
+    /// nobody's business (a C leaf that merely has a Julia-like name).
+    NotTaken,
+}
+
+/// Whether `code` (a listing that starts at a function's entry) is all of a leaf function
+/// that never names `reg`: every instruction decodes, none calls, every direct branch lands
+/// inside the listing, there is no indirect jump, and the last instruction returns or jumps
+/// back into it. Then the register is neither read nor passed on by the function.
+fn untouched_leaf(code: &[Instruction], reg: &str, arch: Arch) -> bool {
+    let (Some(first), Some(last)) = (code.first(), code.last()) else { return false };
+    let (lo, hi) = (first.address.0, last.address.0);
+    let inside = |t: u64| t >= lo && t <= hi;
+    for (k, i) in code.iter().enumerate() {
+        if insn::reg_use(&i.text, reg).is_some() {
+            return false;
+        }
+        let is_last = k + 1 == code.len();
+        match arch {
+            Arch::X86_64 => {
+                let Some(x) = insn::X86Text::parse(&i.text) else { return false };
+                if x.is_call() {
+                    return false;
+                }
+                let jump = x.mnemonic.starts_with('j');
+                if jump && !x.branch_target().is_some_and(|(t, _)| inside(t)) {
+                    return false;
+                }
+                if is_last && !(x.is_ret() || (jump && x.mnemonic.starts_with("jmp"))) {
+                    return false;
+                }
+            }
+            Arch::Aarch64 => {
+                let Some(a) = insn::A64Text::parse(&i.text) else { return false };
+                if a.is_call() {
+                    return false;
+                }
+                if a.is_jump() && !a.branch_target().is_some_and(inside) {
+                    return false;
+                }
+                if is_last && !(a.is_ret() || a.mnemonic == "b") {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 impl<'c, 'a> Site<'c, 'a> {
@@ -256,6 +305,12 @@ impl<'c, 'a> Site<'c, 'a> {
                 .filter(|i| matches!(insn::reg_use(&i.text, self.p.register), Some(RegUse::Read)))
                 .map(|i| Usage::ReadFirst(i.text.to_string(), i.span))
         };
+        // With the process code (a core, or `--exe`): the function's whole extent from its CFI.
+        if self.cx.trace.arch == Arch::X86_64
+            && crate::provenance::leaf_without(self.cx.trace, pc, self.p.register) == Some(true)
+        {
+            return Usage::NotTaken;
+        }
         let Some(listing) = listing else { return at_pc().unwrap_or(Usage::Unknown) };
         for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
             match insn::reg_use(&i.text, self.p.register) {
@@ -265,7 +320,21 @@ impl<'c, 'a> Site<'c, 'a> {
                 Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
         }
-        at_pc().unwrap_or(Usage::Unknown)
+        if let Some(read) = at_pc() {
+            return read;
+        }
+        // The whole function is shown (from its entry: the ELF symbol's start, or the
+        // instruction `disassemble` prints at `<+0>`) and it never touches the register.
+        let at_entry = |i: &Instruction| match start {
+            Some(s) => i.address.0 == s,
+            None => i.location.as_ref().and_then(|l| l.offset()) == Some(0),
+        };
+        if self.cx.listings_with(self.stop, pc).into_iter().any(|l| {
+            l.iter().position(at_entry).is_some_and(|k| untouched_leaf(&l[k..], self.p.register, self.cx.trace.arch))
+        }) {
+            return Usage::NotTaken;
+        }
+        Usage::Unknown
     }
 
     /// Position of the caller frame: the real frame after this one's inline chain, itself
@@ -472,7 +541,7 @@ impl<'c, 'a> Site<'c, 'a> {
         let r = self.regs.reg(reg)?;
         let v = r.value?;
         let usage = self.usage();
-        if let Usage::WrittenFirst = usage {
+        if let Usage::WrittenFirst | Usage::NotTaken = usage {
             return None;
         }
         let class = self.classify(v);

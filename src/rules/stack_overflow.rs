@@ -142,6 +142,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() && said.is_none() {
             continue;
         }
+        // A SIGSEGV/SIGBUS some process sent (kill, tgkill: si_code <= 0) stops the thread
+        // wherever it was, deep in a legal recursion too: no fault, so no stack ran out.
+        if stop.reason.is_sent() && checker_says.is_none() && said.is_none() {
+            continue;
+        }
         let Some(th) = stop.crashed_thread() else { continue };
         let sp = cx.sp_at(th, 0);
         let fault = cx.fault_address(stop);
