@@ -197,6 +197,47 @@ pub fn leaf_without(trace: &Trace, pc: u64, reg: &str) -> Option<bool> {
     Some(true)
 }
 
+/// Whether the code of a function from its entry up to its pc (`code`, in address order) reads
+/// `reg` and then writes it with something other than a `pop`: the function took the value
+/// it was passed and reused the register, so at pc it holds the function's own value.
+pub fn read_then_reassigned(code: &[Decoded], reg: &str) -> bool {
+    let Some(r) = gpr(reg) else { return false };
+    let full = r.full_register();
+    let mut info = InstructionInfoFactory::new();
+    let mut read = false;
+    for d in code {
+        let i = &d.insn;
+        let uses: Vec<OpAccess> = info
+            .info(i)
+            .used_registers()
+            .iter()
+            .filter(|u| u.register().full_register() == full)
+            .map(|u| u.access())
+            .collect();
+        let reads = uses
+            .iter()
+            .any(|a| matches!(a, OpAccess::Read | OpAccess::CondRead | OpAccess::ReadWrite | OpAccess::ReadCondWrite));
+        // `xor %r13d,%r13d` reads it only formally.
+        let zeroing = matches!(i.mnemonic(), iced_x86::Mnemonic::Xor | iced_x86::Mnemonic::Sub)
+            && i.op_count() == 2
+            && i.op0_kind() == OpKind::Register
+            && i.op1_kind() == OpKind::Register
+            && i.op0_register() == i.op1_register();
+        let writes_it = !uses.is_empty() && writes(&mut info, i, r);
+        if reads && !zeroing && !read {
+            read = true;
+            continue;
+        }
+        if read && writes_it && i.mnemonic() != iced_x86::Mnemonic::Pop {
+            return true;
+        }
+        if !read && writes_it {
+            return false;
+        }
+    }
+    false
+}
+
 /// What a called function does to a callee-saved register.
 pub enum CalleeEffect {
     /// Writes it without saving it first.

@@ -35,7 +35,10 @@ the last one is reported.
 
 **Known false positives** A direct `std::process::abort()` has no panic frames or message
 and is not reported. With frames only (no stderr), the finding has no payload and is
-heuristic."#,
+heuristic. A signal sent to a thread while it runs a panic that `catch_unwind` will catch
+(`$_siginfo` shows `si_code` <= 0, no panic message was printed, and no frame of the thread
+raised it: no `abort`, `raise` or `pthread_kill`) is not reported: the panic machinery is
+only where the signal found the thread."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).

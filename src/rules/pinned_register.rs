@@ -64,7 +64,15 @@ shared libraries, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a codegen wrap
 **Known false positives** The convention of a frame is inferred from its symbol name. Julia code compiled
 with `gcstack_arg = false` (GPUCompiler) and Julia before 1.10 have `julia_*` names but do not
 take pgcstack in r13; when the function's disassembly shows it writing r13 before reading it,
-the rule stays quiet; when neither a disassembly nor the crash itself (the faulting instruction
+the rule stays quiet. It also stays quiet when all of the function's code is known (gdb's
+`disassemble` from `<+0>`, or with a core or `--exe` the extent its CFI gives) and the function
+is a leaf that never touches r13 (no call, no indirect or outward jump): such a function neither
+takes the register nor passes it on, as a plain C function with a `julia_*` name in a program
+with `jl_*`/`jfptr_*`-named C helpers is. Nor does it check a register the function read at
+entry and then gave another value before the pc (`mov $3,%r13d` after `mov 8(%r13),%rbx`, from
+the listing or, with process code, the code from the function's start; a `pop` restores and
+does not count): a saved callee-saved register reused for the function's own data holds no
+pgcstack there. When neither a disassembly nor the crash itself (the faulting instruction
 dereferencing a word loaded through r13) shows the function reading r13, the finding is marked
 heuristic (a warning) and says which command would decide it. Without mappings the region of
 r13 is a guess, but a dumped word that fails by its value alone (`[r13+16] = 0x2a` is no ptls)
@@ -214,6 +222,9 @@ enum Usage {
     /// calls nothing: it neither takes the register nor passes it on, so its value there is
     /// nobody's business (a C leaf that merely has a Julia-like name).
     NotTaken,
+    /// Read at entry and then overwritten before pc (not by a `pop`): at pc it holds the
+    /// function's own value, not the one it was passed.
+    Reassigned,
 }
 
 /// Whether `code` (a listing that starts at a function's entry) is all of a leaf function
@@ -311,14 +322,36 @@ impl<'c, 'a> Site<'c, 'a> {
         {
             return Usage::NotTaken;
         }
+        // With the process code: read at entry, then reused before pc.
+        if self.cx.trace.arch == Arch::X86_64
+            && let Some((_, _, code)) =
+                crate::provenance::code_before::<crate::provenance::X86>(self.cx.trace, self.th, self.pos == 0, pc)
+            && crate::provenance::read_then_reassigned(&code, self.p.register)
+        {
+            return Usage::Reassigned;
+        }
         let Some(listing) = listing else { return at_pc().unwrap_or(Usage::Unknown) };
+        let mut first_read: Option<&Instruction> = None;
         for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
             match insn::reg_use(&i.text, self.p.register) {
                 // The instruction at pc has not run yet, but a read there is as telling.
-                Some(RegUse::Read) => return Usage::ReadFirst(i.text.to_string(), i.span),
-                Some(RegUse::Write) if i.address.0 < pc => return Usage::WrittenFirst,
-                Some(RegUse::Write) | Some(RegUse::Save) | None => {}
+                Some(RegUse::Read) if first_read.is_none() => first_read = Some(i),
+                Some(RegUse::Write) if i.address.0 < pc && first_read.is_none() => return Usage::WrittenFirst,
+                // Read at entry, then given another value before pc (`mov $3,%r13d`: a saved
+                // callee-saved register reused as a counter): what it holds at pc is no longer
+                // what the function was passed. A `pop` is left out: it restores a value.
+                Some(RegUse::Write)
+                    if i.address.0 < pc
+                        && self.cx.trace.arch == Arch::X86_64
+                        && !insn::X86Text::parse(&i.text).is_some_and(|x| x.mnemonic.starts_with("pop")) =>
+                {
+                    return Usage::Reassigned;
+                }
+                Some(RegUse::Read) | Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
+        }
+        if let Some(i) = first_read {
+            return Usage::ReadFirst(i.text.to_string(), i.span);
         }
         if let Some(read) = at_pc() {
             return read;
@@ -541,7 +574,7 @@ impl<'c, 'a> Site<'c, 'a> {
         let r = self.regs.reg(reg)?;
         let v = r.value?;
         let usage = self.usage();
-        if let Usage::WrittenFirst | Usage::NotTaken = usage {
+        if let Usage::WrittenFirst | Usage::NotTaken | Usage::Reassigned = usage {
             return None;
         }
         let class = self.classify(v);

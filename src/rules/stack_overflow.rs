@@ -39,7 +39,10 @@ recurses 2074 frames deep`.
 **Known false positives** Stacks of green threads, coroutines and language runtimes (Go,
 Julia tasks) are anonymous mappings; they are recognised only when a thread's sp is printed
 inside them. A wild pointer that happens to land just below a stack looks the same; the sp
-distance in the message helps tell them apart."#,
+distance in the message helps tell them apart. A SIGSEGV or SIGBUS that `$_siginfo` shows
+was sent (`si_code` <= 0: `kill`, `tgkill`, `raise`) is no fault and never a stack overflow,
+however deep the legal recursion it interrupted; without `$_siginfo` a deep backtrace is
+still read as runaway recursion (heuristic)."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).

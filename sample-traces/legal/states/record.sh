@@ -23,7 +23,8 @@ all=(asm-regs-mid asm-regs-leaf ipa-align-entry ipa-align-body avx-o3-segv avx-o
      jit-ill threads-parked threads-fpe watch-counter catch-write go-work go-cgo go-segv rust-panic-caught
      rust-after-catch malloc-loop-segv malloc-loop-abrt cxx-throw-segv cxx-throw-abrt cxx-throw-break
      cxx-personality rust-panic-loop-abrt rust-panic-loop-segv deep-legal-segv deep-legal-break
-     own-stack-heap own-stack-bss jit-heap-finish jit-rwx-finish coro-asm malloc-break)
+     own-stack-heap own-stack-bss jit-heap-finish jit-rwx-finish coro-asm malloc-break
+     clone-child julia-reuse)
 # Each state stopped at a breakpoint, a watchpoint or a syscall also has a twin `<state>+SIG`:
 # the same stop, then the signal sent to the stopped thread with tgkill and `continue`, so the
 # program stops again at the same pc with a fault signal, as a crash does (si_code SI_TKILL).
@@ -32,7 +33,8 @@ twins=(asm-regs-mid+SEGV asm-regs-leaf+SEGV ipa-align-entry+SEGV ipa-align-body+
        jit-callback+SEGV threads-parked+SEGV watch-counter+ILL catch-write+SEGV go-work+SEGV go-cgo+SEGV
        rust-panic-caught+SEGV rust-after-catch+FPE rust-panic-caught+ABRT cxx-throw-break+ABRT
        cxx-personality+SEGV deep-legal-break+SEGV own-stack-heap+SEGV own-stack-bss+SEGV
-       jit-heap-finish+SEGV jit-rwx-finish+SEGV coro-asm+SEGV coro-asm+ABRT malloc-break+SEGV)
+       jit-heap-finish+SEGV jit-rwx-finish+SEGV coro-asm+SEGV coro-asm+ABRT malloc-break+SEGV
+       clone-child+SEGV julia-reuse+SEGV)
 all+=("${twins[@]}")
 [[ $# -gt 0 ]] && all=("$@")
 
@@ -45,6 +47,7 @@ build() { # state -> prints the executable's name (built once per source)
     ipa-align-*) exe=ipa-align; cmd=(gcc -g -O2 -o ipa-align "$here/ipa-align.c") ;;
     avx-o3-*) exe=avx-o3; cmd=(gcc -g -O3 -mavx2 -mfma -o avx-o3 "$here/avx-o3.c") ;;
     omitfp-*) exe=omitfp; cmd=(gcc -g -O2 -fomit-frame-pointer -o omitfp "$here/omitfp.c") ;;
+    julia-reuse) exe=julia-reuse; cmd=(gcc -g -O1 -o julia-reuse "$here/julia-reuse.c" "$here/julia-reuse.S") ;;
     julia-named) exe=julia-named; cmd=(gcc -g -O1 -o julia-named "$here/julia-named.c") ;;
     ucontext-coro) exe=ucontext-coro; cmd=(gcc -g -O0 -o ucontext-coro "$here/ucontext-coro.c") ;;
     altstack-handler) exe=altstack-handler; cmd=(gcc -g -O0 -o altstack-handler "$here/altstack-handler.c") ;;
@@ -58,7 +61,7 @@ build() { # state -> prints the executable's name (built once per source)
     rust-panic-loop-*) have rustc || { echo "record.sh: no rustc, $1 left out" >&2; return 1; }
         exe=rust-panic-loop; cmd=(rustc -g -C opt-level=2 -o rust-panic-loop "$here/rust-panic-loop.rs") ;;
     jit-*) exe=jit-rwx; cmd=(gcc -g -O1 -o jit-rwx "$here/jit-rwx.c") ;;
-    threads-*) exe=threads-parked; cmd=(gcc -g -O1 -pthread -o threads-parked "$here/threads-parked.c") ;;
+    threads-* | clone-child) exe=threads-parked; cmd=(gcc -g -O1 -pthread -o threads-parked "$here/threads-parked.c") ;;
     watch-counter | catch-write) exe=watch-syscall; cmd=(gcc -g -O1 -o watch-syscall "$here/watch-syscall.c") ;;
     go-*) have go || { echo "record.sh: no go, $1 left out" >&2; return 1; }
         exe=go-work; cmd=(env GOCACHE="$out/.gocache" GOPATH="$out/.gopath" GO111MODULE=off CGO_ENABLED=1 \
@@ -131,6 +134,8 @@ prelude() {
     jit-heap-finish | jit-rwx-finish) printf '%s\n' "break jit_callback" "ignore 1 3" ;;
     coro-asm) printf '%s\n' "break produce_square" "ignore 1 2" ;;
     malloc-break) printf '%s\n' "break free" "ignore 1 1000" ;;
+    clone-child) printf '%s\n' "catch syscall clone3" ;;
+    julia-reuse) printf '%s\n' "break *julia_reuse_loop" "ignore 1 1" ;;
     esac
 }
 
@@ -139,6 +144,9 @@ after_run() {
     case $1 in
     watch-counter) printf '%s\n' "delete 1" "watch counter" "continue" "continue" ;;
     jit-heap-finish | jit-rwx-finish) printf '%s\n' "delete 1" "finish" ;;
+    # The first clone3 returns in the parent; the new thread waits at its first instruction,
+    # in clone3 on its fresh stack. Only the parent runs on (scheduler-locking).
+    clone-child) printf '%s\n' "continue" "set scheduler-locking on" ;;
     esac
 }
 
@@ -156,7 +164,7 @@ commands() {
     # gdb 13 stops with "Recursive internal problem." printing the locals of Rust's std frames.
     # 60,000 frames deep: the innermost frames only, as one would type it (deep-legal-break
     # stops 3,000 deep and prints them all).
-    case $1 in threads-* | go-* | own-stack-*) bt="thread apply all bt full" ;; rust-*) bt="thread apply all bt" ;;
+    case $1 in threads-* | go-* | own-stack-* | clone-child) bt="thread apply all bt full" ;; rust-*) bt="thread apply all bt" ;;
         deep-legal-segv) bt="bt 40" ;; esac
     printf '%s\n' "$bt" "info registers" 'x/32gx $sp' 'x/6i $pc' "disassemble" "info frame" 'p $_siginfo' \
         "info proc mappings" "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0"
