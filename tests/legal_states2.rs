@@ -55,6 +55,7 @@ fn exe_of(name: &str) -> &'static str {
         ("julia-named", "julia-named"),
         ("julia-reuse", "julia-reuse"),
         ("clone-child", "threads-parked"),
+        ("startup", "ipa-align"),
         ("ucontext-coro", "ucontext-coro"),
         ("altstack-handler", "altstack-handler"),
         ("setjmp", "setjmp-longjmp"),
@@ -148,6 +149,8 @@ const C_STATES: &[&str] = &[
     "clone-child+SEGV",
     "julia-reuse",
     "julia-reuse+SEGV",
+    "startup",
+    "startup+SEGV",
 ];
 
 #[test]
@@ -161,6 +164,7 @@ fn c_cpp_and_assembly_legal_states_stay_quiet_on_transcript_and_core() {
     sent_segv_inside_free(&dir);
     julia_named_leaf_that_never_touches_r13(&dir);
     julia_like_function_that_reused_r13(&dir);
+    stopped_while_the_loader_runs(&dir);
     assert_quiet(&dir, C_STATES, true);
 }
 
@@ -239,6 +243,24 @@ fn julia_like_function_that_reused_r13(dir: &Path) {
             f.iter().any(|f| f.0 == "pinned-register" && f.1 == Severity::Error && f.2.contains("r13 = 0x3")),
             "{n}: {f:#?}"
         );
+    }
+}
+
+/// startup(+SEGV): stopped at the loader's first shared-library event (and then with a sent
+/// SIGSEGV), under ld.so's `_start`, beyond which gdb prints argc and argv as frames. Before the
+/// fix: "frame #6 has pc 0x1, not an address (zero page): the unwinder followed a corrupt
+/// return address above #5 _start" (warning), also at the plain stop.
+fn stopped_while_the_loader_runs(dir: &Path) {
+    for n in ["startup", "startup+SEGV"] {
+        let t = transcript(dir, n);
+        assert!(t.contains(" in _start () from "), "{n}: stopped under ld.so's _start");
+        let f = findings(&t);
+        assert!(f.iter().all(|f| f.0 != "corrupt-backtrace"), "{n}: {f:#?}");
+        // Look-alike, edited: the same words above a function that is not an entry point are
+        // a corrupt unwind.
+        let renamed = t.replace(" in _start () from ", " in loader_step () from ");
+        let f = findings(&renamed);
+        assert!(f.iter().any(|f| f.0 == "corrupt-backtrace" && f.2.contains("above #5 loader_step")), "{n}: {f:#?}");
     }
 }
 

@@ -24,7 +24,7 @@ all=(asm-regs-mid asm-regs-leaf ipa-align-entry ipa-align-body avx-o3-segv avx-o
      rust-after-catch malloc-loop-segv malloc-loop-abrt cxx-throw-segv cxx-throw-abrt cxx-throw-break
      cxx-personality rust-panic-loop-abrt rust-panic-loop-segv deep-legal-segv deep-legal-break
      own-stack-heap own-stack-bss jit-heap-finish jit-rwx-finish coro-asm malloc-break
-     clone-child julia-reuse)
+     clone-child julia-reuse startup)
 # Each state stopped at a breakpoint, a watchpoint or a syscall also has a twin `<state>+SIG`:
 # the same stop, then the signal sent to the stopped thread with tgkill and `continue`, so the
 # program stops again at the same pc with a fault signal, as a crash does (si_code SI_TKILL).
@@ -34,7 +34,7 @@ twins=(asm-regs-mid+SEGV asm-regs-leaf+SEGV ipa-align-entry+SEGV ipa-align-body+
        rust-panic-caught+SEGV rust-after-catch+FPE rust-panic-caught+ABRT cxx-throw-break+ABRT
        cxx-personality+SEGV deep-legal-break+SEGV own-stack-heap+SEGV own-stack-bss+SEGV
        jit-heap-finish+SEGV jit-rwx-finish+SEGV coro-asm+SEGV coro-asm+ABRT malloc-break+SEGV
-       clone-child+SEGV julia-reuse+SEGV)
+       clone-child+SEGV julia-reuse+SEGV startup+SEGV)
 all+=("${twins[@]}")
 [[ $# -gt 0 ]] && all=("$@")
 
@@ -44,7 +44,7 @@ build() { # state -> prints the executable's name (built once per source)
     local src exe cmd
     case $1 in
     asm-regs-*) exe=asm-regs; cmd=(gcc -g -O1 -o asm-regs "$here/asm-regs.c" "$here/asm-regs.S") ;;
-    ipa-align-*) exe=ipa-align; cmd=(gcc -g -O2 -o ipa-align "$here/ipa-align.c") ;;
+    ipa-align-* | startup) exe=ipa-align; cmd=(gcc -g -O2 -o ipa-align "$here/ipa-align.c") ;;
     avx-o3-*) exe=avx-o3; cmd=(gcc -g -O3 -mavx2 -mfma -o avx-o3 "$here/avx-o3.c") ;;
     omitfp-*) exe=omitfp; cmd=(gcc -g -O2 -fomit-frame-pointer -o omitfp "$here/omitfp.c") ;;
     julia-reuse) exe=julia-reuse; cmd=(gcc -g -O1 -o julia-reuse "$here/julia-reuse.c" "$here/julia-reuse.S") ;;
@@ -136,6 +136,9 @@ prelude() {
     malloc-break) printf '%s\n' "break free" "ignore 1 1000" ;;
     clone-child) printf '%s\n' "catch syscall clone3" ;;
     julia-reuse) printf '%s\n' "break *julia_reuse_loop" "ignore 1 1" ;;
+    # Stopped at the dynamic loader's first shared-library event (in _dl_debug_state, called
+    # from ld.so's _start), where a signal sent at start-up also lands.
+    startup) printf '%s\n' "set stop-on-solib-events 1" ;;
     esac
 }
 
