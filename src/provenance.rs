@@ -199,8 +199,22 @@ pub fn leaf_without(trace: &Trace, pc: u64, reg: &str) -> Option<bool> {
 
 /// Whether the code of a function from its entry up to its pc (`code`, in address order) reads
 /// `reg` and then writes it with something other than a `pop`: the function took the value
-/// it was passed and reused the register, so at pc it holds the function's own value.
+/// it was passed and reused the register, so at pc it holds the function's own value. Only
+/// straight-line code counts (no branch before pc, so every instruction in `code` ran); a
+/// `push` saves the register and is no read.
 pub fn read_then_reassigned(code: &[Decoded], reg: &str) -> bool {
+    use iced_x86::FlowControl;
+    if code.iter().any(|d| {
+        matches!(
+            d.insn.flow_control(),
+            FlowControl::UnconditionalBranch
+                | FlowControl::ConditionalBranch
+                | FlowControl::IndirectBranch
+                | FlowControl::Return
+        )
+    }) {
+        return false;
+    }
     let Some(r) = gpr(reg) else { return false };
     let full = r.full_register();
     let mut info = InstructionInfoFactory::new();
@@ -214,9 +228,10 @@ pub fn read_then_reassigned(code: &[Decoded], reg: &str) -> bool {
             .filter(|u| u.register().full_register() == full)
             .map(|u| u.access())
             .collect();
-        let reads = uses
-            .iter()
-            .any(|a| matches!(a, OpAccess::Read | OpAccess::CondRead | OpAccess::ReadWrite | OpAccess::ReadCondWrite));
+        let reads = i.mnemonic() != iced_x86::Mnemonic::Push
+            && uses.iter().any(|a| {
+                matches!(a, OpAccess::Read | OpAccess::CondRead | OpAccess::ReadWrite | OpAccess::ReadCondWrite)
+            });
         // `xor %r13d,%r13d` reads it only formally.
         let zeroing = matches!(i.mnemonic(), iced_x86::Mnemonic::Xor | iced_x86::Mnemonic::Sub)
             && i.op_count() == 2

@@ -332,23 +332,38 @@ impl<'c, 'a> Site<'c, 'a> {
         }
         let Some(listing) = listing else { return at_pc().unwrap_or(Usage::Unknown) };
         let mut first_read: Option<&Instruction> = None;
-        for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
+        let mut reassigned = false;
+        let shown =
+            || listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc);
+        for i in shown() {
             match insn::reg_use(&i.text, self.p.register) {
                 // The instruction at pc has not run yet, but a read there is as telling.
                 Some(RegUse::Read) if first_read.is_none() => first_read = Some(i),
                 Some(RegUse::Write) if i.address.0 < pc && first_read.is_none() => return Usage::WrittenFirst,
-                // Read at entry, then given another value before pc (`mov $3,%r13d`: a saved
-                // callee-saved register reused as a counter): what it holds at pc is no longer
-                // what the function was passed. A `pop` is left out: it restores a value.
+                // Read, then given another value before pc (`mov $3,%r13d`: a saved
+                // callee-saved register reused as a counter). A `pop` restores a value.
                 Some(RegUse::Write)
                     if i.address.0 < pc
-                        && self.cx.trace.arch == Arch::X86_64
                         && !insn::X86Text::parse(&i.text).is_some_and(|x| x.mnemonic.starts_with("pop")) =>
                 {
-                    return Usage::Reassigned;
+                    reassigned = true;
                 }
                 Some(RegUse::Read) | Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
+        }
+        // Only when every instruction from the function's entry to pc ran: the listing starts at
+        // the entry and holds no jump before pc, so the write was not on a path not taken.
+        let from_entry = listing.first().is_some_and(|i| match start {
+            Some(s) => i.address.0 <= s,
+            None => i.location.as_ref().and_then(|l| l.offset()) == Some(0),
+        });
+        let straight = || {
+            shown()
+                .filter(|i| i.address.0 < pc)
+                .all(|i| insn::X86Text::parse(&i.text).is_some_and(|x| !x.mnemonic.starts_with('j') && !x.is_ret()))
+        };
+        if first_read.is_some() && reassigned && self.cx.trace.arch == Arch::X86_64 && from_entry && straight() {
+            return Usage::Reassigned;
         }
         if let Some(i) = first_read {
             return Usage::ReadFirst(i.text.to_string(), i.span);
