@@ -541,7 +541,15 @@ fn harness_kills_at_the_cpu_limit_and_at_the_wall_backstop() {
     spin.args(["-c", "while :; do :; done"]);
     let o = child::run(spin, None, limit);
     assert!(o.timed_out, "spinning child not killed: {:?} wall, {:?} CPU", o.elapsed, o.cpu);
-    assert!(o.cpu >= limit, "killed before its CPU limit: {:?} CPU", o.cpu);
+    // Killed at its CPU limit, unless the machine was so loaded that the wall backstop came
+    // first (two cores shared by many test binaries): never before both.
+    assert!(
+        o.cpu >= limit || o.elapsed >= limit * child::WALL_FACTOR,
+        "killed before either limit: {:?} wall, {:?} CPU",
+        o.elapsed,
+        o.cpu
+    );
+    assert!(o.elapsed < limit * (child::WALL_FACTOR + 5), "spinning child ran {:?}", o.elapsed);
     let mut sleep = std::process::Command::new("sleep");
     sleep.arg("600");
     let o = child::run(sleep, None, limit);
