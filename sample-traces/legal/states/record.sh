@@ -10,8 +10,9 @@
 #   record.sh OUTDIR [name ...]     builds into OUTDIR and writes OUTDIR/<name>.gdb.txt and
 #                                   OUTDIR/<name>.core (gdb's generate-core-file at the same stop)
 #
-# Needs gcc and gdb; the go-* states need go (with cgo), the rust-* states rustc; a state whose
-# compiler is missing is left out with a line on stderr. Each gdb command is echoed as
+# Needs gcc, g++ and gdb (with its Python, for the twins' tgkill); the go-* states need go (with
+# cgo), the rust-* states rustc; a state whose compiler is missing is left out with a line on
+# stderr. Each gdb command is echoed as
 # "(gdb) cmd" before its output, as in sample-traces/crashers/regenerate.sh.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
