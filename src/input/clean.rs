@@ -272,6 +272,22 @@ fn timestamp_prefix(s: &str) -> usize {
 /// (`Mar 04 11:02:31 host app[88121]: `, not the kernel's, which `kernel.rs` reads), then or
 /// alone a docker compose service prefix (`app-worker-1  | `, `app-worker-1  |` for an empty
 /// line). `None` when the line has neither.
+/// A bare `prog[pid]: rest` (`/usr/bin/vpp[20471]: received signal …`): `(prog[pid], rest)`.
+pub fn bare_prog_prefix(l: &str) -> Option<(&str, &str)> {
+    let (ident, rest) = l.split_once("]: ")?;
+    let (name, pid) = ident.rsplit_once('[')?;
+    if name.is_empty()
+        || name.contains(char::is_whitespace)
+        || !name.starts_with(|c: char| c == '/' || c.is_ascii_alphanumeric())
+        || pid.is_empty()
+        || pid.len() > 10
+        || !pid.bytes().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    Some((&l[..ident.len() + 1], rest))
+}
+
 pub fn service_prefix_rest(l: &str) -> Option<&str> {
     let b = l.as_bytes();
     // Every prefix read below starts with an ASCII letter or digit (a logcat date also with
