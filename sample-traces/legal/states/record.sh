@@ -159,7 +159,9 @@ twin_commands() {
     [[ -z $1 ]] && return 0
     local no
     no=$(kill -l "$1")
-    printf '%s\n' "python import ctypes, gdb; t = gdb.selected_thread().ptid; ctypes.CDLL(None).syscall(234, t[0], t[1], $no)" \
+    # No breakpoint may stop another thread first, and only the signalled thread runs on.
+    printf '%s\n' "delete" "set scheduler-locking on" \
+        "python import ctypes, gdb; t = gdb.selected_thread().ptid; ctypes.CDLL(None).syscall(234, t[0], t[1], $no)" \
         "continue"
 }
 
