@@ -168,6 +168,91 @@ pub fn writes(info: &mut InstructionInfoFactory, insn: &Instruction, reg: Regist
     })
 }
 
+/// Whether the function holding `pc`, from its CFI extent (FDE) in the process code, is a
+/// leaf that never names `reg`: no call, no indirect jump, every direct branch inside it, and
+/// no instruction that reads or writes any part of `reg`. Then the function neither takes the
+/// register nor passes it on. `None` without process code, CFI or a clean decode.
+pub fn leaf_without(trace: &Trace, pc: u64, reg: &str) -> Option<bool> {
+    use iced_x86::FlowControl;
+    let full = gpr(reg)?.full_register();
+    let (start, end) = trace.memory.as_ref()?.0.function_range(pc)?;
+    let code = decode_range(trace, start, end)?;
+    let mut info = InstructionInfoFactory::new();
+    for d in &code {
+        let i = &d.insn;
+        match i.flow_control() {
+            FlowControl::Call | FlowControl::IndirectCall | FlowControl::IndirectBranch => return Some(false),
+            FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch => {
+                let t = i.near_branch_target();
+                if t < start || t >= end {
+                    return Some(false);
+                }
+            }
+            _ => {}
+        }
+        if info.info(i).used_registers().iter().any(|u| u.register().full_register() == full) {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Whether the code of a function from its entry up to its pc (`code`, in address order) reads
+/// `reg` and then writes it with something other than a `pop`: the function took the value
+/// it was passed and reused the register, so at pc it holds the function's own value. Only
+/// straight-line code counts (no branch before pc, so every instruction in `code` ran); a
+/// `push` saves the register and is no read.
+pub fn read_then_reassigned(code: &[Decoded], reg: &str) -> bool {
+    use iced_x86::FlowControl;
+    if code.iter().any(|d| {
+        matches!(
+            d.insn.flow_control(),
+            FlowControl::UnconditionalBranch
+                | FlowControl::ConditionalBranch
+                | FlowControl::IndirectBranch
+                | FlowControl::Return
+        )
+    }) {
+        return false;
+    }
+    let Some(r) = gpr(reg) else { return false };
+    let full = r.full_register();
+    let mut info = InstructionInfoFactory::new();
+    let mut read = false;
+    for d in code {
+        let i = &d.insn;
+        let uses: Vec<OpAccess> = info
+            .info(i)
+            .used_registers()
+            .iter()
+            .filter(|u| u.register().full_register() == full)
+            .map(|u| u.access())
+            .collect();
+        let reads = i.mnemonic() != iced_x86::Mnemonic::Push
+            && uses.iter().any(|a| {
+                matches!(a, OpAccess::Read | OpAccess::CondRead | OpAccess::ReadWrite | OpAccess::ReadCondWrite)
+            });
+        // `xor %r13d,%r13d` reads it only formally.
+        let zeroing = matches!(i.mnemonic(), iced_x86::Mnemonic::Xor | iced_x86::Mnemonic::Sub)
+            && i.op_count() == 2
+            && i.op0_kind() == OpKind::Register
+            && i.op1_kind() == OpKind::Register
+            && i.op0_register() == i.op1_register();
+        let writes_it = !uses.is_empty() && writes(&mut info, i, r);
+        if reads && !zeroing && !read {
+            read = true;
+            continue;
+        }
+        if read && writes_it && i.mnemonic() != iced_x86::Mnemonic::Pop {
+            return true;
+        }
+        if !read && writes_it {
+            return false;
+        }
+    }
+    false
+}
+
 /// What a called function does to a callee-saved register.
 pub enum CalleeEffect {
     /// Writes it without saving it first.

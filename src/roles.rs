@@ -5,6 +5,30 @@
 
 use crate::model::*;
 
+/// A frame of the code that raises a signal in its own thread: `abort`, `raise`, glibc's and
+/// musl's `pthread_kill`, the `tgkill` wrapper, Rust's `abort_internal`. A signal whose
+/// thread shows none of these (and that the kernel did not raise for an instruction) was sent
+/// from elsewhere.
+pub fn raises_signal(f: &Frame) -> bool {
+    matches!(
+        f.function_name(),
+        "raise"
+            | "abort"
+            | "__GI_raise"
+            | "__GI_abort"
+            | "gsignal"
+            | "__pthread_kill_implementation"
+            | "__pthread_kill_internal"
+            | "pthread_kill"
+            | "__pthread_kill"
+            | "tgkill"
+            | "__restore_sigs"
+            | "std::sys::pal::unix::abort_internal"
+            | "std::sys::unix::abort_internal"
+            | "std::process::abort"
+    )
+}
+
 /// Frames that belong to signal delivery, abort machinery, libc, allocators and runtime
 /// internals: the culprit is the first frame that is none of these.
 pub fn is_machinery(f: &Frame) -> bool {

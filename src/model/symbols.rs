@@ -167,6 +167,21 @@ pub struct Location {
 }
 text_with_symbol!(Location, |t: &str| if t.starts_with('+') { None } else { SymbolRef::parse(t) });
 
+impl Location {
+    /// The offset into the function: `main+16` → 16, and gdb's `disassemble` form `+16` → 16
+    /// (decimal, as gdb prints it there; `+0x10` is read as hex).
+    pub fn offset(&self) -> Option<u64> {
+        if let Some(s) = &self.symbol {
+            return s.offset;
+        }
+        let d = self.text.strip_prefix('+')?;
+        match d.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => d.parse().ok(),
+        }
+    }
+}
+
 /// Every `0x… <sym>` in a printed value or an argument list, in order: the address and the
 /// symbol up to the next `>` (`cb=0x401126 <handler>, n=1` → `(0x401126, handler)`).
 pub fn addr_symbols(text: &str) -> Vec<(u64, SymbolRef)> {

@@ -244,6 +244,15 @@ pub struct StopReason {
 }
 
 impl StopReason {
+    /// A signal some process sent with kill/tgkill/sigqueue (`si_code` <= 0: SI_USER, SI_QUEUE,
+    /// SI_TKILL, …), not one the kernel raised for an instruction of the thread. Such a
+    /// SIGSEGV/SIGBUS/SIGILL/SIGFPE stops the program wherever it was, in a legal state (a
+    /// watchdog, `kill -SEGV` from a shell, a profiler); `raise()` in the program is one too.
+    /// `false` when `si_code` was not printed.
+    pub fn is_sent(&self) -> bool {
+        self.kind == StopKind::Signal && self.si_code.is_some_and(|c| c <= 0)
+    }
+
     /// A stop that is not a crash: a breakpoint, a watchpoint, or a signal that debuggers stop
     /// on or that ends a process without a fault (SIGTRAP, SIGINT, SIGUSR1, SIGTERM…). Such a
     /// stop has no crashed thread and no culprit; crash-only findings do not apply.

@@ -52,8 +52,9 @@ calls at a thread's entry; those findings are heuristic, and in threads other th
 one they are not reported. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
-Frames outer to the function a stack starts in (`__start_context` of makecontext,
-`runtime.goexit`, Go's signal trampoline `runtime.sigtramp`, which runs on the signal stack;
+Frames outer to the function a stack starts in (`__start_context` of makecontext, the
+process's entry `_start` (argc and argv lie beyond it while the dynamic loader runs), a new
+thread's `clone3`, `runtime.goexit`, Go's signal trampoline `runtime.sigtramp`, which runs on the signal stack;
 gdb shows `__start_context` as a nameless libc frame followed by
 the `uc_link` word and 0) are past the bottom of the stack and are not evidence; so are the
 frames gdb prints past a Go stack switch (`runtime.asmcgocall` under a cgo call,
@@ -113,6 +114,12 @@ fn is_stack_bottom(f: &Frame) -> bool {
                 // A new thread's first frame: a core taken while a thread is still inside
                 // clone/clone3 (before its CFI marks the return address undefined) shows the
                 // thread's start argument above it.
+                // The process's entry point (the program's or the dynamic loader's `_start`,
+                // ld.so's `_dl_start_user`): nothing calls it, and [sp] there is argc, then
+                // argv. A process stopped while the loader runs (a signal sent at start-up)
+                // shows `_start` with argc and argv words beyond it.
+                | "_start"
+                | "_dl_start_user"
                 | "clone"
                 | "clone3"
                 | "__clone"

@@ -51,7 +51,9 @@ src/glibc-abort.c:10`. `stack-chk.gdb.txt`: `*** stack smashing detected ***: te
 also fire when a bad pointer is handed to `free()`/`realloc()` (not a corrupted heap, but a
 misuse of the allocator all the same), and a crash in Julia's mark phase can come from a bad
 GC root (a corrupted GC frame or a wrong pgcstack) rather than from a damaged heap object. An
-ordinary NULL or wild dereference in user code is never reported here."#,
+ordinary NULL or wild dereference in user code is never reported here, nor a SIGSEGV/SIGBUS
+that `$_siginfo` shows was sent (`si_code` <= 0): a signal sent from outside stops a thread
+inside `malloc`/`free` as often as the program spends its time there."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -358,7 +360,9 @@ fn garbage_header(cx: &RuleContext<'_>, stop: &Stop, th: &Thread) -> Option<(u64
 /// A SIGSEGV/SIGBUS inside glibc malloc or Julia's mark phase (heuristic).
 fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let r = &stop.reason;
-    if r.kind != StopKind::Signal || !matches!(r.signo, Some(11) | Some(7)) {
+    // A signal some process sent (si_code <= 0) stops a thread inside malloc as often as the
+    // program spends its time there: no fault of the allocator.
+    if r.kind != StopKind::Signal || !matches!(r.signo, Some(11) | Some(7)) || r.is_sent() {
         return None;
     }
     let th = stop.crashed_thread()?;

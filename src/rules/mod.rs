@@ -330,6 +330,24 @@ impl<'a> RuleContext<'a> {
 
     /// The disassembly listing (a run of instructions printed on consecutive lines) that
     /// contains `addr`; of several, the one with the most instructions before it.
+    /// Every run of consecutive disassembly lines of `stop` that holds an instruction at `addr`
+    /// (`x/6i $pc` and `disassemble` both hold the pc), in the order printed.
+    pub fn listings_with(&self, stop: &'a Stop, addr: u64) -> Vec<&'a [Instruction]> {
+        let d = &stop.disassembly;
+        let mut out = Vec::new();
+        let mut start = 0;
+        for i in 1..=d.len() {
+            if i == d.len() || d[i].span.first != d[i - 1].span.last + 1 {
+                let run = &d[start..i];
+                if run.iter().any(|x| x.address.0 == addr) {
+                    out.push(run);
+                }
+                start = i;
+            }
+        }
+        out
+    }
+
     pub fn listing_around(&self, stop: &'a Stop, addr: u64) -> Option<&'a [Instruction]> {
         let d = &stop.disassembly;
         let mut best: Option<(&'a [Instruction], usize)> = None;

@@ -35,7 +35,10 @@ the last one is reported.
 
 **Known false positives** A direct `std::process::abort()` has no panic frames or message
 and is not reported. With frames only (no stderr), the finding has no payload and is
-heuristic."#,
+heuristic. A signal sent to a thread while it runs a panic that `catch_unwind` will catch
+(`$_siginfo` shows `si_code` <= 0, no panic message was printed, and no frame of the thread
+raised it: no `abort`, `raise` or `pthread_kill`) is not reported: the panic machinery is
+only where the signal found the thread."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -87,6 +90,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             .rev()
             .find(|f| is_panic_frame(f.function_name()));
         if header.is_none() && panic_frame.is_none() {
+            continue;
+        }
+        // A signal another process sent (si_code <= 0) while the thread ran a panic that
+        // catch_unwind catches: no panic message, and no frame of the thread raised it (a panic
+        // that aborts goes through abort/raise/pthread_kill). The panic machinery on the stack
+        // is then only where the signal found the thread.
+        if r.is_sent() && header.is_none() && !frames.iter().any(crate::roles::raises_signal) {
             continue;
         }
         let parsed = header.and_then(|h| h.panic.as_ref());

@@ -64,7 +64,15 @@ shared libraries, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a codegen wrap
 **Known false positives** The convention of a frame is inferred from its symbol name. Julia code compiled
 with `gcstack_arg = false` (GPUCompiler) and Julia before 1.10 have `julia_*` names but do not
 take pgcstack in r13; when the function's disassembly shows it writing r13 before reading it,
-the rule stays quiet; when neither a disassembly nor the crash itself (the faulting instruction
+the rule stays quiet. It also stays quiet when all of the function's code is known (gdb's
+`disassemble` from `<+0>`, or with a core or `--exe` the extent its CFI gives) and the function
+is a leaf that never touches r13 (no call, no indirect or outward jump): such a function neither
+takes the register nor passes it on, as a plain C function with a `julia_*` name in a program
+with `jl_*`/`jfptr_*`-named C helpers is. Nor does it check a register the function read at
+entry and then gave another value before the pc (`mov $3,%r13d` after `mov 8(%r13),%rbx`, from
+the listing or, with process code, the code from the function's start; a `pop` restores and
+does not count): a saved callee-saved register reused for the function's own data holds no
+pgcstack there. When neither a disassembly nor the crash itself (the faulting instruction
 dereferencing a word loaded through r13) shows the function reading r13, the finding is marked
 heuristic (a warning) and says which command would decide it. Without mappings the region of
 r13 is a guess, but a dumped word that fails by its value alone (`[r13+16] = 0x2a` is no ptls)
@@ -210,6 +218,58 @@ enum Usage {
     WrittenFirst,
     /// No listing of the function before pc, or the register is not touched there.
     Unknown,
+    /// The listing shows all of the function's code, which never touches the register and
+    /// calls nothing: it neither takes the register nor passes it on, so its value there is
+    /// nobody's business (a C leaf that merely has a Julia-like name).
+    NotTaken,
+    /// Read at entry and then overwritten before pc (not by a `pop`): at pc it holds the
+    /// function's own value, not the one it was passed.
+    Reassigned,
+}
+
+/// Whether `code` (a listing that starts at a function's entry) is all of a leaf function
+/// that never names `reg`: every instruction decodes, none calls, every direct branch lands
+/// inside the listing, there is no indirect jump, and the last instruction returns or jumps
+/// back into it. Then the register is neither read nor passed on by the function.
+fn untouched_leaf(code: &[Instruction], reg: &str, arch: Arch) -> bool {
+    let (Some(first), Some(last)) = (code.first(), code.last()) else { return false };
+    let (lo, hi) = (first.address.0, last.address.0);
+    let inside = |t: u64| t >= lo && t <= hi;
+    for (k, i) in code.iter().enumerate() {
+        if insn::reg_use(&i.text, reg).is_some() {
+            return false;
+        }
+        let is_last = k + 1 == code.len();
+        match arch {
+            Arch::X86_64 => {
+                let Some(x) = insn::X86Text::parse(&i.text) else { return false };
+                if x.is_call() {
+                    return false;
+                }
+                let jump = x.mnemonic.starts_with('j');
+                if jump && !x.branch_target().is_some_and(|(t, _)| inside(t)) {
+                    return false;
+                }
+                if is_last && !(x.is_ret() || (jump && x.mnemonic.starts_with("jmp"))) {
+                    return false;
+                }
+            }
+            Arch::Aarch64 => {
+                let Some(a) = insn::A64Text::parse(&i.text) else { return false };
+                if a.is_call() {
+                    return false;
+                }
+                if a.is_jump() && !a.branch_target().is_some_and(inside) {
+                    return false;
+                }
+                if is_last && !(a.is_ret() || a.mnemonic == "b") {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 impl<'c, 'a> Site<'c, 'a> {
@@ -256,16 +316,73 @@ impl<'c, 'a> Site<'c, 'a> {
                 .filter(|i| matches!(insn::reg_use(&i.text, self.p.register), Some(RegUse::Read)))
                 .map(|i| Usage::ReadFirst(i.text.to_string(), i.span))
         };
+        // With the process code (a core, or `--exe`): the function's whole extent from its CFI.
+        if self.cx.trace.arch == Arch::X86_64
+            && crate::provenance::leaf_without(self.cx.trace, pc, self.p.register) == Some(true)
+        {
+            return Usage::NotTaken;
+        }
+        // With the process code: read at entry, then reused before pc.
+        if self.cx.trace.arch == Arch::X86_64
+            && let Some((_, _, code)) =
+                crate::provenance::code_before::<crate::provenance::X86>(self.cx.trace, self.th, self.pos == 0, pc)
+            && crate::provenance::read_then_reassigned(&code, self.p.register)
+        {
+            return Usage::Reassigned;
+        }
         let Some(listing) = listing else { return at_pc().unwrap_or(Usage::Unknown) };
-        for i in listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc) {
+        let mut first_read: Option<&Instruction> = None;
+        let mut reassigned = false;
+        let shown =
+            || listing.iter().filter(|i| start.is_none_or(|s| i.address.0 >= s)).take_while(|i| i.address.0 <= pc);
+        for i in shown() {
             match insn::reg_use(&i.text, self.p.register) {
                 // The instruction at pc has not run yet, but a read there is as telling.
-                Some(RegUse::Read) => return Usage::ReadFirst(i.text.to_string(), i.span),
-                Some(RegUse::Write) if i.address.0 < pc => return Usage::WrittenFirst,
-                Some(RegUse::Write) | Some(RegUse::Save) | None => {}
+                Some(RegUse::Read) if first_read.is_none() => first_read = Some(i),
+                Some(RegUse::Write) if i.address.0 < pc && first_read.is_none() => return Usage::WrittenFirst,
+                // Read, then given another value before pc (`mov $3,%r13d`: a saved
+                // callee-saved register reused as a counter). A `pop` restores a value.
+                Some(RegUse::Write)
+                    if i.address.0 < pc
+                        && !insn::X86Text::parse(&i.text).is_some_and(|x| x.mnemonic.starts_with("pop")) =>
+                {
+                    reassigned = true;
+                }
+                Some(RegUse::Read) | Some(RegUse::Write) | Some(RegUse::Save) | None => {}
             }
         }
-        at_pc().unwrap_or(Usage::Unknown)
+        // Only when every instruction from the function's entry to pc ran: the listing starts at
+        // the entry and holds no jump before pc, so the write was not on a path not taken.
+        let from_entry = listing.first().is_some_and(|i| match start {
+            Some(s) => i.address.0 <= s,
+            None => i.location.as_ref().and_then(|l| l.offset()) == Some(0),
+        });
+        let straight = || {
+            shown()
+                .filter(|i| i.address.0 < pc)
+                .all(|i| insn::X86Text::parse(&i.text).is_some_and(|x| !x.mnemonic.starts_with('j') && !x.is_ret()))
+        };
+        if first_read.is_some() && reassigned && self.cx.trace.arch == Arch::X86_64 && from_entry && straight() {
+            return Usage::Reassigned;
+        }
+        if let Some(i) = first_read {
+            return Usage::ReadFirst(i.text.to_string(), i.span);
+        }
+        if let Some(read) = at_pc() {
+            return read;
+        }
+        // The whole function is shown (from its entry: the ELF symbol's start, or the
+        // instruction `disassemble` prints at `<+0>`) and it never touches the register.
+        let at_entry = |i: &Instruction| match start {
+            Some(s) => i.address.0 == s,
+            None => i.location.as_ref().and_then(|l| l.offset()) == Some(0),
+        };
+        if self.cx.listings_with(self.stop, pc).into_iter().any(|l| {
+            l.iter().position(at_entry).is_some_and(|k| untouched_leaf(&l[k..], self.p.register, self.cx.trace.arch))
+        }) {
+            return Usage::NotTaken;
+        }
+        Usage::Unknown
     }
 
     /// Position of the caller frame: the real frame after this one's inline chain, itself
@@ -472,7 +589,7 @@ impl<'c, 'a> Site<'c, 'a> {
         let r = self.regs.reg(reg)?;
         let v = r.value?;
         let usage = self.usage();
-        if let Usage::WrittenFirst = usage {
+        if let Usage::WrittenFirst | Usage::NotTaken | Usage::Reassigned = usage {
             return None;
         }
         let class = self.classify(v);

@@ -39,7 +39,10 @@ recurses 2074 frames deep`.
 **Known false positives** Stacks of green threads, coroutines and language runtimes (Go,
 Julia tasks) are anonymous mappings; they are recognised only when a thread's sp is printed
 inside them. A wild pointer that happens to land just below a stack looks the same; the sp
-distance in the message helps tell them apart."#,
+distance in the message helps tell them apart. A SIGSEGV or SIGBUS that `$_siginfo` shows
+was sent (`si_code` <= 0: `kill`, `tgkill`, `raise`) is no fault and never a stack overflow,
+however deep the legal recursion it interrupted; without `$_siginfo` a deep backtrace is
+still read as runaway recursion (heuristic)."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -152,6 +155,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // Go (`runtime: goroutine stack exceeds 1000000000-byte limit`, no signal at all).
         let said = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::StackOverflow));
         if !matches!(cx.signo(stop), Some(11) | Some(7)) && checker_says.is_none() && said.is_none() {
+            continue;
+        }
+        // A SIGSEGV/SIGBUS some process sent (kill, tgkill: si_code <= 0) stops the thread
+        // wherever it was, deep in a legal recursion too: no fault, so no stack ran out.
+        if stop.reason.is_sent() && checker_says.is_none() && said.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
