@@ -412,6 +412,21 @@ fn error_line(msg: &str) {
 }
 
 fn main() -> ExitCode {
+    // The TUI's huge pages off before its first allocations, not only when `tui()` runs (what
+    // was allocated by then would stay on 2 MiB pages). The calls in `tui()` and `diff_tui()`
+    // cover what this guess from the arguments misses (`-vi`).
+    let mut args = std::env::args_os().skip(1);
+    if let Some(first) = args.next()
+        && (first == "tui"
+            || first == "-i"
+            || first == "--interactive"
+            || first == "diff" && args.any(|a| a == "--tui")
+            || first != "diff"
+                && first != "symbolize"
+                && std::env::args_os().any(|a| a == "-i" || a == "--interactive"))
+    {
+        no_huge_pages();
+    }
     let code = run();
     if std::env::var_os("TRACECHECK_REPORT_PEAK_RSS").is_some_and(|v| v == "1") {
         // For the adversarial tests and for people sizing machines: the peak resident size.
