@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Time limit for one child (the 1 GiB case has its own).
+/// CPU-time limit for one child (the 1 GiB case has its own); see `child::WALL_FACTOR`.
 const LIMIT: Duration = Duration::from_secs(60);
 
 /// Peak RSS bound for every case but the 1 GiB stream, in KiB.
@@ -40,7 +40,7 @@ fn run_file(path: &Path, extra: &[&str]) -> Outcome {
 fn check_bounded(o: &Outcome, what: &str) {
     o.assert_clean(what);
     assert!(o.max_rss_kb < RSS_BOUND_KB, "{what}: peak RSS {} KiB over {RSS_BOUND_KB} KiB", o.max_rss_kb);
-    eprintln!("{what}: {:?}, peak RSS {} KiB, exit {:?}", o.elapsed, o.max_rss_kb, o.code);
+    eprintln!("{what}: {:?} ({:?} CPU), peak RSS {} KiB, exit {:?}", o.elapsed, o.cpu, o.max_rss_kb, o.code);
 }
 
 const STOP: &str = "Program received signal SIGSEGV, Segmentation fault.\n0x0000555555555155 in session_bytes (s=0x0) at src/null-field.c:23\n";
@@ -530,4 +530,30 @@ fn dwarf_with_reference_cycles() {
     .expect("write");
     let o = run_file(&t, &["--exe", p.to_str().expect("utf-8 path"), "-f", "json"]);
     check_bounded(&o, "DWARF cycles (transcript)");
+}
+
+/// The harness itself: a child spinning on the CPU is killed at the CPU limit, and a child
+/// blocked without using CPU at `WALL_FACTOR` times the limit of wall time.
+#[test]
+fn harness_kills_at_the_cpu_limit_and_at_the_wall_backstop() {
+    let limit = Duration::from_secs(1);
+    let mut spin = std::process::Command::new("sh");
+    spin.args(["-c", "while :; do :; done"]);
+    let o = child::run(spin, None, limit);
+    assert!(o.timed_out, "spinning child not killed: {:?} wall, {:?} CPU", o.elapsed, o.cpu);
+    // Killed at its CPU limit, unless the machine was so loaded that the wall backstop came
+    // first (two cores shared by many test binaries): never before both.
+    assert!(
+        o.cpu >= limit || o.elapsed >= limit * child::WALL_FACTOR,
+        "killed before either limit: {:?} wall, {:?} CPU",
+        o.elapsed,
+        o.cpu
+    );
+    assert!(o.elapsed < limit * (child::WALL_FACTOR + 5), "spinning child ran {:?}", o.elapsed);
+    let mut sleep = std::process::Command::new("sleep");
+    sleep.arg("600");
+    let o = child::run(sleep, None, limit);
+    assert!(o.timed_out, "blocked child not killed");
+    assert!(o.cpu < limit, "a sleeping child used {:?} of CPU", o.cpu);
+    assert!(o.elapsed >= limit * child::WALL_FACTOR && o.elapsed < Duration::from_secs(120), "{:?}", o.elapsed);
 }

@@ -12,7 +12,8 @@ pub struct Outcome {
     /// Exit code; `None` when killed by a signal.
     pub code: Option<i32>,
     pub signal: Option<i32>,
-    /// The child was killed at the time limit.
+    /// The child was killed at the time limit: its CPU time passed the limit, or its wall
+    /// time passed [`WALL_FACTOR`] times the limit (a child blocked without using CPU).
     pub timed_out: bool,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
@@ -20,6 +21,28 @@ pub struct Outcome {
     /// get to report it).
     pub max_rss_kb: u64,
     pub elapsed: Duration,
+    /// The child's CPU time (user + system) when it ended or was killed.
+    pub cpu: Duration,
+}
+
+/// A child that uses no CPU (blocked) is killed after this many times the limit of wall time.
+/// The limit itself is on CPU time, so a loaded machine (two cores shared by several test
+/// binaries) does not turn a slow child into a "hang".
+pub const WALL_FACTOR: u32 = 5;
+
+/// User + system CPU time of a running child, from `/proc/<pid>/stat` (fields 14 and 15, in
+/// clock ticks); `None` when it cannot be read.
+fn cpu_time(pid: libc::pid_t) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: split after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut f = rest.split_whitespace().skip(11);
+    let utime: u64 = f.next()?.parse().ok()?;
+    let stime: u64 = f.next()?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let hz = if hz > 0 { hz as u64 } else { 100 };
+    Some(Duration::from_millis((utime + stime) * 1000 / hz))
 }
 
 impl Outcome {
@@ -31,7 +54,7 @@ impl Outcome {
     }
     /// No panic, no crash, no time-out: exit 0, 1 (findings) or 2 (refused with a message).
     pub fn assert_clean(&self, what: &str) {
-        assert!(!self.timed_out, "{what}: killed after {:?} (hang)", self.elapsed);
+        assert!(!self.timed_out, "{what}: killed after {:?} ({:?} of CPU): hang", self.elapsed, self.cpu);
         assert!(self.signal.is_none(), "{what}: killed by signal {:?}\n{}", self.signal, self.stderr_text());
         assert!(matches!(self.code, Some(0..=2)), "{what}: exit {:?}\n{}", self.code, self.stderr_text());
         assert!(!self.stderr_text().contains("panicked"), "{what}: panic\n{}", self.stderr_text());
@@ -84,19 +107,27 @@ pub fn run(mut cmd: Command, feed: Option<Box<dyn FnOnce(ChildStdin) + Send>>, l
     // SAFETY: plain syscalls on our own child's pid with valid out-pointers.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let mut timed_out = false;
+    let mut cpu = Duration::ZERO;
     loop {
         let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
         if r == pid {
             break;
         }
         assert!(r == 0, "wait4 failed: {}", std::io::Error::last_os_error());
-        if started.elapsed() > limit && !timed_out {
+        if let Some(t) = cpu_time(pid) {
+            cpu = t;
+        }
+        if (cpu > limit || started.elapsed() > limit * WALL_FACTOR) && !timed_out {
             timed_out = true;
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     let elapsed = started.elapsed();
+    // The reaped child's own CPU time (what `/proc` showed last may be up to 20 ms old).
+    let reaped = Duration::from_secs(usage.ru_utime.tv_sec as u64 + usage.ru_stime.tv_sec as u64)
+        + Duration::from_micros(usage.ru_utime.tv_usec as u64 + usage.ru_stime.tv_usec as u64);
+    let cpu = cpu.max(reaped);
     if let Some(w) = writer {
         // The writer sees EPIPE once the child is gone; its result does not matter.
         let _ = w.join();
@@ -115,7 +146,7 @@ pub fn run(mut cmd: Command, feed: Option<Box<dyn FnOnce(ChildStdin) + Send>>, l
         .filter_map(|l| l.strip_prefix("tracecheck: peak RSS ")?.strip_suffix(" kB")?.parse().ok())
         .next_back()
         .unwrap_or(0);
-    Outcome { code, signal, timed_out, stdout, stderr, max_rss_kb, elapsed }
+    Outcome { code, signal, timed_out, stdout, stderr, max_rss_kb, elapsed, cpu }
 }
 
 /// Writes `block` to `w` until `total` bytes were written (the last copy cut to fit).
