@@ -15,7 +15,7 @@ use tracecheck::rules::{self, Selection, Severity};
 /// thousands of small allocations (a frame's arguments and locals), and mimalloc backs its
 /// arenas with transparent huge pages where the kernel offers them (`madvise` mode), so the
 /// kernel zeroes and maps 2 MiB at a time instead of faulting 4 KiB pages one by one: on the
-/// 11 MB bench transcript 395 page faults instead of 3,764, and a third less system time
+/// 11 MB bench transcript 202 page faults instead of 3,537, and a third of the system time
 /// (docs/performance.md, "2d"). The TUI turns huge pages off ([`no_huge_pages`]).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -24,7 +24,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// the kernel at every later fault, so it also covers mimalloc's arenas advised before). For
 /// the TUI, which stays open and whose memory is a target (under 3x the input, docs/tui.md):
 /// 2 MiB pages filled a little each would raise its peak RSS on the 11 MB transcript from
-/// 28 to 43 MB. A batch report ends right after its one pass, so it keeps them.
+/// 33 to 43 MB. A batch report ends right after its one pass, so it keeps them. (Programs
+/// the TUI starts inherit the setting.)
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` reads no memory of ours; a kernel
