@@ -76,6 +76,15 @@ pub fn is_machinery(f: &Frame) -> bool {
         "_int_memalign",
         "_mid_memalign",
         "tcache_double_free_verify",
+        "munmap_chunk",
+        // Node.js's fatal-error path.
+        "node::Abort",
+        "node::OnFatalError",
+        "node::FatalError",
+        "node::OOMErrorHandler",
+        "v8::Utils::ReportApiFailure",
+        "v8::api_internal::ToLocalEmpty",
+        "v8::V8::ToLocalEmpty",
         "_int_free_merge_chunk",
         "_int_free_create_chunk",
         "_int_free_maybe_consolidate",
@@ -379,7 +388,14 @@ pub fn is_llvm_handler(name: &str) -> bool {
             | "llvm::report_fatal_error"
             | "llvm::llvm_unreachable_internal"
             | "llvm::CrashRecoveryContext::HandleExit"
-    )
+    ) || is_chromium_handler(name)
+}
+
+/// Chromium's crash handler (the `base::debug` stack-trace printer and its signal handler), as
+/// Chromium, Electron and every Chromium-based browser print it.
+pub fn is_chromium_handler(name: &str) -> bool {
+    name.starts_with("base::debug::")
+        && (name.contains("StackTrace") || name.contains("SignalHandler") || name.contains("CollectStackTrace"))
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
@@ -460,7 +476,23 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         || th.frames[..tramp].iter().any(|f| {
             f.function.as_deref().is_some_and(|n| {
                 let n = n.trim_start_matches("__GI_");
-                matches!(n, "abort" | "raise" | "__pthread_kill_implementation" | "_exit" | "__libc_message")
+                // A crash handler that waits for the debugger or crash reporter it started
+                // (KDE's KCrash: `waitpid` above `KCrash::defaultCrashHandler`) is parked, not
+                // faulting.
+                matches!(
+                    n,
+                    "abort"
+                        | "raise"
+                        | "__pthread_kill_implementation"
+                        | "_exit"
+                        | "__libc_message"
+                        | "waitpid"
+                        | "__waitpid"
+                        | "__libc_waitpid"
+                        | "wait4"
+                        | "__wait4"
+                        | "__GI___wait4"
+                )
             })
         });
     if !deliberate {
@@ -494,11 +526,19 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && matches!(stop.reason.signo, Some(11) | Some(7))
             && f.pc.is_some_and(|pc| pc.0 != 0 && stop.reason.address == Some(pc))
     };
-    let named = th.frames.iter().position(|f| {
-        !is_machinery(f)
-            && !fetch_fault(f)
-            && (f.function.is_some() || f.file.is_some())
-            && !(julia && crate::julia::is_runtime_or_base(f))
+    // Code inlined into a crash handler's printer (Chromium's `StackTrace` helper inlined into
+    // `base::debug::StackTrace::StackTrace`) is the printer's. Not code inlined into other
+    // machinery: a program's own `Drop::drop` inlined into `core::ptr::drop_in_place` is the
+    // program's.
+    let inlined_into_machinery = |i: usize| {
+        th.frames[i].inlined && th.frames.get(i + 1).and_then(|o| o.function.as_deref()).is_some_and(is_llvm_handler)
+    };
+    let named = th.frames.iter().enumerate().position(|(i, f)| {
+        let passed_over = is_machinery(f)
+            || inlined_into_machinery(i)
+            || fetch_fault(f)
+            || julia && crate::julia::is_runtime_or_base(f);
+        !passed_over && (f.function.is_some() || f.file.is_some())
     });
     let named =
         named.or_else(|| th.frames.iter().position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some())));
@@ -510,8 +550,27 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
-    let pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    let mut pos = named.or_else(|| th.frames.iter().position(|f| !is_machinery(f)))?;
+    // Julia's `macro expansion at file:line [inlined]` is a place inside a function, not a
+    // function: the function is the next frame out that was not inlined (the one the macro's
+    // code was compiled into). When the paste ends before it, the function that faulted is the
+    // first real frame of the crash site (a runtime function).
+    if julia && is_inlined_macro(&th.frames[pos]) {
+        let outer = th.frames[pos..].iter().position(|f| !f.inlined).map(|p| pos + p);
+        pos = match outer.filter(|&p| !is_inlined_macro(&th.frames[p])) {
+            Some(p) => p,
+            None => th
+                .frames
+                .iter()
+                .position(|f| !is_machinery(f) && f.function.is_some() && !is_inlined_macro(f))
+                .unwrap_or(pos),
+        };
+    }
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+fn is_inlined_macro(f: &Frame) -> bool {
+    f.function.as_deref().is_some_and(|n| n.starts_with("macro expansion"))
 }
 
 /// The function a failed assertion's message names (glibc's, musl's or macOS's format), when

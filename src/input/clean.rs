@@ -268,6 +268,28 @@ fn timestamp_prefix(s: &str) -> usize {
     0
 }
 
+/// A bare `prog[pid]: rest` (`/usr/bin/vpp[20471]: received signal …`): `(prog[pid], rest)`.
+pub fn bare_prog_prefix(l: &str) -> Option<(&str, &str)> {
+    // Every line comes here: the name's first byte (the line's) is checked before the
+    // substring search (`split_once` builds a searcher), which a local (`        x = 1`) or
+    // a frame line (`#3 …`) then never reaches. Same result: the name must start so below.
+    if !l.as_bytes().first().is_some_and(|c| *c == b'/' || c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let (ident, rest) = l.split_once("]: ")?;
+    let (name, pid) = ident.rsplit_once('[')?;
+    if name.is_empty()
+        || name.contains(char::is_whitespace)
+        || !name.starts_with(|c: char| c == '/' || c.is_ascii_alphanumeric())
+        || pid.is_empty()
+        || pid.len() > 10
+        || !pid.bytes().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    Some((&l[..ident.len() + 1], rest))
+}
+
 /// The rest of a line after a log collector's prefix: a journal / syslog prefix of a process
 /// (`Mar 04 11:02:31 host app[88121]: `, not the kernel's, which `kernel.rs` reads), then or
 /// alone a docker compose service prefix (`app-worker-1  | `, `app-worker-1  |` for an empty

@@ -296,7 +296,8 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
         "Segmentation fault: 11" => Some(11),
         "Abort trap: 6" => Some(6),
         "Illegal instruction: 4" => Some(4),
-        "Bus error: 10" => Some(10),
+        // BSD numbering: SIGBUS is 10 on macOS (SIGUSR1 on Linux).
+        "Bus error: 10" => Some(7),
         "Floating point exception: 8" => Some(8),
         "Trace/BPT trap: 5" => Some(5),
         _ => None,

@@ -64,7 +64,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         push_message(b, t, n);
         return true;
     }
-    if let Some(msg) = t.strip_prefix("fatal error: ") {
+    // The same line with its first word cut by the paste (`error: unexpected signal during
+    // runtime execution`): only this runtime sentence, `error: ` alone is everyone's.
+    let cut = (t == "error: unexpected signal during runtime execution")
+        .then_some("unexpected signal during runtime execution");
+    if let Some(msg) = t.strip_prefix("fatal error: ").or(cut) {
         start(b, StopKind::RuntimeError, Some(msg), n);
         push_message(b, t, n);
         return true;
@@ -179,6 +183,17 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         || t == "goroutine running on other thread; stack unavailable"
         || t.starts_with("exit status ")
     {
+        return true;
+    }
+    // gccgo prints a frame of C code without symbols as an empty name line and `:0`.
+    if t.trim() == ":0"
+        && l.starts_with([' ', '\t'])
+        && let Some(ti) = b.go.thread
+        && b.go.pending.is_none()
+    {
+        let idx = b.go.next_index;
+        b.go.next_index += 1;
+        b.put_frame(ti, Frame { index: idx, span: Span::line(n), ..Default::default() });
         return true;
     }
     // Locations are indented with a tab (spaces after a re-indenting paste, nothing after a
@@ -314,9 +329,9 @@ fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
         if let Some(v) = w.strip_prefix("code=") {
             code = parse_int(v);
         } else if let Some(v) = w.strip_prefix("addr=") {
-            addr = parse_hex(v);
+            addr = parse_hex(v).or_else(|| gccgo_decimal(v));
         } else if let Some(v) = w.strip_prefix("pc=") {
-            pc = parse_hex(v);
+            pc = parse_hex(v).or_else(|| gccgo_decimal(v));
         } else {
             continue;
         }
@@ -354,6 +369,11 @@ fn windows_exception(r: &str) -> Option<(u32, u64, u64, u64)> {
     let info1 = parse_hex(w.next()?)?;
     let pc = parse_hex(w.next()?)?;
     (w.next().is_none() && code >= 0x8000_0000).then_some((code, info0, info1, pc))
+}
+
+/// gccgo's runtime prints `addr=8 pc=52314617` in decimal (gc's always with `0x`).
+fn gccgo_decimal(v: &str) -> Option<u64> {
+    (!v.is_empty() && v.len() <= 20 && v.bytes().all(|c| c.is_ascii_digit())).then(|| v.parse().ok()).flatten()
 }
 
 fn parse_int(v: &str) -> Option<i32> {

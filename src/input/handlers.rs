@@ -68,6 +68,22 @@ pub(crate) enum HandlerMode {
     /// gdb's report of its own crash: `Fatal signal: …`, `----- Backtrace -----`, rows up to
     /// `---------------------`, then its closing text.
     GdbInternal,
+    /// Chromium's (and Electron's, and every Chromium-based browser's) handler: `Received signal
+    /// 11 SEGV_MAPERR 000000000000`, `#N 0x… name` rows, a register block, `[end of stack
+    /// trace]`.
+    Chromium,
+    /// Node.js's `FATAL ERROR:` report: ` N: 0x… name [node]` rows.
+    Node,
+    /// Wine's debugger: `Unhandled exception: page fault on read access to 0x… in 32-bit code
+    /// (0x…).`, `Register dump:`, `Stack dump:`, `Backtrace:`, the faulting instruction,
+    /// `Modules:`.
+    Wine,
+    /// CPython's faulthandler: `Fatal Python error: Segmentation fault`, then `Current thread
+    /// 0x… (most recent call first):` / `Thread 0x… …:` with `  File "…", line N in f` rows.
+    Python,
+    /// A program's own handler printing `#N  0x… sym + 0xoff` (or `#N  0x… 0x…`) rows after
+    /// `received signal SIGBUS, PC 0x…`.
+    SignalRows,
 }
 
 #[derive(Clone, Default)]
@@ -78,6 +94,16 @@ pub(crate) struct HandlerState {
     last_frame: Option<u32>,
     /// A report is open (its first line was seen): later section headings belong to it.
     open: bool,
+    /// A macOS crash report (`.crash`, `Process:` … `Thread N Crashed::`) is open.
+    mac: bool,
+    /// The next unnamed libc row is the signal trampoline (after a handler's `Error: signal N:`).
+    tramp_pending: bool,
+    /// A CPython faulthandler report is open: its thread headings come after blank lines.
+    python: bool,
+    /// A report read through a bare `prog[pid]: ` prefix: that prefix.
+    pub bare: Option<Box<str>>,
+    /// The pc a handler named (`received signal SIGBUS, PC 0x…`): the row at it is the fault's.
+    named_pc: Option<u64>,
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
@@ -112,7 +138,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             }
             match glibc_row(t) {
                 Some(r) => {
+                    let tramp = b.handlers.tramp_pending
+                        && r.function.is_none()
+                        && r.module.is_some_and(|m| m.rsplit('/').next().is_some_and(|f| f.starts_with("libc.so")));
                     put(b, r, n);
+                    if tramp {
+                        b.handlers.tramp_pending = false;
+                        let si = b.ensure_stop();
+                        let ti = b.current_thread();
+                        if let Some(f) = b.trace.stops[si].threads[ti].frames.last_mut() {
+                            f.signal_handler = true;
+                        }
+                    }
                     true
                 }
                 None => end(b),
@@ -129,7 +166,98 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         HandlerMode::OpenMpi => openmpi_line(b, t, n),
         HandlerMode::GdbInternal => gdb_internal_line(b, l, t, n),
         HandlerMode::Backward => backward_line(b, l, t, n),
+        HandlerMode::Chromium => chromium_line(b, t, n),
+        HandlerMode::Node => node_line(b, t, n),
+        HandlerMode::Wine => wine_line(b, l, t, n),
+        HandlerMode::Python => python_line(b, t, n),
+        HandlerMode::SignalRows => signal_row(b, t, n),
     }
+}
+
+/// One line of Chromium's report after `Received signal …`.
+fn chromium_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    if t == "[end of stack trace]" {
+        b.handlers.mode = HandlerMode::None;
+        return true;
+    }
+    // `#4 0x5581c014b067 ui::Foo::Bar()`, `#3 0x7f1e2a1c72e0 <unknown>`, `#3 0x7f… (/lib/…/libc.so.6+0x4251f)`,
+    // symbolized: `#6 0x55e1a86ad7d0 in content::Crash() ./../../content/x.cc:23:3`, `#5 0x… in ?? ??:0`.
+    if let Some(r) = t.strip_prefix('#')
+        && let Some((num, rest)) = r.split_once(' ')
+        && num.bytes().all(|c| c.is_ascii_digit())
+        && let Some((pc, what)) = rest.trim_start().split_once(' ').or(Some((rest.trim(), "")))
+        && let Some(pc) = parse_hex(pc).filter(|_| pc.starts_with("0x"))
+    {
+        let what = what.trim();
+        let what = what.strip_prefix("in ").unwrap_or(what);
+        let (function, module) = if what.is_empty() || what == "<unknown>" {
+            (None, None)
+        } else if let Some(m) = what.strip_prefix('(').and_then(|m| m.strip_suffix(')')) {
+            (None, Some(m.rsplit_once('+').map_or(m, |(m, _)| m)))
+        } else {
+            // A trailing location (`./../../x.cc:23:3`, `??:0`, `??:?`) is not part of the name.
+            let name = match what.rsplit_once(' ') {
+                Some((name, loc)) if loc.contains(':') && !loc.contains('(') => name,
+                _ => what,
+            };
+            ((name != "??").then_some(name), None)
+        };
+        let index = b.handlers.next_index;
+        b.handlers.next_index += 1;
+        let ti = b.current_thread();
+        let si = b.ensure_stop();
+        let frames = &b.trace.stops[si].threads[ti].frames;
+        // The signal trampoline: the frame after the handler's own (`StackDumpSignalHandler`),
+        // and any row at the same pc (an inlined copy of it).
+        let after_handler =
+            frames.last().and_then(|f| f.function.as_deref()).is_some_and(|f| f.contains("StackDumpSignalHandler"));
+        let same_as_tramp = frames.last().is_some_and(|f| f.signal_handler && f.pc == Some(Address(pc)));
+        // Two rows at one pc: the first was inlined into the second.
+        if let Some(last) = b.trace.stops[si].threads[ti].frames.last_mut()
+            && last.pc == Some(Address(pc))
+            && !last.signal_handler
+        {
+            last.inlined = true;
+        }
+        let function = function.map(|f| {
+            let d = crate::symbolize::demangle::demangle(f);
+            b.intern(crate::symbolize::demangle::strip_params(&d))
+        });
+        let frame = Frame {
+            index,
+            pc: Some(Address(pc)),
+            function,
+            module: module.map(|m| b.intern(m)),
+            signal_handler: after_handler || same_as_tramp,
+            span: Span::line(n),
+            ..Default::default()
+        };
+        b.put_frame(ti, frame);
+        return true;
+    }
+    // The register block: `  r8: 0000000000000000  r9: … r10: … r11: …`, ` trp: 000000000000000e msk: … cr2: …`.
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if !words.is_empty()
+        && words.len().is_multiple_of(2)
+        && words
+            .chunks(2)
+            .all(|c| c[0].ends_with(':') && c[1].len() == 16 && c[1].bytes().all(|x| x.is_ascii_hexdigit()))
+    {
+        for c in words.chunks(2) {
+            let k = c[0].trim_end_matches(':');
+            let name = match k {
+                "di" | "si" | "bp" | "bx" | "dx" | "ax" | "cx" | "sp" | "ip" => format!("r{k}"),
+                "efl" => "eflags".to_string(),
+                _ => k.to_string(),
+            };
+            b.put_register(&name, u64::from_str_radix(c[1], 16).ok(), None, n);
+        }
+        if b.trace.arch == Arch::Unknown {
+            b.trace.arch = Arch::X86_64;
+        }
+        return true;
+    }
+    end(b)
 }
 
 /// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
@@ -231,6 +359,119 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         b.add_message(t, n);
         b.handlers.mode = HandlerMode::GdbInternal;
         b.handlers.next_index = 0;
+        return true;
+    }
+    if mac_line(b, t, n) {
+        return true;
+    }
+    // A program's own handler (VPP's and alike): `received signal SIGBUS, PC 0x7f3ac41d58ba`.
+    if let Some(r) = t.strip_prefix("received signal ")
+        && let Some((sig, pc)) = r.split_once(", PC ")
+        && let Some(signo) = crate::model::signals::signo(sig.trim())
+        && let Some(pc) = parse_hex(pc.trim())
+    {
+        start(b, signo, "the program's own fatal-signal handler", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::SignalRows;
+        b.handlers.named_pc = Some(pc);
+        return true;
+    }
+    // CPython's faulthandler, also glued to a test runner's progress dots (`test_x.py .Fatal
+    // Python error: Segmentation fault`).
+    if let Some(p) = t.find("Fatal Python error: ") {
+        let what = t[p + 20..].trim();
+        let sig = crate::model::signals::from_description(what).and_then(crate::model::signals::signo);
+        // Not a signal: `Py_FatalError`'s message, after which CPython aborts.
+        start(b, sig.unwrap_or(6), "CPython's fatal error handler", n);
+        b.add_message(&t[p..], n);
+        b.handlers.mode = HandlerMode::Python;
+        b.handlers.python = true;
+        return true;
+    }
+    if b.handlers.python
+        && b.handlers.mode == HandlerMode::None
+        && (t.starts_with("Current thread 0x") || t.starts_with("Thread 0x"))
+        && t.ends_with("(most recent call first):")
+    {
+        b.handlers.mode = HandlerMode::Python;
+        return python_line(b, t, n);
+    }
+    // Wine: `wine: Unhandled page fault on read access to 00000000 at address 01fd9418 (thread
+    // 0031), starting debugger...` (a message before the report), then the report.
+    if t.starts_with("wine: Unhandled ") && t.ends_with("starting debugger...") {
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("Unhandled exception: ") {
+        let (signo, addr) = if let Some(a) = r.strip_prefix("page fault on ").and_then(|x| x.split_once(" access to "))
+        {
+            (11, a.1.split_whitespace().next().and_then(parse_hex))
+        } else if r.starts_with("illegal instruction") || r.starts_with("privileged instruction") {
+            (if r.starts_with("illegal") { 4 } else { 11 }, None)
+        } else if r.starts_with("divide by zero") {
+            (8, None)
+        } else if r.starts_with("stack overflow") {
+            (11, None)
+        } else {
+            (0, None)
+        };
+        start(b, signo, "Wine's debugger (winedbg)", n);
+        let si = b.ensure_stop();
+        b.trace.stops[si].reason.address = addr.map(Address);
+        if r.contains(" in 32-bit code") || r.contains(" in wow64 32-bit code") {
+            b.trace.arch = Arch::X86;
+        } else if r.contains(" in 64-bit code") {
+            b.trace.arch = Arch::X86_64;
+        }
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Wine;
+        return true;
+    }
+    // Node.js: `FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal.` (the process aborts), then
+    // ` 1: 0x95c1f8 node::Abort() [node]` rows (newer versions: `----- Native stack trace -----`).
+    if let Some(msg) = t.strip_prefix("FATAL ERROR: ") {
+        start(b, 6, "Node.js fatal error", n);
+        b.add_message(msg, n);
+        b.handlers.mode = HandlerMode::Node;
+        return true;
+    }
+    // A native addon's segfault handler (npm `segfault-handler` and alike): `Error: signal 11:`
+    // then glibc `backtrace_symbols` rows; the first unnamed libc row is the trampoline.
+    if let Some(r) = t.strip_prefix("Error: signal ").and_then(|r| r.strip_suffix(':'))
+        && let Ok(signo) = r.parse::<i32>()
+        && (1..=64).contains(&signo)
+    {
+        start(b, signo, "a native addon's segfault handler", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::GlibcBacktrace;
+        b.handlers.tramp_pending = true;
+        return true;
+    }
+    // Chromium's handler: `Received signal 11 SEGV_MAPERR 000000000000`, `Received signal 6`.
+    if let Some(r) = t.strip_prefix("Received signal ") {
+        let mut w = r.split_whitespace();
+        if let Some(signo) = w.next().and_then(|x| x.parse::<i32>().ok()).filter(|s| (1..=64).contains(s)) {
+            let code = w.next();
+            let addr = w.next().filter(|a| a.len() >= 8 && a.bytes().all(|c| c.is_ascii_hexdigit()));
+            if w.next().is_none() && code.is_none_or(|c| c.bytes().all(|x| x.is_ascii_uppercase() || x == b'_')) {
+                start(b, signo, "Chromium's fatal signal handler", n);
+                let si = b.ensure_stop();
+                let reason = &mut b.trace.stops[si].reason;
+                if let Some(c) = code {
+                    reason.si_code = crate::model::signals::si_code_value(c);
+                }
+                if let Some(a) = addr {
+                    reason.address = u64::from_str_radix(a, 16).ok().map(Address);
+                }
+                b.add_message(t, n);
+                b.handlers.mode = HandlerMode::Chromium;
+                return true;
+            }
+        }
+    }
+    // Its closing line.
+    if t == "Calling _exit(1). Core file will not be generated." {
+        b.add_message(t, n);
         return true;
     }
     // folly's (glog-like) handler: `*** Aborted at N (Unix time, try 'date -d @N') ***`.
@@ -445,6 +686,8 @@ fn openmpi_line(b: &mut Builder, t: &str, n: u32) -> bool {
         let num = s.rsplit_once('(').and_then(|(_, x)| x.strip_suffix(')')).and_then(|x| x.parse::<i32>().ok());
         let r = &mut b.trace.stops[si].reason;
         if let Some(no) = num {
+            let desc = s.rsplit_once('(').map_or(s, |(d, _)| d).trim();
+            let no = crate::model::signals::from_number_and_description(no, desc);
             r.signo = Some(no);
             r.signal = crate::model::signals::name(no).map(Into::into);
         }
@@ -540,6 +783,398 @@ fn backward_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         }
     }
     end(b)
+}
+
+/// A macOS crash report (the `.crash` text of ReportCrash and Xcode): the header fields, the
+/// exception (`Exception Type:  EXC_BAD_ACCESS (SIGSEGV)`, `Exception Codes: KERN_INVALID_ADDRESS
+/// at 0x…`), `Crashed Thread:  N`, `VM Regions Near …` rows, `Thread N Crashed:: queue` with
+/// `N   image   0x…  symbol + off (file:line)` rows, and the crashed thread's state.
+fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    const HEADER: &[&str] = &[
+        "Path:",
+        "Identifier:",
+        "Version:",
+        "Code Type:",
+        "Parent Process:",
+        "Responsible:",
+        "User ID:",
+        "Date/Time:",
+        "OS Version:",
+        "Report Version:",
+        "Anonymous UUID:",
+        "Sleep/Wake UUID:",
+        "Time Awake Since Boot:",
+        "Time Since Wake:",
+        "System Integrity Protection:",
+        "Exception Note:",
+        "Termination Signal:",
+        "Termination Reason:",
+        "Terminating Process:",
+        "Logical CPU:",
+        "Error Code:",
+        "Trap Number:",
+        "Interval Since Last Report:",
+        "Crashes Since Last Report:",
+        "Per-App Interval Since Last Report:",
+        "Per-App Crashes Since Last Report:",
+        "Application Specific Information:",
+        "Hardware Model:",
+        "Launch Time:",
+        "Role:",
+        "Beta Identifier:",
+        "Incident Identifier:",
+        "CrashReporter Key:",
+    ];
+    let opener = t.strip_prefix("Process:").is_some_and(|r| r.trim_end().ends_with(']') && r.contains(" ["))
+        || t.starts_with("Exception Type:") && t.contains("EXC_");
+    if opener && !b.handlers.mac {
+        start(b, 0, "macOS crash report", n);
+        b.handlers.mac = true;
+        b.add_message(t, n);
+        return true;
+    }
+    if !b.handlers.mac {
+        return false;
+    }
+    let si = b.ensure_stop();
+    if let Some(r) = t.strip_prefix("Exception Type:") {
+        if let Some(sig) = r.split_once('(').and_then(|(_, x)| x.split_once(')')).map(|(x, _)| x.trim())
+            && let Some(no) = crate::model::signals::signo(sig)
+        {
+            let reason = &mut b.trace.stops[si].reason;
+            reason.signo = Some(no);
+            reason.signal = crate::model::signals::name(no).map(Into::into);
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("Exception Codes:") {
+        let r = r.trim();
+        let reason = &mut b.trace.stops[si].reason;
+        if let Some((kind, a)) = r.split_once(" at ") {
+            reason.address = parse_hex(a.trim()).map(Address);
+            // What XNU's sendsig puts in si_code: SEGV_MAPERR / SEGV_ACCERR, and BUS_ADRERR for
+            // a SIGBUS from EXC_BAD_ACCESS (the kernel raised it: the address is the fault's).
+            reason.si_code = match (reason.signo, kind.trim()) {
+                (Some(11), "KERN_INVALID_ADDRESS") => Some(1),
+                (Some(11), "KERN_PROTECTION_FAILURE") => Some(2),
+                (Some(7), "KERN_PROTECTION_FAILURE" | "KERN_INVALID_ADDRESS") => Some(2),
+                _ => None,
+            };
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("Crashed Thread:") {
+        if let Some(id) = r.split_whitespace().next().filter(|x| x.bytes().all(|c| c.is_ascii_digit())) {
+            let ti = b.thread_by_id(id);
+            for (i, th) in b.trace.stops[si].threads.iter_mut().enumerate() {
+                th.crashed = i == ti;
+            }
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if t.starts_with("Process:") || HEADER.iter().any(|h| t.starts_with(h)) || t.starts_with("VM Regions Near ") {
+        b.add_message(t, n);
+        return true;
+    }
+    // `--> ` alone, and region rows: `    __TEXT   000000010a2f6000-000000010a323000 [  180K] r-x/rwx SM=COW  /path`.
+    if t == "-->"
+        || t.contains(" [") && t.contains(" SM=") && t.split_whitespace().any(|w| w.contains('-') && w.len() >= 17)
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    // `Thread 0 Crashed:: Dispatch queue: com.apple.main-thread`, `Thread 1:: …`, `Thread 2:`,
+    // `Thread 4 crashed with X86 Thread State (64-bit):`.
+    if let Some(r) = t.strip_prefix("Thread ")
+        && let Some(id) = r.split([' ', ':']).next().filter(|x| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit()))
+        && (r[id.len()..].starts_with(':')
+            || r[id.len()..].starts_with(" Crashed:")
+            || r[id.len()..].starts_with(" crashed with "))
+    {
+        b.select_thread(id);
+        let ti = b.current_thread();
+        b.handlers.next_index = 0;
+        if r[id.len()..].starts_with(" crashed with ") {
+            if r.contains("X86 Thread State (64-bit)") && b.trace.arch == Arch::Unknown {
+                b.trace.arch = Arch::X86_64;
+            }
+            // The registers follow; no frames.
+            b.handlers.next_index = u32::MAX;
+        } else if let Some(th) = b.trace.stops[si].threads.get_mut(ti) {
+            th.name = r.split_once(":: ").map(|(_, q)| q.trim().into()).or(th.name.take());
+        }
+        return true;
+    }
+    // `0   org.example.App   \t0x000000010a3114b8 -[Cls sel] + 280 (File.m:42)`.
+    let mut w = t.splitn(2, char::is_whitespace);
+    if let (Some(num), Some(rest)) = (w.next(), w.next())
+        && num.bytes().all(|c| c.is_ascii_digit())
+        && b.handlers.next_index != u32::MAX
+        && let Some(p) = rest.find("\t0x").or_else(|| rest.find(" 0x"))
+    {
+        let image = rest[..p].trim();
+        let after = rest[p + 1..].trim_start();
+        let (pc, what) = after.split_once(' ').unwrap_or((after, ""));
+        if let (Some(pc), Ok(index)) = (parse_hex(pc), num.parse::<u32>()) {
+            let (what, loc) = match what.rsplit_once(" (") {
+                Some((w, l)) if l.ends_with(')') && l.contains(':') => (w, Some(&l[..l.len() - 1])),
+                _ => (what, None),
+            };
+            let name = what.rsplit_once(" + ").map_or(what, |(s, _)| s).trim();
+            let function = (!name.is_empty() && !name.starts_with("0x") && name != "???").then(|| b.intern(name));
+            let (file, line) = match loc.and_then(|l| l.rsplit_once(':')) {
+                Some((f, l)) => (Some(b.intern(f)), l.parse().ok()),
+                None => (None, None),
+            };
+            let ti = b.current_thread();
+            let frame = Frame {
+                index,
+                pc: Some(Address(pc)),
+                function,
+                file,
+                line,
+                module: (!image.is_empty()).then(|| b.intern(image)),
+                span: Span::line(n),
+                ..Default::default()
+            };
+            b.put_frame(ti, frame);
+            return true;
+        }
+    }
+    // Thread state rows: `  rax: 0x0000000000000000  rbx: 0x00007fa1c3e1b2a0 …`.
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if !words.is_empty()
+        && words.len().is_multiple_of(2)
+        && words.chunks(2).all(|c| c[0].ends_with(':') && c[1].starts_with("0x"))
+    {
+        for c in words.chunks(2) {
+            let k = c[0].trim_end_matches(':');
+            let name = if k == "rfl" { "eflags" } else { k };
+            b.put_register(name, parse_hex(c[1]), None, n);
+        }
+        return true;
+    }
+    false
+}
+
+/// A row of Node.js's native stack: ` 4: 0xa241c1 node::TTYWrap::Initialize(…) [node]`,
+/// ` 6: 0xb96717  [node]`, ` 8: 0x2a1e5d94fc5d ` (JIT code), Windows's ` 1: node::DecodeWrite`.
+fn node_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    if t == "----- Native stack trace -----" || t == "----- JavaScript stack trace -----" {
+        return true;
+    }
+    let Some((num, rest)) = t.split_once(": ") else { return end(b) };
+    if num.is_empty() || !num.bytes().all(|c| c.is_ascii_digit()) {
+        return end(b);
+    }
+    let rest = rest.trim();
+    let (pc, rest) = match rest.split_once(' ') {
+        Some((p, r)) if p.starts_with("0x") => (parse_hex(p), r.trim()),
+        None if rest.starts_with("0x") => (parse_hex(rest), ""),
+        _ => (None, rest),
+    };
+    let (name, module) = match rest.rsplit_once(" [").or_else(|| rest.strip_prefix('[').map(|r| ("", r))) {
+        Some((nm, m)) if m.ends_with(']') => (nm.trim(), Some(&m[..m.len() - 1])),
+        _ => (rest, None),
+    };
+    let function = (!name.is_empty()).then(|| {
+        let d = crate::symbolize::demangle::demangle(name);
+        b.intern(crate::symbolize::demangle::strip_params(&d))
+    });
+    let index = b.handlers.next_index;
+    b.handlers.next_index += 1;
+    let frame = Frame {
+        index,
+        pc: pc.map(Address),
+        function,
+        module: module.map(|m| b.intern(m)),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    let ti = b.current_thread();
+    b.put_frame(ti, frame);
+    true
+}
+
+/// One line of Wine's debugger report after `Unhandled exception:`.
+fn wine_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
+    if matches!(t, "Register dump:" | "Stack dump:" | "Backtrace:" | "Modules:" | "Threads:" | "System information:") {
+        return true;
+    }
+    // Register rows: ` EIP:01fd9418 ESP:0022ed84 EBP:0022ee0c EFLAGS:00010246(  R- --  I  Z- -P- )`,
+    // ` rip:0000000493b2e1 rsp:… eflags:00000246 (   - --  I  Z- -P- )`, ` CS:0023 SS:002b …`.
+    let head = t.split('(').next().unwrap_or(t);
+    let regs: Vec<(&str, &str)> = head.split_whitespace().filter_map(|w| w.split_once(':')).collect();
+    if !regs.is_empty()
+        && regs.len() == head.split_whitespace().count()
+        && regs.iter().all(|(k, v)| {
+            !k.is_empty()
+                && k.len() <= 6
+                && k.bytes().all(|c| c.is_ascii_alphanumeric())
+                && !v.is_empty()
+                && v.len() <= 16
+                && v.bytes().all(|c| c.is_ascii_hexdigit())
+        })
+    {
+        let si = b.ensure_stop();
+        b.thread = Some(b.current_thread()).filter(|&x| x < b.trace.stops[si].threads.len());
+        for (k, v) in regs {
+            b.put_register(&k.to_ascii_lowercase(), u64::from_str_radix(v, 16).ok(), None, n);
+        }
+        return true;
+    }
+    // Stack dump rows: `0x0022ed84:  00000000 68e9a44e 6ed9e538 86000000`.
+    if let Some((a, rest)) = t.split_once(": ")
+        && parse_hex(a).is_some()
+        && !rest.is_empty()
+        && rest.split_whitespace().all(|w| w.bytes().all(|c| c.is_ascii_hexdigit()))
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    // Backtrace rows: `=>0 0x01fd9418 EntryPoint+0x305af() in syncsvc_main (0x0022ee0c)`,
+    // `  3 0x6ed9e03c f+0xeac(hwnd=…) [Z:\\…\\winpos.c:3056] in user32 (0x0022eeb8)`,
+    // `=>0 0x0000000493b2e1 in webcore5 (+0x2cbb2e1) (0000000000000000)`.
+    let row = t.strip_prefix("=>").unwrap_or(t);
+    if let Some((num, rest)) = row.split_once(' ')
+        && let Ok(index) = num.parse::<u32>()
+        && let Some((pc, rest)) = rest.trim_start().split_once(' ')
+        && let Some(pc) = parse_hex(pc)
+    {
+        let rest = rest.trim();
+        let (what, module) = match rest.rsplit_once(" in ").or_else(|| rest.strip_prefix("in ").map(|r| ("", r))) {
+            Some((w, m)) => (w.trim(), Some(m.split(" (").next().unwrap_or(m).trim())),
+            None => (rest, None),
+        };
+        let (what, loc) = match what.rsplit_once(" [") {
+            Some((w, l)) if l.ends_with(']') => (w, Some(&l[..l.len() - 1])),
+            _ => (what, None),
+        };
+        let name = what.split(['+', '(']).next().unwrap_or("").trim();
+        let function = (!name.is_empty()).then(|| b.intern(name));
+        let (file, line) = match loc.and_then(|x| x.rsplit_once(':')) {
+            Some((f, ln)) => (Some(b.intern(f)), ln.parse().ok()),
+            None => (None, None),
+        };
+        let ti = b.current_thread();
+        let frame = Frame {
+            index,
+            pc: Some(Address(pc)),
+            function,
+            file,
+            line,
+            module: module.filter(|m| !m.is_empty()).map(|m| b.intern(m)),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        b.put_frame(ti, frame);
+        return true;
+    }
+    // The faulting instruction: `0x01fd9418 EntryPoint+0x305af in syncsvc_main: movl\t0x0(%edi),%eax`.
+    if let Some((head, text)) = t.split_once(": ")
+        && let Some(a) = head.split_whitespace().next().and_then(parse_hex)
+        && head.contains(' ')
+    {
+        let (thread, frame) = b.selection();
+        let si = b.ensure_stop();
+        b.trace.stops[si].disassembly.push(Instruction {
+            address: Address(a),
+            thread,
+            frame,
+            location: None,
+            text: text.trim().into(),
+            bytes: None,
+            current: true,
+            span: Span::line(n),
+        });
+        return true;
+    }
+    // `Module\tAddress\t\t\tDebug info\tName (4 modules)`, `PE\t00400000-00553000\tDeferred        x`,
+    // `  \\-PE\t7b420000-7b7f0000\t\\               kernel32`.
+    let first = t.split_whitespace().next().unwrap_or("");
+    if t.starts_with("Module\t")
+        || t.starts_with("Module ") && t.contains("Debug info")
+        || matches!(first.trim_start_matches("\\-"), "PE" | "ELF" | "PE-Wine" | "ELF-Wine")
+            && t.split_whitespace().nth(1).is_some_and(|r| r.contains('-'))
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    let _ = l;
+    end(b)
+}
+
+/// One line of CPython's faulthandler report.
+fn python_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    // `Current thread 0x00007f3c2d91e740 (most recent call first):`, `Thread 0x… (most recent call first):`.
+    let current = t.starts_with("Current thread 0x");
+    if (current || t.starts_with("Thread 0x")) && t.ends_with(':') {
+        let id = t.split_whitespace().nth(if current { 2 } else { 1 }).unwrap_or("");
+        b.select_thread(id);
+        b.handlers.next_index = 0;
+        if current {
+            let si = b.ensure_stop();
+            for th in b.trace.stops[si].threads.iter_mut() {
+                th.crashed = &*th.id == id;
+            }
+        }
+        return true;
+    }
+    // `  File "/x/model.py", line 131 in train`.
+    if let Some(r) = t.strip_prefix("File \"")
+        && let Some((file, rest)) = r.split_once("\", line ")
+        && let Some((line, func)) = rest.split_once(" in ")
+        && let Ok(line) = line.parse::<u32>()
+    {
+        let index = b.handlers.next_index;
+        b.handlers.next_index += 1;
+        let frame = Frame {
+            index,
+            function: Some(b.intern(func.trim())),
+            file: Some(b.intern(file)),
+            line: Some(line),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let ti = b.current_thread();
+        b.put_frame(ti, frame);
+        return true;
+    }
+    // `  <no Python frame>`, `Extension modules: numpy.core._multiarray_umath, … (total: 12)`.
+    if t == "<no Python frame>" || t.starts_with("Extension modules: ") || t.starts_with("Python runtime state: ") {
+        b.add_message(t, n);
+        return true;
+    }
+    end(b)
+}
+
+/// `#0  0x00007f3ac4c6697d 0x7f3ac4c6697d` (no symbol), `#4  0x00007f3ac454f673
+/// pmalloc_create_shared_arena + 0x213`. The row at the pc the report named is the faulting
+/// frame: the rows before it are the handler's own and the signal trampoline.
+fn signal_row(b: &mut Builder, t: &str, n: u32) -> bool {
+    let Some(r) = t.strip_prefix('#') else { return end(b) };
+    let Some((num, rest)) = r.split_once(char::is_whitespace) else { return end(b) };
+    let Ok(index) = num.parse::<u32>() else { return end(b) };
+    let rest = rest.trim();
+    let (pc, what) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let Some(pc) = parse_hex(pc) else { return end(b) };
+    let what = what.trim();
+    let name = what.rsplit_once(" + ").map_or(what, |(s, _)| s).trim();
+    let function = (!name.is_empty() && parse_hex(name).is_none()).then(|| b.intern(name));
+    let ti = b.current_thread();
+    let si = b.ensure_stop();
+    if b.handlers.named_pc == Some(pc) {
+        // The frames before this one were the handler's; the last of them is the trampoline.
+        if let Some(last) = b.trace.stops[si].threads[ti].frames.last_mut() {
+            last.signal_handler = true;
+        }
+    }
+    let frame = Frame { index, pc: Some(Address(pc)), function, span: Span::line(n), ..Default::default() };
+    b.put_frame(ti, frame);
+    true
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ pub(crate) struct JuliaState {
     /// `in expression starting at` followed such a code location: the next native frame
     /// may restart the backtrace.
     win_restart: bool,
+    /// Data words still to come after an interpreter-frame marker (see `put_native_frame`).
+    interp_data: u8,
 }
 
 impl JuliaState {
@@ -276,14 +278,16 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         b.saw(Format::Julia);
         let mut reason = StopReason { kind: StopKind::Signal, span: Span::line(n), ..Default::default() };
-        reason.signo = Some(h.signo);
-        reason.signal = crate::model::signals::name(h.signo).map(|s| b.intern(s));
+        // macOS: `signal (10): Bus error: 10` is SIGBUS (BSD numbering).
+        let signo = crate::model::signals::from_number_and_description(h.signo, h.description);
+        reason.signo = Some(signo);
+        reason.signal = crate::model::signals::name(signo).map(|s| b.intern(s));
         reason.si_code = h.code;
         reason.description = Some(h.description.into());
         // Julia prints a failed assertion's message *before* the SIGABRT banner it causes: when
         // the previous stop's last lines were such messages, they belong to this new stop.
         let carried: Vec<Message> = match b.stop {
-            Some(i) if h.signo == 6 => {
+            Some(i) if signo == 6 => {
                 let s = &mut b.trace.stops[i];
                 let last_frame = s.threads.iter().flat_map(|t| &t.frames).map(|f| f.span.last).max().unwrap_or(0);
                 let (moved, kept): (Vec<Message>, Vec<Message>) = s.messages.drain(..).partition(|m| {
@@ -362,6 +366,16 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     if t.starts_with("Please submit a bug report with steps to reproduce this fault") {
         b.saw(Format::Julia);
+        return true;
+    }
+    // A paste that elided the rest of the backtrace (`...`), and the shell's job line after the
+    // report (fish's `Job 1, '…' terminated by signal SIGSEGV`, zsh's `segmentation fault  cmd`).
+    if b.ctx == Ctx::JuliaNative && (t == "..." || t == "⋮") {
+        b.add_message(t, n);
+        return true;
+    }
+    if b.formats_has(Format::Julia) && super::handlers::shell_job_signal(t).is_some() {
+        b.add_message(t, n);
         return true;
     }
     if b.ctx == Ctx::JuliaNative
@@ -520,6 +534,21 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
             b.julia.next_index = 0;
         }
     }
+    // The runtime records an interpreted frame in its backtrace buffer as a marker word
+    // (all ones) followed by two data words (the interpreter state and the statement index);
+    // Julia 0.7 to 1.4 printed all three as `unknown function (ip: 0xfffffffffffffffe)`,
+    // `(ip: 0x7f…)`, `(ip: 0x13)`. None of them is a return address, so they are no frames.
+    if f.function.is_none() && f.path.is_none() {
+        if matches!(f.ip, Some(0xffff_ffff_ffff_ffff | 0xffff_ffff_ffff_fffe)) {
+            b.julia.interp_data = 2;
+            return;
+        }
+        if b.julia.interp_data > 0 {
+            b.julia.interp_data -= 1;
+            return;
+        }
+    }
+    b.julia.interp_data = 0;
     let idx = b.julia.next_index;
     b.julia.next_index += 1;
     // `(unknown line)` frames usually name the object file (`libc.so.6`, `sys.so`, the

@@ -128,7 +128,21 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
             .map(|(a, _)| a)
             .unwrap_or("")
     });
-    if let Some(a) = bug.or(gp) {
+    // ARM, AArch64 and POWER: `Unable to handle kernel paging request at virtual address
+    // ffffffc0122003a8`, `Unable to handle kernel NULL pointer dereference at virtual address
+    // 00000008`, ppc64's `Unable to handle kernel paging request for data at address 0x…`.
+    let arm_bug = t.strip_prefix("Unable to handle kernel ").and_then(|r| {
+        r.split_once(" at virtual address ")
+            .or_else(|| r.split_once(" for data at address "))
+            .or_else(|| r.split_once(" for instruction fetch at address "))
+            .map(|(_, a)| a.split_whitespace().next().unwrap_or(""))
+    });
+    // An oops whose fault line was not printed (or not pasted): `Internal error: Oops: 96000044
+    // [#3] PREEMPT SMP` (ARM, AArch64), `Oops: Kernel access of bad area, sig: 11 [#1]` (POWER).
+    let bare = (b.kernel.oops.is_none()
+        && (t.starts_with("Internal error: Oops") || t.starts_with("Oops: Kernel access of bad area")))
+    .then_some("");
+    if let Some(a) = bug.or(gp).or(arm_bug).or(bare) {
         b.saw(Format::Kernel);
         let reason = StopReason {
             kind: StopKind::Signal,
@@ -145,7 +159,7 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
         b.kernel.oops = Some((ti, 0));
         b.kernel.oops_in_trace = false;
         b.add_message(t, n);
-        if b.trace.arch == Arch::Unknown {
+        if b.trace.arch == Arch::Unknown && (bug.is_some() || gp.is_some()) {
             b.trace.arch = Arch::X86_64;
         }
         return true;
@@ -187,8 +201,11 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
         }
         return true;
     }
-    if t == "Call Trace:" {
+    if t == "Call Trace:" || t == "Call trace:" || t == "Backtrace:" {
         b.kernel.oops_in_trace = true;
+        return true;
+    }
+    if oops_arch_line(b, t, ti, next, n) {
         return true;
     }
     // The machine, the code bytes around RIP, the segment and control registers.
@@ -203,6 +220,38 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
         "DR6: ",
         "PKRU: ",
         "Modules linked in: ",
+        "Internal error: ",
+        "Oops: ",
+        "Mem abort info:",
+        "Data abort info:",
+        "ESR = ",
+        "EC = ",
+        "SET = ",
+        "EA = ",
+        "FSC = ",
+        "ISV = ",
+        "CM = ",
+        "ISS = ",
+        "ISS2 = ",
+        "swapper pgtable: ",
+        "user pgtable: ",
+        "Workqueue: ",
+        "note: ",
+        "Flags: ",
+        "Control: ",
+        "Register r",
+        "Process ",
+        "Instruction dump:",
+        "Faulting instruction address: ",
+        "REGS: ",
+        "MSR: ",
+        "CFAR: ",
+        "task: ",
+        "Kernel panic - not syncing: ",
+        "8<--- cut here ---",
+        "LE SMP ",
+        "BE SMP ",
+        "PGD ",
     ]
     .iter()
     .any(|p| t.starts_with(p))
@@ -210,7 +259,23 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    if t.starts_with("RIP: ") || t == "<TASK>" || t == "</TASK>" || t == "<IRQ>" || t == "</IRQ>" {
+    if t.starts_with("RIP: ")
+        || t.starts_with("RIP  [<")
+        || t.starts_with("RSP <")
+        || matches!(t, "<TASK>" | "</TASK>" | "<IRQ>" | "</IRQ>" | "<EOI>" | "<NMI>" | "<EOE>")
+    {
+        return true;
+    }
+    // The page-table walk (`[ffffffc0122003a8] pgd=…, p4d=…`, `[82c1a4b0] *pgd=00000000`) and the
+    // hex rows under `Instruction dump:`.
+    if t.starts_with('[') && (t.contains("pgd=") || t.contains("*pgd"))
+        || t.split_whitespace().count() >= 4
+            && t.split_whitespace().all(|w| {
+                let w = w.trim_start_matches('<').trim_end_matches('>').trim_start_matches('(').trim_end_matches(')');
+                w.len() == 8 && w.bytes().all(|c| c.is_ascii_hexdigit())
+            })
+    {
+        b.add_message(t, n);
         return true;
     }
     if t.starts_with("? ") {
@@ -234,11 +299,248 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
         return true;
     }
     if let Some(f) = trace_frame(b, t, next, n) {
-        b.put_frame(ti, f);
-        b.kernel.oops = Some((ti, next + 1));
+        // AArch64's `Call trace:` starts with the function of `pc :` again (x86's starts
+        // with the caller of RIP's): one frame.
+        let si = b.ensure_stop();
+        let again = b.trace.arch == Arch::Aarch64
+            && next == 1
+            && b.trace.stops[si].threads.get(ti).and_then(|th| th.frames.first()).and_then(|f0| f0.function.as_deref())
+                == f.function.as_deref();
+        if !again {
+            b.put_frame(ti, f);
+            b.kernel.oops = Some((ti, next + 1));
+        }
         return true;
     }
     false
+}
+
+/// The lines of an oops that depend on the architecture: AArch64's `pc : f+0x24/0x64`, `lr :`,
+/// `sp :` and `x29: … x28: …` rows; 32-bit ARM's `PC is at f+0x1c/0x380`, `pc : [<…>]    lr :
+/// [<…>]    psr: …`, `r10: …  r9 : …` rows and `[<…>] (f) from [<…>] (g+0x…/0x…)` trace rows;
+/// POWER's `NIP:  … LR: … CTR: …`, `GPR00: …` rows, `NIP [addr] f+0x…/0x…` and `[sp] [pc]
+/// f+0x…/0x… (unreliable)` trace rows; old x86's `IP: [<addr>] f+0x…/0x… [mod]`, `RIP:
+/// 0010:[<addr>]  [<addr>] f+…` and `[<addr>] f+0x…/0x…` trace rows.
+fn oops_arch_line(b: &mut Builder, t: &str, ti: usize, next: u32, n: u32) -> bool {
+    let set_arch = |b: &mut Builder, a: Arch| {
+        if b.trace.arch == Arch::Unknown {
+            b.trace.arch = a;
+        }
+    };
+    let frame0 = |b: &mut Builder, loc: &str, pc: Option<u64>| -> bool {
+        if b.kernel.oops_in_trace || next > 0 {
+            return false;
+        }
+        match trace_frame(b, loc.trim(), 0, n) {
+            Some(mut f) => {
+                f.pc = pc.map(Address);
+                if let Some(pc) = pc {
+                    let name = match b.trace.arch {
+                        Arch::Ppc64 | Arch::Arm | Arch::Aarch64 => "pc",
+                        Arch::X86 => "eip",
+                        _ => "rip",
+                    };
+                    b.put_register(name, Some(pc), None, n);
+                }
+                b.put_frame(ti, f);
+                b.kernel.oops = Some((ti, 1));
+                true
+            }
+            None => false,
+        }
+    };
+    // AArch64.
+    if let Some(loc) = t.strip_prefix("pc : ")
+        && !loc.starts_with("[<")
+    {
+        set_arch(b, Arch::Aarch64);
+        if !frame0(b, loc, None) {
+            b.add_message(t, n);
+        }
+        return true;
+    }
+    if t.starts_with("lr : ") && !t.starts_with("lr : [<") || t.starts_with("LR is at ") {
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some(v) = t.strip_prefix("sp : ").filter(|v| !v.contains("  ")) {
+        set_arch(b, Arch::Aarch64);
+        if let Some(x) = hex_word(v.trim()) {
+            b.put_register("sp", Some(x), None, n);
+        }
+        return true;
+    }
+    if t.starts_with('x') && t.as_bytes().get(1).is_some_and(u8::is_ascii_digit) && !b.kernel.oops_in_trace {
+        let si = b.ensure_stop();
+        b.thread = Some(ti).filter(|&x| x < b.trace.stops[si].threads.len());
+        if arm_regs(b, t, n) {
+            set_arch(b, Arch::Aarch64);
+            return true;
+        }
+    }
+    // 32-bit ARM.
+    if let Some(loc) = t.strip_prefix("PC is at ") {
+        set_arch(b, Arch::Arm);
+        if !frame0(b, loc, None) {
+            b.add_message(t, n);
+        }
+        return true;
+    }
+    if t.starts_with("pc : [<") || t.starts_with("sp : ") || arm32_regs(t).is_some() {
+        set_arch(b, Arch::Arm);
+        let si = b.ensure_stop();
+        b.thread = Some(ti).filter(|&x| x < b.trace.stops[si].threads.len());
+        for (name, v) in arm32_regs(t).unwrap_or_default() {
+            if name == "pc"
+                && let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.first_mut())
+                && f.pc.is_none()
+            {
+                f.pc = Some(Address(v));
+            }
+            b.put_register(name, Some(v), None, n);
+        }
+        return true;
+    }
+    // `[<c019e5f8>] (update_vsyscall) from [<c018ecd8>] (timekeeping_update+0xe4/0x258)`: the
+    // frame named first, then its caller (the next row names the caller again).
+    if let Some(r) = t.strip_prefix("[<")
+        && let Some((_, r)) = r.split_once(">] (")
+        && let Some((name, rest)) = r.split_once(')')
+        && rest.trim_start().starts_with("from [<")
+    {
+        let name = name.split('+').next().unwrap_or(name);
+        let si = b.ensure_stop();
+        let dup = next == 1
+            && b.trace.stops[si].threads.get(ti).and_then(|th| th.frames.first()).and_then(|f| f.function.as_deref())
+                == Some(name);
+        if !dup && !name.is_empty() && !name.contains(' ') {
+            let f = Frame { index: next, function: Some(b.intern(name)), span: Span::line(n), ..Default::default() };
+            b.put_frame(ti, f);
+            b.kernel.oops = Some((ti, next + 1));
+        }
+        return true;
+    }
+    // POWER.
+    if t.starts_with("NIP:  ") || t.starts_with("NIP: ") {
+        set_arch(b, Arch::Ppc64);
+        let w: Vec<&str> = t.split_whitespace().collect();
+        let si = b.ensure_stop();
+        b.thread = Some(ti).filter(|&x| x < b.trace.stops[si].threads.len());
+        for c in w.chunks(2) {
+            if let [k, v] = c
+                && let Some(x) = hex_word(v)
+            {
+                let name = match *k {
+                    "NIP:" => "pc",
+                    "LR:" => "lr",
+                    "CTR:" => "ctr",
+                    _ => continue,
+                };
+                b.put_register(name, Some(x), None, n);
+            }
+        }
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("GPR")
+        && let Some((base, vals)) = r.split_once(':')
+        && let Ok(base) = base.parse::<u32>()
+    {
+        set_arch(b, Arch::Ppc64);
+        let si = b.ensure_stop();
+        b.thread = Some(ti).filter(|&x| x < b.trace.stops[si].threads.len());
+        for (i, v) in vals.split_whitespace().enumerate() {
+            if let Some(x) = hex_word(v) {
+                b.put_register(&format!("r{}", base + i as u32), Some(x), None, n);
+            }
+        }
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("NIP [").or_else(|| t.strip_prefix("IP: [<"))
+        && let Some((a, loc)) = r.split_once(']')
+    {
+        if t.starts_with("NIP") {
+            set_arch(b, Arch::Ppc64);
+        }
+        let pc = hex_word(a.trim_end_matches('>'));
+        if !frame0(b, loc.trim(), pc) {
+            b.add_message(t, n);
+        }
+        return true;
+    }
+    if t.starts_with("LR [") {
+        b.add_message(t, n);
+        return true;
+    }
+    // Old x86: `RIP: 0010:[<ffffffffc0952d99>]  [<ffffffffc0952d99>] f+0x19/0x240 [mod]`.
+    if let Some(r) = t.strip_prefix("RIP: ").and_then(|r| r.split_once(":[<")).map(|(_, r)| r)
+        && let Some((a, rest)) = r.split_once(">]")
+        && let Some(loc) = rest.trim_start().strip_prefix("[<").and_then(|x| x.split_once(">]")).map(|(_, l)| l)
+    {
+        let pc = hex_word(a);
+        let si = b.ensure_stop();
+        let has0 = b.trace.stops[si].threads.get(ti).is_some_and(|th| !th.frames.is_empty());
+        if has0 {
+            if let Some(pc) = pc {
+                b.put_register("rip", Some(pc), None, n);
+                if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.first_mut())
+                    && f.pc.is_none()
+                {
+                    f.pc = Some(Address(pc));
+                }
+            }
+        } else if !frame0(b, loc.trim(), pc) {
+            b.add_message(t, n);
+        }
+        return true;
+    }
+    // Trace rows with addresses: POWER's `[sp] [pc] f+0x…/0x… (unreliable)`, old x86's
+    // `[<pc>] f+0x…/0x… [mod]` (`? ` guesses excepted).
+    if b.kernel.oops_in_trace && t.starts_with('[') {
+        let (pc, loc) = if let Some(r) = t.strip_prefix("[<") {
+            let Some((a, loc)) = r.split_once(">]") else { return false };
+            (hex_word(a), loc.trim())
+        } else {
+            let mut parts = t.splitn(3, ']');
+            let (Some(_sp), Some(pc), Some(loc)) = (parts.next(), parts.next(), parts.next()) else { return false };
+            (hex_word(pc.trim().trim_start_matches('[')), loc.trim())
+        };
+        if loc.starts_with("? ") {
+            return true;
+        }
+        let loc = loc.strip_suffix("(unreliable)").unwrap_or(loc).trim();
+        if let Some(mut f) = trace_frame(b, loc, next, n) {
+            f.pc = pc.map(Address);
+            b.put_frame(ti, f);
+            b.kernel.oops = Some((ti, next + 1));
+            return true;
+        }
+    }
+    false
+}
+
+/// 32-bit ARM register rows: `pc : [<c019e614>]    lr : [<c018ecd8>]    psr: 000f0193`,
+/// `sp : c0d01d2c  ip : 00000000  fp : 00000000`, `r10: 00002a1f  r9 : c0e13340  r8 : ffffffff`.
+fn arm32_regs(t: &str) -> Option<Vec<(&'static str, u64)>> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while !rest.is_empty() {
+        let (name, after) = rest.split_once(':')?;
+        let after = after.trim_start();
+        let end = after.find(' ').unwrap_or(after.len());
+        let v = hex_word(after[..end].trim_start_matches("[<").trim_end_matches(">]"))?;
+        const NAMES: &[&str] =
+            &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "sp", "lr", "pc", "ip", "fp", "psr"];
+        let name = NAMES.iter().find(|x| **x == name.trim())?;
+        let name = match *name {
+            "ip" => "r12",
+            "fp" => "r11",
+            "psr" => "cpsr",
+            x => x,
+        };
+        out.push((name, v));
+        rest = after[end..].trim_start();
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// `RAX:` → `rax`, `R08:` → `r8`, `EFLAGS:` → `eflags`; other words are not register names.
@@ -364,6 +666,23 @@ fn kernel_line(b: &mut Builder, r: &str, n: u32) -> bool {
     // AArch64 register rows: `pc : 0000aaaa…`, `x29: 0000ffff… x28: 0000… x27: …`, `x9 : …`.
     if b.kernel.arm_regs && arm_regs(b, r, n) {
         return true;
+    }
+    // A supervisor's word on the crash (PostgreSQL's postmaster: `LOG:  server process (PID
+    // 87311) was terminated by signal 11: Segmentation fault`): the signal of the stop the
+    // backend's backtrace will fill, when nothing else named it.
+    if let Some((_, sig)) = r.split_once(" was terminated by signal ")
+        && let Some((no, desc)) = sig.split_once(": ")
+        && let Ok(no) = no.trim().parse::<i32>()
+    {
+        let no = crate::model::signals::from_number_and_description(no, desc);
+        let si = b.ensure_stop();
+        let reason = &mut b.trace.stops[si].reason;
+        if reason.signo.is_none() && matches!(reason.kind, StopKind::Unknown) {
+            reason.kind = StopKind::Signal;
+            reason.signo = Some(no);
+            reason.signal = crate::model::signals::name(no).map(Into::into);
+            reason.description = Some(desc.trim().into());
+        }
     }
     // systemd's note on the same crash, and other kernel lines, are messages.
     b.add_message(r, n);

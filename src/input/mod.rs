@@ -390,7 +390,7 @@ impl Builder {
         self.formats |= 1 << (f as u8);
     }
 
-    fn formats_has(&self, f: Format) -> bool {
+    pub(crate) fn formats_has(&self, f: Format) -> bool {
         self.formats & (1 << (f as u8)) != 0
     }
 

@@ -42,6 +42,14 @@ pub fn signo(name: &str) -> Option<i32> {
     SIGNALS.iter().find(|(n, _, _)| &n[3..] == name).map(|(_, s, _)| *s)
 }
 
+/// The signal a runtime's report names with a number and a description (Julia's `signal (10):
+/// Bus error: 10`, Open MPI's `Signal: Bus error: 10 (10)`): the number is the operating
+/// system's, which on macOS and the BSDs is not Linux's (SIGBUS is 10 there, SIGUSR1 here), so
+/// a description that names a signal wins; the number alone is read as Linux's.
+pub fn from_number_and_description(number: i32, desc: &str) -> i32 {
+    from_description(desc).and_then(signo).unwrap_or(number)
+}
+
 /// The canonical `SIGxxx` name for a number.
 pub fn name(signo: i32) -> Option<&'static str> {
     SIGNALS.iter().find(|(_, s, _)| *s == signo).map(|(n, _, _)| *n)
@@ -55,6 +63,18 @@ pub fn description(signo: i32) -> Option<&'static str> {
 /// Signal from a `strsignal` description (`Segmentation fault` → SIGSEGV), as Julia prints.
 pub fn from_description(desc: &str) -> Option<&'static str> {
     let d = desc.trim();
+    // macOS's strsignal adds the BSD signal number (`Bus error: 10`, `Segmentation fault: 11`,
+    // `Abort trap: 6`); the description names the signal, the number is not Linux's.
+    let d = match d.rsplit_once(": ") {
+        Some((head, no)) if !no.is_empty() && no.len() <= 2 && no.bytes().all(|c| c.is_ascii_digit()) => head,
+        _ => d,
+    };
+    if d == "Abort trap" {
+        return Some("SIGABRT");
+    }
+    if d == "Trace/BPT trap" {
+        return Some("SIGTRAP");
+    }
     SIGNALS.iter().find(|(_, _, t)| t.eq_ignore_ascii_case(d)).map(|(n, _, _)| *n).or(match d {
         "Floating point exception" => Some("SIGFPE"),
         "Abort" | "Aborted (core dumped)" => Some("SIGABRT"),
