@@ -269,13 +269,19 @@ fn timestamp_prefix(s: &str) -> usize {
 }
 
 /// A bare `prog[pid]: rest` (`/usr/bin/vpp[20471]: received signal …`): `(prog[pid], rest)`.
+#[inline]
 pub fn bare_prog_prefix(l: &str) -> Option<(&str, &str)> {
-    // Every line comes here: the name's first byte (the line's) is checked before the
+    // Every line comes here: the name's first byte (the line's) is checked inline before the
     // substring search (`split_once` builds a searcher), which a local (`        x = 1`) or
     // a frame line (`#3 …`) then never reaches. Same result: the name must start so below.
     if !l.as_bytes().first().is_some_and(|c| *c == b'/' || c.is_ascii_alphanumeric()) {
         return None;
     }
+    bare_prog_prefix_slow(l)
+}
+
+#[inline(never)]
+fn bare_prog_prefix_slow(l: &str) -> Option<(&str, &str)> {
     let (ident, rest) = l.split_once("]: ")?;
     let (name, pid) = ident.rsplit_once('[')?;
     if name.is_empty()
