@@ -491,10 +491,12 @@ pub fn x86_gpr64(name: &str) -> Option<&'static str> {
 /// One x86-64 operand as printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum X86Operand {
-    /// A general register, by its 64-bit name, and whether it is the 8-bit form.
+    /// A general register, by its 64-bit name, and whether it is the 8-bit form or the
+    /// 32-bit form (`%eax`, `r13d`: a write zero-extends into the whole register).
     Reg {
         gpr: &'static str,
         byte: bool,
+        dword: bool,
     },
     Mem(MemOperand),
     Imm(i64),
@@ -537,7 +539,7 @@ fn x86_operand(op: &str, intel: bool) -> X86Operand {
         let bare = o.trim_start_matches('*');
         if bare.starts_with('%') && !bare.contains(['(', ':']) {
             return match x86_gpr64(bare) {
-                Some(gpr) => X86Operand::Reg { gpr, byte: is_byte_reg(bare) },
+                Some(gpr) => X86Operand::Reg { gpr, byte: is_byte_reg(bare), dword: is_dword_reg(bare) },
                 None => X86Operand::Other,
             };
         }
@@ -558,9 +560,15 @@ fn x86_operand(op: &str, intel: bool) -> X86Operand {
         };
     }
     match x86_gpr64(o) {
-        Some(gpr) => X86Operand::Reg { gpr, byte: is_byte_reg(o) },
+        Some(gpr) => X86Operand::Reg { gpr, byte: is_byte_reg(o), dword: is_dword_reg(o) },
         None => X86Operand::Other,
     }
+}
+
+fn is_dword_reg(r: &str) -> bool {
+    let r = r.trim_start_matches(['%', '*']).to_ascii_lowercase();
+    matches!(r.as_str(), "eax" | "ebx" | "ecx" | "edx" | "esi" | "edi" | "ebp" | "esp")
+        || r.starts_with('r') && r.ends_with('d') && r[1..r.len() - 1].chars().all(|c| c.is_ascii_digit())
 }
 
 fn is_byte_reg(r: &str) -> bool {
@@ -771,6 +779,11 @@ impl X86Text {
             "rdtscp" => matches!(reg, "rax" | "rdx" | "rcx"),
             "syscall" => matches!(reg, "rcx" | "r11"),
             "loop" | "loope" | "loopne" => reg == "rcx",
+            // A register exchanged with itself keeps its value (`xchg %ax,%ax` is `66 90`, a
+            // two-byte nop), unless the 32-bit form zero-extends it (`xchg %eax,%eax`, `87 c0`).
+            "xchg" if matches!(self.operands.as_slice(), [a @ X86Operand::Reg { dword: false, .. }, b] if a == b) => {
+                false
+            }
             "xchg" | "xadd" => any_reg,
             "cmpxchg" => dest || reg == "rax",
             "cmpxchg8b" | "cmpxchg16b" => matches!(reg, "rax" | "rdx"),
@@ -997,6 +1010,25 @@ pub fn a64_gpr(name: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A register exchanged with itself is not written (`66 90`, the two-byte nop GNU tools
+    /// print as `xchg %ax,%ax`, pads release builds' code), except the 32-bit form, which
+    /// zero-extends (what iced-x86 reports for the same bytes; found by
+    /// `provenance_text::tests::text_writes_agree_with_iced_on_real_code` on a release build).
+    #[test]
+    fn xchg_of_a_register_with_itself_writes_only_the_32_bit_form() {
+        let w = |t: &str, r: &str| X86Text::parse(t).and_then(|x| x.writes(r));
+        assert_eq!(w("xchg   %ax,%ax", "rax"), Some(false));
+        assert_eq!(w("xchg   %rax,%rax", "rax"), Some(false));
+        assert_eq!(w("xchg   %r13w,%r13w", "r13"), Some(false));
+        assert_eq!(w("xchg   ax,ax", "rax"), Some(false));
+        assert_eq!(w("xchg   %eax,%eax", "rax"), Some(true));
+        assert_eq!(w("xchg   %r13d,%r13d", "r13"), Some(true));
+        assert_eq!(w("xchg   %ax,%dx", "rax"), Some(true));
+        assert_eq!(w("xchg   %ax,%dx", "rdx"), Some(true));
+        assert_eq!(w("xchg   %ax,%dx", "rcx"), Some(false));
+        assert_eq!(w("xchg   %rax,(%rdi)", "rax"), Some(true));
+    }
 
     #[test]
     fn a64_text_reads_gdb_and_lldb_lines() {

@@ -268,12 +268,20 @@ fn timestamp_prefix(s: &str) -> usize {
     0
 }
 
-/// The rest of a line after a log collector's prefix: a journal / syslog prefix of a process
-/// (`Mar 04 11:02:31 host app[88121]: `, not the kernel's, which `kernel.rs` reads), then or
-/// alone a docker compose service prefix (`app-worker-1  | `, `app-worker-1  |` for an empty
-/// line). `None` when the line has neither.
 /// A bare `prog[pid]: rest` (`/usr/bin/vpp[20471]: received signal …`): `(prog[pid], rest)`.
+#[inline]
 pub fn bare_prog_prefix(l: &str) -> Option<(&str, &str)> {
+    // Every line comes here: the name's first byte (the line's) is checked inline before the
+    // substring search (`split_once` builds a searcher), which a local (`        x = 1`) or
+    // a frame line (`#3 …`) then never reaches. Same result: the name must start so below.
+    if !l.as_bytes().first().is_some_and(|c| *c == b'/' || c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    bare_prog_prefix_slow(l)
+}
+
+#[inline(never)]
+fn bare_prog_prefix_slow(l: &str) -> Option<(&str, &str)> {
     let (ident, rest) = l.split_once("]: ")?;
     let (name, pid) = ident.rsplit_once('[')?;
     if name.is_empty()
@@ -288,14 +296,25 @@ pub fn bare_prog_prefix(l: &str) -> Option<(&str, &str)> {
     Some((&l[..ident.len() + 1], rest))
 }
 
+/// The rest of a line after a log collector's prefix: a journal / syslog prefix of a process
+/// (`Mar 04 11:02:31 host app[88121]: `, not the kernel's, which `kernel.rs` reads), then or
+/// alone a docker compose service prefix (`app-worker-1  | `, `app-worker-1  |` for an empty
+/// line). `None` when the line has neither.
+#[inline]
 pub fn service_prefix_rest(l: &str) -> Option<&str> {
-    let b = l.as_bytes();
     // Every prefix read below starts with an ASCII letter or digit (a logcat date also with
     // `-`) or with the lead byte of Julia's box characters `│` and `└` (0xE2): a backtrace
-    // line (`#3 …`) or an indented local has none of these.
-    if !b.first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == 0xe2) {
+    // line (`#3 …`) or an indented local has none of these. Checked inline, so the common
+    // line costs no call.
+    if !l.as_bytes().first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == 0xe2) {
         return None;
     }
+    service_prefix_rest_slow(l)
+}
+
+#[inline(never)]
+fn service_prefix_rest_slow(l: &str) -> Option<&str> {
+    let b = l.as_bytes();
     let mut rest = l;
     let mut peeled = false;
     // Android logcat: `01-20 10:14:52.337  6230  6230 F DEBUG   : rest` (`-v threadtime`),
@@ -391,14 +410,22 @@ fn logcat_rest(l: &str) -> Option<&str> {
 /// Every line goes through this, so it is not two `str::find`s (each builds a substring
 /// searcher, two thirds of a whole run's instructions): both prompts hold `Type <` after
 /// dashes, and a `T` is rare in a backtrace; memchr finds the candidates.
+#[inline]
 pub fn pager_prompt(l: &str) -> Option<usize> {
-    const NEW: &str = "--Type <RET> for more, q to quit, c to continue without paging--";
-    const OLD: &str = "---Type <return> to continue, or q <return> to quit---";
-    let b = l.as_bytes();
-    // Most lines (locals) are shorter than either prompt.
-    if b.len() < OLD.len() {
+    // Most lines (locals) are shorter than either prompt: checked inline, no call.
+    if l.len() < PAGER_OLD.len() {
         return None;
     }
+    pager_prompt_in(l.as_bytes())
+}
+
+const PAGER_NEW: &str = "--Type <RET> for more, q to quit, c to continue without paging--";
+const PAGER_OLD: &str = "---Type <return> to continue, or q <return> to quit---";
+
+#[inline(never)]
+fn pager_prompt_in(b: &[u8]) -> Option<usize> {
+    const NEW: &str = PAGER_NEW;
+    const OLD: &str = PAGER_OLD;
     let mut old = None;
     for i in memchr::memchr_iter(b'T', b) {
         if i >= 2 && b[i - 2..].starts_with(NEW.as_bytes()) {

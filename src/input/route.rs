@@ -143,7 +143,9 @@ impl Builder {
                 return true;
             }
             if self.locals_active {
-                let t = l.trim_ascii();
+                // `bt full` indents locals by 8 spaces: skipped 8 at a time, then the rest
+                // as `trim_ascii` would (same result).
+                let t = l[clean::leading_spaces(l.as_bytes())..].trim_ascii();
                 if !t.is_empty() {
                     self.end_frame_cont(n);
                     self.push_local(t);

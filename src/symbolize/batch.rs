@@ -1437,6 +1437,7 @@ mod tests {
     #[test]
     fn agrees_with_the_addr2line_crate_on_the_test_binary() {
         let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        assert!(m.has_debug_info(), "{}", crate::symbolize::dwarf::tests::NO_OWN_DWARF);
         let qs = text_addresses(&m, 600);
         let ctx = m.new_context().unwrap().unwrap();
         let d = m.dwarf_for_one_pass().unwrap();
@@ -1470,6 +1471,7 @@ mod tests {
     #[test]
     fn line_programs_run_as_gimli_runs_them() {
         let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        assert!(m.has_debug_info(), "{}", crate::symbolize::dwarf::tests::NO_OWN_DWARF);
         let d = m.dwarf_for_one_pass().unwrap();
         let mut units = d.units();
         let mut n = 0;

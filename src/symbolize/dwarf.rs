@@ -1323,7 +1323,7 @@ impl SymbolSupplier for DwarfSymbols {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[inline(never)]
@@ -1331,12 +1331,19 @@ mod tests {
         std::hint::black_box(42)
     }
 
+    /// Why a test that reads this test binary's own DWARF fails under `cargo test --release`:
+    /// cargo strips debug info from a profile without `debug` (the release profile here), so
+    /// there is none to read (docs/testing.md, "Release builds").
+    pub(crate) const NO_OWN_DWARF: &str = "this test binary has no DWARF: cargo strips debug info from a profile \
+         without `debug` (`cargo test --release`); run `cargo test --lib`, or \
+         `CARGO_PROFILE_RELEASE_DEBUG=line-tables-only cargo test --release --lib` (docs/testing.md)";
+
     /// As addr2line's correctness test: symbolize a function of this very test binary.
     #[test]
     fn finds_a_function_in_the_test_binary() {
         let exe = std::env::current_exe().unwrap();
         let m = ElfModule::open(&exe, &[]).unwrap();
-        assert!(m.has_debug_info(), "test binaries are built with debug info");
+        assert!(m.has_debug_info(), "{NO_OWN_DWARF}");
         // Runtime address -> module vaddr via the PT_LOAD bias of this process.
         let f = a_function_to_find as *const () as u64;
         let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
@@ -1394,6 +1401,7 @@ mod tests {
             .map(|s| s.address())
             .expect("the symbol of a_function_to_find");
         let m = ElfModule::from_bytes(&exe, bytes.clone()).unwrap();
+        assert!(m.has_debug_info(), "{NO_OWN_DWARF}");
         let cfi = m.cfi();
         let ctx = m.new_context().unwrap().unwrap();
         let dwarf = m.dwarf_for_one_pass().unwrap();
@@ -1438,6 +1446,7 @@ mod tests {
     #[test]
     fn gdb_line_fast_path_matches_gimli_rows() {
         let m = ElfModule::open(&std::env::current_exe().unwrap(), &[]).unwrap();
+        assert!(m.has_debug_info(), "{NO_OWN_DWARF}");
         let d = m.dwarf_for_one_pass().unwrap();
         let mut units = d.units();
         let (mut compared, mut found) = (0, 0);
