@@ -1,6 +1,8 @@
 //! Stack unwinding from a core: walks each thread's stack with the CFI of the mapped
 //! modules (`.eh_frame`, via `.eh_frame_hdr` when present, else `.debug_frame`), falling
-//! back to the frame-pointer chain where no CFI covers a pc, and says why it stopped.
+//! back to the frame-pointer chain where no CFI covers a pc (and, for an x86-64 frame #0 whose
+//! frame pointer leads nowhere, to a return address at `[sp]` that follows a call
+//! instruction), and says why it stopped.
 //!
 //! Input: the thread's registers at frame #0 (by DWARF number), the modules mapped in
 //! the process with their load bias, and process memory. Output: one [`UnwoundFrame`] per
@@ -246,9 +248,15 @@ fn step(
         );
     }
     let Some(fp) = fp.filter(|&f| f != 0) else {
+        if let Some(s) = leaf_step(arch, cur, modules, mem, first) {
+            return (StepResult::Next(s), false);
+        }
         return (StepResult::Fail(format!("no CFI for pc 0x{:x} and no frame pointer", cur.pc)), false);
     };
     let (Some(saved_fp), Some(ra)) = (read_u64(mem, fp), read_u64(mem, fp.wrapping_add(8))) else {
+        if let Some(s) = leaf_step(arch, cur, modules, mem, first) {
+            return (StepResult::Next(s), false);
+        }
         return (StepResult::Fail(format!("Cannot access memory at address 0x{fp:x}")), false);
     };
     let mut regs = cur.regs.clone();
@@ -269,6 +277,53 @@ fn step(
         }),
         false,
     )
+}
+
+/// Frame #0 in code that no CFI covers, where the frame pointer leads nowhere (a leaf
+/// without unwind tables that uses rbp as a general register, such as musl's `strlen`): the
+/// return address is at `[sp]` when that word points just after a call instruction in a
+/// module's code. x86-64 only (an AArch64 leaf keeps it in the link register, which the
+/// frame-pointer step does not read either); tried only where the frame-pointer step failed.
+fn leaf_step(
+    arch: UnwindArch,
+    cur: &UnwoundFrame,
+    modules: &[MappedModule],
+    mem: &dyn MemorySource,
+    first: bool,
+) -> Option<Step> {
+    if !first || arch != UnwindArch::X86_64 {
+        return None;
+    }
+    let sp = cur.regs[arch.sp() as usize]?;
+    let ra = read_u64(mem, sp)?;
+    if !after_call(modules, ra) {
+        return None;
+    }
+    let cfa = sp.checked_add(8)?;
+    let mut regs = cur.regs.clone();
+    regs[arch.pc() as usize] = Some(ra);
+    regs[arch.sp() as usize] = Some(cfa);
+    Some(Step { regs, recovered: vec![arch.pc(), arch.sp()], cfa, method: UnwindMethod::ScanCall, caller_exact: false })
+}
+
+/// `ra` is in a module's code just after an x86-64 call: `call rel32` (e8), `call *%reg`
+/// (ff d0+r, with or without REX), `call *(%reg)` (ff 10+r), `call *disp8(%reg)` (ff 50+r),
+/// `call *disp32(%reg)` (ff 90+r) or `call *disp32(%rip)` (ff 15).
+fn after_call(modules: &[MappedModule], ra: u64) -> bool {
+    if !in_code(modules, ra) {
+        return false;
+    }
+    let Some(m) = module_for(modules, ra) else { return false };
+    let Some(start) = ra.checked_sub(7) else { return false };
+    let mut b = [0u8; 7];
+    if m.module.read_vaddr(start.wrapping_sub(m.bias), &mut b) != b.len() {
+        return false;
+    }
+    // b[6] is the byte at ra - 1, b[2] the byte at ra - 5.
+    b[2] == 0xe8
+        || b[5] == 0xff && (b[6] & 0xf8 == 0xd0 || b[6] & 0xf8 == 0x10 && b[6] & 7 != 4 && b[6] & 7 != 5)
+        || b[4] == 0xff && b[5] & 0xf8 == 0x50 && b[5] & 7 != 4
+        || b[1] == 0xff && (b[2] == 0x15 || b[2] & 0xf8 == 0x90 && b[2] & 7 != 4)
 }
 
 /// The CFI step; `None` when the module has no CFI for the address.
