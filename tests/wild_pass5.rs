@@ -266,7 +266,9 @@ PE\t00400000-00553000\tDeferred        syncsvc
     assert_eq!(st.disassembly[0].text.as_ref(), "movl\t0x0(%edi),%eax");
     assert!(r.rules.contains(&"null-dereference"), "{:?}", r.rules);
     // Look-alike: Wine's one-line notice alone is a message, not a crash of its own.
-    let r = read("wine: Unhandled page fault on read access to 00000000 at address 01fd9418 (thread 0031), starting debugger...\n");
+    let r = read(
+        "wine: Unhandled page fault on read access to 00000000 at address 01fd9418 (thread 0031), starting debugger...\n",
+    );
     assert!(unread(&r).is_empty());
     assert!(r.report.parsed.trace.stops.iter().all(|s| s.reason.signal.is_none()));
 }
