@@ -70,6 +70,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.contains("stack smashing detected")
         || t.contains("longjmp causes uninitialized stack frame")
         || t.contains("buffer overflow detected ***")
+        || t.contains("%n in writable segment")
     {
         return Some(MessageKind::StackSmashing);
     }
@@ -90,7 +91,11 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
     }
-    if t.contains("Assertion `") && t.ends_with("failed.") || t.contains("Assertion failed:") {
+    // libstdc++'s own checks (_GLIBCXX_ASSERTIONS) quote with `'`: `…/stl_vector.h:1142: …
+    // operator[](size_type) const [with …]: Assertion '__n < this->size()' failed.`
+    if (t.contains("Assertion `") || t.contains("Assertion '")) && t.ends_with("failed.")
+        || t.contains("Assertion failed:")
+    {
         return Some(MessageKind::Assertion);
     }
     if t.starts_with("GC error (probable corruption)") {
@@ -125,7 +130,7 @@ pub struct Assertion<'a> {
 /// (`Assertion failed: (x), function func, file file.c, line 5.`).
 pub fn parse_assertion(t: &str) -> Option<Assertion<'_>> {
     let t = t.trim();
-    if let Some(p) = t.find("Assertion `") {
+    if let Some(p) = t.find("Assertion `").or_else(|| t.find("Assertion '").filter(|_| t.ends_with("' failed."))) {
         let expr_and = &t[p + "Assertion `".len()..];
         let expr = expr_and.strip_suffix("' failed.").or_else(|| expr_and.rsplit_once("' failed").map(|(e, _)| e))?;
         let head = t[..p].trim_end().strip_suffix(':').unwrap_or(&t[..p]).trim_end();
@@ -219,6 +224,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::ExceptionWhat
     } else if text.starts_with("note: ") {
         MessageDetail::Note
+    } else if text.starts_with("panic: ") {
+        MessageDetail::GoPanic
     } else if text.starts_with("!!!") {
         MessageDetail::RuntimeAbortBanner
     } else if text.starts_with("Allocations:") {
@@ -240,6 +247,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
         MessageDetail::FortifyOverflow
+    } else if t.contains("%n in writable segment") {
+        MessageDetail::FortifyPercentN
     } else if t.contains("stack smashing") {
         MessageDetail::StackCanary
     } else if t.contains("double free or corruption") {

@@ -198,7 +198,10 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
             ),
             n if n.ends_with("__fortify_fail") => {
                 let m = arg("msg")?;
-                if !matches!(m.1, Some(MessageDetail::StackCanary | MessageDetail::FortifyOverflow)) {
+                if !matches!(
+                    m.1,
+                    Some(MessageDetail::StackCanary | MessageDetail::FortifyOverflow | MessageDetail::FortifyPercentN)
+                ) {
                     return None;
                 }
                 (MessageKind::StackSmashing, Some(m))
@@ -232,6 +235,10 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
         (MessageKind::StackSmashing, c) if longjmp => format!(
             "longjmp to a stack frame that no longer exists{}: the jmp_buf was filled by setjmp in a function that has since returned (or it was overwritten); glibc's _FORTIFY_SOURCE check in __longjmp_chk stopped it{quoted}",
             c.map(|c| format!(", in a call from {}", c.location())).unwrap_or_default()
+        ),
+        (MessageKind::StackSmashing, c) if detail == Some(MessageDetail::FortifyPercentN) => format!(
+            "format string with %n in writable memory{}: glibc's _FORTIFY_SOURCE printf refused it (a format string built at run time or taken from input: a format-string bug, pass the text as an argument to a constant \"%s\" instead){quoted}",
+            c.map(|c| format!(" in a printf call from {}", c.location())).unwrap_or_default()
         ),
         (MessageKind::StackSmashing, c) if fortify => format!(
             "buffer overflow detected by a fortified libc call{}: a string or memory function (…_chk) was asked to write past the end of its destination{quoted}",
