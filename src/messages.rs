@@ -349,6 +349,11 @@ pub fn julia_error(d: &str) -> crate::model::JuliaErrorText {
 /// The typed parts of a message line, as the model keeps them (filled at input time).
 pub fn typed(m: &mut crate::model::Message) {
     m.kind = classify(&m.text);
+    if m.kind == Some(MessageKind::HeapCorruption)
+        && let Some(start) = glued_glibc_message(&m.text)
+    {
+        m.text = m.text[start..].into();
+    }
     m.detail = detail(&m.text);
     m.fault = fault_report(&m.text);
     m.what = if m.detail == Some(MessageDetail::ExceptionWhat) { what_text(&m.text).map(Into::into) } else { None };
@@ -366,6 +371,29 @@ pub fn typed(m: &mut crate::model::Message) {
     });
     m.thrown = thrown_type(&m.text).map(Into::into);
     m.pointer = if m.detail == Some(MessageDetail::InvalidFree) { freed_pointer(&m.text) } else { None };
+}
+
+/// Where glibc's malloc message starts in a line whose beginning is the program's own output
+/// without its newline (`ZZZZ…ZZZmunmap_chunk(): invalid pointer`: stdout flushed by the
+/// abort, glibc's message written right after it); `None` when the line is the message.
+fn glued_glibc_message(t: &str) -> Option<usize> {
+    const STARTS: &[&str] = &[
+        "munmap_chunk(): ",
+        "malloc(): ",
+        "free(): ",
+        "realloc(): ",
+        "malloc_consolidate(): ",
+        "tcache_thread_shutdown(): ",
+        "double free or corruption",
+        "corrupted size vs. prev_size",
+        "corrupted double-linked list",
+    ];
+    if t.contains("*** Error in `") {
+        return None;
+    }
+    let start = STARTS.iter().filter_map(|p| t.find(p)).min()?;
+    let before = t[..start].chars().next_back()?;
+    (!before.is_whitespace() && before != ':' && before != '(' && before != '`' && before != '\'').then_some(start)
 }
 
 /// The last `0x…` word of an invalid-free message: the pointer passed to free.

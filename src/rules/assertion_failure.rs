@@ -42,7 +42,17 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
+/// libstdc++'s own precondition check (`_GLIBCXX_ASSERTIONS`): `std::__glibcxx_assert_fail`,
+/// printed by gdb with its parameter types when the library has no debug info.
+fn is_glibcxx_assert_frame(name: &str) -> bool {
+    let n = name.split_once('(').map_or(name, |(n, _)| n);
+    matches!(n, "std::__glibcxx_assert_fail" | "__glibcxx_assert_fail")
+}
+
 fn is_assert_frame(name: &str) -> bool {
+    if is_glibcxx_assert_frame(name) {
+        return true;
+    }
     let n = name.trim_start_matches("__GI_");
     matches!(
         n,
@@ -88,9 +98,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let culprit = cx.named_culprit(stop).map(|(_, f)| f);
-        let mut text = match &expr {
-            Some(e) => format!("assertion `{e}` failed"),
-            None => "assertion failed".to_string(),
+        let library = assert_frame.is_some_and(|f| is_glibcxx_assert_frame(f.function_name()));
+        let mut text = match (&expr, library) {
+            (Some(e), _) => format!("assertion `{e}` failed"),
+            (None, true) => "libstdc++'s precondition check (_GLIBCXX_ASSERTIONS) failed".to_string(),
+            (None, false) => "assertion failed".to_string(),
         };
         let func = function.clone().or_else(|| culprit.map(|c| c.function_name().to_string()));
         if let Some(fun) = &func {

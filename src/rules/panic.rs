@@ -75,7 +75,10 @@ fn go_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
         return None;
     }
     let m = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::GoPanic))?;
-    let th = stop.crashed_thread();
+    // The runtime's report follows the line: the goroutine that panicked. A `panic: ` line
+    // without one is some program's own output.
+    let th = stop.crashed_thread().filter(|t| t.id.starts_with("goroutine "));
+    th?;
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let mut msg = match th {
         Some(t) => format!("goroutine {} panicked", t.id.trim_start_matches("goroutine ")),
