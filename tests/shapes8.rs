@@ -195,3 +195,28 @@ fn quiet_new_shapes() {
     assert_eq!(read("sigfpe-intmin.gdb.txt").culprit.as_deref(), Some("average"));
     assert_eq!(read("sigill-cpu-feature.lldb.txt").culprit.as_deref(), Some("release_tiles"));
 }
+
+/// gccgo's runtime (libgo) follows the C ABI and keeps g in thread-local storage: r14 is an
+/// ordinary register there, whatever it holds. (A core of gccgo-nil raised pinned-register on
+/// libgo's own `runtime.*` frames.)
+#[test]
+fn gccgo_keeps_no_g_in_r14() {
+    // gccgo-nil's transcript with r14 = 0 and a `runtime.main` frame below main.main (what
+    // makes a Go runtime present): libgo is mapped, so r14 is not checked.
+    let t = text("gccgo-nil.gdb.txt")
+        .replace("r14            0x7ffff7de1a40      140737351916096", "r14            0x0                 0")
+        .replace(
+            "#1  0x00005555555587d6 in main.main () at src/gccgo-nil.go:25\n(gdb) info registers",
+            "#1  0x00005555555587d6 in main.main () at src/gccgo-nil.go:25\n\
+             #2  0x00007ffff6f2b1c0 in runtime.main () from /usr/lib/x86_64-linux-gnu/libgo.so.21\n\
+             (gdb) info registers",
+        );
+    assert_ne!(t, text("gccgo-nil.gdb.txt"));
+    let r = read_text(&t);
+    assert!(!r.rules.contains(&"pinned-register"), "{:?}", r.messages);
+    assert!(r.rules.contains(&"null-dereference"));
+    // Look-alike: the same without libgo anywhere (a gc-compiled Go program, whose ABIInternal
+    // functions keep g in r14): r14 = 0 is not a g.
+    let gc = t.replace("libgo.so", "libother.so");
+    assert!(read_text(&gc).rules.contains(&"pinned-register"), "{:?}", read_text(&gc).messages);
+}

@@ -10,7 +10,7 @@
 #                                            skipped), the same programs run by lldb (see
 #                                            lldb_one and a64_lldb_one below).
 #
-# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
+# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gccgo (gccgo-nil), gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
 # aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
 # attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
@@ -365,7 +365,7 @@ no_core() {
     case $1 in
     asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
     # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
-    go-stack-exceeded | go-deadlock) return 0 ;;
+    go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil) return 0 ;;
     *) return 1 ;;
     esac
 }

@@ -21,7 +21,10 @@ code that runs them:
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
 - glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
   `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
-  ***` (`__chk_fail`, which says it even in a core, where there is no stderr);
+  ***` (`__chk_fail`, which says it even in a core, where there is no stderr), and fortified
+  printf's `*** %n in writable segment detected ***` (a format string with `%n` in writable
+  memory: one built at run time or taken from input, a format-string bug; glibc reports it
+  through `__libc_fatal`, so a core, without stderr, does not show it);
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …, or a static helper inlined into one, such as

@@ -17,6 +17,13 @@ on the crashed thread (`core::panicking::panic_fmt`, `std::panicking::rust_panic
 while panicking, a panic in a function that cannot unwind), to SIGILL from an abort intrinsic,
 and to a process that exited with status 101 after the panic unwound out of `main`.
 
+A Go panic nothing recovered is reported the same way: the runtime's `panic: …` line
+(`panic: assignment to entry in nil map`, `panic: runtime error: index out of range [5] with
+length 3`) followed by the goroutine that panicked (`goroutine 1 [running]:`), which names
+the culprit. Not a panic that a fault caused (`[signal SIGSEGV: …]` follows the line): that
+stop is a signal, read by the fault's rules; not a `panic: ` line without a goroutine after it
+(a program's own output).
+
 The finding quotes the panic location and payload and names the culprit: the first frame
 outside `core::`/`std::`/`alloc::` (so `rust_panic::Config::port`, not the inlined
 `Result::unwrap` that called `unwrap_failed`).
