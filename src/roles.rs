@@ -757,6 +757,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn clone_parts_keep_their_functions_role() {
+        assert_eq!(clone_base("__assert_fail_base.cold"), "__assert_fail_base");
+        assert_eq!(clone_base("malloc_printerr.constprop.0"), "malloc_printerr");
+        assert_eq!(clone_base("_int_free.isra.0.cold"), "_int_free");
+        // Not a clone suffix: kept whole.
+        assert_eq!(clone_base("std::vector<int>::at"), "std::vector<int>::at");
+        assert_eq!(clone_base("main.(*Index).add"), "main.(*Index).add");
+        assert_eq!(clone_base(".cold"), ".cold");
+    }
+
+    #[test]
     fn culprit_skips_abort_machinery() {
         let t = "\
 Program received signal SIGABRT, Aborted.

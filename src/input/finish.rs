@@ -652,3 +652,20 @@ mod brace_depth_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod fn_args_tests {
+    use super::fn_args;
+
+    #[test]
+    fn gdb_and_lldb_function_pointer_arguments() {
+        // lldb 14 (crashers/jit-null.lldb.txt) and gdb 13.
+        let l = fn_args("main=(jit-null`main at jit-null.c:9:1), argc=1, argv=0x00007fffffffed88");
+        assert_eq!(l.len(), 1);
+        assert_eq!((&*l[0].0, &*l[0].1), ("main", "main"));
+        let g = fn_args("main=main@entry=0x555555555139 <main>, argc=argc@entry=1, argv=0x7fffffffe4a8");
+        assert_eq!(g.iter().map(|(a, f)| (&**a, &**f)).collect::<Vec<_>>(), [("main", "main")]);
+        // Not a function: an offset into one, a string, a data pointer without a symbol.
+        assert!(fn_args("p=0x401136 <table+16>, s=0x4020 \"text\", q=0x7ffff7fbf000").is_empty());
+    }
+}

@@ -161,9 +161,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // A Go thread's or goroutine's outermost function: what an unwinder finds past it
             // is not a frame (a sysmon thread "called" by `runtime.execute`).
             let entry = th.frames.iter().position(|f| {
-                f.function.as_deref().map(|n| n.trim_end_matches(".abi0")).is_some_and(|n| {
-                    matches!(n, "runtime.mstart" | "runtime.goexit" | "runtime.rt0_go")
-                })
+                f.function
+                    .as_deref()
+                    .map(|n| n.trim_end_matches(".abi0"))
+                    .is_some_and(|n| matches!(n, "runtime.mstart" | "runtime.goexit" | "runtime.rt0_go"))
             });
             for (&n, regs) in &th.registers {
                 let Some(pos) = th.frames.iter().position(|f| f.index == n) else { continue };
