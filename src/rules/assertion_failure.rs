@@ -14,11 +14,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 C assertion: the message on stderr (glibc's ``prog: file.c:9: func: Assertion `expr' failed.``,
 also printed by LLVM and by Julia debug builds; musl's `Assertion failed: expr (file: func:
 line)`; macOS's `Assertion failed: (expr), function func, file f.c, line 9.`; libstdc++'s own
-precondition checks under `_GLIBCXX_ASSERTIONS`, quoted with `'`: ``…/stl_vector.h:1142: …
-operator[](size_type) const [with …]: Assertion '__n < this->size()' failed.``), or, without
-stderr, an `__assert_fail` / `__assert_fail_base` / `__assert_rtn` frame, whose arguments give
-the expression, file, line and function (libstdc++'s `std::__glibcxx_assert_fail` frame alone
-says that a library precondition failed, in a call from the culprit). The finding quotes the expression with its source
+precondition checks under `_GLIBCXX_ASSERTIONS`, which quote with a straight quote:
+`Assertion '__n < this->size()' failed.`), or, without stderr, an `__assert_fail` /
+`__assert_fail_base` / `__assert_rtn` frame, whose arguments give the expression, file, line
+and function. A `std::__glibcxx_assert_fail` frame alone says that a library precondition
+failed, in a call from the culprit. The finding quotes the expression with its source
 location and names the culprit frame (the first frame outside libc).
 
 **Why it matters** The program checked an invariant and found it false. The expression and
