@@ -143,11 +143,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             let mut checked: Vec<usize> = Vec::new();
             for (&n, regs) in &th.registers {
                 let Some(pos) = th.frames.iter().position(|f| f.index == n) else { continue };
-                let (_, phys) = julia::inline_chain(th, pos);
+                let (first, phys) = julia::inline_chain(th, pos);
                 if checked.contains(&phys) {
                     continue;
                 }
                 checked.push(phys);
+                // Julia's pgcstack is an argument (swiftself): the convention fixes r13 at the
+                // function's entry, not at its call sites. In a frame that called another
+                // function, r13 is whatever the frame keeps there across the call (LLVM spills
+                // pgcstack and reuses r13, e.g. for a try block's jmp_buf or for array data), and
+                // the callee, if it takes pgcstack, is checked in its own frame. So pgcstack is
+                // checked only in a frame that was interrupted: the innermost one, or one a
+                // signal handler interrupted (its registers come from the signal context).
+                // (Go's g and GHC's BaseReg stay pinned across calls and are checked everywhere.)
+                let interrupted = first == 0 || th.frames[first - 1].signal_handler;
                 // The real function at pc: the ELF symbol (`info symbol $pc`) when gdb was asked,
                 // else the outermost frame of the inline chain.
                 let fname = julia::physical_name(cx.trace, stop, th, pos);
@@ -155,7 +164,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 for p in runtime::pinned_registers(conv, arch) {
                     let f = Site { cx, si, stop, th, pos, phys, fname, regs, p, layout: layout.as_ref() };
                     let finding = match p.check {
-                        Plausibility::JuliaPgcstack if julia_present => f.pgcstack(),
+                        Plausibility::JuliaPgcstack if julia_present && interrupted => f.pgcstack(),
                         Plausibility::JuliaPgcstack => None,
                         // A Go assembly function (gdb names it without the `.abi0` of its
                         // ELF symbol, but its source is a `.s` file) keeps no g in r14.
@@ -197,6 +206,11 @@ struct TaskCheck {
     problems: Vec<(String, Option<Span>)>,
     /// Facts that held.
     facts: Vec<(String, Option<Span>)>,
+    /// The value is the pgcstack of a live task (a Task header, and the task is current on
+    /// its ptls) that belongs to another thread.
+    other_thread: bool,
+    /// How many of the live-task facts (header, current_task) held.
+    live: u8,
 }
 
 /// A word of an `x/4gx` dump that fails its check.
@@ -383,6 +397,57 @@ impl<'c, 'a> Site<'c, 'a> {
             return Usage::NotTaken;
         }
         Usage::Unknown
+    }
+
+    /// Whether the register at pc is provably still the value the function was called with:
+    /// pc is the function's entry, or the code from the entry to pc (the machine code of a
+    /// core or `--exe`, else a listing in the transcript that starts at the entry) is
+    /// straight-line and never writes the register. A pinned argument such as pgcstack is
+    /// fixed only at the entry: after it the function may spill it and reuse the register
+    /// (julia_etc_couple_4561 keeps a try block's jmp_buf, then array data, in r13).
+    fn incoming(&self) -> bool {
+        let arch = self.cx.trace.arch;
+        let Some(pc) = self.frame().pc.map(|a| a.0).or_else(|| self.regs.get(arch.pc_register())) else {
+            return false;
+        };
+        let sym = julia::elf_symbol_any(self.cx.trace, self.stop, self.th, self.pos);
+        if sym.is_some_and(|(_, off)| off == 0) {
+            return true;
+        }
+        if arch == Arch::X86_64
+            && let Some((_, _, code)) =
+                crate::provenance::code_before::<crate::provenance::X86>(self.cx.trace, self.th, self.pos == 0, pc)
+        {
+            return crate::provenance::straight_unwritten(&code, self.p.register);
+        }
+        let start = sym.map(|(_, off)| pc.wrapping_sub(off));
+        let at_entry = |i: &Instruction| match start {
+            Some(s) => i.address.0 == s,
+            None => i.location.as_ref().and_then(|l| l.offset()) == Some(0),
+        };
+        if start == Some(pc) {
+            return true;
+        }
+        self.cx.listings_with(self.stop, pc).into_iter().any(|l| {
+            let Some(k) = l.iter().position(at_entry) else { return false };
+            if l[k].address.0 == pc {
+                return true;
+            }
+            let before: Vec<&Instruction> = l[k..].iter().take_while(|i| i.address.0 < pc).collect();
+            // Contiguous up to pc (the listing reaches it), no branch, no write.
+            l[k..].iter().any(|i| i.address.0 == pc)
+                && before.iter().all(|i| {
+                    let flows = match arch {
+                        Arch::X86_64 => {
+                            insn::X86Text::parse(&i.text).is_some_and(|x| !x.mnemonic.starts_with('j') && !x.is_ret())
+                        }
+                        Arch::Aarch64 => insn::A64Text::parse(&i.text).is_some_and(|a| !a.is_jump() && !a.is_ret()),
+                        _ => false,
+                    };
+                    let push = insn::X86Text::parse(&i.text).is_some_and(|x| x.mnemonic.starts_with("push"));
+                    flows && (push || insn::reg_use(&i.text, self.p.register) != Some(RegUse::Write))
+                })
+        })
     }
 
     /// Position of the caller frame: the real frame after this one's inline chain, itself
@@ -592,6 +657,7 @@ impl<'c, 'a> Site<'c, 'a> {
         if let Usage::WrittenFirst | Usage::NotTaken | Usage::Reassigned = usage {
             return None;
         }
+        let incoming = self.incoming();
         let class = self.classify(v);
         let region = self.region_problem(v, &class);
         let equal = self.equal_argument(v);
@@ -614,12 +680,21 @@ impl<'c, 'a> Site<'c, 'a> {
             if !tc.facts.is_empty() {
                 return Some(self.valid_pgcstack(v, &tc, &usage));
             }
+            if !incoming {
+                return None;
+            }
             // Only a coincidence with an argument register is left; with a dump that passes it
             // is a real pgcstack that also went out as an argument.
             if equal.is_none() || dumped {
                 return None;
             }
             heuristic = true;
+        }
+        // Past the entry, unless the code shows the register unchanged since, it may hold the
+        // function's own data: only a live task's pgcstack that belongs to another thread (no
+        // reuse makes one of those) is still wrong there.
+        if !incoming && !tc.other_thread {
+            return None;
         }
         if bad.is_empty() && region.is_none() && !tc.problems.is_empty() && self.layout.is_some_and(|l| !l.verified) {
             // Only an assumed (unverified) layout says no.
@@ -792,6 +867,7 @@ impl<'c, 'a> Site<'c, 'a> {
             && let Some((h, span)) = self.word(task.wrapping_sub(8))
         {
             if h & !0xf == tag << 4 {
+                tc.live += 1;
                 tc.facts.push((
                     format!("[{reg}-{back}] = {h:#x}: the header of a Task (jl_task_tag {tag} << 4 = {:#x}) at {reg} - {} = {task:#x}", tag << 4, l.task_gcstack),
                     nz(span),
@@ -809,6 +885,7 @@ impl<'c, 'a> Site<'c, 'a> {
             && let Some((ct, span)) = self.word(ptls.wrapping_add(ct_off))
         {
             if ct == task {
+                tc.live += 1;
                 tc.facts.push((format!("ptls = {ptls:#x} and ptls->current_task = {ct:#x} = {reg} - {}: the task is current on its thread", l.task_gcstack), nz(span)));
             } else {
                 tc.problems.push((
@@ -834,6 +911,7 @@ impl<'c, 'a> Site<'c, 'a> {
                     .find(|t| t.handle.map(|a| a.0) == Some(sid))
                     .map(|t| format!("thread {} (Thread {sid:#x})", t.id))
                     .unwrap_or_else(|| format!("Thread {sid:#x}"));
+                tc.other_thread = tc.live == 2;
                 tc.problems.push((
                     format!("ptls->system_id = {sid:#x}{tid_text}: the task belongs to {other}, not to thread {} (Thread {me:#x}); {reg} is another thread's pgcstack", self.th.id),
                     nz(span),
