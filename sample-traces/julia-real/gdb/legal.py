@@ -266,9 +266,16 @@ bps = {}
 for a in list(walk_at) + sorted(entry_at):
     bps[a] = gdb.Breakpoint("*%#x" % a, internal=True)
 
+# Walks of the Julia body are exclusive (no other stop interrupts them: every instruction of
+# it is visited); a walk of anything else ends where a callee still to be visited is entered,
+# and that stop is taken next.
+EXCLUSIVE = ("julia_etc_couple_",)
+pending = False
 while count < LIMIT and bps:
-    begin("continue")
-    execute("continue")
+    if not pending:
+        begin("continue")
+        execute("continue")
+    pending = False
     if not gdb.selected_inferior().pid:
         break
     pc = int(gdb.parse_and_eval("$pc"))
@@ -279,12 +286,15 @@ while count < LIMIT and bps:
     thread = gdb.selected_thread().num
     if pc in walk_at:
         if hits[pc] in walk_at[pc]:
-            # No other stop inside the walk: nexti steps over whole calls.
-            for b in bps.values():
+            exclusive = name.startswith(EXCLUSIVE)
+            for b in bps.values() if exclusive else [bps[pc]]:
                 b.enabled = False
             walk(name, pc, size, "t%d-call%d" % (thread, hits[pc]))
             for b in bps.values():
                 b.enabled = True
+            if gdb.selected_inferior().pid:
+                now = int(gdb.parse_and_eval("$pc"))
+                pending = now in bps and now != pc
         if hits[pc] >= max(walk_at[pc]):
             bps[pc].delete()
             del bps[pc]
