@@ -80,7 +80,13 @@ needs no mappings, so the same evidence is an error from gdb, lldb or AArch64 al
 (ABI0) functions (an ELF symbol ending in `.abi0`, or a source file ending in `.s`) keep no g
 and are not checked; the `g0`/`gsignal` stacks make the Go check heuristic. In frames above #0
 only callee-saved registers are meaningful, so the argument-register comparison is made in
-frame #0 only. Swift's r13 (self) may hold anything and is never checked."#,
+frame #0 only. Julia's pgcstack is an argument (`swiftself`), fixed at the function's entry
+only: LLVM copies it out and reuses r13 (a try block's jmp_buf, array data). So pgcstack is
+checked only in the interrupted frame (the innermost, or one a signal handler interrupted), and
+there only where r13 is provably still the incoming value (pc at the entry, or straight-line
+code from the entry that never writes r13, from the machine code or a listing that starts at
+the entry); elsewhere only a live task's pgcstack of another thread is flagged
+(docs/julia.md, "Legal states"). Swift's r13 (self) may hold anything and is never checked."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
