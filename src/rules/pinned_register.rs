@@ -85,7 +85,8 @@ only: LLVM copies it out and reuses r13 (a try block's jmp_buf, array data). So 
 checked only in the interrupted frame (the innermost, or one a signal handler interrupted), and
 there only where r13 is provably still the incoming value (pc at the entry, or straight-line
 code from the entry that never writes r13, from the machine code or a listing that starts at
-the entry); elsewhere only a live task's pgcstack of another thread is flagged
+the entry); elsewhere only a live task's pgcstack of another thread, or a kernel-reported
+fault on the word loaded from `[r13+k]` (the prologue's ptls/safepoint chain), is flagged
 (docs/julia.md, "Legal states"). Swift's r13 (self) may hold anything and is never checked."#,
 };
 
@@ -699,7 +700,10 @@ impl<'c, 'a> Site<'c, 'a> {
         // Past the entry, unless the code shows the register unchanged since, it may hold the
         // function's own data: only a live task's pgcstack that belongs to another thread (no
         // reuse makes one of those) is still wrong there.
-        if !incoming && !tc.other_thread {
+        // A kernel-reported fault (si_code > 0) on the word loaded from [r13+k] (the prologue's
+        // ptls/safepoint chain) shows r13 used as the pgcstack at the crash itself.
+        let kernel_fault = self.stop.reason.si_code.is_some_and(|c| c > 0) && self.stop.reason.address.is_some();
+        if !incoming && !tc.other_thread && !(chain.is_some() && kernel_fault) {
             return None;
         }
         if bad.is_empty() && region.is_none() && !tc.problems.is_empty() && self.layout.is_some_and(|l| !l.verified) {
