@@ -316,6 +316,22 @@ pub fn read_then_reassigned(code: &[Decoded], reg: &str) -> bool {
     false
 }
 
+/// Whether the code of a function from its entry up to its pc (`code`, in address order) is
+/// straight-line (no branch or return before pc, so every instruction ran and no other path
+/// leads to pc from the entry) and never writes `reg` (a `push` saves it and is no write): at
+/// pc the register still holds the value the function was called with. An empty `code` (pc
+/// at the entry) holds it trivially.
+pub fn straight_unwritten(code: &[Decoded], reg: &str) -> bool {
+    use iced_x86::FlowControl;
+    let Some(r) = gpr(reg) else { return false };
+    let mut info = InstructionInfoFactory::new();
+    code.iter().all(|d| {
+        let i = &d.insn;
+        matches!(i.flow_control(), FlowControl::Next | FlowControl::Call | FlowControl::IndirectCall)
+            && (i.mnemonic() == iced_x86::Mnemonic::Push || !writes(&mut info, i, r))
+    })
+}
+
 /// What a called function does to a callee-saved register.
 pub enum CalleeEffect {
     /// Writes it without saving it first.

@@ -72,7 +72,7 @@ grep -q '"julia": "1.13.1"' "$unpacked/ace_jax_coupling/_lib/build_info.json" ||
 build=$cache/build
 mkdir -p "$build"
 gcc -c src/tramp.S -o "$build/tramp.o"
-gcc -O0 -g -pthread src/harness.c "$build/tramp.o" -ldl -o "$build/harness"
+gcc -O0 -g -pthread src/harness.c src/more.c "$build/tramp.o" -ldl -o "$build/harness"
 
 run_env=(env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C)
 
@@ -80,6 +80,7 @@ run_env=(env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C)
 declare -A mode=(
     [sizes-fault]=sizes [entry-break]=entry [thunk-r13]=thunk [r13-zero]=r13-zero
     [r13-stale]=r13-stale [gc-corrupt]=gc-corrupt
+    [shape-unmapped]=shape-unmapped [shape-nroots]=shape-nroots [shape-overflow]=shape-overflow
 )
 # Expected facts, checked against each fresh transcript.
 declare -A expect=(
@@ -89,8 +90,15 @@ declare -A expect=(
     [r13-zero]='received signal SIGSEGV|julia_etc_couple_4561 + |in call_with_r13 ()|si_addr = 0x0|mov    0x0(%r13),%rax'
     [r13-stale]='received signal SIGSEGV|in julia_print_4678 ()|in worker (arg=|si_addr = 0x10'
     [gc-corrupt]='received signal SIGSEGV|gc_mark_outrefs|0x414141414141414|in main (argc='
+    [shape-unmapped]='received signal SIGSEGV|julia_etc_couple_4561 + 85 in section|(unmapped)|Cannot access memory at address'
+    [shape-nroots]='received signal SIGSEGV|gc_mark_stack + |with nroots word 0x505050505050504'
+    [shape-overflow]='received signal SIGSEGV|in burn (depth=|in couple_mn ('
 )
-all=(sizes-fault entry-break thunk-r13 r13-zero r13-stale gc-corrupt banner sigstate)
+all=(sizes-fault entry-break thunk-r13 r13-zero r13-stale gc-corrupt banner sigstate shape-unmapped shape-nroots
+     shape-overflow)
+# `legal` (not in the default list: hundreds of transcripts) stops the harness's legal mode at
+# many points with gdb/legal.py and writes OUT/legal/<state>.gdb.txt; LEGAL_* variables (see
+# gdb/legal.py) choose how many.
 if (($#)); then cases=("$@"); else cases=("${all[@]}"); fi
 
 status=0
@@ -106,6 +114,19 @@ check() { # file needle...
 for c in "${cases[@]}"; do
     start=$SECONDS
     case $c in
+    legal)
+        f=$out/legal.stream
+        rm -rf "$out/legal"
+        "${run_env[@]}" LEGAL_STRIDE="${LEGAL_STRIDE:-1}" LEGAL_MAX="${LEGAL_MAX:-4000}" LEGAL_TWIN="${LEGAL_TWIN:-7}" \
+            LEGAL_ENTRIES="${LEGAL_ENTRIES:-0}" LEGAL_LIMIT="${LEGAL_LIMIT:-1000000}" \
+            gdb -q -batch -nx -x gdb/legal.py --args "$build/harness" "$libdir" legal >"$f" 2>&1 </dev/null || true
+        sed -i "s|$cache|\$JULIA_REAL_CACHE|g" "$f"
+        n=$(python3 gdb/split-states.py "$f" "$out/legal")
+        rm -f "$f"
+        [[ $n -gt 0 ]] || { echo "  CHECK FAILED: no legal states recorded" >&2; status=1; }
+        printf '%-26s %7d states  %3ds\n' "legal/" "$n" $((SECONDS - start))
+        continue
+        ;;
     banner | sigstate)
         # No gdb: the runtime's own SIGSEGV handler (banner) or the handler census (sigstate).
         f=$out/$c.txt
@@ -121,6 +142,7 @@ for c in "${cases[@]}"; do
         [[ -n ${mode[$c]:-} ]] || { echo "regenerate.sh: unknown case $c" >&2; exit 2; }
         f=$out/$c.gdb.txt
         cmd=(-x "gdb/$c.gdb")
+        [[ $c == shape-* ]] && cmd=(-x gdb/shape.gdb)
         if [[ -n ${JULIA_REAL_CORES:-} && $c != entry-break ]]; then
             mkdir -p "$JULIA_REAL_CORES"
             cmd+=(-ex "generate-core-file $JULIA_REAL_CORES/$c.core")
@@ -130,7 +152,7 @@ for c in "${cases[@]}"; do
         IFS='|' read -r -a needles <<<"${expect[$c]}"
         check "$f" "${needles[@]}"
         if grep -nE '^(No symbol table|No frame selected|No symbol ".*" in current context)|Error in sourced command file' "$f" >&2; then
-            [[ $c == r13-zero ]] && tail -1 "$f" | grep -q 'Cannot access memory at address 0x0' ||
+            [[ $c == r13-zero || $c == shape-* ]] && tail -1 "$f" | grep -q 'Cannot access memory at address 0x' ||
                 { echo "  CHECK FAILED: $f has unexpected gdb errors (above)" >&2; status=1; }
         fi
         ;;

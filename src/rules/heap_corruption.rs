@@ -406,10 +406,23 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
             return None;
         }
         let gc = top[p];
+        // The real function at pc (`info symbol $pc`, or the core's ELF symbols) when gdb's
+        // debug-info name is not it (a shifted DWARF, docs/julia.md).
+        let real = julia::elf_symbol_any(cx.trace, stop, th, 0).map(|(n, _)| n).filter(|n| *n != f0.function_name());
+        let at = match real {
+            Some(n) => format!("{n} (bt: {})", f0.function_name()),
+            None => f0.function_name().to_string(),
+        };
+        // gc_mark_stack walks a task's GC frames (jl_gcframe_t: nroots, prev, roots): a fault
+        // there is a bad GC frame, not an object's header.
+        let what = if real.unwrap_or(f0.function_name()).starts_with("gc_mark_stack") {
+            "probable corrupt GC frame: a jl_gcframe_t on the task's GC stack (pushed by compiled code or JL_GC_PUSH) with a garbage nroots, prev or root"
+        } else {
+            "probable heap corruption, an object with a garbage type tag"
+        };
         let mut m = format!(
-            "crash ({}) in {} while Julia's GC was marking ({}): probable heap corruption, an object with a garbage type tag",
+            "crash ({}) in {at} while Julia's GC was marking ({}): {what}",
             r.signal.as_deref().unwrap_or("SIGSEGV"),
-            f0.function_name(),
             gc.function_name()
         );
         if let Some(c) = culprit {
@@ -463,6 +476,10 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
                     Some(span),
                 )
                 .step(format!("rr: watch -l *(long *){addr:#x}, then reverse-continue to the write that overwrote this header"));
+        }
+        if f.message.contains("corrupt GC frame") {
+            f = f.step("walk the GC frames of the task: p *((jl_task_t *)ijl_get_current_task())->gcstack, then follow ->prev; nroots >> 2 is the root count (bit 0: roots are indirect), a count above a few hundred or a prev outside the stack is the bad frame")
+                .step("rr record, then watch -l the bad frame's nroots word and reverse-continue to the code that pushed it (a JL_GC_PUSH in C, or a hand-built frame)");
         }
         f = f
             .step("find the object being marked (a register or gc_mark_outrefs's new_obj) and x/2gx OBJ - 8: its header (type tag, low bits = GC mark bits)")
