@@ -136,6 +136,16 @@ pub fn decode_function(trace: &Trace, start: u64, max: usize) -> Option<Vec<Deco
     None
 }
 
+/// [`crate::provenance::straight_unwritten`] for AArch64: from the entry to pc no branch but
+/// calls (`bl`, `blr`: the callee returns to the next instruction) and no write of `reg`.
+pub fn straight_unwritten(code: &[Decoded], reg: &str) -> bool {
+    let Some(r) = gpr(reg) else { return false };
+    code.iter().all(|d| {
+        let jump = crate::insn::A64Text::parse(&d.text).is_none_or(|a| a.is_jump());
+        !jump && !writes(&d.insn, r)
+    })
+}
+
 /// The register number for a gdb register name: `x0`–`x30`, `w0`–`w30` (the same register),
 /// `fp` (x29), `lr` (x30), `sp`.
 pub fn gpr(name: &str) -> Option<u16> {

@@ -455,6 +455,12 @@ impl<'c, 'a> Site<'c, 'a> {
         {
             return crate::provenance::straight_unwritten(&code, self.p.register);
         }
+        if arch == Arch::Aarch64
+            && let Some((_, _, code)) =
+                crate::provenance::code_before::<crate::provenance_a64::A64>(self.cx.trace, self.th, self.pos == 0, pc)
+        {
+            return crate::provenance_a64::straight_unwritten(&code, self.p.register);
+        }
         let start = sym.map(|(_, off)| pc.wrapping_sub(off));
         let at_entry = |i: &Instruction| match start {
             Some(s) => i.address.0 == s,
