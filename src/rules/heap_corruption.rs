@@ -365,6 +365,11 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     if r.kind != StopKind::Signal || !matches!(r.signo, Some(11) | Some(7)) || r.is_sent() {
         return None;
     }
+    // The same without `$_siginfo`: the instruction at pc could not have faulted (a `test`,
+    // a `push` to a mapped stack), so the signal came from elsewhere.
+    if cx.signal_not_from_insn(stop) {
+        return None;
+    }
     let th = stop.crashed_thread()?;
     let top: Vec<&Frame> = th.frames.iter().filter(|f| !f.signal_handler).take(8).collect();
     let f0 = *top.first()?;

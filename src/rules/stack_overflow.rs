@@ -162,6 +162,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if stop.reason.is_sent() && checker_says.is_none() && said.is_none() {
             continue;
         }
+        // Nor when the instruction at pc could not have faulted (no memory access, or only
+        // to mapped memory it may touch): nothing says the signal was sent, but it was not
+        // raised there, so no stack ran out there.
+        if cx.signal_not_from_insn(stop) && checker_says.is_none() && said.is_none() {
+            continue;
+        }
         let Some(th) = stop.crashed_thread() else { continue };
         let sp = cx.sp_at(th, 0);
         let fault = cx.fault_address(stop);
