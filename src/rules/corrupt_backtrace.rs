@@ -349,11 +349,10 @@ fn finding(
         // The last real frame is code without a symbol in anonymous executable memory (a JIT's
         // code: V8, the JVM, LuaJIT): it has no unwind information, so gdb could only guess
         // its caller. The guess failing says nothing about the stack.
-        let jit = above.filter(|a| a.function.is_none() && a.module.is_none()).and_then(|a| {
-            let pc = a.pc?.0;
-            let m = cx.trace.mapping_for(pc)?;
-            (m.path.is_none() && m.executable() == Some(true)).then_some(m)
-        });
+        let jit_frame = above.filter(|a| cx.is_jit_frame(a));
+        let jit = jit_frame.and_then(|a| cx.trace.mapping_for(a.pc?.0));
+        // Without the mappings: JIT code told by the runtime the process runs.
+        let jit_guess = jit_frame.filter(|_| jit.is_none()).and_then(|_| cx.jit_runtime());
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =
@@ -385,6 +384,11 @@ fn finding(
                 Bad::Fill(_) => String::new(),
             };
             msg = match jit {
+                None if jit_guess.is_some() => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol outside every library, in a process running {}: JIT-generated code has no unwind information)",
+                    above.map(frame_label).unwrap_or_default(),
+                    jit_guess.unwrap_or_default()
+                ),
                 Some(m) => format!(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in anonymous executable memory {:#x}-{:#x}: JIT-generated code has no unwind information)",
                     above.map(frame_label).unwrap_or_default(),
@@ -404,12 +408,17 @@ fn finding(
         } else {
             format!("; frames {} are not real", range(first, last))
         });
-        if jit.is_some() && fills.is_empty() {
+        if (jit.is_some() || jit_guess.is_some()) && fills.is_empty() {
             msg.push_str("; this alone is no evidence of a corrupt stack");
         }
         f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
         if !fills.is_empty() {
             f = f.severity(Severity::Error).rank(65);
+        } else if let Some(rt) = jit_guess {
+            f = f.severity(Severity::Info).rank(20).heuristic().evidence(
+                format!("{rt} runs in this process; the memory map is not in the dump"),
+                None,
+            );
         } else if let Some(m) = jit {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(
                 format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),

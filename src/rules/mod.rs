@@ -141,6 +141,57 @@ impl<'a> RuleContext<'a> {
         stop.crashed_thread()?.registers.get(&0)?.reg(name)
     }
 
+    /// A runtime that generates machine code at run time (the JVM, V8/node, .NET, Mono,
+    /// LuaJIT), when the trace shows it: its library in the shared-library list, the mappings
+    /// or a frame's `from …` module, or a frame of its own (`v8::`, `node::`, V8's embedded
+    /// `Builtins_*`).
+    pub fn jit_runtime(&self) -> Option<&'static str> {
+        const LIBS: &[(&str, &str)] = &[
+            ("libjvm.so", "the JVM (libjvm.so)"),
+            ("libcoreclr.so", ".NET (libcoreclr.so)"),
+            ("libmonosgen-2.0.so", "Mono (libmonosgen-2.0.so)"),
+            ("libnode.so", "node (libnode.so)"),
+            ("libv8.so", "V8 (libv8.so)"),
+            ("libluajit", "LuaJIT"),
+        ];
+        let t = self.trace;
+        let file = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+        let frames = || t.stops.iter().flat_map(|s| &s.threads).flat_map(|th| &th.frames);
+        let loaded: Vec<String> = t
+            .libraries
+            .iter()
+            .map(|l| file(&l.path))
+            .chain(t.mappings.iter().filter_map(|m| m.path.as_deref().map(file)))
+            .chain(frames().filter_map(|f| f.module.as_deref().map(file)))
+            .collect();
+        if let Some((_, name)) = LIBS.iter().find(|(lib, _)| loaded.iter().any(|l| l.starts_with(lib))) {
+            return Some(name);
+        }
+        frames()
+            .any(|f| {
+                f.function.as_deref().is_some_and(|n| {
+                    n.starts_with("v8::") || n.starts_with("node::") || n.starts_with("Builtins_")
+                })
+            })
+            .then_some("V8 (node)")
+    }
+
+    /// Whether a frame is JIT-generated code: no symbol and no module, and its pc in anonymous
+    /// executable memory (with the mappings), or (without them) outside every listed library,
+    /// in the range where anonymous mappings go, in a process running a JIT runtime.
+    pub fn is_jit_frame(&self, f: &Frame) -> bool {
+        if f.function.is_some() || f.module.is_some() {
+            return false;
+        }
+        let Some(pc) = f.pc.map(|a| a.0) else { return false };
+        if self.classifier.has_mappings() {
+            return self.trace.mapping_for(pc).is_some_and(|m| m.path.is_none() && m.executable() == Some(true));
+        }
+        self.trace.library_for(pc).is_none()
+            && matches!(self.classifier.classify(pc).kind, crate::classify::RegionKind::Anonymous)
+            && self.jit_runtime().is_some()
+    }
+
     /// Whether the instruction at pc cannot have raised the stop's SIGSEGV/SIGBUS, so that the
     /// signal came from elsewhere (kill, tgkill, raise, a debugger) even when `$_siginfo` is
     /// not in the dump to say so: the instruction touches no memory at all (a `test`, a `cmp`

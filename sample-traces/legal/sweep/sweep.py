@@ -9,7 +9,8 @@
 # the previous stop (through prologues, epilogues, PLT stubs); `tcatch syscall` on a common
 # syscall; `finish`. After a stop, with probability SWEEP_TWIN (0.35), a twin: SIGSEGV or SIGBUS
 # sent to the stopped thread with tgkill and `continue` (gdb does not pass it on afterwards),
-# so the program stops again at the same pc with a fault signal, as a crash does. At each stop
+# so the program stops again at the same pc with a fault signal, as a crash does (only SIGBUS
+# when SWEEP_PASS_SEGV=1: the program's own SIGSEGV handler runs, gdb does not stop). At each stop
 # it writes DIR/<tag>-NNN.gdb.txt with what a user pastes (the stop, bt / bt full / thread apply
 # all bt, info registers, x/i $pc, disassemble, info frame, p $_siginfo, and sometimes
 # x/32gx $sp, info proc mappings, info sharedlibrary, info threads, frame 1), every command
@@ -32,6 +33,7 @@ BREAKS = [b for b in os.environ.get("SWEEP_BREAKS", "").split(",") if b]
 P_TWIN = float(os.environ.get("SWEEP_TWIN", "0.35"))
 P_CORE = float(os.environ.get("SWEEP_CORE", "0"))
 DELAY = float(os.environ.get("SWEEP_DELAY", "0.6"))
+PASS_SEGV = os.environ.get("SWEEP_PASS_SEGV") == "1"
 rng = random.Random(int(os.environ.get("SWEEP_SEED", "1")))
 libc = ctypes.CDLL(None, use_errno=True)
 SYSCALLS = ["write", "read", "mmap", "munmap", "futex", "clone3", "clone", "brk", "openat", "close",
@@ -40,7 +42,9 @@ SYSCALLS = ["write", "read", "mmap", "munmap", "futex", "clone3", "clone", "brk"
 for c in ["set pagination off", "set width 0", "set height 0", "set confirm off", "set print pretty off",
           "set debuginfod enabled off", "set breakpoint pending on", "set print thread-events off",
           "set print inferior-events off",
-          "handle SIGSEGV stop print nopass", "handle SIGBUS stop print nopass",
+          # A program that handles its own SIGSEGV (faults.c, the JVM) gets it passed on.
+          "handle SIGSEGV nostop noprint pass" if PASS_SEGV else "handle SIGSEGV stop print nopass",
+          "handle SIGBUS stop print nopass",
           "handle SIGINT stop print nopass",
           "handle SIGURG nostop noprint pass", "handle SIGUSR1 nostop noprint pass",
           "handle SIGALRM nostop noprint pass", "handle SIGPIPE nostop noprint pass",
@@ -175,7 +179,7 @@ def write_state(text, kind, twin):
 
 
 def twin():
-    sig = 11 if rng.random() < 0.75 else 7
+    sig = 11 if rng.random() < 0.75 and not PASS_SEGV else 7
     t = gdb.selected_thread().ptid
     set_bps(False)
     run("set scheduler-locking on")

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Legal machine states, third pass (issue 11): a sweep of many stops of real programs doing
 # nothing wrong, through sweep.py (gdb Python). Programs: the distro's python3, perl, bash,
-# sqlite3, gzip, xz, git, make, sort, ls and gdb itself, each on a workload that runs for a
+# sqlite3, gzip, xz, git, make, sort, ls, gdb itself, node, java, awk, tar, openssl and tclsh, each on a workload that runs for a
 # while; and programs built here from the sources beside this script: work.c with gcc and clang
 # at -O0/-O2/-O3, -fomit-frame-pointer, static, LTO and i686 (static, when i686-linux-gnu-gcc
 # is there); cxx-unwind.cpp (exceptions in flight) with g++ and clang++; rust-unwind.rs (panics
 # unwinding, thread spawn); go-sched.go (scheduler, GC, sigtramp, cgo); sys.c (+ libplt.c: a
 # sigaltstack SIGALRM handler, setjmp/longjmp, swapcontext, ld.so lazy binding, thread start,
-# the vDSO). Each program is stopped N times (breakpoints on the functions listed below with
+# the vDSO); faults.c (a write barrier and a memory probe: SIGSEGVs the program raises on
+# purpose and handles, passed on to it). Each program is stopped N times (breakpoints on the functions listed below with
 # random ignore counts, random Ctrl-C-like interrupts, stepi runs, tcatch syscall, finish) and
 # about a third of the stops get a twin with SIGSEGV/SIGBUS sent to the stopped thread.
 #
@@ -56,6 +57,7 @@ build() {
     rust-unwind) have rustc && rustc -g -C opt-level=2 -o "$bin/$p" "$src/rust-unwind.rs" ;;
     go-sched) have go && (cd "$out/work" && env GOCACHE="$out/work/.gocache" GOPATH="$out/work/.gopath" GO111MODULE=off \
         CGO_ENABLED=1 go build -o "$bin/$p" "$src/go-sched.go") ;;
+    faults-gcc-O2) gcc -g -O2 -o "$bin/$p" "$src/faults.c" ;;
     sys-gcc-O2 | sys-clang-O0)
         gcc -g -O2 -fPIC -shared -o "$bin/libplt.so" "$src/libplt.c" -lm || return 1
         if [[ $p == sys-gcc-O2 ]]; then gcc -g -O2 -pthread -o "$bin/$p" "$src/sys.c" -ldl
@@ -73,6 +75,13 @@ spec() {
     rust-unwind) echo "$RS_BREAKS|$bin/$1" ;;
     go-sched) echo "$GO_BREAKS|$bin/$1" ;;
     sys-*) echo "$SYS_BREAKS|$bin/$1 1000000000 $bin/libplt.so" ;;
+    faults-*) echo "mark_dirty,on_segv,probe,store_round,siglongjmp,__sigsetjmp,mprotect,nanosleep|$bin/$1" ;;
+    node) echo "$LIBC_BREAKS|/usr/bin/node $here/../busy.js" ;;
+    java) echo "$LIBC_BREAKS,JVM_ArrayCopy|/usr/bin/java -XX:-UsePerfData $here/../Busy.java" ;;
+    awk) echo "$LIBC_BREAKS|/usr/bin/awk -f $here/../busy.awk" ;;
+    tar) echo "$LIBC_BREAKS,deflate|/usr/bin/tar -czf /dev/null -C /usr/share ." ;;
+    openssl) echo "$LIBC_BREAKS,SHA256_Update,EVP_DigestUpdate|/usr/bin/openssl speed -seconds 100 sha256" ;;
+    tclsh) echo "$LIBC_BREAKS,Tcl_EvalObjv,TclExecuteByteCode|/usr/bin/tclsh $out/work/busy.tcl" ;;
     python3) echo "$LIBC_BREAKS,_PyEval_EvalFrameDefault,PyObject_Malloc,take_gil,drop_gil,pthread_cond_timedwait|/usr/bin/python3 $here/../busy.py" ;;
     perl) echo "$LIBC_BREAKS,Perl_runops_standard,Perl_regexec_flags,Perl_pp_subst,Perl_sv_setsv_flags|/usr/bin/perl $here/../busy.pl" ;;
     bash) echo "xmalloc,xrealloc,execute_command,expand_word_list_internal,make_word,dispose_words,$LIBC_BREAKS|/bin/bash $here/../busy.sh" ;;
@@ -90,11 +99,12 @@ spec() {
 
 all=(work-gcc-O0 work-gcc-O2 work-gcc-O3 work-gcc-O2-omitfp work-gcc-static work-gcc-lto work-clang-O0 work-clang-O2
      work-clang-O3-omitfp work-i686 cxx-gcc-O2 cxx-clang-O0 rust-unwind go-sched sys-gcc-O2 sys-clang-O0
-     python3 perl bash sqlite3 gzip xz git make sort ls gdb)
+     faults-gcc-O2 python3 perl bash sqlite3 gzip xz git make sort ls gdb node java awk tar openssl tclsh)
 if [[ $list == 1 ]]; then printf '%s\n' "${all[@]}"; exit 0; fi
 [[ $# -gt 0 ]] && all=("$@")
 
 [[ -s $out/work/big.txt ]] || seq 1 30000000 > "$out/work/big.txt"
+[[ -s $out/work/busy.tcl ]] || printf '%s\n' 'set d [dict create]' 'for {set i 0} {1} {incr i} { dict set d [expr {$i % 997}] [string repeat x [expr {$i % 50}]] }' > "$out/work/busy.tcl"
 [[ -s $out/work/gen.mk ]] || {
     printf 'all: %s\n' "$(seq -f 't%g' 1 20000 | tr '\n' ' ')"
     printf 't%%:\n\t@: $@\n'
@@ -108,9 +118,11 @@ for p in "${all[@]}"; do
     else eval "args=($cmd)"; fi
     [[ -x ${args[0]} ]] || { echo "sweep.sh: $p left out (${args[0]} missing)" >&2; continue; }
     echo "sweep.sh: $p: $n states" >&2
+    pass_segv=0
+    [[ $p == faults-* || $p == java ]] && pass_segv=1
     c=$core
     [[ $p == go-* ]] && c=0 # Go reserves a large arena: a core of 1 GiB
-    (cd "$out/work" && exec env SWEEP_OUT="$out/states" SWEEP_TAG="$p" SWEEP_N="$n" SWEEP_SEED="$seed" SWEEP_CORE="$c" \
+    (cd "$out/work" && exec env SWEEP_OUT="$out/states" SWEEP_TAG="$p" SWEEP_N="$n" SWEEP_SEED="$seed" SWEEP_CORE="$c" SWEEP_PASS_SEGV="$pass_segv" \
         SWEEP_SECS="$secs" SWEEP_BREAKS="$breaks" HOME="$out/work" LANG=C \
         timeout $((secs + 60)) nice -n 19 gdb -q -batch -nx -x "$here/sweep.py" --args "${args[@]}" \
         > "$out/$p.gdb.out" 2>&1 < /dev/null)
