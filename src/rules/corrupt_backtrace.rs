@@ -349,7 +349,9 @@ fn finding(
         // The last real frame is code without a symbol in anonymous executable memory (a JIT's
         // code: V8, the JVM, LuaJIT): it has no unwind information, so gdb could only guess
         // its caller. The guess failing says nothing about the stack.
-        let jit_frame = above.filter(|a| cx.is_jit_frame(a));
+        // The innermost JIT frame at or below the last real one: past it every frame gdb
+        // printed was a guess (V8 frames above JIT code look like addresses, but are not).
+        let jit_frame = frames[..first_pos].iter().find(|a| cx.is_jit_frame(a));
         let jit = jit_frame.and_then(|a| cx.trace.mapping_for(a.pc?.0));
         // Without the mappings: JIT code told by the runtime the process runs.
         let jit_guess = jit_frame.filter(|_| jit.is_none()).and_then(|_| cx.jit_runtime());
@@ -386,12 +388,12 @@ fn finding(
             msg = match jit {
                 None if jit_guess.is_some() => format!(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol outside every library, in a process running {}: JIT-generated code has no unwind information)",
-                    above.map(frame_label).unwrap_or_default(),
+                    jit_frame.map(frame_label).unwrap_or_default(),
                     jit_guess.unwrap_or_default()
                 ),
                 Some(m) => format!(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in anonymous executable memory {:#x}-{:#x}: JIT-generated code has no unwind information)",
-                    above.map(frame_label).unwrap_or_default(),
+                    jit_frame.map(frame_label).unwrap_or_default(),
                     m.start.0,
                     m.end.0
                 ),
@@ -415,10 +417,11 @@ fn finding(
         if !fills.is_empty() {
             f = f.severity(Severity::Error).rank(65);
         } else if let Some(rt) = jit_guess {
-            f = f.severity(Severity::Info).rank(20).heuristic().evidence(
-                format!("{rt} runs in this process; the memory map is not in the dump"),
-                None,
-            );
+            f = f
+                .severity(Severity::Info)
+                .rank(20)
+                .heuristic()
+                .evidence(format!("{rt} runs in this process; the memory map is not in the dump"), None);
         } else if let Some(m) = jit {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(
                 format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),

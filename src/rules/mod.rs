@@ -169,9 +169,9 @@ impl<'a> RuleContext<'a> {
         }
         frames()
             .any(|f| {
-                f.function.as_deref().is_some_and(|n| {
-                    n.starts_with("v8::") || n.starts_with("node::") || n.starts_with("Builtins_")
-                })
+                f.function
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("v8::") || n.starts_with("node::") || n.starts_with("Builtins_"))
             })
             .then_some("V8 (node)")
     }
@@ -295,12 +295,12 @@ fn cannot_fault_without_memory(text: &str, mn: &str) -> bool {
     }
     let vector = ops.contains("mm") || ops.contains("%k");
     const X86: &[&str] = &[
-        "mov", "movabs", "movzb", "movzw", "movzx", "movsx", "movsb", "movsw", "movsl", "movslq", "cmov", "set",
-        "lea", "nop", "endbr64", "endbr32", "test", "cmp", "add", "adc", "sub", "sbb", "and", "or", "xor", "not",
-        "neg", "inc", "dec", "shl", "shr", "sal", "sar", "rol", "ror", "rcl", "rcr", "bt", "bsf", "bsr", "lzcnt",
-        "tzcnt", "popcnt", "bswap", "xchg", "xadd", "imul", "mul", "cltq", "cqto", "cltd", "cwtl", "cdqe", "cqo",
-        "cdq", "cbw", "cwd", "andn", "bzhi", "pdep", "pext", "rorx", "sarx", "shlx", "shrx", "mulx", "adcx", "adox",
-        "crc32", "pause", "lfence", "sfence", "mfence", "clc", "stc", "cmc", "cld", "lahf", "sahf", "xbegin",
+        "mov", "movabs", "movzb", "movzw", "movzx", "movsx", "movsb", "movsw", "movsl", "movslq", "cmov", "set", "lea",
+        "nop", "endbr64", "endbr32", "test", "cmp", "add", "adc", "sub", "sbb", "and", "or", "xor", "not", "neg",
+        "inc", "dec", "shl", "shr", "sal", "sar", "rol", "ror", "rcl", "rcr", "bt", "bsf", "bsr", "lzcnt", "tzcnt",
+        "popcnt", "bswap", "xchg", "xadd", "imul", "mul", "cltq", "cqto", "cltd", "cwtl", "cdqe", "cqo", "cdq", "cbw",
+        "cwd", "andn", "bzhi", "pdep", "pext", "rorx", "sarx", "shlx", "shrx", "mulx", "adcx", "adox", "crc32",
+        "pause", "lfence", "sfence", "mfence", "clc", "stc", "cmc", "cld", "lahf", "sahf", "xbegin",
     ];
     // String instructions printed without operands (`movsq`, `stos`) touch memory.
     let string_op = ["movs", "stos", "lods", "scas", "cmps", "ins", "outs"]
@@ -321,12 +321,12 @@ fn cannot_fault_without_memory(text: &str, mn: &str) -> bool {
         return true;
     }
     const A64: &[&str] = &[
-        "add", "adds", "sub", "subs", "cmp", "cmn", "mov", "movz", "movk", "movn", "orr", "eor", "and", "ands",
-        "tst", "lsl", "lsr", "asr", "ror", "mul", "madd", "msub", "smull", "umull", "smulh", "umulh", "sdiv", "udiv",
-        "csel", "csinc", "csinv", "csneg", "cset", "csetm", "cinc", "cneg", "cbz", "cbnz", "tbz", "tbnz", "adr",
-        "adrp", "ubfx", "sbfx", "ubfiz", "sbfiz", "bfi", "bfxil", "extr", "sxtw", "uxtw", "sxtb", "uxtb", "sxth",
-        "uxth", "neg", "negs", "mvn", "bic", "orn", "eon", "clz", "rev", "fmov", "fadd", "fsub", "fmul", "fdiv",
-        "fcmp", "scvtf", "ucvtf", "fcvtzs", "fcvtzu",
+        "add", "adds", "sub", "subs", "cmp", "cmn", "mov", "movz", "movk", "movn", "orr", "eor", "and", "ands", "tst",
+        "lsl", "lsr", "asr", "ror", "mul", "madd", "msub", "smull", "umull", "smulh", "umulh", "sdiv", "udiv", "csel",
+        "csinc", "csinv", "csneg", "cset", "csetm", "cinc", "cneg", "cbz", "cbnz", "tbz", "tbnz", "adr", "adrp",
+        "ubfx", "sbfx", "ubfiz", "sbfiz", "bfi", "bfxil", "extr", "sxtw", "uxtw", "sxtb", "uxtb", "sxth", "uxth",
+        "neg", "negs", "mvn", "bic", "orn", "eon", "clz", "rev", "fmov", "fadd", "fsub", "fmul", "fdiv", "fcmp",
+        "scvtf", "ucvtf", "fcvtzs", "fcvtzu",
     ];
     if A64.contains(&mn) || (mn == "b" || mn == "bl" || mn.starts_with("b.")) && !ops.contains('x') {
         return true;

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Runs tracecheck over the states sweep.sh wrote and lists every finding (on a legal state,
-each one is a false finding unless the rule is right about the sent signal).
+each one is a false finding unless the rule is right about the sent signal). The twins are also
+read as pasted without `p $_siginfo` (nothing then says the signal was sent).
 
-  check.py TRACECHECK OUTDIR [--jobs 2] [--no-exe]   writes OUTDIR/findings.tsv and prints a
-                                                      summary by rule and by cause
+  check.py TRACECHECK OUTDIR [--jobs 2] [--no-exe] [--twins]
+      writes OUTDIR/findings-<name of TRACECHECK>.tsv and prints a summary by rule and by cause
+      (--twins: the twins only; --no-exe: not the transcript with --exe)
 
 Each state is read three ways when it can be: the transcript alone, the transcript with
 `--exe` (the program's binary, from the .meta file), and gdb's core with `--exe`. A cause is
@@ -118,7 +120,7 @@ def main():
         for name, m, res in ex.map(lambda n: check(tc, states, n, use_exe), names):
             metas[name] = m
             rows += res
-    with open(os.path.join(out, "findings.tsv"), "w") as f:
+    with open(os.path.join(out, "findings-%s.tsv" % os.path.basename(tc)), "w") as f:
         for r in rows:
             f.write("\t".join(x.replace("\t", " ").replace("\n", " ") for x in r) + "\n")
     twins = sum(1 for m in metas.values() if m.get("twin"))

@@ -4,7 +4,8 @@
 # instruction that cannot fault (`test %rdi,%rdi` at its entry), at a `push` to the mapped stack
 # and at a load from the mapped heap, each pasted without `p $_siginfo`; and a Go program
 # (go-sched.go) stopped in runtime.futex on the main thread's g0 stack (r14 = &runtime.g0 in
-# the binary's .bss), pasted without the memory map.
+# the binary's .bss), pasted without the memory map; and node interrupted in V8's generated code,
+# then sent a SIGSEGV, pasted without the memory map (node-jit+SEGV, needs node).
 #
 #   fixed.sh OUTDIR [name ...]     writes OUTDIR/<name>.gdb.txt (binaries in OUTDIR/bin)
 #
@@ -13,7 +14,7 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=$(mkdir -p "${1:?usage: fixed.sh OUTDIR [name ...]}" && cd "$1" && pwd)
 shift
-all=(free-entry+SEGV free-push+SEGV free-load+SEGV free-riprel+SEGV go-g0)
+all=(free-entry+SEGV free-push+SEGV free-load+SEGV free-riprel+SEGV go-g0 node-jit+SEGV)
 [[ $# -gt 0 ]] && all=("$@")
 mkdir -p "$out/bin"
 
@@ -54,6 +55,19 @@ record() {
              "break runtime.futex if \$r14 == (unsigned long)&'runtime.g0'")
         cmds=(bt "info registers" 'x/6i $pc' "frame 1" "info registers")
         ;;
+    node-jit+SEGV)
+        command -v node >/dev/null 2>&1 || { echo "fixed.sh: no node, $n left out" >&2; return 0; }
+        exe=node
+        # Interrupted (SIGINT from outside) until frame #0 is V8's generated code (`??` outside
+        # every library); what gdb printed on the way is dropped from the transcript, which
+        # then starts at that stop's twin.
+        pre=("handle SIGINT stop print nopass" "handle SIGSEGV stop print nopass"
+             "python import os, subprocess; subprocess.Popen(['sh', '-c', 'sleep 2; kill -INT \$(pgrep -P %d -x node)' % os.getpid()])")
+        args=("$here/../busy.js")
+        post=("python import gdb, os, subprocess, time; exec(\"for _ in range(60):\\n p = subprocess.Popen(['sh', '-c', 'sleep 0.2; kill -INT %d' % gdb.selected_inferior().pid])\\n gdb.execute('continue', to_string=True)\\n p.wait()\\n if gdb.execute('bt 1', to_string=True).startswith('#0  0x') and ' in ?? ()' in gdb.execute('bt 1', to_string=True): break\\ngdb.flush(); os.ftruncate(1, 0); os.lseek(1, 0, 0)\")")
+        mapfile -t -O ${#post[@]} post < <(twin)
+        cmds=(continue bt "info registers" 'x/6i $pc')
+        ;;
     *) echo "fixed.sh: unknown state $n" >&2; return 1 ;;
     esac
     for c in "set pagination off" "set width 0" "set confirm off" "set debuginfod enabled off" \
@@ -64,6 +78,7 @@ record() {
     for c in "${cmds[@]}"; do a+=(-ex "echo (gdb) $c\\n" -ex "$c"); done
     a+=(-ex kill)
     (cd "$out" && exec env -i PATH=/usr/bin:/bin HOME="$out" LANG=C timeout 120 \
-        gdb -q -batch -nx "${a[@]}" --args "./bin/$exe" "${args[@]}" > "$out/$n.gdb.txt" 2>&1 < /dev/null)
+        gdb -q -batch -nx "${a[@]}" --args "$(p=./bin/$exe; [[ -x $p ]] || p=$(command -v "$exe"); echo "$p")" "${args[@]}" \
+        > "$out/$n.gdb.txt" 2>&1 < /dev/null)
 }
 for n in "${all[@]}"; do record "$n"; done
