@@ -209,7 +209,7 @@ fn a_sample_of_the_sweep_stays_quiet() {
     let out = Command::new("bash")
         .arg(script("sweep.sh"))
         .arg(&dir)
-        .args(["-n", "6", "-s", "5", "-c", "0.3", "-t", "30"])
+        .args(["-n", "10", "-s", "5", "-c", "0.3", "-t", "40"])
         .args(&progs)
         .output()
         .expect("run sweep.sh");

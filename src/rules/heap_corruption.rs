@@ -53,7 +53,10 @@ misuse of the allocator all the same), and a crash in Julia's mark phase can com
 GC root (a corrupted GC frame or a wrong pgcstack) rather than from a damaged heap object. An
 ordinary NULL or wild dereference in user code is never reported here, nor a SIGSEGV/SIGBUS
 that `$_siginfo` shows was sent (`si_code` <= 0): a signal sent from outside stops a thread
-inside `malloc`/`free` as often as the program spends its time there."#,
+inside `malloc`/`free` as often as the program spends its time there. Nor when the dump shows
+that the instruction at pc cannot have raised it (`x/i $pc` shows a `test`, a register move, a
+conditional jump; or, with the memory map, every address it touches is mapped with the access
+it makes): the signal then came from elsewhere even when `$_siginfo` is not in the dump."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).

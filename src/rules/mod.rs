@@ -177,15 +177,22 @@ impl<'a> RuleContext<'a> {
     }
 
     /// Whether a frame is JIT-generated code: no symbol and no module, and its pc in anonymous
-    /// executable memory (with the mappings), or (without them) outside every listed library,
-    /// in the range where anonymous mappings go, in a process running a JIT runtime.
+    /// executable memory (with the mappings; any executable mapping when a JIT runtime runs),
+    /// or (without them) outside every listed library, in the range where anonymous mappings
+    /// go, in a process running a JIT runtime.
     pub fn is_jit_frame(&self, f: &Frame) -> bool {
         if f.function.is_some() || f.module.is_some() {
             return false;
         }
         let Some(pc) = f.pc.map(|a| a.0) else { return false };
         if self.classifier.has_mappings() {
-            return self.trace.mapping_for(pc).is_some_and(|m| m.path.is_none() && m.executable() == Some(true));
+            // Anonymous executable memory; or, in a process running a JIT runtime, any
+            // executable mapping (V8 remaps its embedded builtins from the node binary to a
+            // second, file-backed address gdb has no symbols for).
+            return self
+                .trace
+                .mapping_for(pc)
+                .is_some_and(|m| m.executable() == Some(true) && (m.path.is_none() || self.jit_runtime().is_some()));
         }
         self.trace.library_for(pc).is_none()
             && matches!(self.classifier.classify(pc).kind, crate::classify::RegionKind::Anonymous)

@@ -51,7 +51,8 @@ which needs a disassembly and register dump (the finding then says so). A NULL a
 generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
 runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
 null checks, safepoint polls, the JVM's start-up probe): their own SIGSEGV handler takes it, and
-a debugger stops before it. The finding is then `info` and says so."#,
+a debugger stops before it. The finding is then `info` and says so; without the memory map,
+frame #0 outside every library in a process whose frames show `libjvm.so` counts as such code."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).

@@ -42,7 +42,8 @@ inside them. A wild pointer that happens to land just below a stack looks the sa
 distance in the message helps tell them apart. A SIGSEGV or SIGBUS that `$_siginfo` shows
 was sent (`si_code` <= 0: `kill`, `tgkill`, `raise`) is no fault and never a stack overflow,
 however deep the legal recursion it interrupted; without `$_siginfo` a deep backtrace is
-still read as runaway recursion (heuristic)."#,
+still read as runaway recursion (heuristic), unless the instruction at pc cannot have faulted
+(no memory access, or, with the memory map, only to mapped memory it may touch)."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
