@@ -296,8 +296,14 @@ impl<'a> RuleContext<'a> {
 /// register moves, `ud2`, …) may fault and is not listed.
 fn cannot_fault_without_memory(text: &str, mn: &str) -> bool {
     let ops = text.split_once(char::is_whitespace).map(|x| x.1).unwrap_or("").split(" #").next().unwrap_or("");
-    // Segment, control and debug registers (`mov %ax,%ds`, `mov %cr0,%rax`) may trap.
-    if ["%cr", "%dr", "%ds", "%es", "%ss", "%fs", "%gs", "%cs"].iter().any(|r| ops.contains(r)) {
+    // Segment, control and debug registers (`mov %ax,%ds`, `mov %cr0,%rax`) may trap; `%esi`
+    // is no `%es`.
+    let special = ops.split('%').skip(1).any(|r| {
+        let name: String = r.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        matches!(name.as_str(), "ds" | "es" | "ss" | "fs" | "gs" | "cs")
+            || (name.starts_with("cr") || name.starts_with("dr")) && name[2..].chars().all(|c| c.is_ascii_digit())
+    });
+    if special {
         return false;
     }
     let vector = ops.contains("mm") || ops.contains("%k");
@@ -853,6 +859,42 @@ mod registry_tests {
             for h in ["**What it flags**", "**Why it matters**", "**Known false positives**"] {
                 assert!(i.explanation.contains(h), "{} explanation lacks {h}", i.id);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fault_insn_tests {
+    use super::cannot_fault_without_memory as no_fault;
+
+    fn check(text: &str) -> bool {
+        let d = crate::insn::decode(text);
+        no_fault(text, &d.mnemonic)
+    }
+
+    #[test]
+    fn register_only_instructions_cannot_fault_and_traps_can() {
+        // The sweep's states: a compare with `%esi` (no `%es`), a test, a conditional jump.
+        for t in ["cmp    $0x3ef,%esi", "test   %rdi,%rdi", "je     0x7ffff7d8cfb8 <free+200>", "mov    %rsi,%r13"] {
+            assert!(check(t), "{t}");
+        }
+        assert!(check("vaddsd %xmm1,%xmm2,%xmm3"));
+        assert!(check("cbz    x0, 0x4006f0"));
+        // Segment and control registers, string instructions without operands, traps.
+        for t in [
+            "mov    %ax,%ds",
+            "mov    %cr0,%rax",
+            "movsq",
+            "stos",
+            "hlt",
+            "syscall",
+            "rdtsc",
+            "cpuid",
+            "ud2",
+            "in     (%dx),%al",
+            "int3",
+        ] {
+            assert!(!check(t), "{t}");
         }
     }
 }
