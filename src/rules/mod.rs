@@ -203,19 +203,40 @@ impl<'a> RuleContext<'a> {
     /// signal came from elsewhere (kill, tgkill, raise, a debugger) even when `$_siginfo` is
     /// not in the dump to say so: the instruction touches no memory at all (a `test`, a `cmp`
     /// of registers, a conditional jump, a register move: whitelisted families only, never a
-    /// stack, string, privileged or indirect-branch instruction); or, for SIGSEGV with the
-    /// memory map printed, every address it touches (its memory operand, or the slot a
-    /// `push`/`pop` uses) lies in a mapping that allows the access and is no guard page.
-    /// `false` whenever the instruction is not in the dump or cannot be judged.
+    /// stack, string, privileged or indirect-branch instruction); or, with the memory map
+    /// printed, every address it touches (its memory operand, a rip-relative operand's address
+    /// from gdb's comment, the slot a `push`/`pop`/`ret` uses) lies in a mapping that allows
+    /// the access and is no guard page (for SIGBUS, no file mapping). Only without `$_siginfo`
+    /// (with it, si_code says where the signal came from), and never when the mappings show
+    /// less than 8 KiB of writable stack below sp (where the kernel could not push a signal
+    /// frame). `false` whenever the instruction is not in the dump or cannot be judged.
     pub fn signal_not_from_insn(&self, stop: &'a Stop) -> bool {
         let Some(signo) = self.signo(stop) else { return false };
         if !matches!(signo, 11 | 7) {
+            return false;
+        }
+        // With `$_siginfo` the kernel's si_code says it: a sent signal is `is_sent`, and a
+        // kernel-raised one (SI_KERNEL when a signal frame could not be pushed on an exhausted
+        // stack) may stop the thread at any instruction.
+        if stop.reason.si_code.is_some() {
             return false;
         }
         let Some(i) = self.fault_insn(stop) else { return false };
         let text = i.text.trim();
         let d = crate::insn::decode(text);
         if d.mnemonic.is_empty() || d.indirect_target.is_some() || d.needs_alignment.is_some() {
+            return false;
+        }
+        // A stack with no room left below sp: the kernel's SIGSEGV for a signal frame it could
+        // not push looks like any other, at whatever instruction ran.
+        let sp = self.reg0(stop, self.trace.arch.sp_register()).and_then(|r| r.value);
+        if let Some(sp) = sp
+            && !self.trace.mappings.is_empty()
+            && !self
+                .trace
+                .mapping_for(sp.wrapping_sub(0x2000))
+                .is_some_and(|m| !self.is_guard_page(m) && m.writable() == Some(true) && m.contains(sp.wrapping_sub(1)))
+        {
             return false;
         }
         if d.mem.is_none() && !d.stack_access {

@@ -164,9 +164,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         // Nor when the instruction at pc could not have faulted (no memory access, or only
-        // to mapped memory it may touch): nothing says the signal was sent, but it was not
-        // raised there, so no stack ran out there.
-        if cx.signal_not_from_insn(stop) && checker_says.is_none() && said.is_none() {
+        // to mapped memory it may touch) and the mappings show room on the stack below sp:
+        // nothing says the signal was sent, but it was not raised there, so no stack ran out.
+        if cx.classifier.has_mappings() && cx.signal_not_from_insn(stop) && checker_says.is_none() && said.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
