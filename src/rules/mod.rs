@@ -186,13 +186,20 @@ impl<'a> RuleContext<'a> {
         }
         let Some(pc) = f.pc.map(|a| a.0) else { return false };
         if self.classifier.has_mappings() {
-            // Anonymous executable memory; or, in a process running a JIT runtime, any
-            // executable mapping (V8 remaps its embedded builtins from the node binary to a
-            // second, file-backed address gdb has no symbols for).
-            return self
-                .trace
-                .mapping_for(pc)
-                .is_some_and(|m| m.executable() == Some(true) && (m.path.is_none() || self.jit_runtime().is_some()));
+            // Anonymous executable memory; or, in a process running a JIT runtime, a second
+            // executable mapping of a file whose code is mapped elsewhere too (V8 remaps its
+            // embedded builtins from the node binary to an address gdb has no symbols for).
+            let Some(m) = self.trace.mapping_for(pc) else { return false };
+            if m.executable() != Some(true) {
+                return false;
+            }
+            let Some(path) = m.path.as_deref() else { return true };
+            return self.jit_runtime().is_some()
+                && self
+                    .trace
+                    .mappings
+                    .iter()
+                    .any(|o| o.start < m.start && o.executable() == Some(true) && o.path.as_deref() == Some(path));
         }
         self.trace.library_for(pc).is_none()
             && matches!(self.classifier.classify(pc).kind, crate::classify::RegionKind::Anonymous)
@@ -249,11 +256,7 @@ impl<'a> RuleContext<'a> {
         let value = |r: &str| self.reg0(stop, r).and_then(|r| r.value);
         // (address, write) of each access, 16 bytes wide to stay on the safe side of a page end.
         // gdb's comment names the address of a rip-relative operand (`# 0x7ffff7f73de0`).
-        let commented = || {
-            let c = text.rsplit_once(" # ")?.1.trim();
-            let h = c.split(|ch: char| ch.is_whitespace() || ch == '<').next()?.strip_prefix("0x")?;
-            u64::from_str_radix(h, 16).ok()
-        };
+        let commented = || crate::insn::commented_address(text);
         let access: Option<(u64, bool, bool)> = if let Some(m) = &d.mem {
             if m.pc_relative && !d.stack_access && m.segment.is_none() && x86 {
                 match (commented(), d.access) {
