@@ -235,9 +235,22 @@ impl TraceFacts {
                 .filter_map(|f| f.pc.map(|a| a.0))
         };
         let pie_code_hi = pcs().filter(|pc| Classifier::in_pie_range(trace.arch, *pc)).max();
-        let image_code_hi = (trace.arch == Arch::Aarch64)
-            .then(|| pcs().filter(|pc| (0x400000..0x1_0000_0000).contains(pc)).max())
-            .flatten();
+        let image_code_hi = match trace.arch {
+            Arch::Aarch64 => pcs().filter(|pc| (0x400000..0x1_0000_0000).contains(pc)).max(),
+            // x86-64: only frames with a source line, whose pcs are real code (gdb also prints
+            // frames unwound from garbage, `runtime[scavenger]` at a .bss address, above a Go
+            // `runtime.mcall`); without debug information the whole range is taken for code.
+            Arch::X86_64 | Arch::Unknown => trace
+                .stops
+                .iter()
+                .flat_map(|s| s.threads.iter())
+                .flat_map(|t| t.frames.iter())
+                .filter(|f| f.file.is_some())
+                .filter_map(|f| f.pc.map(|a| a.0))
+                .filter(|pc| (0x40_0000..0x100_0000).contains(pc))
+                .max(),
+            _ => None,
+        };
         TraceFacts { pie_code_hi, image_code_hi, sps }
     }
 }
@@ -425,7 +438,12 @@ impl<'a> Classifier<'a> {
                     // PIE image and the brk heap right after it.
                     self.guess_pie(v)
                 } else if (0x40_0000..0x100_0000).contains(&v) {
-                    RegionKind::Code
+                    // A non-PIE image: code up to the highest frame pc with a source line,
+                    // then its read-only data, data and bss (a static Go binary's runtime.g0).
+                    match self.image_code_hi {
+                        Some(hi) if v > (hi | 0xfff) => RegionKind::Unknown,
+                        _ => RegionKind::Code,
+                    }
                 } else {
                     RegionKind::Unknown
                 }

@@ -57,6 +57,14 @@ fn parse_int(s: &str) -> Option<i64> {
     Some(if neg { v.wrapping_neg() } else { v })
 }
 
+/// The address gdb's disassembler writes in a comment after a rip-relative operand
+/// (`mov 0x139ed6(%rip),%rbx        # 0x7ffff7ec6de0 <global>`).
+pub fn commented_address(text: &str) -> Option<u64> {
+    let c = text.rsplit_once(" # ")?.1.trim();
+    let h = c.split(|ch: char| ch.is_whitespace() || ch == '<').next()?.strip_prefix("0x")?;
+    u64::from_str_radix(h, 16).ok()
+}
+
 /// Splits operands at top-level commas (not inside parens or brackets).
 fn split_operands(s: &str) -> Vec<&str> {
     let mut out = Vec::new();

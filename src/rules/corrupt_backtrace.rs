@@ -49,7 +49,10 @@ the canary caught the same overflow, and `bt` ends with
 **Known false positives** gdb also says "corrupt stack?" for frames it cannot unwind for
 benign reasons: JIT or hand-written code without unwind info, `sigaltstack` handlers, tail
 calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
-one they are not reported. "Cannot access memory" also happens in core files that lack the
+one they are not reported. When a frame at or below the last real one is JIT code (no symbol,
+in anonymous executable memory; without the memory map, outside every library in a process
+running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwinder could only
+guess past it. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext, the
@@ -349,11 +352,12 @@ fn finding(
         // The last real frame is code without a symbol in anonymous executable memory (a JIT's
         // code: V8, the JVM, LuaJIT): it has no unwind information, so gdb could only guess
         // its caller. The guess failing says nothing about the stack.
-        let jit = above.filter(|a| a.function.is_none() && a.module.is_none()).and_then(|a| {
-            let pc = a.pc?.0;
-            let m = cx.trace.mapping_for(pc)?;
-            (m.path.is_none() && m.executable() == Some(true)).then_some(m)
-        });
+        // The innermost JIT frame at or below the last real one: past it every frame gdb
+        // printed was a guess (V8 frames above JIT code look like addresses, but are not).
+        let jit_frame = frames[..first_pos].iter().find(|a| cx.is_jit_frame(a));
+        let jit = jit_frame.and_then(|a| cx.trace.mapping_for(a.pc?.0)).filter(|m| m.path.is_none());
+        // Without the mappings: JIT code told by the runtime the process runs.
+        let jit_guess = jit_frame.filter(|_| jit.is_none()).and_then(|_| cx.jit_runtime());
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =
@@ -385,9 +389,14 @@ fn finding(
                 Bad::Fill(_) => String::new(),
             };
             msg = match jit {
+                None if jit_guess.is_some() => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in a process running {}: JIT-generated code has no unwind information)",
+                    jit_frame.map(frame_label).unwrap_or_default(),
+                    jit_guess.unwrap_or_default()
+                ),
                 Some(m) => format!(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in anonymous executable memory {:#x}-{:#x}: JIT-generated code has no unwind information)",
-                    above.map(frame_label).unwrap_or_default(),
+                    jit_frame.map(frame_label).unwrap_or_default(),
                     m.start.0,
                     m.end.0
                 ),
@@ -404,12 +413,14 @@ fn finding(
         } else {
             format!("; frames {} are not real", range(first, last))
         });
-        if jit.is_some() && fills.is_empty() {
+        if (jit.is_some() || jit_guess.is_some()) && fills.is_empty() {
             msg.push_str("; this alone is no evidence of a corrupt stack");
         }
         f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
         if !fills.is_empty() {
             f = f.severity(Severity::Error).rank(65);
+        } else if let Some(rt) = jit_guess {
+            f = f.severity(Severity::Info).rank(20).heuristic().evidence(format!("{rt} runs in this process"), None);
         } else if let Some(m) = jit {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(
                 format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),

@@ -56,7 +56,10 @@ misuse of the allocator all the same), and a crash in Julia's mark phase can com
 GC root (a corrupted GC frame or a wrong pgcstack) rather than from a damaged heap object. An
 ordinary NULL or wild dereference in user code is never reported here, nor a SIGSEGV/SIGBUS
 that `$_siginfo` shows was sent (`si_code` <= 0): a signal sent from outside stops a thread
-inside `malloc`/`free` as often as the program spends its time there."#,
+inside `malloc`/`free` as often as the program spends its time there. Nor when the dump shows
+that the instruction at pc cannot have raised it (`x/i $pc` shows a `test`, a register move, a
+conditional jump; or, with the memory map, every address it touches is mapped with the access
+it makes): the signal then came from elsewhere even when `$_siginfo` is not in the dump."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -373,6 +376,11 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     // A signal some process sent (si_code <= 0) stops a thread inside malloc as often as the
     // program spends its time there: no fault of the allocator.
     if r.kind != StopKind::Signal || !matches!(r.signo, Some(11) | Some(7)) || r.is_sent() {
+        return None;
+    }
+    // The same without `$_siginfo`: the instruction at pc could not have faulted (a `test`,
+    // a `push` to a mapped stack), so the signal came from elsewhere.
+    if cx.signal_not_from_insn(stop) {
         return None;
     }
     let th = stop.crashed_thread()?;

@@ -140,6 +140,235 @@ impl<'a> RuleContext<'a> {
     pub fn reg0(&self, stop: &'a Stop, name: &str) -> Option<&'a Register> {
         stop.crashed_thread()?.registers.get(&0)?.reg(name)
     }
+
+    /// A runtime that generates machine code at run time (the JVM, V8/node, .NET, Mono,
+    /// LuaJIT), when the trace shows it: its library in the shared-library list, the mappings
+    /// or a frame's `from …` module, or a frame of its own (`v8::`, `node::`, V8's embedded
+    /// `Builtins_*`).
+    pub fn jit_runtime(&self) -> Option<&'static str> {
+        const LIBS: &[(&str, &str)] = &[
+            ("libjvm.so", "the JVM (libjvm.so)"),
+            ("libcoreclr.so", ".NET (libcoreclr.so)"),
+            ("libmonosgen-2.0.so", "Mono (libmonosgen-2.0.so)"),
+            ("libnode.so", "node (libnode.so)"),
+            ("libv8.so", "V8 (libv8.so)"),
+            ("libluajit", "LuaJIT"),
+        ];
+        let t = self.trace;
+        let file = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+        let frames = || t.stops.iter().flat_map(|s| &s.threads).flat_map(|th| &th.frames);
+        let loaded: Vec<String> = t
+            .libraries
+            .iter()
+            .map(|l| file(&l.path))
+            .chain(t.mappings.iter().filter_map(|m| m.path.as_deref().map(file)))
+            .chain(frames().filter_map(|f| f.module.as_deref().map(file)))
+            .collect();
+        if let Some((_, name)) = LIBS.iter().find(|(lib, _)| loaded.iter().any(|l| l.starts_with(lib))) {
+            return Some(name);
+        }
+        frames()
+            .any(|f| {
+                f.function
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("v8::") || n.starts_with("node::") || n.starts_with("Builtins_"))
+            })
+            .then_some("V8 (node)")
+    }
+
+    /// Whether a frame is JIT-generated code: no symbol and no module, and its pc in anonymous
+    /// executable memory (with the mappings; any executable mapping when a JIT runtime runs),
+    /// or (without them) outside every listed library, in the range where anonymous mappings
+    /// go, in a process running a JIT runtime.
+    pub fn is_jit_frame(&self, f: &Frame) -> bool {
+        if f.function.is_some() || f.module.is_some() {
+            return false;
+        }
+        let Some(pc) = f.pc.map(|a| a.0) else { return false };
+        if self.classifier.has_mappings() {
+            // Anonymous executable memory; or, in a process running a JIT runtime, a second
+            // executable mapping of a file whose code is mapped elsewhere too (V8 remaps its
+            // embedded builtins from the node binary to an address gdb has no symbols for).
+            let Some(m) = self.trace.mapping_for(pc) else { return false };
+            if m.executable() != Some(true) {
+                return false;
+            }
+            let Some(path) = m.path.as_deref() else { return true };
+            return self.jit_runtime().is_some()
+                && self
+                    .trace
+                    .mappings
+                    .iter()
+                    .any(|o| o.start < m.start && o.executable() == Some(true) && o.path.as_deref() == Some(path));
+        }
+        self.trace.library_for(pc).is_none()
+            && matches!(self.classifier.classify(pc).kind, crate::classify::RegionKind::Anonymous)
+            && self.jit_runtime().is_some()
+    }
+
+    /// Whether the instruction at pc cannot have raised the stop's SIGSEGV/SIGBUS, so that the
+    /// signal came from elsewhere (kill, tgkill, raise, a debugger) even when `$_siginfo` is
+    /// not in the dump to say so: the instruction touches no memory at all (a `test`, a `cmp`
+    /// of registers, a conditional jump, a register move: whitelisted families only, never a
+    /// stack, string, privileged or indirect-branch instruction); or, with the memory map
+    /// printed, every address it touches (its memory operand, a rip-relative operand's address
+    /// from gdb's comment, the slot a `push`/`pop`/`ret` uses) lies in a mapping that allows
+    /// the access and is no guard page (for SIGBUS, no file mapping). Only without `$_siginfo`
+    /// (with it, si_code says where the signal came from), and never when the mappings show
+    /// less than 8 KiB of writable stack below sp (where the kernel could not push a signal
+    /// frame). `false` whenever the instruction is not in the dump or cannot be judged.
+    pub fn signal_not_from_insn(&self, stop: &'a Stop) -> bool {
+        let Some(signo) = self.signo(stop) else { return false };
+        if !matches!(signo, 11 | 7) {
+            return false;
+        }
+        // With `$_siginfo` the kernel's si_code says it: a sent signal is `is_sent`, and a
+        // kernel-raised one (SI_KERNEL when a signal frame could not be pushed on an exhausted
+        // stack) may stop the thread at any instruction.
+        if stop.reason.si_code.is_some() {
+            return false;
+        }
+        let Some(i) = self.fault_insn(stop) else { return false };
+        let text = i.text.trim();
+        let d = crate::insn::decode(text);
+        if d.mnemonic.is_empty() || d.indirect_target.is_some() || d.needs_alignment.is_some() {
+            return false;
+        }
+        // A stack with no room left below sp: the kernel's SIGSEGV for a signal frame it could
+        // not push looks like any other, at whatever instruction ran.
+        let sp = self.reg0(stop, self.trace.arch.sp_register()).and_then(|r| r.value);
+        if let Some(sp) = sp
+            && !self.trace.mappings.is_empty()
+            && !self
+                .trace
+                .mapping_for(sp.wrapping_sub(0x2000))
+                .is_some_and(|m| !self.is_guard_page(m) && m.writable() == Some(true) && m.contains(sp.wrapping_sub(1)))
+        {
+            return false;
+        }
+        if d.mem.is_none() && !d.stack_access {
+            return cannot_fault_without_memory(text, &d.mnemonic);
+        }
+        if self.trace.mappings.is_empty() {
+            return false;
+        }
+        let x86 = matches!(self.trace.arch, Arch::X86_64 | Arch::Unknown);
+        let value = |r: &str| self.reg0(stop, r).and_then(|r| r.value);
+        // (address, write) of each access, 16 bytes wide to stay on the safe side of a page end.
+        // gdb's comment names the address of a rip-relative operand (`# 0x7ffff7f73de0`).
+        let commented = || crate::insn::commented_address(text);
+        let access: Option<(u64, bool, bool)> = if let Some(m) = &d.mem {
+            if m.pc_relative && !d.stack_access && m.segment.is_none() && x86 {
+                match (commented(), d.access) {
+                    (Some(a), Some(acc)) => {
+                        Some((a, acc != crate::insn::Access::Read, acc != crate::insn::Access::Write))
+                    }
+                    _ => None,
+                }
+            } else if d.stack_access || m.pc_relative || m.segment.is_some() || !x86 {
+                None
+            } else {
+                let base = match &m.base {
+                    Some(b) => value(b),
+                    None => Some(0),
+                };
+                let index = match &m.index {
+                    Some(x) => value(x).map(|v| v.wrapping_mul(u64::from(m.scale.max(1)))),
+                    None => Some(0),
+                };
+                match (base, index, d.access) {
+                    (Some(b), Some(x), Some(a)) => Some((
+                        b.wrapping_add(x).wrapping_add(m.disp as u64),
+                        a != crate::insn::Access::Read,
+                        a != crate::insn::Access::Write,
+                    )),
+                    _ => None,
+                }
+            }
+        } else if x86 && matches!(d.mnemonic.as_str(), "push" | "pushq") {
+            value("rsp").map(|sp| (sp.wrapping_sub(8), true, false))
+        } else if x86 && matches!(d.mnemonic.as_str(), "pop" | "popq") {
+            value("rsp").map(|sp| (sp, false, true))
+        } else if x86 && matches!(d.mnemonic.as_str(), "ret" | "retq") {
+            // A return to a non-canonical address faults (#GP, SIGSEGV) at the `ret` itself:
+            // for SIGSEGV judged only when the return address is in the dump and canonical.
+            value("rsp")
+                .filter(|&sp| signo == 7 || self.read_u64(stop, sp).is_some_and(|w| self.classifier.is_canonical(w)))
+                .map(|sp| (sp, false, true))
+        } else {
+            None
+        };
+        let Some((addr, write, read)) = access else { return false };
+        let allows = |a: u64| {
+            self.trace.mapping_for(a).is_some_and(|m| {
+                !self.is_guard_page(m)
+                    && (!write || m.writable() == Some(true))
+                    && (!read || m.readable() == Some(true))
+                    // SIGBUS comes from a file mapping (a page past the end of the file); an
+                    // access to anonymous memory, the stack or the heap raises none.
+                    && (signo != 7 || m.path.as_deref().is_none_or(|p| p.is_empty() || p.starts_with('[')))
+            })
+        };
+        allows(addr) && allows(addr.wrapping_add(15))
+    }
+}
+
+/// An instruction (already known to have no memory operand and no stack access) from a family
+/// that raises no SIGSEGV/SIGBUS in user mode: register moves and arithmetic, compares, direct
+/// and conditional branches, register-only vector arithmetic. Anything else (string and I/O
+/// instructions, `syscall`, `hlt`, `cpuid`/`rdtsc` that a kernel may trap, segment or control
+/// register moves, `ud2`, …) may fault and is not listed.
+fn cannot_fault_without_memory(text: &str, mn: &str) -> bool {
+    let ops = text.split_once(char::is_whitespace).map(|x| x.1).unwrap_or("").split(" #").next().unwrap_or("");
+    // Segment, control and debug registers (`mov %ax,%ds`, `mov %cr0,%rax`) may trap; `%esi`
+    // is no `%es`.
+    let special = ops.split('%').skip(1).any(|r| {
+        let name: String = r.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        matches!(name.as_str(), "ds" | "es" | "ss" | "fs" | "gs" | "cs")
+            || (name.starts_with("cr") || name.starts_with("dr")) && name[2..].chars().all(|c| c.is_ascii_digit())
+    });
+    if special {
+        return false;
+    }
+    let vector = ops.contains("mm") || ops.contains("%k");
+    const X86: &[&str] = &[
+        "mov", "movabs", "movzb", "movzw", "movzx", "movsx", "movsb", "movsw", "movsl", "movslq", "cmov", "set", "lea",
+        "nop", "endbr64", "endbr32", "test", "cmp", "add", "adc", "sub", "sbb", "and", "or", "xor", "not", "neg",
+        "inc", "dec", "shl", "shr", "sal", "sar", "rol", "ror", "rcl", "rcr", "bt", "bsf", "bsr", "lzcnt", "tzcnt",
+        "popcnt", "bswap", "xchg", "xadd", "imul", "mul", "cltq", "cqto", "cltd", "cwtl", "cdqe", "cqo", "cdq", "cbw",
+        "cwd", "andn", "bzhi", "pdep", "pext", "rorx", "sarx", "shlx", "shrx", "mulx", "adcx", "adox", "crc32",
+        "pause", "lfence", "sfence", "mfence", "clc", "stc", "cmc", "cld", "lahf", "sahf", "xbegin",
+    ];
+    // String instructions printed without operands (`movsq`, `stos`) touch memory.
+    let string_op = ["movs", "stos", "lods", "scas", "cmps", "ins", "outs"]
+        .iter()
+        .any(|p| mn.strip_prefix(p).is_some_and(|rest| matches!(rest, "" | "b" | "w" | "l" | "q" | "d")));
+    if string_op && !ops.contains('%') {
+        return false;
+    }
+    if X86.iter().any(|p| mn.starts_with(p)) && !mn.starts_with("outs") && !mn.starts_with("ins") {
+        return true;
+    }
+    // Direct branches: a bad target faults at the target, not here.
+    if mn.starts_with('j') && (ops.trim_start().starts_with("0x") || ops.contains('<')) && !ops.contains('*') {
+        return true;
+    }
+    // Register-only SSE/AVX arithmetic (`pxor %xmm0,%xmm0`, `vaddsd %xmm1,%xmm2,%xmm3`).
+    if vector && !mn.starts_with("vm") && !mn.starts_with("push") && !mn.starts_with("pop") {
+        return true;
+    }
+    const A64: &[&str] = &[
+        "add", "adds", "sub", "subs", "cmp", "cmn", "mov", "movz", "movk", "movn", "orr", "eor", "and", "ands", "tst",
+        "lsl", "lsr", "asr", "ror", "mul", "madd", "msub", "smull", "umull", "smulh", "umulh", "sdiv", "udiv", "csel",
+        "csinc", "csinv", "csneg", "cset", "csetm", "cinc", "cneg", "cbz", "cbnz", "tbz", "tbnz", "adr", "adrp",
+        "ubfx", "sbfx", "ubfiz", "sbfiz", "bfi", "bfxil", "extr", "sxtw", "uxtw", "sxtb", "uxtb", "sxth", "uxth",
+        "neg", "negs", "mvn", "bic", "orn", "eon", "clz", "rev", "fmov", "fadd", "fsub", "fmul", "fdiv", "fcmp",
+        "scvtf", "ucvtf", "fcvtzs", "fcvtzu",
+    ];
+    if A64.contains(&mn) || (mn == "b" || mn == "bl" || mn.starts_with("b.")) && !ops.contains('x') {
+        return true;
+    }
+    false
 }
 
 // ---- Machine-state helpers shared by the ABI rules (pinned-register, bad-pc, stack-*) ----
@@ -654,6 +883,42 @@ mod registry_tests {
             for h in ["**What it flags**", "**Why it matters**", "**Known false positives**"] {
                 assert!(i.explanation.contains(h), "{} explanation lacks {h}", i.id);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fault_insn_tests {
+    use super::cannot_fault_without_memory as no_fault;
+
+    fn check(text: &str) -> bool {
+        let d = crate::insn::decode(text);
+        no_fault(text, &d.mnemonic)
+    }
+
+    #[test]
+    fn register_only_instructions_cannot_fault_and_traps_can() {
+        // The sweep's states: a compare with `%esi` (no `%es`), a test, a conditional jump.
+        for t in ["cmp    $0x3ef,%esi", "test   %rdi,%rdi", "je     0x7ffff7d8cfb8 <free+200>", "mov    %rsi,%r13"] {
+            assert!(check(t), "{t}");
+        }
+        assert!(check("vaddsd %xmm1,%xmm2,%xmm3"));
+        assert!(check("cbz    x0, 0x4006f0"));
+        // Segment and control registers, string instructions without operands, traps.
+        for t in [
+            "mov    %ax,%ds",
+            "mov    %cr0,%rax",
+            "movsq",
+            "stos",
+            "hlt",
+            "syscall",
+            "rdtsc",
+            "cpuid",
+            "ud2",
+            "in     (%dx),%al",
+            "int3",
+        ] {
+            assert!(!check(t), "{t}");
         }
     }
 }

@@ -51,7 +51,8 @@ which needs a disassembly and register dump (the finding then says so). A NULL a
 generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
 runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
 null checks, safepoint polls, the JVM's start-up probe): their own SIGSEGV handler takes it, and
-a debugger stops before it. The finding is then `info` and says so."#,
+a debugger stops before it. The finding is then `info` and says so; without the memory map,
+frame #0 outside every library in a process whose frames show `libjvm.so` counts as such code."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -321,31 +322,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 }
 
 /// The managed runtime whose SIGSEGV handler owns faults in its generated code, when frame #0
-/// is such code (no symbol, no module, in an anonymous executable mapping) and the runtime's
-/// library is loaded.
+/// is such code (no symbol, no module; in an anonymous executable mapping, or without the
+/// mappings outside every library) and the runtime (the JVM, .NET, Mono) is in the process.
 fn managed_runtime(cx: &RuleContext<'_>, stop: &Stop, pc: Option<u64>) -> Option<&'static str> {
-    const RUNTIMES: &[(&str, &str)] = &[
-        ("libjvm.so", "the JVM (libjvm.so)"),
-        ("libcoreclr.so", ".NET (libcoreclr.so)"),
-        ("libmonosgen-2.0.so", "Mono (libmonosgen-2.0.so)"),
-    ];
     let f0 = stop.crashed_thread()?.frames.first()?;
-    if f0.function.is_some() || f0.module.is_some() {
+    let _ = pc?;
+    if !cx.is_jit_frame(f0) {
         return None;
     }
-    let m = cx.trace.mapping_for(pc?)?;
-    if m.path.is_some() || m.executable() != Some(true) {
-        return None;
-    }
-    let file = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
-    let loaded: Vec<String> = cx
-        .trace
-        .libraries
-        .iter()
-        .map(|l| file(&l.path))
-        .chain(cx.trace.mappings.iter().filter_map(|m| m.path.as_deref().map(file)))
-        .collect();
-    RUNTIMES.iter().find(|(lib, _)| loaded.iter().any(|l| l.starts_with(lib))).map(|(_, name)| *name)
+    // V8 and LuaJIT do not take SIGSEGV in their code as part of their work.
+    cx.jit_runtime().filter(|rt| rt.starts_with("the JVM") || rt.starts_with(".NET") || rt.starts_with("Mono"))
 }
 
 #[cfg(test)]

@@ -112,6 +112,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                             bad.push((pos, sp, r.span, "call"));
                         } else if pos == 0
                             && at_function_entry(regs, arch)
+                            // The process entry is not called: the kernel starts it with sp
+                            // 16-byte aligned (argc on top), where a called function has a
+                            // return address.
+                            && !matches!(th.frames[0].function_name(), "_start" | "__start" | "_dl_start_user")
                             && return_address_on_top(cx, stop, th, sp)
                             && (sp + 8) % align != 0
                             && !matches!(

@@ -42,7 +42,8 @@ inside them. A wild pointer that happens to land just below a stack looks the sa
 distance in the message helps tell them apart. A SIGSEGV or SIGBUS that `$_siginfo` shows
 was sent (`si_code` <= 0: `kill`, `tgkill`, `raise`) is no fault and never a stack overflow,
 however deep the legal recursion it interrupted; without `$_siginfo` a deep backtrace is
-still read as runaway recursion (heuristic)."#,
+still read as runaway recursion (heuristic), unless the instruction at pc cannot have faulted
+(no memory access, or, with the memory map, only to mapped memory it may touch)."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -181,6 +182,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // A SIGSEGV/SIGBUS some process sent (kill, tgkill: si_code <= 0) stops the thread
         // wherever it was, deep in a legal recursion too: no fault, so no stack ran out.
         if stop.reason.is_sent() && checker_says.is_none() && said.is_none() {
+            continue;
+        }
+        // Nor when the instruction at pc could not have faulted (no memory access, or only
+        // to mapped memory it may touch) and the mappings show room on the stack below sp:
+        // nothing says the signal was sent, but it was not raised there, so no stack ran out.
+        if cx.classifier.has_mappings() && cx.signal_not_from_insn(stop) && checker_says.is_none() && said.is_none() {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };

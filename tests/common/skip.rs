@@ -43,6 +43,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("clang++", "apt-get install clang"),
     ("musl-gcc", "apt-get install musl-tools"),
     ("go", "apt-get install golang-go"),
+    ("node", "apt-get install nodejs"),
     ("cmark-gfm", "apt-get install cmark-gfm"),
 ];
 
