@@ -448,6 +448,7 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     if !may_hold_escapes(b)
         && !matches!(b.first(), Some(b'0'..=b'9' | b'>' | b'['))
         && !matches!(b.get(leading_spaces(b)), Some(b'`' | b'~'))
+        && memchr::memchr(b'&', b).is_none()
     {
         return (Cow::Borrowed(raw), LineMarks::default());
     }
@@ -457,6 +458,9 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     if let Cow::Owned(o) = stripped {
         marks.had_escapes = true;
         s = Cow::Owned(o);
+    }
+    if let Some(z) = without_zero_width(&s) {
+        s = Cow::Owned(z);
     }
     // Peel prefixes: timestamps and markdown quotes, in any order, a few levels deep.
     let mut start = 0usize;
@@ -502,6 +506,25 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
         }
     }
     (s, marks)
+}
+
+/// Zero-width spaces carry nothing in debugger output, but issue trackers insert them: GitHub's
+/// Bugzilla migration wrote every `#N` as `#&#8203;N` (so `#1` would not link an issue), and
+/// copying from rendered pages keeps U+200B or U+FEFF. `None` when the line has none.
+fn without_zero_width(s: &str) -> Option<String> {
+    const ENTITIES: [&str; 4] = ["&#8203;", "&#x200b;", "&#x200B;", "&ZeroWidthSpace;"];
+    let has_char = !s.is_ascii() && s.contains(['\u{200b}', '\u{feff}']);
+    let has_entity = s.contains('&') && ENTITIES.iter().any(|e| s.contains(e));
+    if !has_char && !has_entity {
+        return None;
+    }
+    let mut out = s.replace(['\u{200b}', '\u{feff}'], "");
+    for e in ENTITIES {
+        if out.contains(e) {
+            out = out.replace(e, "");
+        }
+    }
+    Some(out)
 }
 
 /// Decodes bytes as UTF-8, replacing invalid sequences, and drops NUL bytes.
