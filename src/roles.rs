@@ -181,6 +181,8 @@ pub fn is_machinery(f: &Frame) -> bool {
         "rust_panic",
         "__rust_start_panic",
         "rust_begin_unwind",
+        // macOS's symbol table keeps the C-level underscore.
+        "_rust_begin_unwind",
         "__rust_end_short_backtrace",
         "__rust_abort",
         "__libc_start_call_main",
@@ -211,6 +213,11 @@ pub fn is_machinery(f: &Frame) -> bool {
         // rustc 1.90+ names the std-internal symbols `__rustc::rust_begin_unwind`,
         // `__rustc::__rust_abort` (lldb prints them so; gdb drops the prefix).
         "__rustc::",
+        // rustc's `bug!`/`span_bug!` (every internal compiler error raised by the compiler
+        // itself goes through them, `bug_fmt` and its TLS closures): the ICE's reporting
+        // machinery, not the compiler code that found the bug.
+        "rustc_middle::util::bug::",
+        "rustc_middle::ty::context::tls::with_",
         "__GI___",
         "__libc_",
         "__pthread_",
@@ -581,6 +588,12 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // frame is the runtime's too (lldb's `handleTypeMismatchImpl(__ubsan::TypeMismatchData*,
     // …)` under `__ubsan_handle_type_mismatch_v1_abort`, whose own name carries no prefix).
     let mut runtime_top = th.frames.iter().rposition(is_sanitizer_runtime).map_or(0, |p| p + 1);
+    // A Rust panic's backtrace starts with the panic hook at work (printing the backtrace,
+    // a program's own hook such as rustc's `install_ice_hook` closure): every frame inner to
+    // the panic's entry into the standard library is the hook's, not the code that panicked.
+    if let Some(p) = th.frames.iter().position(is_rust_panic_entry) {
+        runtime_top = runtime_top.max(p + 1);
+    }
     // The same for an allocator entry point without debug info (static musl's `__libc_free`):
     // the functions it called without debug info (`get_meta`) are the allocator's own, not
     // the program's.
@@ -633,6 +646,17 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         };
     }
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// Where a Rust panic enters the standard library's panic path (the hook runs inside it).
+fn is_rust_panic_entry(f: &Frame) -> bool {
+    let n = f.function.as_deref().unwrap_or("");
+    let n = n.strip_prefix("__rustc::").unwrap_or(n);
+    n.starts_with("std::panicking::rust_panic_with_hook")
+        || n.starts_with("std::panicking::begin_panic")
+        || n == "rust_begin_unwind"
+        || n == "_rust_begin_unwind"
+        || n.starts_with("core::panicking::panic_fmt")
 }
 
 fn is_inlined_macro(f: &Frame) -> bool {
