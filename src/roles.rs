@@ -523,7 +523,12 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
     let tramp = th.frames.iter().position(|f| f.signal_handler)?;
     // Only when the handler ended the process deliberately: the stop is an abort/raise below
     // the trampoline, not a fault inside the handler's own code.
+    // A handler running for a fault signal (`crash (sig=6, …)`, CPython's
+    // `signal_handler (sig_num=11)`) is handling a fault below the trampoline, whatever it
+    // did next; and one that sent the signal on (`kill`) ended the process deliberately.
+    let handling_fault = tramp > 0 && handler_signal(&th.frames[tramp - 1]).is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
     let deliberate = matches!(stop.reason.signo, Some(6))
+        || handling_fault
         || th.frames[..tramp].iter().any(|f| {
             f.function.as_deref().is_some_and(|n| {
                 let n = n.trim_start_matches("__GI_");
@@ -537,6 +542,10 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
                         | "__pthread_kill_implementation"
                         | "_exit"
                         | "__libc_message"
+                        | "kill"
+                        | "__kill"
+                        | "tgkill"
+                        | "__tgkill"
                         | "waitpid"
                         | "__waitpid"
                         | "__libc_waitpid"
@@ -555,6 +564,20 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         .position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
         .map(|p| above + p)
         .or_else(|| (above < th.frames.len()).then_some(above))
+}
+
+/// The signal number a signal handler's frame was called with, from its argument list as a
+/// debugger printed it (`sig=6`, `signo=11`, `signum=7`, `sig_num=11`, `sig=sig@entry=6`).
+pub fn handler_signal(f: &Frame) -> Option<i32> {
+    let args = f.args.as_deref()?;
+    args.split(", ").find_map(|a| {
+        let (name, value) = a.split_once('=')?;
+        if !matches!(name.trim(), "sig" | "signo" | "signum" | "sig_num" | "signal" | "sig_no" | "signr") {
+            return None;
+        }
+        let value = value.rsplit('=').next().unwrap_or(value).trim();
+        value.parse::<i32>().ok().filter(|n| (1..=64).contains(n))
+    })
 }
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {

@@ -68,6 +68,19 @@ impl Builder {
             // A reader may have known it already (lldb's `EXC_BREAKPOINT` is the program's own
             // trap instruction by definition).
             stop.reason.trap_shown = stop.reason.trap_shown || trap_instruction_shown(stop);
+            // A backtrace without a stop line (`bt` of a core whose banner was not pasted): a
+            // signal handler's frame above `<signal handler called>` names the signal it was
+            // called for (`crash (sig=6, …)`).
+            if stop.reason.kind == StopKind::Unknown
+                && let Some(signo) = stop.threads.iter().find_map(|t| {
+                    let tramp = t.frames.iter().position(|f| f.signal_handler)?;
+                    crate::roles::handler_signal(t.frames.get(tramp.checked_sub(1)?)?)
+                })
+            {
+                stop.reason.kind = StopKind::Signal;
+                stop.reason.signo = Some(signo);
+                stop.reason.signal = crate::model::signals::name(signo).map(Into::into);
+            }
             pick_crashed_thread(stop, loc);
             // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
             if stop.reason.is_non_crash() {
