@@ -617,6 +617,12 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     if let Some(p) = th.frames.iter().position(is_rust_panic_entry) {
         runtime_top = runtime_top.max(p + 1);
     }
+    // memcheck's `Syscall param write(buf) points to uninitialised byte(s)` is raised at the
+    // system call: frame #0 is libc's wrapper (`write`, `__write_nocancel`), which passed on
+    // what its caller gave it.
+    if stop.checker.as_ref().is_some_and(|c| c.text.starts_with("Syscall param ")) && th.frames.len() > 1 {
+        runtime_top = runtime_top.max(1);
+    }
     // The same for an allocator entry point without debug info (static musl's `__libc_free`):
     // the functions it called without debug info (`get_meta`) are the allocator's own, not
     // the program's.

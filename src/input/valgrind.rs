@@ -111,7 +111,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         let si = b.ensure_stop();
         if let Some(v) = parse_hex(a.trim()) {
-            b.trace.stops[si].reason.address = Some(Address(v));
+            let r = &mut b.trace.stops[si].reason;
+            r.address = Some(Address(v));
+            // memcheck words the kernel's si_code: SEGV_MAPERR and SEGV_ACCERR.
+            if r.si_code.is_none() && r.signo == Some(11) && !t.starts_with("General") {
+                r.si_code = Some(if t.starts_with("Access not within") { 1 } else { 2 });
+            }
         }
         b.vg.thread = None;
         b.add_message(t, n);

@@ -144,6 +144,14 @@ fn recursion(th: &Thread) -> Option<Recursion> {
     None
 }
 
+/// `Warning: client switching stacks?  SP change: 0x1fff0009a0 --> 0x1ffe85f7a0` → (from, to).
+fn valgrind_sp_change(text: &str) -> Option<(u64, u64)> {
+    let r = text.split_once("client switching stacks?")?.1.trim().strip_prefix("SP change:")?;
+    let (from, to) = r.split_once("-->")?;
+    let hex = |s: &str| u64::from_str_radix(s.trim().strip_prefix("0x")?, 16).ok();
+    Some((hex(from)?, hex(to)?))
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
@@ -245,6 +253,25 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
         }
+        // valgrind's `Warning: client switching stacks?  SP change: 0x1fff0009a0 --> 0x1ffe85f7a0`
+        // is a frame of several MiB taken at once (a huge local array, alloca or VLA); a fault
+        // at or just below the new sp is that frame running past the end of the stack.
+        let mut switch_ev: Option<(String, Span)> = None;
+        if msg.is_none()
+            && valgrind
+            && let Some(a) = fault
+            && let Some((m, from, to)) = cx.trace.stops.iter().flat_map(|s| &s.messages).find_map(|m| {
+                let (from, to) = valgrind_sp_change(&m.text)?;
+                (from > to && from - to >= 1 << 20 && a < from && a.saturating_add(0x10000) >= to).then_some((m, from, to))
+            })
+        {
+            let f0 = th.frames.first().map(|f| f.function_name()).unwrap_or("frame #0");
+            msg = Some(format!(
+                "valgrind saw {f0} move the stack pointer down {:#x} bytes at once ({from:#x} --> {to:#x}); the fault at {a:#x} is in that frame: a frame larger than the stack can grow (a huge local array, alloca or VLA)",
+                from - to
+            ));
+            switch_ev = Some((format!("valgrind: {}", m.text.trim()), m.span));
+        }
         // No mappings, but the run had ASLR off (gdb's and lldb's default), so the main
         // thread's stack ends at a known address: the top is fixed and the default limit is
         // 8 MiB. A fault or an sp just below that end is the stack running out.
@@ -296,6 +323,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(c) = checker_says {
             f = f.evidence(format!("AddressSanitizer: {}", c.text.trim()), Some(c.span));
             heuristic = false;
+        }
+        if let Some((t, s)) = switch_ev {
+            f = f.evidence(t, Some(s));
         }
         if let Some(a) = fault {
             f = f.evidence(
