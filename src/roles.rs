@@ -311,6 +311,8 @@ pub fn is_machinery(f: &Frame) -> bool {
         || base.starts_with("ld-musl-")
         || base.starts_with("libc.musl-")
         || base.starts_with("libpthread")
+        || base.starts_with("libdl.so")
+        || base.starts_with("libdl-")
         || base.starts_with("libstdc++")
         || base.starts_with("libgcc_s")
     {

@@ -278,6 +278,26 @@ pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
     })
 }
 
+/// bash's report of a job a script started that died of a signal:
+/// `./run.sh: line 12:  2391 Segmentation fault      (core dumped) ./prog args` →
+/// `Segmentation fault` (the description of the signal).
+pub(crate) fn script_job_report(t: &str) -> Option<&str> {
+    let (_, r) = t.split_once(": line ")?;
+    let (num, r) = r.split_once(": ")?;
+    if num.is_empty() || !num.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let r = r.trim_start();
+    let pid = r.bytes().take_while(u8::is_ascii_digit).count();
+    if pid == 0 || !r[pid..].starts_with(' ') {
+        return None;
+    }
+    let r = r[pid..].trim_start();
+    // The description is padded to a column, then `(core dumped)` and the command.
+    let desc_end = r.find("  ").or_else(|| r.find(" (core dumped)")).unwrap_or(r.len());
+    Some(&r[..desc_end]).filter(|x| !x.is_empty())
+}
+
 pub(crate) fn is_shell_verdict(t: &str) -> bool {
     let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
     matches!(
