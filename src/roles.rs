@@ -178,6 +178,13 @@ pub fn is_machinery(f: &Frame) -> bool {
         "runtime.panicmem",
         "runtime.panicmemAddr",
         "runtime.panicIndex",
+        // Qt's fatal message and assertion path (`qFatal`, `Q_ASSERT`): it aborts on the
+        // caller's behalf.
+        "QMessageLogger::fatal",
+        "qt_message_fatal",
+        "qFatal",
+        "qt_assert",
+        "qt_assert_x",
         "rust_panic",
         "__rust_start_panic",
         "rust_begin_unwind",
