@@ -471,6 +471,33 @@ pub(super) fn infer_arch(t: &Trace) -> Arch {
     }) {
         return Arch::Aarch64;
     }
+    // A library's or source file's path that names the architecture: Debian's multiarch
+    // directories (`/lib/aarch64-linux-gnu/libLLVM-14.so.1`) and glibc's per-architecture
+    // sources (`../sysdeps/unix/sysv/linux/i386/clone.S`).
+    const TRIPLES: &[(&str, Arch)] = &[
+        ("/aarch64-linux-gnu/", Arch::Aarch64),
+        ("/x86_64-linux-gnu/", Arch::X86_64),
+        ("/i386-linux-gnu/", Arch::X86),
+        ("/riscv64-linux-gnu/", Arch::Riscv64),
+        ("/powerpc64le-linux-gnu/", Arch::Ppc64),
+        ("/s390x-linux-gnu/", Arch::S390x),
+        ("/sysv/linux/aarch64/", Arch::Aarch64),
+        ("/sysv/linux/x86_64/", Arch::X86_64),
+        ("/sysv/linux/i386/", Arch::X86),
+    ];
+    let paths = || {
+        t.stops
+            .iter()
+            .flat_map(|s| s.threads.iter())
+            .flat_map(|th| th.frames.iter())
+            .flat_map(|f| [f.module.as_deref(), f.file.as_deref()])
+            .flatten()
+    };
+    for p in paths() {
+        if let Some((_, a)) = TRIPLES.iter().find(|(d, _)| p.contains(d)) {
+            return *a;
+        }
+    }
     // Addresses above 2^47 with 0x7f… are x86-64 user space; AArch64 user space is 0xffff….
     for s in &t.stops {
         for th in &s.threads {

@@ -140,7 +140,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 Some(r) => {
                     let tramp = b.handlers.tramp_pending
                         && r.function.is_none()
-                        && r.module.is_some_and(|m| m.rsplit('/').next().is_some_and(|f| f.starts_with("libc.so")));
+                        && r.module.is_some_and(|m| m.rsplit('/').next().is_some_and(|f| f.starts_with("libc.so")))
+                        || matches!(r.function, Some("__kernel_rt_sigreturn" | "__restore_rt" | "__sigtramp"));
                     put(b, r, n);
                     if tramp {
                         b.handlers.tramp_pending = false;
@@ -453,6 +454,20 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         start(b, 6, "Node.js fatal error", n);
         b.add_message(msg, n);
         b.handlers.mode = HandlerMode::Node;
+        return true;
+    }
+    // glibc `backtrace_symbols` rows printed by a program's fatal-signal handler without a
+    // heading (rustc's: `/lib/…/librustc_driver-….so(+0x6c4430)[0x7f8a1c4430]`, then the
+    // trampoline `linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0x…]`): a row naming a shared
+    // library by its absolute path opens the report.
+    if b.handlers.mode == HandlerMode::None
+        && let Some(r) = glibc_row(t)
+        && r.module.is_some_and(|m| m.starts_with('/') && m.contains(".so"))
+    {
+        start(b, 0, "a program's fatal-signal handler (glibc backtrace_symbols rows)", n);
+        b.handlers.mode = HandlerMode::GlibcBacktrace;
+        b.handlers.next_index = 0;
+        put(b, r, n);
         return true;
     }
     // A native addon's segfault handler (npm `segfault-handler` and alike): `Error: signal 11:`

@@ -272,9 +272,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         .strip_prefix("running ")
         .and_then(|r| r.strip_suffix(" tests").or_else(|| r.strip_suffix(" test")))
         .is_some_and(|k| k.bytes().all(|c| c.is_ascii_digit()));
+    // A test's result line (`test a::b ... ok`) once `running N tests` was seen.
+    let test_result = b.formats_has(Format::Rust)
+        && t.starts_with("test ")
+        && [" ... ok", " ... FAILED", " ... ignored"].iter().any(|e| t.ends_with(e));
     if running
+        || test_result
         || t.starts_with("error: test failed, to rerun pass ")
-        || t == "Caused by:" && b.formats_has(Format::Rust)
+        || t.starts_with("error: could not compile `")
+        || t == "Caused by:" && (b.formats_has(Format::Rust) || b.formats_has(Format::Handler))
     {
         b.saw(Format::Rust);
         b.add_message(t, n);
@@ -293,7 +299,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
             }
             let si = b.ensure_stop();
-            let keep = b.trace.stops[si].reason.kind == StopKind::Signal;
+            let keep = b.trace.stops[si].reason.kind == StopKind::Signal && b.trace.stops[si].reason.signo.is_some();
             if !keep {
                 let r = &mut b.trace.stops[si].reason;
                 r.kind = StopKind::Signal;
