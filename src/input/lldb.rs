@@ -181,6 +181,16 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if t.is_empty() {
         return false;
     }
+    // An expression lldb evaluated (`p f()`, a playground, a REPL) that hit a fault: lldb's
+    // notice, then the stop itself as a thread header.
+    if t.starts_with("error: Execution was interrupted, reason: ")
+        || t.starts_with("The process has been left at the point where it was interrupted")
+        || t == "Playground execution failed:"
+    {
+        b.saw(Format::Lldb);
+        b.add_message(t, n);
+        return true;
+    }
     // Thread headers and frame lines are distinctive enough to read without a prompt.
     if let Some(h) = thread_header(t) {
         if t.starts_with("* thread #") {
