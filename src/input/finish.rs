@@ -69,13 +69,16 @@ impl Builder {
             // trap instruction by definition).
             stop.reason.trap_shown = stop.reason.trap_shown || trap_instruction_shown(stop);
             // A backtrace without a stop line (`bt` of a core whose banner was not pasted): a
-            // signal handler's frame above `<signal handler called>` names the signal it was
-            // called for (`crash (sig=6, …)`).
+            // signal handler's frame above `<signal handler called>` names the fault or abort it
+            // was called for (`crash (sig=6, …)`).
             if stop.reason.kind == StopKind::Unknown
                 && let Some(signo) = stop.threads.iter().find_map(|t| {
                     let tramp = t.frames.iter().position(|f| f.signal_handler)?;
                     crate::roles::handler_signal(t.frames.get(tramp.checked_sub(1)?)?)
                 })
+                // Only a fault or an abort: a handler of another signal may have stopped for a
+                // reason of its own.
+                && matches!(signo, 4 | 6 | 7 | 8 | 11)
             {
                 stop.reason.kind = StopKind::Signal;
                 stop.reason.signo = Some(signo);

@@ -625,8 +625,12 @@ fn is_source_path(p: &str) -> bool {
     )
 }
 
-pub(crate) fn blank(b: &mut Builder) {
+/// A blank line ends `versioninfo()`'s block.
+pub(crate) fn end_versioninfo(b: &mut Builder) {
     b.julia.in_versioninfo = false;
+}
+
+pub(crate) fn blank(b: &mut Builder) {
     if b.ctx == Ctx::JuliaStacktrace {
         b.julia.st_pending = None;
     }

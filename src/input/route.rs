@@ -205,6 +205,7 @@ impl Builder {
         if trimmed.is_empty() {
             self.flush_locals();
             self.last_frame_index = None;
+            julia::end_versioninfo(self);
             if matches!(self.ctx, Ctx::JuliaNative | Ctx::JuliaStacktrace) {
                 julia::blank(self);
             }
