@@ -585,17 +585,12 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         .or_else(|| (above < th.frames.len()).then_some(above))
 }
 
-/// The signal number a signal handler's frame was called with, from its argument list as a
-/// debugger printed it (`sig=6`, `signo=11`, `signum=7`, `sig_num=11`, `sig=sig@entry=6`).
+/// The signal number a signal handler's frame was called with, from its typed integer
+/// arguments (`sig=6`, `signo=11`, `signum=7`, `sig_num=11`, `sig=sig@entry=6`).
 pub fn handler_signal(f: &Frame) -> Option<i32> {
-    let args = f.args.as_deref()?;
-    args.split(", ").find_map(|a| {
-        let (name, value) = a.split_once('=')?;
-        if !matches!(name.trim(), "sig" | "signo" | "signum" | "sig_num" | "signal" | "sig_no" | "signr") {
-            return None;
-        }
-        let value = value.rsplit('=').next().unwrap_or(value).trim();
-        value.parse::<i32>().ok().filter(|n| (1..=64).contains(n))
+    f.arg_facts().int_args.iter().find_map(|(name, v)| {
+        let named = matches!(&**name, "sig" | "signo" | "signum" | "sig_num" | "signal" | "sig_no" | "signr");
+        (named && (1..=64).contains(v)).then_some(*v as i32)
     })
 }
 
@@ -639,7 +634,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // memcheck's `Syscall param write(buf) points to uninitialised byte(s)` is raised at the
     // system call: frame #0 is libc's wrapper (`write`, `__write_nocancel`), which passed on
     // what its caller gave it.
-    if stop.checker.as_ref().is_some_and(|c| c.text.starts_with("Syscall param ")) && th.frames.len() > 1 {
+    if stop.checker.as_ref().is_some_and(|c| c.at_system_call) && th.frames.len() > 1 {
         runtime_top = runtime_top.max(1);
     }
     // The same for an allocator entry point without debug info (static musl's `__libc_free`):

@@ -326,6 +326,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                     text: m.text.clone(),
                     access: None,
                     summary: None,
+                    at_system_call: false,
                     span: m.span,
                 });
             }

@@ -408,6 +408,7 @@ fn diagnostic(b: &mut Builder, t: &str, n: u32) -> bool {
             text: what.into(),
             access: None,
             summary: None,
+            at_system_call: false,
             span: Span::line(n),
         });
         b.add_message(t, n);

@@ -32,7 +32,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
   so the unwinder found no caller;
 - Go's own traceback saying so: `runtime: g 20: unexpected return pc for F called from 0x…`
   (a saved return address outside every Go function; Go then dies with `fatal error: unknown
-  caller pc`), reported as an error.
+  caller pc`), reported as an error. Not for `runtime.sigpanic` (its "caller" is the faulting pc,
+  which may be in C code) or the signal trampoline `runtime.sigtramp` (it returns into whatever
+  code the signal interrupted): there the unwinder stops at non-Go code, nothing was overwritten.
 
 The finding names the last good frame (the function whose frame was overrun) and the range of
 frames to disregard.

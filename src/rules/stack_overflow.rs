@@ -20,7 +20,9 @@ as evidence, and is reported on its own as a heuristic finding when the fault ad
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
 address …`, valgrind's `Stack overflow in thread #1: can't grow stack to …` and Go's
 `runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack overflow` (no
-signal at all) are reported as such (exact: the tool says so). When the program's
+signal at all) are reported as such (exact: the tool says so). memcheck's `Warning: client
+switching stacks?  SP change: FROM --> TO` with a change of a MiB or more, followed by a fault
+at or just below TO, is one frame larger than the stack (a huge local array, alloca or VLA). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
@@ -144,14 +146,6 @@ fn recursion(th: &Thread) -> Option<Recursion> {
     None
 }
 
-/// `Warning: client switching stacks?  SP change: 0x1fff0009a0 --> 0x1ffe85f7a0` → (from, to).
-fn valgrind_sp_change(text: &str) -> Option<(u64, u64)> {
-    let r = text.split_once("client switching stacks?")?.1.trim().strip_prefix("SP change:")?;
-    let (from, to) = r.split_once("-->")?;
-    let hex = |s: &str| u64::from_str_radix(s.trim().strip_prefix("0x")?, 16).ok();
-    Some((hex(from)?, hex(to)?))
-}
-
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
@@ -260,17 +254,18 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && valgrind
             && let Some(a) = fault
-            && let Some((m, from, to)) = cx.trace.stops.iter().flat_map(|s| &s.messages).find_map(|m| {
-                let (from, to) = valgrind_sp_change(&m.text)?;
-                (from > to && from - to >= 1 << 20 && a < from && a.saturating_add(0x10000) >= to).then_some((m, from, to))
-            })
+            && let Some((from, to, span)) = stop.sp_switch.map(|(f, t, s)| (f.0, t.0, s))
+            && from > to
+            && from - to >= 1 << 20
+            && a < from
+            && a.saturating_add(0x10000) >= to
         {
             let f0 = th.frames.first().map(|f| f.function_name()).unwrap_or("frame #0");
             msg = Some(format!(
                 "valgrind saw {f0} move the stack pointer down {:#x} bytes at once ({from:#x} --> {to:#x}); the fault at {a:#x} is in that frame: a frame larger than the stack can grow (a huge local array, alloca or VLA)",
                 from - to
             ));
-            switch_ev = Some((format!("valgrind: {}", m.text.trim()), m.span));
+            switch_ev = Some((format!("valgrind: client switching stacks? SP change: {from:#x} --> {to:#x}"), span));
         }
         // No mappings, but the run had ASLR off (gdb's and lldb's default), so the main
         // thread's stack ends at a known address: the top is fixed and the default limit is
