@@ -535,14 +535,18 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
     // A handler running for a fault signal (`crash (sig=6, …)`, CPython's
     // `signal_handler (sig_num=11)`) is handling a fault below the trampoline, whatever it
     // did next; and one that sent the signal on (`kill`) ended the process deliberately.
-    let handling_fault = tramp > 0 && handler_signal(&th.frames[tramp - 1]).is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
+    let handling_fault =
+        tramp > 0 && handler_signal(&th.frames[tramp - 1]).is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
     // A handler printing a backtrace (glibc's `backtrace`, the Rust `backtrace` crate) is
     // reporting the fault below it.
     let printing = th.frames[..tramp].iter().any(|f| {
         f.function.as_deref().is_some_and(|n| {
             n.starts_with("backtrace::")
                 || n.starts_with("std::backtrace")
-                || matches!(n, "backtrace" | "__backtrace" | "__GI___backtrace" | "backtrace_symbols_fd" | "_Unwind_Backtrace")
+                || matches!(
+                    n,
+                    "backtrace" | "__backtrace" | "__GI___backtrace" | "backtrace_symbols_fd" | "_Unwind_Backtrace"
+                )
         })
     });
     let deliberate = matches!(stop.reason.signo, Some(6))

@@ -174,7 +174,9 @@ fn a_compose_service_name_needs_a_letter() {
     let r = read("error: internal compiler error: broken MIR\n  |\n431 |     let x = y;\n");
     assert!(unread(&r).is_empty(), "{:?}", unread(&r));
     // Look-alike: a compose prefix is still peeled.
-    let r = read("app-1  | fatal error: unexpected signal during runtime execution\napp-1  | [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x45ac90]\n");
+    let r = read(
+        "app-1  | fatal error: unexpected signal during runtime execution\napp-1  | [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x45ac90]\n",
+    );
     assert_eq!(r.report.parsed.trace.stops[0].reason.signal.as_deref(), Some("SIGSEGV"));
 }
 
@@ -258,7 +260,9 @@ fn a_syscall_param_reports_culprit_is_the_wrappers_caller() {
 #[test]
 fn go_shapes_of_the_sixth_pass() {
     // Go 1.6's numeric signal.
-    let r = read("fatal error: unexpected signal during runtime execution\n[signal 0xb code=0x1 addr=0x3c1e70a8 pc=0xa41f3]\n");
+    let r = read(
+        "fatal error: unexpected signal during runtime execution\n[signal 0xb code=0x1 addr=0x3c1e70a8 pc=0xa41f3]\n",
+    );
     let st = &r.report.parsed.trace.stops[0];
     assert_eq!((st.reason.signal.as_deref(), st.reason.address.map(|a| a.0)), (Some("SIGSEGV"), Some(0x3c1e70a8)));
     // A goroutine dump without its header, stack words without `0x`, the `<` sp marker.
@@ -277,10 +281,14 @@ runtime.sigtramp(0x1b, 0xc0004c1af0, 0xc0004c19c0)
     // The signal trampoline returning into non-Go code is no corruption ...
     assert!(!r.rules.contains(&"corrupt-backtrace"), "{:?}", r.rules);
     // ... nor is sigpanic's "caller" being the faulting pc in a C library.
-    let r = read("fatal error: unexpected signal during runtime execution\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x7fff2051ac9e]\n\nruntime stack:\nruntime: unexpected return pc for runtime.sigpanic called from 0x7fff2051ac9e\n");
+    let r = read(
+        "fatal error: unexpected signal during runtime execution\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x7fff2051ac9e]\n\nruntime stack:\nruntime: unexpected return pc for runtime.sigpanic called from 0x7fff2051ac9e\n",
+    );
     assert!(!r.rules.contains(&"corrupt-backtrace"), "{:?}", r.rules);
     // Look-alike: a Go function's garbage return address still is corruption.
-    let r = read("runtime: g 20: unexpected return pc for testing.tRunner called from 0x7f3b1e02c4d1\nfatal error: unknown caller pc\n");
+    let r = read(
+        "runtime: g 20: unexpected return pc for testing.tRunner called from 0x7f3b1e02c4d1\nfatal error: unknown caller pc\n",
+    );
     assert!(r.rules.contains(&"corrupt-backtrace"), "{:?}", r.rules);
     // SIGILL's instruction bytes; a report inside a go test log.
     let t = "\

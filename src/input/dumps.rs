@@ -100,7 +100,10 @@ pub(crate) fn hash_frame(t: &str) -> Option<DumpFrame<'_>> {
             && rest.as_bytes()[open - 1] == b' '
             && !inner.is_empty()
             && !inner.contains([' ', '+', ','])
-            && (inner.contains(".so") || inner.contains('.') || inner.contains('/') || !rest[..open].trim().contains('('))
+            && (inner.contains(".so")
+                || inner.contains('.')
+                || inner.contains('/')
+                || !rest[..open].trim().contains('('))
         {
             // systemd-coredump before 240: `#0  0x… n/a (libsystemd-shared-235.so)`, the
             // module without an offset.

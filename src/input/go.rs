@@ -76,7 +76,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.go.test_log_indent = None;
     }
     if let Some((indent, rest)) = test_log_prefix(l)
-        && (rest.starts_with("SIG") && rest.contains(": ") || rest.starts_with("fatal error: ") || rest.starts_with("panic: "))
+        && (rest.starts_with("SIG") && rest.contains(": ")
+            || rest.starts_with("fatal error: ")
+            || rest.starts_with("panic: "))
         && line(b, rest, n)
     {
         b.go.test_log_indent = Some(indent + 4);
