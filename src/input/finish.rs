@@ -74,7 +74,13 @@ impl Builder {
             if stop.reason.kind == StopKind::Unknown
                 && let Some(signo) = stop.threads.iter().find_map(|t| {
                     let tramp = t.frames.iter().position(|f| f.signal_handler)?;
-                    crate::roles::handler_signal(t.frames.get(tramp.checked_sub(1)?)?)
+                    // (The frames' typed arguments are attached after this pass: read them here.)
+                    let args = t.frames.get(tramp.checked_sub(1)?)?.args.as_deref()?;
+                    arg_facts(args).int_args.iter().find_map(|(name, v)| {
+                        let named =
+                            matches!(&**name, "sig" | "signo" | "signum" | "sig_num" | "signal" | "sig_no" | "signr");
+                        (named && (1..=64).contains(v)).then_some(*v as i32)
+                    })
                 })
                 // Only a fault or an abort: a handler of another signal may have stopped for a
                 // reason of its own.

@@ -183,7 +183,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     // An expression lldb evaluated (`p f()`, a playground, a REPL) that hit a fault: lldb's
     // notice, then the stop itself as a thread header.
-    if t.starts_with("error: Execution was interrupted, reason: ")
+    // (Inside a session lldb's `error:` lines are its notes, below.)
+    if t.starts_with("error: Execution was interrupted, reason: ") && !b.lldb.active
         || t.starts_with("The process has been left at the point where it was interrupted")
         || t == "Playground execution failed:"
     {
