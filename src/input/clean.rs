@@ -509,17 +509,16 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     (s, marks)
 }
 
-/// Zero-width spaces carry nothing in debugger output, but issue trackers insert them: GitHub's
-/// Bugzilla migration wrote every `#N` as `#&#8203;N` (so `#1` would not link an issue), and
-/// copying from rendered pages keeps U+200B or U+FEFF. `None` when the line has none.
+/// The zero-width space's HTML entities, which issue trackers insert: GitHub's Bugzilla
+/// migration wrote every `#N` as `#&#8203;N` (so `#1` would not link an issue). `None` when the
+/// line has none. (The character U+200B itself is kept, and shown as `<U+200B>`: text must
+/// not display differently from what it is.)
 fn without_zero_width(s: &str) -> Option<String> {
     const ENTITIES: [&str; 4] = ["&#8203;", "&#x200b;", "&#x200B;", "&ZeroWidthSpace;"];
-    let has_char = !s.is_ascii() && s.contains(['\u{200b}', '\u{feff}']);
-    let has_entity = s.contains('&') && ENTITIES.iter().any(|e| s.contains(e));
-    if !has_char && !has_entity {
+    if !s.contains('&') || !ENTITIES.iter().any(|e| s.contains(e)) {
         return None;
     }
-    let mut out = s.replace(['\u{200b}', '\u{feff}'], "");
+    let mut out = s.to_string();
     for e in ENTITIES {
         if out.contains(e) {
             out = out.replace(e, "");
