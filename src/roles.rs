@@ -198,9 +198,18 @@ pub fn is_machinery(f: &Frame) -> bool {
         "runtime.panicmem",
         "runtime.panicmemAddr",
         "runtime.panicIndex",
+        // Qt's fatal message and assertion path (`qFatal`, `Q_ASSERT`): it aborts on the
+        // caller's behalf.
+        "QMessageLogger::fatal",
+        "qt_message_fatal",
+        "qFatal",
+        "qt_assert",
+        "qt_assert_x",
         "rust_panic",
         "__rust_start_panic",
         "rust_begin_unwind",
+        // macOS's symbol table keeps the C-level underscore.
+        "_rust_begin_unwind",
         "__rust_end_short_backtrace",
         "__rust_abort",
         "__libc_start_call_main",
@@ -234,6 +243,11 @@ pub fn is_machinery(f: &Frame) -> bool {
         // rustc 1.90+ names the std-internal symbols `__rustc::rust_begin_unwind`,
         // `__rustc::__rust_abort` (lldb prints them so; gdb drops the prefix).
         "__rustc::",
+        // rustc's `bug!`/`span_bug!` (every internal compiler error raised by the compiler
+        // itself goes through them, `bug_fmt` and its TLS closures): the ICE's reporting
+        // machinery, not the compiler code that found the bug.
+        "rustc_middle::util::bug::",
+        "rustc_middle::ty::context::tls::with_",
         "__GI___",
         "__libc_",
         "__pthread_",
@@ -327,6 +341,8 @@ pub fn is_machinery(f: &Frame) -> bool {
         || base.starts_with("ld-musl-")
         || base.starts_with("libc.musl-")
         || base.starts_with("libpthread")
+        || base.starts_with("libdl.so")
+        || base.starts_with("libdl-")
         || base.starts_with("libstdc++")
         || base.starts_with("libgcc_s")
     {
@@ -539,7 +555,26 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
     let tramp = th.frames.iter().position(|f| f.signal_handler)?;
     // Only when the handler ended the process deliberately: the stop is an abort/raise below
     // the trampoline, not a fault inside the handler's own code.
+    // A handler running for a fault signal (`crash (sig=6, …)`, CPython's
+    // `signal_handler (sig_num=11)`) is handling a fault below the trampoline, whatever it
+    // did next; and one that sent the signal on (`kill`) ended the process deliberately.
+    let handling_fault =
+        tramp > 0 && handler_signal(&th.frames[tramp - 1]).is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
+    // A handler printing a backtrace (glibc's `backtrace`, the Rust `backtrace` crate) is
+    // reporting the fault below it.
+    let printing = th.frames[..tramp].iter().any(|f| {
+        f.function.as_deref().is_some_and(|n| {
+            n.starts_with("backtrace::")
+                || n.starts_with("std::backtrace")
+                || matches!(
+                    n,
+                    "backtrace" | "__backtrace" | "__GI___backtrace" | "backtrace_symbols_fd" | "_Unwind_Backtrace"
+                )
+        })
+    });
     let deliberate = matches!(stop.reason.signo, Some(6))
+        || handling_fault
+        || printing
         || th.frames[..tramp].iter().any(|f| {
             f.function.as_deref().is_some_and(|n| {
                 let n = n.trim_start_matches("__GI_");
@@ -553,6 +588,10 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
                         | "__pthread_kill_implementation"
                         | "_exit"
                         | "__libc_message"
+                        | "kill"
+                        | "__kill"
+                        | "tgkill"
+                        | "__tgkill"
                         | "waitpid"
                         | "__waitpid"
                         | "__libc_waitpid"
@@ -571,6 +610,15 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         .position(|f| !is_machinery(f) && (f.function.is_some() || f.file.is_some()))
         .map(|p| above + p)
         .or_else(|| (above < th.frames.len()).then_some(above))
+}
+
+/// The signal number a signal handler's frame was called with, from its typed integer
+/// arguments (`sig=6`, `signo=11`, `signum=7`, `sig_num=11`, `sig=sig@entry=6`).
+pub fn handler_signal(f: &Frame) -> Option<i32> {
+    f.arg_facts().int_args.iter().find_map(|(name, v)| {
+        let named = matches!(&**name, "sig" | "signo" | "signum" | "sig_num" | "signal" | "sig_no" | "signr");
+        (named && (1..=64).contains(v)).then_some(*v as i32)
+    })
 }
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
@@ -604,6 +652,18 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // frame is the runtime's too (lldb's `handleTypeMismatchImpl(__ubsan::TypeMismatchData*,
     // …)` under `__ubsan_handle_type_mismatch_v1_abort`, whose own name carries no prefix).
     let mut runtime_top = th.frames.iter().rposition(is_sanitizer_runtime).map_or(0, |p| p + 1);
+    // A Rust panic's backtrace starts with the panic hook at work (printing the backtrace,
+    // a program's own hook such as rustc's `install_ice_hook` closure): every frame inner to
+    // the panic's entry into the standard library is the hook's, not the code that panicked.
+    if let Some(p) = th.frames.iter().position(is_rust_panic_entry) {
+        runtime_top = runtime_top.max(p + 1);
+    }
+    // memcheck's `Syscall param write(buf) points to uninitialised byte(s)` is raised at the
+    // system call: frame #0 is libc's wrapper (`write`, `__write_nocancel`), which passed on
+    // what its caller gave it.
+    if stop.checker.as_ref().is_some_and(|c| c.at_system_call) && th.frames.len() > 1 {
+        runtime_top = runtime_top.max(1);
+    }
     // The same for an allocator entry point without debug info (static musl's `__libc_free`):
     // the functions it called without debug info (`get_meta`) are the allocator's own, not
     // the program's.
@@ -660,6 +720,17 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         };
     }
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// Where a Rust panic enters the standard library's panic path (the hook runs inside it).
+fn is_rust_panic_entry(f: &Frame) -> bool {
+    let n = f.function.as_deref().unwrap_or("");
+    let n = n.strip_prefix("__rustc::").unwrap_or(n);
+    n.starts_with("std::panicking::rust_panic_with_hook")
+        || n.starts_with("std::panicking::begin_panic")
+        || n == "rust_begin_unwind"
+        || n == "_rust_begin_unwind"
+        || n.starts_with("core::panicking::panic_fmt")
 }
 
 fn is_inlined_macro(f: &Frame) -> bool {

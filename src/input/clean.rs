@@ -345,7 +345,8 @@ fn service_prefix_rest_slow(l: &str) -> Option<&str> {
     }
     let rb = rest.as_bytes();
     let word = rb.iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')).count();
-    if word > 0 && rb[0].is_ascii_alphanumeric() {
+    // A service name has a letter: `431 | code` is a compiler diagnostic's source excerpt.
+    if word > 0 && rb[0].is_ascii_alphanumeric() && rb[..word].iter().any(u8::is_ascii_alphabetic) {
         let spaces = rb[word..].iter().take_while(|&&c| c == b' ').count();
         let bar = word + spaces;
         if spaces > 0 && rb.get(bar) == Some(&b'|') && matches!(rb.get(bar + 1), None | Some(b' ')) {
@@ -448,6 +449,7 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     if !may_hold_escapes(b)
         && !matches!(b.first(), Some(b'0'..=b'9' | b'>' | b'['))
         && !matches!(b.get(leading_spaces(b)), Some(b'`' | b'~'))
+        && memchr::memchr(b'&', b).is_none()
     {
         return (Cow::Borrowed(raw), LineMarks::default());
     }
@@ -457,6 +459,9 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     if let Cow::Owned(o) = stripped {
         marks.had_escapes = true;
         s = Cow::Owned(o);
+    }
+    if let Some(z) = without_zero_width(&s) {
+        s = Cow::Owned(z);
     }
     // Peel prefixes: timestamps and markdown quotes, in any order, a few levels deep.
     let mut start = 0usize;
@@ -502,6 +507,24 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
         }
     }
     (s, marks)
+}
+
+/// The zero-width space's HTML entities, which issue trackers insert: GitHub's Bugzilla
+/// migration wrote every `#N` as `#&#8203;N` (so `#1` would not link an issue). `None` when the
+/// line has none. (The character U+200B itself is kept, and shown as `<U+200B>`: text must
+/// not display differently from what it is.)
+fn without_zero_width(s: &str) -> Option<String> {
+    const ENTITIES: [&str; 4] = ["&#8203;", "&#x200b;", "&#x200B;", "&ZeroWidthSpace;"];
+    if !s.contains('&') || !ENTITIES.iter().any(|e| s.contains(e)) {
+        return None;
+    }
+    let mut out = s.to_string();
+    for e in ENTITIES {
+        if out.contains(e) {
+            out = out.replace(e, "");
+        }
+    }
+    Some(out)
 }
 
 /// Decodes bytes as UTF-8, replacing invalid sequences, and drops NUL bytes.

@@ -96,6 +96,19 @@ pub(crate) fn hash_frame(t: &str) -> Option<DumpFrame<'_>> {
         {
             f.module = Some(m.trim());
             rest = rest[..open].trim_end();
+        } else if open > 0
+            && rest.as_bytes()[open - 1] == b' '
+            && !inner.is_empty()
+            && !inner.contains([' ', '+', ','])
+            && (inner.contains(".so")
+                || inner.contains('.')
+                || inner.contains('/')
+                || !rest[..open].trim().contains('('))
+        {
+            // systemd-coredump before 240: `#0  0x… n/a (libsystemd-shared-235.so)`, the
+            // module without an offset.
+            f.module = Some(inner);
+            rest = rest[..open].trim_end();
         }
     }
     // ` file:line:col` at the end (llvm-symbolizer's form; `Signals.cpp:0:0` has no line).
@@ -280,6 +293,7 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
         .strip_prefix("zsh: ")
         .map(|r| r.split("  ").next().unwrap_or(r))
         .or_else(|| t.split_once(": error: unable to execute command: ").map(|(_, r)| r))
+        .or_else(|| super::handlers::script_job_report(t))
         .unwrap_or(t);
     let shell = match t_sh.strip_suffix(" (core dumped)").unwrap_or(t_sh) {
         "segmentation fault" => Some(11),
@@ -352,10 +366,15 @@ fn put(b: &mut Builder, f: DumpFrame<'_>, n: u32) {
         Some(t) if t < b.trace.stops[si].threads.len() => t,
         _ => b.current_thread(),
     };
+    // A mangled name (systemd-coredump and glibc print them as the symbol table has them).
+    let demangled = f.function.filter(|s| s.starts_with("_Z") || s.starts_with("_R")).map(|s| {
+        let d = crate::symbolize::demangle::demangle(s);
+        crate::symbolize::demangle::strip_params(&d).to_string()
+    });
     let mut frame = Frame {
         index: f.index,
         pc: Some(Address(f.pc)),
-        function: f.function.map(|s| b.intern(s)),
+        function: demangled.as_deref().or(f.function).map(|s| b.intern(s)),
         args: f.args.map(Box::from),
         module: f.module.map(|s| b.intern(s)),
         span: Span::line(n),

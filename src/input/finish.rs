@@ -68,6 +68,28 @@ impl Builder {
             // A reader may have known it already (lldb's `EXC_BREAKPOINT` is the program's own
             // trap instruction by definition).
             stop.reason.trap_shown = stop.reason.trap_shown || trap_instruction_shown(stop);
+            // A backtrace without a stop line (`bt` of a core whose banner was not pasted): a
+            // signal handler's frame above `<signal handler called>` names the fault or abort it
+            // was called for (`crash (sig=6, …)`).
+            if stop.reason.kind == StopKind::Unknown
+                && let Some(signo) = stop.threads.iter().find_map(|t| {
+                    let tramp = t.frames.iter().position(|f| f.signal_handler)?;
+                    // (The frames' typed arguments are attached after this pass: read them here.)
+                    let args = t.frames.get(tramp.checked_sub(1)?)?.args.as_deref()?;
+                    arg_facts(args).int_args.iter().find_map(|(name, v)| {
+                        let named =
+                            matches!(&**name, "sig" | "signo" | "signum" | "sig_num" | "signal" | "sig_no" | "signr");
+                        (named && (1..=64).contains(v)).then_some(*v as i32)
+                    })
+                })
+                // Only a fault or an abort: a handler of another signal may have stopped for a
+                // reason of its own.
+                && matches!(signo, 4 | 6 | 7 | 8 | 11)
+            {
+                stop.reason.kind = StopKind::Signal;
+                stop.reason.signo = Some(signo);
+                stop.reason.signal = crate::model::signals::name(signo).map(Into::into);
+            }
             pick_crashed_thread(stop, loc);
             // A breakpoint, watchpoint or non-fault signal stops a thread; nothing crashed.
             if stop.reason.is_non_crash() {
@@ -457,6 +479,33 @@ pub(super) fn infer_arch(t: &Trace) -> Arch {
         t.contains(" x0") || t.contains(", x") || t.starts_with("ldr") || t.starts_with("stp") || t.starts_with("bl ")
     }) {
         return Arch::Aarch64;
+    }
+    // A library's or source file's path that names the architecture: Debian's multiarch
+    // directories (`/lib/aarch64-linux-gnu/libLLVM-14.so.1`) and glibc's per-architecture
+    // sources (`../sysdeps/unix/sysv/linux/i386/clone.S`).
+    const TRIPLES: &[(&str, Arch)] = &[
+        ("/aarch64-linux-gnu/", Arch::Aarch64),
+        ("/x86_64-linux-gnu/", Arch::X86_64),
+        ("/i386-linux-gnu/", Arch::X86),
+        ("/riscv64-linux-gnu/", Arch::Riscv64),
+        ("/powerpc64le-linux-gnu/", Arch::Ppc64),
+        ("/s390x-linux-gnu/", Arch::S390x),
+        ("/sysv/linux/aarch64/", Arch::Aarch64),
+        ("/sysv/linux/x86_64/", Arch::X86_64),
+        ("/sysv/linux/i386/", Arch::X86),
+    ];
+    let paths = || {
+        t.stops
+            .iter()
+            .flat_map(|s| s.threads.iter())
+            .flat_map(|th| th.frames.iter())
+            .flat_map(|f| [f.module.as_deref(), f.file.as_deref()])
+            .flatten()
+    };
+    for p in paths() {
+        if let Some((_, a)) = TRIPLES.iter().find(|(d, _)| p.contains(d)) {
+            return *a;
+        }
     }
     // Addresses above 2^47 with 0x7f… are x86-64 user space; AArch64 user space is 0xffff….
     for s in &t.stops {

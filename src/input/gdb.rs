@@ -828,6 +828,8 @@ pub fn is_noise(l: &str) -> bool {
         "License GPLv3+",
         "This is free software",
         "There is NO WARRANTY",
+        // gdb 7's banner wraps its licence sentence differently.
+        "and \"show warranty\" for details.",
         "This GDB was configured as",
         "Type \"show configuration\"",
         "For bug reporting instructions",

@@ -50,6 +50,9 @@ pub(crate) struct GoState {
     pub regs_thread: Option<usize>,
     /// A location line that a paste cut before its `pc=`: (thread, frame position, text).
     pub loc_cont: Option<(usize, usize, String)>,
+    /// A report inside a `go test` log (`    x_test.go:611: SIGSEGV: …`): the indentation of
+    /// its following lines, which `testing` indents four blanks deeper than the prefix.
+    pub test_log_indent: Option<usize>,
 }
 
 /// Reads one line (untrimmed: location lines start with a tab). Returns whether it was Go.
@@ -57,6 +60,29 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let t = l.trim_end();
     if t.is_empty() {
         return false;
+    }
+    // A test's log message: `    crash_test.go:611: SIGSEGV: segmentation violation`, its
+    // further lines indented four blanks deeper than the prefix.
+    if let Some(k) = b.go.test_log_indent {
+        let spaces = l.len() - l.trim_start_matches(' ').len();
+        if spaces >= k {
+            b.go.test_log_indent = None;
+            let read = line(b, &l[k..], n);
+            if b.go.active {
+                b.go.test_log_indent = Some(k);
+            }
+            return read;
+        }
+        b.go.test_log_indent = None;
+    }
+    if let Some((indent, rest)) = test_log_prefix(l)
+        && (rest.starts_with("SIG") && rest.contains(": ")
+            || rest.starts_with("fatal error: ")
+            || rest.starts_with("panic: "))
+        && line(b, rest, n)
+    {
+        b.go.test_log_indent = Some(indent + 4);
+        return true;
     }
     // Openings, recognized in any state.
     if let Some(msg) = t.strip_prefix("panic: ") {
@@ -138,6 +164,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         super::fill_signal(r, sig, desc);
         return true;
     }
+    // A goroutine dump pasted without the report's first lines (`goroutine 0 [idle]:`).
+    if !b.go.active
+        && let Some(r) = t.strip_prefix("goroutine ")
+        && r.bytes().next().is_some_and(|c| c.is_ascii_digit())
+        && r.ends_with("]:")
+        && r.contains(" [")
+    {
+        start(b, StopKind::Unknown, None, n);
+        if let Some(()) = goroutine_header(b, r, n) {
+            return true;
+        }
+    }
     if !b.go.active {
         return false;
     }
@@ -148,6 +186,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     if t.starts_with("PC=0x") {
         return pc_line(b, t, n);
+    }
+    // SIGILL and SIGTRAP reports show the code at the pc (Go 1.16+): `instruction bytes: 0x0 0x0 …`.
+    if t.starts_with("instruction bytes") {
+        push_message(b, t, n);
+        return true;
     }
     if t == "signal arrived during cgo execution"
         || t == "signal arrived during external code execution"
@@ -254,20 +297,38 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
 /// A row of the stack dump Go prints with `unexpected return pc`: an address, a colon, then
 /// one or two words, each `0x` and 16 hex digits, optionally followed by `<symbol+0x…>`.
 fn go_stack_row(t: &str) -> bool {
-    let word = |w: &str| w.len() == 18 && w.starts_with("0x") && w[2..].bytes().all(|c| c.is_ascii_hexdigit());
-    let Some((addr, rest)) = t.split_once(":  ") else { return false };
+    // Go before 1.12 printed the words without `0x` (`000000c0004bb868:  0000000000000000`)
+    // and marked the one at sp with `<` (`000000c0004bb968: <000000000000001b`).
+    let word = |w: &str| {
+        let w = w.strip_prefix("0x").unwrap_or(w);
+        w.len() == 16 && w.bytes().all(|c| c.is_ascii_hexdigit())
+    };
+    let Some((addr, rest)) = t.split_once(": ") else { return false };
     if !word(addr) {
         return false;
     }
     let mut words = 0;
     for w in rest.split_whitespace() {
-        if word(w) {
+        if word(w.strip_prefix('<').unwrap_or(w)) {
             words += 1;
         } else if !(w.starts_with('<') && w.ends_with('>') && w.contains('+')) {
             return false;
         }
     }
     (1..=2).contains(&words)
+}
+
+/// `        crash_cgo_test.go:611: rest` → (indentation, rest): the prefix `testing` puts on a
+/// test's log message.
+fn test_log_prefix(l: &str) -> Option<(usize, &str)> {
+    let indent = l.len() - l.trim_start_matches(' ').len();
+    let r = &l[indent..];
+    let (file, rest) = r.split_once(".go:")?;
+    if file.is_empty() || file.contains(' ') {
+        return None;
+    }
+    let (num, rest) = rest.split_once(": ")?;
+    (!num.is_empty() && num.bytes().all(|c| c.is_ascii_digit())).then_some((indent, rest))
 }
 
 fn push_message(b: &mut Builder, t: &str, n: u32) {
@@ -316,10 +377,15 @@ fn signal_heading(t: &str) -> Option<(&str, &str)> {
 
 /// `SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x480fc0` (inside the brackets).
 fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
-    let (sig, rest) = inner.split_once(": ")?;
-    if !sig.starts_with("SIG") {
-        return None;
-    }
+    // Go before 1.7 printed the number: `[signal 0xb code=0x1 addr=0x… pc=0x…]`.
+    let (sig, rest) = match inner.split_once(": ").filter(|(s, _)| s.starts_with("SIG")) {
+        Some(x) => x,
+        None => {
+            let (num, rest) = inner.split_once(' ')?;
+            let signo = parse_int(num).filter(|v| (1..=64).contains(v))?;
+            (crate::model::signals::name(signo)?, rest)
+        }
+    };
     let mut desc_end = rest.len();
     let mut code = None;
     let mut addr = None;

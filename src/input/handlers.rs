@@ -72,6 +72,9 @@ pub(crate) enum HandlerMode {
     /// 11 SEGV_MAPERR 000000000000`, `#N 0x… name` rows, a register block, `[end of stack
     /// trace]`.
     Chromium,
+    /// A Rust program's handler printing the `backtrace` crate's frames after `Received
+    /// signal: SIGSEGV`: `N: symbol` rows (CodeLLDB's), blank lines between them.
+    BacktraceCrate,
     /// Node.js's `FATAL ERROR:` report: ` N: 0x… name [node]` rows.
     Node,
     /// Wine's debugger: `Unhandled exception: page fault on read access to 0x… in 32-bit code
@@ -109,7 +112,8 @@ pub(crate) struct HandlerState {
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let t = l.trim();
     if t.is_empty() {
-        return false;
+        // The `backtrace` crate's rows may come with a blank line after each.
+        return b.handlers.mode == HandlerMode::BacktraceCrate;
     }
     if opening(b, t, n) {
         return true;
@@ -140,7 +144,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 Some(r) => {
                     let tramp = b.handlers.tramp_pending
                         && r.function.is_none()
-                        && r.module.is_some_and(|m| m.rsplit('/').next().is_some_and(|f| f.starts_with("libc.so")));
+                        && r.module.is_some_and(|m| m.rsplit('/').next().is_some_and(|f| f.starts_with("libc.so")))
+                        || matches!(r.function, Some("__kernel_rt_sigreturn" | "__restore_rt" | "__sigtramp"));
                     put(b, r, n);
                     if tramp {
                         b.handlers.tramp_pending = false;
@@ -171,6 +176,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         HandlerMode::Wine => wine_line(b, l, t, n),
         HandlerMode::Python => python_line(b, t, n),
         HandlerMode::SignalRows => signal_row(b, t, n),
+        HandlerMode::BacktraceCrate => backtrace_crate_row(b, t, n),
     }
 }
 
@@ -276,6 +282,26 @@ pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
         "floating point exception" => 8,
         _ => return None,
     })
+}
+
+/// bash's report of a job a script started that died of a signal:
+/// `./run.sh: line 12:  2391 Segmentation fault      (core dumped) ./prog args` →
+/// `Segmentation fault` (the description of the signal).
+pub(crate) fn script_job_report(t: &str) -> Option<&str> {
+    let (_, r) = t.split_once(": line ")?;
+    let (num, r) = r.split_once(": ")?;
+    if num.is_empty() || !num.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let r = r.trim_start();
+    let pid = r.bytes().take_while(u8::is_ascii_digit).count();
+    if pid == 0 || !r[pid..].starts_with(' ') {
+        return None;
+    }
+    let r = r[pid..].trim_start();
+    // The description is padded to a column, then `(core dumped)` and the command.
+    let desc_end = r.find("  ").or_else(|| r.find(" (core dumped)")).unwrap_or(r.len());
+    Some(&r[..desc_end]).filter(|x| !x.is_empty())
 }
 
 pub(crate) fn is_shell_verdict(t: &str) -> bool {
@@ -433,6 +459,30 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         start(b, 6, "Node.js fatal error", n);
         b.add_message(msg, n);
         b.handlers.mode = HandlerMode::Node;
+        return true;
+    }
+    // `Received signal: SIGSEGV` (a Rust program's handler, CodeLLDB's), then the `backtrace`
+    // crate's `N: symbol` rows.
+    if let Some(sig) = t.strip_prefix("Received signal: ")
+        && let Some(signo) = crate::model::signals::signo(sig.trim())
+    {
+        start(b, signo, "a program's fatal-signal handler (the backtrace crate)", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::BacktraceCrate;
+        return true;
+    }
+    // glibc `backtrace_symbols` rows printed by a program's fatal-signal handler without a
+    // heading (rustc's: `/lib/…/librustc_driver-….so(+0x6c4430)[0x7f8a1c4430]`, then the
+    // trampoline `linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0x…]`): a row naming a shared
+    // library by its absolute path opens the report.
+    if b.handlers.mode == HandlerMode::None
+        && let Some(r) = glibc_row(t)
+        && r.module.is_some_and(|m| m.starts_with('/') && m.contains(".so"))
+    {
+        start(b, 0, "a program's fatal-signal handler (glibc backtrace_symbols rows)", n);
+        b.handlers.mode = HandlerMode::GlibcBacktrace;
+        b.handlers.next_index = 0;
+        put(b, r, n);
         return true;
     }
     // A native addon's segfault handler (npm `segfault-handler` and alike): `Error: signal 11:`
@@ -597,6 +647,41 @@ fn put_at(b: &mut Builder, index: u32, r: Row<'_>, n: u32) {
     };
     let ti = b.current_thread();
     b.put_frame(ti, frame);
+}
+
+/// `3: __ZN5swift8importer24shouldSuppressDeclImportEPKN5clang4DeclE` (a Mach-O symbol keeps
+/// its extra leading underscore), `2: __sigtramp` (the trampoline), `  at src/x.rs:12:5`.
+fn backtrace_crate_row(b: &mut Builder, t: &str, n: u32) -> bool {
+    if let Some(loc) = t.strip_prefix("at ")
+        && let Some((file, line, col)) = super::lexemes::file_line(loc)
+    {
+        let file = b.intern(file);
+        let si = b.ensure_stop();
+        let ti = b.current_thread();
+        if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.last_mut()) {
+            f.file = Some(file);
+            f.line = Some(line);
+            f.column = col;
+        }
+        return true;
+    }
+    let Some((num, sym)) = t.split_once(": ") else { return end(b) };
+    let Ok(index) = num.parse::<u32>() else { return end(b) };
+    let sym = sym.trim();
+    let mangled = sym.strip_prefix('_').filter(|s| s.starts_with("_Z")).unwrap_or(sym);
+    let d = crate::symbolize::demangle::demangle(mangled);
+    let name = crate::symbolize::demangle::strip_params(&d).to_string();
+    let rust = crate::input::rust::clean_symbol(&name);
+    let frame = Frame {
+        index,
+        function: (!rust.is_empty()).then(|| b.intern(&rust)),
+        signal_handler: matches!(sym, "__sigtramp" | "_sigtramp" | "__restore_rt" | "__kernel_rt_sigreturn"),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    let ti = b.current_thread();
+    b.put_frame(ti, frame);
+    true
 }
 
 /// [`glibc_row`]'s parts, for other readers: (pc, mangled function, module).

@@ -19,6 +19,9 @@ use super::lexemes::{file_line, parse_hex};
 use super::{Builder, Ctx};
 use crate::model::*;
 
+/// The line Julia's `unreachable` trap prints before raising SIGILL.
+const UNREACHABLE: &str = "Unreachable reached";
+
 /// How many lines of a GC error's object dump are kept as messages.
 const GC_DUMP_LINES_KEPT: usize = 40;
 
@@ -45,6 +48,9 @@ pub(crate) struct JuliaState {
     win_restart: bool,
     /// Data words still to come after an interpreter-frame marker (see `put_native_frame`).
     interp_data: u8,
+    /// Inside the block `versioninfo()` prints (`Julia Version …` up to the next line that is
+    /// not one of its headings or indented entries).
+    in_versioninfo: bool,
 }
 
 impl JuliaState {
@@ -286,13 +292,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         reason.description = Some(h.description.into());
         // Julia prints a failed assertion's message *before* the SIGABRT banner it causes: when
         // the previous stop's last lines were such messages, they belong to this new stop.
+        // Likewise `Unreachable reached at 0x…` before the SIGILL of the trap it reached.
         let carried: Vec<Message> = match b.stop {
-            Some(i) if signo == 6 => {
+            Some(i) if signo == 6 || signo == 4 => {
                 let s = &mut b.trace.stops[i];
                 let last_frame = s.threads.iter().flat_map(|t| &t.frames).map(|f| f.span.last).max().unwrap_or(0);
                 let (moved, kept): (Vec<Message>, Vec<Message>) = s.messages.drain(..).partition(|m| {
                     m.span.first > last_frame
-                        && crate::messages::classify(&m.text) == Some(crate::messages::MessageKind::Assertion)
+                        && if signo == 6 {
+                            crate::messages::classify(&m.text) == Some(crate::messages::MessageKind::Assertion)
+                        } else {
+                            m.text.starts_with(UNREACHABLE)
+                        }
                 });
                 s.messages = kept;
                 moved
@@ -301,9 +312,48 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         };
         start_native_stop(b, reason);
         if let Some(i) = b.stop {
-            b.trace.stops[i].messages.extend(carried);
+            let st = &mut b.trace.stops[i];
+            st.messages.extend(carried);
+            // Compiled code reached a point the compiler proved unreachable (an `unreachable`
+            // after a call inferred not to return, a type assertion it dropped): a wrong
+            // inference or codegen, or unsafe code that broke what the compiler relied on.
+            if signo == 4
+                && let Some(m) = st.messages.iter().find(|m| m.text.starts_with(UNREACHABLE))
+            {
+                st.checker = Some(CheckerReport {
+                    tool: "Julia".into(),
+                    kind: Some("undefined-behavior"),
+                    text: m.text.clone(),
+                    access: None,
+                    summary: None,
+                    at_system_call: false,
+                    span: m.span,
+                });
+            }
         }
         return true;
+    }
+    // `Unreachable reached at 0x7f4f42d0cae6`: printed by the trap Julia compiles for
+    // `unreachable`, just before the SIGILL banner it raises.
+    if t.starts_with(UNREACHABLE) {
+        b.saw(Format::Julia);
+        b.add_message(t, n);
+        return true;
+    }
+    // `versioninfo()`: `Julia Version 1.11.0`, `Commit …`, `Platform Info:`, indented entries.
+    if t.starts_with("Julia Version ") {
+        b.saw(Format::Julia);
+        b.julia.in_versioninfo = true;
+        b.add_message(t, n);
+        return true;
+    }
+    if b.julia.in_versioninfo {
+        let heading = ["Commit ", "Build Info:", "Platform Info:", "Environment:"].iter().any(|h| t.starts_with(h));
+        if heading || l.starts_with("  ") {
+            b.add_message(t, n);
+            return true;
+        }
+        b.julia.in_versioninfo = false;
     }
     if let Some((name, addr, frame)) = windows_exception(t) {
         b.saw(Format::Julia);
@@ -574,6 +624,11 @@ fn is_source_path(p: &str) -> bool {
         base.rsplit_once('.').map(|(_, e)| e),
         Some("jl" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "rs" | "S" | "s")
     )
+}
+
+/// A blank line ends `versioninfo()`'s block.
+pub(crate) fn end_versioninfo(b: &mut Builder) {
+    b.julia.in_versioninfo = false;
 }
 
 pub(crate) fn blank(b: &mut Builder) {

@@ -64,6 +64,10 @@ pub(crate) struct LldbState {
     pub pending_frame: Option<(String, u32)>,
     /// The number of the last source listing line read (`   20  \t…`).
     pub source_line: u32,
+    /// Blanks in front of every line of a session pasted indented (a markdown code block
+    /// made by indenting): learnt from a stop header `* thread #…`, which lldb prints at
+    /// column 0.
+    pub paste_indent: usize,
 }
 
 /// Called by `Builder::command` for every echoed command.
@@ -73,6 +77,8 @@ pub(crate) fn command(b: &mut Builder, dialect: &str, head: &str, rest: &[&str])
         return;
     }
     let verb = head.split('/').next().unwrap_or(head);
+    // lldb takes any unambiguous prefix of a command: `cont`, `conti` are `continue`.
+    let verb = if verb.len() >= 2 && "continue".starts_with(verb) { "continue" } else { verb };
     b.lldb.active = true;
     let sub = rest.first().copied().unwrap_or("");
     b.lldb.cmd = match (verb, sub) {
@@ -175,8 +181,22 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if t.is_empty() {
         return false;
     }
+    // An expression lldb evaluated (`p f()`, a playground, a REPL) that hit a fault: lldb's
+    // notice, then the stop itself as a thread header.
+    // (Inside a session lldb's `error:` lines are its notes, below.)
+    if t.starts_with("error: Execution was interrupted, reason: ") && !b.lldb.active
+        || t.starts_with("The process has been left at the point where it was interrupted")
+        || t == "Playground execution failed:"
+    {
+        b.saw(Format::Lldb);
+        b.add_message(t, n);
+        return true;
+    }
     // Thread headers and frame lines are distinctive enough to read without a prompt.
     if let Some(h) = thread_header(t) {
+        if t.starts_with("* thread #") {
+            b.lldb.paste_indent = l.len() - l.trim_start_matches(' ').len();
+        }
         return put_thread_header(b, h, n);
     }
     if let Some(f) = frame_line(t) {
@@ -325,7 +345,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         }
         _ => {}
     }
-    if let Some(()) = disasm_line(b, l, t, n) {
+    let k = b.lldb.paste_indent;
+    let unindented = if k > 0 && l.len() > k && l.as_bytes()[..k].iter().all(|&c| c == b' ') { &l[k..] } else { l };
+    if let Some(()) = disasm_line(b, unindented, t, n) {
         return true;
     }
     if is_source_line(l) {

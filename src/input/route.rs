@@ -71,6 +71,20 @@ impl Builder {
 
     /// Routes one clean line. Returns whether it was recognized.
     pub(super) fn line(&mut self, l: &str, n: u32) -> bool {
+        // rsyslog writes a newline inside a message as `#012`: a whole multi-line report (a
+        // systemd-coredump stack) forwarded as one line. Each piece is a line of its own; the
+        // line is read when every piece is.
+        if l.contains("#012")
+            && let Some(rest) = clean::service_prefix_rest(l)
+            && let Some((first, _)) = rest.split_once("#012")
+        {
+            let prefix = &l[..l.len() - rest.len()];
+            let mut all = self.line(&format!("{prefix}{first}"), n);
+            for part in rest.split("#012").skip(1) {
+                all &= self.line(part, n);
+            }
+            return all;
+        }
         // A crash printed through a log collector: `Mar 04 11:02:31 host app[88121]: ` (the
         // journal) and/or `app-worker-1  | ` (docker compose). The text after the prefix is
         // the tool's own line; read it as such (a journal line no parser knows stays a message
@@ -191,6 +205,7 @@ impl Builder {
         if trimmed.is_empty() {
             self.flush_locals();
             self.last_frame_index = None;
+            julia::end_versioninfo(self);
             if matches!(self.ctx, Ctx::JuliaNative | Ctx::JuliaStacktrace) {
                 julia::blank(self);
             }

@@ -40,6 +40,11 @@ pub(crate) struct RustState {
     /// Inside the program's own `stack backtrace:` printed into a debugger session (the
     /// debugger's backtrace of the same abort is the one read).
     program_frames: bool,
+    /// Inside a rustc-style diagnostic (an ICE's `error: internal compiler error:`, Miri's
+    /// `error: Undefined Behavior:`): its `-->` location, source excerpt, `= note:` lines.
+    diag: bool,
+    /// Miri's report: the thread its `inside …` frames go to, and the next frame index.
+    miri: Option<(usize, u32)>,
 }
 
 /// The end of a pre-1.73 panic payload: `…', src/main.rs:8:12`.
@@ -231,6 +236,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
+    if diagnostic(b, t, n) {
+        return true;
+    }
     if t == "stack backtrace:" && (b.rust.payload || b.rust.thread.is_some()) {
         b.rust.payload = false;
         b.rust.frames = true;
@@ -264,9 +272,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         .strip_prefix("running ")
         .and_then(|r| r.strip_suffix(" tests").or_else(|| r.strip_suffix(" test")))
         .is_some_and(|k| k.bytes().all(|c| c.is_ascii_digit()));
+    // A test's result line (`test a::b ... ok`) once `running N tests` was seen.
+    let test_result = b.formats_has(Format::Rust)
+        && t.starts_with("test ")
+        && [" ... ok", " ... FAILED", " ... ignored"].iter().any(|e| t.ends_with(e));
     if running
+        || test_result
         || t.starts_with("error: test failed, to rerun pass ")
-        || t == "Caused by:" && b.formats_has(Format::Rust)
+        || t.starts_with("error: could not compile `")
+        || t == "Caused by:" && (b.formats_has(Format::Rust) || b.formats_has(Format::Handler))
     {
         b.saw(Format::Rust);
         b.add_message(t, n);
@@ -285,7 +299,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
             }
             let si = b.ensure_stop();
-            let keep = b.trace.stops[si].reason.kind == StopKind::Signal;
+            let keep = b.trace.stops[si].reason.kind == StopKind::Signal && b.trace.stops[si].reason.signo.is_some();
             if !keep {
                 let r = &mut b.trace.stops[si].reason;
                 r.kind = StopKind::Signal;
@@ -366,6 +380,129 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     false
+}
+
+/// rustc's and Miri's diagnostics around a report: an internal compiler error's lines
+/// (`error: internal compiler error: …`, `error: the compiler unexpectedly panicked. this is a
+/// bug.`, the `note:` lines, `query stack during panic:` with its `#N [query] …` entries) and
+/// Miri's `error: Undefined Behavior: …` with its location, source excerpt and the `inside
+/// `f` at file:L:C` notes, which are its backtrace.
+fn diagnostic(b: &mut Builder, t: &str, n: u32) -> bool {
+    // `cargo miri test` prints the report right after the test's name: `test a::b ... error: …`.
+    let t = match t.strip_prefix("test ").and_then(|r| r.split_once(" ... error: ")) {
+        Some((_, e)) if e.starts_with("Undefined Behavior: ") => &t[t.len() - e.len() - "error: ".len()..],
+        _ => t,
+    };
+    if let Some(what) = t.strip_prefix("error: Undefined Behavior: ") {
+        b.saw(Format::Rust);
+        let reason = StopReason {
+            kind: StopKind::RuntimeError,
+            description: Some("Undefined Behavior".into()),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let si = b.new_stop(reason, Some("main"));
+        b.trace.stops[si].checker = Some(CheckerReport {
+            tool: "Miri".into(),
+            kind: Some(miri_kind(what)),
+            text: what.into(),
+            access: None,
+            summary: None,
+            at_system_call: false,
+            span: Span::line(n),
+        });
+        b.add_message(t, n);
+        b.rust = RustState { diag: true, miri: Some((b.current_thread(), 0)), ..Default::default() };
+        return true;
+    }
+    let ice = t.starts_with("error: internal compiler error: ")
+        || t == "error: the compiler unexpectedly panicked. this is a bug."
+        || t == "query stack during panic:";
+    if ice {
+        b.saw(Format::Rust);
+        b.rust.diag = true;
+        b.add_message(t, n);
+        return true;
+    }
+    if !b.formats_has(Format::Rust) {
+        return false;
+    }
+    if t == "end of query stack"
+        || t.starts_with("note: ")
+        || t.starts_with("error: aborting due to ")
+        || t.starts_with("we're just showing a limited slice of the query stack")
+        || query_entry(t)
+    {
+        if let Some((ti, next)) = b.rust.miri
+            && let Some(r) = t.strip_prefix("note: inside `")
+        {
+            miri_frame(b, ti, next, r, n);
+        }
+        // A note ends a panic's payload and its backtrace, as before.
+        b.rust.payload = false;
+        b.rust.quoted = false;
+        b.rust.frames = false;
+        b.add_message(t, n);
+        return true;
+    }
+    if !b.rust.diag {
+        return false;
+    }
+    // The diagnostic's body: ` --> file:L:C`, `   |`, `431 |     code`, `    |   ^^^^ label`,
+    // `   = help: …`, `   = note: inside `f` at file:L:C`.
+    if let Some(r) = t.strip_prefix("= note: inside `").or_else(|| t.strip_prefix("= note: inside closure"))
+        && let Some((ti, next)) = b.rust.miri
+    {
+        miri_frame(b, ti, next, r, n);
+        return true;
+    }
+    let excerpt = {
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        t.starts_with('|') || digits > 0 && t[digits..].trim_start().starts_with('|')
+    };
+    if t.starts_with("--> ") || t.starts_with("= ") || excerpt || t == "..." {
+        return true;
+    }
+    b.rust.diag = false;
+    false
+}
+
+/// `#0 [typeck] type-checking `parse_args``: an entry of rustc's query stack.
+fn query_entry(t: &str) -> bool {
+    let Some(r) = t.strip_prefix('#') else { return false };
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && r[digits..].starts_with(" [") && r[digits..].contains("] ")
+}
+
+/// The class of Miri's `Undefined Behavior:` text, as the rule that covers it.
+fn miri_kind(what: &str) -> &'static str {
+    let w = what.to_ascii_lowercase();
+    if w.contains("after this allocation got freed") || w.contains("use-after-free") || w.contains("has been freed") {
+        "use-after-free"
+    } else if w.contains("data race detected") {
+        "data-race"
+    } else if w.contains("uninitialized") {
+        "uninitialized-read"
+    } else {
+        "undefined-behavior"
+    }
+}
+
+/// One `inside `f` at file:L:C` note of Miri's report: the next frame of its backtrace.
+fn miri_frame(b: &mut Builder, ti: usize, next: u32, r: &str, n: u32) {
+    let (name, loc) = match r.split_once("` at ") {
+        Some((f, l)) => (f, Some(l.trim())),
+        None => (r.trim_end_matches('`'), None),
+    };
+    let function = Some(b.intern(name));
+    let mut frame = Frame { index: next, function, span: Span::line(n), ..Default::default() };
+    if let Some((file, line, col)) = loc.and_then(file_line) {
+        frame.file = Some(b.intern(file));
+        frame.line = Some(line);
+        frame.column = col;
+    }
+    b.put_frame(ti, frame);
+    b.rust.miri = Some((ti, next + 1));
 }
 
 /// Rust's guard-page handler: it caught a SIGSEGV (or SIGBUS) in the stack guard page of the

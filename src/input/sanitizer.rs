@@ -386,6 +386,7 @@ fn open_report(b: &mut Builder, fmt: Format, tool: &str, what: &str, n: u32) {
         text: what.trim().into(),
         access: None,
         summary: None,
+        at_system_call: false,
         span: Span::line(n),
     });
     b.trace.stops[si].span.extend_to(n);

@@ -29,6 +29,8 @@ pub(crate) struct VgState {
     pub next_section: Option<String>,
     pub first_done: bool,
     pub next_index: u32,
+    /// The last `client switching stacks?` warning: (from, to, its line). Kept across errors.
+    pub sp_switch: Option<(Address, Address, Span)>,
 }
 
 /// `==4242== rest` -> `rest` (also `--4242-- ` valgrind's own warnings). `Some("")` for a
@@ -64,6 +66,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     if tool_note {
+        b.add_message(t, n);
+        return true;
+    }
+    // `Warning: client switching stacks?  SP change: 0x1fff0009a0 --> 0x1ffe85f7a0`.
+    if let Some(r) = t.strip_prefix("Warning: client switching stacks?")
+        && let Some((from, to)) = r.trim().strip_prefix("SP change:").and_then(|x| x.split_once("-->"))
+        && let (Some(from), Some(to)) = (parse_hex(from.trim()), parse_hex(to.trim()))
+    {
+        b.vg.sp_switch = Some((Address(from), Address(to), Span::line(n)));
         b.add_message(t, n);
         return true;
     }
@@ -111,7 +122,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         let si = b.ensure_stop();
         if let Some(v) = parse_hex(a.trim()) {
-            b.trace.stops[si].reason.address = Some(Address(v));
+            let r = &mut b.trace.stops[si].reason;
+            r.address = Some(Address(v));
+            // memcheck words the kernel's si_code: SEGV_MAPERR and SEGV_ACCERR.
+            if r.si_code.is_none() && r.signo == Some(11) && !t.starts_with("General") {
+                r.si_code = Some(if t.starts_with("Access not within") { 1 } else { 2 });
+            }
         }
         b.vg.thread = None;
         b.add_message(t, n);
@@ -164,6 +180,7 @@ fn error_heading(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     let is_signal = reason.kind == StopKind::Signal;
     let si = b.new_stop(reason, None);
+    b.trace.stops[si].sp_switch = b.vg.sp_switch;
     if !is_signal {
         b.trace.stops[si].checker = Some(CheckerReport {
             tool: "valgrind".into(),
@@ -171,11 +188,12 @@ fn error_heading(b: &mut Builder, t: &str, n: u32) -> bool {
             text: t.into(),
             access: (t.starts_with("Invalid read") || t.starts_with("Invalid write")).then(|| t.into()),
             summary: None,
+            at_system_call: t.starts_with("Syscall param "),
             span: Span::line(n),
         });
     }
     b.add_message(t, n);
-    b.vg = VgState::default();
+    b.vg = VgState { sp_switch: b.vg.sp_switch, ..Default::default() };
     true
 }
 

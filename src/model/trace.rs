@@ -693,6 +693,9 @@ pub struct Stop {
     pub messages: Vec<Message>,
     /// What a memory or thread checker (a sanitizer, valgrind) reported at this stop.
     pub checker: Option<CheckerReport>,
+    /// memcheck's last `Warning: client switching stacks?  SP change: FROM --> TO` before this
+    /// stop: (FROM, TO, the warning's line).
+    pub sp_switch: Option<(Address, Address, Span)>,
     /// The code being run when the runtime stopped (Julia's `in expression starting at
     /// FILE:LINE`), as printed.
     pub expression: Option<Box<str>>,
@@ -716,6 +719,9 @@ pub struct CheckerReport {
     pub access: Option<Box<str>>,
     /// The `SUMMARY:` line.
     pub summary: Option<Box<str>>,
+    /// Raised at a system call (memcheck's `Syscall param write(buf) points to uninitialised
+    /// byte(s)`): frame #0 is libc's wrapper, which passed on what its caller gave it.
+    pub at_system_call: bool,
     pub span: Span,
 }
 

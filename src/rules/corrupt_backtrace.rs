@@ -32,7 +32,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
   so the unwinder found no caller;
 - Go's own traceback saying so: `runtime: g 20: unexpected return pc for F called from 0x…`
   (a saved return address outside every Go function; Go then dies with `fatal error: unknown
-  caller pc`), reported as an error.
+  caller pc`), reported as an error. Not for `runtime.sigpanic` (its "caller" is the faulting pc,
+  which may be in C code) or the signal trampoline `runtime.sigtramp` (it returns into whatever
+  code the signal interrupted): there the unwinder stops at non-Go code, nothing was overwritten.
 
 The finding names the last good frame (the function whose frame was overrun) and the range of
 frames to disregard.
@@ -169,12 +171,30 @@ fn zeroed_return(stop: &Stop, th: &Thread, pos: usize, is_crashed: bool) -> bool
         && !crate::roles::is_machinery(above)
 }
 
+/// Go's `unexpected return pc for F called from X` where F is where a signal entered Go: the
+/// runtime makes the faulting pc the "caller" of `runtime.sigpanic` it injects, and the
+/// signal trampoline `runtime.sigtramp` returns into whatever code the signal interrupted. When
+/// that code is not Go's (a C library, libSystem), the unwinder cannot go on: a fault outside
+/// Go code, not a stack that was overwritten.
+fn through_signal_frame(text: &str) -> bool {
+    let Some((_, r)) = text.split_once("unexpected return pc for ") else { return false };
+    let f = r.split(' ').next().unwrap_or("");
+    matches!(
+        f,
+        "runtime.sigpanic" | "runtime.sigtramp" | "runtime.sigtrampgo" | "runtime.cgoSigtramp" | "runtime.sigreturn"
+    ) || f.starts_with("runtime.sigreturn__")
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let alloc = allocator(cx.trace);
     for (si, stop) in cx.stops() {
         // Go's traceback said so: a return address outside every Go function.
-        if let Some(m) = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::UnexpectedReturnPc)) {
+        if let Some(m) = stop
+            .messages
+            .iter()
+            .find(|m| m.detail == Some(MessageDetail::UnexpectedReturnPc) && !through_signal_frame(&m.text))
+        {
             let th = stop.crashed_thread();
             let f = Finding::new(
                 &RULE,

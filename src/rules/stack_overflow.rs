@@ -20,7 +20,9 @@ as evidence, and is reported on its own as a heuristic finding when the fault ad
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
 address …`, valgrind's `Stack overflow in thread #1: can't grow stack to …` and Go's
 `runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack overflow` (no
-signal at all) are reported as such (exact: the tool says so). When the program's
+signal at all) are reported as such (exact: the tool says so). memcheck's `Warning: client
+switching stacks?  SP change: FROM --> TO` with a change of a MiB or more, followed by a fault
+at or just below TO, is one frame larger than the stack (a huge local array, alloca or VLA). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`
 is checked (its address from the handler's report or, in a core, the kernel's signal frame).
 In a core written by gdb's `generate-core-file`, a guard page shows as a readable anonymous
@@ -285,6 +287,26 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         {
             msg = Some(format!("AddressSanitizer: {}", c.text.trim()));
         }
+        // valgrind's `Warning: client switching stacks?  SP change: 0x1fff0009a0 --> 0x1ffe85f7a0`
+        // is a frame of several MiB taken at once (a huge local array, alloca or VLA); a fault
+        // at or just below the new sp is that frame running past the end of the stack.
+        let mut switch_ev: Option<(String, Span)> = None;
+        if msg.is_none()
+            && valgrind
+            && let Some(a) = fault
+            && let Some((from, to, span)) = stop.sp_switch.map(|(f, t, s)| (f.0, t.0, s))
+            && from > to
+            && from - to >= 1 << 20
+            && a < from
+            && a.saturating_add(0x10000) >= to
+        {
+            let f0 = th.frames.first().map(|f| f.function_name()).unwrap_or("frame #0");
+            msg = Some(format!(
+                "valgrind saw {f0} move the stack pointer down {:#x} bytes at once ({from:#x} --> {to:#x}); the fault at {a:#x} is in that frame: a frame larger than the stack can grow (a huge local array, alloca or VLA)",
+                from - to
+            ));
+            switch_ev = Some((format!("valgrind: client switching stacks? SP change: {from:#x} --> {to:#x}"), span));
+        }
         // No mappings, but the run had ASLR off (gdb's and lldb's default), so the main
         // thread's stack ends at a known address: the top is fixed and the default limit is
         // 8 MiB. A fault or an sp just below that end is the stack running out.
@@ -336,6 +358,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if let Some(c) = checker_says {
             f = f.evidence(format!("AddressSanitizer: {}", c.text.trim()), Some(c.span));
             heuristic = false;
+        }
+        if let Some((t, s)) = switch_ev {
+            f = f.evidence(t, Some(s));
         }
         if let Some(a) = fault {
             f = f.evidence(

@@ -9,7 +9,13 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     default_severity: Severity::Error,
     explanation: r#"**What it flags** An UndefinedBehaviorSanitizer `runtime error:` line (`src/san.c:28:22: runtime error: signed
 integer overflow: 196608 * 65536 cannot be represented in type 'int'`), with its stack when
-`UBSAN_OPTIONS=print_stacktrace=1` printed one.
+`UBSAN_OPTIONS=print_stacktrace=1` printed one; Miri's `error: Undefined Behavior: …` (its class when
+no more precise rule covers it: `null pointer is not a valid pointer for this operation`), with
+the `inside `f` at file:L:C` notes as its frames; and Julia's `Unreachable reached at 0x…`
+before the SIGILL of the trap it hit: compiled code reached a point the compiler had proved
+unreachable (after a call inferred never to return, a type assertion it dropped), so the
+inference or code generation was wrong, or unsafe code broke an assumption it relied on. The
+culprit is the Julia function that trapped.
 
 **Why it matters** The compiler may assume undefined behaviour never happens, so later code can misbehave in ways
 that do not point back here; the line and column are exact.

@@ -8,7 +8,8 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     maturity: Maturity::Stable,
     default_severity: Severity::Error,
     explanation: r#"**What it flags** An AddressSanitizer `heap-use-after-free` (or `use-after-poison`) report, or a valgrind
-`Invalid read`/`Invalid write` whose address is inside a block that was `free'd`.
+`Invalid read`/`Invalid write` whose address is inside a block that was `free'd`, or Miri's
+`Undefined Behavior: pointer to allocN was dereferenced after this allocation got freed`.
 
 **Why it matters** The report holds three stacks: the access, where the block was freed and where it was
 allocated; the bug is usually a dangling pointer kept past the `free` of the second stack.
