@@ -558,8 +558,13 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
     // A handler running for a fault signal (`crash (sig=6, …)`, CPython's
     // `signal_handler (sig_num=11)`) is handling a fault below the trampoline, whatever it
     // did next; and one that sent the signal on (`kill`) ended the process deliberately.
-    let handling_fault =
-        tramp > 0 && handler_signal(&th.frames[tramp - 1]).is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
+    // But a stop on another fault signal than the one the handler is running for is a new
+    // fault in the handler's own code (a SIGFPE handler that reads through NULL).
+    let handled = (tramp > 0).then(|| handler_signal(&th.frames[tramp - 1])).flatten();
+    let own_fault = handled.is_some()
+        && stop.reason.signo.is_some_and(|s| matches!(s, 4 | 7 | 8 | 11))
+        && stop.reason.signo != handled;
+    let handling_fault = !own_fault && handled.is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
     // A handler printing a backtrace (glibc's `backtrace`, the Rust `backtrace` crate) is
     // reporting the fault below it.
     let printing = th.frames[..tramp].iter().any(|f| {
