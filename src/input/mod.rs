@@ -19,6 +19,7 @@
 //! * **continuations**: old gdb wraps long frame lines at 80 columns, `bt full` values span
 //!   lines, and `p` values open braces over several lines.
 
+mod ahead;
 pub mod clean;
 pub mod companion;
 pub mod context;
@@ -124,6 +125,22 @@ pub fn parse(text: &str) -> Parsed {
 }
 
 pub fn parse_with(text: &str, limits: Limits) -> Parsed {
+    // A big input: a helper thread computes the per-line work ahead on the second core; the
+    // model is the same (`ahead.rs`).
+    if text.len() >= ahead::PARALLEL_ABOVE && ahead::second_core() {
+        let h = match std::env::var("TRACECHECK_AHEAD_MODE").as_deref() {
+            Ok("every") => ahead::Handover::Every,
+            Ok("odd") => ahead::Handover::Odd,
+            Ok("one") => return parse_one_thread(text, limits),
+            _ => ahead::Handover::Race,
+        };
+        return ahead::parse_with(text, limits, h, ahead::BLOCK);
+    }
+    parse_one_thread(text, limits)
+}
+
+/// [`parse_with`] on the calling thread alone.
+fn parse_one_thread(text: &str, limits: Limits) -> Parsed {
     let mut b = Builder::new(limits);
     let mut n: u32 = 0;
     // The same lines as `text.split('\n')`, found with the memchr crate's SIMD search.
@@ -301,6 +318,9 @@ pub struct Builder {
     pub(crate) dropped_registers: u64,
     /// Model-size limits and the thread index (`stream.rs`).
     pub(crate) guard: stream::Guard,
+    /// The per-line results a helper thread computed ahead (`ahead.rs`; empty when parsing
+    /// on one thread).
+    pub(crate) ahead: ahead::Ahead,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -374,6 +394,7 @@ impl Builder {
             dropped_frames: 0,
             dropped_registers: 0,
             guard: Default::default(),
+            ahead: Default::default(),
         }
     }
 
@@ -746,8 +767,8 @@ impl Builder {
     }
 
     fn track_locals_depth(&mut self, t: &str) {
-        if memchr::memchr2(b'{', b'}', t.as_bytes()).is_some() {
-            self.locals_depth = (self.locals_depth + brace_depth(t)).max(0);
+        if let Some(d) = self.brace_depth_ahead(t) {
+            self.locals_depth = (self.locals_depth + d).max(0);
         }
     }
 
