@@ -20,6 +20,7 @@
 //!   lines, and `p` values open braces over several lines.
 
 mod ahead;
+pub use ahead::second_core;
 pub mod clean;
 pub mod companion;
 pub mod context;
