@@ -246,9 +246,11 @@ impl Builder {
 
 /// How the loop takes the helper's blocks (tests choose; the program races).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) enum Handover {
-    /// A block is used when it is ready when the loop gets there; the helper starts at the
-    /// second block and skips the blocks the loop has passed.
+    /// The loop never waits: a block is used from the line the loop is at when it is handed
+    /// over (looked for at the block's start and every `RETRY` lines); the helper works on the
+    /// block after the loop's and skips the blocks the loop has passed.
     Race,
     /// The loop waits for every block (a test: every line read from the helper).
     Every,
@@ -276,10 +278,16 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Whether this machine has a second core to give (`available_parallelism`, once).
+/// Whether a big input's work may take a second core (the parse's helper here, the JSON
+/// writer's in `report::json`): when this process may run on more than one core and the
+/// environment does not say `TRACECHECK_THREADS=1` (for benchmarks, and for machines where
+/// the other cores are someone else's). Decided once.
 pub fn second_core() -> bool {
     static CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
+    *CORES.get_or_init(|| {
+        std::env::var_os("TRACECHECK_THREADS").is_none_or(|v| v != "1")
+            && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+    })
 }
 
 /// [`super::parse_with`] with the helper thread (`block`: lines per handed-over block).
@@ -336,7 +344,6 @@ pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: 
         let mut pending: Option<(usize, Vec<LineAhead>)> = None;
         let mut n: u32 = 0;
         let helping = helper.is_ok();
-        let mut used = 0usize;
         // The block the loop is in while it has not been handed over: looked for again every
         // `RETRY` lines (the helper may finish it meanwhile; its later lines are then used).
         let mut missing: Option<usize> = None;
@@ -379,7 +386,6 @@ pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: 
                         };
                     if let Some(v) = receive(mb, wait) {
                         builder.ahead.start(v, at as u32);
-                        used += 1;
                         missing = None;
                     }
                 }
@@ -388,9 +394,6 @@ pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: 
             builder.feed_bounded(l, n);
         }
         builder.ahead = Ahead::default();
-        if std::env::var_os("TRACECHECK_AHEAD_STATS").is_some() {
-            eprintln!("ahead: {used} of {} blocks used", n as usize / block + 1);
-        }
         drop(rx);
         if let Ok(h) = helper {
             // A panic there (none is known) only cost the help; the loop computed everything.

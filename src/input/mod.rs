@@ -129,13 +129,7 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     // A big input: a helper thread computes the per-line work ahead on the second core; the
     // model is the same (`ahead.rs`).
     if text.len() >= ahead::PARALLEL_ABOVE && ahead::second_core() {
-        let h = match std::env::var("TRACECHECK_AHEAD_MODE").as_deref() {
-            Ok("every") => ahead::Handover::Every,
-            Ok("odd") => ahead::Handover::Odd,
-            Ok("one") => return parse_one_thread(text, limits),
-            _ => ahead::Handover::Race,
-        };
-        return ahead::parse_with(text, limits, h, ahead::BLOCK);
+        return ahead::parse_with(text, limits, ahead::Handover::Race, ahead::BLOCK);
     }
     parse_one_thread(text, limits)
 }
