@@ -18,6 +18,11 @@ use std::sync::mpsc;
 /// and the parse of 1 MiB takes about 2.5 ms.
 pub const PARALLEL_ABOVE: usize = 1 << 20;
 
+/// The stack of a helper thread (here and in `report::json`): under the 2 MiB of a
+/// transparent huge page, which the default (2 MiB) stack would take whole in a batch run,
+/// and ample for the per-line functions it runs (no recursion).
+pub const HELPER_STACK: usize = 1 << 20;
+
 /// Lines per block handed from the helper to the loop.
 pub(crate) const BLOCK: usize = 1024;
 
@@ -28,7 +33,7 @@ const RETRY: usize = 32;
 /// (a `futex` call on both sides); the bound keeps that rare and the memory small: 88
 /// bytes for each frame line and each local with braces (about 35 KB a block of a `bt full`
 /// transcript, so at most about 1.1 MB ahead).
-const AHEAD_BLOCKS: usize = 32;
+const AHEAD_BLOCKS: usize = 8;
 
 /// A piece of a line, as an address and a length (the input outlives both threads, and an
 /// address compares cheaply with the text the loop holds).
@@ -297,7 +302,7 @@ pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: 
     let loop_at = AtomicUsize::new(0);
     let (tx, rx) = mpsc::sync_channel::<(usize, Vec<LineAhead>)>(AHEAD_BLOCKS);
     std::thread::scope(|s| {
-        let helper = std::thread::Builder::new().name("parse-ahead".into()).spawn_scoped(s, {
+        let helper = std::thread::Builder::new().name("parse-ahead".into()).stack_size(HELPER_STACK).spawn_scoped(s, {
             let loop_at = &loop_at;
             move || {
                 let mut it = lines(text);
@@ -316,7 +321,7 @@ pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: 
                         b = skip_to;
                         continue;
                     }
-                    let mut v: Vec<LineAhead> = Vec::with_capacity(block);
+                    let mut v: Vec<LineAhead> = Vec::with_capacity(block / 2);
                     let mut count = 0;
                     for l in it.by_ref().take(block) {
                         if let Some(found) = line_ahead(l, &limits) {

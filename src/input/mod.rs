@@ -20,7 +20,7 @@
 //!   lines, and `p` values open braces over several lines.
 
 mod ahead;
-pub use ahead::second_core;
+pub use ahead::{HELPER_STACK, second_core};
 pub mod clean;
 pub mod companion;
 pub mod context;

@@ -721,21 +721,24 @@ fn threads_in_groups(j: &mut J<'_>, threads: &[Thread], group_frames: usize) -> 
     let groups = thread_groups(threads, group_frames);
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
-        let helper = std::thread::Builder::new().name("json-threads".into()).spawn_scoped(s, {
-            let groups = &groups;
-            move || {
-                for g in groups.iter().skip(1).step_by(2) {
-                    let mut v = Vec::new();
-                    let mut hj = J::new(&mut v);
-                    // Never the first thread (group 0 is the caller's); a `Vec` takes every write.
-                    if threads_from(&mut hj, &threads[g.clone()], false).and_then(|()| hj.finish()).is_err()
-                        || tx.send(v).is_err()
-                    {
-                        return;
+        let helper = std::thread::Builder::new()
+            .name("json-threads".into())
+            .stack_size(crate::input::HELPER_STACK)
+            .spawn_scoped(s, {
+                let groups = &groups;
+                move || {
+                    for g in groups.iter().skip(1).step_by(2) {
+                        let mut v = Vec::new();
+                        let mut hj = J::new(&mut v);
+                        // Never the first thread (group 0 is the caller's); a `Vec` takes every write.
+                        if threads_from(&mut hj, &threads[g.clone()], false).and_then(|()| hj.finish()).is_err()
+                            || tx.send(v).is_err()
+                        {
+                            return;
+                        }
                     }
                 }
-            }
-        });
+            });
         let mut rx = helper.is_ok().then_some(rx);
         for (gi, g) in groups.iter().enumerate() {
             let first = gi == 0;
