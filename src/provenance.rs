@@ -76,6 +76,94 @@ fn format(insn: &Instruction) -> String {
     s.trim_end().to_string()
 }
 
+/// The crashed thread's instructions from pc on, decoded from the process image (the binary
+/// and libraries the core maps), in gdb's AT&T syntax: what `x/6i $pc` shows in a transcript.
+/// The rules read the faulting instruction from it, so a core needs no transcript for that.
+pub fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::model::Instruction> {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter};
+    let Some(th) = stop.crashed_thread() else { return Vec::new() };
+    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("rip")) else { return Vec::new() };
+    let mut buf = [0u8; 96];
+    let n = mem.read(pc, &mut buf);
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut dec = Decoder::with_ip(64, &buf[..n], pc, DecoderOptions::NONE);
+    let mut fmt = GasFormatter::new();
+    fmt.options_mut().set_first_operand_char_index(7);
+    fmt.options_mut().set_small_hex_numbers_in_decimal(false);
+    let mut out = Vec::new();
+    let mut text = String::new();
+    while dec.can_decode() && out.len() < 6 {
+        let insn = dec.decode();
+        if insn.is_invalid() {
+            break;
+        }
+        text.clear();
+        fmt.format(&insn, &mut text);
+        out.push(crate::model::Instruction {
+            address: Address(insn.ip()),
+            thread: Some(th.id.as_ref().into()),
+            frame: 0,
+            location: None,
+            text: text.trim_end().into(),
+            bytes: None,
+            current: out.is_empty(),
+            span: Span::default(),
+        });
+    }
+    out
+}
+
+/// [`disassemble_at_pc`] for AArch64: six A64 words from pc, decoded with yaxpeax-arm
+/// ([`crate::provenance_a64`]); an undecodable word ends the listing.
+pub fn disassemble_at_pc_a64(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::model::Instruction> {
+    let Some(th) = stop.crashed_thread() else { return Vec::new() };
+    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("pc")) else { return Vec::new() };
+    let mut buf = [0u8; 24];
+    let n = mem.read(pc, &mut buf) / 4 * 4;
+    let mut out = Vec::new();
+    for (k, w) in buf[..n].chunks_exact(4).enumerate() {
+        let a = pc.wrapping_add(4 * k as u64);
+        let Some(d) = crate::provenance_a64::decode_word([w[0], w[1], w[2], w[3]], a) else { break };
+        out.push(crate::model::Instruction {
+            address: Address(a),
+            thread: Some(th.id.as_ref().into()),
+            frame: 0,
+            location: None,
+            text: d.text.into(),
+            bytes: None,
+            current: out.is_empty(),
+            span: Span::default(),
+        });
+    }
+    out
+}
+
+/// The targets of the direct near calls in `[start, end)` of the process code (at most 16 KiB
+/// of code is read; nothing when it does not decode cleanly up to `end`).
+pub fn call_targets(mem: &crate::model::TraceMemory, start: u64, end: u64) -> Vec<u64> {
+    let Some(len) = end.checked_sub(start).filter(|l| *l > 0 && *l <= 16 << 10) else { return Vec::new() };
+    let mut buf = vec![0u8; len as usize];
+    if mem.0.read(start, &mut buf) != buf.len() {
+        return Vec::new();
+    }
+    let mut dec = Decoder::with_ip(64, &buf, start, DecoderOptions::NONE);
+    let mut out = Vec::new();
+    while dec.can_decode() {
+        let insn = dec.decode();
+        if insn.is_invalid() {
+            return Vec::new();
+        }
+        if insn.is_call_near() && insn.op0_kind() == iced_x86::OpKind::NearBranch64 {
+            out.push(insn.near_branch_target());
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Decodes `[start, end)` from the trace's process memory.
 pub fn decode_range(trace: &Trace, start: u64, end: u64) -> Option<Vec<Decoded>> {
     let mem = trace.memory.as_ref()?;

@@ -155,6 +155,50 @@ fn json_contract_on_every_sample() {
     }
 }
 
+/// The contract's `arch` names five architectures; the other ones tracecheck reads (POWER, s390x)
+/// keep `arch` null and are named in `arch_detail`, so every cross-architecture input of the wild
+/// corpus keeps the contract (the checker runs when ../shared is there).
+#[test]
+fn arch_outside_the_contract_is_named_in_arch_detail() {
+    let cross = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wild/cross");
+    let (mut seen, mut details) = (Vec::new(), Vec::new());
+    let mut files: Vec<_> = std::fs::read_dir(&cross).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for p in &files {
+        let out = bin().args(["--format", "json", "--fail-on", "never"]).arg(p).output().unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let inp = &doc["inputs"][0];
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let (arch, detail) = (inp["arch"].as_str(), inp.get("arch_detail").and_then(|v| v.as_str()));
+        // A transcript with too few registers to tell POWER from the rest (ppc64le-abort shows
+        // only pc, lr and r1) has no architecture at all.
+        if name.starts_with("ppc64") {
+            assert!(arch.is_none() && detail.is_none_or(|d| d == "ppc64"), "{name}: {arch:?} {detail:?}");
+        } else if name.starts_with("s390x") {
+            assert!(arch.is_none() && detail.is_none_or(|d| d == "s390x"), "{name}: {arch:?} {detail:?}");
+        } else {
+            assert!(detail.is_none(), "{name}: arch_detail {detail:?} beside arch {arch:?}");
+        }
+        if let Some(d) = detail {
+            details.push(d.to_string());
+        }
+        seen.push((name, out.stdout));
+    }
+    assert!(details.contains(&"ppc64".to_string()) && details.contains(&"s390x".to_string()), "{details:?}");
+    let Some(checker) = common::require_shared("tools/check-json-contract.py") else { return };
+    if !common::require_tools(&["python3"]) {
+        return;
+    }
+    for (name, json) in seen {
+        let mut child =
+            Command::new("python3").arg(&checker).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&json).unwrap();
+        let res = child.wait_with_output().unwrap();
+        assert!(res.status.success(), "{name}: {}", String::from_utf8_lossy(&res.stdout));
+    }
+}
+
 #[test]
 fn markdown_escapes_dump_text() {
     let dir = common::scratch_root().join(format!("tc-md-{}", std::process::id()));

@@ -297,7 +297,10 @@ fn a_backtrace_ending_where_the_canary_failed_is_cut_by_the_overflow() {
 }
 
 /// The whole parse: frames of the first stop's thread 1, and the lines not understood.
-fn frames_and_unread(text: &str) -> (Vec<(String, Option<String>, Option<u32>)>, Vec<String>) {
+/// A frame's function, file and line.
+type FrameRow = (String, Option<String>, Option<u32>);
+
+fn frames_and_unread(text: &str) -> (Vec<FrameRow>, Vec<String>) {
     let p = tracecheck::input::parse(text);
     let frames = p.trace.stops.last().and_then(|s| s.threads.first()).map(|t| {
         t.frames.iter().map(|f| (f.function_name().to_string(), f.file.as_deref().map(String::from), f.line)).collect()

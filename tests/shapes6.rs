@@ -3,31 +3,10 @@
 //! same text edited where a comment says so, or another real recording that resembles it.
 
 mod common;
-use tracecheck::analyze::analyze;
 
-struct Read {
-    rules: Vec<&'static str>,
-    messages: Vec<String>,
-    /// The main stop's culprit: a frame's function, or the function a message names.
-    culprit: Option<String>,
-}
-
-fn read_text(text: &str) -> Read {
-    let parsed = tracecheck::input::parse(text);
-    let r = analyze("t", parsed, &Default::default());
-    let rules = r.findings.iter().map(|f| f.rule).collect();
-    let messages = r.findings.iter().map(|f| f.message.clone()).collect();
-    let si = r.parsed.trace.main_stop().and_then(|m| r.parsed.trace.stops.iter().position(|s| std::ptr::eq(s, m)));
-    let culprit = si.and_then(|si| {
-        let c = r.culprits.get(si)?.clone()?;
-        if let Some(site) = &c.named_by_message {
-            return Some(site.function.clone());
-        }
-        let th = r.parsed.trace.stops[si].threads.iter().find(|t| *t.id == *c.thread)?;
-        Some(th.frames.get(c.frame_position()?)?.function_name().to_string())
-    });
-    Read { rules, messages, culprit }
-}
+#[path = "common/crash_read.rs"]
+mod crash_read;
+use crash_read::{Read, read_text};
 
 fn read(name: &str) -> Read {
     let (text, _) = common::parse_sample(&format!("crashers/{name}"));
@@ -184,10 +163,9 @@ fn a_callee_walk_stops_at_the_end_of_the_function() {
     // 0x1000 mov %rsp,%rsi; 0x1003 jmp 0x2000 (rel32 = 0xff8);
     // 0x1008 (next function) mov %r9,%rbp; ret
     let bytes = vec![0x48, 0x89, 0xe6, 0xe9, 0xf8, 0x0f, 0x00, 0x00, 0x4c, 0x89, 0xcd, 0xc3];
-    let trace_with = |ranges: Vec<(u64, u64)>| {
-        let mut t = tracecheck::model::Trace::default();
-        t.memory = Some(tracecheck::model::TraceMemory::new(Code { base, bytes: bytes.clone(), ranges }));
-        t
+    let trace_with = |ranges: Vec<(u64, u64)>| tracecheck::model::Trace {
+        memory: Some(tracecheck::model::TraceMemory::new(Code { base, bytes: bytes.clone(), ranges })),
+        ..Default::default()
     };
     let rbp = gpr("rbp").unwrap();
     // With the FDE's extent [0x1000, 0x1008): two instructions, rbp untouched.
@@ -202,8 +180,10 @@ fn a_callee_walk_stops_at_the_end_of_the_function() {
         b[4..8].copy_from_slice(&(-0x108i32).to_le_bytes()); // jmp 0x0f00
         b
     };
-    let mut t = tracecheck::model::Trace::default();
-    t.memory = Some(tracecheck::model::TraceMemory::new(Code { base, bytes: back, ranges: vec![] }));
+    let t = tracecheck::model::Trace {
+        memory: Some(tracecheck::model::TraceMemory::new(Code { base, bytes: back, ranges: vec![] })),
+        ..Default::default()
+    };
     let code = decode_function(&t, base, 50).expect("decodes");
     assert_eq!(code.len(), 2, "stops at the jump out");
     // Look-alike: a function that really writes rbp without saving it, inside its own extent,

@@ -4,37 +4,10 @@
 //! that resembles it.
 
 mod common;
-use tracecheck::analyze::analyze;
 
-struct Read {
-    rules: Vec<&'static str>,
-    messages: Vec<String>,
-    /// The main stop's culprit: a frame's function, or the function a message names.
-    culprit: Option<String>,
-    /// Function names of the main stop's crashed thread.
-    frames: Vec<String>,
-}
-
-fn read_text(text: &str) -> Read {
-    let parsed = tracecheck::input::parse(text);
-    let r = analyze("t", parsed, &Default::default());
-    let rules = r.findings.iter().map(|f| f.rule).collect();
-    let messages = r.findings.iter().map(|f| f.message.clone()).collect();
-    let si = r.parsed.trace.main_stop().and_then(|m| r.parsed.trace.stops.iter().position(|s| std::ptr::eq(s, m)));
-    let frames = si
-        .and_then(|si| r.parsed.trace.stops[si].crashed_thread())
-        .map(|th| th.frames.iter().map(|f| f.function_name().to_string()).collect())
-        .unwrap_or_default();
-    let culprit = si.and_then(|si| {
-        let c = r.culprits.get(si)?.clone()?;
-        if let Some(site) = &c.named_by_message {
-            return Some(site.function.clone());
-        }
-        let th = r.parsed.trace.stops[si].threads.iter().find(|t| *t.id == *c.thread)?;
-        Some(th.frames.get(c.frame_position()?)?.function_name().to_string())
-    });
-    Read { rules, messages, culprit, frames }
-}
+#[path = "common/crash_read.rs"]
+mod crash_read;
+use crash_read::{Read, read_text};
 
 fn text(name: &str) -> String {
     common::parse_sample(&format!("crashers/{name}")).0

@@ -66,7 +66,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      cpp-pure-virtual-dtor cpp-thread-joinable rust-extern-c-panic rust-alloc-fail clang-lto-o3
      avx512-misaligned avx-vmovups-null inline-asm-clobber-rbx inline-asm-clobber-ok malloc-check-overflow
      double-free-prev free-stack-array asan-heap-overflow asan-uaf ubsan-misaligned tsan-race
-     a64-stp-slot-overrun a64-stp-slot-ok a64-double-free)
+     a64-stp-slot-overrun a64-stp-slot-ok a64-double-free
+     perturb-uaf-list list-poison-del saved-rbp-overwrite leave-wild-rsp)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -219,7 +220,7 @@ build_one() {
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -ldl ;;
     omp-worker-null)
         gcc "${map[@]}" -O2 -g -fopenmp "src/$n.c" -o "$o" ;;
-    memcpy-null-src | ac-flag-misaligned | fill-patterns-legal | seccomp-sigsys)
+    memcpy-null-src | ac-flag-misaligned | fill-patterns-legal | seccomp-sigsys | perturb-uaf-list | list-poison-del)
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
     noreturn-longjmp-null)
         # no padding between functions: the noreturn call's return address is the next function
@@ -228,6 +229,8 @@ build_one() {
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" -lm ;;
     cpp-delete-mismatch)
         g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    saved-rbp-overwrite | leave-wild-rsp)
+        gcc "${map[@]}" -O0 -g -fno-stack-protector "src/$n.c" -o "$o" ;;
     cpp-coro-after-destroy)
         g++ "${map[@]}" -std=c++20 -O2 -g "src/$n.cpp" -o "$o" ;;
     realloc-invalid-size)
@@ -310,6 +313,7 @@ case_env() {
     ubsan-misaligned) echo "UBSAN_OPTIONS=abort_on_error=1" ;;
     tsan-race) echo "TSAN_OPTIONS=halt_on_error=1:abort_on_error=1" ;;
     malloc-check-overflow) echo "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0 MALLOC_CHECK_=3" ;;
+    perturb-uaf-list) echo "MALLOC_PERTURB_=165" ;;
     esac
 }
 

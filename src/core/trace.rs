@@ -45,70 +45,6 @@ pub fn read_core_trace(path: &Path, opts: &CoreOptions) -> Result<Parsed, CoreEr
     Ok(core_to_trace(&core, &path.display().to_string(), opts))
 }
 
-/// The crashed thread's instructions from pc on, decoded from the process image (the binary
-/// and libraries the core maps), in gdb's AT&T syntax: what `x/6i $pc` shows in a transcript.
-/// The rules read the faulting instruction from it, so a core needs no transcript for that.
-fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
-    use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter};
-    let Some(th) = stop.crashed_thread() else { return Vec::new() };
-    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("rip")) else { return Vec::new() };
-    let mut buf = [0u8; 96];
-    let n = mem.read(pc, &mut buf);
-    if n == 0 {
-        return Vec::new();
-    }
-    let mut dec = Decoder::with_ip(64, &buf[..n], pc, DecoderOptions::NONE);
-    let mut fmt = GasFormatter::new();
-    fmt.options_mut().set_first_operand_char_index(7);
-    fmt.options_mut().set_small_hex_numbers_in_decimal(false);
-    let mut out = Vec::new();
-    let mut text = String::new();
-    while dec.can_decode() && out.len() < 6 {
-        let insn = dec.decode();
-        if insn.is_invalid() {
-            break;
-        }
-        text.clear();
-        fmt.format(&insn, &mut text);
-        out.push(Instruction {
-            address: Address(insn.ip()),
-            thread: Some(th.id.as_ref().into()),
-            frame: 0,
-            location: None,
-            text: text.trim_end().into(),
-            bytes: None,
-            current: out.is_empty(),
-            span: Span::default(),
-        });
-    }
-    out
-}
-
-/// [`disassemble_at_pc`] for AArch64: six A64 words from pc, decoded with yaxpeax-arm
-/// ([`crate::provenance_a64`]); an undecodable word ends the listing.
-fn disassemble_at_pc_a64(mem: &dyn MemorySource, stop: &Stop) -> Vec<Instruction> {
-    let Some(th) = stop.crashed_thread() else { return Vec::new() };
-    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("pc")) else { return Vec::new() };
-    let mut buf = [0u8; 24];
-    let n = mem.read(pc, &mut buf) / 4 * 4;
-    let mut out = Vec::new();
-    for (k, w) in buf[..n].chunks_exact(4).enumerate() {
-        let a = pc.wrapping_add(4 * k as u64);
-        let Some(d) = crate::provenance_a64::decode_word([w[0], w[1], w[2], w[3]], a) else { break };
-        out.push(Instruction {
-            address: Address(a),
-            thread: Some(th.id.as_ref().into()),
-            frame: 0,
-            location: None,
-            text: d.text.into(),
-            bytes: None,
-            current: out.is_empty(),
-            span: Span::default(),
-        });
-    }
-    out
-}
-
 /// The code at `pc` is the kernel's sigreturn trampoline (`__restore_rt`: `mov $0xf,%rax;
 /// syscall` on x86-64, `mov x8, #139; svc #0` on AArch64): the return address of a signal
 /// handler, gdb's `<signal handler called>`.
@@ -470,8 +406,8 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     }
     trace.mappings.sort_by_key(|m| (m.start, m.end));
     match core.arch {
-        CoreArch::X86_64 => stop.disassembly = disassemble_at_pc(&mem, &stop),
-        CoreArch::Aarch64 => stop.disassembly = disassemble_at_pc_a64(&mem, &stop),
+        CoreArch::X86_64 => stop.disassembly = crate::provenance::disassemble_at_pc(&mem, &stop),
+        CoreArch::Aarch64 => stop.disassembly = crate::provenance::disassemble_at_pc_a64(&mem, &stop),
     }
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));

@@ -625,7 +625,7 @@ mod tests {
                     for v in 0..=255u8 {
                         let mut line = vec![filler; len];
                         line[pos] = v;
-                        let flagged = v < 0x20 || v >= 0x7f;
+                        let flagged = !(0x20..0x7f).contains(&v);
                         assert_eq!(may_hold_escapes(&line), flagged, "{line:?}");
                         assert_eq!(may_hold_escapes_words(&line), flagged, "{line:?}");
                     }

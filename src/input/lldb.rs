@@ -312,11 +312,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 return true;
             }
         }
-        LldbCmd::ProcessHandle => {
-            if is_signal_handling_row(t) {
-                return true;
-            }
-        }
+        LldbCmd::ProcessHandle if is_signal_handling_row(t) => return true,
+        LldbCmd::ProcessHandle => {}
         LldbCmd::Images => {
             if let Some(()) = image_row(b, t, n) {
                 return true;

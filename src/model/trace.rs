@@ -84,6 +84,15 @@ impl Arch {
             Arch::Unknown => None,
         }
     }
+    /// The name the JSON contract `tracecheck/1` allows in `arch` (`x86_64`, `aarch64`, `x86`,
+    /// `arm`, `riscv64`); architectures read since the contract was fixed have none there and
+    /// are named in `arch_detail` instead.
+    pub fn contract_name(self) -> Option<&'static str> {
+        match self {
+            Arch::Ppc64 | Arch::S390x => None,
+            other => other.name(),
+        }
+    }
     /// The register that holds the program counter, as debuggers name it.
     pub fn pc_register(self) -> &'static str {
         match self {

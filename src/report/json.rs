@@ -815,7 +815,15 @@ fn write_input_to(j: &mut J<'_>, ir: &InputReport) -> std::io::Result<()> {
     j.val();
     j.open_obj();
     j.key("arch");
-    j.opt_str(t.arch.name());
+    j.opt_str(t.arch.contract_name());
+    if t.arch.contract_name().is_none()
+        && let Some(name) = t.arch.name()
+    {
+        // An architecture the contract's `arch` cannot name keeps `arch` null (what a script
+        // checking the contract expects) and is named here.
+        j.key("arch_detail");
+        j.str(name);
+    }
     j.key("core_command");
     j.opt_str(t.core_command.as_deref());
     j.key("diagnostics");

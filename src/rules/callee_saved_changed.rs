@@ -48,6 +48,17 @@ have been made with the saved value, the save slot was overwritten (a stack buff
 say) and returning would hand the caller that value. Nothing is claimed without the memory
 shown.
 
+And the frame pointer: when frame #0's function set rbp up as its frame pointer (`push %rbp;
+mov %rsp,%rbp` at its entry) and no instruction of it from there to the pc writes rbp or
+switches rsp to another stack, yet rbp is below rsp, in no mapping, or in a file's or the
+heap's mapping, and the fault is an access through rbp (or `leave`), the last call before the
+pc returned with rbp changed. The finding names that call, says whether the callee saves rbp
+at its entry, and, with stack memory, quotes the callee's saved-rbp slot in its dead frame
+(holding the bad rbp while the return address above it is intact: an overrun of a buffer in
+the callee's frame that stopped short of the return address). It reads the machine code (a
+core, or `--exe`) or the transcript's listing of frame #0 from its entry (gdb `disassemble`,
+lldb `disassemble --frame`).
+
 **Why it matters** A function may only change a callee-saved register if it saves the
 caller's value and restores it before returning; the unwinder's "Saved registers" list is
 where that save is recorded. A register that changed without a save means either the callee
@@ -232,6 +243,323 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         via_loop,
     };
     out.push(c.finding(si, th, fi));
+}
+
+/// What [`frame_pointer_broken`] found, from the machine code or from the transcript's listing.
+struct BrokenFp<'x> {
+    fname: String,
+    start: u64,
+    rbp: u64,
+    rsp: u64,
+    /// `mov %rsp,%rbp` of the prologue.
+    setup: (u64, String),
+    call: (u64, String),
+    callee_name: String,
+    target: Option<u64>,
+    /// The callee's own code saves rbp at its entry (`None`: its code is not known).
+    saves: Option<bool>,
+    /// The callee's dead frame: saved-rbp slot address, its word, the return address word.
+    slot: Option<(u64, Option<u64>, Option<u64>)>,
+    place: String,
+    /// Where the code came from, when not from the machine code.
+    source: Option<&'static str>,
+    fi: &'x crate::model::Instruction,
+}
+
+impl BrokenFp<'_> {
+    fn finding(&self, si: usize, th: &crate::model::Thread) -> Finding {
+        let (rbp, callee_name) = (self.rbp, self.callee_name.as_str());
+        let label = |a: u64| crate::provenance_text::label(&self.fname, Some(self.start), a);
+        // A direct `call rel32` is 5 bytes: the return address it pushed.
+        let ret_expected = self.call.0 + 5;
+        let detail = match self.slot {
+            Some((at, Some(saved), Some(ret))) if saved == rbp && ret == ret_expected => format!(
+                "{callee_name} saves rbp at its entry (`push %rbp`) and restores it on return, and the saved copy in its dead frame, at {at:#x}, holds {rbp:#x} while the return address above it ({ret:#x}) is intact: the saved rbp was overwritten while {callee_name} ran (a write past a buffer in its frame that stopped short of the return address)"
+            ),
+            _ if self.saves == Some(true) => format!(
+                "{callee_name} saves rbp at its entry (`push %rbp`) and restores it on return, so the saved copy was overwritten while it ran (a write past a buffer in its frame), or it does not restore rbp"
+            ),
+            _ if self.saves == Some(false) => format!("{callee_name} does not save rbp at its entry, and changed it"),
+            _ => format!(
+                "{callee_name}'s code is not shown; a function that saves rbp restores it from that saved copy, so the copy was overwritten while it ran (a write past a buffer in its frame), or it does not restore rbp"
+            ),
+        };
+        let fname = &self.fname;
+        let msg = format!(
+            "rbp = {rbp:#x} is not {fname}'s frame pointer ({}): {fname} set rbp at its entry ({}: `{}`) and never writes it again, so `call {callee_name}` at {} returned with rbp changed: {detail}; the access through rbp then faulted",
+            self.place,
+            label(self.setup.0),
+            self.setup.1,
+            label(self.call.0)
+        );
+        let mut f = Finding::new(&RULE, msg)
+            .at(si, Some(th), Some(0))
+            .rank(95)
+            .severity(Severity::Error)
+            .register("rbp")
+            .evidence(format!("faulting instruction: {}", self.fi.text.trim()), Some(self.fi.span))
+            .evidence(format!("rbp = {rbp:#x}: {}", self.place), None)
+            .evidence(
+                format!(
+                    "frame pointer set at {}: `{}`; no later write of rbp before the pc",
+                    label(self.setup.0),
+                    self.setup.1
+                ),
+                None,
+            )
+            .evidence(format!("last call before the pc: {}: `{}`", label(self.call.0), self.call.1), None);
+        if let Some((at, Some(saved), _)) = self.slot {
+            f = f.evidence(format!("{callee_name}'s saved rbp slot at {at:#x} holds {saved:#x}"), None);
+        }
+        if let Some(s) = self.source {
+            f = f.evidence(s, None);
+        }
+        f.step(format!("disassemble {callee_name}")).step(format!(
+            "break *{:#x} then watch -l *(long *){:#x} (the saved rbp), or rr: watch -l, reverse-continue",
+            self.target.unwrap_or(self.call.0),
+            self.rsp.wrapping_sub(16)
+        ))
+    }
+}
+
+/// Where rbp must be as the frame pointer of frame #0: at or above rsp; with mappings, in a
+/// mapping, and not in a file's or the heap's (an anonymous mapping above rsp may be the rest
+/// of a thread's stack above a guard page that rsp went into). `None` when rbp may be right.
+fn frame_pointer_place(cx: &RuleContext<'_>, rbp: u64, rsp: u64) -> Option<String> {
+    let stack = cx.trace.mapping_for(rsp);
+    let sp_in = |s: &str| match stack {
+        Some(m) => format!("rsp = {rsp:#x} is in the stack mapping {:#x}-{:#x} and {s}", m.start.0, m.end.0),
+        None => format!("rsp = {rsp:#x} and {s}"),
+    };
+    if rbp < rsp {
+        return Some(sp_in("rbp is below it"));
+    }
+    if cx.trace.mappings.is_empty() && cx.trace.regions.is_empty() {
+        return None;
+    }
+    match cx.trace.mapping_for(rbp) {
+        None => Some(sp_in("no mapping holds rbp")),
+        Some(m) if m.path.as_deref().is_some_and(|p| p == "[heap]" || p.starts_with('/')) => {
+            Some(sp_in(&format!("rbp is in {}", m.path.as_deref().unwrap_or(""))))
+        }
+        Some(_) => None,
+    }
+}
+
+/// The fault is an access through rbp: a memory operand based on it, or `leave` (reads [rbp]).
+fn faults_through_rbp(fi: &crate::model::Instruction) -> bool {
+    insn::decode(&fi.text).mem.as_ref().and_then(|m| m.base.as_deref()) == Some("rbp")
+        || matches!(fi.text.split_whitespace().next(), Some("leave" | "leaveq"))
+}
+
+/// Frame #0 set rbp up as its frame pointer (`push %rbp; mov %rsp,%rbp` at its entry) and no
+/// instruction of it from there to the pc writes rbp, yet rbp is below rsp or outside every
+/// stack, and the fault is an access through rbp (or `leave`). A frame pointer lies at or
+/// above sp in the same stack as long as the function runs, so rbp changed under the
+/// function: the last call before the pc returned with it changed. The callee saves rbp at its
+/// entry and restores it on return, so its saved copy was overwritten while it ran (a write
+/// past a buffer in its frame that stopped short of the return address); with stack memory
+/// (a core, or an `x/` dump below sp) the finding shows that copy in the callee's dead frame.
+/// x86-64: the machine code (a core, or a transcript read with `--exe`), or else the
+/// transcript's listing of frame #0 from its entry (gdb `disassemble`, lldb `disassemble
+/// --frame`).
+fn frame_pointer_broken(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance::{decode_function, decode_range, writes};
+    use iced_x86::{Code, Mnemonic, Register};
+    if cx.trace.arch != crate::model::Arch::X86_64 || !matches!(cx.signo(stop), Some(11) | Some(7)) {
+        return;
+    }
+    let Some(th) = stop.crashed_thread() else { return };
+    let (Some(pc), Some(fi)) = (cx.pc(stop), cx.fault_insn(stop)) else { return };
+    if !faults_through_rbp(fi) {
+        return;
+    }
+    let (Some(rbp), Some(rsp)) =
+        (cx.reg0(stop, "rbp").and_then(|r| r.value), cx.reg0(stop, "rsp").and_then(|r| r.value))
+    else {
+        return;
+    };
+    let Some(place) = frame_pointer_place(cx, rbp, rsp) else { return };
+    if cx.trace.memory.is_none() {
+        if let Some(b) = frame_pointer_broken_text(stop, th, fi, pc, rbp, rsp, place) {
+            out.push(b.finding(si, th));
+        }
+        return;
+    }
+    let Some((fname, off)) = cx.trace.code_symbol_ref(pc).and_then(sym_offset) else { return };
+    let start = pc - off;
+    let Some(code) = decode_range(cx.trace, start, pc) else { return };
+    // The prologue: [endbr64] push %rbp; mov %rsp,%rbp.
+    let is_push_rbp =
+        |c: &crate::provenance::Decoded| c.insn.code() == Code::Push_r64 && c.insn.op0_register() == Register::RBP;
+    let is_mov_rbp_rsp = |c: &crate::provenance::Decoded| {
+        c.insn.mnemonic() == Mnemonic::Mov
+            && c.insn.op0_register() == Register::RBP
+            && c.insn.op1_register() == Register::RSP
+    };
+    let mut i = usize::from(code.first().is_some_and(|c| c.insn.code() == Code::Endbr64));
+    if !code.get(i).is_some_and(is_push_rbp) || !code.get(i + 1).is_some_and(is_mov_rbp_rsp) {
+        return;
+    }
+    let setup = (code[i + 1].address, code[i + 1].text.clone());
+    i += 2;
+    let mut info = iced_x86::InstructionInfoFactory::new();
+    // No write of rbp after the prologue, and no switch of rsp to another stack (only pushes,
+    // pops, calls and immediate adjustments move it).
+    let moves_sp_elsewhere = |info: &mut iced_x86::InstructionInfoFactory, c: &crate::provenance::Decoded| {
+        let stack_op = c.insn.is_call_near() || matches!(c.insn.mnemonic(), Mnemonic::Push | Mnemonic::Pop);
+        let adjust = matches!(c.insn.mnemonic(), Mnemonic::Sub | Mnemonic::Add | Mnemonic::And)
+            && c.insn.op0_register() == Register::RSP
+            && c.insn.op1_kind() != iced_x86::OpKind::Register;
+        writes(info, &c.insn, Register::RSP) && !stack_op && !adjust
+    };
+    if code[i..].iter().any(|c| writes(&mut info, &c.insn, Register::RBP) || moves_sp_elsewhere(&mut info, c)) {
+        return;
+    }
+    // The last call before the pc.
+    let Some(ci) = code.iter().rposition(|c| c.insn.is_call_near()) else { return };
+    if ci < i {
+        return;
+    }
+    let call = &code[ci];
+    let rsp_moved = code[ci + 1..].iter().any(|c| writes(&mut info, &c.insn, Register::RSP));
+    let target = (call.insn.op0_kind() == iced_x86::OpKind::NearBranch64).then(|| call.insn.near_branch_target());
+    let callee_name = target
+        .map(|t| {
+            cx.trace
+                .code_symbol_ref(t)
+                .and_then(sym_offset)
+                .map(|(n, _)| n)
+                .or_else(|| cx.symbol_at(stop, t).map(|s| s.to_string()))
+                .unwrap_or_else(|| format!("{t:#x}"))
+        })
+        .unwrap_or_else(|| "the called function".to_string());
+    // The callee's save of rbp (its own `push %rbp` at entry) and, with stack memory, the saved
+    // copy in its dead frame: return address at sp - 8, saved rbp at sp - 16.
+    let callee = target.and_then(|t| decode_function(cx.trace, t, 400));
+    let saves = callee.as_deref().map(|c| {
+        let j = usize::from(c.first().is_some_and(|x| x.insn.code() == Code::Endbr64));
+        c.get(j).is_some_and(is_push_rbp)
+    });
+    let slot = (saves == Some(true) && !rsp_moved).then(|| {
+        let ret = cx.read_u64(stop, rsp.wrapping_sub(8));
+        let saved = cx.read_u64(stop, rsp.wrapping_sub(16));
+        (rsp.wrapping_sub(16), saved, ret)
+    });
+    let b = BrokenFp {
+        fname,
+        start,
+        rbp,
+        rsp,
+        setup,
+        call: (call.address, call.text.clone()),
+        callee_name,
+        target,
+        saves,
+        slot,
+        place,
+        source: None,
+        fi,
+    };
+    out.push(b.finding(si, th));
+}
+
+/// [`frame_pointer_broken`] from the transcript's listing of frame #0 from its entry, and of the
+/// callee when the transcript shows it.
+fn frame_pointer_broken_text<'x>(
+    stop: &crate::model::Stop,
+    th: &crate::model::Thread,
+    fi: &'x crate::model::Instruction,
+    pc: u64,
+    rbp: u64,
+    rsp: u64,
+    place: String,
+) -> Option<BrokenFp<'x>> {
+    use crate::insn::X86Operand;
+    use crate::provenance_text::{ShownInsn, code_before, function_at};
+    let code = code_before::<ShownInsn>(stop, pc)?;
+    if !code.from_entry {
+        return None;
+    }
+    let start = code.start?;
+    let fname = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())?;
+    let reg = |o: &X86Operand, r: &str| matches!(o, X86Operand::Reg { gpr, byte: false, dword: false } if *gpr == r);
+    let is_push_rbp = |d: &ShownInsn| {
+        d.x86.as_ref().is_some_and(|x| {
+            matches!(x.mnemonic.as_str(), "push" | "pushq") && x.operands.len() == 1 && reg(&x.operands[0], "rbp")
+        })
+    };
+    let is_mov_rbp_rsp = |d: &ShownInsn| {
+        d.x86.as_ref().is_some_and(|x| {
+            let (dst, src) = if x.intel { (0, 1) } else { (1, 0) };
+            matches!(x.mnemonic.as_str(), "mov" | "movq")
+                && x.operands.len() == 2
+                && reg(&x.operands[dst], "rbp")
+                && reg(&x.operands[src], "rsp")
+        })
+    };
+    let is_endbr = |d: &ShownInsn| d.x86.as_ref().is_some_and(|x| x.mnemonic.starts_with("endbr"));
+    let insns = &code.insns;
+    let mut i = usize::from(insns.first().is_some_and(is_endbr));
+    if !insns.get(i).is_some_and(is_push_rbp) || !insns.get(i + 1).is_some_and(is_mov_rbp_rsp) {
+        return None;
+    }
+    let setup = (insns[i + 1].address, insns[i + 1].text.trim().to_string());
+    i += 2;
+    // No write of rbp after the prologue (an instruction the reader cannot judge stops it),
+    // and rsp moved only by pushes, pops, calls and immediate adjustments.
+    for d in &insns[i..] {
+        if d.writes("rbp") != Some(false) {
+            return None;
+        }
+        let x = d.x86.as_ref()?;
+        let sp_ok = d.is_call()
+            || matches!(x.mnemonic.as_str(), "push" | "pushq" | "pop" | "popq")
+            || (matches!(x.mnemonic.as_str(), "sub" | "subq" | "add" | "addq" | "and" | "andq")
+                && x.operands.iter().any(|o| matches!(o, X86Operand::Imm(_))));
+        if d.writes("rsp") != Some(false) && !sp_ok {
+            return None;
+        }
+    }
+    let ci = insns.iter().rposition(|d| d.is_call())?;
+    if ci < i {
+        return None;
+    }
+    let call = &insns[ci];
+    let rsp_moved = insns[ci + 1..].iter().any(|d| d.writes("rsp") != Some(false));
+    let (target, sym) =
+        call.x86.as_ref().and_then(|x| x.branch_target()).map(|(t, s)| (Some(t), s)).unwrap_or((None, None));
+    // lldb names the target in a comment: `callq  0x555555555149 ; parse_header at f.c:13:75`.
+    let comment = call.text.split_once(';').and_then(|(_, c)| c.split_whitespace().next());
+    let callee_name = sym
+        .or(comment)
+        .map(|s| s.split('+').next().unwrap_or(s).to_string())
+        .or_else(|| target.map(|t| format!("{t:#x}")))
+        .unwrap_or_else(|| "the called function".to_string());
+    let callee = target.and_then(|t| function_at::<ShownInsn>(stop, t, 400));
+    let saves = callee.as_deref().map(|c| {
+        let j = usize::from(c.first().is_some_and(is_endbr));
+        c.get(j).is_some_and(is_push_rbp)
+    });
+    // The callee's dead frame, when an `x/` dump below sp shows it and the callee's shown code
+    // saves rbp.
+    let slot = (saves == Some(true) && !rsp_moved)
+        .then(|| (rsp.wrapping_sub(16), stop.read_u64(rsp.wrapping_sub(16)), stop.read_u64(rsp.wrapping_sub(8))));
+    Some(BrokenFp {
+        fname,
+        start,
+        rbp,
+        rsp,
+        setup,
+        call: (call.address, call.text.trim().to_string()),
+        callee_name,
+        target,
+        saves,
+        slot,
+        place,
+        source: Some("from the transcript's disassembly of the frame (no binary read)"),
+        fi,
+    })
 }
 
 /// The call a loop's back edge brings to `pc`: a jump after `pc` whose target is at or before
@@ -1074,7 +1402,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         return;
     }
     for (si, stop) in cx.stops() {
-        returned_clobber(cx, si, stop, out);
+        let before = out.len();
+        frame_pointer_broken(cx, si, stop, out);
+        if out.len() == before {
+            returned_clobber(cx, si, stop, out);
+        }
         live_slot_overwritten(cx, si, stop, out);
         returned_clobber_a64(cx, si, stop, out);
         returned_clobber_text_a64(cx, si, stop, out);

@@ -93,6 +93,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             {
                 via = Some((base.clone(), v, acc));
             }
+            // Implicit stack accesses: `leave` reads [rbp]; `pop` and `ret` read [rsp].
+            let base = match i.text.split_whitespace().next() {
+                Some("leave" | "leaveq") => Some("rbp"),
+                Some("ret" | "retq" | "pop" | "popq") => Some("rsp"),
+                _ => None,
+            };
+            if via.is_none()
+                && cx.trace.arch == crate::model::Arch::X86_64
+                && let Some(base) = base
+                && let Some(v) = cx.reg0(stop, base).and_then(|r| r.value)
+                && v == addr
+            {
+                via = Some((base.to_string(), v, Access::Read));
+            }
         }
         let where_ = frame.map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
         let msg = match &via {

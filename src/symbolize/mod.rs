@@ -260,6 +260,20 @@ pub fn symbolize_trace_until(
                         code.push((Address(t), text.into()));
                     }
                 }
+                // And the direct calls of frame #0's function from its start to the pc, so
+                // that a rule can name a function that already returned.
+                let pc0 = th.registers.get(&0).and_then(|r| r.reg("rip")).and_then(|r| r.value);
+                if let Some(pc) = pc0
+                    && let Some(start) = describe(&mut lookup, pc)
+                        .and_then(|t| crate::provenance::symbol_offset(&t))
+                        .and_then(|(_, off)| pc.checked_sub(off))
+                {
+                    for t in crate::provenance::call_targets(mem, start, pc) {
+                        if let Some(text) = describe(&mut lookup, t) {
+                            code.push((Address(t), text.into()));
+                        }
+                    }
+                }
             }
             // AArch64 with process code: the targets of the `bl`s before each pc (frame #0:
             // from its function's start; outer frames: the call before the return address),
@@ -380,7 +394,25 @@ fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSu
         }
     }
     if !placed.is_empty() {
-        trace.memory = Some(TraceMemory::new(modules::ModuleCode::new(placed)));
+        let mem = TraceMemory::new(modules::ModuleCode::new(placed));
+        // A transcript that does not show the instruction at the crashed thread's pc (no `x/i
+        // $pc`, or a command file that stopped before it) gets it decoded from the binary, as a
+        // core does: the rules read the faulting instruction from it.
+        for stop in &mut trace.stops {
+            let Some(th) = stop.crashed_thread() else { continue };
+            let pc = th.registers.get(&0).and_then(|r| r.get(trace.arch.pc_register()).or_else(|| r.get("pc")));
+            let Some(pc) = pc.or_else(|| th.frames.first().and_then(|f| f.pc).map(|a| a.0)) else { continue };
+            if stop.disassembly.iter().any(|i| i.address.0 == pc) {
+                continue;
+            }
+            let decoded = match trace.arch {
+                crate::model::Arch::X86_64 => crate::provenance::disassemble_at_pc(&*mem.0, stop),
+                crate::model::Arch::Aarch64 => crate::provenance::disassemble_at_pc_a64(&*mem.0, stop),
+                _ => Vec::new(),
+            };
+            stop.disassembly.extend(decoded);
+        }
+        trace.memory = Some(mem);
     }
 }
 

@@ -1,0 +1,55 @@
+//! A frame pointer changed under its function (`callee-saved-changed`, issue #11): a callee
+//! overran a buffer onto its saved rbp (not its return address), returned normally, and the
+//! caller then accessed a local through the bad rbp (`saved-rbp-overwrite`) or ran `leave`
+//! with it (`leave-wild-rsp`). Read from the real lldb 14 recordings of
+//! `sample-traces/crashers` (lldb's `disassemble --frame` shows the caller from its entry; the
+//! gdb transcripts, the `--exe` path and the cores are checked by `tests/crash_corpus.rs`),
+//! with look-alikes: the same text edited where a comment says so.
+
+mod common;
+
+#[path = "common/crash_read.rs"]
+mod crash_read;
+use crash_read::{Read, read_text};
+
+fn text(name: &str) -> String {
+    common::parse_sample(&format!("crashers/{name}")).0
+}
+
+fn message<'r>(r: &'r Read, rule: &str) -> Option<&'r str> {
+    r.rules.iter().position(|&x| x == rule).map(|i| r.messages[i].as_str())
+}
+
+#[test]
+fn a_frame_pointer_below_sp_after_a_call_is_the_callee_s_doing() {
+    for name in ["saved-rbp-overwrite.lldb.txt", "leave-wild-rsp.lldb.txt"] {
+        let r = read_text(&text(name));
+        let m = message(&r, "callee-saved-changed").unwrap_or_else(|| panic!("{name}: {:?}", r.messages));
+        assert!(m.contains("rbp = 0x3fff12345000 is not handle's frame pointer"), "{name}: {m}");
+        assert!(m.contains("handle+0x1: `movq   %rsp, %rbp`"), "{name}: {m}");
+        assert!(m.contains("`call parse_header` at handle+0x13"), "{name}: {m}");
+        // The callee's code is not in the transcript: nothing is claimed about its save.
+        assert!(m.contains("parse_header's code is not shown"), "{name}: {m}");
+        assert_eq!(r.culprit.as_deref(), Some("handle"), "{name}");
+    }
+}
+
+#[test]
+fn look_alikes_stay_quiet() {
+    let t = text("saved-rbp-overwrite.lldb.txt");
+    let quiet = |edited: &str, why: &str| {
+        assert_ne!(edited, t, "{why}: the edit did not apply");
+        let r = read_text(edited);
+        assert!(message(&r, "callee-saved-changed").is_none(), "{why}: {:?}", r.messages);
+    };
+    // rbp a valid frame pointer (above sp, in the stack): the frame is sound.
+    quiet(&t.replace("rbp = 0x00003fff12345000", "rbp = 0x00007fffffffec10"), "rbp above sp");
+    // The function writes rbp after its prologue (rbp used as a general register).
+    quiet(&t.replace("movq   %rax, %rdi\n", "movq   %rax, %rbp\n"), "rbp written after the prologue");
+    // No frame-pointer prologue: rbp is an ordinary callee-saved register there.
+    quiet(&t.replace("movq   %rsp, %rbp", "movq   %rdi, %rbx"), "no frame pointer set up");
+    // The listing starts after the function's entry: whether rbp was written before is unknown.
+    let cut: String =
+        t.lines().filter(|l| !l.contains("<+0>:") && !l.contains("<+1>:")).map(|l| format!("{l}\n")).collect();
+    quiet(&cut, "listing not from the entry");
+}
