@@ -727,13 +727,18 @@ fn threads_in_groups(j: &mut J<'_>, threads: &[Thread], group_frames: usize) -> 
             .spawn_scoped(s, {
                 let groups = &groups;
                 move || {
+                    // Sized from the last group (groups are alike): not grown by doubling and
+                    // copying.
+                    let mut last = 0;
                     for g in groups.iter().skip(1).step_by(2) {
-                        let mut v = Vec::new();
+                        let mut v = Vec::with_capacity(last + last / 4);
                         let mut hj = J::new(&mut v);
                         // Never the first thread (group 0 is the caller's); a `Vec` takes every write.
-                        if threads_from(&mut hj, &threads[g.clone()], false).and_then(|()| hj.finish()).is_err()
-                            || tx.send(v).is_err()
-                        {
+                        if threads_from(&mut hj, &threads[g.clone()], false).and_then(|()| hj.finish()).is_err() {
+                            return;
+                        }
+                        last = v.len();
+                        if tx.send(v).is_err() {
                             return;
                         }
                     }
