@@ -333,7 +333,7 @@ pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: 
                         return;
                     }
                     let short = (count as usize) < block;
-                    if handover == Handover::Odd && b % 2 == 0 {
+                    if handover == Handover::Odd && b.is_multiple_of(2) {
                         // Computed and dropped: the loop must not need it.
                     } else if tx.send((b, v)).is_err() {
                         return;
