@@ -39,7 +39,22 @@ fn go_runtime_abort_culprits(trace: &Trace, culprits: &mut [Option<Culprit>]) {
                 .and_then(|n| n.strip_prefix("runtime."))
                 .is_some_and(|n| DYING.contains(&n.trim_end_matches(".abi0")))
         });
-        if th.frames.is_empty() || !dying || !th.frames.iter().all(go_runtime) {
+        // The runtime ran on the system stack: the frames outer to its switch
+        // (`runtime.morestack`, `runtime.systemstack`, `runtime.mcall`) are not the goroutine's,
+        // and what a debugger unwinds past it is garbage (`runtime.newproc`, the data symbol
+        // `runtime[scavenger]`, a `??`).
+        const SWITCH: &[&str] = &["morestack", "systemstack", "mcall"];
+        let end = th
+            .frames
+            .iter()
+            .position(|f| {
+                f.function
+                    .as_deref()
+                    .and_then(|n| n.strip_prefix("runtime."))
+                    .is_some_and(|n| SWITCH.contains(&n.trim_end_matches(".abi0")))
+            })
+            .map_or(th.frames.len(), |p| p + 1);
+        if th.frames.is_empty() || !dying || !th.frames[..end].iter().all(go_runtime) {
             continue;
         }
         // The latest earlier stop that is the Go runtime's report (goroutine threads) with a

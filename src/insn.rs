@@ -605,7 +605,9 @@ impl X86Text {
     pub fn parse(text: &str) -> Option<X86Text> {
         let mut t = text.trim();
         // Comments: gdb's `# 0x4010 <sym>`, lldb's `; sym at file.c:3`, objdump's `// …`.
+        let mut lldb_comment = None;
         if let Some(p) = t.find(" #").or_else(|| t.find("\t#")).or_else(|| t.find(" ;")).or_else(|| t.find("\t;")) {
+            lldb_comment = t[p..].trim_start().strip_prefix(';').map(str::trim);
             t = t[..p].trim();
         }
         if let Some(p) = t.find("//") {
@@ -637,7 +639,21 @@ impl X86Text {
         // AT&T names every register with `%`; an operand list without one reads the same in
         // both syntaxes except for the order, which then does not matter.
         let intel = !rest.contains('%');
-        let operands = split_operands(rest).into_iter().map(|o| x86_operand(o, intel)).collect();
+        let mut operands: Vec<X86Operand> = split_operands(rest).into_iter().map(|o| x86_operand(o, intel)).collect();
+        // lldb names a branch target in its comment (`callq 0x555555555149 ; parse_header at
+        // f.c:13:75`), not after the address.
+        let branch = mnemonic.starts_with("call") || mnemonic.starts_with('j');
+        if let (true, [op], Some(c)) = (branch, operands.as_mut_slice(), lldb_comment)
+            && let Some(name) = c.split_whitespace().next()
+            && !name.starts_with("0x")
+            && name.chars().next().is_some_and(|ch| ch.is_alphabetic() || ch == '_')
+        {
+            match op {
+                X86Operand::Target { symbol: sym @ None, .. } => *sym = Some(name.to_string()),
+                X86Operand::Imm(v) => *op = X86Operand::Target { address: *v as u64, symbol: Some(name.to_string()) },
+                _ => {}
+            }
+        }
         Some(X86Text { mnemonic, rep, operands, intel })
     }
 

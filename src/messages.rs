@@ -70,6 +70,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.contains("stack smashing detected")
         || t.contains("longjmp causes uninitialized stack frame")
         || t.contains("buffer overflow detected ***")
+        || t.contains("%n in writable segment")
     {
         return Some(MessageKind::StackSmashing);
     }
@@ -90,7 +91,11 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
     }
-    if t.contains("Assertion `") && t.ends_with("failed.") || t.contains("Assertion failed:") {
+    // libstdc++'s own checks (_GLIBCXX_ASSERTIONS) quote with `'`: `…/stl_vector.h:1142: …
+    // operator[](size_type) const [with …]: Assertion '__n < this->size()' failed.`
+    if (t.contains("Assertion `") || t.contains("Assertion '")) && t.ends_with("failed.")
+        || t.contains("Assertion failed:")
+    {
         return Some(MessageKind::Assertion);
     }
     if t.starts_with("GC error (probable corruption)") {
@@ -125,7 +130,7 @@ pub struct Assertion<'a> {
 /// (`Assertion failed: (x), function func, file file.c, line 5.`).
 pub fn parse_assertion(t: &str) -> Option<Assertion<'_>> {
     let t = t.trim();
-    if let Some(p) = t.find("Assertion `") {
+    if let Some(p) = t.find("Assertion `").or_else(|| t.find("Assertion '").filter(|_| t.ends_with("' failed."))) {
         let expr_and = &t[p + "Assertion `".len()..];
         let expr = expr_and.strip_suffix("' failed.").or_else(|| expr_and.rsplit_once("' failed").map(|(e, _)| e))?;
         let head = t[..p].trim_end().strip_suffix(':').unwrap_or(&t[..p]).trim_end();
@@ -219,6 +224,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::ExceptionWhat
     } else if text.starts_with("note: ") {
         MessageDetail::Note
+    } else if text.starts_with("panic: ") {
+        MessageDetail::GoPanic
     } else if text.starts_with("!!!") {
         MessageDetail::RuntimeAbortBanner
     } else if text.starts_with("Allocations:") {
@@ -240,6 +247,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
         MessageDetail::FortifyOverflow
+    } else if t.contains("%n in writable segment") {
+        MessageDetail::FortifyPercentN
     } else if t.contains("stack smashing") {
         MessageDetail::StackCanary
     } else if t.contains("double free or corruption") {
@@ -340,6 +349,11 @@ pub fn julia_error(d: &str) -> crate::model::JuliaErrorText {
 /// The typed parts of a message line, as the model keeps them (filled at input time).
 pub fn typed(m: &mut crate::model::Message) {
     m.kind = classify(&m.text);
+    if m.kind == Some(MessageKind::HeapCorruption)
+        && let Some(start) = glued_glibc_message(&m.text)
+    {
+        m.text = m.text[start..].into();
+    }
     m.detail = detail(&m.text);
     m.fault = fault_report(&m.text);
     m.what = if m.detail == Some(MessageDetail::ExceptionWhat) { what_text(&m.text).map(Into::into) } else { None };
@@ -357,6 +371,29 @@ pub fn typed(m: &mut crate::model::Message) {
     });
     m.thrown = thrown_type(&m.text).map(Into::into);
     m.pointer = if m.detail == Some(MessageDetail::InvalidFree) { freed_pointer(&m.text) } else { None };
+}
+
+/// Where glibc's malloc message starts in a line whose beginning is the program's own output
+/// without its newline (`ZZZZ…ZZZmunmap_chunk(): invalid pointer`: stdout flushed by the
+/// abort, glibc's message written right after it); `None` when the line is the message.
+fn glued_glibc_message(t: &str) -> Option<usize> {
+    const STARTS: &[&str] = &[
+        "munmap_chunk(): ",
+        "malloc(): ",
+        "free(): ",
+        "realloc(): ",
+        "malloc_consolidate(): ",
+        "tcache_thread_shutdown(): ",
+        "double free or corruption",
+        "corrupted size vs. prev_size",
+        "corrupted double-linked list",
+    ];
+    if t.contains("*** Error in `") {
+        return None;
+    }
+    let start = STARTS.iter().filter_map(|p| t.find(p)).min()?;
+    let before = t[..start].chars().next_back()?;
+    (!before.is_whitespace() && before != ':' && before != '(' && before != '`' && before != '\'').then_some(start)
 }
 
 /// The last `0x…` word of an invalid-free message: the pointer passed to free.

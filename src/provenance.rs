@@ -115,31 +115,6 @@ pub fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::mode
     out
 }
 
-/// [`disassemble_at_pc`] for AArch64: six A64 words from pc, decoded with yaxpeax-arm
-/// ([`crate::provenance_a64`]); an undecodable word ends the listing.
-pub fn disassemble_at_pc_a64(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::model::Instruction> {
-    let Some(th) = stop.crashed_thread() else { return Vec::new() };
-    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("pc")) else { return Vec::new() };
-    let mut buf = [0u8; 24];
-    let n = mem.read(pc, &mut buf) / 4 * 4;
-    let mut out = Vec::new();
-    for (k, w) in buf[..n].chunks_exact(4).enumerate() {
-        let a = pc.wrapping_add(4 * k as u64);
-        let Some(d) = crate::provenance_a64::decode_word([w[0], w[1], w[2], w[3]], a) else { break };
-        out.push(crate::model::Instruction {
-            address: Address(a),
-            thread: Some(th.id.as_ref().into()),
-            frame: 0,
-            location: None,
-            text: d.text.into(),
-            bytes: None,
-            current: out.is_empty(),
-            span: Span::default(),
-        });
-    }
-    out
-}
-
 /// The targets of the direct near calls in `[start, end)` of the process code (at most 16 KiB
 /// of code is read; nothing when it does not decode cleanly up to `end`).
 pub fn call_targets(mem: &crate::model::TraceMemory, start: u64, end: u64) -> Vec<u64> {

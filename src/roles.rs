@@ -31,6 +31,21 @@ pub fn raises_signal(f: &Frame) -> bool {
 
 /// Frames that belong to signal delivery, abort machinery, libc, allocators and runtime
 /// internals: the culprit is the first frame that is none of these.
+/// A gcc clone's or outlined part's function name without its suffix (`.cold`, `.part.0`,
+/// `.isra.0`, `.constprop.0`, `.lto_priv.0`); the name itself otherwise.
+fn clone_base(name: &str) -> &str {
+    const PARTS: &[&str] = &["cold", "part", "isra", "constprop", "lto_priv", "localalias"];
+    let mut base = name;
+    while let Some((head, tail)) = base.rsplit_once('.') {
+        let known = PARTS.contains(&tail) || (tail.bytes().all(|b| b.is_ascii_digit()) && !tail.is_empty());
+        if head.is_empty() || !known {
+            break;
+        }
+        base = head;
+    }
+    base
+}
+
 pub fn is_machinery(f: &Frame) -> bool {
     if f.signal_handler {
         return true;
@@ -66,6 +81,11 @@ pub fn is_machinery(f: &Frame) -> bool {
         "__pthread_kill",
         "__libc_message",
         "__libc_message_impl",
+        // i386: the kernel's system-call entry in the vDSO, under every raise/kill/abort
+        "__kernel_vsyscall",
+        // libstdc++'s own precondition checks (_GLIBCXX_ASSERTIONS)
+        "std::__glibcxx_assert_fail",
+        "__glibcxx_assert_fail",
         "__malloc_assert",
         "malloc_printerr",
         "__assert_fail",
@@ -191,7 +211,10 @@ pub fn is_machinery(f: &Frame) -> bool {
         "clone3",
         "clone",
     ];
-    if EXACT.contains(&name) || is_llvm_handler(name) {
+    // gcc's outlined and cloned parts keep their function's role: `__assert_fail_base.cold`,
+    // `_int_free.isra.0`, `malloc_printerr.constprop.0`.
+    let base = clone_base(name);
+    if EXACT.contains(&name) || EXACT.contains(&base) || is_llvm_handler(name) {
         return true;
     }
     const PREFIXES: &[&str] = &[
@@ -617,6 +640,10 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     }
     let mut pos =
         named.or_else(|| th.frames.iter().enumerate().position(|(k, f)| k >= runtime_top && !is_machinery(f)))?;
+    if let Some(site) = skipped_main(th, pos) {
+        let index = th.frames.first().map(|f| f.index).unwrap_or(0);
+        return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
+    }
     // Julia's `macro expansion at file:line [inlined]` is a place inside a function, not a
     // function: the function is the next frame out that was not inlined (the one the macro's
     // code was compiled into). When the paste ends before it, the function that faulted is the
@@ -662,6 +689,33 @@ fn is_sanitizer_runtime(f: &Frame) -> bool {
 /// The function a failed assertion's message names (glibc's, musl's or macOS's format), when
 /// no frame of the thread is that function. Not glibc's own malloc assertions (heap
 /// corruption, not the program's assert).
+/// Code without a symbol (JIT code, a library without symbols) whose next frame out is the C
+/// library's start routine: the start routine calls nothing but `main` (and `exit`), so an
+/// unwinder that went straight from the nameless frame to it skipped `main` (lldb's unwinder
+/// takes the frame pointer's frame, main's own, for the nameless code's). The start routine's
+/// `main` argument names it.
+fn skipped_main(th: &Thread, pos: usize) -> Option<MessageSite> {
+    let f = &th.frames[pos];
+    if f.function.is_some() || f.file.is_some() || f.signal_handler {
+        return None;
+    }
+    let start = th.frames.get(pos + 1)?;
+    let n = start.function.as_deref()?;
+    if !matches!(n, "__libc_start_call_main" | "__libc_start_main" | "__libc_start_main_impl") {
+        return None;
+    }
+    let main = start.fn_arg("main")?;
+    if th.frames.iter().any(|f| f.function.as_deref() == Some(main)) {
+        return None;
+    }
+    Some(MessageSite {
+        function: main.to_string(),
+        file: None,
+        line: None,
+        source: "the `main` argument of the C library's start routine, which the nameless frame #0 returns into (the unwinder skipped main)",
+    })
+}
+
 fn asserting_function(stop: &Stop, th: &Thread) -> Option<MessageSite> {
     let a = stop.messages.iter().rev().find_map(|m| m.assertion.as_ref())?;
     if crate::messages::is_malloc_assertion(a) {
@@ -701,6 +755,17 @@ pub fn crash_line(stop: &Stop) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clone_parts_keep_their_functions_role() {
+        assert_eq!(clone_base("__assert_fail_base.cold"), "__assert_fail_base");
+        assert_eq!(clone_base("malloc_printerr.constprop.0"), "malloc_printerr");
+        assert_eq!(clone_base("_int_free.isra.0.cold"), "_int_free");
+        // Not a clone suffix: kept whole.
+        assert_eq!(clone_base("std::vector<int>::at"), "std::vector<int>::at");
+        assert_eq!(clone_base("main.(*Index).add"), "main.(*Index).add");
+        assert_eq!(clone_base(".cold"), ".cold");
+    }
 
     #[test]
     fn culprit_skips_abort_machinery() {

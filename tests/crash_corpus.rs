@@ -260,6 +260,7 @@ fn build_cores() -> Option<PathBuf> {
         "clang++",
         "rustc",
         "go",
+        "gccgo",
         "musl-gcc",
         "i686-linux-gnu-gcc",
         "gdb",

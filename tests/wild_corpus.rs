@@ -122,7 +122,8 @@ fn check(key: &str, val: &str, i: &Value) -> Result<bool, String> {
     Ok(match key {
         "origin" => true, // checked separately
         "format" => i["formats"].as_array().into_iter().flatten().any(|f| s(f) == val),
-        "arch" => s(&i["arch"]) == val,
+        // Architectures the contract's `arch` cannot name (POWER, s390x) are in `arch_detail`.
+        "arch" => s(&i["arch"]) == val || (i["arch"].is_null() && s(&i["arch_detail"]) == val),
         "stop" => {
             let mut w = val.split_whitespace();
             let kind = w.next().ok_or("stop: needs a kind")?;

@@ -10,7 +10,7 @@
 #                                            skipped), the same programs run by lldb (see
 #                                            lldb_one and a64_lldb_one below).
 #
-# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
+# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gccgo (gccgo-nil), gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
 # aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
 # attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
@@ -67,7 +67,12 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      avx512-misaligned avx-vmovups-null inline-asm-clobber-rbx inline-asm-clobber-ok malloc-check-overflow
      double-free-prev free-stack-array asan-heap-overflow asan-uaf ubsan-misaligned tsan-race
      a64-stp-slot-overrun a64-stp-slot-ok a64-double-free
-     perturb-uaf-list list-poison-del saved-rbp-overwrite leave-wild-rsp)
+     perturb-uaf-list list-poison-del saved-rbp-overwrite leave-wild-rsp
+     i386-stack-smash i386-assert i386-intmin-div i386-omitfp-null i386-double-free i386-deep-legal
+     sigfpe-intmin alloca-negative jit-munmap text-write coro-small-stack altstack-handler-faults
+     longjmp-stale go-nil-map go-stack-exceeded go-deadlock gccgo-nil rust-uaf-unsafe
+     rust-misaligned-deref cpp-glibcxx-assert cpp-string-null cpp-system-error sigill-cpu-feature
+     double-fclose fortify-percent-n unsorted-corrupted sigxcpu-limit sigpipe-write fortran-null-pointer)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -282,6 +287,44 @@ build_one() {
         clang "${map[@]}" -O1 -g -fsanitize=undefined -fno-sanitize-recover=all "src/$n.c" -o "$o" ;;
     tsan-race)
         clang "${map[@]}" -O1 -g -fsanitize=thread "src/$n.c" -o "$o" ;;
+    # Shapes of the eighth round (tests/shapes8.rs).
+    i386-stack-smash)
+        i686-linux-gnu-gcc "${map[@]}" -O0 -g -static -fstack-protector-all "src/$n.c" -o "$o" ;;
+    i386-assert | i386-intmin-div)
+        i686-linux-gnu-gcc "${map[@]}" -O2 -g -static "src/$n.c" -o "$o" ;;
+    i386-omitfp-null)
+        i686-linux-gnu-gcc "${map[@]}" -O2 -g -static -fomit-frame-pointer "src/$n.c" -o "$o" ;;
+    i386-double-free | i386-deep-legal)
+        i686-linux-gnu-gcc "${map[@]}" -O0 -g -static "src/$n.c" -o "$o" ;;
+    sigfpe-intmin)
+        clang "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    alloca-negative | jit-munmap | coro-small-stack | altstack-handler-faults | longjmp-stale | \
+        double-fclose | unsorted-corrupted | sigpipe-write)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    text-write | sigxcpu-limit)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    fortify-percent-n)
+        gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
+    sigill-cpu-feature)
+        gcc "${map[@]}" -O2 -g -mamx-tile "src/$n.c" -o "$o" ;;
+    go-nil-map | go-stack-exceeded | go-deadlock)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
+            go build -trimpath -o "$o" "$n.go") ;;
+    gccgo-nil)
+        gccgo "${map[@]}" -O0 -g "src/$n.go" -o "$o" ;;
+    rust-uaf-unsafe)
+        # optimized: no debug null-pointer check, the stale read itself faults
+        rustc --remap-path-prefix "$here"=. -g -O "src/$n.rs" -o "$o" ;;
+    rust-misaligned-deref)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    cpp-glibcxx-assert)
+        g++ "${map[@]}" -O2 -g -D_GLIBCXX_ASSERTIONS "src/$n.cpp" -o "$o" ;;
+    cpp-string-null)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-system-error)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
+    fortran-null-pointer)
+        gfortran "${map[@]}" -O0 -g "src/$n.f90" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -299,6 +342,8 @@ prelude() {
         echo "handle SIGUSR1 nostop noprint pass" ;;
     siglongjmp-second-fault)
         echo "handle SIGSEGV nostop noprint pass" ;;
+    altstack-handler-faults)
+        echo "handle SIGFPE nostop noprint pass" ;;
     esac
     # The environment a case runs in (gdb's own `set environment`; lldb: lldb_settings).
     local e
@@ -323,6 +368,8 @@ case_env() {
 no_core() {
     case $1 in
     asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
+    # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
+    go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil) return 0 ;;
     *) return 1 ;;
     esac
 }
@@ -342,7 +389,7 @@ gdb_commands() {
     case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
         threads-mutex-null | handler-pthread-exit | cpp-thread-throw | omp-worker-null | thread-alloca-loop | \
         pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map | \
-        musl-thread-overflow | cpp-thread-joinable | tsan-race)
+        musl-thread-overflow | cpp-thread-joinable | tsan-race | cpp-system-error | go-deadlock)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
@@ -493,7 +540,7 @@ lldb_commands() {
 # Go's preemption signal (lldb stops on SIGURG; gdb does not).
 lldb_pass() {
     case $1 in
-    go-nil | cgo-null | cgo-callback-nil | go-concurrent-map) echo SIGURG ;;
+    go-nil | cgo-null | cgo-callback-nil | go-concurrent-map | go-nil-map | go-stack-exceeded | go-deadlock) echo SIGURG ;;
     *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
     esac
 }

@@ -407,7 +407,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     trace.mappings.sort_by_key(|m| (m.start, m.end));
     match core.arch {
         CoreArch::X86_64 => stop.disassembly = crate::provenance::disassemble_at_pc(&mem, &stop),
-        CoreArch::Aarch64 => stop.disassembly = crate::provenance::disassemble_at_pc_a64(&mem, &stop),
+        CoreArch::Aarch64 => stop.disassembly = crate::provenance_a64::disassemble_at_pc_a64(&mem, &stop),
     }
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));

@@ -554,7 +554,32 @@ pub fn arg_facts(a: &str) -> ArgFacts {
         null_args: exact(t.nulls.iter().map(|&n| Sym::from(n))),
         entry_values: exact(t.entry_values.drain(..)),
         arg_symbols: exact(addr_symbols(a).into_iter()),
+        fn_args: fn_args(a),
     }
+}
+
+/// The function-pointer arguments of a list and the functions they name: gdb's
+/// `main=main@entry=0x555555555139 <main>` or `cb=0x401126 <handler>` (a symbol without an
+/// offset), lldb's `main=(prog\`main at prog.c:9:1)`.
+fn fn_args(a: &str) -> Vec<(Sym, Sym)> {
+    let mut out = Vec::new();
+    for part in a.split(", ") {
+        let Some((name, value)) = part.split_once('=') else { continue };
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            continue;
+        }
+        let function = if let Some(inner) = value.strip_prefix('(').and_then(|v| v.strip_suffix(')')) {
+            // lldb: `(module`function at file:line:col)` or `(module`function)`
+            inner.split_once('`').map(|(_, f)| f.split(" at ").next().unwrap_or(f))
+        } else {
+            // gdb: `[name@entry=]0x… <function>`, no `+offset`
+            value.rsplit_once(" <").and_then(|(_, f)| f.strip_suffix('>')).filter(|f| !f.contains('+'))
+        };
+        if let Some(f) = function.filter(|f| !f.is_empty() && !f.contains(char::is_whitespace)) {
+            out.push((Sym::from(name), Sym::from(f)));
+        }
+    }
+    out
 }
 
 /// A `Vec` holding exactly these items. `collect` from a `Vec`'s `into_iter` may reuse the
@@ -625,5 +650,22 @@ mod brace_depth_tests {
             let s = v.concat();
             prop_assert_eq!(brace_depth(&s), brace_depth_ref(&s));
         }
+    }
+}
+
+#[cfg(test)]
+mod fn_args_tests {
+    use super::fn_args;
+
+    #[test]
+    fn gdb_and_lldb_function_pointer_arguments() {
+        // lldb 14 (crashers/jit-null.lldb.txt) and gdb 13.
+        let l = fn_args("main=(jit-null`main at jit-null.c:9:1), argc=1, argv=0x00007fffffffed88");
+        assert_eq!(l.len(), 1);
+        assert_eq!((&*l[0].0, &*l[0].1), ("main", "main"));
+        let g = fn_args("main=main@entry=0x555555555139 <main>, argc=argc@entry=1, argv=0x7fffffffe4a8");
+        assert_eq!(g.iter().map(|(a, f)| (&**a, &**f)).collect::<Vec<_>>(), [("main", "main")]);
+        // Not a function: an offset into one, a string, a data pointer without a symbol.
+        assert!(fn_args("p=0x401136 <table+16>, s=0x4020 \"text\", q=0x7ffff7fbf000").is_empty());
     }
 }

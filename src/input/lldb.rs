@@ -812,6 +812,9 @@ fn parse_frame_body(body: &str) -> Option<LldbFrame<'_>> {
 /// A frame's function as gdb would name it: Rust's legacy hash dropped (lldb keeps it), a
 /// gfortran module procedure as `module::procedure` (lldb prints the symbol, `__grid_MOD_smooth`).
 fn lldb_function_name(s: &str) -> String {
+    // lldb 14 names a C++ function with internal linkage (`static`) from the global namespace
+    // `::last_score(…)`; gdb prints `last_score`.
+    let s = s.strip_prefix("::").filter(|r| r.starts_with(|c: char| c.is_alphabetic() || c == '_')).unwrap_or(s);
     match crate::symbolize::demangle::fortran_module_procedure(s) {
         Some(f) => f,
         None => super::rust::clean_symbol(s),

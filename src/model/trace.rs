@@ -370,6 +370,9 @@ pub struct ArgFacts {
     pub entry_values: Vec<EntryValue>,
     /// Every `0x… <sym>` in `args` (`cb=0x401126 <handler>`).
     pub arg_symbols: Vec<(Address, SymbolRef)>,
+    /// Function-pointer arguments and the function each names: gdb's
+    /// `main=main@entry=0x555555555139 <main>`, lldb's `main=(prog\`main at prog.c:9:1)`.
+    pub fn_args: Vec<(Sym, Sym)>,
 }
 
 static NO_ARG_FACTS: ArgFacts = ArgFacts {
@@ -378,6 +381,7 @@ static NO_ARG_FACTS: ArgFacts = ArgFacts {
     null_args: Vec::new(),
     entry_values: Vec::new(),
     arg_symbols: Vec::new(),
+    fn_args: Vec::new(),
 };
 
 /// How a frame's argument list is typed: a function of the list's text, given by the reader
@@ -467,6 +471,10 @@ impl Frame {
     /// Every `0x… <sym>` in `args` (`cb=0x401126 <handler>`).
     pub fn arg_symbols(&self) -> &[(Address, SymbolRef)] {
         &self.arg_facts().arg_symbols
+    }
+    /// The function that function-pointer argument `name` names (`main=… <main>`).
+    pub fn fn_arg(&self, name: &str) -> Option<&str> {
+        self.arg_facts().fn_args.iter().find(|(n, _)| &**n == name).map(|(_, f)| &**f)
     }
     /// The C string gdb printed for argument `name`, unescaped (see `string_args`).
     pub fn arg_string(&self, name: &str) -> Option<&str> {
@@ -786,6 +794,11 @@ pub enum MessageDetail {
     LongjmpCheck,
     /// `buffer overflow detected` (a fortified `…_chk` call).
     FortifyOverflow,
+    /// Go's `panic: …` line (the runtime's report of a panic nothing recovered).
+    GoPanic,
+    /// `*** %n in writable segment detected ***` (fortified printf: a `%n` in a format string
+    /// that is in writable memory).
+    FortifyPercentN,
     /// `stack smashing detected` (the stack protector's canary).
     StackCanary,
     /// `double free or corruption (…)`.

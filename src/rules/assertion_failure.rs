@@ -13,9 +13,12 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     explanation: r#"**What it flags** A SIGABRT (or a stop with no signal) explained by a failed
 C assertion: the message on stderr (glibc's ``prog: file.c:9: func: Assertion `expr' failed.``,
 also printed by LLVM and by Julia debug builds; musl's `Assertion failed: expr (file: func:
-line)`; macOS's `Assertion failed: (expr), function func, file f.c, line 9.`), or, without
-stderr, an `__assert_fail` / `__assert_fail_base` / `__assert_rtn` frame, whose arguments give
-the expression, file, line and function. The finding quotes the expression with its source
+line)`; macOS's `Assertion failed: (expr), function func, file f.c, line 9.`; libstdc++'s own
+precondition checks under `_GLIBCXX_ASSERTIONS`, which quote with a straight quote:
+`Assertion '__n < this->size()' failed.`), or, without stderr, an `__assert_fail` /
+`__assert_fail_base` / `__assert_rtn` frame, whose arguments give the expression, file, line
+and function. A `std::__glibcxx_assert_fail` frame alone says that a library precondition
+failed, in a call from the culprit. The finding quotes the expression with its source
 location and names the culprit frame (the first frame outside libc).
 
 **Why it matters** The program checked an invariant and found it false. The expression and
@@ -42,7 +45,17 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
+/// libstdc++'s own precondition check (`_GLIBCXX_ASSERTIONS`): `std::__glibcxx_assert_fail`,
+/// printed by gdb with its parameter types when the library has no debug info.
+fn is_glibcxx_assert_frame(name: &str) -> bool {
+    let n = name.split_once('(').map_or(name, |(n, _)| n);
+    matches!(n, "std::__glibcxx_assert_fail" | "__glibcxx_assert_fail")
+}
+
 fn is_assert_frame(name: &str) -> bool {
+    if is_glibcxx_assert_frame(name) {
+        return true;
+    }
     let n = name.trim_start_matches("__GI_");
     matches!(
         n,
@@ -88,9 +101,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let culprit = cx.named_culprit(stop).map(|(_, f)| f);
-        let mut text = match &expr {
-            Some(e) => format!("assertion `{e}` failed"),
-            None => "assertion failed".to_string(),
+        let library = assert_frame.is_some_and(|f| is_glibcxx_assert_frame(f.function_name()));
+        let mut text = match (&expr, library) {
+            (Some(e), _) => format!("assertion `{e}` failed"),
+            (None, true) => "libstdc++'s precondition check (_GLIBCXX_ASSERTIONS) failed".to_string(),
+            (None, false) => "assertion failed".to_string(),
         };
         let func = function.clone().or_else(|| culprit.map(|c| c.function_name().to_string()));
         if let Some(fun) = &func {

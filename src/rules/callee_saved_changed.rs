@@ -348,8 +348,8 @@ fn frame_pointer_place(cx: &RuleContext<'_>, rbp: u64, rsp: u64) -> Option<Strin
 
 /// The fault is an access through rbp: a memory operand based on it, or `leave` (reads [rbp]).
 fn faults_through_rbp(fi: &crate::model::Instruction) -> bool {
-    insn::decode(&fi.text).mem.as_ref().and_then(|m| m.base.as_deref()) == Some("rbp")
-        || matches!(fi.text.split_whitespace().next(), Some("leave" | "leaveq"))
+    let d = insn::decode(&fi.text);
+    d.mem.as_ref().and_then(|m| m.base.as_deref()) == Some("rbp") || matches!(d.mnemonic.as_str(), "leave" | "leaveq")
 }
 
 /// Frame #0 set rbp up as its frame pointer (`push %rbp; mov %rsp,%rbp` at its entry) and no
@@ -529,10 +529,7 @@ fn frame_pointer_broken_text<'x>(
     let rsp_moved = insns[ci + 1..].iter().any(|d| d.writes("rsp") != Some(false));
     let (target, sym) =
         call.x86.as_ref().and_then(|x| x.branch_target()).map(|(t, s)| (Some(t), s)).unwrap_or((None, None));
-    // lldb names the target in a comment: `callq  0x555555555149 ; parse_header at f.c:13:75`.
-    let comment = call.text.split_once(';').and_then(|(_, c)| c.split_whitespace().next());
     let callee_name = sym
-        .or(comment)
         .map(|s| s.split('+').next().unwrap_or(s).to_string())
         .or_else(|| target.map(|t| format!("{t:#x}")))
         .unwrap_or_else(|| "the called function".to_string());

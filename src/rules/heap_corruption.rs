@@ -21,7 +21,10 @@ code that runs them:
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
 - glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
   `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
-  ***` (`__chk_fail`, which says it even in a core, where there is no stderr);
+  ***` (`__chk_fail`, which says it even in a core, where there is no stderr), and fortified
+  printf's `*** %n in writable segment detected ***` (a format string with `%n` in writable
+  memory: one built at run time or taken from input, a format-string bug; glibc reports it
+  through `__libc_fatal`, so a core, without stderr, does not show it);
 - Julia's GC: `GC error (probable corruption)` (`gc_dump_queue_and_abort`);
 - as a heuristic, a SIGSEGV inside glibc malloc internals (`_int_malloc`, `_int_free`,
   `malloc_consolidate`, `unlink_chunk`, …, or a static helper inlined into one, such as
@@ -198,7 +201,10 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
             ),
             n if n.ends_with("__fortify_fail") => {
                 let m = arg("msg")?;
-                if !matches!(m.1, Some(MessageDetail::StackCanary | MessageDetail::FortifyOverflow)) {
+                if !matches!(
+                    m.1,
+                    Some(MessageDetail::StackCanary | MessageDetail::FortifyOverflow | MessageDetail::FortifyPercentN)
+                ) {
                     return None;
                 }
                 (MessageKind::StackSmashing, Some(m))
@@ -232,6 +238,10 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
         (MessageKind::StackSmashing, c) if longjmp => format!(
             "longjmp to a stack frame that no longer exists{}: the jmp_buf was filled by setjmp in a function that has since returned (or it was overwritten); glibc's _FORTIFY_SOURCE check in __longjmp_chk stopped it{quoted}",
             c.map(|c| format!(", in a call from {}", c.location())).unwrap_or_default()
+        ),
+        (MessageKind::StackSmashing, c) if detail == Some(MessageDetail::FortifyPercentN) => format!(
+            "format string with %n in writable memory{}: glibc's _FORTIFY_SOURCE printf refused it (a format string built at run time or taken from input: a format-string bug, pass the text as an argument to a constant \"%s\" instead){quoted}",
+            c.map(|c| format!(" in a printf call from {}", c.location())).unwrap_or_default()
         ),
         (MessageKind::StackSmashing, c) if fortify => format!(
             "buffer overflow detected by a fortified libc call{}: a string or memory function (…_chk) was asked to write past the end of its destination{quoted}",

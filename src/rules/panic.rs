@@ -17,6 +17,13 @@ on the crashed thread (`core::panicking::panic_fmt`, `std::panicking::rust_panic
 while panicking, a panic in a function that cannot unwind), to SIGILL from an abort intrinsic,
 and to a process that exited with status 101 after the panic unwound out of `main`.
 
+A Go panic nothing recovered is reported the same way: the runtime's `panic: …` line
+(`panic: assignment to entry in nil map`, `panic: runtime error: index out of range [5] with
+length 3`) followed by the goroutine that panicked (`goroutine 1 [running]:`), which names
+the culprit. Not a panic that a fault caused (`[signal SIGSEGV: …]` follows the line): that
+stop is a signal, read by the fault's rules; not a `panic: ` line without a goroutine after it
+(a program's own output).
+
 The finding quotes the panic location and payload and names the culprit: the first frame
 outside `core::`/`std::`/`alloc::` (so `rust_panic::Config::port`, not the inlined
 `Result::unwrap` that called `unwrap_failed`).
@@ -66,8 +73,42 @@ fn is_panic_frame(name: &str) -> bool {
         || name.starts_with("std::panic::panic_any")
 }
 
+/// A Go panic nothing recovered (`panic: assignment to entry in nil map`, then the goroutine
+/// that panicked): the runtime's report is the diagnosis. A panic that a fault turned into a
+/// runtime error (`[signal SIGSEGV: …]` follows) is the fault's, read by the fault's rules.
+fn go_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
+    if !cx.trace.formats.contains(&Format::Go) || stop.reason.kind != StopKind::RuntimeError || cx.signo(stop).is_some()
+    {
+        return None;
+    }
+    let m = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::GoPanic))?;
+    // The runtime's report follows the line: the goroutine that panicked. A `panic: ` line
+    // without one is some program's own output.
+    let th = stop.crashed_thread().filter(|t| t.id.starts_with("goroutine "));
+    th?;
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    let mut msg = match th {
+        Some(t) => format!("goroutine {} panicked", t.id.trim_start_matches("goroutine ")),
+        None => "a goroutine panicked".to_string(),
+    };
+    if let Some(c) = culprit {
+        msg.push_str(&format!(" in {}", c.location()));
+    }
+    msg.push_str(&format!(" and nothing recovered it: `{}`", m.text.trim()));
+    let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(75);
+    f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
+    }
+    Some(f.step("GOTRACEBACK=all (or crash) to have every goroutine printed"))
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
+        if let Some(f) = go_panic(cx, si, stop) {
+            out.push(f);
+            continue;
+        }
         let r = &stop.reason;
         let applies = stop.abort_like()
             || r.kind == StopKind::Signal && r.signo == Some(4)

@@ -123,6 +123,23 @@ fn julia_runtime_present(trace: &Trace) -> bool {
 /// (every goroutine's stack ends in `runtime.goexit`/`runtime.main`, and faults go through
 /// `runtime.sigpanic`). Go-looking symbol names alone (`main.work`) are not evidence.
 fn go_runtime_present(trace: &Trace) -> bool {
+    !gccgo_present(trace) && go_runtime_present_any(trace)
+}
+
+/// gccgo's runtime (libgo): its Go code follows the C ABI and keeps g in thread-local
+/// storage, so r14 holds no g. Seen as libgo in the mappings, shared libraries or frame
+/// modules, or a function only libgo has (`runtime.kickoff`, `__go_*`).
+fn gccgo_present(trace: &Trace) -> bool {
+    let libgo = |p: &str| p.rsplit('/').next().is_some_and(|b| b.starts_with("libgo.so"));
+    trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libgo))
+        || trace.libraries.iter().any(|l| libgo(&l.path))
+        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
+            f.module.as_deref().is_some_and(libgo)
+                || f.function.as_deref().is_some_and(|n| n == "runtime.kickoff" || n.starts_with("__go_"))
+        })
+}
+
+fn go_runtime_present_any(trace: &Trace) -> bool {
     trace.formats.contains(&Format::Go)
         || trace
             .stops
@@ -141,8 +158,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         for th in &stop.threads {
             // Frames inlined into one real frame share its registers: check each real frame once.
             let mut checked: Vec<usize> = Vec::new();
+            // A Go thread's or goroutine's outermost function: what an unwinder finds past it
+            // is not a frame (a sysmon thread "called" by `runtime.execute`).
+            let entry = th.frames.iter().position(|f| {
+                f.function
+                    .as_deref()
+                    .map(|n| n.trim_end_matches(".abi0"))
+                    .is_some_and(|n| matches!(n, "runtime.mstart" | "runtime.goexit" | "runtime.rt0_go"))
+            });
             for (&n, regs) in &th.registers {
                 let Some(pos) = th.frames.iter().position(|f| f.index == n) else { continue };
+                if entry.is_some_and(|e| pos > e) {
+                    continue;
+                }
                 let (_, phys) = julia::inline_chain(th, pos);
                 if checked.contains(&phys) {
                     continue;

@@ -110,6 +110,27 @@ fn stack_mapping<'a>(cx: &RuleContext<'a>, th: &Thread, sp: u64) -> Option<&'a M
     cx.trace.mappings.iter().filter(|m| m.start.0 > sp && m.start.0 - sp <= GAP).find(|m| is_stack(m))
 }
 
+/// A frame #0 this large is no ordinary frame: a stack is 8 MiB by default, a thread's less.
+const HUGE_FRAME: u64 = 1 << 20;
+
+/// The nearest value above frame #0's sp that still belongs to the frames' stack (the sp of
+/// an outer frame, or frame #0's frame pointer), when it is more than `HUGE_FRAME` above sp:
+/// the value and the register it is.
+fn frame0_span(cx: &RuleContext<'_>, th: &Thread, sp: u64) -> Option<(u64, String)> {
+    let fp = match cx.trace.arch {
+        Arch::X86_64 => "rbp",
+        Arch::X86 => "ebp",
+        Arch::Aarch64 => "x29",
+        _ => return None,
+    };
+    let outer = th.registers.keys().filter(|&&n| n > 0).min().and_then(|&n| cx.sp_at(th, n).map(|v| (v, n)));
+    let (anchor, what) = match outer {
+        Some((v, n)) => (v, format!("{} at frame #{n}", cx.trace.arch.sp_register())),
+        None => (cx.reg_at(th, 0, fp).and_then(|r| r.value)?, fp.to_string()),
+    };
+    (anchor > sp && anchor - sp > HUGE_FRAME && anchor - sp < 1 << 40).then_some((anchor, what))
+}
+
 /// `walk` repeats in 32 of 33 printed frames; the deepest frame number is #2073.
 struct Recursion {
     function: String,
@@ -190,11 +211,23 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             } else if let Some((a, sp)) = cx.fault_near_sp(stop) {
                 {
                     heuristic = true;
-                    msg = Some(format!(
+                    let mut m = format!(
                         "fault address {a:#x} is {:#x} bytes {} {sp_name} = {sp:#x}: the stack ran out (no mappings printed)",
                         a.abs_diff(sp),
                         if a < sp { "below" } else { "above" }
-                    ));
+                    );
+                    // Not a recursion, and frame #0's own frame spans megabytes up to its
+                    // frame pointer or its caller's sp: that one frame took the stack.
+                    if rec.is_none()
+                        && let Some((anchor, what)) = frame0_span(cx, th, sp)
+                    {
+                        let f0 = th.frames.first().map(|f| f.function_name()).unwrap_or("frame #0");
+                        m.push_str(&format!(
+                            "; {what} = {anchor:#x} is {:#x} bytes above it: {f0} allocated a frame larger than a stack can grow (a huge alloca, VLA or local array)",
+                            anchor - sp
+                        ));
+                    }
+                    msg = Some(m);
                 }
             }
         }

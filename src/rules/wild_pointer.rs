@@ -94,9 +94,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 via = Some((base.clone(), v, acc));
             }
             // Implicit stack accesses: `leave` reads [rbp]; `pop` and `ret` read [rsp].
-            let base = match i.text.split_whitespace().next() {
-                Some("leave" | "leaveq") => Some("rbp"),
-                Some("ret" | "retq" | "pop" | "popq") => Some("rsp"),
+            let base = match d.mnemonic.as_str() {
+                "leave" | "leaveq" => Some("rbp"),
+                "ret" | "retq" | "pop" | "popq" => Some("rsp"),
                 _ => None,
             };
             if via.is_none()

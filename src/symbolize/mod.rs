@@ -407,7 +407,7 @@ fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSu
             }
             let decoded = match trace.arch {
                 crate::model::Arch::X86_64 => crate::provenance::disassemble_at_pc(&*mem.0, stop),
-                crate::model::Arch::Aarch64 => crate::provenance::disassemble_at_pc_a64(&*mem.0, stop),
+                crate::model::Arch::Aarch64 => crate::provenance_a64::disassemble_at_pc_a64(&*mem.0, stop),
                 _ => Vec::new(),
             };
             stop.disassembly.extend(decoded);
