@@ -35,6 +35,64 @@ fn no_huge_pages() {
     }
 }
 
+/// Whether these arguments (without the program name) open the TUI: `tui …`, `-i` /
+/// `--interactive` anywhere but in `symbolize` or `diff` (where `-i` means something else),
+/// `diff … --tui`. A guess from the words alone, before clap parses them; [`tui`] and
+/// [`diff_tui`] cover what it misses (`-vi`).
+fn opens_the_tui<'a>(mut args: impl Iterator<Item = &'a [u8]> + Clone) -> bool {
+    let all = args.clone();
+    match args.next() {
+        Some(b"tui" | b"-i" | b"--interactive") => true,
+        Some(b"diff") => args.any(|a| a == b"--tui"),
+        Some(b"symbolize") | None => false,
+        Some(_) => all.into_iter().any(|a| a == b"-i" || a == b"--interactive"),
+    }
+}
+
+/// Before `main` and before this process's first allocation (glibc runs `.init_array`
+/// functions with the arguments, ahead of Rust's runtime): for the TUI, mimalloc's arenas are
+/// committed page by page as they are used instead of all at once. With eager commit (the
+/// default where the kernel overcommits) the TUI's peak RSS on the 11 MB bench transcript
+/// was 32.1 MB, 2.88x the input; lazily 28.9 MB, 2.59x (docs/performance.md, "2e"). A batch
+/// report keeps eager arenas: lazily committed memory gets no huge pages (4,527 page faults
+/// instead of 422, system time 7.5 to 21.7 ms). The option is read when the first arena is
+/// made, at the first allocation, so setting it in `main` would be too late.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static LAZY_ARENAS_FOR_THE_TUI: extern "C" fn(libc::c_int, *const *const libc::c_char, *const *const libc::c_char) =
+    lazy_arenas_for_the_tui;
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+extern "C" fn lazy_arenas_for_the_tui(
+    argc: libc::c_int,
+    argv: *const *const libc::c_char,
+    _envp: *const *const libc::c_char,
+) {
+    if argv.is_null() || argc < 2 {
+        return;
+    }
+    // SAFETY: glibc passes the `argc` arguments of `main`, NUL-terminated strings that live
+    // as long as the process; nothing here allocates.
+    let args = (1..argc as usize).map(|i| unsafe {
+        let p = *argv.add(i);
+        if p.is_null() { &b""[..] } else { std::ffi::CStr::from_ptr(p).to_bytes() }
+    });
+    if opens_the_tui(args) {
+        // SAFETY: `mi_option_set` stores the value (mimalloc's `options.c`, before or after
+        // its own initialization); option 4 is `mi_option_arena_eager_commit` in the mimalloc
+        // v3 that libmimalloc-sys 0.1.49 builds (pinned by Cargo.lock; `mimalloc.h`,
+        // `mi_option_e`), 0 = commit on demand.
+        unsafe { mi_option_set(4, 0) };
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+unsafe extern "C" {
+    /// mimalloc's option setter (linked in through the `mimalloc` crate's libmimalloc-sys).
+    fn mi_option_set(option: libc::c_int, value: libc::c_long);
+}
+
 #[derive(Parser)]
 #[command(
     name = "tracecheck",
@@ -416,16 +474,8 @@ fn main() -> ExitCode {
     // The TUI's huge pages off before its first allocations, not only when `tui()` runs (what
     // was allocated by then would stay on 2 MiB pages). The calls in `tui()` and `diff_tui()`
     // cover what this guess from the arguments misses (`-vi`).
-    let mut args = std::env::args_os().skip(1);
-    if let Some(first) = args.next()
-        && (first == "tui"
-            || first == "-i"
-            || first == "--interactive"
-            || first == "diff" && args.any(|a| a == "--tui")
-            || first != "diff"
-                && first != "symbolize"
-                && std::env::args_os().any(|a| a == "-i" || a == "--interactive"))
-    {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if opens_the_tui(args.iter().map(|a| std::os::unix::ffi::OsStrExt::as_bytes(a.as_os_str()))) {
         no_huge_pages();
     }
     let code = run();

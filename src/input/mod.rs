@@ -19,6 +19,8 @@
 //! * **continuations**: old gdb wraps long frame lines at 80 columns, `bt full` values span
 //!   lines, and `p` values open braces over several lines.
 
+mod ahead;
+pub use ahead::{HELPER_STACK, second_core};
 pub mod clean;
 pub mod companion;
 pub mod context;
@@ -124,6 +126,16 @@ pub fn parse(text: &str) -> Parsed {
 }
 
 pub fn parse_with(text: &str, limits: Limits) -> Parsed {
+    // A big input: a helper thread computes the per-line work ahead on the second core; the
+    // model is the same (`ahead.rs`).
+    if text.len() >= ahead::PARALLEL_ABOVE && ahead::second_core() {
+        return ahead::parse_with(text, limits, ahead::Handover::Race, ahead::BLOCK);
+    }
+    parse_one_thread(text, limits)
+}
+
+/// [`parse_with`] on the calling thread alone.
+fn parse_one_thread(text: &str, limits: Limits) -> Parsed {
     let mut b = Builder::new(limits);
     let mut n: u32 = 0;
     // The same lines as `text.split('\n')`, found with the memchr crate's SIMD search.
@@ -301,6 +313,9 @@ pub struct Builder {
     pub(crate) dropped_registers: u64,
     /// Model-size limits and the thread index (`stream.rs`).
     pub(crate) guard: stream::Guard,
+    /// The per-line results a helper thread computed ahead (`ahead.rs`; empty when parsing
+    /// on one thread).
+    pub(crate) ahead: ahead::Ahead,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -374,6 +389,7 @@ impl Builder {
             dropped_frames: 0,
             dropped_registers: 0,
             guard: Default::default(),
+            ahead: Default::default(),
         }
     }
 
@@ -746,8 +762,8 @@ impl Builder {
     }
 
     fn track_locals_depth(&mut self, t: &str) {
-        if memchr::memchr2(b'{', b'}', t.as_bytes()).is_some() {
-            self.locals_depth = (self.locals_depth + brace_depth(t)).max(0);
+        if let Some(d) = self.brace_depth_ahead(t) {
+            self.locals_depth = (self.locals_depth + d).max(0);
         }
     }
 

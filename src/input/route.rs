@@ -142,7 +142,7 @@ impl Builder {
             return true;
         }
         if first == b'#'
-            && let Some(f) = gdb::frame_line(l)
+            && let Some(f) = self.frame_line_ahead(l)
         {
             self.end_frame_cont(n);
             self.gdb_frame(f, l, n);

@@ -661,14 +661,114 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
     j.key("threads");
     j.val();
     j.open_arr();
-    for t in &s.threads {
-        j.raw(if j.first { b"\n" } else { b",\n" });
-        j.first = true;
-        thread(j, t)?;
-    }
+    threads(j, &s.threads)?;
     j.close_arr();
     j.close_obj();
     j.maybe_flush()
+}
+
+/// A stop with at least this many frames has its threads written on two cores.
+const PARALLEL_FRAMES: usize = 8192;
+
+/// Frames in a group of consecutive threads written by one core (about 1 MB of JSON on a
+/// `bt full` transcript).
+const GROUP_FRAMES: usize = 2048;
+
+/// The threads of a stop: `\n` before the first, `,\n` before each other one. A stop with
+/// many frames is cut into groups of consecutive threads; the second core writes every other
+/// group into a buffer of its own while this one writes the groups between, and the buffers
+/// go out in order: the bytes are those of one core writing them all, whatever the timing
+/// (`report::json::tests::parallel_threads_write_the_same_bytes`). Memory stays
+/// bounded: at most two groups wait.
+fn threads(j: &mut J<'_>, threads: &[Thread]) -> std::io::Result<()> {
+    let frames: usize = threads.iter().map(|t| t.frames.len()).sum();
+    if frames < PARALLEL_FRAMES || threads.len() < 2 || !crate::input::second_core() {
+        return threads_from(j, threads, true);
+    }
+    threads_in_groups(j, threads, GROUP_FRAMES)
+}
+
+/// `threads` one after the other (`first`: the first of the array).
+fn threads_from(j: &mut J<'_>, threads: &[Thread], mut first: bool) -> std::io::Result<()> {
+    for t in threads {
+        j.raw(if first { b"\n" } else { b",\n" });
+        first = false;
+        j.first = true;
+        thread(j, t)?;
+    }
+    Ok(())
+}
+
+/// Consecutive threads of about `group_frames` frames each (at least one thread a group).
+fn thread_groups(threads: &[Thread], group_frames: usize) -> Vec<std::ops::Range<usize>> {
+    let mut groups = Vec::new();
+    let (mut start, mut n) = (0, 0);
+    for (i, t) in threads.iter().enumerate() {
+        n += t.frames.len() + 1;
+        if n >= group_frames {
+            groups.push(start..i + 1);
+            (start, n) = (i + 1, 0);
+        }
+    }
+    if start < threads.len() {
+        groups.push(start..threads.len());
+    }
+    groups
+}
+
+/// [`threads`] on two cores: the odd groups are written by a helper thread.
+fn threads_in_groups(j: &mut J<'_>, threads: &[Thread], group_frames: usize) -> std::io::Result<()> {
+    let groups = thread_groups(threads, group_frames);
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
+        let helper = std::thread::Builder::new()
+            .name("json-threads".into())
+            .stack_size(crate::input::HELPER_STACK)
+            .spawn_scoped(s, {
+                let groups = &groups;
+                move || {
+                    // Sized from the last group (groups are alike): not grown by doubling and
+                    // copying.
+                    let mut last = 0;
+                    for g in groups.iter().skip(1).step_by(2) {
+                        let mut v = Vec::with_capacity(last + last / 4);
+                        let mut hj = J::new(&mut v);
+                        // Never the first thread (group 0 is the caller's); a `Vec` takes every write.
+                        if threads_from(&mut hj, &threads[g.clone()], false).and_then(|()| hj.finish()).is_err() {
+                            return;
+                        }
+                        last = v.len();
+                        if tx.send(v).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        let mut rx = helper.is_ok().then_some(rx);
+        for (gi, g) in groups.iter().enumerate() {
+            let first = gi == 0;
+            if gi % 2 == 1
+                && let Some(r) = rx.as_ref()
+            {
+                match r.recv() {
+                    Ok(v) => {
+                        j.out.write_all(&j.buf)?;
+                        j.buf.clear();
+                        j.out.write_all(&v)?;
+                        continue;
+                    }
+                    // The helper is gone (it cannot fail; if it did, this core writes the rest).
+                    Err(_) => rx = None,
+                }
+            }
+            threads_from(j, &threads[g.clone()], first)?;
+            j.maybe_flush()?;
+        }
+        // The last thread written closed an object.
+        j.first = false;
+        drop(rx);
+        Ok(())
+    })
 }
 
 fn finding(j: &mut J<'_>, f: &Finding) {
@@ -887,6 +987,63 @@ pub fn write(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stop's threads written in groups, every other one by the helper thread, give the
+    /// bytes of one core writing them all: for every group size, on every transcript of
+    /// `sample-traces/` with more than one thread, the first thread of a stop included.
+    #[test]
+    fn parallel_threads_write_the_same_bytes() {
+        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-traces")];
+        let mut files = Vec::new();
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).expect("sample-traces").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "txt") {
+                    files.push(p);
+                }
+            }
+        }
+        let (mut stops, mut helped) = (0, 0);
+        for path in files {
+            let Ok(b) = std::fs::read(&path) else { continue };
+            let p = crate::input::parse_bytes(&b);
+            for s in p.trace.stops.iter().filter(|s| s.threads.len() > 1) {
+                stops += 1;
+                let mut one = Vec::new();
+                let mut j = J::new(&mut one);
+                threads_from(&mut j, &s.threads, true).unwrap();
+                j.finish().unwrap();
+                for group in [1, 2, 3, 5, 8, 1000] {
+                    if thread_groups(&s.threads, group).len() > 2 {
+                        helped += 1;
+                    }
+                    let mut two = Vec::new();
+                    let mut j = J::new(&mut two);
+                    threads_in_groups(&mut j, &s.threads, group).unwrap();
+                    assert!(!j.first, "the last thread closed an object");
+                    j.finish().unwrap();
+                    assert!(one == two, "{}: group of {group} frames", path.display());
+                }
+            }
+        }
+        assert!(stops >= 3 && helped >= 3, "{stops} stops with threads, {helped} with groups for the helper");
+    }
+
+    #[test]
+    fn thread_groups_cover_every_thread_once_in_order() {
+        let t = |n: usize| Thread { frames: vec![Frame::default(); n], ..Default::default() };
+        let threads = vec![t(5), t(0), t(1), t(9), t(2), t(2), t(0)];
+        for g in [1, 2, 3, 4, 10, 100] {
+            let groups = thread_groups(&threads, g);
+            let flat: Vec<usize> = groups.iter().flat_map(|r| r.clone()).collect();
+            assert_eq!(flat, (0..threads.len()).collect::<Vec<_>>(), "group {g}");
+            assert!(groups.iter().all(|r| !r.is_empty()));
+        }
+        assert_eq!(thread_groups(&threads, 100), vec![0..7]);
+        assert!(thread_groups(&[] as &[Thread], 10).is_empty());
+    }
 
     /// The first byte the word scan must stop at, byte by byte: one needing an escape, or
     /// any non-ASCII byte (the scan flags them all; `escaped` then decodes the character to
