@@ -145,6 +145,28 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
                 stop: Some(si),
             });
         }
+        // Julia-compiled code in frame #0 (by its name: this only suggests a command) without
+        // its code from the entry, and no binary to read it from: pinned-register judges r13 as
+        // pgcstack only where that code shows r13 unchanged since the entry (unless the crash
+        // itself shows r13 used as the pgcstack, when it has fired already).
+        let julia_name = |n: &str| ["julia_", "jfptr_", "japi1_", "jlcapi_"].iter().any(|p| n.starts_with(p));
+        if trace.memory.is_none()
+            && crate::rules::pinned_register::julia_runtime_present(trace)
+            && !findings.iter().any(|f| f.rule == "pinned-register")
+            && let Some(f0) = th.frames.first().and_then(|f| f.function.as_deref()).filter(|n| julia_name(n))
+            && !s.disassembly.iter().any(|i| {
+                i.location
+                    .as_ref()
+                    .is_some_and(|l| l.offset() == Some(0) && l.symbol().is_none_or(|sy| &*sy.name == f0))
+            })
+        {
+            out.push(MissingEvidence {
+                what: format!("the code of {f0} from its entry is not in the dump (pinned-register judges r13 as pgcstack only where that code shows it unchanged since the entry)"),
+                command: cmd("disassemble", "disassemble --frame"),
+                rules_waiting: enabled(&["pinned-register"]),
+                stop: Some(si),
+            });
+        }
         // lldb prints the fault address with the stop reason; it has no `$_siginfo` to add. A
         // signal sent with kill/raise (si_code <= 0, known) has no fault address to print.
         let sent = s.reason.si_code.is_some_and(|c| c <= 0);

@@ -111,7 +111,7 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 /// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
 /// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
 /// code may call a function `julia_limit_of`.
-fn julia_runtime_present(trace: &Trace) -> bool {
+pub(crate) fn julia_runtime_present(trace: &Trace) -> bool {
     // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
     let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
     trace.formats.contains(&Format::Julia)
