@@ -10,11 +10,7 @@ mod common;
 
 #[path = "common/crash_read.rs"]
 mod crash_read;
-use crash_read::{Read, read_text};
-
-fn text(name: &str) -> String {
-    common::parse_sample(&format!("crashers/{name}")).0
-}
+use crash_read::{Read, read_text, text};
 
 fn message<'r>(r: &'r Read, rule: &str) -> Option<&'r str> {
     r.rules.iter().position(|&x| x == rule).map(|i| r.messages[i].as_str())

@@ -7,20 +7,7 @@ mod common;
 
 #[path = "common/crash_read.rs"]
 mod crash_read;
-use crash_read::{Read, read_text};
-
-fn text(name: &str) -> String {
-    common::parse_sample(&format!("crashers/{name}")).0
-}
-
-fn read(name: &str) -> Read {
-    read_text(&text(name))
-}
-
-fn message<'r>(r: &'r Read, rule: &str) -> &'r str {
-    let i = r.rules.iter().position(|&x| x == rule).unwrap_or_else(|| panic!("{rule} did not fire: {:?}", r.rules));
-    &r.messages[i]
-}
+use crash_read::{message, read, read_text, text};
 
 /// A handler that recovered from a first fault with siglongjmp printed that fault's psiginfo
 /// line (`[0x10]`) before the second fault's (`[0x7ffff7fbf018]`, an unmapped page) that ended

@@ -8,20 +8,7 @@ mod common;
 
 #[path = "common/crash_read.rs"]
 mod crash_read;
-use crash_read::{Read, read_text};
-
-fn text(name: &str) -> String {
-    common::parse_sample(&format!("crashers/{name}")).0
-}
-
-fn read(name: &str) -> Read {
-    read_text(&text(name))
-}
-
-fn message<'r>(r: &'r Read, rule: &str) -> &'r str {
-    let i = r.rules.iter().position(|&x| x == rule).unwrap_or_else(|| panic!("{rule} did not fire: {:?}", r.rules));
-    &r.messages[i]
-}
+use crash_read::{message, read, read_text, text};
 
 /// lldb unwinds JIT code without CFI by its frame pointer, which is main's: main is skipped
 /// and frame #1 is libc's start routine. Its `main=(prog\`main at …)` argument names the

@@ -33,3 +33,19 @@ pub fn read_text(text: &str) -> Read {
     });
     Read { rules, messages, culprit, frames }
 }
+
+/// A crash-corpus recording's text (`sample-traces/crashers/<name>`).
+pub fn text(name: &str) -> String {
+    crate::common::parse_sample(&format!("crashers/{name}")).0
+}
+
+/// [`read_text`] of a crash-corpus recording.
+pub fn read(name: &str) -> Read {
+    read_text(&text(name))
+}
+
+/// The message of the first finding of `rule`; panics when the rule did not fire.
+pub fn message<'r>(r: &'r Read, rule: &str) -> &'r str {
+    let i = r.rules.iter().position(|&x| x == rule).unwrap_or_else(|| panic!("{rule} did not fire: {:?}", r.rules));
+    &r.messages[i]
+}
