@@ -457,3 +457,34 @@ mod tests {
         assert_eq!(role(&f("couple", Some("src/harness.c"))), FrameRole::Native);
     }
 }
+
+/// Julia's GC setting the mark bits of an object: the fault is an atomic read-modify-write
+/// (`xchg`, `lock or`, `cmpxchg`) of the header word 8 bytes below an "object" pointer, in a
+/// function of the mark phase (`gc_try_setmark_tag`, `gc_setmark*`, `gc_mark_*`, by the ELF
+/// symbol at pc or a frame of frame #0's inline chain). Returns the physical function and the
+/// object pointer (header address + 8). When that object lies in code or read-only data,
+/// the write fault is a symptom: a pointer that is no object reached the mark phase (from a
+/// root in a corrupt GC frame, or a garbage field of a marked object).
+pub fn gc_mark_header_write<'a>(
+    trace: &Trace,
+    stop: &'a Stop,
+    th: &'a Thread,
+    insn_text: &str,
+    addr: u64,
+) -> Option<(&'a str, u64)> {
+    let d = crate::insn::decode(insn_text);
+    if d.access != Some(crate::insn::Access::ReadWrite) || d.mem.as_ref()?.disp != -8 {
+        return None;
+    }
+    let gc = |n: &str| ["gc_mark", "gc_try_setmark", "gc_setmark", "gc_try_claim"].iter().any(|p| n.starts_with(p));
+    let phys = physical_name(trace, stop, th, 0);
+    let (first, last) = inline_chain(th, 0);
+    (gc(phys) || th.frames.get(first..=last)?.iter().any(|f| gc(f.function_name())))
+        .then_some((phys, addr.wrapping_add(8)))
+}
+
+/// The function a GC-frame walk runs in (`gc_mark_stack`): a garbage pointer found there came
+/// from the roots of a task's GC frames.
+pub fn is_gc_frame_walk(name: &str) -> bool {
+    name.starts_with("gc_mark_stack")
+}
