@@ -1010,22 +1010,7 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
             };
             let name = what.rsplit_once(" + ").map_or(what, |(s, _)| s).trim();
             let function = (!name.is_empty() && !name.starts_with("0x") && name != "???").then(|| b.intern(name));
-            let (file, line) = match loc.and_then(|l| l.rsplit_once(':')) {
-                Some((f, l)) => (Some(b.intern(f)), l.parse().ok()),
-                None => (None, None),
-            };
-            let ti = b.current_thread();
-            let frame = Frame {
-                index,
-                pc: Some(Address(pc)),
-                function,
-                file,
-                line,
-                module: (!image.is_empty()).then(|| b.intern(image)),
-                span: Span::line(n),
-                ..Default::default()
-            };
-            b.put_frame(ti, frame);
+            put_located_frame(b, n, index, pc, function, loc, Some(image));
             return true;
         }
     }
@@ -1047,6 +1032,35 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
 
 /// A row of Node.js's native stack: ` 4: 0xa241c1 node::TTYWrap::Initialize(…) [node]`,
 /// ` 6: 0xb96717  [node]`, ` 8: 0x2a1e5d94fc5d ` (JIT code), Windows's ` 1: node::DecodeWrite`.
+/// Files a frame read from a crash reporter's row on the current thread: `loc` is `file:line`
+/// (or a bare file), `module` the image it names (empty means none).
+fn put_located_frame(
+    b: &mut Builder,
+    n: u32,
+    index: u32,
+    pc: u64,
+    function: Option<Sym>,
+    loc: Option<&str>,
+    module: Option<&str>,
+) {
+    let (file, line) = match loc.and_then(|x| x.rsplit_once(':')) {
+        Some((f, ln)) => (Some(b.intern(f)), ln.parse().ok()),
+        None => (None, None),
+    };
+    let ti = b.current_thread();
+    let frame = Frame {
+        index,
+        pc: Some(Address(pc)),
+        function,
+        file,
+        line,
+        module: module.filter(|m| !m.is_empty()).map(|m| b.intern(m)),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    b.put_frame(ti, frame);
+}
+
 fn node_line(b: &mut Builder, t: &str, n: u32) -> bool {
     if t == "----- Native stack trace -----" || t == "----- JavaScript stack trace -----" {
         return true;
@@ -1140,22 +1154,7 @@ fn wine_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         };
         let name = what.split(['+', '(']).next().unwrap_or("").trim();
         let function = (!name.is_empty()).then(|| b.intern(name));
-        let (file, line) = match loc.and_then(|x| x.rsplit_once(':')) {
-            Some((f, ln)) => (Some(b.intern(f)), ln.parse().ok()),
-            None => (None, None),
-        };
-        let ti = b.current_thread();
-        let frame = Frame {
-            index,
-            pc: Some(Address(pc)),
-            function,
-            file,
-            line,
-            module: module.filter(|m| !m.is_empty()).map(|m| b.intern(m)),
-            span: Span::line(n),
-            ..Default::default()
-        };
-        b.put_frame(ti, frame);
+        put_located_frame(b, n, index, pc, function, loc, module);
         return true;
     }
     // The faulting instruction: `0x01fd9418 EntryPoint+0x305af in syncsvc_main: movl\t0x0(%edi),%eax`.
