@@ -128,7 +128,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
-    if b.handlers.open && is_shell_verdict(t) {
+    if b.handlers.open && super::shell::is_shell_verdict(t) {
         b.handlers.mode = HandlerMode::None;
         b.add_message(t, n);
         return true;
@@ -264,59 +264,6 @@ fn chromium_line(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     end(b)
-}
-
-/// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
-/// SIGABRT (Abort)`, zsh's `zsh: abort      sudo cargo run` / `zsh: segmentation fault  ./x`.
-pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
-    if let Some(r) = t.strip_prefix("fish: Job ") {
-        let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
-        return crate::model::signals::signo(sig);
-    }
-    let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
-    Some(match what {
-        "segmentation fault" => 11,
-        "abort" => 6,
-        "bus error" => 7,
-        "illegal hardware instruction" => 4,
-        "floating point exception" => 8,
-        _ => return None,
-    })
-}
-
-/// bash's report of a job a script started that died of a signal:
-/// `./run.sh: line 12:  2391 Segmentation fault      (core dumped) ./prog args` →
-/// `Segmentation fault` (the description of the signal).
-pub(crate) fn script_job_report(t: &str) -> Option<&str> {
-    let (_, r) = t.split_once(": line ")?;
-    let (num, r) = r.split_once(": ")?;
-    if num.is_empty() || !num.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let r = r.trim_start();
-    let pid = r.bytes().take_while(u8::is_ascii_digit).count();
-    if pid == 0 || !r[pid..].starts_with(' ') {
-        return None;
-    }
-    let r = r[pid..].trim_start();
-    // The description is padded to a column, then `(core dumped)` and the command.
-    let desc_end = r.find("  ").or_else(|| r.find(" (core dumped)")).unwrap_or(r.len());
-    Some(&r[..desc_end]).filter(|x| !x.is_empty())
-}
-
-pub(crate) fn is_shell_verdict(t: &str) -> bool {
-    let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
-    matches!(
-        t,
-        "Aborted"
-            | "Segmentation fault"
-            | "Bus error"
-            | "Illegal instruction"
-            | "Segmentation fault: 11"
-            | "Bus error: 10"
-            | "Abort trap: 6"
-            | "Illegal instruction: 4"
-    )
 }
 
 /// A row of gdb's own backtrace (`0x55d1a2e15211 ???`, `0x7f3c1bc12882 newterm_sp`), the
