@@ -796,8 +796,10 @@ impl Builder {
         }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
+            // Julia's no-handler report is followed by the exception on one line.
             let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic)
-                && t.trim_end().ends_with(':');
+                && t.trim_end().ends_with(':')
+                || t.starts_with("fatal: error thrown and no exception handler available.");
             self.push_message(Message::new(t, Span::line(n)));
             if panic_header {
                 self.message_follow = MAX_MESSAGE_CONTINUATION;
