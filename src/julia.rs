@@ -488,3 +488,17 @@ pub fn gc_mark_header_write<'a>(
 pub fn is_gc_frame_walk(name: &str) -> bool {
     name.starts_with("gc_mark_stack")
 }
+
+/// Whether the ELF symbol at a frame's pc (`info symbol $pc`) names another function than the
+/// debug-info name gdb printed, beyond the usual spellings of one function (C++ parameters,
+/// `.cold`/`.part.N`/`.isra.N` clones, a namespace qualification): then the DWARF does not
+/// describe this code (docs/julia.md: the wheel's 0x2000 shift).
+pub fn names_disagree(shown: &str, elf: &str) -> bool {
+    let base = |s: &str| {
+        let s = s.split('(').next().unwrap_or(s).trim();
+        let s = s.split('.').next().unwrap_or(s);
+        s.rsplit("::").next().unwrap_or(s).to_string()
+    };
+    let (a, b) = (base(shown), base(elf));
+    !a.is_empty() && !b.is_empty() && a != b
+}

@@ -145,6 +145,16 @@ fn check_unadopted(r: &Value) {
     assert_eq!(n.len(), 1, "{:#?}", problems(r));
     assert_eq!(n[0]["severity"], "error");
     assert!(n[0]["message"].as_str().unwrap().contains("at offset 0x10"), "{}", n[0]["message"]);
+    let m = n[0]["message"].as_str().unwrap();
+    assert!(m.contains("read the current task's ptls through a NULL pgcstack"), "{m}");
+    assert!(m.contains("a thread the runtime never adopted called its C API"), "{m}");
+    assert!(
+        evidence(n[0])
+            .iter()
+            .any(|e| e.starts_with("0x10 = offsetof(jl_task_t, ptls) 168 - offsetof(jl_task_t, gcstack) 152")),
+        "{:#?}",
+        evidence(n[0])
+    );
     assert_eq!(culprit(r), "unadopted");
     let bad: Vec<String> = problems(r).into_iter().filter(|p| !p.contains("null-dereference")).collect();
     assert!(bad.is_empty(), "{bad:#?}");
@@ -153,6 +163,14 @@ fn check_unadopted(r: &Value) {
 #[test]
 fn new_real_shapes_have_their_true_findings_and_no_others() {
     check_unadopted(&report(&real_dir().join("shape-unadopted.gdb.txt"), &[]));
+    // Look-alikes: NULL reads that are not the runtime's ptls through a NULL pgcstack (a Julia
+    // body reading [r13] with r13 = 0; a C program's NULL field) say nothing of adoption.
+    for p in [real_dir().join("r13-zero.gdb.txt"), common::samples_dir().join("null-field.gdb.txt")] {
+        let r = report(&p, &[]);
+        let n = findings(&r, "null-dereference");
+        assert!(!n.is_empty(), "{}", p.display());
+        assert!(n.iter().all(|f| !f["message"].as_str().unwrap().contains("never adopted")), "{n:#?}");
+    }
     // Legal: gdb stopped at the entry of a collection the allocator started under a 16 MiB
     // --heap-size-hint, then the program ran to its end.
     let r = report(&real_dir().join("shape-heaphint.gdb.txt"), &[]);

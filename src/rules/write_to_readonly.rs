@@ -113,7 +113,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         let where_ = th
             .and_then(|t| {
                 let shown = t.frames.first()?.function_name();
-                let real = crate::julia::elf_symbol_any(cx.trace, stop, t, 0).map(|(n, _)| n).filter(|n| *n != shown);
+                let real = crate::julia::elf_symbol_any(cx.trace, stop, t, 0)
+                    .map(|(n, _)| n)
+                    .filter(|n| crate::julia::names_disagree(shown, n));
                 Some(match real {
                     Some(r) => format!(" in {r} (bt: {shown})"),
                     None => format!(" in {shown}"),
