@@ -160,8 +160,26 @@ fn check_unadopted(r: &Value) {
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
+/// shape-clobber: a memset interposed on libetcouple.so (build/harness-clobber) returns with
+/// the callee-saved r13 overwritten; Julia code (julia__read_mb_12721, gdb:
+/// julia.read_mb_12721) goes on and reads through it: a general-protection fault. True:
+/// noncanonical-address on r13. Not a pgcstack problem: r13 is not the argument there (the
+/// body reused it after its prologue), so pinned-register must not fire. The callee-saved
+/// violation itself is not found (docs/julia.md).
+fn check_clobber(r: &Value) {
+    let n = findings(r, "noncanonical-address");
+    assert_eq!(n.len(), 1, "{:#?}", problems(r));
+    assert_eq!(n[0]["severity"], "error");
+    let m = n[0]["message"].as_str().unwrap();
+    assert!(m.starts_with("r13 = 0x4141414141414140 is non-canonical: `mov    -0x8(%r13),%rcx`"), "{m}");
+    assert!(culprit(r).contains("read_mb_12721"), "{}", culprit(r));
+    let bad: Vec<String> = problems(r).into_iter().filter(|p| !p.contains("noncanonical-address")).collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
 #[test]
 fn new_real_shapes_have_their_true_findings_and_no_others() {
+    check_clobber(&report(&real_dir().join("shape-clobber.gdb.txt"), &[]));
     check_unadopted(&report(&real_dir().join("shape-unadopted.gdb.txt"), &[]));
     // Look-alikes: NULL reads that are not the runtime's ptls through a NULL pgcstack (a Julia
     // body reading [r13] with r13 = 0; a C program's NULL field) say nothing of adoption.
@@ -299,7 +317,8 @@ fn pinned_register_reads_the_julia_body_from_the_library() {
 fn wheel_dwarf_shift_corrected_on_cores() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real3-cores");
     let cores = out.join("cores");
-    let Some(lib) = regenerate(&out, &["shape-nroots", "shape-unadopted", "shape-rome"], Some(&cores)) else {
+    let Some(lib) = regenerate(&out, &["shape-nroots", "shape-unadopted", "shape-rome", "shape-clobber"], Some(&cores))
+    else {
         return;
     };
     let harness = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache/build/harness");
@@ -359,6 +378,19 @@ fn wheel_dwarf_shift_corrected_on_cores() {
     let r = report(&cores.join("shape-rome.core"), &exe);
     check_rome(&r);
     check_rome(&report(&out.join("shape-rome.gdb.txt"), &[]));
+    // shape-clobber: the core's frames, read with the correction, are the Julia source
+    // (_setindex! inlined into julia__read_mb_12721, called by julia_etc_couple_4561); gdb
+    // showed julia_print_to_string_4651 and seven Base frames for the caller.
+    let clobber = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache/build/harness-clobber");
+    let r = report(
+        &cores.join("shape-clobber.core"),
+        &["--exe", clobber.to_str().unwrap(), "--exe", runtime.to_str().unwrap()],
+    );
+    let f = frames(&r);
+    assert!(f.iter().any(|x| x == "julia__read_mb_12721") && f.iter().any(|x| x == "julia_etc_couple_4561"), "{f:?}");
+    assert!(!f.iter().any(|x| x == "julia_print_to_string_4651"), "{f:?}");
+    check_clobber(&r);
+    check_clobber(&report(&out.join("shape-clobber.gdb.txt"), &[]));
     // A binary whose DWARF is where its code is gets no such note.
     assert!(!notes(&r).contains("harness: its debug info (DWARF)"), "{}", notes(&r));
     let _ = std::fs::remove_dir_all(&cores);

@@ -16,7 +16,10 @@
  *   shape-heaphint   jl_options.heap_size_hint = 16 MiB before the runtime starts, then 3
  *                    million boxed integers: the GC runs many times (a legal state: gdb stops
  *                    at the entry of a collection the allocator started).
- *   (threads2-sizes is harness.c's `sizes` mode run with JULIA_NUM_THREADS=2.)
+ *   shape-clobber    (build/harness-clobber, linked with clobber.S) the C entry called once
+ *                    normally, then again with a memset armed that returns with the callee-saved
+ *                    r13 overwritten when libetcouple.so calls it: Julia code (japi1_compute)
+ *                    goes on using r13 after the call.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,6 +38,16 @@ static void *sym3(const char *name) {
         exit(2);
     }
     return p;
+}
+
+/* shape-clobber (build/harness-clobber only, with clobber.S): armed before one call of the C
+ * entry; the first memset called from libetcouple.so returns with r13 clobbered. */
+volatile char clobber_armed;
+int clobber_check(void *ret) {
+    Dl_info info;
+    if (!dladdr(ret, &info) || !info.dli_fname || !strstr(info.dli_fname, "libetcouple.so")) return 0;
+    clobber_armed = 0;
+    return 1;
 }
 
 /* gdb breaks here and then at *fn (an ELF-symbol address: a breakpoint by name would use the
@@ -94,6 +107,24 @@ int more3_modes(void *handle, const char *mode) {
     void *(*box_int64)(int64_t) = sym3("ijl_box_int64");
     void (*gc_collect)(int) = sym3("ijl_gc_collect");
     void **(*get_pgcstack)(void) = sym3("ijl_get_pgcstack");
+    if (!strcmp(mode, "shape-clobber")) {
+        typedef int32_t (*couple_fn)(int64_t, const int64_t *, const int64_t *, const int64_t *, int64_t,
+                                     const int64_t *, const int64_t *, int64_t, const int64_t *, const int64_t *,
+                                     int64_t *, void *, void *, void *, void *, void *, void *, void *, void *,
+                                     void *, void *);
+        couple_fn couple = (couple_fn)sym3("etc_couple");
+        static int64_t off[2] = {0, 1}, mn[1] = {1}, ml[1] = {0}, rn[1] = {1}, rl[1] = {0}, yl[1] = {0}, ym[1] = {0};
+        int64_t sizes[7] = {0};
+        printf("harness: etc_couple(valid) = %d\n", couple(1, off, mn, ml, 1, rn, rl, 1, yl, ym, sizes, NULL, NULL,
+                                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+        printf("harness: arming the r13-clobbering memset; etc_couple again\n");
+        fflush(stdout);
+        clobber_armed = 1;
+        memset(sizes, 0, sizeof sizes);
+        printf("harness: etc_couple(valid) = %d\n", couple(1, off, mn, ml, 1, rn, rl, 1, yl, ym, sizes, NULL, NULL,
+                                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+        return 0;
+    }
     if (!strcmp(mode, "shape-unadopted")) {
         pthread_t th;
         pthread_create(&th, NULL, unadopted, (void *)alloc_svec);
