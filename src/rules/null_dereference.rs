@@ -218,9 +218,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // (`jl_current_task->ptls` with pgcstack = 0: the address is offsetof(jl_task_t, ptls)
         // - offsetof(jl_task_t, gcstack)): the thread has no Julia task, it was never adopted.
         let unadopted = match (&via, th) {
-            (Some((base, 0, _, Access::Read)), Some(t))
-                if crate::rules::pinned_register::julia_runtime_present(cx.trace) =>
-            {
+            (Some((base, 0, _, Access::Read)), Some(t)) if crate::julia::runtime_present(cx.trace) => {
                 let name = crate::julia::physical_name(cx.trace, stop, t, 0);
                 let runtime = ["ijl_", "jl_", "_jl_"].iter().any(|p| name.starts_with(p))
                     || frame.is_some_and(|f| crate::julia::role(f) == crate::julia::FrameRole::Runtime);

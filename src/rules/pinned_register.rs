@@ -106,24 +106,10 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
-/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's
-/// own crash output, libjulia / libjulia-internal in the mappings, shared libraries or frame
-/// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
-/// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
-/// code may call a function `julia_limit_of`.
+/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process
+/// ([`crate::julia::runtime_present`]).
 pub(crate) fn julia_runtime_present(trace: &Trace) -> bool {
-    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
-    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
-    trace.formats.contains(&Format::Julia)
-        || trace.julia_layout.is_some()
-        || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
-        || trace.libraries.iter().any(|l| libjulia(&l.path))
-        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
-            f.module.as_deref().is_some_and(libjulia)
-                || f.function.as_deref().is_some_and(|n| {
-                    ["jl_", "ijl_", "jlplt_", "jfptr_", "japi1_", "japi3_"].iter().any(|p| n.starts_with(p))
-                })
-        })
+    crate::julia::runtime_present(trace)
 }
 
 /// Whether a Go runtime is in the process: Go's own crash output, or a `runtime.*` frame
