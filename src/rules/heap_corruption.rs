@@ -32,7 +32,10 @@ code that runs them:
   NON_MAIN_ARENA bit set by mistake) or inside Julia's mark phase (`gc_mark_outrefs`,
   `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag); not when the faulting
   instruction reads through a NULL base register (a NULL pointer in the collector's own data,
-  `null-dereference`'s finding).
+  `null-dereference`'s finding). A fault in `gc_mark_stack` (the walk over a task's GC frames)
+  is a probable corrupt GC frame; it is an error, not a heuristic, when the GC's mark-bit
+  write hit the header of a "root" in read-only memory (code or `.rodata`: no Julia object
+  lives there), and it then leads over `write-to-readonly`'s finding on the same write.
 
 The finding quotes the message with its line, names the frame that detected it (`_int_free`)
 and the culprit: the first frame outside libc, the allocator and the runtime

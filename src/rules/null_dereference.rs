@@ -35,6 +35,15 @@ When gdb printed a NULL argument's entry value beside it (`p=0x0, p@entry=0x5555
 DWARF entry values, `DW_OP_entry_value` and the caller's call-site parameters), an evidence
 line says the pointer was not NULL when the function was entered and became NULL in it.
 
+In a process with a Julia runtime, a runtime function (`ijl_*`, `jl_*` by the ELF symbol, or a
+runtime frame) reading through a NULL base at exactly `offsetof(jl_task_t, ptls) -
+offsetof(jl_task_t, gcstack)` (0x10 in Julia 1.13) is `jl_current_task->ptls` computed from a
+NULL pgcstack: the message says the thread was never adopted (a foreign thread calling the
+runtime's C API), with the layout as evidence and the fix (`jl_adopt_thread`, or entering
+through a `@ccallable`/`@cfunction` entry). When gdb's debug-info name for frame #0 is another
+function than the ELF symbol (`info symbol $pc`), the message names both: `in
+ijl_alloc_svec_uninit (bt: jl_iintrinsic_2)`.
+
 **Why it matters** The offset tells which field was accessed and the base register which
 pointer was NULL; together with the frame's source line that is usually the whole diagnosis.
 A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is 0).

@@ -39,7 +39,12 @@ Julia: a stop made of `ERROR: T: message` and a `Stacktrace:` (an exception that
 top level, often wrapped in `LoadError`). The finding names the innermost exception type and
 message and the frame a Julia engineer would look at: the first frame outside Base, Core and
 the runtime (`enzyme_extract_world at ~/.julia/dev/Enzyme/src/compiler.jl:2494` for an
-`AssertionError` thrown by `@assert` there).
+`AssertionError` thrown by `@assert` there). Also Julia's `fatal: error thrown and no
+exception handler available.` with the exception on the next line (`ErrorException("…")`,
+`Core.ReadOnlyMemoryError()`), on whatever stop that output follows: an exception thrown where
+no Julia handler was active (C code calling the runtime outside a Julia call, such as a
+pointer finalizer or a callback, or the runtime's signal handler turning a fault into an
+exception); the process then exits.
 
 **Known false positives** `terminate called without an active exception` has other causes
 than a throw (a joinable `std::thread` destroyed, `throw;` outside a handler); the finding

@@ -28,7 +28,12 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 `stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
 small read-only anonymous page directly below a mapping holding a stack pointer). Without
 mappings, a denied write within 64 KiB of sp is taken for a guard page too. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
-Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
+With its signal handler installed, Julia's runtime turns such writes into `ReadOnlyMemoryError`
+(a debugger stops before its handler runs). When Julia's GC faults setting the mark bits in the
+header of an "object" (an atomic read-modify-write of `[reg-8]` in a mark-phase function) that
+lies in read-only memory, the pointer is garbage and the write its symptom: the finding is a
+warning that says so, and `heap-corruption`'s corrupt-GC-frame finding leads when the GC was
+walking a task's GC frames (`gc_mark_stack`)."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
