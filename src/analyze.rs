@@ -162,7 +162,11 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
             && !s.disassembly.iter().any(|i| {
                 i.location
                     .as_ref()
-                    .is_some_and(|l| l.offset() == Some(0) && l.symbol().is_none_or(|sy| &*sy.name == f0))
+                    // `<f+0>`, or gdb's `<f>` (a symbol without an offset: its first byte)
+                    .is_some_and(|l| match l.symbol() {
+                        Some(sy) => sy.at_start() && &*sy.name == f0,
+                        None => l.offset() == Some(0),
+                    })
             })
         {
             // gdb's `disassemble` follows the debug info: where that names another function,
