@@ -184,6 +184,9 @@ pub fn inline_chain(th: &Thread, pos: usize) -> (usize, usize) {
 /// its inline chain: `(name, offset)`. gdb's `bt` names frames from DWARF; when the two
 /// disagree the DWARF does not describe this code (docs/julia.md: the 0x2000 shift).
 pub fn elf_symbol<'a>(stop: &'a Stop, th: &Thread, pos: usize) -> Option<(&'a str, u64)> {
+    if pos >= th.frames.len() {
+        return None;
+    }
     let (first, phys) = inline_chain(th, pos);
     let levels: Vec<u32> = th.frames[first..=phys].iter().map(|f| f.index).collect();
     stop.symbols
@@ -197,7 +200,7 @@ pub fn elf_symbol<'a>(stop: &'a Stop, th: &Thread, pos: usize) -> Option<(&'a st
 /// For a core: the symbol tracecheck's own symbolizer put on the pc register of the chain's
 /// frames (`<julia_etc_couple_4561+111>`), which comes from the ELF symbol table.
 fn core_symbol<'a>(trace: &Trace, th: &'a Thread, pos: usize) -> Option<(&'a str, u64)> {
-    if !trace.formats.contains(&crate::model::Format::Core) {
+    if !trace.formats.contains(&crate::model::Format::Core) || pos >= th.frames.len() {
         return None;
     }
     let (first, phys) = inline_chain(th, pos);
@@ -221,7 +224,7 @@ pub fn physical_name<'a>(trace: &Trace, stop: &'a Stop, th: &'a Thread, pos: usi
         return n;
     }
     let (_, phys) = inline_chain(th, pos);
-    th.frames[phys].function_name()
+    th.frames.get(phys).map_or("", |f| f.function_name())
 }
 
 /// `libjulia-internal.so.1.13` → `1.13`, `libjulia.so.1.13.1` → `1.13.1` (a vendoring prefix
