@@ -384,6 +384,72 @@ pub fn layout_for(trace: &Trace) -> Option<JuliaLayout> {
     table_layout(&v)
 }
 
+/// Julia's GC setting the mark bits of an object: the fault is an atomic read-modify-write
+/// (`xchg`, `lock or`, `cmpxchg`) of the header word 8 bytes below an "object" pointer, in a
+/// function of the mark phase (`gc_try_setmark_tag`, `gc_setmark*`, `gc_mark_*`, by the ELF
+/// symbol at pc or a frame of frame #0's inline chain). Returns the physical function and the
+/// object pointer (header address + 8). When that object lies in code or read-only data,
+/// the write fault is a symptom: a pointer that is no object reached the mark phase (from a
+/// root in a corrupt GC frame, or a garbage field of a marked object).
+pub fn gc_mark_header_write<'a>(
+    trace: &Trace,
+    stop: &'a Stop,
+    th: &'a Thread,
+    insn_text: &str,
+    addr: u64,
+) -> Option<(&'a str, u64)> {
+    let d = crate::insn::decode(insn_text);
+    if d.access != Some(crate::insn::Access::ReadWrite) || d.mem.as_ref()?.disp != -8 {
+        return None;
+    }
+    let gc = |n: &str| ["gc_mark", "gc_try_setmark", "gc_setmark", "gc_try_claim"].iter().any(|p| n.starts_with(p));
+    let phys = physical_name(trace, stop, th, 0);
+    let (first, last) = inline_chain(th, 0);
+    (gc(phys) || th.frames.get(first..=last)?.iter().any(|f| gc(f.function_name())))
+        .then_some((phys, addr.wrapping_add(8)))
+}
+
+/// The function a GC-frame walk runs in (`gc_mark_stack`): a garbage pointer found there came
+/// from the roots of a task's GC frames.
+pub fn is_gc_frame_walk(name: &str) -> bool {
+    name.starts_with("gc_mark_stack")
+}
+
+/// Whether the ELF symbol at a frame's pc (`info symbol $pc`) names another function than the
+/// debug-info name gdb printed, beyond the usual spellings of one function (C++ parameters,
+/// `.cold`/`.part.N`/`.isra.N` clones, a namespace qualification): then the DWARF does not
+/// describe this code (docs/julia.md: the wheel's 0x2000 shift).
+pub fn names_disagree(shown: &str, elf: &str) -> bool {
+    let base = |s: &str| {
+        let s = s.split('(').next().unwrap_or(s).trim();
+        let s = s.split('.').next().unwrap_or(s);
+        s.rsplit("::").next().unwrap_or(s).to_string()
+    };
+    let (a, b) = (base(shown), base(elf));
+    !a.is_empty() && !b.is_empty() && a != b
+}
+
+/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's
+/// own crash output, libjulia / libjulia-internal in the mappings, shared libraries or frame
+/// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
+/// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
+/// code may call a function `julia_limit_of`.
+pub fn runtime_present(trace: &Trace) -> bool {
+    use crate::model::Format;
+    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
+    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
+    trace.formats.contains(&Format::Julia)
+        || trace.julia_layout.is_some()
+        || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
+        || trace.libraries.iter().any(|l| libjulia(&l.path))
+        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
+            f.module.as_deref().is_some_and(libjulia)
+                || f.function.as_deref().is_some_and(|n| {
+                    ["jl_", "ijl_", "jlplt_", "jfptr_", "japi1_", "japi3_"].iter().any(|p| n.starts_with(p))
+                })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,70 +525,4 @@ mod tests {
         assert_eq!(role(&f("thunk_trampoline", None)), FrameRole::Native);
         assert_eq!(role(&f("couple", Some("src/harness.c"))), FrameRole::Native);
     }
-}
-
-/// Julia's GC setting the mark bits of an object: the fault is an atomic read-modify-write
-/// (`xchg`, `lock or`, `cmpxchg`) of the header word 8 bytes below an "object" pointer, in a
-/// function of the mark phase (`gc_try_setmark_tag`, `gc_setmark*`, `gc_mark_*`, by the ELF
-/// symbol at pc or a frame of frame #0's inline chain). Returns the physical function and the
-/// object pointer (header address + 8). When that object lies in code or read-only data,
-/// the write fault is a symptom: a pointer that is no object reached the mark phase (from a
-/// root in a corrupt GC frame, or a garbage field of a marked object).
-pub fn gc_mark_header_write<'a>(
-    trace: &Trace,
-    stop: &'a Stop,
-    th: &'a Thread,
-    insn_text: &str,
-    addr: u64,
-) -> Option<(&'a str, u64)> {
-    let d = crate::insn::decode(insn_text);
-    if d.access != Some(crate::insn::Access::ReadWrite) || d.mem.as_ref()?.disp != -8 {
-        return None;
-    }
-    let gc = |n: &str| ["gc_mark", "gc_try_setmark", "gc_setmark", "gc_try_claim"].iter().any(|p| n.starts_with(p));
-    let phys = physical_name(trace, stop, th, 0);
-    let (first, last) = inline_chain(th, 0);
-    (gc(phys) || th.frames.get(first..=last)?.iter().any(|f| gc(f.function_name())))
-        .then_some((phys, addr.wrapping_add(8)))
-}
-
-/// The function a GC-frame walk runs in (`gc_mark_stack`): a garbage pointer found there came
-/// from the roots of a task's GC frames.
-pub fn is_gc_frame_walk(name: &str) -> bool {
-    name.starts_with("gc_mark_stack")
-}
-
-/// Whether the ELF symbol at a frame's pc (`info symbol $pc`) names another function than the
-/// debug-info name gdb printed, beyond the usual spellings of one function (C++ parameters,
-/// `.cold`/`.part.N`/`.isra.N` clones, a namespace qualification): then the DWARF does not
-/// describe this code (docs/julia.md: the wheel's 0x2000 shift).
-pub fn names_disagree(shown: &str, elf: &str) -> bool {
-    let base = |s: &str| {
-        let s = s.split('(').next().unwrap_or(s).trim();
-        let s = s.split('.').next().unwrap_or(s);
-        s.rsplit("::").next().unwrap_or(s).to_string()
-    };
-    let (a, b) = (base(shown), base(elf));
-    !a.is_empty() && !b.is_empty() && a != b
-}
-
-/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's
-/// own crash output, libjulia / libjulia-internal in the mappings, shared libraries or frame
-/// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
-/// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
-/// code may call a function `julia_limit_of`.
-pub fn runtime_present(trace: &Trace) -> bool {
-    use crate::model::Format;
-    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
-    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
-    trace.formats.contains(&Format::Julia)
-        || trace.julia_layout.is_some()
-        || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
-        || trace.libraries.iter().any(|l| libjulia(&l.path))
-        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
-            f.module.as_deref().is_some_and(libjulia)
-                || f.function.as_deref().is_some_and(|n| {
-                    ["jl_", "ijl_", "jlplt_", "jfptr_", "japi1_", "japi3_"].iter().any(|p| n.starts_with(p))
-                })
-        })
 }
