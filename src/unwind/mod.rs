@@ -1,6 +1,7 @@
 //! Stack unwinding from a core: walks each thread's stack with the CFI of the mapped
-//! modules (`.eh_frame`, via `.eh_frame_hdr` when present, else `.debug_frame`), falling
-//! back to the frame-pointer chain where no CFI covers a pc (and, for an x86-64 frame #0 whose
+//! modules (`.eh_frame`, via `.eh_frame_hdr` when present, else `.debug_frame`); where no CFI
+//! covers an x86-64 pc, reading the function's prologue from its code, then falling
+//! back to the frame-pointer chain (and, for an x86-64 frame #0 whose
 //! frame pointer leads nowhere, to a return address at `[sp]` that follows a call
 //! instruction), and says why it stopped.
 //!
