@@ -409,11 +409,13 @@ gdb_commands() {
 
 # What some cases add before `frame 1`, which fails where the backtrace has one frame (an
 # error ends the command file): frame #0 from its entry, the code of the callee that returned
-# and its dead frame below sp.
+# and its dead frame below sp; or just the faulting instruction.
 early_commands() {
     case $1 in
     saved-rbp-overwrite | leave-wild-rsp)
         printf '%s\n' "disassemble" "disassemble parse_header" 'x/8gx $sp-64' ;;
+    longjmp-mangled-sp)
+        printf '%s\n' 'x/6i $pc' ;;
     esac
 }
 
