@@ -97,3 +97,30 @@ fn gdb_look_alikes_stay_quiet() {
         t.lines().filter(|l| !l.contains("<+0>:") && !l.contains("<+1>:")).map(|l| format!("{l}\n")).collect();
     quiet(&cut, "listing not from the entry");
 }
+
+/// The same listing as gdb's `x/11i $pc-24` prints it (`0x555555555184 <handle+0>:` rows,
+/// rewritten from the real `disassemble` block of `saved-rbp-overwrite.gdb.txt`): from the
+/// entry it shows the prologue as well; from `$pc-23` (no `<handle+0>` row) it does not.
+#[test]
+fn gdb_x_i_from_the_entry_shows_it_and_from_after_it_does_not() {
+    let t = text("saved-rbp-overwrite.gdb.txt");
+    let a = t.find("(gdb) disassemble\n").expect("disassemble");
+    let b = t.find("(gdb) disassemble parse_header").expect("disassemble parse_header");
+    let rows: Vec<String> = t[a..b]
+        .lines()
+        .filter(|l| l.contains(" <+"))
+        .map(|l| {
+            let (mark, rest) = l.split_at(3);
+            let (addr, insn) = rest.split_once(' ').expect("address");
+            let addr = format!("0x{}", addr.trim_start_matches("0x").trim_start_matches('0'));
+            format!("{mark}{addr} {}", insn.replace("<+", "<handle+"))
+        })
+        .collect();
+    assert_eq!(rows.len(), 11, "{rows:?}");
+    let with = |cmd: &str, rows: &[String]| format!("{}(gdb) {cmd}\n{}\n{}", &t[..a], rows.join("\n"), &t[b..]);
+    let r = read_text(&with("x/11i $pc-24", &rows));
+    let m = message(&r, "callee-saved-changed").unwrap_or_else(|| panic!("{:?}", r.messages));
+    assert!(m.contains("handle+0x1: `mov    %rsp,%rbp`"), "{m}");
+    let r = read_text(&with("x/10i $pc-23", &rows[1..]));
+    assert!(message(&r, "callee-saved-changed").is_none(), "{:?}", r.messages);
+}
