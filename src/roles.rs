@@ -345,6 +345,10 @@ pub fn is_machinery(f: &Frame) -> bool {
         || base.starts_with("libdl-")
         || base.starts_with("libstdc++")
         || base.starts_with("libgcc_s")
+        // replacement allocators (LD_PRELOAD or linked): their free/malloc and internals
+        || base.starts_with("libjemalloc")
+        || base.starts_with("libtcmalloc")
+        || base.starts_with("libmimalloc")
     {
         return true;
     }
@@ -366,6 +370,13 @@ pub fn is_machinery(f: &Frame) -> bool {
         || in_glibc_tree(file)
         || in_glibc_subdir(file)
     {
+        return true;
+    }
+    // A C library function without debug info in a static binary (`snprintf`,
+    // `__vfprintf_internal`, `__strtol_l_internal`), or inlined from its system header as lldb
+    // prints it (`worker_count [inlined] atoi(…) at stdlib.h:364`): libc's, not the program's.
+    // A program's own function of the same name has its source file.
+    if (file.is_empty() || (f.inlined && !file.contains('/') && is_c_std_header_name(file))) && is_libc_name(name) {
         return true;
     }
     // The same inlined into the caller as lldb prints it, with the header's base name only
@@ -410,6 +421,43 @@ pub fn is_machinery(f: &Frame) -> bool {
         return true;
     }
     false
+}
+
+/// The C library's functions by name (ISO C and the common POSIX ones), and glibc's internal
+/// `__<name>_internal` / `__<name>_l_internal` helpers behind them (`__vfprintf_internal`,
+/// `____strtol_l_internal`).
+fn is_libc_name(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf", "vsnprintf", "dprintf",
+        "asprintf", "vasprintf", "puts", "fputs", "fputc", "putc", "putchar", "fwrite", "fread", "fgets", "fgetc",
+        "getc", "getchar", "fopen", "fclose", "fflush", "fseek", "ftell", "setvbuf", "scanf", "fscanf", "sscanf",
+        "vfscanf", "vsscanf", "perror", "strlen", "strnlen", "strcpy", "strncpy", "stpcpy", "strcat", "strncat",
+        "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strchr", "strrchr", "strstr", "strdup", "strndup",
+        "strtok", "strtok_r", "strspn", "strcspn", "strpbrk", "strerror", "memcpy", "memmove", "memset", "memcmp",
+        "memchr", "bzero", "atoi", "atol", "atoll", "atof", "strtol", "strtoul", "strtoll", "strtoull", "strtod",
+        "strtof", "qsort", "bsearch", "getenv", "setenv", "exit", "atexit", "wcslen", "wcscpy", "mbstowcs",
+        "wcstombs",
+    ];
+    let n = name.trim_start_matches("__GI_").trim_start_matches('_');
+    let n = clone_base(n);
+    // glibc's per-CPU variants (`__strlen_evex`, `__memcpy_avx_unaligned_erms`)
+    let variant = name.starts_with("__")
+        && n.split_once('_').is_some_and(|(c, v)| {
+            NAMES.contains(&c) && ["sse", "avx", "evex", "erms", "unaligned"].iter().any(|k| v.contains(k))
+        });
+    variant
+        || NAMES.contains(&n)
+        || (name.starts_with("__")
+            && n.strip_suffix("_internal").is_some_and(|c| {
+                let c = c.strip_suffix("_l").unwrap_or(c);
+                NAMES.contains(&c) || c.strip_prefix('v').is_some_and(|v| NAMES.contains(&v))
+            }))
+}
+
+/// Base names of the C library's standard headers that define inline functions (glibc's
+/// `stdlib.h` defines `atoi`/`atol` inline).
+fn is_c_std_header_name(file: &str) -> bool {
+    matches!(file, "stdlib.h" | "string.h" | "stdio.h" | "wchar.h" | "ctype.h" | "strings.h")
 }
 
 /// Base names of headers whose inline functions are the toolchain's, not the program's: GCC's
@@ -687,7 +735,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && !is_machinery(f)
             && !inlined_into_machinery(k)
             && !fetch_fault(f)
-            && (f.function.is_some() || f.file.is_some())
+            && (f.function.as_deref().is_some_and(|n| !n.starts_with("___lldb_unnamed_symbol")) || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
     });
     let named = named.or_else(|| {
