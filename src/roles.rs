@@ -302,7 +302,19 @@ pub fn is_machinery(f: &Frame) -> bool {
         && !name.starts_with("__")
         && !name.starts_with("operator")
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if !own_in_cxx_header && is_toolchain_source(file) {
+    // The same for Rust: a real frame of a function of the program's own crate whose pc's
+    // line is the standard library's (a stack probe or an iterator inlined without an
+    // inlined-frame record: `rust_app::parse_block` at `/rustc/<hash>/library/core/src/iter/
+    // adapters/map.rs`). The standard library's functions and its generic code instantiated
+    // for the program's types (`core::ptr::drop_in_place<app::Node>`) start with its crates.
+    let own_rust_fn = !f.inlined
+        && is_rust_std_source(file)
+        && name.contains("::")
+        && !name.starts_with('<')
+        && !["core::", "std::", "alloc::", "panic_abort::", "panic_unwind::", "__rust", "__rustc::"]
+            .iter()
+            .any(|p| name.starts_with(p));
+    if !own_in_cxx_header && !own_rust_fn && is_toolchain_source(file) {
         return true;
     }
     const STD_NAMESPACES: &[&str] =
@@ -391,6 +403,7 @@ pub fn is_machinery(f: &Frame) -> bool {
     // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
     // library/std/src/… when rustc's own paths are relative).
     if !own_in_cxx_header
+        && !own_rust_fn
         && (file.starts_with("/usr/include/")
             || file.contains("/include/c++/")
             || file.starts_with("/rustc/")
@@ -428,16 +441,93 @@ pub fn is_machinery(f: &Frame) -> bool {
 /// `____strtol_l_internal`).
 fn is_libc_name(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf", "vsnprintf", "dprintf",
-        "asprintf", "vasprintf", "puts", "fputs", "fputc", "putc", "putchar", "fwrite", "fread", "fgets", "fgetc",
-        "getc", "getchar", "fopen", "fclose", "fflush", "fseek", "ftell", "setvbuf", "scanf", "fscanf", "sscanf",
-        "vfscanf", "vsscanf", "perror", "strlen", "strnlen", "strcpy", "strncpy", "stpcpy", "strcat", "strncat",
-        "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strchr", "strrchr", "strstr", "strdup", "strndup",
-        "strtok", "strtok_r", "strspn", "strcspn", "strpbrk", "strerror", "memcpy", "memmove", "memset", "memcmp",
-        "memchr", "bzero", "atoi", "atol", "atoll", "atof", "strtol", "strtoul", "strtoll", "strtoull", "strtod",
-        "strtof", "qsort", "bsearch", "getenv", "setenv", "exit", "atexit", "wcslen", "wcscpy", "mbstowcs",
+        "printf",
+        "fprintf",
+        "sprintf",
+        "snprintf",
+        "vprintf",
+        "vfprintf",
+        "vsprintf",
+        "vsnprintf",
+        "dprintf",
+        "asprintf",
+        "vasprintf",
+        "puts",
+        "fputs",
+        "fputc",
+        "putc",
+        "putchar",
+        "fwrite",
+        "fread",
+        "fgets",
+        "fgetc",
+        "getc",
+        "getchar",
+        "fopen",
+        "fclose",
+        "fflush",
+        "fseek",
+        "ftell",
+        "setvbuf",
+        "scanf",
+        "fscanf",
+        "sscanf",
+        "vfscanf",
+        "vsscanf",
+        "perror",
+        "strlen",
+        "strnlen",
+        "strcpy",
+        "strncpy",
+        "stpcpy",
+        "strcat",
+        "strncat",
+        "strcmp",
+        "strncmp",
+        "strcasecmp",
+        "strncasecmp",
+        "strchr",
+        "strrchr",
+        "strstr",
+        "strdup",
+        "strndup",
+        "strtok",
+        "strtok_r",
+        "strspn",
+        "strcspn",
+        "strpbrk",
+        "strerror",
+        "memcpy",
+        "memmove",
+        "memset",
+        "memcmp",
+        "memchr",
+        "bzero",
+        "atoi",
+        "atol",
+        "atoll",
+        "atof",
+        "strtol",
+        "strtoul",
+        "strtoll",
+        "strtoull",
+        "strtod",
+        "strtof",
+        "qsort",
+        "bsearch",
+        "getenv",
+        "setenv",
+        "exit",
+        "atexit",
+        "wcslen",
+        "wcscpy",
+        "mbstowcs",
         "wcstombs",
     ];
+    // glibc's stdio internals (`_IO_default_xsputn`, `_IO_padn`)
+    if name.starts_with("_IO_") {
+        return true;
+    }
     let n = name.trim_start_matches("__GI_").trim_start_matches('_');
     let n = clone_base(n);
     // glibc's per-CPU variants (`__strlen_evex`, `__memcpy_avx_unaligned_erms`)
@@ -527,6 +617,15 @@ pub fn is_llvm_handler(name: &str) -> bool {
 pub fn is_chromium_handler(name: &str) -> bool {
     name.starts_with("base::debug::")
         && (name.contains("StackTrace") || name.contains("SignalHandler") || name.contains("CollectStackTrace"))
+}
+
+/// Source paths of the Rust standard library only.
+fn is_rust_std_source(file: &str) -> bool {
+    const RUST_LIBS: &[&str] =
+        &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
+    file.starts_with("/rustc/")
+        || file.contains("/lib/rustlib/src/rust/library/")
+        || RUST_LIBS.iter().any(|p| file.starts_with(p))
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
