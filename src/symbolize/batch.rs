@@ -1111,6 +1111,35 @@ impl<'d> Names<'d, '_> {
         Ok(name)
     }
 
+    /// The `DW_AT_name` of a subprogram or inlined call at `off` (or of its abstract origin
+    /// or specification), ignoring linkage names.
+    fn plain_name(
+        &mut self,
+        u: gimli::UnitRef<'_, Slice<'d>>,
+        off: UnitOffset<usize>,
+    ) -> gimli::Result<Option<Slice<'d>>> {
+        let mut off = off;
+        // A few abstract-origin steps (a cycle in damaged DWARF ends here too).
+        for _ in 0..8 {
+            let mut e = u.entries_raw(Some(off))?;
+            let Some(abbrev) = e.read_abbreviation()? else { return Ok(None) };
+            let mut next = None;
+            for spec in abbrev.attributes() {
+                let a = e.read_attribute(*spec)?;
+                match a.name() {
+                    gimli::DW_AT_name => return Ok(u.attr_string(a.value()).ok()),
+                    gimli::DW_AT_abstract_origin | gimli::DW_AT_specification => next = Some(a.value()),
+                    _ => {}
+                }
+            }
+            match next {
+                Some(AttributeValue::UnitRef(o)) => off = o,
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
     fn follow(
         &mut self,
         u: gimli::UnitRef<'_, Slice<'d>>,
@@ -1270,7 +1299,19 @@ fn do_unit<'d, T>(
                 None => None,
             };
             let file = fi.and_then(|i| files.get(&i).and_then(|s| s.as_deref()));
-            frames.push(Frame { name: name.map(|n| n.to_string_lossy()), file, line });
+            let mut name = name.map(|n| n.to_string_lossy());
+            // A Rust closure's legacy symbol has no index (`main::{{closure}}`); its DIE's
+            // name has it (`{closure#0}`), and gdb names the closure so.
+            if let (Some(n), Some(d)) = (&name, die)
+                && n.starts_with("_ZN")
+                && let Some(head) = super::demangle::demangle(n).strip_suffix("{{closure}}").map(str::to_string)
+                && let Ok(Some(plain)) = names.plain_name(u, d)
+                && let plain = plain.to_string_lossy()
+                && plain.starts_with("{closure#")
+            {
+                name = Some(Cow::Owned(format!("{head}{plain}")));
+            }
+            frames.push(Frame { name, file, line });
         }
         if bad {
             frames.clear();
