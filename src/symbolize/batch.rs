@@ -1080,6 +1080,10 @@ struct Names<'d, 'i> {
     units: &'i UnitIndex<'d>,
     /// Units opened to follow `DW_FORM_ref_addr` references.
     others: FxHashMap<usize, Option<Unit<'d>>>,
+    /// Name a Rust closure as gdb does (`main::{closure#0}`, from its DIE's name) instead of
+    /// by its legacy linkage name (`main::{{closure}}`): for the frames shown to a user, not
+    /// for the raw names `addr2line` mode prints.
+    gdb_closures: bool,
 }
 
 impl<'d> Names<'d, '_> {
@@ -1303,6 +1307,7 @@ fn do_unit<'d, T>(
             // A Rust closure's legacy symbol has no index (`main::{{closure}}`); its DIE's
             // name has it (`{closure#0}`), and gdb names the closure so.
             if let (Some(n), Some(d)) = (&name, die)
+                && names.gdb_closures
                 && n.starts_with("_ZN")
                 && let Some(head) = super::demangle::demangle(n).strip_suffix("{{closure}}").map(str::to_string)
                 && let Ok(Some(plain)) = names.plain_name(u, d)
@@ -1352,7 +1357,7 @@ fn frames_with<'d>(
     unit: usize,
     addr: u64,
 ) -> Option<Vec<OwnedFrame>> {
-    let mut names = Names { dwarf, units, others: FxHashMap::default() };
+    let mut names = Names { dwarf, units, others: FxHashMap::default(), gdb_closures: true };
     let emit = |_: u64, frames: &[Frame<'_>]| -> Vec<OwnedFrame> {
         frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
     };
@@ -1414,7 +1419,7 @@ pub fn resolve<'d, T: Send>(
             jobs.iter().map(|&(_, s, e)| work[s..e].iter().map(|w| qs[w.1 as usize]).collect()).collect();
         let counter = AtomicUsize::new(0);
         let worker = || -> Vec<(usize, Vec<Outcome<T>>)> {
-            let mut names = Names { dwarf, units: &units, others: FxHashMap::default() };
+            let mut names = Names { dwarf, units: &units, others: FxHashMap::default(), gdb_closures: false };
             let mut done = Vec::new();
             loop {
                 let k = counter.fetch_add(1, Ordering::Relaxed);
