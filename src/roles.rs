@@ -387,8 +387,11 @@ pub fn is_machinery(f: &Frame) -> bool {
     // A C library function without debug info in a static binary (`snprintf`,
     // `__vfprintf_internal`, `__strtol_l_internal`), or inlined from its system header as lldb
     // prints it (`worker_count [inlined] atoi(…) at stdlib.h:364`): libc's, not the program's.
-    // A program's own function of the same name has its source file.
-    if (file.is_empty() || (f.inlined && !file.contains('/') && is_c_std_header_name(file))) && is_libc_name(name) {
+    // A program's own function of the same name has its source file; one in a shared library
+    // of its own (`strlen` in `libtext.so`) is that library's.
+    let shared_lib = module.rsplit('/').next().is_some_and(|b| b.contains(".so"));
+    let static_libc = file.is_empty() && !shared_lib;
+    if (static_libc || (f.inlined && !file.contains('/') && is_c_std_header_name(file))) && is_libc_name(name) {
         return true;
     }
     // The same inlined into the caller as lldb prints it, with the header's base name only
