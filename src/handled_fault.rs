@@ -115,6 +115,12 @@ pub(crate) fn view(trace: &Trace) -> Option<(Trace, Vec<View>)> {
         let th = &stop.threads[ti];
         let Some(pos) = interrupted_frame(stop, th) else { continue };
         let Some(tramp) = th.frames.iter().position(|f| f.signal_handler) else { continue };
+        // The view starts at the frame that was interrupted (the one just outer to the
+        // trampoline), whatever it is: its registers and instruction are the fault's. The
+        // culprit (the first frame of the program's from there) is the view's own: a runaway
+        // recursion in library code (Rust's drop glue) faulted thousands of frames above it.
+        let pos =
+            if pos > tramp + 1 && th.frames.get(tramp + 1).is_some_and(|f| f.pc.is_some()) { tramp + 1 } else { pos };
         // The handler: the frame just below the trampoline.
         let handler = tramp.checked_sub(1).map(|h| &th.frames[h]);
         let rep = reported(stop);

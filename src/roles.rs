@@ -302,7 +302,19 @@ pub fn is_machinery(f: &Frame) -> bool {
         && !name.starts_with("__")
         && !name.starts_with("operator")
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if !own_in_cxx_header && is_toolchain_source(file) {
+    // The same for Rust: a real frame of a function of the program's own crate whose pc's
+    // line is the standard library's (a stack probe or an iterator inlined without an
+    // inlined-frame record: `rust_app::parse_block` at `/rustc/<hash>/library/core/src/iter/
+    // adapters/map.rs`). The standard library's functions and its generic code instantiated
+    // for the program's types (`core::ptr::drop_in_place<app::Node>`) start with its crates.
+    let own_rust_fn = !f.inlined
+        && is_rust_std_source(file)
+        && name.contains("::")
+        && !name.starts_with('<')
+        && !["core::", "std::", "alloc::", "panic_abort::", "panic_unwind::", "__rust", "__rustc::"]
+            .iter()
+            .any(|p| name.starts_with(p));
+    if !own_in_cxx_header && !own_rust_fn && is_toolchain_source(file) {
         return true;
     }
     const STD_NAMESPACES: &[&str] =
@@ -345,6 +357,10 @@ pub fn is_machinery(f: &Frame) -> bool {
         || base.starts_with("libdl-")
         || base.starts_with("libstdc++")
         || base.starts_with("libgcc_s")
+        // replacement allocators (LD_PRELOAD or linked): their free/malloc and internals
+        || base.starts_with("libjemalloc")
+        || base.starts_with("libtcmalloc")
+        || base.starts_with("libmimalloc")
     {
         return true;
     }
@@ -368,6 +384,16 @@ pub fn is_machinery(f: &Frame) -> bool {
     {
         return true;
     }
+    // A C library function without debug info in a static binary (`snprintf`,
+    // `__vfprintf_internal`, `__strtol_l_internal`), or inlined from its system header as lldb
+    // prints it (`worker_count [inlined] atoi(…) at stdlib.h:364`): libc's, not the program's.
+    // A program's own function of the same name has its source file; one in a shared library
+    // of its own (`strlen` in `libtext.so`) is that library's.
+    let shared_lib = module.rsplit('/').next().is_some_and(|b| b.contains(".so"));
+    let static_libc = file.is_empty() && !shared_lib;
+    if (static_libc || (f.inlined && !file.contains('/') && is_c_std_header_name(file))) && is_libc_name(name) {
+        return true;
+    }
     // The same inlined into the caller as lldb prints it, with the header's base name only
     // (`set_tag [inlined] strcpy(…) at string_fortified.h:79`, `sum4 [inlined]
     // _mm_load_ps(…) at xmmintrin.h:927`): a compiler's intrinsics header or glibc's
@@ -380,6 +406,7 @@ pub fn is_machinery(f: &Frame) -> bool {
     // headers, and Rust's standard library (/rustc/<hash>/library/core/src/ptr/mod.rs, or
     // library/std/src/… when rustc's own paths are relative).
     if !own_in_cxx_header
+        && !own_rust_fn
         && (file.starts_with("/usr/include/")
             || file.contains("/include/c++/")
             || file.starts_with("/rustc/")
@@ -410,6 +437,120 @@ pub fn is_machinery(f: &Frame) -> bool {
         return true;
     }
     false
+}
+
+/// The C library's functions by name (ISO C and the common POSIX ones), and glibc's internal
+/// `__<name>_internal` / `__<name>_l_internal` helpers behind them (`__vfprintf_internal`,
+/// `____strtol_l_internal`).
+fn is_libc_name(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "printf",
+        "fprintf",
+        "sprintf",
+        "snprintf",
+        "vprintf",
+        "vfprintf",
+        "vsprintf",
+        "vsnprintf",
+        "dprintf",
+        "asprintf",
+        "vasprintf",
+        "puts",
+        "fputs",
+        "fputc",
+        "putc",
+        "putchar",
+        "fwrite",
+        "fread",
+        "fgets",
+        "fgetc",
+        "getc",
+        "getchar",
+        "fopen",
+        "fclose",
+        "fflush",
+        "fseek",
+        "ftell",
+        "setvbuf",
+        "scanf",
+        "fscanf",
+        "sscanf",
+        "vfscanf",
+        "vsscanf",
+        "perror",
+        "strlen",
+        "strnlen",
+        "strcpy",
+        "strncpy",
+        "stpcpy",
+        "strcat",
+        "strncat",
+        "strcmp",
+        "strncmp",
+        "strcasecmp",
+        "strncasecmp",
+        "strchr",
+        "strrchr",
+        "strstr",
+        "strdup",
+        "strndup",
+        "strtok",
+        "strtok_r",
+        "strspn",
+        "strcspn",
+        "strpbrk",
+        "strerror",
+        "memcpy",
+        "memmove",
+        "memset",
+        "memcmp",
+        "memchr",
+        "bzero",
+        "atoi",
+        "atol",
+        "atoll",
+        "atof",
+        "strtol",
+        "strtoul",
+        "strtoll",
+        "strtoull",
+        "strtod",
+        "strtof",
+        "qsort",
+        "bsearch",
+        "getenv",
+        "setenv",
+        "exit",
+        "atexit",
+        "wcslen",
+        "wcscpy",
+        "mbstowcs",
+        "wcstombs",
+    ];
+    // glibc's stdio internals (`_IO_default_xsputn`, `_IO_padn`)
+    if name.starts_with("_IO_") {
+        return true;
+    }
+    let n = name.trim_start_matches("__GI_").trim_start_matches('_');
+    let n = clone_base(n);
+    // glibc's per-CPU variants (`__strlen_evex`, `__memcpy_avx_unaligned_erms`)
+    let variant = name.starts_with("__")
+        && n.split_once('_').is_some_and(|(c, v)| {
+            NAMES.contains(&c) && ["sse", "avx", "evex", "erms", "unaligned"].iter().any(|k| v.contains(k))
+        });
+    variant
+        || NAMES.contains(&n)
+        || (name.starts_with("__")
+            && n.strip_suffix("_internal").is_some_and(|c| {
+                let c = c.strip_suffix("_l").unwrap_or(c);
+                NAMES.contains(&c) || c.strip_prefix('v').is_some_and(|v| NAMES.contains(&v))
+            }))
+}
+
+/// Base names of the C library's standard headers that define inline functions (glibc's
+/// `stdlib.h` defines `atoi`/`atol` inline).
+fn is_c_std_header_name(file: &str) -> bool {
+    matches!(file, "stdlib.h" | "string.h" | "stdio.h" | "wchar.h" | "ctype.h" | "strings.h")
 }
 
 /// Base names of headers whose inline functions are the toolchain's, not the program's: GCC's
@@ -479,6 +620,15 @@ pub fn is_llvm_handler(name: &str) -> bool {
 pub fn is_chromium_handler(name: &str) -> bool {
     name.starts_with("base::debug::")
         && (name.contains("StackTrace") || name.contains("SignalHandler") || name.contains("CollectStackTrace"))
+}
+
+/// Source paths of the Rust standard library only.
+fn is_rust_std_source(file: &str) -> bool {
+    const RUST_LIBS: &[&str] =
+        &["library/core/", "library/std/", "library/alloc/", "library/panic_abort/", "library/panic_unwind/"];
+    file.starts_with("/rustc/")
+        || file.contains("/lib/rustlib/src/rust/library/")
+        || RUST_LIBS.iter().any(|p| file.starts_with(p))
 }
 
 /// Source paths of the Rust standard library and the C++ standard library headers.
@@ -687,7 +837,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
             && !is_machinery(f)
             && !inlined_into_machinery(k)
             && !fetch_fault(f)
-            && (f.function.is_some() || f.file.is_some())
+            && (f.function.as_deref().is_some_and(|n| !n.starts_with("___lldb_unnamed_symbol")) || f.file.is_some())
             && !(julia && crate::julia::is_runtime_or_base(f))
     });
     let named = named.or_else(|| {

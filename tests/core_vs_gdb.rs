@@ -305,7 +305,8 @@ fn rust_program_matches_gdb_on_its_own_frames() {
     let (g, text) = gdb_on_core(&dir, "./crash", &core, &[]);
     let p = ours(&core, &[dir.join("crash")], &[]);
     // gdb names Rust generics from DWARF (`{closure#0}<()>`), we from the symbol
-    // (`{{closure}}`): compare the program's own frames, plus signal and registers.
+    // (`{{closure}}`; a closure from DWARF, `{closure#0}`): compare the program's own frames, plus
+    // signal and registers.
     compare(&g, &p.trace, &|f: &Frame| f.file.as_deref() == Some("crash.rs"), &text);
     let th = p.trace.main_stop().unwrap().crashed_thread().unwrap();
     assert_eq!(th.frames[0].function_name(), "crash::read_payload");

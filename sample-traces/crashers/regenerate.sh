@@ -73,7 +73,15 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      longjmp-stale go-nil-map go-stack-exceeded go-deadlock gccgo-nil rust-uaf-unsafe
      rust-misaligned-deref cpp-glibcxx-assert cpp-string-null cpp-system-error sigill-cpu-feature
      double-fclose fortify-percent-n unsorted-corrupted sigxcpu-limit sigpipe-write fortran-null-pointer
-     sp-pivot-unmapped sp-pivot-rodata longjmp-mangled-sp setcontext-live-stack)
+     sp-pivot-unmapped sp-pivot-rodata longjmp-mangled-sp setcontext-live-stack
+    tls-dtor-null cpp-thread-local-dtor cpp-static-dtor-order cpp-static-init-throw
+    cpp-uaf-realloc-vptr cpp-shared-ptr-double-own cpp-bad-optional printf-bad-string
+    atoi-getenv-null guard-page-arena guard-page-legal thread-vla-overflow thread-stale-stack-ref
+    musl-stack-smash clang-cfi-icall safe-stack-null jemalloc-free-stack rust-big-frame-thread
+    rust-precondition-null rust-mul-overflow rust-slice-closure rust-list-drop-overflow go-nil-func
+    go-goroutine-index go-type-assert cgo-goroutine-segv fortran-fpe-trap
+    fortran-auto-array-overflow i386-nullfn i386-recursion-overflow a64-recursion-overflow
+    a64-nullfn a64-stack-smash a64-assert)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -334,6 +342,45 @@ build_one() {
         gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
     setcontext-live-stack)
         gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
+    # Shapes of the ninth round (tests/shapes9.rs).
+    tls-dtor-null | thread-vla-overflow | thread-stale-stack-ref)
+        gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
+    printf-bad-string | atoi-getenv-null | guard-page-arena | guard-page-legal)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    jemalloc-free-stack)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    cpp-thread-local-dtor)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
+    cpp-static-dtor-order | cpp-shared-ptr-double-own)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-static-init-throw | cpp-uaf-realloc-vptr | cpp-bad-optional)
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    musl-stack-smash)
+        musl-gcc "${map[@]}" -O0 -g -static -fstack-protector-all "src/$n.c" -o "$o" ;;
+    clang-cfi-icall)
+        clang "${map[@]}" -O2 -g -flto -fvisibility=hidden -fsanitize=cfi-icall "src/$n.c" -o "$o" ;;
+    safe-stack-null)
+        clang "${map[@]}" -O1 -g -fsanitize=safe-stack "src/$n.c" -o "$o" ;;
+    rust-big-frame-thread | rust-precondition-null | rust-list-drop-overflow)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    rust-mul-overflow)
+        rustc --remap-path-prefix "$here"=. -g -C panic=abort "src/$n.rs" -o "$o" ;;
+    rust-slice-closure)
+        rustc --remap-path-prefix "$here"=. -g -O -C panic=abort "src/$n.rs" -o "$o" ;;
+    go-nil-func | go-goroutine-index | go-type-assert)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
+            go build -trimpath -o "$o" "$n.go") ;;
+    cgo-goroutine-segv)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off CGO_ENABLED=1 \
+            go build -trimpath -o "$o" "$n.go") ;;
+    fortran-fpe-trap)
+        gfortran "${map[@]}" -O1 -g -ffpe-trap=zero,invalid "src/$n.f90" -o "$o" ;;
+    fortran-auto-array-overflow)
+        gfortran "${map[@]}" -O1 -g -fstack-arrays "src/$n.f90" -o "$o" ;;
+    i386-nullfn)
+        i686-linux-gnu-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
+    i386-recursion-overflow)
+        i686-linux-gnu-gcc "${map[@]}" -O0 -g -static "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -343,7 +390,7 @@ build_one() {
 prelude() {
     case $1 in
     handler-psiginfo | handler-strsignal | altstack-overflow | rust-overflow | rust-thread-overflow | \
-        handler-pthread-exit)
+        handler-pthread-exit | rust-big-frame-thread | rust-list-drop-overflow)
         echo "handle SIGSEGV nostop noprint pass" ;;
     fork-child-null)
         echo "set follow-fork-mode child" ;;
@@ -368,6 +415,7 @@ case_env() {
     tsan-race) echo "TSAN_OPTIONS=halt_on_error=1:abort_on_error=1" ;;
     malloc-check-overflow) echo "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0 MALLOC_CHECK_=3" ;;
     perturb-uaf-list) echo "MALLOC_PERTURB_=165" ;;
+    jemalloc-free-stack) echo "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2" ;;
     esac
 }
 
@@ -378,7 +426,7 @@ no_core() {
     case $1 in
     asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
     # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
-    go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil) return 0 ;;
+    go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil | go-goroutine-index | go-type-assert) return 0 ;;
     *) return 1 ;;
     esac
 }
@@ -387,8 +435,10 @@ no_core() {
 stack_kib() {
     case $1 in
     deep-recursion | altstack-overflow | mutual-recursion) echo 128 ;;
+    i386-recursion-overflow) echo 128 ;;
     rust-overflow) echo 256 ;;
-    alloca-near-guard | deep-legal-5000 | huge-alloca) echo 8192 ;;
+    rust-list-drop-overflow) echo 128 ;;
+    alloca-near-guard | deep-legal-5000 | huge-alloca | fortran-auto-array-overflow) echo 8192 ;;
     *) echo "" ;;
     esac
 }
@@ -398,7 +448,9 @@ gdb_commands() {
     case $1 in thread-overflow | clang-thread-assert | rust-thread-panic-abort | rust-thread-overflow | \
         threads-mutex-null | handler-pthread-exit | cpp-thread-throw | omp-worker-null | thread-alloca-loop | \
         pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map | \
-        musl-thread-overflow | cpp-thread-joinable | tsan-race | cpp-system-error | go-deadlock)
+        musl-thread-overflow | cpp-thread-joinable | tsan-race | cpp-system-error | go-deadlock | tls-dtor-null | \
+        cpp-thread-local-dtor | thread-vla-overflow | thread-stale-stack-ref | rust-big-frame-thread | \
+        go-goroutine-index | cgo-goroutine-segv)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads"
@@ -465,7 +517,10 @@ a64_build() {
     a64-clobber-x19 | a64-cfi-slot)
         aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
         "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
-    a64-null-o2 | a64-callee-heavy | a64-tbi-tagged | a64-double-free) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-null-o2 | a64-callee-heavy | a64-tbi-tagged | a64-double-free | a64-nullfn | a64-assert)
+        "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-recursion-overflow) "${cc[@]}" -O0 "src/$n.c" -o "$o" ;;
+    a64-stack-smash) "${cc[@]}" -O0 -fstack-protector-all "src/$n.c" -o "$o" ;;
     a64-stp-slot-overrun)
         aarch64-linux-gnu-gcc -c src/a64-stp-slot.S -o "$o-asm.o"
         "${cc[@]}" -O2 src/a64-stp-slot.c "$o-asm.o" -o "$o" ;;
@@ -562,7 +617,8 @@ lldb_commands() {
 # Go's preemption signal (lldb stops on SIGURG; gdb does not).
 lldb_pass() {
     case $1 in
-    go-nil | cgo-null | cgo-callback-nil | go-concurrent-map | go-nil-map | go-stack-exceeded | go-deadlock) echo SIGURG ;;
+    go-nil | cgo-null | cgo-callback-nil | go-concurrent-map | go-nil-map | go-stack-exceeded | go-deadlock | \
+        go-nil-func | go-goroutine-index | go-type-assert | cgo-goroutine-segv) echo SIGURG ;;
     *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
     esac
 }

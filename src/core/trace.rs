@@ -27,6 +27,9 @@ pub struct CoreOptions {
     pub symbolize_deadline: Option<std::time::Instant>,
 }
 
+/// Physical frames unwound at most in the crashed thread.
+const CRASHED_THREAD_FRAMES: usize = 8192;
+
 impl Default for CoreOptions {
     fn default() -> Self {
         CoreOptions {
@@ -234,14 +237,19 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let unwound: Vec<_> = core
         .threads
         .iter()
-        .map(|ct| {
+        .enumerate()
+        .map(|(i, ct)| {
             let mut regs0 = vec![None; uarch.slots()];
             for (n, dw) in &dwarf_nums {
                 if let Some(v) = ct.regs.iter().find(|r| r.0 == *n) {
                     regs0[*dw as usize] = Some(v.1);
                 }
             }
-            unwind(uarch, regs0, &modules, &mem, opts.max_frames)
+            // The crashed thread (the first) goes deeper: a runaway recursion in library code
+            // (Rust's drop glue for a long list) has the program's frame thousands of frames
+            // down, where gdb's backtrace reaches it.
+            let max = if i == 0 { opts.max_frames.max(CRASHED_THREAD_FRAMES) } else { opts.max_frames };
+            unwind(uarch, regs0, &modules, &mem, max)
         })
         .collect();
     plan_lookups(&modules, &unwound, &core.threads, (&mem, core.arch, &dwarf_nums, opts.stop_at_main));
@@ -292,6 +300,32 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 th.registers.insert(index, set);
                 index += 1;
                 continue;
+            }
+            // A function that ended in a tail call left no frame: its caller's return address
+            // follows a direct call to it, while the frame inside is another function's.
+            // gdb shows it as a tail-call frame (from DWARF call sites); so does the core.
+            if core.arch == CoreArch::X86_64
+                && k > 0
+                && !u.frames[k - 1].signal_trampoline
+                && let Some(jmp_end) = tail_caller(&mem, uf.pc, u.frames[k - 1].pc)
+                && let Some(m) = modules.iter().find(|m| jmp_end - 1 >= m.start && jmp_end - 1 < m.end)
+                && let Ok(Some(si)) = m.module.symbol_info((jmp_end - 1).wrapping_sub(m.bias))
+                && !si.frames.is_empty()
+            {
+                let n = si.frames.len();
+                for (j, sf) in si.frames.iter().enumerate() {
+                    th.frames.push(Frame {
+                        index,
+                        pc: if j == 0 { Some(Address(jmp_end)) } else { None },
+                        function: sf.display_function.as_deref().map(Arc::from),
+                        file: sf.display_file.as_deref().map(Arc::from),
+                        line: sf.line,
+                        inlined: j + 1 < n,
+                        ..Default::default()
+                    });
+                    th.registers.insert(index, set.clone());
+                    index += 1;
+                }
             }
             let probe = if uf.exact_pc { uf.pc } else { uf.pc.wrapping_sub(1) };
             let m = modules.iter().find(|m| probe >= m.start && probe < m.end);
@@ -418,6 +452,57 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let mut seen = BTreeMap::new();
     notes.retain(|n| seen.insert(n.message.clone(), ()).is_none());
     Parsed { trace, diagnostics: Diagnostics { notes, ..Default::default() } }
+}
+
+/// The end of the tail-call `jmp` through which the function its caller called directly left
+/// the stack to the function `inner_pc` is in: `ret` follows a direct `call T` (e8), `T` is a
+/// function's start (its FDE) that does not hold `inner_pc`, and `T` contains a `jmp` to the
+/// inner function's start, directly or through a PLT stub (`jmp *GOT(%rip)`, whose GOT slot
+/// holds that start). `None` otherwise (an ordinary call, or nothing to tell).
+fn tail_caller(mem: &CoreMemory, ret: u64, inner_pc: u64) -> Option<u64> {
+    use crate::model::MemorySource;
+    use iced_x86::{Code, Decoder, DecoderOptions};
+    let mut b = [0u8; 5];
+    if mem.read(ret.checked_sub(5)?, &mut b) != 5 || b[0] != 0xe8 {
+        return None;
+    }
+    let t = ret.wrapping_add(i32::from_le_bytes([b[1], b[2], b[3], b[4]]) as i64 as u64);
+    let (fs, fe) = mem.function_range(t)?;
+    if fs != t || (fs..fe).contains(&inner_pc) || fe - fs > 0x4000 {
+        return None;
+    }
+    let (inner_start, _) = mem.function_range(inner_pc)?;
+    let mut code = vec![0u8; (fe - fs) as usize];
+    if mem.read(fs, &mut code) != code.len() {
+        return None;
+    }
+    // A PLT stub's target: `[endbr64] [bnd] jmp *disp(%rip)`, through its GOT slot.
+    let via_plt = |target: u64| {
+        let mut s = [0u8; 11];
+        let n = mem.read(target, &mut s);
+        let mut i = if n >= 4 && s[..4] == [0xf3, 0x0f, 0x1e, 0xfa] { 4 } else { 0 };
+        if s.get(i) == Some(&0xf2) {
+            i += 1;
+        }
+        if n < i + 6 || s[i] != 0xff || s[i + 1] != 0x25 {
+            return None;
+        }
+        let disp = i32::from_le_bytes([s[i + 2], s[i + 3], s[i + 4], s[i + 5]]) as i64 as u64;
+        let slot = target.wrapping_add((i + 6) as u64).wrapping_add(disp);
+        let mut w = [0u8; 8];
+        (mem.read(slot, &mut w) == 8).then(|| u64::from_le_bytes(w))
+    };
+    let mut d = Decoder::with_ip(64, &code, fs, DecoderOptions::NONE);
+    while d.can_decode() {
+        let insn = d.decode();
+        if matches!(insn.code(), Code::Jmp_rel32_64 | Code::Jmp_rel8_64) {
+            let target = insn.near_branch64();
+            if !(fs..fe).contains(&target) && (target == inner_start || via_plt(target) == Some(inner_start)) {
+                return Some(insn.next_ip());
+            }
+        }
+    }
+    None
 }
 
 /// Tells each module which of its addresses the frames and the symbolize stage will look up

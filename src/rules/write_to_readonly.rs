@@ -27,7 +27,10 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 **Known false positives** Guard pages (`---p`) are not readable, so faults there are left to
 `stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
 small read-only anonymous page directly below a mapping holding a stack pointer). Without
-mappings, a denied write within 64 KiB of sp is taken for a guard page too. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+mappings, a denied write within 64 KiB of sp is taken for a guard page too, and so is one at a
+page's first byte (an overrun into an allocator's `PROT_NONE` guard page looks so; nothing tells
+it from a read-only page); in a core, an anonymous read-only page written at its first byte just
+after a writable mapping is too (gdb writes the `---p` guard as readable). Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 With its signal handler installed, Julia's runtime turns such writes into `ReadOnlyMemoryError`
 (a debugger stops before its handler runs). When Julia's GC faults setting the mark bits in the
 header of an "object" (an atomic read-modify-write of `[reg-8]` in a mark-phase function) that
@@ -46,6 +49,15 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
         Sample::File("sample-traces/stack-overflow.gdb.txt"),
     ],
 };
+
+/// In a core, an anonymous page the program could not write, written at its first byte, with
+/// a writable mapping ending right where it starts.
+fn overrun_into_next_page(cx: &RuleContext<'_>, m: &crate::model::Mapping, addr: u64) -> bool {
+    cx.trace.formats.contains(&crate::model::Format::Core)
+        && m.path.is_none()
+        && addr == m.start.0
+        && cx.trace.mappings.iter().any(|below| below.end.0 == m.start.0 && below.writable() == Some(true))
+}
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
@@ -81,6 +93,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // A stack's guard page (a core shows gdb's `---p` guard as readable): the stack ran
             // out, stack-overflow's case, not a write to read-only memory.
             Some(m) if cx.is_guard_page(m) => continue,
+            // gdb's `generate-core-file` writes any `---p` page as readable: in a core, an
+            // anonymous "read-only" page written at its first byte right after a writable
+            // mapping is as likely the guard page an overrun ran into (an allocator's
+            // PROT_NONE guard) as read-only memory.
+            Some(m) if overrun_into_next_page(cx, m, addr) => continue,
             Some(m) => {
                 let perms = m.perms.as_deref().unwrap_or("");
                 let readable = m.readable() == Some(true);
@@ -97,6 +114,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 // just past the stack pointer is the stack running into its guard page
                 // (stack-overflow's case), not a write to read-only memory.
                 if !accerr || access.is_none() || cx.fault_near_sp(stop).is_some() {
+                    continue;
+                }
+                // A denied write at a page's first byte is what an overrun into a guard page
+                // (PROT_NONE) looks like; without the mappings nothing tells it from a
+                // read-only page.
+                if addr % 0x1000 == 0 {
                     continue;
                 }
                 // A denied write within 64 KiB of sp is a stack's guard page (a stack is

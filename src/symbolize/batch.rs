@@ -1080,6 +1080,10 @@ struct Names<'d, 'i> {
     units: &'i UnitIndex<'d>,
     /// Units opened to follow `DW_FORM_ref_addr` references.
     others: FxHashMap<usize, Option<Unit<'d>>>,
+    /// Name a Rust closure as gdb does (`main::{closure#0}`, from its DIE's name) instead of
+    /// by its legacy linkage name (`main::{{closure}}`): for the frames shown to a user, not
+    /// for the raw names `addr2line` mode prints.
+    gdb_closures: bool,
 }
 
 impl<'d> Names<'d, '_> {
@@ -1109,6 +1113,35 @@ impl<'d> Names<'d, '_> {
             }
         }
         Ok(name)
+    }
+
+    /// The `DW_AT_name` of a subprogram or inlined call at `off` (or of its abstract origin
+    /// or specification), ignoring linkage names.
+    fn plain_name(
+        &mut self,
+        u: gimli::UnitRef<'_, Slice<'d>>,
+        off: UnitOffset<usize>,
+    ) -> gimli::Result<Option<Slice<'d>>> {
+        let mut off = off;
+        // A few abstract-origin steps (a cycle in damaged DWARF ends here too).
+        for _ in 0..8 {
+            let mut e = u.entries_raw(Some(off))?;
+            let Some(abbrev) = e.read_abbreviation()? else { return Ok(None) };
+            let mut next = None;
+            for spec in abbrev.attributes() {
+                let a = e.read_attribute(*spec)?;
+                match a.name() {
+                    gimli::DW_AT_name => return Ok(u.attr_string(a.value()).ok()),
+                    gimli::DW_AT_abstract_origin | gimli::DW_AT_specification => next = Some(a.value()),
+                    _ => {}
+                }
+            }
+            match next {
+                Some(AttributeValue::UnitRef(o)) => off = o,
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
     }
 
     fn follow(
@@ -1270,7 +1303,20 @@ fn do_unit<'d, T>(
                 None => None,
             };
             let file = fi.and_then(|i| files.get(&i).and_then(|s| s.as_deref()));
-            frames.push(Frame { name: name.map(|n| n.to_string_lossy()), file, line });
+            let mut name = name.map(|n| n.to_string_lossy());
+            // A Rust closure's legacy symbol has no index (`main::{{closure}}`); its DIE's
+            // name has it (`{closure#0}`), and gdb names the closure so.
+            if let (Some(n), Some(d)) = (&name, die)
+                && names.gdb_closures
+                && n.starts_with("_ZN")
+                && let Some(head) = super::demangle::demangle(n).strip_suffix("{{closure}}").map(str::to_string)
+                && let Ok(Some(plain)) = names.plain_name(u, d)
+                && let plain = plain.to_string_lossy()
+                && plain.starts_with("{closure#")
+            {
+                name = Some(Cow::Owned(format!("{head}{plain}")));
+            }
+            frames.push(Frame { name, file, line });
         }
         if bad {
             frames.clear();
@@ -1311,7 +1357,7 @@ fn frames_with<'d>(
     unit: usize,
     addr: u64,
 ) -> Option<Vec<OwnedFrame>> {
-    let mut names = Names { dwarf, units, others: FxHashMap::default() };
+    let mut names = Names { dwarf, units, others: FxHashMap::default(), gdb_closures: true };
     let emit = |_: u64, frames: &[Frame<'_>]| -> Vec<OwnedFrame> {
         frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
     };
@@ -1373,7 +1419,7 @@ pub fn resolve<'d, T: Send>(
             jobs.iter().map(|&(_, s, e)| work[s..e].iter().map(|w| qs[w.1 as usize]).collect()).collect();
         let counter = AtomicUsize::new(0);
         let worker = || -> Vec<(usize, Vec<Outcome<T>>)> {
-            let mut names = Names { dwarf, units: &units, others: FxHashMap::default() };
+            let mut names = Names { dwarf, units: &units, others: FxHashMap::default(), gdb_closures: false };
             let mut done = Vec::new();
             loop {
                 let k = counter.fetch_add(1, Ordering::Relaxed);

@@ -263,6 +263,16 @@ fn step(
         }
         return (StepResult::Fail(format!("Cannot access memory at address 0x{fp:x}")), false);
     };
+    // Frame #0 without CFI whose frame pointer's return slot holds no return address (a leaf
+    // that never set up rbp, over a caller whose saved rbp and return address were overwritten:
+    // musl's `__stack_chk_fail` after a smashed canary): the word at `[sp]`, when it follows a
+    // call, is the return address.
+    if first
+        && !after_call(modules, ra)
+        && let Some(s) = leaf_step(arch, cur, modules, mem, first)
+    {
+        return (StepResult::Next(s), false);
+    }
     let mut regs = cur.regs.clone();
     regs[arch.fp() as usize] = Some(saved_fp);
     regs[arch.pc() as usize] = Some(ra);
