@@ -64,12 +64,13 @@ def check(tc, states, name, use_exe):
     m = meta(base + ".meta")
     exe = m.get("exe", "")
     res = []
-    for r in run(tc, [base + ".gdb.txt"]):
+    text_file = base + (".lldb.txt" if os.path.isfile(base + ".lldb.txt") else ".gdb.txt")
+    for r in run(tc, [text_file]):
         res.append((name, "transcript") + r)
     if m.get("twin"):
         # The twin as many users paste it, without `p $_siginfo`: nothing tells that the
         # signal was sent, the stop line reads like a crash's.
-        text = open(base + ".gdb.txt", encoding="utf-8", errors="replace").read().split("\n")
+        text = open(text_file, encoding="utf-8", errors="replace").read().split("\n")
         cut, skip = [], False
         for line in text:
             if line == "(gdb) p $_siginfo":
@@ -85,7 +86,7 @@ def check(tc, states, name, use_exe):
         for r in run(tc, [base + ".nosiginfo.txt"]):
             res.append((name, "nosiginfo") + r)
     if use_exe and exe and os.path.isfile(exe):
-        for r in run(tc, [base + ".gdb.txt", "--exe", exe]):
+        for r in run(tc, [text_file, "--exe", exe]):
             res.append((name, "transcript+exe") + r)
     if os.path.isfile(base + ".core"):
         args = [base + ".core"] + (["--exe", exe] if exe and os.path.isfile(exe) else [])
@@ -112,7 +113,8 @@ def main():
         a.remove("--no-exe"); use_exe = False
     tc, out = a[0], a[1]
     states = os.path.join(out, "states")
-    names = sorted(f[:-8] for f in os.listdir(states) if f.endswith(".gdb.txt"))
+    names = sorted(f[:-8] if f.endswith(".gdb.txt") else f[:-9] for f in os.listdir(states)
+                   if f.endswith(".gdb.txt") or f.endswith(".lldb.txt"))
     if "--twins" in sys.argv:
         names = [n for n in names if meta(os.path.join(states, n + ".meta")).get("twin")]
     rows, metas = [], {}
