@@ -77,7 +77,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("*** ") && t.contains(" detected ***") {
         return Some(MessageKind::FortifyFail);
     }
-    if HEAP.iter().any(|h| t.contains(h)) {
+    if HEAP.iter().any(|h| t.match_indices(h).any(|(i, _)| !quoted_at(t, i))) {
         return Some(MessageKind::HeapCorruption);
     }
     if t.starts_with("terminate called after throwing an instance of")
@@ -111,6 +111,13 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         return Some(MessageKind::FatalError);
     }
     None
+}
+
+/// Whether the text at byte `i` of `t` is inside a double-quoted string or opens a quotation
+/// (`grep for "free(): invalid pointer"`): a program's own output that names a message is not
+/// the message.
+fn quoted_at(t: &str, i: usize) -> bool {
+    t.as_bytes()[..i].iter().filter(|&&c| c == b'"').count() % 2 == 1 || t[..i].ends_with('\'')
 }
 
 /// The parts of an assertion message.
@@ -463,6 +470,14 @@ mod tests {
         assert_eq!(classify("t: t.c:5: main: Assertion `x == 1' failed."), Some(MessageKind::Assertion));
         assert_eq!(classify("GC error (probable corruption)"), Some(MessageKind::GcCorruption));
         assert_eq!(classify("hello world"), None);
+        // A program's own output quoting a message (a test log) is not the message.
+        assert_eq!(classify("test 9: grep for \"free(): invalid pointer\" ... none"), None);
+        assert_eq!(classify("expect 'malloc(): corrupted top size' in the log"), None);
+        assert_eq!(classify("grep \"free(): invalid pointer\" and \"malloc(): corrupted top size\""), None);
+        assert_eq!(
+            classify("*** Error in `./a.out': free(): invalid pointer: 0x0000000001a2b010 ***"),
+            Some(MessageKind::HeapCorruption)
+        );
         assert!(is_abort_message("  what():  vector::_M_range_check: __n (which is 10) >= this->size() (which is 3)"));
     }
 

@@ -378,6 +378,12 @@ fn finding(
         let jit = jit_frame.and_then(|a| cx.trace.mapping_for(a.pc?.0)).filter(|m| m.path.is_none());
         // Without the mappings: JIT code told by the runtime the process runs.
         let jit_guess = jit_frame.filter(|_| jit.is_none()).and_then(|_| cx.jit_runtime());
+        // The last real frame has no symbol (`?? ()`: a stripped library, one whose symbols
+        // gdb could not load, a stripped interpreter): the debugger had neither its symbol nor,
+        // most likely, its unwind information, so the caller it printed was a guess, and a
+        // guess that fails says nothing about the stack.
+        let unsymbolized =
+            above.filter(|a| a.function.is_none() && !a.signal_handler && jit.is_none() && jit_guess.is_none());
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =
@@ -420,6 +426,11 @@ fn finding(
                     m.start.0,
                     m.end.0
                 ),
+                None if unsymbolized.is_some() => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol{}: the debugger had no symbol and likely no unwind information for it)",
+                    unsymbolized.map(frame_label).unwrap_or_default(),
+                    unsymbolized.and_then(|a| a.module.as_deref()).map(|m| format!(" in {m}")).unwrap_or_default()
+                ),
                 None => format!(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
                 ),
@@ -433,7 +444,7 @@ fn finding(
         } else {
             format!("; frames {} are not real", range(first, last))
         });
-        if (jit.is_some() || jit_guess.is_some()) && fills.is_empty() {
+        if (jit.is_some() || jit_guess.is_some() || unsymbolized.is_some()) && fills.is_empty() {
             msg.push_str("; this alone is no evidence of a corrupt stack");
         }
         f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
@@ -441,6 +452,12 @@ fn finding(
             f = f.severity(Severity::Error).rank(65);
         } else if let Some(rt) = jit_guess {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(format!("{rt} runs in this process"), None);
+        } else if let Some(a) = unsymbolized {
+            f = f
+                .severity(Severity::Info)
+                .rank(20)
+                .heuristic()
+                .evidence(format!("#{} has no symbol (`?? ()`): its caller was guessed", a.index), Some(a.span));
         } else if let Some(m) = jit {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(
                 format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),

@@ -142,14 +142,14 @@ for p in "${all[@]}"; do
     fi
     if [[ $dbg == lldb ]]; then
         (cd "$out/work" && exec env SWEEP_OUT="$out/states" SWEEP_TAG="$p" SWEEP_N="$n" SWEEP_SEED="$seed" \
-            SWEEP_SECS="$secs" SWEEP_BREAKS="$breaks" HOME="$out/work" LANG=C SWEEP_PASS_SEGV="$([[ $p == *sig-* ]] && echo 1 || echo 0)" SWEEP_ARGS="$(printf '%s\x1f' "${args[@]}")" \
+            SWEEP_SECS="$secs" SWEEP_BREAKS="$breaks" HOME="$out/work" LANG=C SWEEP_PASS_SEGV="$([[ $p == *sig* ]] && echo 1 || echo 0)" SWEEP_ARGS="$(printf '%s\x1f' "${args[@]}")" \
             timeout $((secs + 60)) nice -n 19 lldb -b -o "command script import $here/lldb_sweep.py" \
             > "$out/$p.lldb.out" 2>&1 < /dev/null)
         continue
     fi
     (cd "$out/work" && exec env SWEEP_OUT="$out/states" SWEEP_TAG="$p" SWEEP_N="$n" SWEEP_SEED="$seed" SWEEP_CORE="$c" \
         SWEEP_SECS="$secs" SWEEP_BREAKS="$breaks" HOME="$out/work" LANG=C SWEEP_REMOTE="$remote" \
-        SWEEP_PASS_SEGV="$([[ $p == *sig-* ]] && echo 1 || echo 0)" \
+        SWEEP_PASS_SEGV="$([[ $p == *sig* ]] && echo 1 || echo 0)" \
         timeout $((secs + 60)) nice -n 19 "$dbg" -q -batch -nx -x "$sw/sweep.py" --args "${args[@]}" \
         > "$out/$p.gdb.out" 2>&1 < /dev/null)
 done
