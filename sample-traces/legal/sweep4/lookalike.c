@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 volatile long sink;
@@ -131,6 +132,46 @@ __attribute__((noinline)) static long ro_read(const long *p) {
                      ".globl la_datastore\nla_datastore:\n\tmov %0, counter(%%rip)" : "=r"(v) : "r"(p) : "memory");
     return v;
 }
+/* handled fault: a NULL load the SIGSEGV handler steps over (as a runtime's nil check does),
+   then, much later, a SIGUSR1 handler that raises SIGUSR2 (handled too). Stopped at that
+   SIGUSR2 in raise: the kernel's signal frame below is SIGUSR1's, while the thread's last trap
+   (the sigcontext's trap number and cr2) is still the old page fault at 0. */
+static void on_segv_skip(int sig, siginfo_t *si, void *ucv) {
+    (void)sig; (void)si;
+    ((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP] += 2;
+}
+static void on_usr2(int sig) { sink += sig; }
+static void on_usr1_raise(int sig, siginfo_t *si, void *uc) { (void)si; (void)uc; sink += sig; raise(SIGUSR2); }
+__attribute__((noinline)) static int nil_load(volatile int *p) {
+    int v;
+    __asm__ volatile("mov (%%rax), %%eax" : "=a"(v) : "a"(p) : "memory"); /* 8b 00: 2 bytes */
+    return v;
+}
+/* wild-pointer: a pointer to a page the program has unmapped, kept in a callee-saved register
+   (a stale cache entry nobody reads), while the code at pc uses other registers. */
+__attribute__((noinline)) static long keeps_stale(long *stale, long x) {
+    long r;
+    __asm__ volatile("push %%rbx\n\t.cfi_adjust_cfa_offset 8\n\t"
+                     "mov %1, %%rbx\n\t"
+                     ".globl la_stale\nla_stale:\n\t"
+                     "lea 0x1(%2), %0\n\t"
+                     "pop %%rbx\n\t.cfi_adjust_cfa_offset -8"
+                     : "=&r"(r) : "r"(stale), "r"(x) : "memory");
+    return r;
+}
+/* pinned-register: plain C functions named like Julia's, in a program without any Julia
+   runtime, with r13 holding a heap pointer (no pgcstack: there is no Julia here). */
+__attribute__((noinline)) long julia_kernel_3(long *v) {
+    long r;
+    __asm__ volatile("push %%r13\n\t.cfi_adjust_cfa_offset 8\n\t"
+                     "mov %1, %%r13\n\t"
+                     ".globl la_julia_named\nla_julia_named:\n\t"
+                     "mov 0x8(%%r13), %0\n\t"
+                     "pop %%r13\n\t.cfi_adjust_cfa_offset -8"
+                     : "=&r"(r) : "r"(v) : "memory");
+    return r;
+}
+__attribute__((noinline)) long jlcapi_kernel_4(long *v) { return julia_kernel_3(v) + 1; }
 /* Messages a program prints as ordinary output (a test log quoting them). */
 static void logs(void) {
     puts("test 7: expect message \"Assertion `n > 0' failed.\" from the checker ... ok");
@@ -143,7 +184,7 @@ static void logs(void) {
 
 int main(int argc, char **argv) {
     const char *m = argc > 1 ? argv[1] : "";
-    if (!strcmp(m, "free-null")) { free(NULL); void *p = realloc(NULL, 16); free(p); }
+    if (!strcmp(m, "free-null")) { void *volatile np = NULL; free(np); void *p = realloc(np, 16); free(p); }
     else if (!strcmp(m, "nop-null")) nop_null();
     else if (!strcmp(m, "lea-nanbox")) sink = lea_nanbox();
     else if (!strcmp(m, "consts")) sink = hash_consts("abc");
@@ -165,6 +206,24 @@ int main(int argc, char **argv) {
         long *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         p[0] = 42; mprotect(p, 4096, PROT_READ);
         sink = ro_read(p);
+    } else if (!strcmp(m, "raise-after-fault")) {
+        struct sigaction sa = {0};
+        sa.sa_sigaction = on_segv_skip; sa.sa_flags = SA_SIGINFO;
+        sigaction(SIGSEGV, &sa, NULL);
+        sa.sa_sigaction = on_usr1_raise;
+        sigaction(SIGUSR1, &sa, NULL);
+        signal(SIGUSR2, on_usr2);
+        sink += nil_load(NULL);
+        raise(SIGUSR1);
+    } else if (!strcmp(m, "stale")) {
+        long *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        munmap(p, 4096);
+        sink = keeps_stale(p, 41);
+    } else if (!strcmp(m, "julia-named")) {
+        long *v = calloc(4, sizeof *v);
+        v[1] = 5;
+        sink = jlcapi_kernel_4(v);
+        free(v);
     } else if (!strcmp(m, "logs")) { logs(); sink = inner_work(10); }
     else if (!strcmp(m, "vfork")) {
         pid_t pid = vfork();

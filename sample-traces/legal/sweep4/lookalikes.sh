@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Legal look-alikes (issue 11, fourth pass): for every rule a legal stop made to resemble its
-# trigger (lookalike.c, go-nilcheck.go, the JVM's own SIGSEGV, a clean valgrind run), stopped
+# trigger (raise-after-fault: a SIGUSR2 raised in a handler long after a handled NULL fault,
+# with gdb's core of that stop) (lookalike.c, go-nilcheck.go, the JVM's own SIGSEGV, a clean valgrind run), stopped
 # under gdb at a label of interest, most of them with a twin (SIGSEGV sent with tgkill to the
 # stopped thread, then `continue`, as at a crash). Each gdb command is echoed "(gdb) cmd".
 #
@@ -13,11 +14,12 @@
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 base=(free-null realloc-null nopw-null prefetch-null lea-nanbox consts noalign entry-align saves-null-inner
-      saves-null-after memfd-jit near-guard altstack-bss ro-load data-store logs vfork-child go-nil jvm-segv)
+      saves-null-after memfd-jit near-guard altstack-bss ro-load data-store stale julia-named logs raise-after-fault
+      vfork-child go-nil jvm-segv)
 all=()
 for n in "${base[@]}"; do
     all+=("$n")
-    case $n in go-nil | jvm-segv | vfork-child | realloc-null | saves-null-after) ;; *) all+=("$n+SEGV") ;; esac
+    case $n in go-nil | jvm-segv | vfork-child | realloc-null | saves-null-after | raise-after-fault) ;; *) all+=("$n+SEGV") ;; esac
 done
 all+=(valgrind-clean)
 if [[ ${1:-} == -l ]]; then printf '%s\n' "${all[@]}"; exit 0; fi
@@ -34,7 +36,7 @@ twin() {
 }
 
 record() {
-    local n=$1 name=$1 exe=$la args=() pre=() post=() cmds=() a=() segv=0
+    local n=$1 name=$1 exe=$la args=() pre=() post=() cmds=() a=() segv=0 core=0
     [[ $n == *+SEGV ]] && { segv=1; n=${n%+SEGV}; }
     cmds=(bt "info registers" 'x/6i $pc' 'p $_siginfo' "info proc mappings" 'x/32gx $sp' "info frame" "frame 1" "info registers" "frame 0")
     case $n in
@@ -54,7 +56,11 @@ record() {
     altstack-bss) args=(altstack-bss); pre=("handle SIGUSR1 nostop noprint pass" 'break *la_altstack') ;;
     ro-load) args=(ro-read); pre=('break *la_roload') ;;
     data-store) args=(ro-read); pre=('break *la_datastore') ;;
+    stale) args=(stale); pre=('break *la_stale') ;;
+    julia-named) args=(julia-named); pre=('break *la_julia_named') ;;
     logs) args=(logs); pre=('break inner_work') ;;
+    raise-after-fault) args=(raise-after-fault); core=1
+        pre=("handle SIGSEGV nostop noprint pass" "handle SIGUSR1 nostop noprint pass" "handle SIGUSR2 stop print nopass") ;;
     vfork-child) args=(vfork); pre=("set follow-fork-mode child" "set detach-on-fork on" 'break execv') ;;
     go-nil)
         command -v go >/dev/null 2>&1 || { echo "lookalikes.sh: no go, $name left out" >&2; return 0; }
@@ -78,12 +84,13 @@ record() {
         cmds=(continue "${cmds[@]}")
     fi
     for c in "set pagination off" "set width 0" "set confirm off" "set debuginfod enabled off" \
-        "set auto-load safe-path /nonexistent" "handle SIGSEGV stop print nopass"; do a+=(-ex "$c"); done
+        "set auto-load safe-path /nonexistent" "set breakpoint pending on"; do a+=(-ex "$c"); done
+    [[ $n == raise-after-fault ]] || a+=(-ex "handle SIGSEGV stop print nopass")
     for c in "${pre[@]}"; do a+=(-ex "$c"); done
     a+=(-ex 'echo (gdb) run\n' -ex run)
     for c in "${post[@]}"; do a+=(-ex "$c"); done
     for c in "${cmds[@]}"; do a+=(-ex "echo (gdb) $c\\n" -ex "$c"); done
-    [[ $segv == 1 ]] && a+=(-ex "generate-core-file $out/$name.core")
+    [[ $segv == 1 || $core == 1 ]] && a+=(-ex "generate-core-file $out/$name.core")
     a+=(-ex kill)
     (cd "$out" && exec env -i PATH=/usr/bin:/bin HOME="$out" LANG=C timeout 120 \
         gdb -q -batch -nx "${a[@]}" --args "$exe" "${args[@]}" > "$out/$name.gdb.txt" 2>&1 < /dev/null)

@@ -7,7 +7,8 @@
 # OpenMP (libgomp), numpy (a Python C extension), LuaJIT's generated code, Go with 200
 # goroutines blocked in read(2) (plain and -race), ld.so during dlopen/dlclose, SA_SIGINFO
 # handlers on an altstack (a handled NULL load and division by zero, nested signals, vfork),
-# and states captured with lldb instead of gdb.
+# work.c under AddressSanitizer and UBSan (clean runs), and states captured with lldb instead
+# of gdb.
 #
 #   sweep4.sh OUTDIR [-n STATES] [-s SEED] [-c CORE_PROB] [-t SECS] [program ...]
 #
@@ -36,7 +37,7 @@ VEC_BREAKS='text_round,dot,__memmove_avx512_unaligned_erms,__memmove_evex_unalig
 OMP_BREAKS='GOMP_parallel,GOMP_barrier,GOMP_critical_start,GOMP_critical_end,GOMP_single_start,GOMP_task,GOMP_taskwait,GOMP_loop_dynamic_next,GOMP_parallel_end,gomp_team_start,gomp_thread_start,gomp_team_barrier_wait_end,work,fib,main._omp_fn.0,main._omp_fn.1,fib._omp_fn.0,sin,cos'
 DL_BREAKS='dlopen,dlclose,dlsym,dladdr,_dl_map_object,_dl_map_object_from_fd,_dl_relocate_object,_dl_lookup_symbol_x,do_lookup_x,_dl_init,call_init,dl_open_worker,_dl_catch_exception,_dl_close_worker,_dl_new_object,_dl_protect_relro,_dl_allocate_tls_init,_dl_map_segments,__mmap,__munmap,__mprotect,dl4_init,dl4_fini,dl4_entry'
 SIG_BREAKS='on_usr1,on_usr2,on_segv,on_fpe,skip_insn,handler_work,nil_check,divide,pinger,vfork,execve,waitpid,__restore_rt,pthread_kill,raise,sigaltstack'
-GO_BREAKS='runtime.entersyscall,runtime.exitsyscall,runtime.entersyscallblock,runtime.handoffp,runtime.retake,syscall.Syscall,syscall.RawSyscall,syscall.read,main.reader,main.main.func1,runtime.mallocgc,runtime.schedule,runtime.park_m,runtime.futex,runtime.chansend,runtime.chanrecv,runtime.cgocall,runtime.asmcgocall,runtime.sysmon,runtime.gcBgMarkWorker,runtime.racecall,runtime.racefuncenter,__tsan_read,__tsan_write,__tsan_func_entry,__tsan_go_start,__tsan_acquire,__tsan_release'
+GO_BREAKS='c_mix,_cgo_topofstack,runtime.entersyscall,runtime.exitsyscall,runtime.entersyscallblock,runtime.handoffp,runtime.retake,syscall.Syscall,syscall.RawSyscall,syscall.read,main.reader,main.main.func1,runtime.mallocgc,runtime.schedule,runtime.park_m,runtime.futex,runtime.chansend,runtime.chanrecv,runtime.cgocall,runtime.asmcgocall,runtime.sysmon,runtime.gcBgMarkWorker,runtime.racecall,runtime.racefuncenter,__tsan_read,__tsan_write,__tsan_func_entry,__tsan_go_start,__tsan_acquire,__tsan_release'
 TOKIO_BREAKS='tokio_work::relay,tokio_work::main,epoll_wait,syscall,__rust_alloc,__rust_dealloc,malloc,free,pthread_cond_wait,tokio::runtime::scheduler::multi_thread::worker::Context::park,tokio::runtime::scheduler::multi_thread::worker::Context::run_task,tokio::runtime::task::raw::poll,tokio::runtime::blocking::pool::Inner::run,tokio::runtime::time::Driver::park_internal,tokio::runtime::io::driver::Driver::turn'
 LIBC_BREAKS='malloc,free,realloc,memcpy,memmove,strlen,read,write,mmap64,__libc_malloc,_int_malloc,_int_free'
 A64_WORK='insert,depth_sum,drop,cmp_long,mix,fib,sum_va,apply_ops,op_add,op_xor,report,text_work,malloc,free,qsort,snprintf,memcpy,strlen'
@@ -66,6 +67,8 @@ build() {
         gcc -g -O2 -fPIC -shared -o "$bin/libdl4.so" "$here/libdl4.c" -lm || return 1
         gcc -g -O2 -o "$bin/$p" "$here/dl.c" -ldl ;;
     sig-gcc-O2) gcc -g -O2 -pthread -o "$bin/$p" "$here/sig.c" ;;
+    asan-work) have clang && clang -g -O1 -fsanitize=address -fno-omit-frame-pointer -o "$bin/$p" "$sw/work.c" -lm ;;
+    ubsan-work) have clang && clang -g -O2 -fsanitize=undefined -o "$bin/$p" "$sw/work.c" -lm ;;
     sig-clang-O0) have clang && clang -g -O0 -pthread -o "$bin/$p" "$here/sig.c" ;;
     go-block | go-block-race)
         have go || return 1
@@ -104,6 +107,8 @@ spec() {
     omp-*) echo "gdb|$OMP_BREAKS|$bin/$1" ;;
     dl-*) echo "gdb|$DL_BREAKS|$bin/$1 1000000000 $bin/libdl4.so" ;;
     sig-*) echo "gdb|$SIG_BREAKS|$bin/$1" ;;
+    asan-work) echo "gdb|$W_BREAKS,__asan_memcpy,__asan::Allocator::Allocate,__asan::Allocator::Deallocate,__sanitizer::internal_memset,__interceptor_malloc,__interceptor_free,__interceptor_qsort|$bin/$1" ;;
+    ubsan-work) echo "gdb|$W_BREAKS,__ubsan_handle_type_mismatch_v1,__ubsan_handle_add_overflow|$bin/$1" ;;
     go-block*) echo "gdb|$GO_BREAKS|$bin/$1" ;;
     tokio-work) echo "gdb|$TOKIO_BREAKS|$bin/$1" ;;
     numpy) /usr/bin/python3 -c 'import numpy' 2>/dev/null || return 1
@@ -122,6 +127,7 @@ spec() {
 
 all=(a64-work-O2 a64-work-O0-dyn a64-sys i386-work i386-sys tokio-work tmpl-gcc-O3-lto tmpl-clang-O3-lto
      vec-clang-avx512 vec-gcc-avx2 omp-gcc-O2 numpy luajit go-block go-block-race dl-gcc-O2 sig-gcc-O2 sig-clang-O0
+     asan-work ubsan-work
      lldb-work-O2 lldb-sys lldb-vec lldb-sig lldb-omp lldb-tmpl)
 if [[ $list == 1 ]]; then printf '%s\n' "${all[@]}"; exit 0; fi
 [[ $# -gt 0 ]] && all=("$@")
@@ -135,7 +141,8 @@ for p in "${all[@]}"; do
     have "$dbg" || { echo "sweep4.sh: $p left out (no $dbg)" >&2; continue; }
     echo "sweep4.sh: $p: $n states" >&2
     c=$core remote=""
-    [[ $p == go-* ]] && c=0 # Go reserves a large arena: a core of 1 GiB
+    # Go reserves a large arena (a core of 1 GiB), ASan a shadow of terabytes: no cores
+    [[ $p == go-* || $p == asan-* ]] && c=0
     if [[ $p == a64-* ]]; then
         have qemu-aarch64 || { echo "sweep4.sh: $p left out (no qemu-aarch64)" >&2; continue; }
         remote="qemu-aarch64 -L $a64root -g PORT ${args[*]}" c=0
