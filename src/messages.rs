@@ -117,7 +117,27 @@ pub fn classify(t: &str) -> Option<MessageKind> {
 /// (`grep for "free(): invalid pointer"`): a program's own output that names a message is not
 /// the message.
 fn quoted_at(t: &str, i: usize) -> bool {
-    t.as_bytes()[..i].iter().filter(|&&c| c == b'"').count() % 2 == 1 || t[..i].ends_with('\'')
+    let b = &t.as_bytes()[..i];
+    if b.iter().filter(|&&c| c == b'"').count() % 2 == 1 {
+        return true;
+    }
+    // Single quotes: one that opens (at the start, after a space or `(`) and is not closed
+    // before `i` (a `'` before a space, the end or punctuation); glibc's `prog': ` and an
+    // apostrophe (`can't`) open nothing.
+    let mut open = 0usize;
+    for (k, &c) in b.iter().enumerate() {
+        if c != b'\'' {
+            continue;
+        }
+        let before = k.checked_sub(1).map(|p| b[p]);
+        let after = t.as_bytes().get(k + 1).copied();
+        if before.is_none_or(|p| p == b' ' || p == b'(') {
+            open += 1;
+        } else if open > 0 && after.is_none_or(|a| a == b' ' || a.is_ascii_punctuation()) {
+            open -= 1;
+        }
+    }
+    open > 0
 }
 
 /// The parts of an assertion message.

@@ -54,7 +54,10 @@ calls at a thread's entry; those findings are heuristic, and in threads other th
 one they are not reported. When a frame at or below the last real one is JIT code (no symbol,
 in anonymous executable memory; without the memory map, outside every library in a process
 running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwinder could only
-guess past it. "Cannot access memory" also happens in core files that lack the
+guess past it. So it is when the last real frame has no symbol at all (`?? ()`: a stripped
+library or interpreter, libraries whose symbols gdb could not load under qemu-user): the
+debugger had no unwind information for it either, unless fill patterns say the stack was
+smashed. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext, the
@@ -343,6 +346,29 @@ fn stop_reason(r: BacktraceStop, th: &Thread, arch: Arch, alloc: Allocator) -> O
     }
 }
 
+/// `pc` may be code: not a fill, not a small integer, zero page, non-canonical or kernel
+/// address, inside a mapping when the mappings are known, and that mapping executable.
+fn plausible_code(cx: &RuleContext<'_>, pc: u64) -> bool {
+    if fill_of(pc, cx.trace.arch, allocator(cx.trace)).is_some_and(|f| f.fit == Fit::Exact) {
+        return false;
+    }
+    let c = cx.classifier.classify(pc);
+    if matches!(
+        c.kind,
+        RegionKind::ZeroPage
+            | RegionKind::SmallInteger
+            | RegionKind::NonCanonical
+            | RegionKind::Unmapped
+            | RegionKind::Kernel
+    ) {
+        return false;
+    }
+    match cx.trace.mapping_for(pc) {
+        Some(m) => m.executable() != Some(false),
+        None => !cx.classifier.has_mappings(),
+    }
+}
+
 fn frame_label(f: &Frame) -> String {
     format!("#{} {}", f.index, f.function_name())
 }
@@ -382,8 +408,15 @@ fn finding(
         // gdb could not load, a stripped interpreter): the debugger had neither its symbol nor,
         // most likely, its unwind information, so the caller it printed was a guess, and a
         // guess that fails says nothing about the stack.
-        let unsymbolized =
-            above.filter(|a| a.function.is_none() && !a.signal_handler && jit.is_none() && jit_guess.is_none());
+        // Only when that frame's own pc is plausible code: a pc in the zero page, outside every
+        // mapping or in data (a jump through a smashed pointer) is damage, not missing symbols.
+        let unsymbolized = above.filter(|a| {
+            a.function.is_none()
+                && !a.signal_handler
+                && jit.is_none()
+                && jit_guess.is_none()
+                && a.pc.is_some_and(|pc| plausible_code(cx, pc.0))
+        });
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =

@@ -237,29 +237,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 ": frame #0 is generated code (no symbol, anonymous executable memory) in a process running {rt}, which handles SIGSEGV in its generated code itself; under a debugger this stop comes before that handler, so it is not by itself a crash"
             ));
         }
-        // In Go code (not the runtime's own), a nil dereference is Go's nil check: the runtime's
-        // SIGSEGV handler turns it into a run-time panic, which the program may recover. Under a
-        // debugger the stop comes before that handler; the process ends only when the runtime
-        // then reports the panic (`panic: runtime error: invalid memory address or nil pointer
-        // dereference`), which this dump does not show.
-        let go_nil = managed.is_none() && go_nil_check(cx, stop);
-        if go_nil {
-            msg.push_str(
-                ": frame #0 is Go code, where the runtime turns a nil dereference into a run-time panic that the program may recover; under a debugger this stop comes before the runtime's handler, and no panic report follows it in this dump, so it is not by itself a crash",
-            );
-        }
         let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(50);
         if matches!(&via, Some((_, v, _, _)) if *v != 0) {
             // The base was a small integer, not NULL: a symptom of a bad value whose origin
             // other rules (pinned-register, poison-value) usually explain.
             f = f.severity(Severity::Warning).rank(40);
-        }
-        if go_nil {
-            f = f
-                .severity(Severity::Info)
-                .rank(20)
-                .heuristic()
-                .step("continue (an unrecovered panic prints `panic: runtime error: invalid memory address or nil pointer dereference`)");
         }
         if managed.is_some() {
             f = f
@@ -337,21 +319,6 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f = f.step("frame 0").step("list");
         out.push(f);
     }
-}
-
-/// Frame #0 is Go code outside the runtime's own packages, and nothing in the dump says the
-/// runtime reported an unrecovered panic (Go's `panic: …` line).
-fn go_nil_check(cx: &RuleContext<'_>, stop: &Stop) -> bool {
-    let Some(f0) = stop.crashed_thread().and_then(|t| t.frames.first()) else { return false };
-    let name = f0.function_name();
-    if crate::runtime::runtime(f0) != crate::runtime::Runtime::Go
-        || name.starts_with("runtime.")
-        || name.starts_with("runtime/")
-        || name.starts_with("internal/")
-    {
-        return false;
-    }
-    !cx.trace.stops.iter().any(|s| s.messages.iter().any(|m| m.detail == Some(MessageDetail::GoPanic)))
 }
 
 /// The managed runtime whose SIGSEGV handler owns faults in its generated code, when frame #0

@@ -11,6 +11,9 @@
 #   lookalikes.sh -l                    lists the names
 #
 # Needs gcc and gdb (with Python); go-nil needs go, jvm-segv java, valgrind-clean valgrind.
+# go-nil (a nil dereference in Go code that the program recovers) is the one whose finding is
+# true: a nil pointer was dereferenced, and the debugger stops before Go's handler exactly as
+# on a crash; tests/legal_states4.rs holds it to null-dereference.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 base=(free-null realloc-null nopw-null prefetch-null lea-nanbox consts noalign entry-align saves-null-inner
