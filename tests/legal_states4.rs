@@ -223,11 +223,11 @@ fn a_sample_of_the_fourth_sweep_stays_quiet() {
 }
 
 /// AArch64 under qemu-user's gdbstub (gdb-multiarch, interrupts and twins sent to qemu's
-/// threads), and lldb's own transcripts (the lldb sampler) of the signal program.
+/// threads), and lldb's own transcripts (the lldb sampler) of vec.c and work.c.
 #[test]
 fn aarch64_under_qemu_and_lldb_states_stay_quiet() {
     if !common::require_tools(&["gdb-multiarch", "qemu-aarch64", "aarch64-linux-gnu-gcc", "lldb", "gcc", "python3"]) {
         return;
     }
-    sweep("qemu-lldb", &["a64-work-O0-dyn", "a64-sys", "lldb-sig", "lldb-work-O2"], 8);
+    sweep("qemu-lldb", &["a64-work-O0-dyn", "a64-sys", "lldb-vec", "lldb-work-O2"], 8);
 }
