@@ -83,6 +83,12 @@ fn siginfo_words(trace: &Trace, th: &Thread, tramp: usize) -> Option<(i32, i32, 
     if FAULT_SIGNALS.iter().any(|f| f.2 == signo) && ((1..=9).contains(&code) || code == 128) {
         return Some((signo, code, addr));
     }
+    // The siginfo of another signal (SIGUSR2 from `raise`, SI_TKILL; a SIGCHLD): this frame
+    // was pushed for it, not for a trap, and the sigcontext's trap number and cr2 are the
+    // thread's last trap's, however long ago (a fault a handler recovered from).
+    if (1..=64).contains(&signo) && !FAULT_SIGNALS.iter().any(|f| f.2 == signo) && (-7..=9).contains(&code) {
+        return None;
+    }
     let sc = uc + 40;
     let err = trace.read_u64(sc + 152)?;
     let trapno = trace.read_u64(sc + 160)?;

@@ -77,7 +77,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.starts_with("*** ") && t.contains(" detected ***") {
         return Some(MessageKind::FortifyFail);
     }
-    if HEAP.iter().any(|h| t.contains(h)) {
+    if HEAP.iter().any(|h| t.match_indices(h).any(|(i, _)| !quoted_at(t, i))) {
         return Some(MessageKind::HeapCorruption);
     }
     if t.starts_with("terminate called after throwing an instance of")
@@ -112,6 +112,33 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         return Some(MessageKind::FatalError);
     }
     None
+}
+
+/// Whether the text at byte `i` of `t` is inside a double-quoted string or opens a quotation
+/// (`grep for "free(): invalid pointer"`): a program's own output that names a message is not
+/// the message.
+fn quoted_at(t: &str, i: usize) -> bool {
+    let b = &t.as_bytes()[..i];
+    if b.iter().filter(|&&c| c == b'"').count() % 2 == 1 {
+        return true;
+    }
+    // Single quotes: one that opens (at the start, after a space or `(`) and is not closed
+    // before `i` (a `'` before a space, the end or punctuation); glibc's `prog': ` and an
+    // apostrophe (`can't`) open nothing.
+    let mut open = 0usize;
+    for (k, &c) in b.iter().enumerate() {
+        if c != b'\'' {
+            continue;
+        }
+        let before = k.checked_sub(1).map(|p| b[p]);
+        let after = t.as_bytes().get(k + 1).copied();
+        if before.is_none_or(|p| p == b' ' || p == b'(') {
+            open += 1;
+        } else if open > 0 && after.is_none_or(|a| a == b' ' || a.is_ascii_punctuation()) {
+            open -= 1;
+        }
+    }
+    open > 0
 }
 
 /// The parts of an assertion message.
@@ -474,6 +501,14 @@ mod tests {
             Some(MessageDetail::JuliaNoHandler)
         );
         assert_eq!(classify("hello world"), None);
+        // A program's own output quoting a message (a test log) is not the message.
+        assert_eq!(classify("test 9: grep for \"free(): invalid pointer\" ... none"), None);
+        assert_eq!(classify("expect 'malloc(): corrupted top size' in the log"), None);
+        assert_eq!(classify("grep \"free(): invalid pointer\" and \"malloc(): corrupted top size\""), None);
+        assert_eq!(
+            classify("*** Error in `./a.out': free(): invalid pointer: 0x0000000001a2b010 ***"),
+            Some(MessageKind::HeapCorruption)
+        );
         assert!(is_abort_message("  what():  vector::_M_range_check: __n (which is 10) >= this->size() (which is 3)"));
     }
 

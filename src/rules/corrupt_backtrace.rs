@@ -54,7 +54,10 @@ calls at a thread's entry; those findings are heuristic, and in threads other th
 one they are not reported. When a frame at or below the last real one is JIT code (no symbol,
 in anonymous executable memory; without the memory map, outside every library in a process
 running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwinder could only
-guess past it. "Cannot access memory" also happens in core files that lack the
+guess past it. So it is when the last real frame has no symbol at all (`?? ()`: a stripped
+library or interpreter, libraries whose symbols gdb could not load under qemu-user): the
+debugger had no unwind information for it either, unless fill patterns say the stack was
+smashed. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext, the
@@ -259,10 +262,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // gdb's "corrupt stack?" right after the function a stack starts in is the unwinder
             // failing past the bottom of that stack, not damage (a fill pattern still is).
             let past_bottom = th.frames.last().is_some_and(is_stack_bottom);
+            // So is it after a frame whose caller the unwinder could only guess (code without
+            // a symbol, a function that switches stacks).
+            let guessed = th.frames.last().is_some_and(|f| guessed_caller(cx, th, f));
             let stopped = th
                 .backtrace_stop
                 .and_then(|r| stop_reason(r, th, arch, alloc))
-                .filter(|s| !past_bottom || matches!(s, Stopped::Memory { near: Some(_), .. }));
+                .filter(|s| !(past_bottom || guessed) || matches!(s, Stopped::Memory { near: Some(_), .. }));
             if bad.is_empty() && stopped.is_none() {
                 if is_crashed && let Some(f) = canary_frame_last(si, stop, th) {
                     out.push(f);
@@ -343,6 +349,68 @@ fn stop_reason(r: BacktraceStop, th: &Thread, arch: Arch, alloc: Allocator) -> O
     }
 }
 
+/// The unwinder could only guess `f`'s caller: `f` has no symbol (`?? ()`) while its pc is
+/// plausible code (a stripped library or interpreter, a library whose symbols the debugger
+/// could not load), or `f` switches stacks (`swapcontext`, `longjmp`: past their switch the
+/// return address read is the other context's).
+fn guessed_caller(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> bool {
+    if f.signal_handler {
+        return false;
+    }
+    if let Some(n) = f.function.as_deref() {
+        let n = n.trim_start_matches("__GI_").trim_start_matches("__libc_").trim_start_matches('_');
+        return matches!(
+            n,
+            "swapcontext" | "setcontext" | "longjmp" | "siglongjmp" | "longjmp_chk" | "_longjmp_chk" | "start_context"
+        );
+    }
+    let Some(pc) = f.pc.map(|a| a.0).filter(|&pc| plausible_code(cx, pc)) else { return false };
+    // A symbol-less function of a file the debugger read has unwind information (`.eh_frame`
+    // survives stripping): garbage above it is damage, unless the debugger did not read that
+    // file (its symbols not loaded), nothing tells which file it is in (no mappings, no
+    // module), or the backtrace comes back to real frames (a function at a source line) past
+    // the garbage: the one-off misstep of an unwinder without CFI for that pc.
+    let unread = cx
+        .trace
+        .libraries
+        .iter()
+        .any(|l| !l.syms_read && l.from.is_some_and(|a| a.0 <= pc) && l.to.is_some_and(|a| pc < a.0));
+    let unknown_file = f.module.is_none() && !cx.classifier.has_mappings();
+    let recovers = th
+        .frames
+        .iter()
+        .skip_while(|g| g.index <= f.index)
+        .any(|g| g.function.is_some() && g.file.is_some() && g.line.is_some() && !g.inlined);
+    unread || unknown_file || recovers
+}
+
+/// `pc` may be code: not a fill, not a small integer, zero page, non-canonical or kernel
+/// address, inside a mapping when the mappings are known, and that mapping executable.
+fn plausible_code(cx: &RuleContext<'_>, pc: u64) -> bool {
+    if fill_of(pc, cx.trace.arch, allocator(cx.trace)).is_some_and(|f| f.fit == Fit::Exact) {
+        return false;
+    }
+    let c = cx.classifier.classify(pc);
+    // With the mappings, code is what an executable mapping holds; without them the region is
+    // a guess from the address (qemu-user's guest libraries sit right by its stack), so only
+    // what cannot be code at all is ruled out (a pc in a real stack is bad-pc's).
+    let code = if cx.classifier.has_mappings() {
+        matches!(c.kind, RegionKind::Code | RegionKind::Jit | RegionKind::Anonymous | RegionKind::Unknown)
+    } else {
+        !matches!(
+            c.kind,
+            RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::NonCanonical | RegionKind::Kernel
+        )
+    };
+    if !code {
+        return false;
+    }
+    match cx.trace.mapping_for(pc) {
+        Some(m) => m.executable() != Some(false),
+        None => !cx.classifier.has_mappings(),
+    }
+}
+
 fn frame_label(f: &Frame) -> String {
     format!("#{} {}", f.index, f.function_name())
 }
@@ -378,6 +446,13 @@ fn finding(
         let jit = jit_frame.and_then(|a| cx.trace.mapping_for(a.pc?.0)).filter(|m| m.path.is_none());
         // Without the mappings: JIT code told by the runtime the process runs.
         let jit_guess = jit_frame.filter(|_| jit.is_none()).and_then(|_| cx.jit_runtime());
+        // The last real frame has no symbol (`?? ()`: a stripped library, one whose symbols
+        // gdb could not load, a stripped interpreter): the debugger had neither its symbol nor,
+        // most likely, its unwind information, so the caller it printed was a guess, and a
+        // guess that fails says nothing about the stack.
+        // Only when that frame's own pc is plausible code: a pc in the zero page, outside every
+        // mapping or in data (a jump through a smashed pointer) is damage, not missing symbols.
+        let unsymbolized = above.filter(|a| jit.is_none() && jit_guess.is_none() && guessed_caller(cx, th, a));
         let mut msg;
         if let Some(&&(fp, pc, Bad::Fill(ref name))) = fills.first() {
             let same: Vec<u32> =
@@ -420,6 +495,20 @@ fn finding(
                     m.start.0,
                     m.end.0
                 ),
+                None if unsymbolized.is_some() => format!(
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} ({})",
+                    unsymbolized.map(frame_label).unwrap_or_default(),
+                    match unsymbolized {
+                        Some(a) if a.function.is_some() =>
+                            "it switches stacks: past the switch the return address read is the other context's"
+                                .to_string(),
+                        Some(a) => format!(
+                            "code without a symbol{}: the debugger had no symbol and likely no unwind information for it",
+                            a.module.as_deref().map(|m| format!(" in {m}")).unwrap_or_default()
+                        ),
+                        None => String::new(),
+                    }
+                ),
                 None => format!(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder followed a corrupt return address{where_}"
                 ),
@@ -433,7 +522,7 @@ fn finding(
         } else {
             format!("; frames {} are not real", range(first, last))
         });
-        if (jit.is_some() || jit_guess.is_some()) && fills.is_empty() {
+        if (jit.is_some() || jit_guess.is_some() || unsymbolized.is_some()) && fills.is_empty() {
             msg.push_str("; this alone is no evidence of a corrupt stack");
         }
         f = Finding::new(&RULE, msg).at(si, Some(th), above.map(|a| a.index));
@@ -441,6 +530,12 @@ fn finding(
             f = f.severity(Severity::Error).rank(65);
         } else if let Some(rt) = jit_guess {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(format!("{rt} runs in this process"), None);
+        } else if let Some(a) = unsymbolized {
+            f = f
+                .severity(Severity::Info)
+                .rank(20)
+                .heuristic()
+                .evidence(format!("#{} has no symbol (`?? ()`): its caller was guessed", a.index), Some(a.span));
         } else if let Some(m) = jit {
             f = f.severity(Severity::Info).rank(20).heuristic().evidence(
                 format!("mapping {:#x}-{:#x} {} (anonymous)", m.start.0, m.end.0, m.perms.as_deref().unwrap_or("")),

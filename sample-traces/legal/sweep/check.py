@@ -35,7 +35,7 @@ def findings_of(doc):
     return out
 
 
-def run(tc, args):
+def run_tc(tc, args):
     try:
         p = subprocess.run([tc, "--format", "json"] + args, capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
@@ -64,12 +64,19 @@ def check(tc, states, name, use_exe):
     m = meta(base + ".meta")
     exe = m.get("exe", "")
     res = []
-    for r in run(tc, [base + ".gdb.txt"]):
+    reads = [0]
+
+    def run(tc, args):
+        reads[0] += 1
+        return run_tc(tc, args)
+
+    text_file = base + (".lldb.txt" if os.path.isfile(base + ".lldb.txt") else ".gdb.txt")
+    for r in run(tc, [text_file]):
         res.append((name, "transcript") + r)
     if m.get("twin"):
         # The twin as many users paste it, without `p $_siginfo`: nothing tells that the
         # signal was sent, the stop line reads like a crash's.
-        text = open(base + ".gdb.txt", encoding="utf-8", errors="replace").read().split("\n")
+        text = open(text_file, encoding="utf-8", errors="replace").read().split("\n")
         cut, skip = [], False
         for line in text:
             if line == "(gdb) p $_siginfo":
@@ -85,13 +92,13 @@ def check(tc, states, name, use_exe):
         for r in run(tc, [base + ".nosiginfo.txt"]):
             res.append((name, "nosiginfo") + r)
     if use_exe and exe and os.path.isfile(exe):
-        for r in run(tc, [base + ".gdb.txt", "--exe", exe]):
+        for r in run(tc, [text_file, "--exe", exe]):
             res.append((name, "transcript+exe") + r)
     if os.path.isfile(base + ".core"):
         args = [base + ".core"] + (["--exe", exe] if exe and os.path.isfile(exe) else [])
         for r in run(tc, args):
             res.append((name, "core") + r)
-    return name, m, res
+    return name, m, res, reads[0]
 
 
 def cause(msg):
@@ -112,21 +119,25 @@ def main():
         a.remove("--no-exe"); use_exe = False
     tc, out = a[0], a[1]
     states = os.path.join(out, "states")
-    names = sorted(f[:-8] for f in os.listdir(states) if f.endswith(".gdb.txt"))
+    names = sorted(f[:-8] if f.endswith(".gdb.txt") else f[:-9] for f in os.listdir(states)
+                   if f.endswith(".gdb.txt") or f.endswith(".lldb.txt"))
     if "--twins" in sys.argv:
         names = [n for n in names if meta(os.path.join(states, n + ".meta")).get("twin")]
-    rows, metas = [], {}
+    rows, metas, readings = [], {}, 0
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        for name, m, res in ex.map(lambda n: check(tc, states, n, use_exe), names):
+        for name, m, res, k in ex.map(lambda n: check(tc, states, n, use_exe), names):
             metas[name] = m
             rows += res
+            readings += k
     with open(os.path.join(out, "findings-%s.tsv" % os.path.basename(tc)), "w") as f:
         for r in rows:
             f.write("\t".join(x.replace("\t", " ").replace("\n", " ") for x in r) + "\n")
     twins = sum(1 for m in metas.values() if m.get("twin"))
     cores = sum(1 for n in names if os.path.isfile(os.path.join(states, n + ".core")))
     progs = sorted({n.rsplit("-", 1)[0] for n in names})
-    print("%d states (%d twins, %d cores) of %d programs" % (len(names), twins, cores, len(progs)))
+    print("%d states (%d twins, %d cores) of %d programs, %d readings" % (len(names), twins, cores, len(progs), readings))
+    alarms = [r for r in rows if r[3] in ("warning", "error")]
+    print("warnings and errors: %d on %d readings" % (len(alarms), len({(r[0], r[1]) for r in alarms})))
     by_rule = collections.Counter((r[2], r[3]) for r in rows)
     states_by_rule = collections.defaultdict(set)
     for r in rows:

@@ -16,6 +16,11 @@
 # x/32gx $sp, info proc mappings, info sharedlibrary, info threads, frame 1), every command
 # echoed as "(gdb) cmd", and DIR/<tag>-NNN.meta ("exe=… kind=… twin=…"); with probability
 # SWEEP_CORE it also writes gdb's generate-core-file as DIR/<tag>-NNN.core.
+#
+# SWEEP_REMOTE='qemu-aarch64 -g PORT PROGRAM ARGS...' (fourth pass): the program runs under
+# qemu-user's gdbstub instead (gdb-multiarch, `target remote`), started again whenever it
+# exits; interrupts and twins are sent to the qemu process's threads, which pass them on to the
+# guest as its own signals.
 import ctypes
 import os
 import random
@@ -34,6 +39,8 @@ P_TWIN = float(os.environ.get("SWEEP_TWIN", "0.35"))
 P_CORE = float(os.environ.get("SWEEP_CORE", "0"))
 DELAY = float(os.environ.get("SWEEP_DELAY", "0.6"))
 PASS_SEGV = os.environ.get("SWEEP_PASS_SEGV") == "1"
+REMOTE = os.environ.get("SWEEP_REMOTE", "").split()
+qemu = None
 rng = random.Random(int(os.environ.get("SWEEP_SEED", "1")))
 libc = ctypes.CDLL(None, use_errno=True)
 SYSCALLS = ["write", "read", "mmap", "munmap", "futex", "clone3", "clone", "brk", "openat", "close",
@@ -45,6 +52,8 @@ for c in ["set pagination off", "set width 0", "set height 0", "set confirm off"
           # A program that handles its own SIGSEGV (faults.c, the JVM) gets it passed on.
           "handle SIGSEGV nostop noprint pass" if PASS_SEGV else "handle SIGSEGV stop print nopass",
           "handle SIGBUS stop print nopass",
+          # ... and its SIGFPE (sig.c of the fourth pass handles a division by zero).
+          "handle SIGFPE nostop noprint pass" if PASS_SEGV else "handle SIGFPE stop print nopass",
           "handle SIGINT stop print nopass",
           "handle SIGURG nostop noprint pass", "handle SIGUSR1 nostop noprint pass",
           "handle SIGALRM nostop noprint pass", "handle SIGPIPE nostop noprint pass",
@@ -91,8 +100,28 @@ def alive():
     return inf is not None and inf.pid != 0 and gdb.selected_thread() is not None
 
 
+def target_pid():
+    """The process a signal from outside goes to: the inferior, or qemu running it."""
+    if qemu is not None:
+        return qemu.pid
+    return gdb.selected_inferior().pid
+
+
 def start():
-    out = run("run")
+    global qemu
+    if not REMOTE:
+        return run("run")
+    if qemu is not None:
+        qemu.kill()
+        qemu.wait()
+    port = 20000 + rng.randrange(20000)
+    qemu = subprocess.Popen([a.replace("PORT", str(port)) for a in REMOTE], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(50):
+        time.sleep(0.1)
+        out = run("target remote :%d" % port)
+        if alive():
+            return out
     return out
 
 
@@ -114,12 +143,12 @@ def set_bps(on):
 def resume(cmd, interrupt_after=None):
     killer = None
     if interrupt_after is not None and alive():
-        pid = gdb.selected_inferior().pid
+        pid = target_pid()
         killer = subprocess.Popen(["sh", "-c", "sleep %.3f; kill -INT %d" % (interrupt_after, pid)])
     else:
         # A safety net: a program that waits forever is interrupted after a while anyway.
         if alive():
-            pid = gdb.selected_inferior().pid
+            pid = target_pid()
             killer = subprocess.Popen(["sh", "-c", "sleep 4; kill -INT %d" % pid])
     out = logged(cmd)
     if killer is not None:
@@ -183,7 +212,7 @@ def twin():
     t = gdb.selected_thread().ptid
     set_bps(False)
     run("set scheduler-locking on")
-    libc.syscall(234, t[0], t[1], sig)
+    libc.syscall(234, target_pid() if qemu is not None else t[0], t[1], sig)
     out = logged("continue")
     run("set scheduler-locking replay")
     return out, ("SEGV" if sig == 11 else "BUS")
@@ -246,3 +275,6 @@ while count < N and time.time() - t0 < SECS:
         if alive() and stopped_by_signal(out2):
             write_state(capture("(gdb) continue\n%s" % out2), kind, sig)
 run("kill")
+if qemu is not None:
+    qemu.kill()
+    qemu.wait()
