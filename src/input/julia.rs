@@ -424,7 +424,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    if b.formats_has(Format::Julia) && super::handlers::shell_job_signal(t).is_some() {
+    if b.formats_has(Format::Julia)
+        && (super::handlers::shell_job_signal(t).is_some() || super::handlers::is_shell_verdict(t))
+    {
         b.add_message(t, n);
         return true;
     }
@@ -607,7 +609,16 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
     let frame = Frame {
         index: idx,
         pc: f.ip.or(pc).map(Address),
-        function: f.function.map(|s| b.intern(s)),
+        // Julia prints C++ frames of LLVM and of its own codegen Itanium-mangled
+        // (`_ZN4llvm11Instruction15eraseFromParentEv`).
+        function: f.function.map(|s| {
+            if s.starts_with("_Z") {
+                let d = crate::symbolize::demangle::demangle(s);
+                b.intern(crate::symbolize::demangle::strip_params(&d))
+            } else {
+                b.intern(s)
+            }
+        }),
         file: if is_object { None } else { f.path.map(|s| b.intern(s)) },
         line: f.line,
         module: if is_object { f.path.map(|s| b.intern(s)) } else { None },

@@ -64,7 +64,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     // WinDbg: the debugger's banner, a dump's stored exception, a live exception, a command.
     if t.starts_with("Microsoft (R) Windows Debugger Version ") {
-        b.handlers.mode = HandlerMode::WinDbg;
+        windbg_open(b, n);
         b.add_message(t, n);
         return true;
     }
@@ -79,7 +79,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     if windbg_prompt(t).is_some() {
-        b.handlers.mode = HandlerMode::WinDbg;
+        windbg_open(b, n);
         return windbg_line(b, t, n);
     }
     // `!analyze -v` pasted without its prompt: its distinctive keys open it.
@@ -88,7 +88,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         || t.starts_with("CONTEXT:") && (t.contains("(.cxr") || t.contains("(.ecxr)"))
         || t.starts_with("EXCEPTION_RECORD:") && t.contains("(.exr")
     {
-        b.handlers.mode = HandlerMode::WinDbg;
+        windbg_open(b, n);
         return windbg_line(b, t, n);
     }
     // x64dbg's exception log.
@@ -433,6 +433,28 @@ fn windbg_prompt(t: &str) -> Option<&str> {
     ok.then_some(cmd.trim())
 }
 
+/// A WinDbg session: one stop for everything it prints (registers may come before the
+/// exception record).
+fn windbg_open(b: &mut Builder, n: u32) {
+    if !(b.handlers.open && b.handlers.windbg) {
+        start(b, 0, "WinDbg", n);
+        b.handlers.windbg = true;
+    }
+    b.handlers.mode = HandlerMode::WinDbg;
+}
+
+/// A debugger's hex word with or without `0x`, WinDbg's 64-bit values with their backtick
+/// (`00007ff6`a41c2b57`).
+fn hex_word(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let s = s.strip_prefix("0x").unwrap_or(s);
+    let d: String = s.chars().filter(|&c| c != '`').collect();
+    if d.is_empty() || !d.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    super::lexemes::parse_hex_digits(&d)
+}
+
 /// An NT status code as a signal.
 fn set_nt_status(b: &mut Builder, code: u32) {
     let signo = match code {
@@ -509,7 +531,7 @@ fn windbg_line(b: &mut Builder, t: &str, n: u32) -> bool {
     if let Some(r) = t.strip_prefix("ExceptionAddress: ") {
         let a = r.split_whitespace().next().unwrap_or("");
         let a = a.rsplit_once('.').map_or(a, |(_, x)| x);
-        b.handlers.named_pc = parse_hex(&a.replace('`', ""));
+        b.handlers.named_pc = hex_word(a);
         b.add_message(t, n);
         return true;
     }
@@ -519,7 +541,7 @@ fn windbg_line(b: &mut Builder, t: &str, n: u32) -> bool {
         if let Some(r) = t.strip_prefix(key) {
             let si = b.ensure_stop();
             if b.trace.stops[si].reason.signo == Some(11)
-                && let Some(a) = r.split_whitespace().next().and_then(parse_hex)
+                && let Some(a) = r.split_whitespace().next().and_then(hex_word)
             {
                 b.trace.stops[si].reason.address = Some(Address(a));
             }
@@ -530,7 +552,7 @@ fn windbg_line(b: &mut Builder, t: &str, n: u32) -> bool {
     // `Attempt to read from address 0000000000000018`, `READ_ADDRESS:  0000000000000018`.
     for key in ["Attempt to read from address ", "Attempt to write to address ", "READ_ADDRESS:", "WRITE_ADDRESS:"] {
         if let Some(r) = t.strip_prefix(key) {
-            if let Some(a) = r.split_whitespace().next().and_then(|a| parse_hex(&a.replace('`', ""))) {
+            if let Some(a) = r.split_whitespace().next().and_then(hex_word) {
                 let si = b.ensure_stop();
                 b.trace.stops[si].reason.address = Some(Address(a));
                 b.trace.stops[si].reason.si_code.get_or_insert(1);
@@ -742,7 +764,7 @@ fn windbg_row(b: &mut Builder, t: &str, n: u32) -> bool {
     b.handlers.last_ret = ret;
     let (module, func, pc) = if let Some((m, f)) = site.split_once('!') {
         (Some(m), Some(strip_offset(f)), pc)
-    } else if let Some(a) = parse_hex(&site.replace('`', "")) {
+    } else if let Some(a) = site.strip_prefix("0x").and_then(hex_word) {
         (None, None, Some(a))
     } else {
         (Some(strip_offset(site)), None, pc)
