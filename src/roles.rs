@@ -669,6 +669,20 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         return None;
     }
     let th = stop.crashed_thread()?;
+    // Go's g0 (`goroutine 0 [idle]`: the M's system stack) runs only the runtime; when that is
+    // all it shows (`runtime.morestack` on g0), the code that got there is the goroutine that
+    // was running on the M (`[running]`, `[running, locked to thread]` in a cgo callback).
+    if &*th.id == "goroutine 0"
+        && th.frames.iter().all(is_machinery)
+        && let Some(g) = stop.threads.iter().find(|t| {
+            t.id.starts_with("goroutine ")
+                && !std::ptr::eq(*t, th)
+                && t.name.as_deref().is_some_and(|n| n.starts_with("running"))
+        })
+        && let Some(pos) = g.frames.iter().position(|f| !is_machinery(f) && f.function.is_some())
+    {
+        return Some(Culprit::frame(g.id.to_string(), pos, g.frames[pos].index));
+    }
     if let Some(pos) = interrupted_frame(stop, th) {
         return Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index));
     }

@@ -183,11 +183,11 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
-    if b.handlers.open && is_shell_verdict(t) {
-        b.handlers.mode = HandlerMode::None;
+    if b.handlers.open && (is_shell_verdict(t) || shell_job_signal(t).is_some()) {
+        let runtime = std::mem::replace(&mut b.handlers.mode, HandlerMode::None).is_runtime();
         // The report named no signal (V8's and Zig's checks end in a trap or an abort): the
         // shell's verdict says which.
-        if let Some(signo) = shell_verdict_signal(t) {
+        if runtime && let Some(signo) = shell_verdict_signal(t).or_else(|| shell_job_signal(t)) {
             let si = b.ensure_stop();
             let r = &mut b.trace.stops[si].reason;
             if r.signo.is_none() {
@@ -339,7 +339,27 @@ pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
         let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
         return crate::model::signals::signo(sig);
     }
+    // zsh's job notice: `[1]    48213 abort      zigup use 0.13.0`; bash's: `[1]+  Aborted
+    // (core dumped) ./prog`.
+    if let Some(r) = t.strip_prefix('[')
+        && let Some((job, rest)) = r.split_once(']')
+        && !job.is_empty()
+        && job.bytes().all(|c| c.is_ascii_digit())
+    {
+        let rest = rest.trim_start_matches(['+', '-']).trim_start();
+        let pid = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let status = rest[pid..].trim_start();
+        let what = status.split("  ").next()?.trim();
+        if pid > 0 {
+            return zsh_status(what);
+        }
+        return shell_verdict_signal(what);
+    }
     let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
+    zsh_status(what)
+}
+
+fn zsh_status(what: &str) -> Option<i32> {
     Some(match what {
         "segmentation fault" => 11,
         "abort" => 6,

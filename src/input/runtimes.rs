@@ -466,6 +466,12 @@ fn set_nt_status(b: &mut Builder, code: u32) {
         _ => return,
     };
     set_signal(b, signo);
+    // A break instruction the program executed (`int 3`, `__debugbreak`, a fail-fast): the
+    // trap the kernel raised for it (SI_KERNEL), a crash, not a debugger's breakpoint.
+    if code == 0x8000_0003 {
+        let si = b.ensure_stop();
+        b.trace.stops[si].reason.si_code = Some(0x80);
+    }
     // A stack overflow is a fault on the stack's guard page; a fail-fast and heap
     // corruption are the runtime's own checks.
     let what = match code {
@@ -510,8 +516,8 @@ fn windbg_line(b: &mut Builder, t: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    // The `!analyze` banner.
-    if t.starts_with('*') && t.ends_with('*') {
+    // The `!analyze` banner and the rule that closes it.
+    if t.starts_with('*') && t.ends_with('*') || t.len() >= 3 && t.bytes().all(|c| c == b'-') {
         return true;
     }
     // `ExceptionCode: c0000005 (Access violation)`, x64dbg's `ExceptionCode: C0000005 (EXCEPTION_…)`.
