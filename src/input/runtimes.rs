@@ -799,7 +799,12 @@ fn zig_fault_line(t: &str) -> Option<(i32, Option<u64>)> {
         ("Illegal instruction at address ", 4),
         ("Bus error at address ", 7),
     ] {
-        if let Some(p) = t.find(what) {
+        // At the line's start, or after a progress line the program drew (`[1/1] `); not after a
+        // program's own handler prefix (`crash handler: Segmentation fault at address 0x…` is
+        // a `strsignal()` report, read as a message).
+        if let Some(p) = t.find(what)
+            && (p == 0 || t[..p].ends_with("] "))
+        {
             let a = &t[p + what.len()..];
             if a.starts_with("0x") && !a.contains(' ') {
                 return Some((signo, parse_hex(a)));
