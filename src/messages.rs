@@ -101,7 +101,11 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         && !num.is_empty()
         && num.bytes().all(|c| c.is_ascii_digit())
     {
-        return Some(if msg.trim() == "reached unreachable code" { MessageKind::Assertion } else { MessageKind::Panic });
+        return Some(if msg.trim() == "reached unreachable code" {
+            MessageKind::Assertion
+        } else {
+            MessageKind::Panic
+        });
     }
     // Chromium's and V8's `CHECK` (`# Check failed: result.second.`, `# CHECK(x) failed`,
     // `# Debug check failed: …`) and glog's (`F1102 13:25:03.481375  5208 op.cpp:43] Check

@@ -345,7 +345,8 @@ pub fn is_machinery(f: &Frame) -> bool {
     }
     // Zig's standard library and compiler runtime (`/usr/lib/zig/std/debug.zig`,
     // `lib/std/start.zig`, `…/compiler_rt/memcpy.zig`).
-    if file.ends_with(".zig") && (file.contains("/lib/std/") || file.contains("/zig/std/") || file.contains("/compiler_rt/"))
+    if file.ends_with(".zig")
+        && (file.contains("/lib/std/") || file.contains("/zig/std/") || file.contains("/compiler_rt/"))
     {
         return true;
     }
@@ -354,9 +355,7 @@ pub fn is_machinery(f: &Frame) -> bool {
     let base = lib.rsplit('/').next().unwrap_or(lib);
     // HotSpot's JNI entry points (`jni_SetIntArrayRegion` in libjvm): the VM doing what a
     // native caller asked with the arguments it was given.
-    if name.starts_with("jni_")
-        && (base.starts_with("libjvm.") || base.eq_ignore_ascii_case("jvm.dll"))
-    {
+    if name.starts_with("jni_") && (base.starts_with("libjvm.") || base.eq_ignore_ascii_case("jvm.dll")) {
         return true;
     }
     // Windows' system libraries (WinDbg's `KERNELBASE!`, `ntdll!`, `KERNEL32!` modules) and

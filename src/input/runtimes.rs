@@ -146,8 +146,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         start(b, 0, "Wasmtime's trap handler", n);
         let what = &t[p + "wasm trap: ".len()..];
         // The trap is the runtime's own bounds or type check on the module's code.
-        let kind = if what.contains("out of bounds") || what.contains("undefined element") || what.contains("null")
-        {
+        let kind = if what.contains("out of bounds") || what.contains("undefined element") || what.contains("null") {
             Some("invalid-access")
         } else if what.starts_with("wasm `unreachable`") || what.contains("unreachable") {
             Some("undefined-behavior")
@@ -794,11 +793,9 @@ fn windbg_row(b: &mut Builder, t: &str, n: u32) -> bool {
 /// first), `Illegal instruction at address 0x…`, `Bus error at address 0x…`, `General protection
 /// exception (no address available)`.
 fn zig_fault_line(t: &str) -> Option<(i32, Option<u64>)> {
-    for (what, signo) in [
-        ("Segmentation fault at address ", 11),
-        ("Illegal instruction at address ", 4),
-        ("Bus error at address ", 7),
-    ] {
+    for (what, signo) in
+        [("Segmentation fault at address ", 11), ("Illegal instruction at address ", 4), ("Bus error at address ", 7)]
+    {
         // At the line's start, or after a progress line the program drew (`[1/1] `); not after a
         // program's own handler prefix (`crash handler: Segmentation fault at address 0x…` is
         // a `strsignal()` report, read as a message).
@@ -1132,7 +1129,8 @@ fn swift_line(b: &mut Builder, t: &str, n: u32) -> bool {
     let mut w = t.split_whitespace();
     if let Some(num) = w.next()
         && num.bytes().all(|c| c.is_ascii_digit())
-        && let Some(rest) = t[num.len()..].trim_start().strip_prefix("[ra]").map(str::trim_start).or(Some(t[num.len()..].trim_start()))
+        && let Some(rest) =
+            t[num.len()..].trim_start().strip_prefix("[ra]").map(str::trim_start).or(Some(t[num.len()..].trim_start()))
         && let Some((pc, rest)) = rest.split_once(' ')
         && let Some(pcv) = parse_hex(pc)
         && pc.starts_with("0x")
@@ -1244,11 +1242,16 @@ mod tests {
         assert_eq!(windbg_prompt("0:014> !analyze -v"), Some("!analyze -v"));
         assert_eq!(windbg_prompt("0: kd> K"), Some("K"));
         assert_eq!(windbg_prompt("(gdb) bt"), None);
-        assert_eq!(windbg_exception_line("(4d10.3a2c): Access violation - code c0000005 (first chance)"), Some(0xc0000005));
+        assert_eq!(
+            windbg_exception_line("(4d10.3a2c): Access violation - code c0000005 (first chance)"),
+            Some(0xc0000005)
+        );
         assert_eq!(windbg_exception_line("Access violation - code c0000005 (!!! second chance !!!)"), Some(0xc0000005));
         assert_eq!(windbg_exception_line("Access violation - code c0000005"), None);
-        let i = windbg_instruction("00007ffc`2a41ebfb 0fb708          movzx   ecx,word ptr [rax] ds:fffff960`0031a2f4=????")
-            .expect("instruction");
+        let i = windbg_instruction(
+            "00007ffc`2a41ebfb 0fb708          movzx   ecx,word ptr [rax] ds:fffff960`0031a2f4=????",
+        )
+        .expect("instruction");
         assert_eq!(i.address, 0x7ffc2a41ebfb);
         assert_eq!(i.unreadable, Some(0xfffff9600031a2f4));
         assert!(windbg_instruction("Resetting default scope").is_none());
@@ -1256,7 +1259,10 @@ mod tests {
 
     #[test]
     fn zig_pieces() {
-        assert_eq!(zig_fault_line("[2/3] Linking [1/1] Segmentation fault at address 0x1093fa000"), Some((11, Some(0x1093fa000))));
+        assert_eq!(
+            zig_fault_line("[2/3] Linking [1/1] Segmentation fault at address 0x1093fa000"),
+            Some((11, Some(0x1093fa000)))
+        );
         assert_eq!(zig_fault_line("Segmentation fault at address 0x3b8 and more"), None);
         let f = zig_frame("/home/k/src/reader.zig:212:27: 0x10a61f3 in readList (lisp)").expect("frame");
         assert_eq!(f, ("/home/k/src/reader.zig", Some(212), Some(27), 0x10a61f3, "readList", "lisp"));
