@@ -425,7 +425,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     if b.formats_has(Format::Julia)
-        && (super::handlers::shell_job_signal(t).is_some() || super::handlers::is_shell_verdict(t))
+        && (super::shell::shell_job_signal(t).is_some() || super::shell::is_shell_verdict(t))
     {
         b.add_message(t, n);
         return true;

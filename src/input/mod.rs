@@ -36,6 +36,7 @@ pub mod rr;
 pub mod runtimes;
 pub mod rust;
 pub mod sanitizer;
+mod shell;
 pub mod stream;
 pub mod valgrind;
 
