@@ -53,7 +53,8 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     // V8: `# Fatal error in ../deps/v8/src/execution.cc, line 103` (release builds print
     // `# Fatal error in , line 0`).
-    if let Some(r) = h.strip_prefix("Fatal error in ")
+    if t.starts_with('#')
+        && let Some(r) = h.strip_prefix("Fatal error in ")
         && r.contains(", line ")
     {
         start(b, 0, "V8's fatal error handler", n);
