@@ -187,7 +187,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         let runtime = std::mem::replace(&mut b.handlers.mode, HandlerMode::None).is_runtime();
         // The report named no signal (V8's and Zig's checks end in a trap or an abort): the
         // shell's verdict says which.
-        if runtime && let Some(signo) = super::shell::shell_verdict_signal(t).or_else(|| super::shell::shell_job_signal(t)) {
+        if runtime
+            && let Some(signo) = super::shell::shell_verdict_signal(t).or_else(|| super::shell::shell_job_signal(t))
+        {
             let si = b.ensure_stop();
             let r = &mut b.trace.stops[si].reason;
             if r.signo.is_none() {

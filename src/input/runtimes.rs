@@ -161,13 +161,9 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     // .NET: `Fatal error. System.AccessViolationException: Attempted to read or write …`.
     if let Some(r) = t.strip_prefix("Fatal error. ") {
-        let signo = if r.starts_with("System.AccessViolationException") {
-            11
-        } else if r.starts_with("System.StackOverflowException") || r.starts_with("Stack overflow") {
-            11
-        } else {
-            6
-        };
+        // An access violation and a stack overflow are faults; any other fatal error aborts.
+        let fault = ["System.AccessViolationException", "System.StackOverflowException", "Stack overflow"];
+        let signo = if fault.iter().any(|f| r.starts_with(f)) { 11 } else { 6 };
         start(b, signo, ".NET's fatal error handler", n);
         b.add_message(r, n);
         b.handlers.mode = HandlerMode::DotNet;
@@ -681,12 +677,11 @@ fn windbg_line(b: &mut Builder, t: &str, n: u32) -> bool {
         } else if t.starts_with("Windows ") && t.contains(" Free x86") && b.trace.arch != Arch::X86_64 {
             b.trace.arch = Arch::X86;
         }
-        if t.starts_with("First chance exception on ") || t.starts_with("Last chance exception on ") {
-            if let Some(code) =
+        if (t.starts_with("First chance exception on ") || t.starts_with("Last chance exception on "))
+            && let Some(code) =
                 t.split_once(" (").and_then(|(_, r)| r.split(',').next()).and_then(|c| u32::from_str_radix(c, 16).ok())
-            {
-                set_nt_status(b, code);
-            }
+        {
+            set_nt_status(b, code);
         }
         if !caps_key || !key.ends_with("FLAG") && !key.ends_with("FLAGS") {
             b.add_message(t, n);
@@ -812,8 +807,11 @@ fn zig_fault_line(t: &str) -> Option<(i32, Option<u64>)> {
     (t == "General protection exception (no address available)").then_some((11, None))
 }
 
+/// A Zig frame row's parts: file, line, column, pc, function, module.
+type ZigFrame<'a> = (&'a str, Option<u32>, Option<u32>, u64, &'a str, &'a str);
+
 /// `/path/file.zig:212:27: 0x10a61f3 in readList (lisp)`, `???:?:?: 0x41b2e6 in ??? (???)`.
-fn zig_frame(t: &str) -> Option<(&str, Option<u32>, Option<u32>, u64, &str, &str)> {
+fn zig_frame(t: &str) -> Option<ZigFrame<'_>> {
     let (loc, rest) = t.split_once(": 0x")?;
     let (pc, rest) = rest.split_once(" in ")?;
     let pc = u64::from_str_radix(pc, 16).ok()?;
