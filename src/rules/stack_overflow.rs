@@ -280,7 +280,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = rust_msg
         {
-            msg = Some(if m.text.contains("has overflowed its stack") {
+            // Rust's guard-page handler reports the fault it caught (a typed fault report);
+            // other runtimes (Android's debuggerd, Windows) only say what happened.
+            msg = Some(if m.fault.is_some() {
                 format!("{}: Rust's guard-page handler caught the fault in the stack guard and aborted", m.text.trim())
             } else {
                 format!("the runtime says `{}`", m.text.trim())
