@@ -160,7 +160,12 @@ impl Builder {
                 // `bt full` indents locals by 8 spaces: skipped 8 at a time, then the rest
                 // as `trim_ascii` would (same result).
                 let t = l[clean::leading_spaces(l.as_bytes())..].trim_ascii();
-                if !t.is_empty() {
+                // `info threads`' header after a bare `bt` (gdb -batch echoes no command):
+                // its rows are no locals.
+                if t.starts_with("Id ") && t.contains("Target Id") {
+                    self.flush_locals();
+                    self.locals_active = false;
+                } else if !t.is_empty() {
                     self.end_frame_cont(n);
                     self.push_local(t);
                     return true;
