@@ -64,6 +64,10 @@ const HEAP: &[&str] = &[
     "] Attempt to free invalid pointer",
     "] Attempt to realloc invalid pointer",
     "*** Error in `",
+    // Go's collector: `fatal error: found bad pointer in Go heap (incorrect use of unsafe or
+    // cgo?)`, Go 1.5's `fatal error: objectstart: bad pointer in unexpected span`.
+    "found bad pointer in Go heap",
+    "bad pointer in unexpected span",
 ];
 
 pub fn classify(t: &str) -> Option<MessageKind> {
@@ -91,6 +95,28 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     // `thread 'main' panicked at …`; Rust 1.89+ adds the tid: `thread 'main' (26319) panicked at …`.
     if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
+    }
+    // Zig: `thread 3318042 panic: incorrect alignment`; `reached unreachable code` is what a
+    // failed `std.debug.assert` (and any `unreachable` in a safe build) prints.
+    if let Some((num, msg)) = t.strip_prefix("thread ").and_then(|r| r.split_once(" panic: "))
+        && !num.is_empty()
+        && num.bytes().all(|c| c.is_ascii_digit())
+    {
+        return Some(if msg.trim() == "reached unreachable code" {
+            MessageKind::Assertion
+        } else {
+            MessageKind::Panic
+        });
+    }
+    // Chromium's and V8's `CHECK` (`# Check failed: result.second.`, `# CHECK(x) failed`,
+    // `# Debug check failed: …`) and glog's (`F1102 13:25:03.481375  5208 op.cpp:43] Check
+    // failed: …`).
+    if t.starts_with("Check failed: ")
+        || t.starts_with("Debug check failed: ")
+        || t.contains("] Check failed: ")
+        || (t.starts_with("CHECK(") || t.starts_with("DCHECK(")) && t.ends_with(") failed")
+    {
+        return Some(MessageKind::Assertion);
     }
     // libstdc++'s own checks (_GLIBCXX_ASSERTIONS) quote with `'`: `…/stl_vector.h:1142: …
     // operator[](size_type) const [with …]: Assertion '__n < this->size()' failed.`
@@ -294,6 +320,15 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
     } else if t.contains("has overflowed its stack")
         || t.contains("Stack overflow in thread #")
         || t == "fatal error: stack overflow"
+        // Go: the system stack (g0) or the signal stack (gsignal) believed exhausted.
+        || t == "fatal: morestack on g0"
+        || t == "fatal: morestack on gsignal"
+        // Android's debuggerd: `Cause: stack pointer is not in a rw map; likely due to stack
+        // overflow.` (older: `… is in a non-existent map; …`).
+        || t.contains("likely due to stack overflow")
+        // Windows' STATUS_STACK_OVERFLOW, Wasmtime's `call stack exhausted`.
+        || t.starts_with("Stack overflow (STATUS_STACK_OVERFLOW)")
+        || t.contains("wasm trap: call stack exhausted")
         || (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
     {
         MessageDetail::StackOverflow

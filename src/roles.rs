@@ -200,6 +200,9 @@ pub fn is_machinery(f: &Frame) -> bool {
         "runtime.panicIndex",
         // Qt's fatal message and assertion path (`qFatal`, `Q_ASSERT`): it aborts on the
         // caller's behalf.
+        // V8's and Node.js's fatal-error printers (a failed `CHECK`).
+        "V8_Fatal",
+        "node::DumpBacktrace",
         "QMessageLogger::fatal",
         "qt_message_fatal",
         "qFatal",
@@ -272,6 +275,18 @@ pub fn is_machinery(f: &Frame) -> bool {
         "gc_dump_queue_and_abort",
         "gc_assert_datatype_fail",
         "jl_datatype_layout",
+        // V8's own backtrace printer and Node.js's stack-trace printer under `V8_Fatal`.
+        "v8::base::debug::",
+        "node::NodePlatform::GetStackTracePrinter",
+        // Windows Implementation Libraries' failure reporting (`wil::details::ReportFailure_Hr`,
+        // `…RaiseFailFastException`, `DebugBreak`): the fail-fast path a caller's error took.
+        "wil::details::",
+        // Zig's standard library (`std.debug.panicExtra`, `std.start.callMain`).
+        "std.debug.",
+        "std.start.",
+        "std.builtin.",
+        // Rust's wasm allocator.
+        "dlmalloc::",
     ];
     if PREFIXES.iter().any(|p| name.starts_with(p)) {
         return true;
@@ -340,9 +355,30 @@ pub fn is_machinery(f: &Frame) -> bool {
     if name.starts_with("operator new") || name.starts_with("operator delete") {
         return true;
     }
+    // Zig's standard library and compiler runtime (`/usr/lib/zig/std/debug.zig`,
+    // `lib/std/start.zig`, `…/compiler_rt/memcpy.zig`).
+    if file.ends_with(".zig")
+        && (file.contains("/lib/std/") || file.contains("/zig/std/") || file.contains("/compiler_rt/"))
+    {
+        return true;
+    }
     // Frames in libc / the dynamic loader / libstdc++ without a more specific hint.
     let lib = if module.is_empty() { file } else { module };
     let base = lib.rsplit('/').next().unwrap_or(lib);
+    // HotSpot's JNI entry points (`jni_SetIntArrayRegion` in libjvm): the VM doing what a
+    // native caller asked with the arguments it was given.
+    if name.starts_with("jni_") && (base.starts_with("libjvm.") || base.eq_ignore_ascii_case("jvm.dll")) {
+        return true;
+    }
+    // Windows' system libraries (WinDbg's `KERNELBASE!`, `ntdll!`, `KERNEL32!` modules) and
+    // the Swift runtime (`libswiftCore.so`).
+    if ["kernelbase", "ntdll", "kernel32", "ucrtbase", "msvcrt"]
+        .iter()
+        .any(|m| base.eq_ignore_ascii_case(m) || base.to_ascii_lowercase().strip_suffix(".dll") == Some(m))
+        || base.starts_with("libswiftCore.")
+    {
+        return true;
+    }
     if base.starts_with("libc.so")
         || base.starts_with("libc-")
         || base.starts_with("ld-linux")
@@ -782,6 +818,20 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         return None;
     }
     let th = stop.crashed_thread()?;
+    // Go's g0 (`goroutine 0 [idle]`: the M's system stack) runs only the runtime; when that is
+    // all it shows (`runtime.morestack` on g0), the code that got there is the goroutine that
+    // was running on the M (`[running]`, `[running, locked to thread]` in a cgo callback).
+    if &*th.id == "goroutine 0"
+        && th.frames.iter().all(is_machinery)
+        && let Some(g) = stop.threads.iter().find(|t| {
+            t.id.starts_with("goroutine ")
+                && !std::ptr::eq(*t, th)
+                && t.name.as_deref().is_some_and(|n| n.starts_with("running"))
+        })
+        && let Some(pos) = g.frames.iter().position(|f| !is_machinery(f) && f.function.is_some())
+    {
+        return Some(Culprit::frame(g.id.to_string(), pos, g.frames[pos].index));
+    }
     if let Some(pos) = interrupted_frame(stop, th) {
         return Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index));
     }

@@ -367,6 +367,31 @@ fn logcat_rest(l: &str) -> Option<&str> {
         return pid.trim().bytes().all(|c| c.is_ascii_digit()).then_some(rest);
     }
     let date = l.split(' ').next()?;
+    // An app's crash logger relaying logcat: `2025/02/11 08:41:07.512 20318 20377 Error CRASH rest`
+    // (date with slashes, time, pid, tid, the level spelled out, a one-word tag).
+    if date.len() == 10
+        && date.as_bytes()[4] == b'/'
+        && date.as_bytes()[7] == b'/'
+        && date.bytes().all(|c| c.is_ascii_digit() || c == b'/')
+    {
+        let mut rest = &l[10..];
+        let mut field = || {
+            let r = rest.strip_prefix(' ')?.trim_start_matches(' ');
+            let (f, after) = r.split_once(' ').map_or((r, ""), |(f, a)| (f, a));
+            rest = if after.is_empty() { after } else { &r[f.len()..] };
+            Some(f)
+        };
+        let (time, pid, tid, lv, tag) = (field()?, field()?, field()?, field()?, field()?);
+        let ok = time.len() >= 8
+            && time.as_bytes()[2] == b':'
+            && !pid.is_empty()
+            && pid.bytes().all(|c| c.is_ascii_digit())
+            && !tid.is_empty()
+            && tid.bytes().all(|c| c.is_ascii_digit())
+            && matches!(lv, "Verbose" | "Debug" | "Info" | "Warn" | "Warning" | "Error" | "Fatal" | "Assert")
+            && !tag.is_empty();
+        return ok.then_some(rest);
+    }
     let dated = (date.len() == 5 || date.len() == 10)
         && date.bytes().all(|c| c.is_ascii_digit() || c == b'-')
         && date.as_bytes().get(date.len() - 3) == Some(&b'-');

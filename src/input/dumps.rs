@@ -206,6 +206,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
+    // A tombstone relayed without its `*** ***` header (an app's crash logger forwards from the
+    // signal line on): `signal 11 (SIGSEGV), code 2 (SEGV_ACCERR), fault addr 0x…`.
+    if b.dumps.mode == DumpMode::None
+        && let Some(r) = t.strip_prefix("signal ")
+        && r.split_once(" (SIG").is_some_and(|(num, _)| !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()))
+        && r.contains(", fault addr ")
+    {
+        b.saw(Format::Tombstone);
+        b.dumps = DumpState { mode: DumpMode::Tombstone, ..Default::default() };
+        b.new_stop(StopReason { span: Span::line(n), ..Default::default() }, None);
+        return tombstone_line(b, t, n);
+    }
     if t.starts_with("*** *** *** *** *** *** *** ***") {
         b.saw(Format::Tombstone);
         b.dumps = DumpState { mode: DumpMode::Tombstone, ..Default::default() };

@@ -112,9 +112,19 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         push_message(b, t, n);
         return true;
     }
+    // The runtime's checks that print before (or instead of) `fatal error:`: the system or
+    // signal stack believed exhausted (`fatal: morestack on g0`), and the collector's report of
+    // a bad pointer (`runtime: pointer 0x… to unused region of span …`, Go 1.5's
+    // `runtime:objectstart Span weird: …`).
+    let collector = t.starts_with("runtime: pointer 0x")
+        && (t.contains(" to unused region of span") || t.contains(" to unallocated span"))
+        || t.starts_with("runtime:objectstart Span weird: ");
     if (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
         || (t.starts_with("runtime: g ") && t.contains(": unexpected return pc for "))
         || (t.starts_with("runtime: unexpected return pc for ") && t.contains(" called from "))
+        || t == "fatal: morestack on g0"
+        || t == "fatal: morestack on gsignal"
+        || collector
     {
         if !b.go.active {
             start(b, StopKind::RuntimeError, None, n);
@@ -191,6 +201,39 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if t.starts_with("instruction bytes") {
         push_message(b, t, n);
         return true;
+    }
+    // The collector's dump of the object that held the bad pointer: `object=0x… s.base()=…`,
+    // ` *(object+16) = 0xc000a9bc30 <==`.
+    if t.starts_with("object=0x") && t.contains(" s.base()=")
+        || t.trim_start().starts_with("*(object+") && t.contains(") = ")
+    {
+        push_message(b, t.trim_start(), n);
+        return true;
+    }
+    // `go run`'s and `go test`'s verdict on the program: `signal: trace/breakpoint trap (core
+    // dumped)`, `signal: segmentation fault`.
+    if let Some(desc) = t.strip_prefix("signal: ") {
+        let desc = desc.strip_suffix(" (core dumped)").unwrap_or(desc);
+        let signo = match desc {
+            "trace/breakpoint trap" => Some(5),
+            "segmentation fault" => Some(11),
+            "aborted" => Some(6),
+            "illegal instruction" => Some(4),
+            "bus error" => Some(7),
+            "killed" => Some(9),
+            _ => None,
+        };
+        if let Some(sg) = signo {
+            let si = b.ensure_stop();
+            let r = &mut b.trace.stops[si].reason;
+            if r.signo.is_none() {
+                r.kind = StopKind::Signal;
+                r.signo = Some(sg);
+                r.signal = crate::model::signals::name(sg).map(Into::into);
+            }
+            push_message(b, t, n);
+            return true;
+        }
     }
     if t == "signal arrived during cgo execution"
         || t == "signal arrived during external code execution"

@@ -87,16 +87,49 @@ pub(crate) enum HandlerMode {
     /// A program's own handler printing `#N  0x… sym + 0xoff` (or `#N  0x… 0x…`) rows after
     /// `received signal SIGBUS, PC 0x…`.
     SignalRows,
+    /// HotSpot's fatal error report (`runtimes.rs`).
+    HotSpot,
+    /// WinDbg, kd and x64dbg (`runtimes.rs`).
+    WinDbg,
+    /// Zig's segfault handler and panics (`runtimes.rs`).
+    Zig,
+    /// V8's fatal error (`runtimes.rs`).
+    V8,
+    /// GWP-ASan's report (`runtimes.rs`).
+    GwpAsan,
+    /// Swift's runtime backtracer (`runtimes.rs`).
+    Swift,
+    /// Wasmtime's trap (`runtimes.rs`).
+    Wasm,
+    /// .NET's fatal unhandled exception (`runtimes.rs`).
+    DotNet,
+}
+
+impl HandlerMode {
+    /// The modes `runtimes.rs` reads; blank lines inside their reports are theirs.
+    fn is_runtime(self) -> bool {
+        matches!(
+            self,
+            HandlerMode::HotSpot
+                | HandlerMode::WinDbg
+                | HandlerMode::Zig
+                | HandlerMode::V8
+                | HandlerMode::GwpAsan
+                | HandlerMode::Swift
+                | HandlerMode::Wasm
+                | HandlerMode::DotNet
+        )
+    }
 }
 
 #[derive(Clone, Default)]
 pub(crate) struct HandlerState {
     pub mode: HandlerMode,
-    next_index: u32,
+    pub(crate) next_index: u32,
     /// backward-cpp: the frame the `Source "…"` line belongs to.
     last_frame: Option<u32>,
     /// A report is open (its first line was seen): later section headings belong to it.
-    open: bool,
+    pub(crate) open: bool,
     /// A macOS crash report (`.crash`, `Process:` … `Thread N Crashed::`) is open.
     mac: bool,
     /// The next unnamed libc row is the signal trampoline (after a handler's `Error: signal N:`).
@@ -106,13 +139,35 @@ pub(crate) struct HandlerState {
     /// A report read through a bare `prog[pid]: ` prefix: that prefix.
     pub bare: Option<Box<str>>,
     /// The pc a handler named (`received signal SIGBUS, PC 0x…`): the row at it is the fault's.
-    named_pc: Option<u64>,
+    pub(crate) named_pc: Option<u64>,
+    /// A HotSpot report is open (its header may be printed twice: console and log).
+    pub(crate) hotspot: bool,
+    /// A WinDbg session's exception is open.
+    pub(crate) windbg: bool,
+    /// Inside a WinDbg stack table (`STACK_TEXT:`, `k`).
+    pub(crate) windbg_table: bool,
+    /// The return address of the last WinDbg stack row: the next frame's pc.
+    pub(crate) last_ret: Option<u64>,
+    /// Zig: the next line is the source line of the frame just read.
+    pub(crate) zig_source: bool,
+    /// Zig's build runner: the next line is the command that crashed.
+    pub(crate) zig_command: bool,
+    /// GWP-ASan: inside the allocation or deallocation stack (not the faulting thread's).
+    pub(crate) gwp_side_stack: bool,
+    /// Swift's backtracer named a thread.
+    pub(crate) swift_threads: bool,
+    /// .NET's `Repeat N times:` block: `Some(false)` before its first rule, `Some(true)` inside.
+    pub(crate) dotnet_repeat: Option<bool>,
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let t = l.trim();
     if t.is_empty() {
-        // The `backtrace` crate's rows may come with a blank line after each.
+        // The `backtrace` crate's rows may come with a blank line after each; the runtimes'
+        // reports have blank lines between their sections.
+        if b.handlers.mode.is_runtime() {
+            return super::runtimes::line(b, l, t, n);
+        }
         return b.handlers.mode == HandlerMode::BacktraceCrate;
     }
     if opening(b, t, n) {
@@ -128,8 +183,20 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
-    if b.handlers.open && super::shell::is_shell_verdict(t) {
-        b.handlers.mode = HandlerMode::None;
+    if b.handlers.open && (super::shell::is_shell_verdict(t) || super::shell::shell_job_signal(t).is_some()) {
+        let runtime = std::mem::replace(&mut b.handlers.mode, HandlerMode::None).is_runtime();
+        // The report named no signal (V8's and Zig's checks end in a trap or an abort): the
+        // shell's verdict says which.
+        if runtime
+            && let Some(signo) = super::shell::shell_verdict_signal(t).or_else(|| super::shell::shell_job_signal(t))
+        {
+            let si = b.ensure_stop();
+            let r = &mut b.trace.stops[si].reason;
+            if r.signo.is_none() {
+                r.signo = Some(signo);
+                r.signal = crate::model::signals::name(signo).map(Into::into);
+            }
+        }
         b.add_message(t, n);
         return true;
     }
@@ -177,6 +244,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         HandlerMode::Python => python_line(b, t, n),
         HandlerMode::SignalRows => signal_row(b, t, n),
         HandlerMode::BacktraceCrate => backtrace_crate_row(b, t, n),
+        _ => super::runtimes::line(b, l, t, n),
     }
 }
 
@@ -545,10 +613,10 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         b.handlers.mode = HandlerMode::Backward;
         return true;
     }
-    false
+    super::runtimes::opening(b, t, n)
 }
 
-fn start(b: &mut Builder, signo: i32, desc: &str, n: u32) {
+pub(crate) fn start(b: &mut Builder, signo: i32, desc: &str, n: u32) {
     b.saw(Format::Handler);
     let mut reason = StopReason {
         kind: StopKind::Signal,

@@ -424,7 +424,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    if b.formats_has(Format::Julia) && super::shell::shell_job_signal(t).is_some() {
+    if b.formats_has(Format::Julia)
+        && (super::shell::shell_job_signal(t).is_some() || super::shell::is_shell_verdict(t))
+    {
         b.add_message(t, n);
         return true;
     }
@@ -573,12 +575,21 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
         Some(t) if t < b.trace.stops[si].threads.len() => t,
         _ => b.current_thread(),
     };
+    // Julia prints C++ frames of LLVM and of its own codegen Itanium-mangled
+    // (`_ZN4llvm11Instruction15eraseFromParentEv`).
+    let demangled: Option<String> = f.function.map(|s| {
+        if s.starts_with("_Z") {
+            crate::symbolize::demangle::strip_params(&crate::symbolize::demangle::demangle(s)).to_string()
+        } else {
+            s.to_string()
+        }
+    });
     let mut pc = pc;
     if std::mem::take(&mut b.julia.win_restart) {
         // The backtrace after `in expression starting at` repeats the Windows header's code
         // location from its first frame: keep one copy (with the header's pc).
         let frames = &mut b.trace.stops[si].threads[ti].frames;
-        if frames.first().is_some_and(|f0| f0.function.as_deref() == f.function) {
+        if frames.first().is_some_and(|f0| f0.function.as_deref() == demangled.as_deref()) {
             pc = pc.or(frames[0].pc.map(|a| a.0));
             frames.clear();
             b.julia.next_index = 0;
@@ -607,7 +618,7 @@ fn put_native_frame(b: &mut Builder, f: JuliaNativeFrame<'_>, pc: Option<u64>, n
     let frame = Frame {
         index: idx,
         pc: f.ip.or(pc).map(Address),
-        function: f.function.map(|s| b.intern(s)),
+        function: demangled.as_deref().map(|s| b.intern(s)),
         file: if is_object { None } else { f.path.map(|s| b.intern(s)) },
         line: f.line,
         module: if is_object { f.path.map(|s| b.intern(s)) } else { None },

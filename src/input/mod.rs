@@ -33,6 +33,7 @@ pub mod kernel;
 pub mod lexemes;
 pub mod lldb;
 pub mod rr;
+pub mod runtimes;
 pub mod rust;
 pub mod sanitizer;
 mod shell;
@@ -431,6 +432,22 @@ impl Builder {
     pub(crate) fn note(&mut self, line: Option<u32>, message: impl Into<String>) {
         if self.diag.notes.len() < 200 {
             self.diag.notes.push(Note { line, message: message.into() });
+        }
+    }
+
+    /// A report's decoration printed before its first line (HotSpot's and V8's bare `#`): the
+    /// lines just before line `n` that are exactly `mark` and were left unread are the report's.
+    pub(crate) fn reclaim_decoration(&mut self, n: u32, mark: &str) {
+        let mut want = n.saturating_sub(1);
+        while want > 0
+            && let Some(last) = self.diag.unrecognized.last()
+            && last.line == want
+            && last.text.trim() == mark
+        {
+            self.diag.unrecognized.pop();
+            self.diag.lines_unrecognized = self.diag.lines_unrecognized.saturating_sub(1);
+            self.diag.lines_recognized += 1;
+            want -= 1;
         }
     }
 

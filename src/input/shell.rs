@@ -10,7 +10,27 @@ pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
         let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
         return crate::model::signals::signo(sig);
     }
+    // zsh's job notice: `[1]    48213 abort      zigup use 0.13.0`; bash's: `[1]+  Aborted
+    // (core dumped) ./prog`.
+    if let Some(r) = t.strip_prefix('[')
+        && let Some((job, rest)) = r.split_once(']')
+        && !job.is_empty()
+        && job.bytes().all(|c| c.is_ascii_digit())
+    {
+        let rest = rest.trim_start_matches(['+', '-']).trim_start();
+        let pid = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let status = rest[pid..].trim_start();
+        let what = status.split("  ").next()?.trim();
+        if pid > 0 {
+            return zsh_status(what);
+        }
+        return shell_verdict_signal(what);
+    }
     let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
+    zsh_status(what)
+}
+
+fn zsh_status(what: &str) -> Option<i32> {
     Some(match what {
         "segmentation fault" => 11,
         "abort" => 6,
@@ -43,16 +63,19 @@ pub(crate) fn script_job_report(t: &str) -> Option<&str> {
 
 /// The shell's one-line verdict on a job that died of a signal (bash, dash, macOS shells).
 pub(crate) fn is_shell_verdict(t: &str) -> bool {
+    shell_verdict_signal(t).is_some()
+}
+
+/// The signal a shell's verdict on its child names: bash's `Aborted (core dumped)`, macOS's
+/// `Illegal instruction: 4`, Solaris's and illumos's `Abort (core dumped)`.
+pub(crate) fn shell_verdict_signal(t: &str) -> Option<i32> {
     let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
-    matches!(
-        t,
-        "Aborted"
-            | "Segmentation fault"
-            | "Bus error"
-            | "Illegal instruction"
-            | "Segmentation fault: 11"
-            | "Bus error: 10"
-            | "Abort trap: 6"
-            | "Illegal instruction: 4"
-    )
+    Some(match t {
+        "Aborted" | "Abort" | "Abort trap: 6" => 6,
+        "Segmentation fault" | "Segmentation fault: 11" => 11,
+        "Bus error" | "Bus error: 10" => 7,
+        "Illegal instruction" | "Illegal instruction: 4" => 4,
+        "Trace/breakpoint trap" | "Trace/BPT trap: 5" => 5,
+        _ => return None,
+    })
 }

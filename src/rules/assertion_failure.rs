@@ -72,12 +72,17 @@ fn is_assert_frame(name: &str) -> bool {
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
-        if !stop.abort_like() {
+        let msg_line = stop.messages.iter().find(|m| m.kind == Some(MessageKind::Assertion));
+        // A check that ends in a trap instead of abort (V8's and Chromium's `CHECK` in release
+        // builds: `IMMEDIATE_CRASH`, SIGILL or SIGTRAP), or whose report named no signal.
+        let trapped = msg_line.is_some()
+            && stop.reason.kind == StopKind::Signal
+            && matches!(stop.reason.signo, None | Some(4) | Some(5));
+        if !stop.abort_like() && !trapped {
             continue;
         }
         let th = stop.crashed_thread();
         let frames: &[Frame] = th.map(|t| t.frames.as_slice()).unwrap_or(&[]);
-        let msg_line = stop.messages.iter().find(|m| m.kind == Some(MessageKind::Assertion));
         if msg_line.and_then(|m| m.assertion.as_ref()).is_some_and(messages::is_malloc_assertion) {
             continue;
         }

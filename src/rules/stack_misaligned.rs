@@ -160,6 +160,28 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 (None, Some(a)) => {
                     Finding::new(&RULE, format!("{}: the stack is misaligned", a.text)).at(si, Some(th), Some(0))
                 }
+                // dyld's own alignment trap on macOS x86-64 (`stack_not_16_byte_aligned_error`,
+                // older `misaligned_stack_error_`): its lazy binder checks rsp at entry and faults
+                // on purpose with `movdqa %xmm0, (%rsp)`, so a caller broke the alignment.
+                (None, None)
+                    if is_crashed
+                        && th.frames.first().is_some_and(|f| {
+                            matches!(
+                                f.function_name(),
+                                "stack_not_16_byte_aligned_error" | "misaligned_stack_error_" | "misaligned_stack_error"
+                            )
+                        }) =>
+                {
+                    Finding::new(
+                        &RULE,
+                        format!(
+                            "dyld's {} trap: a call reached the dynamic linker with {sp_name} not 16-byte aligned; the caller's frame broke the ABI's alignment",
+                            th.frames[0].function_name()
+                        ),
+                    )
+                    .at(si, Some(th), Some(0))
+                    .evidence(format!("frame #0: {}", th.frames[0].function_name()), Some(th.frames[0].span))
+                }
                 (None, None) => continue,
             };
             f = f.rank(70).register(sp_name);

@@ -196,7 +196,19 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if cx.classifier.has_mappings() && cx.signal_not_from_insn(stop) && checker_says.is_none() && said.is_none() {
             continue;
         }
-        let Some(th) = stop.crashed_thread() else { continue };
+        let Some(th) = stop.crashed_thread() else {
+            // The runtime's own words are all there is (`fatal: morestack on gsignal` and
+            // `go run`'s verdict): the finding stands on them.
+            if let Some(m) = said {
+                out.push(
+                    Finding::new(&RULE, format!("the runtime says `{}`", m.text.trim()))
+                        .at(si, None, None)
+                        .rank(90)
+                        .evidence(format!("stderr: {}", m.text.trim()), Some(m.span)),
+                );
+            }
+            continue;
+        };
         let sp = cx.sp_at(th, 0);
         let fault = cx.fault_address(stop);
         let rec = recursion(th);
@@ -272,10 +284,13 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if msg.is_none()
             && let Some(m) = rust_msg
         {
-            msg = Some(format!(
-                "{}: Rust's guard-page handler caught the fault in the stack guard and aborted",
-                m.text.trim()
-            ));
+            // Rust's guard-page handler reports the fault it caught (a typed fault report);
+            // other runtimes (Android's debuggerd, Windows) only say what happened.
+            msg = Some(if m.fault.is_some() {
+                format!("{}: Rust's guard-page handler caught the fault in the stack guard and aborted", m.text.trim())
+            } else {
+                format!("the runtime says `{}`", m.text.trim())
+            });
         }
         if msg.is_none()
             && let Some(m) = vg_msg
