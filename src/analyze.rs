@@ -151,9 +151,9 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
         // itself shows r13 used as the pgcstack, when it has fired already).
         let julia_name = |n: &str| ["julia_", "jfptr_", "japi1_", "jlcapi_"].iter().any(|p| n.starts_with(p));
         if trace.memory.is_none()
-            && crate::rules::pinned_register::julia_runtime_present(trace)
             && !findings.iter().any(|f| f.rule == "pinned-register")
             && let Some(f0) = th.frames.first().and_then(|f| f.function.as_deref()).filter(|n| julia_name(n))
+            && crate::rules::pinned_register::julia_runtime_present(trace)
             && !s.disassembly.iter().any(|i| {
                 i.location
                     .as_ref()

@@ -283,8 +283,15 @@ pub fn version_from_trace(trace: &Trace) -> Option<(String, String)> {
     }
     for s in &trace.stops {
         for th in &s.threads {
+            // Frames share their interned path texts: the same text as the last one looked
+            // at gives the same answer, which cannot replace the best (not longer than itself).
+            let mut last: (*const u8, usize) = (std::ptr::null(), 0);
             for f in &th.frames {
                 if let Some(x) = f.file.as_deref().or(f.module.as_deref()) {
+                    if (x.as_ptr(), x.len()) == last {
+                        continue;
+                    }
+                    last = (x.as_ptr(), x.len());
                     consider(x, "source path");
                 }
             }

@@ -137,7 +137,7 @@ fn line_ahead(raw: &str, limits: &Limits) -> Option<Found> {
     if raw.len() > limits.max_line_len || !matches!(first, b'#' | b' ' | b'\t') {
         return None;
     }
-    if first != b'#' && memchr::memchr2(b'{', b'}', raw.as_bytes()).is_none() {
+    if first != b'#' && !super::finish::has_brace(raw.as_bytes()) {
         return None;
     }
     let (cleaned, marks) = clean::clean_line(raw);
@@ -154,7 +154,9 @@ fn line_ahead(raw: &str, limits: &Limits) -> Option<Found> {
         };
     }
     let t = l[clean::leading_spaces(l.as_bytes())..].trim_ascii();
-    memchr::memchr2(b'{', b'}', t.as_bytes())?;
+    if !super::finish::has_brace(t.as_bytes()) {
+        return None;
+    }
     Some(Found::Braces(Piece::of(t)?, super::finish::brace_depth(t)))
 }
 
@@ -245,7 +247,7 @@ impl Builder {
         {
             return Some(*d);
         }
-        memchr::memchr2(b'{', b'}', t.as_bytes()).map(|_| super::finish::brace_depth(t))
+        super::finish::has_brace(t.as_bytes()).then(|| super::finish::brace_depth(t))
     }
 }
 

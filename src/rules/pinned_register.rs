@@ -113,7 +113,11 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
 /// code may call a function `julia_limit_of`.
 pub(crate) fn julia_runtime_present(trace: &Trace) -> bool {
     // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
-    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
+    // One substring searcher for the whole walk (`str::contains` builds one per call: a
+    // module name on each of a big transcript's frames was 8 M instructions).
+    static LIBJULIA: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("libjulia"));
+    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| LIBJULIA.find(b.as_bytes()).is_some());
     trace.formats.contains(&Format::Julia)
         || trace.julia_layout.is_some()
         || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
@@ -156,6 +160,15 @@ fn go_runtime_present_any(trace: &Trace) -> bool {
             .any(|f| f.function.as_deref().is_some_and(|n| n.starts_with("runtime.")))
 }
 
+/// `n.trim_end_matches(".abi0")` without its substring searcher (built per call: on every
+/// frame of a big transcript that was 10 M instructions).
+fn trim_abi0(mut n: &str) -> &str {
+    while let Some(s) = n.strip_suffix(".abi0") {
+        n = s;
+    }
+    n
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let layout = julia::layout_for(cx.trace);
@@ -170,7 +183,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             let entry = th.frames.iter().position(|f| {
                 f.function
                     .as_deref()
-                    .map(|n| n.trim_end_matches(".abi0"))
+                    .map(trim_abi0)
                     .is_some_and(|n| matches!(n, "runtime.mstart" | "runtime.goexit" | "runtime.rt0_go"))
             });
             for (&n, regs) in &th.registers {

@@ -889,28 +889,36 @@ const WHOLE_PER_UNIT: [gimli::SectionId; 7] = {
 const PARALLEL_MIN: usize = 256 << 10;
 
 /// Inflates `.debug_info` up to `bound` and, on a second thread when there is a second core
-/// and enough to do on both sides, the compressed sections every unit reads whole: neither
-/// depends on the other, and a libc debug file's abbreviations and strings are a third of
-/// what a core's lookups inflate (CPU time is the same; the wall time drops by their share).
-/// False when `.debug_info` could not be inflated that far.
+/// (`input::second_core`: not with `TRACECHECK_THREADS=1`) and enough to do on both sides,
+/// the other compressed sections a lookup reads: the ones every unit reads whole
+/// (abbreviations, strings, range lists) and `.debug_line` whole. None depends on another,
+/// and on a libc debug file they are a third of what a core's lookups inflate: the wall time
+/// drops by their share, the CPU time grows by the part of `.debug_line` past the furthest
+/// line program (which the plan would have left; about 2 M instructions on libc's).
+/// False when `.debug_info` could not be inflated that far. (docs/performance.md, "3d".)
 fn inflate_beside(d: &super::lazy::LazyDwarf, info: &super::lazy::LazySection, bound: usize) -> bool {
-    let side: Vec<&super::lazy::LazySection> =
-        WHOLE_PER_UNIT.iter().filter_map(|&id| d.section(id)).filter(|s| s.is_compressed()).collect();
+    let side: Vec<&super::lazy::LazySection> = WHOLE_PER_UNIT
+        .iter()
+        .chain(&[gimli::SectionId::DebugLine])
+        .filter_map(|&id| d.section(id))
+        .filter(|s| s.is_compressed())
+        .collect();
     let side_bytes: usize = side.iter().map(|s| s.size()).sum();
-    let parallel = side_bytes >= PARALLEL_MIN
-        && bound.min(info.size()) >= PARALLEL_MIN
-        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let parallel = side_bytes >= PARALLEL_MIN && bound.min(info.size()) >= PARALLEL_MIN && crate::input::second_core();
     if !parallel {
         return info.prefix(bound).is_ok();
     }
     std::thread::scope(|sc| {
         // A thread that cannot be started leaves those sections to the lookups (inflated there,
         // on this thread).
-        let _ = std::thread::Builder::new().name("inflate".into()).spawn_scoped(sc, || {
-            for s in &side {
-                let _ = s.full();
-            }
-        });
+        let _ = std::thread::Builder::new().name("inflate".into()).stack_size(crate::input::HELPER_STACK).spawn_scoped(
+            sc,
+            || {
+                for s in &side {
+                    s.prefetch();
+                }
+            },
+        );
         info.prefix(bound).is_ok()
     })
 }
@@ -1210,6 +1218,10 @@ pub struct DwarfSymbols {
     notes: Mutex<Vec<String>>,
     /// The `--exe` files some module of the trace resolved to.
     used_exes: Mutex<std::collections::HashSet<PathBuf>>,
+    /// Addresses a transcript will look up, by module ([`SymbolSupplier::plan`]), told to
+    /// the module when it is opened (at its first lookup, so modules open, and add their
+    /// notes, in the same order as without a plan).
+    planned: Mutex<HashMap<String, Vec<u64>>>,
 }
 
 impl DwarfSymbols {
@@ -1220,6 +1232,7 @@ impl DwarfSymbols {
             expected_ids: HashMap::new(),
             notes: Mutex::new(Vec::new()),
             used_exes: Mutex::new(Default::default()),
+            planned: Mutex::new(HashMap::new()),
         }
     }
 
@@ -1276,6 +1289,11 @@ impl DwarfSymbols {
             return m.clone();
         }
         let opened = self.open_uncached(module);
+        if let Some(m) = &opened
+            && let Some(v) = self.planned.lock().unwrap_or_else(|p| p.into_inner()).remove(module)
+        {
+            m.plan(&v);
+        }
         self.modules.lock().unwrap_or_else(|p| p.into_inner()).insert(module.to_string(), opened.clone());
         opened
     }
@@ -1314,6 +1332,21 @@ impl DwarfSymbols {
 }
 
 impl SymbolSupplier for DwarfSymbols {
+    fn plan(&self, module: &str, vaddrs: &[u64]) {
+        // A module opened already hears it now; another when it is opened.
+        let open = self.modules.lock().unwrap_or_else(|p| p.into_inner()).get(module).cloned();
+        match open {
+            Some(Some(m)) => m.plan(vaddrs),
+            Some(None) => {}
+            None => self
+                .planned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(module.to_string())
+                .or_default()
+                .extend(vaddrs),
+        }
+    }
     fn lookup(&self, module: &str, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
         match self.module(module) {
             Some(m) => m.symbol_info(vaddr),
