@@ -293,7 +293,7 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
         .strip_prefix("zsh: ")
         .map(|r| r.split("  ").next().unwrap_or(r))
         .or_else(|| t.split_once(": error: unable to execute command: ").map(|(_, r)| r))
-        .or_else(|| super::handlers::script_job_report(t))
+        .or_else(|| super::shell::script_job_report(t))
         .unwrap_or(t);
     let shell = match t_sh.strip_suffix(" (core dumped)").unwrap_or(t_sh) {
         "segmentation fault" => Some(11),

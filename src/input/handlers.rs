@@ -128,7 +128,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
-    if b.handlers.open && is_shell_verdict(t) {
+    if b.handlers.open && super::shell::is_shell_verdict(t) {
         b.handlers.mode = HandlerMode::None;
         b.add_message(t, n);
         return true;
@@ -264,59 +264,6 @@ fn chromium_line(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     end(b)
-}
-
-/// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
-/// SIGABRT (Abort)`, zsh's `zsh: abort      sudo cargo run` / `zsh: segmentation fault  ./x`.
-pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
-    if let Some(r) = t.strip_prefix("fish: Job ") {
-        let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
-        return crate::model::signals::signo(sig);
-    }
-    let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
-    Some(match what {
-        "segmentation fault" => 11,
-        "abort" => 6,
-        "bus error" => 7,
-        "illegal hardware instruction" => 4,
-        "floating point exception" => 8,
-        _ => return None,
-    })
-}
-
-/// bash's report of a job a script started that died of a signal:
-/// `./run.sh: line 12:  2391 Segmentation fault      (core dumped) ./prog args` →
-/// `Segmentation fault` (the description of the signal).
-pub(crate) fn script_job_report(t: &str) -> Option<&str> {
-    let (_, r) = t.split_once(": line ")?;
-    let (num, r) = r.split_once(": ")?;
-    if num.is_empty() || !num.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let r = r.trim_start();
-    let pid = r.bytes().take_while(u8::is_ascii_digit).count();
-    if pid == 0 || !r[pid..].starts_with(' ') {
-        return None;
-    }
-    let r = r[pid..].trim_start();
-    // The description is padded to a column, then `(core dumped)` and the command.
-    let desc_end = r.find("  ").or_else(|| r.find(" (core dumped)")).unwrap_or(r.len());
-    Some(&r[..desc_end]).filter(|x| !x.is_empty())
-}
-
-pub(crate) fn is_shell_verdict(t: &str) -> bool {
-    let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
-    matches!(
-        t,
-        "Aborted"
-            | "Segmentation fault"
-            | "Bus error"
-            | "Illegal instruction"
-            | "Segmentation fault: 11"
-            | "Bus error: 10"
-            | "Abort trap: 6"
-            | "Illegal instruction: 4"
-    )
 }
 
 /// A row of gdb's own backtrace (`0x55d1a2e15211 ???`, `0x7f3c1bc12882 newterm_sp`), the
@@ -1010,22 +957,7 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
             };
             let name = what.rsplit_once(" + ").map_or(what, |(s, _)| s).trim();
             let function = (!name.is_empty() && !name.starts_with("0x") && name != "???").then(|| b.intern(name));
-            let (file, line) = match loc.and_then(|l| l.rsplit_once(':')) {
-                Some((f, l)) => (Some(b.intern(f)), l.parse().ok()),
-                None => (None, None),
-            };
-            let ti = b.current_thread();
-            let frame = Frame {
-                index,
-                pc: Some(Address(pc)),
-                function,
-                file,
-                line,
-                module: (!image.is_empty()).then(|| b.intern(image)),
-                span: Span::line(n),
-                ..Default::default()
-            };
-            b.put_frame(ti, frame);
+            put_located_frame(b, n, index, pc, function, loc, Some(image));
             return true;
         }
     }
@@ -1047,6 +979,35 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
 
 /// A row of Node.js's native stack: ` 4: 0xa241c1 node::TTYWrap::Initialize(…) [node]`,
 /// ` 6: 0xb96717  [node]`, ` 8: 0x2a1e5d94fc5d ` (JIT code), Windows's ` 1: node::DecodeWrite`.
+/// Files a frame read from a crash reporter's row on the current thread: `loc` is `file:line`
+/// (or a bare file), `module` the image it names (empty means none).
+fn put_located_frame(
+    b: &mut Builder,
+    n: u32,
+    index: u32,
+    pc: u64,
+    function: Option<Sym>,
+    loc: Option<&str>,
+    module: Option<&str>,
+) {
+    let (file, line) = match loc.and_then(|x| x.rsplit_once(':')) {
+        Some((f, ln)) => (Some(b.intern(f)), ln.parse().ok()),
+        None => (None, None),
+    };
+    let ti = b.current_thread();
+    let frame = Frame {
+        index,
+        pc: Some(Address(pc)),
+        function,
+        file,
+        line,
+        module: module.filter(|m| !m.is_empty()).map(|m| b.intern(m)),
+        span: Span::line(n),
+        ..Default::default()
+    };
+    b.put_frame(ti, frame);
+}
+
 fn node_line(b: &mut Builder, t: &str, n: u32) -> bool {
     if t == "----- Native stack trace -----" || t == "----- JavaScript stack trace -----" {
         return true;
@@ -1140,22 +1101,7 @@ fn wine_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         };
         let name = what.split(['+', '(']).next().unwrap_or("").trim();
         let function = (!name.is_empty()).then(|| b.intern(name));
-        let (file, line) = match loc.and_then(|x| x.rsplit_once(':')) {
-            Some((f, ln)) => (Some(b.intern(f)), ln.parse().ok()),
-            None => (None, None),
-        };
-        let ti = b.current_thread();
-        let frame = Frame {
-            index,
-            pc: Some(Address(pc)),
-            function,
-            file,
-            line,
-            module: module.filter(|m| !m.is_empty()).map(|m| b.intern(m)),
-            span: Span::line(n),
-            ..Default::default()
-        };
-        b.put_frame(ti, frame);
+        put_located_frame(b, n, index, pc, function, loc, module);
         return true;
     }
     // The faulting instruction: `0x01fd9418 EntryPoint+0x305af in syncsvc_main: movl\t0x0(%edi),%eax`.

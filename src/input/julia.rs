@@ -424,7 +424,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    if b.formats_has(Format::Julia) && super::handlers::shell_job_signal(t).is_some() {
+    if b.formats_has(Format::Julia) && super::shell::shell_job_signal(t).is_some() {
         b.add_message(t, n);
         return true;
     }

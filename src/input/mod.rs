@@ -35,6 +35,7 @@ pub mod lldb;
 pub mod rr;
 pub mod rust;
 pub mod sanitizer;
+mod shell;
 pub mod stream;
 pub mod valgrind;
 

@@ -250,7 +250,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     // The shell's job line after the report (`zsh: abort  cargo run`, fish's `terminated by
     // signal SIGABRT (Abort)`): the signal that ended the process.
-    if b.formats_has(Format::Rust) && super::handlers::shell_job_signal(t).is_some() {
+    if b.formats_has(Format::Rust) && super::shell::shell_job_signal(t).is_some() {
         b.add_message(t, n);
         return true;
     }

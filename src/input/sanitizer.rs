@@ -191,7 +191,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     // The shell's verdict after a report that aborted (`Abort trap: 6` on macOS).
     if (b.formats_has(Format::Asan) || b.formats_has(Format::Msan) || b.formats_has(Format::Tsan))
-        && super::handlers::is_shell_verdict(t)
+        && super::shell::is_shell_verdict(t)
     {
         b.add_message(t, n);
         return true;

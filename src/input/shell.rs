@@ -1,0 +1,58 @@
+//! What a shell prints about a job that died of a signal: fish's and zsh's job reports, bash's
+//! report of a script's job, and the bare verdict line (`Segmentation fault (core dumped)`).
+//! Several readers (Rust, Julia, sanitizers, a program's own handler output) use them to know
+//! the process ended.
+
+/// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
+/// SIGABRT (Abort)`, zsh's `zsh: abort      sudo cargo run` / `zsh: segmentation fault  ./x`.
+pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
+    if let Some(r) = t.strip_prefix("fish: Job ") {
+        let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
+        return crate::model::signals::signo(sig);
+    }
+    let what = t.strip_prefix("zsh: ")?.split("  ").next()?.trim();
+    Some(match what {
+        "segmentation fault" => 11,
+        "abort" => 6,
+        "bus error" => 7,
+        "illegal hardware instruction" => 4,
+        "floating point exception" => 8,
+        _ => return None,
+    })
+}
+
+/// bash's report of a job a script started that died of a signal:
+/// `./run.sh: line 12:  2391 Segmentation fault      (core dumped) ./prog args` →
+/// `Segmentation fault` (the description of the signal).
+pub(crate) fn script_job_report(t: &str) -> Option<&str> {
+    let (_, r) = t.split_once(": line ")?;
+    let (num, r) = r.split_once(": ")?;
+    if num.is_empty() || !num.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let r = r.trim_start();
+    let pid = r.bytes().take_while(u8::is_ascii_digit).count();
+    if pid == 0 || !r[pid..].starts_with(' ') {
+        return None;
+    }
+    let r = r[pid..].trim_start();
+    // The description is padded to a column, then `(core dumped)` and the command.
+    let desc_end = r.find("  ").or_else(|| r.find(" (core dumped)")).unwrap_or(r.len());
+    Some(&r[..desc_end]).filter(|x| !x.is_empty())
+}
+
+/// The shell's one-line verdict on a job that died of a signal (bash, dash, macOS shells).
+pub(crate) fn is_shell_verdict(t: &str) -> bool {
+    let t = t.strip_suffix(" (core dumped)").unwrap_or(t);
+    matches!(
+        t,
+        "Aborted"
+            | "Segmentation fault"
+            | "Bus error"
+            | "Illegal instruction"
+            | "Segmentation fault: 11"
+            | "Bus error: 10"
+            | "Abort trap: 6"
+            | "Illegal instruction: 4"
+    )
+}
