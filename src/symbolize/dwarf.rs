@@ -889,7 +889,7 @@ const WHOLE_PER_UNIT: [gimli::SectionId; 7] = {
 const PARALLEL_MIN: usize = 256 << 10;
 
 /// Inflates `.debug_info` up to `bound` and, on a second thread when there is a second core
-/// (`input::second_core`: not with `TRACECHECK_THREADS=1`) and enough to do on both sides,
+/// (`threads::second_core`: not with `TRACECHECK_THREADS=1`) and enough to do on both sides,
 /// the other compressed sections a lookup reads: the ones every unit reads whole
 /// (abbreviations, strings, range lists) and `.debug_line` whole. None depends on another,
 /// and on a libc debug file they are a third of what a core's lookups inflate: the wall time
@@ -912,21 +912,21 @@ fn inflate_beside(d: &super::lazy::LazyDwarf, info: &super::lazy::LazySection, b
     // what it needs.
     let first = bound.min(info.size());
     let parallel =
-        side_bytes >= PARALLEL_MIN && first >= PARALLEL_MIN && first >= side_bytes && crate::input::second_core();
+        side_bytes >= PARALLEL_MIN && first >= PARALLEL_MIN && first >= side_bytes && crate::threads::second_core();
     if !parallel {
         return info.prefix(bound).is_ok();
     }
     std::thread::scope(|sc| {
         // A thread that cannot be started leaves those sections to the lookups (inflated there,
         // on this thread).
-        let _ = std::thread::Builder::new().name("inflate".into()).stack_size(crate::input::HELPER_STACK).spawn_scoped(
-            sc,
-            || {
+        let _ = std::thread::Builder::new()
+            .name("inflate".into())
+            .stack_size(crate::threads::HELPER_STACK)
+            .spawn_scoped(sc, || {
                 for s in &side {
                     s.prefetch();
                 }
-            },
-        );
+            });
         info.prefix(bound).is_ok()
     })
 }
