@@ -60,6 +60,11 @@ build_one() {
         rustc -g src/rust-thread-panic-join.rs -o "$out" ;;
     cpp-uncaught)
         g++ -O0 -g src/cpp-uncaught.cpp -o "$out" ;;
+    threads-current|threads-current-core)
+        # built and run outside the checkout (its path would show in the mappings and in
+        # the core's command line), debug info relative to sample-traces/
+        mkdir -p "$scratch"
+        gcc -O0 -g -pthread -fdebug-prefix-map="$here"=. src/threads-current.c -o "$scratch/threads-current" ;;
     *)
         echo "regenerate.sh: unknown sample $name" >&2; return 1 ;;
     esac
@@ -68,7 +73,11 @@ build_one() {
 all=(null-field null-fnptr stack-overflow threads-crash glibc-abort assert-fail
      rust-panic rust-null cpp-uncaught julia-trampoline-bad-r13
      julia-trampoline-good-r13 c-r13-plain misaligned-sse noncanonical
-     write-rodata smashed-stack stack-chk poison rust-thread-panic-join)
+     write-rodata smashed-stack stack-chk poison rust-thread-panic-join
+     threads-current threads-current-core)
+
+# Scratch directory outside the checkout for the samples that must not show its path.
+scratch=${SAMPLES_SCRATCH:-/tmp/tracecheck-samples}
 
 if (($#)); then samples=("$@"); else samples=("${all[@]}"); fi
 
@@ -96,6 +105,8 @@ declare -A expect=(
     [smashed-stack]='received signal SIGSEGV|copy_name|0x4141414141414141'
     [stack-chk]='stack smashing detected|received signal SIGABRT|__stack_chk_fail'
     [poison]='received signal SIGSEGV|peer_port (c=|0xa5a5a5a5a5a5a5a5'
+    [threads-current]='"tally-b" received signal SIGSEGV|record (t=|* 3    Thread|"tally-c"|si_addr = 0x0'
+    [threads-current-core]='Program terminated with signal SIGSEGV|[Current thread is 1 |record (t=|[Switching to thread 3 |__libc_pause|[Switching to thread 1 |si_signo = 11'
     [rust-thread-panic-join]="thread 'tally' (|panicked at src/rust-thread-panic-join.rs:6:5|on an \`Err\` value: Any { .. }|exited with code 0145"
 )
 
@@ -112,7 +123,21 @@ for name in "${samples[@]}"; do
     start=$SECONDS
     # gdb exits non-zero when the last command fails; the transcript is what
     # matters, so do not let that abort the script (checked below instead).
-    "${run_env[@]}" gdb -q -batch -nx -x "$cmdfile" --args "$build/$name" >"$out" 2>&1 </dev/null || true
+    case $name in
+    threads-current)
+        (cd "$scratch" && "${run_env[@]}" gdb -q -batch -nx -x "$here/$cmdfile" --args ./threads-current) \
+            >"$out" 2>&1 </dev/null || true ;;
+    threads-current-core)
+        # gdb's generate-core-file at the crash (the kernel's core_pattern varies by machine)
+        rm -f "$scratch/threads-current.core"
+        (cd "$scratch" && "${run_env[@]}" gdb -q -batch -nx -ex run -ex 'generate-core-file threads-current.core' \
+            --args ./threads-current) >/dev/null 2>&1 </dev/null || true
+        (cd "$scratch" && "${run_env[@]}" gdb -q -batch -nx -x "$here/$cmdfile" ./threads-current threads-current.core) \
+            >"$out" 2>&1 </dev/null || true
+        rm -f "$scratch/threads-current.core" ;;
+    *)
+        "${run_env[@]}" gdb -q -batch -nx -x "$cmdfile" --args "$build/$name" >"$out" 2>&1 </dev/null || true ;;
+    esac
     printf '%-28s %6d bytes  %3ds\n' "$out" "$(wc -c <"$out")" $((SECONDS - start))
     IFS='|' read -r -a needles <<<"${expect[$name]}"
     for needle in "${needles[@]}"; do

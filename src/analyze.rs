@@ -152,17 +152,36 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
         let julia_name = |n: &str| ["julia_", "jfptr_", "japi1_", "jlcapi_"].iter().any(|p| n.starts_with(p));
         if trace.memory.is_none()
             && !findings.iter().any(|f| f.rule == "pinned-register")
-            && let Some(f0) = th.frames.first().and_then(|f| f.function.as_deref()).filter(|n| julia_name(n))
+            && !th.frames.is_empty()
+            // The function by the ELF symbol table (`info symbol $pc`, a core's symbols) when
+            // gdb named frame #0 from a DWARF that does not describe the code (docs/julia.md).
+            && let Some(f0) = Some(crate::julia::physical_name(trace, s, th, 0))
+                .filter(|n| julia_name(n))
+                .or_else(|| th.frames.first().and_then(|f| f.function.as_deref()).filter(|n| julia_name(n)))
+            // (After the name: a walk over every frame, which a big transcript without Julia
+            // code need not take.)
             && crate::rules::pinned_register::julia_runtime_present(trace)
             && !s.disassembly.iter().any(|i| {
                 i.location
                     .as_ref()
-                    .is_some_and(|l| l.offset() == Some(0) && l.symbol().is_none_or(|sy| &*sy.name == f0))
+                    // `<f+0>`, or gdb's `<f>` (a symbol without an offset: its first byte)
+                    .is_some_and(|l| match l.symbol() {
+                        Some(sy) => sy.at_start() && &*sy.name == f0,
+                        None => l.offset() == Some(0),
+                    })
             })
         {
+            // gdb's `disassemble` follows the debug info: where that names another function,
+            // list from the entry the ELF symbol gives (`info symbol $pc`: f0 + off).
+            let listing = match crate::julia::elf_symbol(s, th, 0) {
+                Some((n, off)) if th.frames.first().is_some_and(|f| f.function_name() != n) => {
+                    format!("x/{}i $pc - {off}", (off / 2).clamp(16, 400))
+                }
+                _ => "disassemble".to_string(),
+            };
             out.push(MissingEvidence {
-                what: format!("the code of {f0} from its entry is not in the dump (pinned-register judges r13 as pgcstack only where that code shows it unchanged since the entry)"),
-                command: cmd("disassemble", "disassemble --frame"),
+                what: format!("the code of {f0} from its entry is not in the dump (pinned-register judges r13 as pgcstack only where that code shows it unchanged since the entry; or give the library with --exe)"),
+                command: cmd(&listing, "disassemble --frame"),
                 rules_waiting: enabled(&["pinned-register"]),
                 stop: Some(si),
             });

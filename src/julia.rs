@@ -184,6 +184,9 @@ pub fn inline_chain(th: &Thread, pos: usize) -> (usize, usize) {
 /// its inline chain: `(name, offset)`. gdb's `bt` names frames from DWARF; when the two
 /// disagree the DWARF does not describe this code (docs/julia.md: the 0x2000 shift).
 pub fn elf_symbol<'a>(stop: &'a Stop, th: &Thread, pos: usize) -> Option<(&'a str, u64)> {
+    if pos >= th.frames.len() {
+        return None;
+    }
     let (first, phys) = inline_chain(th, pos);
     let levels: Vec<u32> = th.frames[first..=phys].iter().map(|f| f.index).collect();
     stop.symbols
@@ -197,7 +200,7 @@ pub fn elf_symbol<'a>(stop: &'a Stop, th: &Thread, pos: usize) -> Option<(&'a st
 /// For a core: the symbol tracecheck's own symbolizer put on the pc register of the chain's
 /// frames (`<julia_etc_couple_4561+111>`), which comes from the ELF symbol table.
 fn core_symbol<'a>(trace: &Trace, th: &'a Thread, pos: usize) -> Option<(&'a str, u64)> {
-    if !trace.formats.contains(&crate::model::Format::Core) {
+    if !trace.formats.contains(&crate::model::Format::Core) || pos >= th.frames.len() {
         return None;
     }
     let (first, phys) = inline_chain(th, pos);
@@ -221,7 +224,7 @@ pub fn physical_name<'a>(trace: &Trace, stop: &'a Stop, th: &'a Thread, pos: usi
         return n;
     }
     let (_, phys) = inline_chain(th, pos);
-    th.frames[phys].function_name()
+    th.frames.get(phys).map_or("", |f| f.function_name())
 }
 
 /// `libjulia-internal.so.1.13` → `1.13`, `libjulia.so.1.13.1` → `1.13.1` (a vendoring prefix
@@ -386,6 +389,76 @@ pub fn layout_for(trace: &Trace) -> Option<JuliaLayout> {
     }
     let (v, _) = version_from_trace(trace)?;
     table_layout(&v)
+}
+
+/// Julia's GC setting the mark bits of an object: the fault is an atomic read-modify-write
+/// (`xchg`, `lock or`, `cmpxchg`) of the header word 8 bytes below an "object" pointer, in a
+/// function of the mark phase (`gc_try_setmark_tag`, `gc_setmark*`, `gc_mark_*`, by the ELF
+/// symbol at pc or a frame of frame #0's inline chain). Returns the physical function and the
+/// object pointer (header address + 8). When that object lies in code or read-only data,
+/// the write fault is a symptom: a pointer that is no object reached the mark phase (from a
+/// root in a corrupt GC frame, or a garbage field of a marked object).
+pub fn gc_mark_header_write<'a>(
+    trace: &Trace,
+    stop: &'a Stop,
+    th: &'a Thread,
+    insn_text: &str,
+    addr: u64,
+) -> Option<(&'a str, u64)> {
+    let d = crate::insn::decode(insn_text);
+    if d.access != Some(crate::insn::Access::ReadWrite) || d.mem.as_ref()?.disp != -8 {
+        return None;
+    }
+    let gc = |n: &str| ["gc_mark", "gc_try_setmark", "gc_setmark", "gc_try_claim"].iter().any(|p| n.starts_with(p));
+    let phys = physical_name(trace, stop, th, 0);
+    let (first, last) = inline_chain(th, 0);
+    (gc(phys) || th.frames.get(first..=last)?.iter().any(|f| gc(f.function_name())))
+        .then_some((phys, addr.wrapping_add(8)))
+}
+
+/// The function a GC-frame walk runs in (`gc_mark_stack`): a garbage pointer found there came
+/// from the roots of a task's GC frames.
+pub fn is_gc_frame_walk(name: &str) -> bool {
+    name.starts_with("gc_mark_stack")
+}
+
+/// Whether the ELF symbol at a frame's pc (`info symbol $pc`) names another function than the
+/// debug-info name gdb printed, beyond the usual spellings of one function (C++ parameters,
+/// `.cold`/`.part.N`/`.isra.N` clones, a namespace qualification): then the DWARF does not
+/// describe this code (docs/julia.md: the wheel's 0x2000 shift).
+pub fn names_disagree(shown: &str, elf: &str) -> bool {
+    let base = |s: &str| {
+        let s = s.split('(').next().unwrap_or(s).trim();
+        let s = s.split('.').next().unwrap_or(s);
+        s.rsplit("::").next().unwrap_or(s).to_string()
+    };
+    let (a, b) = (base(shown), base(elf));
+    !a.is_empty() && !b.is_empty() && a != b
+}
+
+/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's
+/// own crash output, libjulia / libjulia-internal in the mappings, shared libraries or frame
+/// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
+/// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
+/// code may call a function `julia_limit_of`.
+pub fn runtime_present(trace: &Trace) -> bool {
+    use crate::model::Format;
+    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
+    // One substring searcher for the whole walk (`str::contains` builds one per call: a
+    // module name on each of a big transcript's frames was 8 M instructions).
+    static LIBJULIA: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("libjulia"));
+    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| LIBJULIA.find(b.as_bytes()).is_some());
+    trace.formats.contains(&Format::Julia)
+        || trace.julia_layout.is_some()
+        || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
+        || trace.libraries.iter().any(|l| libjulia(&l.path))
+        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
+            f.module.as_deref().is_some_and(libjulia)
+                || f.function.as_deref().is_some_and(|n| {
+                    ["jl_", "ijl_", "jlplt_", "jfptr_", "japi1_", "japi3_"].iter().any(|p| n.starts_with(p))
+                })
+        })
 }
 
 #[cfg(test)]

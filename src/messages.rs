@@ -84,6 +84,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         || t.starts_with("terminate called without an active exception")
         || t.starts_with("terminate called recursively")
         || t.starts_with("FATAL: exception not rethrown")
+        || t.starts_with("fatal: error thrown and no exception handler available.")
     {
         return Some(MessageKind::UncaughtException);
     }
@@ -234,6 +235,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::PureVirtualCall
     } else if t == "deleted virtual method called" {
         MessageDetail::DeletedVirtualCall
+    } else if t.starts_with("fatal: error thrown and no exception handler available.") {
+        MessageDetail::JuliaNoHandler
     } else if t.starts_with("terminate called") && t.contains("without an active exception") {
         MessageDetail::TerminateWithoutException
     } else if t.starts_with("terminate called") && t.contains("recursively") {
@@ -462,6 +465,14 @@ mod tests {
         assert_eq!(classify("thread 'main' panicked at 'explicit panic', src/main.rs:2:5"), Some(MessageKind::Panic));
         assert_eq!(classify("t: t.c:5: main: Assertion `x == 1' failed."), Some(MessageKind::Assertion));
         assert_eq!(classify("GC error (probable corruption)"), Some(MessageKind::GcCorruption));
+        assert_eq!(
+            classify("fatal: error thrown and no exception handler available."),
+            Some(MessageKind::UncaughtException)
+        );
+        assert_eq!(
+            detail("fatal: error thrown and no exception handler available."),
+            Some(MessageDetail::JuliaNoHandler)
+        );
         assert_eq!(classify("hello world"), None);
         assert!(is_abort_message("  what():  vector::_M_range_check: __n (which is 10) >= this->size() (which is 3)"));
     }

@@ -175,7 +175,13 @@ fn check_nroots(r: &Value) {
     assert_eq!(h.len(), 1, "{:#}", r["findings"]);
     let m = h[0]["message"].as_str().unwrap();
     assert!(m.contains("in gc_mark_stack (bt: ws_queue_push) while Julia's GC was marking"), "{m}");
-    assert!(m.contains("probable corrupt GC frame: a jl_gcframe_t on the task's GC stack"), "{m}");
+    // The GC marked a "root" in code: the corrupt GC frame is certain, and it leads (issue
+    // #11, third pass: write-to-readonly used to lead with the symptom).
+    assert!(m.contains(": corrupt GC frame: a jl_gcframe_t on the task's GC stack"), "{m}");
+    assert_eq!(h[0]["severity"], "error");
+    assert_eq!(r["findings"][0]["rule"], "heap-corruption", "{:#}", r["findings"]);
+    let w = findings(r, "write-to-readonly");
+    assert!(w.len() == 1 && w[0]["severity"] == "warning", "{:#}", r["findings"]);
     assert!(!m.contains("garbage type tag"), "{m}");
     assert!(has(&steps(h[0]), "follow ->prev; nroots >> 2 is the root count"), "{:#?}", steps(h[0]));
     assert_eq!(culprit(r), "more_modes");

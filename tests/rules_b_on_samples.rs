@@ -27,6 +27,8 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("stack-chk.gdb.txt", &["heap-corruption", "corrupt-backtrace"]),
     ("stack-overflow.gdb.txt", &[]),
     ("threads-crash.gdb.txt", &[]),
+    ("threads-current-core.gdb.txt", &[]),
+    ("threads-current.gdb.txt", &[]),
     ("write-rodata.gdb.txt", &[]),
 ];
 

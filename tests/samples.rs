@@ -29,6 +29,8 @@ const SAMPLES: &[&str] = &[
     "stack-chk",
     "stack-overflow",
     "threads-crash",
+    "threads-current",
+    "threads-current-core",
     "write-rodata",
 ];
 
@@ -698,4 +700,60 @@ fn model_helpers_find_per_frame_facts() {
     let (_, p) = parse_sample("threads-crash");
     let s = main_stop(&p);
     assert_eq!(s.current_instruction(0).map(|i| i.text.as_ref()), Some("mov    %rdx,(%rax)"));
+}
+
+/// `gdb -batch` without command echo: `bt` and `info registers` before `info threads` (whose
+/// header must not be read as `bt full` locals). Whole, the stop line names thread 3; pasted
+/// from the `bt` on (no stop line), only `info threads`' `* 3` says whose output it was.
+#[test]
+fn threads_current() {
+    let text = std::fs::read_to_string(common::samples_dir().join("threads-current.gdb.txt")).expect("sample");
+    let from_bt = &text[text.find("#0  record").expect("bt")..];
+    for (whole, t) in [(true, text.as_str()), (false, from_bt)] {
+        let p = tracecheck::input::parse(t);
+        clean(&p);
+        let s = main_stop(&p);
+        assert_eq!(s.threads.len(), 4);
+        let t3 = s.crashed_thread().expect("thread");
+        assert_eq!((&*t3.id, t3.name.as_deref()), ("3", Some("tally-b")), "whole: {whole}");
+        // Without the stop line, `p $_siginfo` still says a signal stopped the current thread.
+        assert!(t3.crashed, "whole: {whole}");
+        assert!(t3.current);
+        assert_eq!(functions(t3), ["record", "worker", "start_thread", "clone3"]);
+        assert_eq!(reg(t3, 0, "rip"), 0x5555555551d1);
+        assert_eq!(reg(t3, 0, "rax"), 0);
+        assert_eq!(s.threads.iter().filter(|t| !t.registers.is_empty()).count(), 1);
+        let t1 = s.threads.iter().find(|t| &*t.id == "1").expect("thread 1");
+        assert_eq!(functions(t1), ["__futex_abstimed_wait_common64"]);
+        for id in ["2", "4"] {
+            let w = s.threads.iter().find(|t| &*t.id == id).expect("worker");
+            assert_eq!(functions(w), ["__libc_pause"]);
+            assert_eq!(w.frames[0].pc, Some(Address(0x7ffff7ea7df2)));
+        }
+        if whole {
+            signal(s, "SIGSEGV", Some(1), Some(0));
+            assert_eq!(current_insn(s, 0).text.as_ref(), "mov    (%rax),%rcx");
+        }
+    }
+}
+
+/// A core written by gdb at the same crash, opened with gdb: the crashed worker is thread 1
+/// there; `thread 3` selects a parked worker, whose frames, registers and `$_siginfo` (the
+/// SIGSTOP gdb stopped it with) are its own, not the crash's.
+#[test]
+fn threads_current_core() {
+    let (_, p) = parse_sample("threads-current-core");
+    clean(&p);
+    let s = main_stop(&p);
+    signal(s, "SIGSEGV", Some(1), Some(0));
+    let t = crashed(&p);
+    assert_eq!(&*t.id, "1");
+    assert_eq!(functions(t), ["record", "worker", "start_thread", "clone3"]);
+    assert_eq!(reg(t, 0, "rip"), 0x5555555551d1);
+    let t3 = s.threads.iter().find(|t| &*t.id == "3").expect("thread 3");
+    assert!(!t3.crashed);
+    assert_eq!(functions(t3), ["__libc_pause", "worker", "start_thread", "clone3"]);
+    assert_eq!(reg(t3, 0, "rip"), 0x7ffff7ea7df2);
+    // The crashed thread's faulting instruction, not thread 3's `x/6i $pc`.
+    assert_eq!(s.current_instruction(0).expect("=>").text.as_ref(), "mov    (%rax),%rcx");
 }

@@ -72,7 +72,8 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
      sigfpe-intmin alloca-negative jit-munmap text-write coro-small-stack altstack-handler-faults
      longjmp-stale go-nil-map go-stack-exceeded go-deadlock gccgo-nil rust-uaf-unsafe
      rust-misaligned-deref cpp-glibcxx-assert cpp-string-null cpp-system-error sigill-cpu-feature
-     double-fclose fortify-percent-n unsorted-corrupted sigxcpu-limit sigpipe-write fortran-null-pointer)
+     double-fclose fortify-percent-n unsorted-corrupted sigxcpu-limit sigpipe-write fortran-null-pointer
+     sp-pivot-unmapped sp-pivot-rodata longjmp-mangled-sp setcontext-live-stack)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -325,6 +326,14 @@ build_one() {
         g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
     fortran-null-pointer)
         gfortran "${map[@]}" -O0 -g "src/$n.f90" -o "$o" ;;
+    sp-pivot-unmapped | sp-pivot-rodata)
+        # one hand-written stack switch (no debug info, with CFI) for both
+        gcc -c src/sp-pivot-unmapped.S -o "$o-asm.o"
+        gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
+    longjmp-mangled-sp)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    setcontext-live-stack)
+        gcc "${map[@]}" -O0 -g -pthread "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -392,9 +401,22 @@ gdb_commands() {
         musl-thread-overflow | cpp-thread-joinable | tsan-race | cpp-system-error | go-deadlock)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
-        "info sharedlibrary" "info threads" "frame 1" "info registers" 'x/8gx $sp' "frame 0" \
-        'x/8gx $sp' 'x/6i $pc'
+        "info sharedlibrary" "info threads"
+    early_commands "$1"
+    printf '%s\n' "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc'
     extra_commands "$1"
+}
+
+# What some cases add before `frame 1`, which fails where the backtrace has one frame (an
+# error ends the command file): frame #0 from its entry, the code of the callee that returned
+# and its dead frame below sp; or just the faulting instruction.
+early_commands() {
+    case $1 in
+    saved-rbp-overwrite | leave-wild-rsp)
+        printf '%s\n' "disassemble" "disassemble parse_header" 'x/8gx $sp-64' ;;
+    longjmp-mangled-sp)
+        printf '%s\n' 'x/6i $pc' ;;
+    esac
 }
 
 # What some cases add after the common commands: the disassembly of the frames (and of a

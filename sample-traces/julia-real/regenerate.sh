@@ -72,7 +72,11 @@ grep -q '"julia": "1.13.1"' "$unpacked/ace_jax_coupling/_lib/build_info.json" ||
 build=$cache/build
 mkdir -p "$build"
 gcc -c src/tramp.S -o "$build/tramp.o"
-gcc -O0 -g -pthread src/harness.c src/more.c "$build/tramp.o" -ldl -o "$build/harness"
+gcc -O0 -g -pthread src/harness.c src/more.c src/more3.c "$build/tramp.o" -ldl -o "$build/harness"
+# the same harness with clobber.S's memset exported (libetcouple.so's memset@plt binds to it):
+# only shape-clobber runs it
+gcc -O0 -g -pthread src/harness.c src/more.c src/more3.c src/clobber.S "$build/tramp.o" -ldl \
+    -Wl,--export-dynamic-symbol=memset -o "$build/harness-clobber"
 
 run_env=(env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C)
 
@@ -81,7 +85,19 @@ declare -A mode=(
     [sizes-fault]=sizes [entry-break]=entry [thunk-r13]=thunk [r13-zero]=r13-zero
     [r13-stale]=r13-stale [gc-corrupt]=gc-corrupt
     [shape-unmapped]=shape-unmapped [shape-nroots]=shape-nroots [shape-overflow]=shape-overflow
+    [shape-unadopted]=shape-unadopted [shape-rome]=shape-rome [shape-finalizer]=shape-finalizer
+    [shape-heaphint]=shape-heaphint [shape-clobber]=shape-clobber
 )
+# gdb command file per case (default: gdb/CASE.gdb)
+declare -A gdbfile=(
+    [shape-unmapped]=shape [shape-nroots]=shape [shape-overflow]=shape
+    [shape-unadopted]=more3-crash [shape-rome]=more3-crash [shape-clobber]=more3-crash
+    [shape-finalizer]=more3-break [shape-heaphint]=more3-break
+)
+# extra environment per case
+declare -A caseenv=()
+# the harness binary per case (default: build/harness)
+declare -A binary=([shape-clobber]=harness-clobber)
 # Expected facts, checked against each fresh transcript.
 declare -A expect=(
     [sizes-fault]='received signal SIGSEGV|in julia_print_4678 () at strings/io.jl:34|si_addr = 0x10|julia_unique!_2443'
@@ -93,9 +109,14 @@ declare -A expect=(
     [shape-unmapped]='received signal SIGSEGV|julia_etc_couple_4561 + 85 in section|(unmapped)|Cannot access memory at address'
     [shape-nroots]='received signal SIGSEGV|gc_mark_stack + |with nroots word 0x505050505050504'
     [shape-overflow]='received signal SIGSEGV|in burn (depth=|in couple_mn ('
+    [shape-unadopted]='received signal SIGSEGV|unadopted thread calls ijl_alloc_svec|in unadopted (arg='
+    [shape-rome]='received signal SIGSEGV|si_code = 2|writing into the code of etc_abi_version|ReadOnlyMemoryError'
+    [shape-finalizer]='Breakpoint 1.1, finalizer (p=|fatal: error thrown and no exception handler available.|ErrorException("boom in a finalizer")|exited with code 01'
+    [shape-clobber]='received signal SIGSEGV|arming the r13-clobbering memset|julia.read_mb_12721 + |0x4141414141414140'
+    [shape-heaphint]='Temporary breakpoint 3, 0x|ijl_gc_collect in section|heap_size_hint = 16777216|3000000 boxes allocated|exited normally'
 )
 all=(sizes-fault entry-break thunk-r13 r13-zero r13-stale gc-corrupt banner sigstate shape-unmapped shape-nroots
-     shape-overflow)
+     shape-overflow shape-unadopted shape-rome shape-finalizer shape-heaphint shape-clobber)
 # `legal` (not in the default list: hundreds of transcripts) stops the harness's legal mode at
 # many points with gdb/legal.py and writes OUT/legal/<state>.gdb.txt; LEGAL_* variables (see
 # gdb/legal.py) choose how many.
@@ -141,18 +162,26 @@ for c in "${cases[@]}"; do
     *)
         [[ -n ${mode[$c]:-} ]] || { echo "regenerate.sh: unknown case $c" >&2; exit 2; }
         f=$out/$c.gdb.txt
-        cmd=(-x "gdb/$c.gdb")
-        [[ $c == shape-* ]] && cmd=(-x gdb/shape.gdb)
-        if [[ -n ${JULIA_REAL_CORES:-} && $c != entry-break ]]; then
+        cmd=(-x "gdb/${gdbfile[$c]:-$c}.gdb")
+        extra=(${caseenv[$c]:-})
+        if [[ -n ${JULIA_REAL_CORES:-} && $c != entry-break && ${gdbfile[$c]:-} != more3-break ]]; then
             mkdir -p "$JULIA_REAL_CORES"
-            cmd+=(-ex "generate-core-file $JULIA_REAL_CORES/$c.core")
+            # more3-crash.gdb continues after the first stop: it writes the core itself, there
+            if [[ ${gdbfile[$c]:-} == more3-crash ]]; then
+                extra+=("JULIA_REAL_CORE_FILE=$JULIA_REAL_CORES/$c.core")
+            else
+                cmd+=(-ex "generate-core-file $JULIA_REAL_CORES/$c.core")
+            fi
         fi
-        "${run_env[@]}" gdb -q -batch -nx "${cmd[@]}" --args "$build/harness" "$libdir" "${mode[$c]}" \
+        "${run_env[@]}" "${extra[@]}" gdb -q -batch -nx "${cmd[@]}" --args "$build/${binary[$c]:-harness}" "$libdir" "${mode[$c]}" \
             >"$f" 2>&1 </dev/null || true
         IFS='|' read -r -a needles <<<"${expect[$c]}"
         check "$f" "${needles[@]}"
         if grep -nE '^(No symbol table|No frame selected|No symbol ".*" in current context)|Error in sourced command file' "$f" >&2; then
-            [[ $c == r13-zero || $c == shape-* ]] && tail -1 "$f" | grep -q 'Cannot access memory at address 0x' ||
+            # the last line of the command file's output (generate-core-file's lines follow it)
+            last=$(grep -vE '^(warning: |Saved corefile )' "$f" | tail -1)
+            { [[ $c == r13-zero || $c == shape-* ]] && [[ $last == *'Cannot access memory at address 0x'* ]]; } ||
+                { [[ ${gdbfile[$c]:-} == more3-crash ]] && [[ $last == 'No stack.' || $last == 'The current thread has terminated' ]]; } ||
                 { echo "  CHECK FAILED: $f has unexpected gdb errors (above)" >&2; status=1; }
         fi
         ;;

@@ -197,9 +197,12 @@ pub(super) fn pick_crashed_thread(stop: &mut Stop, loc: Option<GdbOwnedLocation>
     }
     let frame0 = |t: &Thread| t.frames.first().filter(|f| f.index == 0).cloned();
     let by_loc = loc.as_ref().and_then(|loc| {
-        let by_pc = loc
-            .pc
-            .and_then(|pc| stop.threads.iter().position(|t| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)))));
+        // Threads can share a pc (workers in the same loop): `info threads`' current one first.
+        let at_pc = |pc: u64, t: &Thread| frame0(t).is_some_and(|f| f.pc == Some(Address(pc)));
+        let by_pc = loc.pc.and_then(|pc| {
+            (stop.threads.iter().position(|t| t.current && at_pc(pc, t)))
+                .or_else(|| stop.threads.iter().position(|t| at_pc(pc, t)))
+        });
         by_pc.or_else(|| {
             let same_fn = |t: &Thread| frame0(t).is_some_and(|f| f.function.is_some() && f.function == loc.function);
             let exact = |t: &Thread| frame0(t).is_some_and(|f| f.file == loc.file && f.line == loc.line);

@@ -242,6 +242,16 @@ pub struct Builder {
     thread: Option<usize>,
     /// The thread whose `thread apply all bt` section is running (frames go here).
     bt_thread: Option<usize>,
+    /// The thread bare output (`bt`, `info registers`) went to only because nothing had named
+    /// the selected thread yet (gdb's thread 1 by default); `info threads`' current row moves
+    /// that output to the thread it names.
+    default_thread: Option<usize>,
+    /// The `info threads` row frame of the default thread, not kept while the bare output
+    /// held its place (it is that thread's frame once the output moves away).
+    default_row_frame: Option<Frame>,
+    /// A thread was selected by name in this stop (`thread N`, `[Switching to thread N …]`):
+    /// `info threads`' current row then shows that selection, not the stopped thread.
+    selected_by_name: bool,
     /// The selected frame: registers, memory dumps and disassembly are recorded against it.
     selected_frame: u32,
     pub(crate) ctx: Ctx,
@@ -348,6 +358,9 @@ impl Builder {
             stop: None,
             thread: None,
             bt_thread: None,
+            default_thread: None,
+            default_row_frame: None,
+            selected_by_name: false,
             selected_frame: 0,
             ctx: Ctx::None,
             cmd_expr: None,
@@ -499,6 +512,7 @@ impl Builder {
         self.core_stop = false;
         self.thread = None;
         self.bt_thread = None;
+        self.forget_default_thread();
         self.selected_frame = 0;
         self.last_frame_index = None;
         self.lone_frame = None;
@@ -533,6 +547,7 @@ impl Builder {
         let i = self.trace.stops.len() - 1;
         self.stop = Some(i);
         self.thread = None;
+        self.forget_default_thread();
         // The Go reader's thread indices (goroutine being read, register block owner, frame
         // awaiting its location) belong to the previous stop: a Julia or lldb line between
         // a goroutine and its registers starts a stop with other threads.
@@ -558,16 +573,72 @@ impl Builder {
         {
             return t;
         }
-        let id: Box<str> = self.stop_thread[si].clone().unwrap_or_else(|| "1".into());
-        let t = self.thread_by_id(&id);
+        let named = self.stop_thread[si].clone();
+        let t = self.thread_by_id(named.as_deref().unwrap_or("1"));
         self.thread = Some(t);
+        if named.is_none() && !self.selected_by_name {
+            self.default_thread = Some(t);
+        }
         t
+    }
+
+    fn forget_default_thread(&mut self) {
+        self.default_thread = None;
+        self.default_row_frame = None;
+        self.selected_by_name = false;
+    }
+
+    /// `info threads` marks thread `to` current while nothing named the stop's thread: the
+    /// output filed under the default thread `from` (frames, registers, and the selection
+    /// recorded with dumps and disassembly) is `to`'s. `from` keeps its own `info threads`
+    /// row frame.
+    fn move_default_output(&mut self, si: usize, from: usize, to: usize) {
+        self.flush_locals();
+        self.locals_target = None;
+        self.frame_cont = None;
+        let threads = &mut self.trace.stops[si].threads;
+        if from >= threads.len() || to >= threads.len() || threads[to].frames.len() > 1 {
+            return;
+        }
+        let frames = std::mem::take(&mut threads[from].frames);
+        let registers = std::mem::take(&mut threads[from].registers);
+        let stopped = threads[from].backtrace_stopped.take();
+        let stop = threads[from].backtrace_stop.take();
+        let t = &mut threads[to];
+        if !frames.is_empty() {
+            t.frames = frames;
+        }
+        for (k, v) in registers {
+            t.registers.entry(k).or_insert(v);
+        }
+        t.backtrace_stopped = t.backtrace_stopped.take().or(stopped);
+        t.backtrace_stop = t.backtrace_stop.take().or(stop);
+        if let Some(f) = self.default_row_frame.take() {
+            threads[from].frames.push(f);
+        }
+        let from_id = threads[from].id.clone();
+        let to_name = threads[to].id.clone();
+        let to_id = self.intern(&to_name);
+        let s = &mut self.trace.stops[si];
+        let relabel = |th: &mut Option<Sym>| {
+            if th.as_deref() == Some(&*from_id) {
+                *th = Some(to_id.clone());
+            }
+        };
+        s.memory.iter_mut().for_each(|m| relabel(&mut m.thread));
+        s.disassembly.iter_mut().for_each(|m| relabel(&mut m.thread));
+        s.printed.iter_mut().for_each(|m| relabel(&mut m.thread));
+        s.frame_info.iter_mut().for_each(|m| relabel(&mut m.thread));
+        s.symbols.iter_mut().for_each(|m| relabel(&mut m.thread));
     }
 
     pub(crate) fn select_thread(&mut self, id: &str) {
         self.flush_locals();
         let t = self.thread_by_id(id);
         self.thread = Some(t);
+        self.selected_by_name = true;
+        self.default_thread = None;
+        self.default_row_frame = None;
         self.bt_thread = None;
         self.selected_frame = 0;
         self.last_frame_index = None;

@@ -163,9 +163,23 @@ impl Builder {
             if !has {
                 self.put_frame(ti, fr);
                 self.locals_target = None;
+            } else if self.default_thread == Some(ti) {
+                self.default_row_frame = Some(fr);
             }
         }
         if r.current {
+            // Nothing named the stopped thread (a core without `[Current thread is N]`, a
+            // transcript that starts after the stop line): right after a stop, the current
+            // thread is the one that stopped, and bare output filed under gdb's thread 1 by
+            // default is its own.
+            if !self.selected_by_name && self.stop_thread[si].is_none() {
+                if let Some(d) = self.default_thread.filter(|&d| d != ti) {
+                    self.move_default_output(si, d, ti);
+                }
+                self.stop_thread[si] = Some(r.id.into());
+            }
+            self.default_thread = None;
+            self.default_row_frame = None;
             self.thread = Some(ti);
         }
         self.extend_stop_span(n);
@@ -297,8 +311,17 @@ impl Builder {
     pub(super) fn finish_print(&mut self, p: PendingPrint) {
         self.saw(Format::Gdb);
         let si = self.ensure_stop();
-        // $_siginfo fills the stop reason.
-        if let Some(info) = gdb::siginfo(&p.buf) {
+        // $_siginfo is the selected thread's: another thread's (selected with `thread N` in a
+        // core, where each thread has its own, a SIGSTOP's for gdb's gcore) says nothing of
+        // the stop, nor does one of another signal than the stop's.
+        let other_thread = self.stop_thread[si].clone().is_some_and(|id| {
+            let ti = self.current_thread();
+            *self.trace.stops[si].threads[ti].id != *id
+        });
+        let sig_known = self.trace.stops[si].reason.signo;
+        if let Some(info) = gdb::siginfo(&p.buf)
+            .filter(|i| !other_thread && (sig_known.is_none() || i.signo.is_none() || i.signo == sig_known))
+        {
             let r = &mut self.trace.stops[si].reason;
             if r.signo.is_none() {
                 r.signo = info.signo;
@@ -323,7 +346,7 @@ impl Builder {
         }
         // One field of $_siginfo (`p $_siginfo.si_code`, `p $_siginfo._sifields._sigfault.si_addr`,
         // the commands tracecheck itself suggests): `$1 = 128`, `$2 = (void *) 0x5555… <f>`.
-        if let Some(field) = p.expr.as_deref().and_then(siginfo_field) {
+        if let Some(field) = p.expr.as_deref().and_then(siginfo_field).filter(|_| !other_thread) {
             let v = p.buf.trim();
             let tok = v.rsplit(") ").next().unwrap_or(v).split_whitespace().next().unwrap_or("");
             let num = lexemes::parse_hex(tok).or_else(|| tok.parse::<i64>().ok().map(|x| x as u64));

@@ -162,7 +162,12 @@ impl Builder {
                 // `bt full` indents locals by 8 spaces: skipped 8 at a time, then the rest
                 // as `trim_ascii` would (same result).
                 let t = l[clean::leading_spaces(l.as_bytes())..].trim_ascii();
-                if !t.is_empty() {
+                // `info threads`' header after a bare `bt` (gdb -batch echoes no command):
+                // its rows are no locals.
+                if t.starts_with("Id ") && t.contains("Target Id") {
+                    self.flush_locals();
+                    self.locals_active = false;
+                } else if !t.is_empty() {
                     self.end_frame_cont(n);
                     self.push_local(t);
                     return true;
@@ -798,8 +803,10 @@ impl Builder {
         }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
+            // Julia's no-handler report is followed by the exception on one line.
             let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic)
-                && t.trim_end().ends_with(':');
+                && t.trim_end().ends_with(':')
+                || t.starts_with("fatal: error thrown and no exception handler available.");
             self.push_message(Message::new(t, Span::line(n)));
             if panic_header {
                 self.message_follow = MAX_MESSAGE_CONTINUATION;

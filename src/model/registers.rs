@@ -47,6 +47,9 @@ pub enum UnwindMethod {
     /// No CFI and the callee's pc pointed outside any code: treated as "just called"
     /// (return address at the stack pointer / in the link register).
     ScanCall,
+    /// No CFI covered the callee: its frame read from its prologue's code (register pushes,
+    /// `sub $n,%rsp`, `mov %rsp,%rbp` from the function's symbol to the pc).
+    Prologue,
 }
 
 impl UnwindMethod {
@@ -56,6 +59,7 @@ impl UnwindMethod {
             UnwindMethod::Cfi => "cfi",
             UnwindMethod::FramePointer => "frame-pointer",
             UnwindMethod::ScanCall => "call-heuristic",
+            UnwindMethod::Prologue => "prologue",
         }
     }
 }

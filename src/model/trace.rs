@@ -820,6 +820,10 @@ pub enum MessageDetail {
     /// glibc's `FATAL: exception not rethrown`: a thread's cancellation or `pthread_exit`
     /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
     ForcedUnwindNotRethrown,
+    /// Julia's `fatal: error thrown and no exception handler available.` (`jl_no_exc_handler`):
+    /// an exception was thrown where no Julia handler (try, or the task's base handler) was
+    /// active; the next line shows the exception (`ErrorException("…")`).
+    JuliaNoHandler,
     /// Go's `fatal error: concurrent map writes` (`… map read and map write`, `… map
     /// iteration and map write`, `… map clone and map write`): the runtime's own check found
     /// two goroutines using one map, at least one writing.

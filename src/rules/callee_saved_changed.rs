@@ -314,7 +314,11 @@ impl BrokenFp<'_> {
         if let Some(s) = self.source {
             f = f.evidence(s, None);
         }
-        f.step(format!("disassemble {callee_name}")).step(format!(
+        // The callee's code is what says whether it saves rbp: asked for where nothing showed it.
+        if self.saves.is_none() {
+            f = f.step(format!("disassemble {callee_name}"));
+        }
+        f.step(format!(
             "break *{:#x} then watch -l *(long *){:#x} (the saved rbp), or rr: watch -l, reverse-continue",
             self.target.unwrap_or(self.call.0),
             self.rsp.wrapping_sub(16)
@@ -326,6 +330,18 @@ impl BrokenFp<'_> {
 /// mapping, and not in a file's or the heap's (an anonymous mapping above rsp may be the rest
 /// of a thread's stack above a guard page that rsp went into). `None` when rbp may be right.
 fn frame_pointer_place(cx: &RuleContext<'_>, rbp: u64, rsp: u64) -> Option<String> {
+    use crate::classify::RegionKind;
+    // rsp wild too: not one callee-saved register a call failed to restore, but the whole
+    // context replaced (a longjmp or setcontext from a corrupted buffer, a stack pivot), which
+    // is stack-pointer-wild's.
+    let sp_kind = cx.classifier.classify(rsp).kind;
+    if matches!(
+        sp_kind,
+        RegionKind::NonCanonical | RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::Kernel
+    ) || (!cx.trace.mappings.is_empty() && cx.trace.mapping_for(rsp).is_none())
+    {
+        return None;
+    }
     let stack = cx.trace.mapping_for(rsp);
     let sp_in = |s: &str| match stack {
         Some(m) => format!("rsp = {rsp:#x} is in the stack mapping {:#x}-{:#x} and {s}", m.start.0, m.end.0),

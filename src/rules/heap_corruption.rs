@@ -32,7 +32,10 @@ code that runs them:
   NON_MAIN_ARENA bit set by mistake) or inside Julia's mark phase (`gc_mark_outrefs`,
   `gc_mark_loop_*`, `jl_datatype_layout` reading a garbage type tag); not when the faulting
   instruction reads through a NULL base register (a NULL pointer in the collector's own data,
-  `null-dereference`'s finding).
+  `null-dereference`'s finding). A fault in `gc_mark_stack` (the walk over a task's GC frames)
+  is a probable corrupt GC frame; it is an error, not a heuristic, when the GC's mark-bit
+  write hit the header of a "root" in read-only memory (code or `.rodata`: no Julia object
+  lives there), and it then leads over `write-to-readonly`'s finding on the same write.
 
 The finding quotes the message with its line, names the frame that detected it (`_int_free`)
 and the culprit: the first frame outside libc, the allocator and the runtime
@@ -428,10 +431,16 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
         } else {
             "probable heap corruption, an object with a garbage type tag"
         };
+        // The mark function by the ELF symbol table when gdb's name for it is from a DWARF
+        // that does not describe this code and it is frame #0's physical function.
+        let in_chain0 = top[p].index <= th.frames.get(julia::inline_chain(th, 0).1).map_or(0, |f| f.index);
+        let marking = match real {
+            Some(n) if in_chain0 => n,
+            _ => gc.function_name(),
+        };
         let mut m = format!(
-            "crash ({}) in {at} while Julia's GC was marking ({}): {what}",
+            "crash ({}) in {at} while Julia's GC was marking ({marking}): {what}",
             r.signal.as_deref().unwrap_or("SIGSEGV"),
-            gc.function_name()
         );
         if let Some(c) = culprit {
             m.push_str(&format!("; the collection was entered from {}", c.location()));
@@ -459,9 +468,32 @@ fn crash_inside(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding>
     } else {
         return None;
     };
+    // The GC, walking a task's GC frames, set mark bits in the header of a "root" that lies
+    // in code or read-only data (the kernel refused the write): that root is no object, so a
+    // GC frame is corrupt. Not a guess any more: this finding leads, as an error, and
+    // write-to-readonly's finding on the same write is its symptom.
+    let root_in_readonly = cx.fault_insn(stop).zip(r.address).and_then(|(i, a)| {
+        let (gcfn, obj) = julia::gc_mark_header_write(cx.trace, stop, th, &i.text, a.0)?;
+        let m = cx.trace.mapping_for(a.0).filter(|m| m.writable() == Some(false))?;
+        let denied = stop.reason.si_code == Some(crate::model::signals::SEGV_ACCERR);
+        (julia::is_gc_frame_walk(gcfn) && denied).then(|| (obj, a.0, m.path.clone(), m.perms.clone(), m.span))
+    });
     let mut f = Finding::new(&RULE, message).at(si, Some(th), Some(f0.index)).rank(55);
     f.severity = Severity::Warning;
     f.heuristic = true;
+    if let Some((obj, hdr, path, perms, span)) = root_in_readonly {
+        f.severity = Severity::Error;
+        f.heuristic = false;
+        f.message = f.message.replacen("probable corrupt GC frame", "corrupt GC frame", 1);
+        f = f.rank(70).evidence(
+            format!(
+                "the GC wrote mark bits into the header {hdr:#x} of the root {obj:#x}, which lies in a {} mapping ({}): no Julia object lives there, so the root came from a garbage GC frame",
+                perms.as_deref().unwrap_or("read-only"),
+                path.as_deref().map(|p| p.rsplit('/').next().unwrap_or(p)).unwrap_or("anonymous")
+            ),
+            Some(span),
+        );
+    }
     f = f.evidence(format!("#{} {}", f0.index, f0.location()), Some(f0.span));
     if !std::ptr::eq(evidence_frame, f0) {
         f = f.evidence(format!("#{} {}", evidence_frame.index, evidence_frame.location()), Some(evidence_frame.span));

@@ -48,6 +48,9 @@ pub struct RuleContext<'a> {
 
 /// How close to sp a page fault still counts as the stack running out (no mappings printed).
 pub(crate) const FAULT_NEAR_SP: u64 = 64 << 10;
+/// Larger than any thread's stack in practice (the main thread's default limit is 8 MiB):
+/// frames further apart than this are not on one stack.
+pub(crate) const MAX_STACK_SPAN: u64 = 1 << 30;
 
 impl<'a> RuleContext<'a> {
     pub fn new(parsed: &'a Parsed) -> Self {
@@ -413,8 +416,8 @@ impl<'a> RuleContext<'a> {
     /// Frame #0 moved sp below the whole stack in one step (a huge `alloca`, VLA or local
     /// array; no recursion needed): its sp is below the stack mapping while its frame pointer
     /// or an outer frame's sp is still inside it, and the fault (when known) is at most 64 KiB
-    /// from sp. The kernel refused to grow the stack that far: a stack overflow, not a
-    /// corrupted sp. Returns (sp, the stack mapping).
+    /// from sp, and no other mapping lies between sp and the stack. The kernel refused to grow
+    /// the stack that far: a stack overflow, not a corrupted sp. Returns (sp, the stack mapping).
     pub fn oversized_frame(&self, stop: &Stop, th: &'a Thread) -> Option<(u64, &'a Mapping)> {
         let sp = self.sp_at(th, 0)?;
         let is_stack = |m: &Mapping| {
@@ -440,6 +443,12 @@ impl<'a> RuleContext<'a> {
         if self.trace.mapping_for(sp).is_some() {
             return None;
         }
+        // A stack grows down into free address space only: an sp beyond another mapping below
+        // the stack (a library, an mmap'ed region) was not reached by growing it, but loaded
+        // (a stack pivot, a corrupted saved sp).
+        if self.trace.mappings.iter().any(|m| m.start.0 > sp && m.end.0 <= stack.start.0 && !self.is_guard_page(m)) {
+            return None;
+        }
         match self.fault_address(stop) {
             Some(a) if a >= stack.start.0 || a.abs_diff(sp) > 64 << 10 => None,
             _ => Some((sp, stack)),
@@ -455,7 +464,28 @@ impl<'a> RuleContext<'a> {
             return None;
         }
         let a = self.fault_address(stop)?;
-        let sp = self.sp_at(stop.crashed_thread()?, 0)?;
+        let th = stop.crashed_thread()?;
+        let sp = self.sp_at(th, 0)?;
+        // The stack that ran out holds the frames above sp: its frame pointer, or the nearest
+        // outer frame's sp, is close above (within any real stack's size). An sp a world away
+        // from them was loaded, not grown into (a stack pivot, a corrupted saved sp).
+        let fp = match self.trace.arch {
+            Arch::X86_64 => Some("rbp"),
+            Arch::X86 => Some("ebp"),
+            Arch::Aarch64 => Some("x29"),
+            _ => None,
+        };
+        let nearest_above = th
+            .registers
+            .iter()
+            .filter(|(n, _)| **n > 0)
+            .filter_map(|(_, r)| r.get(self.trace.arch.sp_register()))
+            .chain(fp.and_then(|n| self.reg_at(th, 0, n)).and_then(|r| r.value))
+            .filter(|&v| v > sp)
+            .min();
+        if nearest_above.is_some_and(|v| v - sp > MAX_STACK_SPAN) {
+            return None;
+        }
         let pagefault = match stop.reason.si_code {
             Some(c) => c == crate::model::signals::SEGV_MAPERR || c == crate::model::signals::SEGV_ACCERR,
             // lldb's `EXC_BAD_ACCESS (code=…, address=…)` carries no si_code.

@@ -35,6 +35,15 @@ When gdb printed a NULL argument's entry value beside it (`p=0x0, p@entry=0x5555
 DWARF entry values, `DW_OP_entry_value` and the caller's call-site parameters), an evidence
 line says the pointer was not NULL when the function was entered and became NULL in it.
 
+In a process with a Julia runtime, a runtime function (`ijl_*`, `jl_*` by the ELF symbol, or a
+runtime frame) reading through a NULL base at exactly `offsetof(jl_task_t, ptls) -
+offsetof(jl_task_t, gcstack)` (0x10 in Julia 1.13) is `jl_current_task->ptls` computed from a
+NULL pgcstack: the message says the thread was never adopted (a foreign thread calling the
+runtime's C API), with the layout as evidence and the fix (`jl_adopt_thread`, or entering
+through a `@ccallable`/`@cfunction` entry). When gdb's debug-info name for frame #0 is another
+function than the ELF symbol (`info symbol $pc`), the message names both: `in
+ijl_alloc_svec_uninit (bt: jl_iintrinsic_2)`.
+
 **Why it matters** The offset tells which field was accessed and the base register which
 pointer was NULL; together with the frame's source line that is usually the whole diagnosis.
 A NULL *function pointer* call is reported by `bad-pc` instead (the pc itself is 0).
@@ -201,7 +210,33 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             // ACCERR on page 0 happens with mmap_min_addr = 0 setups; still a NULL access.
         }
         let frame = th.and_then(|t| t.frames.first());
-        let where_ = frame.map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
+        // The function by the ELF symbol table when gdb's debug-info name is another (a DWARF
+        // that does not describe this code, docs/julia.md).
+        let real0 = th.and_then(|t| {
+            crate::julia::elf_symbol_any(cx.trace, stop, t, 0)
+                .map(|(n, _)| n)
+                .filter(|n| frame.is_some_and(|f| crate::julia::names_disagree(f.function_name(), n)))
+        });
+        let where_ = frame
+            .map(|f| match real0 {
+                Some(r) => format!(" in {r} (bt: {})", f.function_name()),
+                None => format!(" in {}", f.function_name()),
+            })
+            .unwrap_or_default();
+        // A Julia runtime function reading the current task's ptls through a NULL pgcstack
+        // (`jl_current_task->ptls` with pgcstack = 0: the address is offsetof(jl_task_t, ptls)
+        // - offsetof(jl_task_t, gcstack)): the thread has no Julia task, it was never adopted.
+        let unadopted = match (&via, th) {
+            (Some((base, 0, _, Access::Read)), Some(t)) if crate::julia::runtime_present(cx.trace) => {
+                let name = crate::julia::physical_name(cx.trace, stop, t, 0);
+                let runtime = ["ijl_", "jl_", "_jl_"].iter().any(|p| name.starts_with(p))
+                    || frame.is_some_and(|f| crate::julia::role(f) == crate::julia::FrameRole::Runtime);
+                crate::julia::layout_for(cx.trace)
+                    .filter(|l| runtime && l.task_ptls.checked_sub(l.task_gcstack) == Some(addr))
+                    .map(|l| (base.clone(), name.to_string(), l))
+            }
+            _ => None,
+        };
         let mut msg = match &via {
             Some((base, v, disp, acc)) if *v < 0x1000 => {
                 let kind = match acc {
@@ -237,7 +272,24 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 ": frame #0 is generated code (no symbol, anonymous executable memory) in a process running {rt}, which handles SIGSEGV in its generated code itself; under a debugger this stop comes before that handler, so it is not by itself a crash"
             ));
         }
+        if let Some((base, name, _)) = &unadopted {
+            msg.push_str(&format!(
+                ": the Julia runtime ({name}) read the current task's ptls through a NULL pgcstack ({base} = 0): this thread has no Julia task, a thread the runtime never adopted called its C API"
+            ));
+        }
         let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(50);
+        if let Some((_, _, l)) = &unadopted {
+            f = f
+                .evidence(
+                    format!(
+                        "{addr:#x} = offsetof(jl_task_t, ptls) {} - offsetof(jl_task_t, gcstack) {}: jl_current_task computed from pgcstack 0 (layout: {})",
+                        l.task_ptls, l.task_gcstack, l.source
+                    ),
+                    None,
+                )
+                .step("adopt the thread before it calls the runtime (jl_adopt_thread(), or enter Julia through a @ccallable / @cfunction entry, which adopts it), or call the runtime from a thread Julia started")
+                .step("p ijl_get_pgcstack() on this thread: 0x0 means the runtime does not know it");
+        }
         if matches!(&via, Some((_, v, _, _)) if *v != 0) {
             // The base was a small integer, not NULL: a symptom of a bad value whose origin
             // other rules (pinned-register, poison-value) usually explain.

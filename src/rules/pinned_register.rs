@@ -106,28 +106,10 @@ pub(crate) const SAMPLES: RuleSamples = RuleSamples {
     ],
 };
 
-/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process: Julia's
-/// own crash output, libjulia / libjulia-internal in the mappings, shared libraries or frame
-/// modules, a runtime frame (`jl_*`, `ijl_*`, `jlplt_*`) or a wrapper only Julia's codegen
-/// emits (`jfptr_*`, `japi1_*`, `japi3_*`). A name prefix alone is not evidence: plain C
-/// code may call a function `julia_limit_of`.
+/// Whether anything beyond a `julia_*` name says a Julia runtime is in the process
+/// ([`crate::julia::runtime_present`]).
 pub(crate) fn julia_runtime_present(trace: &Trace) -> bool {
-    // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
-    // One substring searcher for the whole walk (`str::contains` builds one per call: a
-    // module name on each of a big transcript's frames was 8 M instructions).
-    static LIBJULIA: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("libjulia"));
-    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| LIBJULIA.find(b.as_bytes()).is_some());
-    trace.formats.contains(&Format::Julia)
-        || trace.julia_layout.is_some()
-        || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))
-        || trace.libraries.iter().any(|l| libjulia(&l.path))
-        || trace.stops.iter().flat_map(|s| &s.threads).flat_map(|t| &t.frames).any(|f| {
-            f.module.as_deref().is_some_and(libjulia)
-                || f.function.as_deref().is_some_and(|n| {
-                    ["jl_", "ijl_", "jlplt_", "jfptr_", "japi1_", "japi3_"].iter().any(|p| n.starts_with(p))
-                })
-        })
+    crate::julia::runtime_present(trace)
 }
 
 /// Whether a Go runtime is in the process: Go's own crash output, or a `runtime.*` frame
@@ -957,9 +939,7 @@ impl<'c, 'a> Site<'c, 'a> {
             && let Some(me) = self.th.handle.map(|a| a.0).or_else(|| self.thread_handle())
         {
             let tid_text = tid.map(|t| format!(" (Julia thread id {t})")).unwrap_or_default();
-            if sid == me || self.same_stop_thread_handle() == Some(sid) {
-                // (the stopped thread: this entry's, or the current one at the same pc)
-                let me = sid;
+            if sid == me {
                 tc.facts
                     .push((format!("ptls->system_id = {sid:#x}{tid_text} is this thread (Thread {me:#x})"), nz(span)));
             } else {
@@ -978,31 +958,6 @@ impl<'c, 'a> Site<'c, 'a> {
             }
         }
         tc
-    }
-
-    /// The pthread_t of the thread `info threads` marks current (`*`, or the one the stop
-    /// happened on) when it is another entry than this one but stands at the same pc: a `bt`
-    /// printed without a thread header was read as thread 1's, while the stop was on another
-    /// thread (a `nexti` on an adopted thread). Which thread the registers belong to is then in
-    /// doubt, and the current thread's identity is as good as this entry's.
-    fn same_stop_thread_handle(&self) -> Option<u64> {
-        let f0 = self.th.frames.first()?;
-        // Same pc; or, where gdb printed no address (pc at the start of a line), the same
-        // function and line.
-        let same = |g: &Frame| match (g.pc, f0.pc) {
-            (Some(a), Some(b)) => a == b,
-            _ => g.function.is_some() && g.function == f0.function && g.line.is_some() && g.line == f0.line,
-        };
-        self.stop
-            .threads
-            .iter()
-            .filter(|t| !std::ptr::eq(*t, self.th) && (t.current || t.crashed) && !self.th.current && !self.th.crashed)
-            .find(|t| t.frames.first().is_some_and(same))
-            .and_then(|t| {
-                t.handle
-                    .map(|a| a.0)
-                    .or_else(|| self.stop.threads.iter().filter(|o| o.id == t.id).find_map(|o| o.handle.map(|a| a.0)))
-            })
     }
 
     /// This thread's pthread_t when only `info threads` printed it (another thread entry of the

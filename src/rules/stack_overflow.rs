@@ -15,7 +15,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 `stack_guard_gap`) below the mapping that holds the crashed thread's stack, such as `[stack]`.
 Without `info proc mappings`, a page fault within 64 KiB of sp is reported as a heuristic
 finding, and so is a fault or an x86-64 sp at most 64 KiB below `0x7fffff7ff000`, where an
-8 MiB main-thread stack ends when ASLR is off (gdb's and lldb's default run). Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
+8 MiB main-thread stack ends when ASLR is off (gdb's and lldb's default run); not when the frame
+pointer or the nearest outer frame's sp is over 1 GiB above sp, nor (with mappings) when
+another mapping lies between sp and the stack: a stack grows into free address space next to
+it, so such an sp was loaded (a stack pivot, a corrupted saved sp: `stack-pointer-wild`), not
+grown into. Runaway recursion (a backtrace over 1000 frames deep, mostly one function) is added
 as evidence, and is reported on its own as a heuristic finding when the fault address is
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
 address …`, valgrind's `Stack overflow in thread #1: can't grow stack to …` and Go's

@@ -39,7 +39,12 @@ Julia: a stop made of `ERROR: T: message` and a `Stacktrace:` (an exception that
 top level, often wrapped in `LoadError`). The finding names the innermost exception type and
 message and the frame a Julia engineer would look at: the first frame outside Base, Core and
 the runtime (`enzyme_extract_world at ~/.julia/dev/Enzyme/src/compiler.jl:2494` for an
-`AssertionError` thrown by `@assert` there).
+`AssertionError` thrown by `@assert` there). Also Julia's `fatal: error thrown and no
+exception handler available.` with the exception on the next line (`ErrorException("…")`,
+`Core.ReadOnlyMemoryError()`), on whatever stop that output follows: an exception thrown where
+no Julia handler was active (C code calling the runtime outside a Julia call, such as a
+pointer finalizer or a callback, or the runtime's signal handler turning a fault into an
+exception); the process then exits.
 
 **Known false positives** `terminate called without an active exception` has other causes
 than a throw (a joinable `std::thread` destroyed, `throw;` outside a handler); the finding
@@ -181,8 +186,49 @@ fn forced_unwind(
     f
 }
 
+/// Julia's `fatal: error thrown and no exception handler available.` with the exception on the
+/// next line: the runtime's `jl_no_exc_handler` (the process then exits). It follows a stop
+/// with any reason (output after a `continue` joins the stop it continued from), whose frames
+/// show where the code that threw was running.
+fn julia_no_handler(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
+    let m = stop.messages.iter().find(|m| m.detail == Some(MessageDetail::JuliaNoHandler))?;
+    let exc = stop
+        .messages
+        .iter()
+        .find(|x| x.span.first == m.span.first + 1)
+        .map(|x| x.text.trim())
+        .filter(|t| !t.is_empty() && t.len() < 400);
+    let th = stop.crashed_thread();
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    let mut msg = match exc {
+        Some(e) => format!("uncaught Julia exception {e}: the runtime found no exception handler"),
+        None => "uncaught Julia exception: the runtime found no exception handler".to_string(),
+    };
+    // Where the program was: the culprit, or (a breakpoint stop has none) the innermost frame.
+    if let Some(c) = culprit.or_else(|| th.and_then(|t| t.frames.first())) {
+        msg.push_str(&format!(" (the program was in {})", c.location()));
+    }
+    msg.push_str(": it was thrown where no Julia try (and no task's base handler) was active, e.g. in C code that calls the runtime (a pointer finalizer, a callback, an embedding's call), or by the runtime's signal handler turning a fault into an exception (ReadOnlyMemoryError, a stack overflow)");
+    let mut f = Finding::new(&RULE, msg).at(si, th, culprit.map(|c| c.index)).rank(50);
+    f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+    if let Some(e) = exc {
+        f = f.evidence(format!("the exception: {e}"), None);
+    }
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
+    }
+    f = f
+        .step("break ijl_throw (by its ELF address when the debug info is shifted) and bt: the throw site and who called the runtime")
+        .step("call the runtime from C only inside a Julia call that catches (a @ccallable or @cfunction entry, jl_call with jl_exception_occurred), never from a C finalizer or an unadopted thread");
+    Some(f)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
+        if let Some(f) = julia_no_handler(cx, si, stop) {
+            out.push(f);
+            continue;
+        }
         if !stop.abort_like() {
             continue;
         }

@@ -28,7 +28,12 @@ pointer into code. The mapping tells which: the binary's `r--p` segment is `.rod
 `stack-overflow`; so are the readable copies gdb's `generate-core-file` writes of them (a
 small read-only anonymous page directly below a mapping holding a stack pointer). Without
 mappings, a denied write within 64 KiB of sp is taken for a guard page too. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
-Julia turns such writes into `ReadOnlyMemoryError` before any crash."#,
+With its signal handler installed, Julia's runtime turns such writes into `ReadOnlyMemoryError`
+(a debugger stops before its handler runs). When Julia's GC faults setting the mark bits in the
+header of an "object" (an atomic read-modify-write of `[reg-8]` in a mark-phase function) that
+lies in read-only memory, the pointer is garbage and the write its symptom: the finding is a
+warning that says so, and `heap-corruption`'s corrupt-GC-frame finding leads when the GC was
+walking a task's GC frames (`gc_mark_stack`)."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -108,13 +113,48 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             Some(Access::ReadWrite) => "read-modify-write of",
             _ => "write to",
         };
-        let where_ =
-            th.and_then(|t| t.frames.first()).map(|f| format!(" in {}", f.function_name())).unwrap_or_default();
-        let mut msg = format!("{kind_word} {addr:#x} ({region}){where_}");
+        // The function by the ELF symbol table when gdb's debug-info name is another (a DWARF
+        // that does not describe this code, docs/julia.md).
+        let where_ = th
+            .and_then(|t| {
+                let shown = t.frames.first()?.function_name();
+                let real = crate::julia::elf_symbol_any(cx.trace, stop, t, 0)
+                    .map(|(n, _)| n)
+                    .filter(|n| crate::julia::names_disagree(shown, n));
+                Some(match real {
+                    Some(r) => format!(" in {r} (bt: {shown})"),
+                    None => format!(" in {shown}"),
+                })
+            })
+            .unwrap_or_default();
+        // Julia's GC setting mark bits in the header of an "object" that lies in read-only
+        // memory: the pointer is garbage (from a corrupt GC frame when the GC was walking one),
+        // the write only its symptom; heap-corruption's finding leads.
+        let gc_write = match (th, insn, mapping) {
+            (Some(t), Some(i), Some(_)) => crate::julia::gc_mark_header_write(cx.trace, stop, t, &i.text, addr),
+            _ => None,
+        };
+        let mut msg = match gc_write {
+            Some((gcfn, obj)) => {
+                let from = if crate::julia::is_gc_frame_walk(gcfn) {
+                    "a root read from the task's GC frames (a corrupt GC frame)"
+                } else {
+                    "a garbage pointer among the references of a marked object"
+                };
+                format!(
+                    "Julia's GC set the mark bits in the header ({addr:#x}) of a pointer that is no object: {obj:#x} lies in {region}; it reached the mark phase as {from} in {gcfn}, and the write to read-only memory is its symptom"
+                )
+            }
+            None => format!("{kind_word} {addr:#x} ({region}){where_}"),
+        };
         if !from_siginfo {
             msg.push_str(" (address computed from the faulting instruction)");
         }
         let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(60);
+        if gc_write.is_some() {
+            f.severity = super::Severity::Warning;
+            f = f.rank(40);
+        }
         if let Some(base) = decoded.as_ref().and_then(|d| d.mem.as_ref()).and_then(|m| m.base.clone())
             && let Some(r) = cx.reg0(stop, &base)
         {

@@ -187,6 +187,9 @@ pub struct ElfModule {
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
+    /// How far the DWARF's addresses lie below the code they describe (0 for a consistent
+    /// file), measured at the first lookup: [`Self::dwarf_shift`].
+    shift: std::sync::OnceLock<u64>,
     /// Built at the first symbol lookup (sorting tens of thousands of symbols is not free,
     /// and a binary with full DWARF may never need them).
     symbols: std::sync::OnceLock<Vec<ElfSym>>,
@@ -401,6 +404,7 @@ impl ElfModule {
             answers: Mutex::new(HashMap::new()),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
+            shift: std::sync::OnceLock::new(),
             data: std::sync::OnceLock::new(),
             symbol_sources,
             cfi,
@@ -642,7 +646,9 @@ impl ElfModule {
         // the addresses that this cannot answer: no unit or several, a reference to a later
         // unit, damaged DWARF. Each address takes the first way that answers, whatever was
         // asked before it.
-        let mut frames = self.frames_in_one_unit(vaddr).unwrap_or_default();
+        // DWARF addresses, where the debug info is not where the code is (`dwarf_shift`).
+        let dv = vaddr.wrapping_sub(self.dwarf_shift());
+        let mut frames = self.frames_in_one_unit(dv).unwrap_or_default();
         let mut guard = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
         if frames.is_empty() {
             if guard.is_none()
@@ -654,7 +660,7 @@ impl ElfModule {
                 let ctx = ctx
                     .as_ref()
                     .map_err(|m| SymbolizeError::Dwarf { path: self.path.display().to_string(), message: m.clone() })?;
-                frames = source_frames_with(ctx, vaddr, true, &|u, a| self.gdb_line_cached(u, a))
+                frames = source_frames_with(ctx, dv, true, &|u, a| self.gdb_line_cached(u, a))
                     .map_err(|e| self.dwarf_err(e))?;
             }
         }
@@ -675,6 +681,108 @@ impl ElfModule {
 }
 
 impl ElfModule {
+    /// How far this module's DWARF addresses lie below the code they describe: 0 for a
+    /// consistent file. A tool that rewrites an ELF file after linking may move its loadable
+    /// sections and update the symbol tables, relocations and CFI but not `.debug_*` (the
+    /// Julia 1.13.1 runtime in the ace-jax-coupling 0.2.0 wheel: every DWARF address is
+    /// 0x2000 below the code, so gdb's `bt` names the wrong functions; docs/julia.md). The
+    /// subprograms of the first units are matched by name with the ELF symbol table; a shift
+    /// that at least 8 matches and 80% of them agree on is used for every DWARF lookup (and
+    /// noted by [`Self::shift_note`]).
+    pub fn dwarf_shift(&self) -> u64 {
+        *self.shift.get_or_init(|| self.measure_dwarf_shift().unwrap_or(0))
+    }
+
+    /// A note on a shifted DWARF, once it was measured (for the report's notes).
+    pub fn shift_note(&self) -> Option<String> {
+        let s = *self.shift.get()?;
+        (s != 0).then(|| {
+            format!(
+                "{}: its debug info (DWARF) is {:#x} below its code (function addresses in the DWARF and the ELF symbol table differ by that much): names and lines are read with that correction (gdb, which trusts the DWARF, names other functions there)",
+                self.path.display(),
+                s.wrapping_neg().min(s)
+            )
+        })
+    }
+
+    fn measure_dwarf_shift(&self) -> Option<u64> {
+        use gimli::SectionId as S;
+        let d = self.dwarf.as_ref()?;
+        let by_name: HashMap<&str, u64> =
+            self.symbols().iter().filter(|s| s.size > 0).map(|s| (s.name, s.address)).collect();
+        if by_name.len() < 8 {
+            return None;
+        }
+        let info = d.section(S::DebugInfo)?;
+        let whole = [
+            S::DebugAbbrev,
+            S::DebugAddr,
+            S::DebugStr,
+            S::DebugStrOffsets,
+            S::DebugLineStr,
+            S::DebugRanges,
+            S::DebugRngLists,
+        ];
+        let mut votes: HashMap<u64, usize> = HashMap::new();
+        let mut total = 0usize;
+        // The units from the start of `.debug_info`, one after the other (a juliac library has
+        // one unit per function; `.debug_aranges` may list only a few), up to 64 units or
+        // 16 MiB.
+        let mut next = 0usize;
+        for _ in 0..64 {
+            let off = next;
+            let Some(end) = unit_end(info, off, d.endian) else { break };
+            if end <= off || end > 16 << 20 || info.prefix(end).is_err() {
+                break;
+            }
+            next = end;
+            let Ok(dwarf) = d.partial(&whole) else { break };
+            let Ok(header) = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(off)) else { continue };
+            let Ok(unit) = dwarf.unit(header) else { continue };
+            let u = unit.unit_ref(&dwarf);
+            let Ok(mut e) = u.entries_raw(None) else { continue };
+            while !e.is_empty() && total < 400 {
+                let Ok(abbrev) = e.read_abbreviation() else { break };
+                let Some(abbrev) = abbrev else { continue };
+                let sub = abbrev.tag() == gimli::DW_TAG_subprogram;
+                let (mut low, mut name, mut linkage) = (None, None, None);
+                let mut bad = false;
+                for spec in abbrev.attributes() {
+                    let Ok(a) = e.read_attribute(*spec) else {
+                        bad = true;
+                        break;
+                    };
+                    if !sub {
+                        continue;
+                    }
+                    match a.name() {
+                        gimli::DW_AT_low_pc => low = u.attr_address(a.value()).ok().flatten(),
+                        gimli::DW_AT_linkage_name | gimli::DW_AT_MIPS_linkage_name => {
+                            linkage = u.attr_string(a.value()).ok()
+                        }
+                        gimli::DW_AT_name => name = u.attr_string(a.value()).ok(),
+                        _ => {}
+                    }
+                }
+                if bad {
+                    break;
+                }
+                let Some(low) = low.filter(|l| *l != 0) else { continue };
+                let Some(n) = linkage.or(name) else { continue };
+                let Ok(n) = std::str::from_utf8(n.slice()) else { continue };
+                if let Some(&a) = by_name.get(n) {
+                    *votes.entry(a.wrapping_sub(low)).or_default() += 1;
+                    total += 1;
+                }
+            }
+            if total >= 400 {
+                break;
+            }
+        }
+        let (&shift, &n) = votes.iter().max_by_key(|(_, n)| **n)?;
+        (shift != 0 && n >= 8 && n * 10 >= total * 8).then_some(shift)
+    }
+
     /// Says which addresses will be looked up, so that compressed DWARF sections are
     /// inflated once, as far as the furthest unit (and line program) these need, instead of
     /// request by request (the inflater cannot resume). Only a hint: lookups read the same
@@ -694,7 +802,7 @@ impl ElfModule {
             if self.data_symbol(v).is_some() {
                 continue;
             }
-            match self.unit_of(v) {
+            match self.unit_of(v.wrapping_sub(self.dwarf_shift())) {
                 Some(u) => units.push(u),
                 None => whole = true,
             }
@@ -1387,7 +1495,15 @@ impl SymbolSupplier for DwarfSymbols {
         if given { self.module(module) } else { None }
     }
     fn take_notes(&self) -> Vec<String> {
-        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|p| p.into_inner()))
+        let mut notes = std::mem::take(&mut *self.notes.lock().unwrap_or_else(|p| p.into_inner()));
+        // Modules whose DWARF was found shifted from their code (measured at their first
+        // lookup), once each.
+        let modules = self.modules.lock().unwrap_or_else(|p| p.into_inner());
+        let mut shifted: Vec<String> = modules.values().flatten().filter_map(|m| m.shift_note()).collect();
+        shifted.sort();
+        shifted.dedup();
+        notes.extend(shifted);
+        notes
     }
 }
 

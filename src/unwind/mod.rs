@@ -1,6 +1,7 @@
 //! Stack unwinding from a core: walks each thread's stack with the CFI of the mapped
-//! modules (`.eh_frame`, via `.eh_frame_hdr` when present, else `.debug_frame`), falling
-//! back to the frame-pointer chain where no CFI covers a pc (and, for an x86-64 frame #0 whose
+//! modules (`.eh_frame`, via `.eh_frame_hdr` when present, else `.debug_frame`); where no CFI
+//! covers an x86-64 pc, reading the function's prologue from its code, then falling
+//! back to the frame-pointer chain (and, for an x86-64 frame #0 whose
 //! frame pointer leads nowhere, to a return address at `[sp]` that follows a call
 //! instruction), and says why it stopped.
 //!
@@ -247,6 +248,9 @@ fn step(
             false,
         );
     }
+    if let Some(s) = prologue_step(arch, cur, modules, mem, probe) {
+        return (StepResult::Next(s), false);
+    }
     let Some(fp) = fp.filter(|&f| f != 0) else {
         if let Some(s) = leaf_step(arch, cur, modules, mem, first) {
             return (StepResult::Next(s), false);
@@ -304,6 +308,142 @@ fn leaf_step(
     regs[arch.pc() as usize] = Some(ra);
     regs[arch.sp() as usize] = Some(cfa);
     Some(Step { regs, recovered: vec![arch.pc(), arch.sp()], cfa, method: UnwindMethod::ScanCall, caller_exact: false })
+}
+
+/// x86-64 code that no CFI covers (static musl, hand-written assembly): the frame the
+/// function's prologue built, read from its code between its symbol and the pc, as lldb's
+/// instruction-emulation unwinder does (gdb's prologue analyzer knows only `push %rbp; mov
+/// %rsp,%rbp`): register pushes, `sub $n,%rsp` (`add` of a negative, `lea -n(%rsp),%rsp`) and
+/// `mov %rsp,%rbp`, up to the first call, jump, return or other stack-pointer write once the
+/// frame is being built (a conditional branch before it is a shrink-wrapped early check).
+/// Taken only when the return address it finds follows a call instruction in a module's code.
+fn prologue_step(
+    arch: UnwindArch,
+    cur: &UnwoundFrame,
+    modules: &[MappedModule],
+    mem: &dyn MemorySource,
+    probe: u64,
+) -> Option<Step> {
+    use iced_x86::{Code, Decoder, DecoderOptions, Mnemonic, OpKind, Register as R};
+    if arch != UnwindArch::X86_64 {
+        return None;
+    }
+    let m = module_for(modules, probe)?;
+    let start = m.module.nearest_symbol(probe.wrapping_sub(m.bias))?.address.wrapping_add(m.bias);
+    // Frame #0 has run up to its pc; an outer frame up to its call (just before the pc).
+    let len = usize::try_from(cur.pc.checked_sub(start)?).ok().filter(|&l| l <= 4096)?;
+    let mut code = vec![0u8; len];
+    if m.module.read_vaddr(start.wrapping_sub(m.bias), &mut code) != len {
+        return None;
+    }
+    let dwarf = |r: R| -> Option<u16> {
+        Some(match r {
+            R::RAX => 0,
+            R::RDX => 1,
+            R::RCX => 2,
+            R::RBX => 3,
+            R::RSI => 4,
+            R::RDI => 5,
+            R::RBP => 6,
+            R::R8 => 8,
+            R::R9 => 9,
+            R::R10 => 10,
+            R::R11 => 11,
+            R::R12 => 12,
+            R::R13 => 13,
+            R::R14 => 14,
+            R::R15 => 15,
+            _ => return None,
+        })
+    };
+    // Bytes below the entry sp (where the return address is), per instruction.
+    let mut depth: u64 = 0;
+    let mut saves: Vec<(u16, u64)> = Vec::new();
+    let mut fp_depth: Option<u64> = None;
+    let mut building = false;
+    let mut dec = Decoder::with_ip(64, &code, start, DecoderOptions::NONE);
+    for _ in 0..256 {
+        if !dec.can_decode() {
+            break;
+        }
+        let i = dec.decode();
+        if i.is_invalid() {
+            return None;
+        }
+        let rsp_imm = |k: u32| {
+            i.op0_register() == R::RSP && matches!(i.op_kind(k), OpKind::Immediate8to64 | OpKind::Immediate32to64)
+        };
+        match i.mnemonic() {
+            Mnemonic::Push if i.op0_kind() == OpKind::Register => {
+                depth = depth.checked_add(8)?;
+                if let Some(d) = dwarf(i.op0_register()) {
+                    saves.push((d, depth));
+                }
+                building = true;
+            }
+            Mnemonic::Sub if rsp_imm(1) => {
+                depth = depth.checked_add(i.immediate(1))?;
+                building = true;
+            }
+            Mnemonic::Add if rsp_imm(1) && (i.immediate(1) as i64) < 0 => {
+                depth = depth.checked_add((i.immediate(1) as i64).unsigned_abs())?;
+                building = true;
+            }
+            Mnemonic::Lea
+                if i.op0_register() == R::RSP
+                    && i.memory_base() == R::RSP
+                    && i.memory_index() == R::None
+                    && (i.memory_displacement64() as i64) < 0 =>
+            {
+                depth = depth.checked_add((i.memory_displacement64() as i64).unsigned_abs())?;
+                building = true;
+            }
+            Mnemonic::Mov if i.code() == Code::Mov_rm64_r64 || i.code() == Code::Mov_r64_rm64 => {
+                if i.op0_register() == R::RBP && i.op1_register() == R::RSP {
+                    fp_depth = Some(depth);
+                } else if i.op0_register() == R::RSP {
+                    break;
+                }
+            }
+            Mnemonic::Jmp | Mnemonic::Ret | Mnemonic::Call => break,
+            _ if i.is_jcc_short_or_near() => {
+                if building {
+                    break;
+                }
+            }
+            _ => {
+                // Any other write of rsp (pop, leave, and $-16, …) ends what can be read.
+                let writes_rsp = i.op_count() > 0 && i.op0_kind() == OpKind::Register && i.op0_register() == R::RSP;
+                if writes_rsp || matches!(i.mnemonic(), Mnemonic::Pop | Mnemonic::Leave | Mnemonic::Enter) {
+                    if !building {
+                        return None;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let entry_sp = match fp_depth {
+        // `mov %rsp,%rbp`: rbp holds sp at that depth, whatever the body did to rsp since.
+        Some(d) => cur.regs[arch.fp() as usize]?.checked_add(d)?,
+        None => cur.regs[arch.sp() as usize]?.checked_add(depth)?,
+    };
+    let ra = read_u64(mem, entry_sp)?;
+    if !after_call(modules, ra) {
+        return None;
+    }
+    let cfa = entry_sp.checked_add(8)?;
+    let mut regs = cur.regs.clone();
+    let mut recovered = vec![arch.pc(), arch.sp()];
+    for (r, d) in saves {
+        if let Some(v) = entry_sp.checked_sub(d).and_then(|a| read_u64(mem, a)) {
+            regs[r as usize] = Some(v);
+            recovered.push(r);
+        }
+    }
+    regs[arch.pc() as usize] = Some(ra);
+    regs[arch.sp() as usize] = Some(cfa);
+    Some(Step { regs, recovered, cfa, method: UnwindMethod::Prologue, caller_exact: false })
 }
 
 /// `ra` is in a module's code just after an x86-64 call: `call rel32` (e8), `call *%reg`

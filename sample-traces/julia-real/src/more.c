@@ -134,7 +134,7 @@ static void *overflow_thread(void *arg) {
 int more_modes(void *handle, const char *mode) {
     lib = handle;
     etc_couple = (etc_couple_fn)sym("etc_couple");
-    if (!strcmp(mode, "legal")) return legal();
+    if (!strcmp(mode, "legal")) return legal(); { extern int more3_modes(void *, const char *); if (!strcmp(mode, "shape-unadopted") || !strcmp(mode, "shape-clobber") || !strcmp(mode, "shape-rome") || !strcmp(mode, "shape-finalizer") || !strcmp(mode, "shape-heaphint")) return more3_modes(handle, mode); }
     int32_t (*abi)(void) = sym("etc_abi_version");
     printf("harness: etc_abi_version() = %d\n", abi()); /* the runtime is up */
     if (!strcmp(mode, "shape-unmapped")) {
