@@ -9,13 +9,18 @@
 # from /usr/lib/debug when libc6-dbg is installed), stripped (the same program stripped, its
 # debug info in a build-id directory), rust (rustc -g).
 #
-# Usage: bench/cores.sh        Env: RUNS (default 10), BASELINE=older tracecheck binary.
+# Usage: bench/cores.sh        Env: RUNS (default 10), BASELINE=older tracecheck binary,
+#        TRACECHECK=a built binary to time (default: cargo build --release).
 # Needs gcc, gdb, binutils, rustc, hyperfine, python3.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 runs=${RUNS:-10}
-cargo build -q --release --manifest-path "$root/Cargo.toml"
-tc=$root/target/release/tracecheck
+if [[ -n ${TRACECHECK:-} ]]; then
+    tc=$(realpath "$TRACECHECK")
+else
+    cargo build -q --release --manifest-path "$root/Cargo.toml"
+    tc=$root/target/release/tracecheck
+fi
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 cd "$d"
@@ -37,6 +42,12 @@ id=$(readelf -n prog | sed -n 's/.*Build ID: //p' | tr -d ' ')
 mkdir -p "dbg/.build-id/${id:0:2}"
 mv prog.debug "dbg/.build-id/${id:0:2}/${id:2}.debug"
 crash prog
+
+# A transcript of the same program (gdb's own run, with the mappings) read with --exe: the
+# transcript path's lookups in libc's debug file (docs/performance.md, "3d").
+gdbq -iex 'set pagination off' -ex 'echo (gdb) run\n' -ex run -ex 'echo (gdb) thread apply all bt\n' \
+    -ex 'thread apply all bt' -ex 'echo (gdb) info registers\n' -ex 'info registers' \
+    -ex 'echo (gdb) info proc mappings\n' -ex 'info proc mappings' ./threads >threads.gdb.txt 2>&1 || true
 
 src_of RUST_SRC >crash.rs
 rustc -g -C opt-level=0 crash.rs -o crash 2>/dev/null
@@ -60,6 +71,10 @@ for c in threads stripped rust; do
         -n "$c: gdb" "$g ${gdbargs[$c]}" \
         -n "$c: tracecheck" "$tc ${tcargs[$c]}" "${extra[@]}" >/dev/null 2>&1
 done
+extra=()
+if [[ -n ${BASELINE:-} ]]; then extra=(-n "exe: tracecheck (baseline)" "$BASELINE --exe threads threads.gdb.txt"); fi
+hyperfine -i -w 2 -r "$runs" --export-json exe.json -n "exe: tracecheck" "$tc --exe threads threads.gdb.txt" \
+    "${extra[@]}" >/dev/null 2>&1
 python3 - <<'EOF'
 import json
 print(f"{'command':36} {'mean':>9} {'min':>9} {'user+sys':>9}")
@@ -70,4 +85,7 @@ for c in ["threads", "stripped", "rust"]:
     g, t = rows[f"{c}: gdb"], rows[f"{c}: tracecheck"]
     print(f"  {c}: tracecheck is {g['mean']/t['mean']:.1f}x faster (mean), {g['min']/t['min']:.1f}x (min), "
           f"{(g['user']+g['system'])/(t['user']+t['system']):.1f}x (cpu); target 10x")
+print("transcript of the threads program read with --exe (no gdb run to compare with):")
+for r in json.load(open("exe.json"))["results"]:
+    print(f"{r['command']:36} {r['mean']*1e3:8.1f}ms {r['min']*1e3:8.1f}ms {(r['user']+r['system'])*1e3:8.1f}ms")
 EOF

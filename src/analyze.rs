@@ -151,7 +151,6 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
         // itself shows r13 used as the pgcstack, when it has fired already).
         let julia_name = |n: &str| ["julia_", "jfptr_", "japi1_", "jlcapi_"].iter().any(|p| n.starts_with(p));
         if trace.memory.is_none()
-            && crate::rules::pinned_register::julia_runtime_present(trace)
             && !findings.iter().any(|f| f.rule == "pinned-register")
             && !th.frames.is_empty()
             // The function by the ELF symbol table (`info symbol $pc`, a core's symbols) when
@@ -159,6 +158,9 @@ pub fn missing_evidence(trace: &Trace, findings: &[Finding], sel: &Selection) ->
             && let Some(f0) = Some(crate::julia::physical_name(trace, s, th, 0))
                 .filter(|n| julia_name(n))
                 .or_else(|| th.frames.first().and_then(|f| f.function.as_deref()).filter(|n| julia_name(n)))
+            // (After the name: a walk over every frame, which a big transcript without Julia
+            // code need not take.)
+            && crate::rules::pinned_register::julia_runtime_present(trace)
             && !s.disassembly.iter().any(|i| {
                 i.location
                     .as_ref()

@@ -286,8 +286,15 @@ pub fn version_from_trace(trace: &Trace) -> Option<(String, String)> {
     }
     for s in &trace.stops {
         for th in &s.threads {
+            // Frames share their interned path texts: the same text as the last one looked
+            // at gives the same answer, which cannot replace the best (not longer than itself).
+            let mut last: (*const u8, usize) = (std::ptr::null(), 0);
             for f in &th.frames {
                 if let Some(x) = f.file.as_deref().or(f.module.as_deref()) {
+                    if (x.as_ptr(), x.len()) == last {
+                        continue;
+                    }
+                    last = (x.as_ptr(), x.len());
                     consider(x, "source path");
                 }
             }
@@ -437,7 +444,11 @@ pub fn names_disagree(shown: &str, elf: &str) -> bool {
 pub fn runtime_present(trace: &Trace) -> bool {
     use crate::model::Format;
     // Vendored copies may carry a prefix (auditwheel's `ICl90UHn_libjulia.so.1.13.1`).
-    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| b.contains("libjulia"));
+    // One substring searcher for the whole walk (`str::contains` builds one per call: a
+    // module name on each of a big transcript's frames was 8 M instructions).
+    static LIBJULIA: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("libjulia"));
+    let libjulia = |p: &str| p.rsplit('/').next().is_some_and(|b| LIBJULIA.find(b.as_bytes()).is_some());
     trace.formats.contains(&Format::Julia)
         || trace.julia_layout.is_some()
         || trace.mappings.iter().any(|m| m.path.as_deref().is_some_and(libjulia))

@@ -46,4 +46,5 @@ pub mod tui;
 // Binaries, DWARF and cores (the `core` branch).
 pub mod core;
 pub mod symbolize;
+pub mod threads;
 pub mod unwind;

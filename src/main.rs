@@ -80,17 +80,28 @@ extern "C" fn lazy_arenas_for_the_tui(
     });
     if opens_the_tui(args) {
         // SAFETY: `mi_option_set` stores the value (mimalloc's `options.c`, before or after
-        // its own initialization); option 4 is `mi_option_arena_eager_commit` in the mimalloc
-        // v3 that libmimalloc-sys 0.1.49 builds (pinned by Cargo.lock; `mimalloc.h`,
-        // `mi_option_e`), 0 = commit on demand.
-        unsafe { mi_option_set(4, 0) };
+        // its own initialization); 0 = commit on demand.
+        unsafe { mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) };
     }
 }
+
+/// `mi_option_arena_eager_commit` of mimalloc's `mi_option_e` (`mimalloc.h`) in the mimalloc
+/// v3 that libmimalloc-sys 0.1.49 builds (pinned by Cargo.lock). The crate names no constant
+/// for it: its `extended` feature lists `mi_option_show_errors` (0) to `mi_option_verbose`
+/// (2), then goes on at `mi_option_large_os_pages` (6), skipping the v2-era eager-commit
+/// options 3 to 5. `tests::the_arena_eager_commit_option_is_the_one_named_so` checks the
+/// number against mimalloc itself (the option it reads from `MIMALLOC_ARENA_EAGER_COMMIT`),
+/// so an update that renumbers the options fails there instead of setting another option.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MI_OPTION_ARENA_EAGER_COMMIT: libc::c_int = 4;
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 unsafe extern "C" {
     /// mimalloc's option setter (linked in through the `mimalloc` crate's libmimalloc-sys).
     fn mi_option_set(option: libc::c_int, value: libc::c_long);
+    /// mimalloc's option getter (reads the option's `MIMALLOC_…` variable on first use).
+    #[cfg(test)]
+    fn mi_option_get(option: libc::c_int) -> libc::c_long;
 }
 
 #[derive(Parser)]
@@ -995,5 +1006,32 @@ fn symbolize_cmd(a: SymbolizeArgs) -> ExitCode {
             eprintln!("tracecheck: cannot write output: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `MI_OPTION_ARENA_EAGER_COMMIT` is the option mimalloc reads from
+    /// `MIMALLOC_ARENA_EAGER_COMMIT`: a child run of this test with that variable set to an
+    /// odd value finds the value under the constant (and not under its neighbours).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn the_arena_eager_commit_option_is_the_one_named_so() {
+        use super::{MI_OPTION_ARENA_EAGER_COMMIT as OPT, mi_option_get};
+        if std::env::var_os("TRACECHECK_MI_PROBE").is_some() {
+            // SAFETY: `mi_option_get` reads an option (initialized from the environment on first use).
+            let (v, before, after) = unsafe { (mi_option_get(OPT), mi_option_get(OPT - 1), mi_option_get(OPT + 1)) };
+            assert_eq!(v, 37, "option {OPT} is not arena_eager_commit");
+            assert!(before != 37 && after != 37);
+            return;
+        }
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "tests::the_arena_eager_commit_option_is_the_one_named_so", "--nocapture"])
+            .env("TRACECHECK_MI_PROBE", "1")
+            .env("MIMALLOC_ARENA_EAGER_COMMIT", "37")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && text.contains("1 passed"), "{text}");
     }
 }

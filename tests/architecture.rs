@@ -17,6 +17,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("arch", 1),
     // Safe file access (symlink-refusing writes, non-blocking opens): std and libc only.
     ("fsutil", 1),
+    // How many cores a run may take (std only).
+    ("threads", 1),
     // Knowledge: facts and classifications that stages share.
     ("classify", 2),
     ("runtime", 2),

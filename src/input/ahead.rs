@@ -18,10 +18,7 @@ use std::sync::mpsc;
 /// and the parse of 1 MiB takes about 2.5 ms.
 pub const PARALLEL_ABOVE: usize = 1 << 20;
 
-/// The stack of a helper thread (here and in `report::json`): under the 2 MiB of a
-/// transparent huge page, which the default (2 MiB) stack would take whole in a batch run,
-/// and ample for the per-line functions it runs (no recursion).
-pub const HELPER_STACK: usize = 1 << 20;
+pub use crate::threads::HELPER_STACK;
 
 /// Lines per block handed from the helper to the loop.
 pub(crate) const BLOCK: usize = 1024;
@@ -137,7 +134,7 @@ fn line_ahead(raw: &str, limits: &Limits) -> Option<Found> {
     if raw.len() > limits.max_line_len || !matches!(first, b'#' | b' ' | b'\t') {
         return None;
     }
-    if first != b'#' && memchr::memchr2(b'{', b'}', raw.as_bytes()).is_none() {
+    if first != b'#' && !super::finish::has_brace(raw.as_bytes()) {
         return None;
     }
     let (cleaned, marks) = clean::clean_line(raw);
@@ -154,7 +151,9 @@ fn line_ahead(raw: &str, limits: &Limits) -> Option<Found> {
         };
     }
     let t = l[clean::leading_spaces(l.as_bytes())..].trim_ascii();
-    memchr::memchr2(b'{', b'}', t.as_bytes())?;
+    if !super::finish::has_brace(t.as_bytes()) {
+        return None;
+    }
     Some(Found::Braces(Piece::of(t)?, super::finish::brace_depth(t)))
 }
 
@@ -245,7 +244,7 @@ impl Builder {
         {
             return Some(*d);
         }
-        memchr::memchr2(b'{', b'}', t.as_bytes()).map(|_| super::finish::brace_depth(t))
+        super::finish::has_brace(t.as_bytes()).then(|| super::finish::brace_depth(t))
     }
 }
 
@@ -283,17 +282,9 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Whether a big input's work may take a second core (the parse's helper here, the JSON
-/// writer's in `report::json`): when this process may run on more than one core and the
-/// environment does not say `TRACECHECK_THREADS=1` (for benchmarks, and for machines where
-/// the other cores are someone else's). Decided once.
-pub fn second_core() -> bool {
-    static CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| {
-        std::env::var_os("TRACECHECK_THREADS").is_none_or(|v| v != "1")
-            && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
-    })
-}
+/// Whether the helper may run: [`crate::threads::second_core`] (re-exported here for the
+/// JSON writer).
+pub use crate::threads::second_core;
 
 /// [`super::parse_with`] with the helper thread (`block`: lines per handed-over block).
 pub(crate) fn parse_with(text: &str, limits: Limits, handover: Handover, block: usize) -> Parsed {

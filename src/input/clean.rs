@@ -164,6 +164,38 @@ fn may_hold_escapes(b: &[u8]) -> bool {
     may_hold_escapes_words(b)
 }
 
+/// [`may_hold_escapes`], or an `&` anywhere: [`clean_line`]'s test for the common line in one
+/// SSE2 pass (it was the escape pass and then a memchr for `&`, whose call cost more than the
+/// pass on a short line: 13 M instructions on a 10 MB transcript).
+#[inline]
+fn may_hold_escapes_or_amp(b: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 16 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86-64; every load reads 16 bytes inside `b`.
+        unsafe {
+            #[inline(always)]
+            unsafe fn flags(p: *const u8) -> __m128i {
+                unsafe {
+                    let v = _mm_loadu_si128(p.cast());
+                    let esc =
+                        _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+                    _mm_or_si128(esc, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'&' as i8)))
+                }
+            }
+            let mut acc = _mm_setzero_si128();
+            let mut i = 0;
+            while i + 16 <= b.len() {
+                acc = _mm_or_si128(acc, flags(b.as_ptr().add(i)));
+                i += 16;
+            }
+            acc = _mm_or_si128(acc, flags(b.as_ptr().add(b.len() - 16)));
+            return _mm_movemask_epi8(acc) != 0;
+        }
+    }
+    may_hold_escapes_words(b) || b.contains(&b'&')
+}
+
 /// [`may_hold_escapes`] 8 bytes at a time (SWAR).
 #[inline]
 fn may_hold_escapes_words(b: &[u8]) -> bool {
@@ -439,10 +471,44 @@ fn logcat_rest(l: &str) -> Option<&str> {
 #[inline]
 pub fn pager_prompt(l: &str) -> Option<usize> {
     // Most lines (locals) are shorter than either prompt: checked inline, no call.
-    if l.len() < PAGER_OLD.len() {
+    if l.len() < PAGER_OLD.len() || !has_dash_t(l.as_bytes()) {
         return None;
     }
     pager_prompt_in(l.as_bytes())
+}
+
+/// Whether `b` holds `-T`, which both prompts do (`--Type`, `---Type`): one SSE2 pass (each
+/// 16-byte block compared with `-` and, one byte on, with `T`; the last block overlapping)
+/// rules out a long line without a call (a memchr for `T` per line was 7 M instructions on a
+/// 10 MB transcript). For lines of 17 bytes or more; shorter ones byte by byte.
+#[inline]
+fn has_dash_t(b: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 17 {
+        use std::arch::x86_64::*;
+        let n = b.len() - 1;
+        // SAFETY: SSE2 is part of x86-64; each pair of loads reads b[i..i + 17] with
+        // i + 16 <= n, inside `b`.
+        unsafe {
+            #[inline(always)]
+            unsafe fn pairs(p: *const u8) -> __m128i {
+                unsafe {
+                    let dash = _mm_cmpeq_epi8(_mm_loadu_si128(p.cast()), _mm_set1_epi8(b'-' as i8));
+                    let t = _mm_cmpeq_epi8(_mm_loadu_si128(p.add(1).cast()), _mm_set1_epi8(b'T' as i8));
+                    _mm_and_si128(dash, t)
+                }
+            }
+            let mut acc = _mm_setzero_si128();
+            let mut i = 0;
+            while i + 16 <= n {
+                acc = _mm_or_si128(acc, pairs(b.as_ptr().add(i)));
+                i += 16;
+            }
+            acc = _mm_or_si128(acc, pairs(b.as_ptr().add(n - 16)));
+            return _mm_movemask_epi8(acc) != 0;
+        }
+    }
+    b.windows(2).any(|w| w == b"-T")
 }
 
 const PAGER_NEW: &str = "--Type <RET> for more, q to quit, c to continue without paging--";
@@ -471,10 +537,9 @@ pub fn clean_line(raw: &str) -> (Cow<'_, str>, LineMarks) {
     // ASCII only (no escape to strip), no timestamp digit or '>' in front (no prefix to
     // peel), and a first non-blank byte that cannot start a fence.
     let b = raw.as_bytes();
-    if !may_hold_escapes(b)
+    if !may_hold_escapes_or_amp(b)
         && !matches!(b.first(), Some(b'0'..=b'9' | b'>' | b'['))
         && !matches!(b.get(leading_spaces(b)), Some(b'`' | b'~'))
-        && memchr::memchr(b'&', b).is_none()
     {
         return (Cow::Borrowed(raw), LineMarks::default());
     }
@@ -676,10 +741,54 @@ mod tests {
                         let flagged = !(0x20..0x7f).contains(&v);
                         assert_eq!(may_hold_escapes(&line), flagged, "{line:?}");
                         assert_eq!(may_hold_escapes_words(&line), flagged, "{line:?}");
+                        assert_eq!(may_hold_escapes_or_amp(&line), flagged || v == b'&', "{line:?}");
                     }
                 }
             }
         }
+    }
+
+    /// The one-pass test of `clean_line` flags what the escape test or a search for `&` flags,
+    /// for short lines too (the SWAR path and the byte search below 16 bytes).
+    #[test]
+    fn escape_or_amp_test_matches_the_two_tests() {
+        for len in [0, 1, 5, 8, 15, 16, 17, 31, 32, 33] {
+            for filler in [b'a', b' ', b'&', b'\t'] {
+                for pos in 0..len {
+                    for v in 0..=255u8 {
+                        let mut line = vec![filler; len];
+                        line[pos] = v;
+                        let want = may_hold_escapes(&line) || memchr::memchr(b'&', &line).is_some();
+                        assert_eq!(may_hold_escapes_or_amp(&line), want, "{line:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `-T` pre-check of `pager_prompt` says what a search for `-T` says: every pair of
+    /// byte values at every position of lines around the 16-byte steps.
+    #[test]
+    fn dash_t_test_matches_a_search() {
+        for len in [0, 1, 2, 16, 17, 18, 31, 32, 33, 54, 70] {
+            for filler in [b'a', b'-', b'T'] {
+                for pos in 0..len {
+                    for v in [b'-', b'T', b't', b'x', 0xff] {
+                        for w in [b'-', b'T', b'a'] {
+                            let mut line = vec![filler; len];
+                            line[pos] = v;
+                            if pos + 1 < len {
+                                line[pos + 1] = w;
+                            }
+                            let want = line.windows(2).any(|x| x == b"-T");
+                            assert_eq!(has_dash_t(&line), want, "{line:?}");
+                        }
+                    }
+                }
+            }
+        }
+        let l = format!("#3  0x0 in f () at futex-i{PAGER_NEW}");
+        assert_eq!(pager_prompt(&l), l.find(PAGER_NEW));
     }
 
     #[test]

@@ -74,8 +74,10 @@ impl Builder {
         // rsyslog writes a newline inside a message as `#012`: a whole multi-line report (a
         // systemd-coredump stack) forwarded as one line. Each piece is a line of its own; the
         // line is read when every piece is.
-        if l.contains("#012")
-            && let Some(rest) = clean::service_prefix_rest(l)
+        // (The prefix first: it rejects the common line by its first byte, inline, where a
+        // substring search of every line was a tenth of the parse; `rest` holding `#012`
+        // is what the old `l.contains("#012")` pre-check let through.)
+        if let Some(rest) = clean::service_prefix_rest(l)
             && let Some((first, _)) = rest.split_once("#012")
         {
             let prefix = &l[..l.len() - rest.len()];

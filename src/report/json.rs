@@ -682,7 +682,7 @@ const GROUP_FRAMES: usize = 2048;
 /// bounded: at most two groups wait.
 fn threads(j: &mut J<'_>, threads: &[Thread]) -> std::io::Result<()> {
     let frames: usize = threads.iter().map(|t| t.frames.len()).sum();
-    if frames < PARALLEL_FRAMES || threads.len() < 2 || !crate::input::second_core() {
+    if frames < PARALLEL_FRAMES || threads.len() < 2 || !crate::threads::second_core() {
         return threads_from(j, threads, true);
     }
     threads_in_groups(j, threads, GROUP_FRAMES)
@@ -723,7 +723,7 @@ fn threads_in_groups(j: &mut J<'_>, threads: &[Thread], group_frames: usize) -> 
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
         let helper = std::thread::Builder::new()
             .name("json-threads".into())
-            .stack_size(crate::input::HELPER_STACK)
+            .stack_size(crate::threads::HELPER_STACK)
             .spawn_scoped(s, {
                 let groups = &groups;
                 move || {

@@ -142,6 +142,15 @@ fn go_runtime_present_any(trace: &Trace) -> bool {
             .any(|f| f.function.as_deref().is_some_and(|n| n.starts_with("runtime.")))
 }
 
+/// `n.trim_end_matches(".abi0")` without its substring searcher (built per call: on every
+/// frame of a big transcript that was 10 M instructions).
+fn trim_abi0(mut n: &str) -> &str {
+    while let Some(s) = n.strip_suffix(".abi0") {
+        n = s;
+    }
+    n
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let arch = cx.trace.arch;
     let layout = julia::layout_for(cx.trace);
@@ -156,7 +165,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             let entry = th.frames.iter().position(|f| {
                 f.function
                     .as_deref()
-                    .map(|n| n.trim_end_matches(".abi0"))
+                    .map(trim_abi0)
                     .is_some_and(|n| matches!(n, "runtime.mstart" | "runtime.goexit" | "runtime.rt0_go"))
             });
             for (&n, regs) in &th.registers {

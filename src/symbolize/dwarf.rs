@@ -823,7 +823,7 @@ impl ElfModule {
         let bound = match starts.binary_search(&last) {
             Ok(i) | Err(i) => starts.get(i + 1).copied().unwrap_or(usize::MAX),
         };
-        if info.prefix(bound).is_err() {
+        if !inflate_beside(d, info, bound) {
             return;
         }
         let Some(line) = d.section(S::DebugLine).filter(|s| s.is_compressed()) else { return };
@@ -946,15 +946,7 @@ impl ElfModule {
         let end = unit_end(info, off, d.endian)?;
         info.prefix(end).ok()?;
         // Small sections whole; `.debug_info` and `.debug_line` only as far as needed.
-        let whole = [
-            S::DebugAbbrev,
-            S::DebugAddr,
-            S::DebugStr,
-            S::DebugStrOffsets,
-            S::DebugLineStr,
-            S::DebugRanges,
-            S::DebugRngLists,
-        ];
+        let whole = WHOLE_PER_UNIT;
         let header = {
             let dwarf = d.partial(&whole).ok()?;
             let header = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(off)).ok()?;
@@ -993,6 +985,58 @@ impl ElfModule {
         }
         Some(out)
     }
+}
+
+/// Sections every unit reads whole (abbreviations, strings, range lists).
+const WHOLE_PER_UNIT: [gimli::SectionId; 7] = {
+    use gimli::SectionId as S;
+    [S::DebugAbbrev, S::DebugAddr, S::DebugStr, S::DebugStrOffsets, S::DebugLineStr, S::DebugRanges, S::DebugRngLists]
+};
+
+/// Below this many bytes to inflate on either side, a second thread costs more than it saves.
+const PARALLEL_MIN: usize = 256 << 10;
+
+/// Inflates `.debug_info` up to `bound` and, on a second thread when there is a second core
+/// (`threads::second_core`: not with `TRACECHECK_THREADS=1`) and enough to do on both sides,
+/// the other compressed sections a lookup reads: the ones every unit reads whole
+/// (abbreviations, strings, range lists) and `.debug_line` whole. None depends on another,
+/// and on a libc debug file they are a third of what a core's lookups inflate: the wall time
+/// drops by their share, the CPU time grows by the part of `.debug_line` past the furthest
+/// line program (which the plan would have left; about 2 M instructions on libc's).
+/// False when `.debug_info` could not be inflated that far. (docs/performance.md, "3d".)
+fn inflate_beside(d: &super::lazy::LazyDwarf, info: &super::lazy::LazySection, bound: usize) -> bool {
+    let side: Vec<&super::lazy::LazySection> = WHOLE_PER_UNIT
+        .iter()
+        .chain(&[gimli::SectionId::DebugLine])
+        .filter_map(|&id| d.section(id))
+        .filter(|s| s.is_compressed())
+        .collect();
+    let side_bytes: usize = side.iter().map(|s| s.size()).sum();
+    // Only when `.debug_info` up to `bound` is at least as much work as the rest: then the
+    // second thread is done by the time the first is, and what it inflated past the need
+    // (`.debug_line` after the furthest program) is small beside what it saves. A core whose
+    // units are near the start (a Rust program's few libc frames: 0.5 MB of libc's
+    // `.debug_info` against 2.7 MB of the rest) stays on one thread, which inflates only
+    // what it needs.
+    let first = bound.min(info.size());
+    let parallel =
+        side_bytes >= PARALLEL_MIN && first >= PARALLEL_MIN && first >= side_bytes && crate::threads::second_core();
+    if !parallel {
+        return info.prefix(bound).is_ok();
+    }
+    std::thread::scope(|sc| {
+        // A thread that cannot be started leaves those sections to the lookups (inflated there,
+        // on this thread).
+        let _ = std::thread::Builder::new()
+            .name("inflate".into())
+            .stack_size(crate::threads::HELPER_STACK)
+            .spawn_scoped(sc, || {
+                for s in &side {
+                    s.prefetch();
+                }
+            });
+        info.prefix(bound).is_ok()
+    })
 }
 
 /// The end (offset past it) of the unit or line program at `off` of a section, read from
@@ -1290,6 +1334,10 @@ pub struct DwarfSymbols {
     notes: Mutex<Vec<String>>,
     /// The `--exe` files some module of the trace resolved to.
     used_exes: Mutex<std::collections::HashSet<PathBuf>>,
+    /// Addresses a transcript will look up, by module ([`SymbolSupplier::plan`]), told to
+    /// the module when it is opened (at its first lookup, so modules open, and add their
+    /// notes, in the same order as without a plan).
+    planned: Mutex<HashMap<String, Vec<u64>>>,
 }
 
 impl DwarfSymbols {
@@ -1300,6 +1348,7 @@ impl DwarfSymbols {
             expected_ids: HashMap::new(),
             notes: Mutex::new(Vec::new()),
             used_exes: Mutex::new(Default::default()),
+            planned: Mutex::new(HashMap::new()),
         }
     }
 
@@ -1356,6 +1405,11 @@ impl DwarfSymbols {
             return m.clone();
         }
         let opened = self.open_uncached(module);
+        if let Some(m) = &opened
+            && let Some(v) = self.planned.lock().unwrap_or_else(|p| p.into_inner()).remove(module)
+        {
+            m.plan(&v);
+        }
         self.modules.lock().unwrap_or_else(|p| p.into_inner()).insert(module.to_string(), opened.clone());
         opened
     }
@@ -1394,6 +1448,21 @@ impl DwarfSymbols {
 }
 
 impl SymbolSupplier for DwarfSymbols {
+    fn plan(&self, module: &str, vaddrs: &[u64]) {
+        // A module opened already hears it now; another when it is opened.
+        let open = self.modules.lock().unwrap_or_else(|p| p.into_inner()).get(module).cloned();
+        match open {
+            Some(Some(m)) => m.plan(vaddrs),
+            Some(None) => {}
+            None => self
+                .planned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(module.to_string())
+                .or_default()
+                .extend(vaddrs),
+        }
+    }
     fn lookup(&self, module: &str, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
         match self.module(module) {
             Some(m) => m.symbol_info(vaddr),

@@ -202,6 +202,19 @@ impl LazySection {
         }
     }
 
+    /// Inflates the whole section now, for lookups later (a second thread's work ahead, see
+    /// `dwarf::inflate_beside`). An error is not kept: a later request for a part before a
+    /// damage still gets that part, and one past it gets the error, as without this call.
+    pub fn prefetch(&self) {
+        let Source::Zlib { stream, size } = self.source else { return };
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Ok(st) = Self::state(self.name, size, &mut guard) else { return };
+        if st.filled == 0 && st.error.is_none() {
+            inflate(self.name, stream, size, size, st);
+            st.error = None;
+        }
+    }
+
     /// The inflater's state, created (and the output buffer allocated) on first use.
     fn state<'g>(name: &str, size: usize, guard: &'g mut Option<Inflating>) -> Result<&'g mut Inflating, String> {
         match guard {
@@ -499,6 +512,33 @@ mod tests {
         let s = LazySection::zlib(".debug_line", zlib(&data), data.len() as u64).unwrap();
         s.plan(usize::MAX);
         assert_eq!(s.prefix(1).unwrap(), &data[..]);
+    }
+
+    /// A section inflated ahead whole gives the same bytes; when its stream is damaged past
+    /// what a lookup asks for, that lookup still gets its part, and one past the damage the
+    /// error, as without the prefetch.
+    #[test]
+    fn a_prefetch_keeps_no_error_for_the_part_before_a_damage() {
+        let data = mixed();
+        let s = LazySection::zlib(".debug_line", zlib(&data), data.len() as u64).unwrap();
+        s.prefetch();
+        assert_eq!(s.current(), &data[..]);
+        assert_eq!(s.prefix(10).unwrap(), &data[..]);
+        // Damaged near its end: a prefetch fails, the start is still there on request.
+        let mut z = zlib(&data).to_vec();
+        let n = z.len();
+        for b in &mut z[n - 200..n - 8] {
+            *b ^= 0x5a;
+        }
+        let z: &'static [u8] = Box::leak(z.into_boxed_slice());
+        let s = LazySection::zlib(".debug_line", z, data.len() as u64).unwrap();
+        let plain = LazySection::zlib(".debug_line", z, data.len() as u64).unwrap();
+        s.prefetch();
+        let a = s.prefix(100_000).unwrap();
+        let b = plain.prefix(100_000).unwrap();
+        assert!(a.len() >= 100_000 && b.len() >= 100_000);
+        assert_eq!(&a[..100_000], &data[..100_000]);
+        assert_eq!(s.full().is_err(), plain.full().is_err());
     }
 
     #[test]

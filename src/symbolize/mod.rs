@@ -138,6 +138,10 @@ pub trait SymbolSupplier {
     fn text_vaddr(&self, _module: &str) -> Option<u64> {
         None
     }
+    /// Says which addresses of `module` will be looked up (module virtual addresses), so
+    /// that a supplier reading compressed DWARF inflates it once, as far as all of them need,
+    /// instead of lookup by lookup. Only a hint: lookups answer the same without it.
+    fn plan(&self, _module: &str, _vaddrs: &[u64]) {}
     /// Messages about modules (missing debug info, mismatches), drained by the stage.
     fn take_notes(&self) -> Vec<String> {
         Vec::new()
@@ -183,6 +187,7 @@ pub fn symbolize_trace_until(
 ) -> Stats {
     let map = ModuleMap::from_trace(trace, sup);
     attach_module_code(trace, &map, sup);
+    plan_lookups(trace, &map, sup);
     let mut stats = Stats::default();
     let mut errors: Vec<String> = Vec::new();
     let started = std::time::Instant::now();
@@ -371,6 +376,64 @@ pub fn symbolize_trace_until(
     stats
 }
 
+/// Tells the supplier, module by module, the addresses the loop of [`symbolize_trace_until`]
+/// will look up whatever the answers (frame pcs, register values, dumped words, disassembly
+/// and its branch targets), as the core reader does before its lookups: a module's
+/// compressed DWARF is then inflated once, as far as the furthest unit they need. (The
+/// call targets found from the process code are looked up too, unplanned.)
+fn plan_lookups(trace: &Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSupplier) {
+    let mut wanted: Vec<(String, u64)> = Vec::new();
+    let mut add = |a: u64| {
+        if let Some(m) = map.find_biased(a) {
+            wanted.push((m.path, m.vaddr));
+        }
+    };
+    for stop in &trace.stops {
+        for th in &stop.threads {
+            for (pos, f) in th.frames.iter().enumerate() {
+                if f.function.is_some() || f.signal_handler {
+                    continue;
+                }
+                if let Some(pc) = f.pc {
+                    add(if pos > 0 && pc.0 > 0 { pc.0 - 1 } else { pc.0 });
+                }
+            }
+            let described = th.frames.iter().filter(|f| !f.signal_handler).take(64).filter_map(|f| f.pc.map(|p| p.0));
+            let registers = th.registers.values().flat_map(|set| {
+                set.regs
+                    .iter()
+                    .filter(|r| !r.natural.as_deref().is_some_and(|n| n.contains('<')))
+                    .filter_map(|r| r.value)
+            });
+            for v in described.chain(registers) {
+                if v >= 0x1000 {
+                    add(v);
+                }
+            }
+        }
+        for m in stop.memory.iter().filter(|m| m.unit == 8) {
+            for &w in m.words.iter().filter(|&&w| w >= 0x1000) {
+                add(w);
+            }
+        }
+        for insn in &stop.disassembly {
+            add(insn.address.0);
+            if let Some(t) = branch_target(&insn.text).filter(|&t| t >= 0x1000) {
+                add(t);
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return;
+    }
+    wanted.sort_unstable();
+    wanted.dedup();
+    for group in wanted.chunk_by(|a, b| a.0 == b.0) {
+        let vaddrs: Vec<u64> = group.iter().map(|w| w.1).collect();
+        sup.plan(&group[0].0, &vaddrs);
+    }
+}
+
 /// A trace without process memory (a transcript) gets the machine code of the modules the
 /// user gave (`--exe`), placed where the trace's mappings put them: their executable
 /// segments only, which hold the same bytes in the file and in the process (data would be
@@ -473,6 +536,68 @@ mod tests {
         t.add_function("/opt/app/cb", 0x1e10, 0x40, "julia_module_callback_4212", Some(("cb.jl", 12)));
         t.add_function("/opt/app/cb", 0x1e50, 0x20, "jlcapi_module_callback_4213", None);
         t
+    }
+
+    /// A supplier that answers from the table and records what it was told to plan and what
+    /// it was asked.
+    struct Recording {
+        table: SymbolTable,
+        planned: std::sync::Mutex<Vec<(String, Vec<u64>)>>,
+        asked: std::sync::Mutex<Vec<(String, u64, usize)>>,
+    }
+
+    impl SymbolSupplier for Recording {
+        fn plan(&self, module: &str, vaddrs: &[u64]) {
+            self.planned.lock().unwrap().push((module.to_string(), vaddrs.to_vec()));
+        }
+        fn lookup(&self, module: &str, vaddr: u64) -> Result<Option<SymbolInfo>, SymbolizeError> {
+            let plans = self.planned.lock().unwrap().len();
+            self.asked.lock().unwrap().push((module.to_string(), vaddr, plans));
+            self.table.lookup(module, vaddr)
+        }
+    }
+
+    /// A transcript's lookups are planned first, once per module: every address the loop
+    /// asks for (frame pcs, registers, dumped words, disassembly) was in the plan before the
+    /// first lookup (`symbolize::plan_lookups`; the DWARF supplier then inflates each
+    /// compressed section once).
+    #[test]
+    fn lookups_of_a_transcript_are_planned_before_the_first_one() {
+        let text = "\
+(gdb) info proc mappings
+          Start Addr           End Addr       Size     Offset  Perms  objfile
+      0x55d0c3a40000     0x55d0c3a42000     0x2000        0x0  r-xp   /opt/app/cb
+(gdb) bt
+#0  0x000055d0c3a41e20 in ?? ()
+#1  0x000055d0c3a41e58 in ?? ()
+(gdb) info registers
+r13            0x55d0c3a41e20      94364346785312
+rbx            0x55d0c3a41e60      94364346785376
+rip            0x55d0c3a41e20      0x55d0c3a41e20
+(gdb) x/2gx $sp
+0x7ffc0000:	0x000055d0c3a41e58	0x000055d0c3a41e54
+(gdb) x/2i $pc
+=> 0x55d0c3a41e20:	call   0x55d0c3a41e50
+   0x55d0c3a41e25:	ret
+";
+        let mut p = crate::input::parse(text);
+        let sup = Recording { table: table(), planned: Default::default(), asked: Default::default() };
+        let mut notes = Vec::new();
+        symbolize_trace(&mut p.trace, &sup, &mut notes);
+        let planned = sup.planned.lock().unwrap().clone();
+        assert_eq!(planned.len(), 1, "one plan per module: {planned:?}");
+        let (module, vaddrs) = &planned[0];
+        assert_eq!(module, "/opt/app/cb");
+        assert!(vaddrs.windows(2).all(|w| w[0] < w[1]), "sorted, distinct: {vaddrs:?}");
+        let asked = sup.asked.lock().unwrap().clone();
+        assert!(asked.len() >= 6, "{asked:?}");
+        for (m, v, plans_before) in &asked {
+            assert_eq!(m, "/opt/app/cb");
+            assert_eq!(*plans_before, 1, "looked up before the plan: {v:#x}");
+            assert!(vaddrs.contains(v), "{v:#x} was looked up but not planned: {vaddrs:x?}");
+        }
+        // Frame #1's return address is looked up at the call (pc - 1); the call's target too.
+        assert!(vaddrs.contains(&0x1e57) && vaddrs.contains(&0x1e50) && vaddrs.contains(&0x1e54), "{vaddrs:x?}");
     }
 
     #[test]

@@ -114,6 +114,14 @@ impl<'s> ModuleMap<'s> {
         Some(ModuleRef { path: r.path.clone(), vaddr })
     }
 
+    /// [`Self::find`] where the range's load bias is known: no question to the supplier
+    /// (which opens the module, earlier than a lookup would: see `symbolize::plan_lookups`).
+    pub fn find_biased(&self, addr: u64) -> Option<ModuleRef> {
+        let i = self.ranges.partition_point(|r| r.start <= addr);
+        let r = self.ranges[..i].iter().rev().find(|r| addr < r.end)?;
+        Some(ModuleRef { path: r.path.clone(), vaddr: addr.wrapping_sub(r.bias?) })
+    }
+
     /// Every mapped range with its module path (start, end, path), in address order.
     pub fn placed(&self) -> Vec<(u64, u64, String)> {
         self.ranges.iter().map(|r| (r.start, r.end, r.path.clone())).collect()
