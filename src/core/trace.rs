@@ -308,7 +308,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 && k > 0
                 && !u.frames[k - 1].signal_trampoline
                 && let Some(jmp_end) = tail_caller(&mem, uf.pc, u.frames[k - 1].pc)
-                && let Some(m) = modules.iter().find(|m| jmp_end - 1 >= m.start && jmp_end - 1 < m.end)
+                && let Some(m) = modules.iter().find(|m| jmp_end > m.start && jmp_end <= m.end)
                 && let Ok(Some(si)) = m.module.symbol_info((jmp_end - 1).wrapping_sub(m.bias))
                 && !si.frames.is_empty()
             {
