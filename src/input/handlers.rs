@@ -664,20 +664,27 @@ fn put_at(b: &mut Builder, index: u32, r: Row<'_>, n: u32) {
     b.put_frame(ti, frame);
 }
 
+/// `at src/x.rs:12:5` under a backtrace row (the backtrace crate's and Wasmtime's detail
+/// lines): the location of the frame above it. False when `t` is no such line.
+pub(super) fn location_row(b: &mut Builder, t: &str) -> bool {
+    let Some((file, line, col)) = t.strip_prefix("at ").and_then(super::lexemes::file_line) else {
+        return false;
+    };
+    let file = b.intern(file);
+    let si = b.ensure_stop();
+    let ti = b.current_thread();
+    if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.last_mut()) {
+        f.file = Some(file);
+        f.line = Some(line);
+        f.column = col;
+    }
+    true
+}
+
 /// `3: __ZN5swift8importer24shouldSuppressDeclImportEPKN5clang4DeclE` (a Mach-O symbol keeps
 /// its extra leading underscore), `2: __sigtramp` (the trampoline), `  at src/x.rs:12:5`.
 fn backtrace_crate_row(b: &mut Builder, t: &str, n: u32) -> bool {
-    if let Some(loc) = t.strip_prefix("at ")
-        && let Some((file, line, col)) = super::lexemes::file_line(loc)
-    {
-        let file = b.intern(file);
-        let si = b.ensure_stop();
-        let ti = b.current_thread();
-        if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.last_mut()) {
-            f.file = Some(file);
-            f.line = Some(line);
-            f.column = col;
-        }
+    if location_row(b, t) {
         return true;
     }
     let Some((num, sym)) = t.split_once(": ") else { return end(b) };

@@ -1187,17 +1187,7 @@ fn wasm_line(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     // `  at /path/src/lib.rs:12:5` under a row (WASMTIME_BACKTRACE_DETAILS=1).
-    if let Some(loc) = t.strip_prefix("at ")
-        && let Some((file, line, col)) = super::lexemes::file_line(loc)
-    {
-        let file = b.intern(file);
-        let si = b.ensure_stop();
-        let ti = b.current_thread();
-        if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.last_mut()) {
-            f.file = Some(file);
-            f.line = Some(line);
-            f.column = col;
-        }
+    if super::handlers::location_row(b, t) {
         return true;
     }
     end(b)
