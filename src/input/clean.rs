@@ -151,14 +151,7 @@ fn may_hold_escapes(b: &[u8]) -> bool {
                     _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)))
                 }
             }
-            let mut acc = _mm_setzero_si128();
-            let mut i = 0;
-            while i + 16 <= b.len() {
-                acc = _mm_or_si128(acc, flags(b.as_ptr().add(i)));
-                i += 16;
-            }
-            acc = _mm_or_si128(acc, flags(b.as_ptr().add(b.len() - 16)));
-            return _mm_movemask_epi8(acc) != 0;
+            return super::lexemes::sse2_any(b, b.len(), |p| flags(p));
         }
     }
     may_hold_escapes_words(b)
@@ -183,14 +176,7 @@ fn may_hold_escapes_or_amp(b: &[u8]) -> bool {
                     _mm_or_si128(esc, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'&' as i8)))
                 }
             }
-            let mut acc = _mm_setzero_si128();
-            let mut i = 0;
-            while i + 16 <= b.len() {
-                acc = _mm_or_si128(acc, flags(b.as_ptr().add(i)));
-                i += 16;
-            }
-            acc = _mm_or_si128(acc, flags(b.as_ptr().add(b.len() - 16)));
-            return _mm_movemask_epi8(acc) != 0;
+            return super::lexemes::sse2_any(b, b.len(), |p| flags(p));
         }
     }
     may_hold_escapes_words(b) || b.contains(&b'&')
@@ -498,14 +484,7 @@ fn has_dash_t(b: &[u8]) -> bool {
                     _mm_and_si128(dash, t)
                 }
             }
-            let mut acc = _mm_setzero_si128();
-            let mut i = 0;
-            while i + 16 <= n {
-                acc = _mm_or_si128(acc, pairs(b.as_ptr().add(i)));
-                i += 16;
-            }
-            acc = _mm_or_si128(acc, pairs(b.as_ptr().add(n - 16)));
-            return _mm_movemask_epi8(acc) != 0;
+            return super::lexemes::sse2_any(b, n, |p| pairs(p));
         }
     }
     b.windows(2).any(|w| w == b"-T")

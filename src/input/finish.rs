@@ -343,14 +343,7 @@ pub(super) fn has_brace(b: &[u8]) -> bool {
                     )
                 }
             }
-            let mut acc = _mm_setzero_si128();
-            let mut i = 0;
-            while i + 16 <= b.len() {
-                acc = _mm_or_si128(acc, flags(b.as_ptr().add(i)));
-                i += 16;
-            }
-            acc = _mm_or_si128(acc, flags(b.as_ptr().add(b.len() - 16)));
-            return _mm_movemask_epi8(acc) != 0;
+            return super::lexemes::sse2_any(b, b.len(), |p| flags(p));
         }
     }
     b.iter().any(|&c| c == b'{' || c == b'}')

@@ -352,6 +352,30 @@ pub fn string_args_into<'a>(args: &'a str, out: &mut Vec<(&'a str, Cow<'a, str>)
     }
 }
 
+/// One SSE2 pass: `flags(p)` gives a 16-byte mask for the block at `p`, taken for the blocks at
+/// 0, 16, … while they end by `n`, and for the last one at `n - 16` (overlapping); true when a
+/// byte of any mask is set. The shared loop of the line scanners' pre-checks
+/// (`clean::may_hold_escapes*`, `clean::has_dash_t`, `finish::has_brace`).
+///
+/// # Safety
+/// `n >= 16`, and `flags(b.as_ptr() + i)` reads only inside `b` for every `i <= n - 16`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn sse2_any(b: &[u8], n: usize, flags: impl Fn(*const u8) -> std::arch::x86_64::__m128i) -> bool {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of x86-64; the caller vouches for the reads `flags` makes.
+    unsafe {
+        let mut acc = _mm_setzero_si128();
+        let mut i = 0;
+        while i + 16 <= n {
+            acc = _mm_or_si128(acc, flags(b.as_ptr().add(i)));
+            i += 16;
+        }
+        acc = _mm_or_si128(acc, flags(b.as_ptr().add(n - 16)));
+        _mm_movemask_epi8(acc) != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
