@@ -206,6 +206,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if addr >= 0x1000 && !(from_siginfo && cx.null_based_fault(stop).is_some()) {
             continue;
         }
+        // An address computed from the instruction (no fault address from the kernel) that the
+        // printed memory map shows mapped with the access allowed: the program mapped page 0
+        // itself (`mmap(0, …, MAP_FIXED)` where vm.mmap_min_addr allows it), so the access is
+        // a legal one and the signal came from elsewhere.
+        if !from_siginfo
+            && let Some((_, _, _, acc)) = &via
+            && cx.trace.mapping_for(addr).is_some_and(|m| {
+                m.contains(addr.wrapping_add(7))
+                    && (*acc == Access::Read || m.writable() == Some(true))
+                    && (*acc == Access::Write || m.readable() == Some(true))
+            })
+        {
+            continue;
+        }
         if from_siginfo && r.si_code.is_some() && r.si_code != Some(SEGV_MAPERR) && r.signo == Some(11) {
             // ACCERR on page 0 happens with mmap_min_addr = 0 setups; still a NULL access.
         }

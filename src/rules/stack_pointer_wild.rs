@@ -92,6 +92,21 @@ fn switched_stack(cx: &RuleContext<'_>, th: &Thread, sp: u64) -> bool {
     sps.len() >= 2 && sps.iter().all(|s| m.contains(*s)) && sps.windows(2).all(|w| w[0] <= w[1])
 }
 
+/// Whether sp is in a writable file mapping of a file with no executable mapping (not the
+/// executable, not a library: their code is mapped from the same file).
+fn data_file_mapping(cx: &RuleContext<'_>, sp: u64) -> bool {
+    let Some(m) = cx.trace.mapping_for(sp) else { return false };
+    let Some(path) = m.path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('[')) else { return false };
+    m.writable() == Some(true)
+        && !cx
+            .trace
+            .mappings
+            .iter()
+            .chain(cx.trace.regions.iter())
+            .any(|o| o.path.as_deref() == Some(path) && o.executable() != Some(false))
+        && !cx.trace.libraries.iter().any(|l| &*l.path == path)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
@@ -124,6 +139,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 // A stack the program made: a coroutine's (makecontext, fibers) in the heap, an
                 // alternate signal stack in .bss. Legal when the backtrace shows the switch.
                 RegionKind::Heap | RegionKind::WritableData if switched_stack(cx, th, sp) => continue,
+                // A writable mapping of a file that is no loaded module (no mapping of the same
+                // file is executable): memory the program mapped from a data file or a shared
+                // memory object, as it maps anonymous memory, and so as legal a place for a
+                // stack it made (a coroutine's stack in a MAP_SHARED file).
+                RegionKind::WritableData if data_file_mapping(cx, sp) => continue,
                 RegionKind::Heap | RegionKind::WritableData => {
                     heuristic = true;
                     format!("points into {class}, not a stack")

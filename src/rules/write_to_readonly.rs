@@ -79,6 +79,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if Some(addr) == pc {
             continue; // an instruction fetch: bad-pc's
         }
+        // A core of a signal that was sent (kill, tgkill), with only the computed address: the
+        // write did not run, so the page is still unmodified, and gdb's gcore (like the kernel)
+        // does not dump an unmodified file page. Its permissions then come from the file's load
+        // segment, not from the process: a page the program made writable with mprotect reads
+        // as read-only. Nothing here says a write was refused.
+        if !from_siginfo && stop.reason.is_sent() && cx.trace.formats.contains(&crate::model::Format::Core) {
+            continue;
+        }
         let writes = match access {
             Some(Access::Write) | Some(Access::ReadWrite) => true,
             Some(Access::Read) => false,

@@ -16,9 +16,9 @@ base=(tagged prefetch-nc prefetch-wild lea-null low-page fill-cd cyclic cow mpro
       file-stack tls-stack trampoline realign reuse reuse-free abort-handled error-log
       nocfi-callback private-stack-cb push-return jmp-return fill-4141 rz-leaf
       malloc-debug jemalloc cxx-exptr cxx-nested rust-resume go-sha256 go-preempt
-      ubsan-unsigned ubsan-implicit tsan-lockorder asan-allocnull asan-noreturn lsan-suppressed
+      ubsan-unsigned ubsan-implicit tsan-lockorder tsan-atomics msan-padcopy asan-allocnull asan-noreturn lsan-suppressed
       py-assert py-thread rust-should-panic)
-notwin=" abort-handled ubsan-unsigned ubsan-implicit tsan-lockorder asan-allocnull asan-noreturn lsan-suppressed py-assert py-thread rust-should-panic go-preempt "
+notwin=" abort-handled ubsan-unsigned ubsan-implicit tsan-lockorder tsan-atomics msan-padcopy asan-allocnull asan-noreturn lsan-suppressed py-assert py-thread rust-should-panic go-preempt "
 all=()
 for n in "${base[@]}"; do
     all+=("$n")
@@ -31,13 +31,17 @@ shift
 [[ $# -gt 0 ]] && all=("$@")
 bin=$out/bin
 mkdir -p "$bin"
+# Source paths in the debug information are written relative (`sweep5/lookalike5.c`), so the
+# transcripts name no directory of the machine that recorded them.
+pm=-fdebug-prefix-map=$here=sweep5
 have() { command -v "$1" >/dev/null 2>&1; }
 la=$bin/lookalike5
-[[ -x $la ]] || gcc -g -O2 -pthread -z execstack -o "$la" "$here/lookalike5.c" || exit 1
-[[ -x $bin/asm5 ]] || gcc -g -O2 -o "$bin/asm5" "$here/asm5.c" "$here/asm5.S" || exit 1
+[[ -x $la ]] || gcc -g -O2 $pm -pthread -z execstack -o "$la" "$here/lookalike5.c" || exit 1
+[[ -x $bin/asm5 ]] || gcc -g -O2 $pm -o "$bin/asm5" "$here/asm5.c" "$here/asm5.S" || exit 1
 
 san() {  # san <mode> <flags>: san5.c built with clang and that sanitizer
-    [[ -x $bin/san-$1 ]] || { have clang && clang -g -O1 $2 -pthread -o "$bin/san-$1" "$here/san5.c"; } || return 1
+    # built from its own directory: UBSan's reports name the source as the compiler was given it
+    [[ -x $bin/san-$1 ]] || { have clang && (cd "$here" && clang -g -O1 $pm $2 -pthread -o "$bin/san-$1" san5.c); } || return 1
     echo "$bin/san-$1"
 }
 twin() {
@@ -90,15 +94,15 @@ record() {
         args=(reuse); pre=("set environment LD_PRELOAD $je" 'break *la5_reuse_load'); post=('break free' 'continue') ;;
     cxx-exptr | cxx-nested)
         exe=$bin/cxx5
-        [[ -x $exe ]] || g++ -g -O2 -pthread -o "$exe" "$here/cxx5.cpp" || return 1
+        [[ -x $exe ]] || g++ -g -O2 $pm -pthread -o "$exe" "$here/cxx5.cpp" || return 1
         if [[ $n == cxx-exptr ]]; then pre=('break std::rethrow_exception' 'ignore 1 3'); else pre=('break std::rethrow_if_nested<std::exception>' 'break std::nested_exception::rethrow_nested' 'ignore 1 2' 'ignore 2 2'); fi ;;
     rust-resume | rust-should-panic)
         have rustc || { echo "lookalikes5.sh: no rustc, $name left out" >&2; return 0; }
         if [[ $n == rust-resume ]]; then
-            exe=$bin/rust5; [[ -x $exe ]] || rustc -g -O -o "$exe" "$here/rust5.rs" 2>/dev/null || return 1
+            exe=$bin/rust5; [[ -x $exe ]] || rustc -g -O --remap-path-prefix "$here=sweep5" -o "$exe" "$here/rust5.rs" 2>/dev/null || return 1
             pre=('break _Unwind_RaiseException' 'ignore 1 20')
         else
-            exe=$bin/rust5-test; [[ -x $exe ]] || rustc -g --test -o "$exe" "$here/rust5.rs" 2>/dev/null || return 1
+            exe=$bin/rust5-test; [[ -x $exe ]] || rustc -g --test --remap-path-prefix "$here=sweep5" -o "$exe" "$here/rust5.rs" 2>/dev/null || return 1
             args=(--test-threads=1 --nocapture); pre=("$(interrupt_after 2)")
         fi ;;
     go-sha256 | go-preempt)
@@ -111,6 +115,8 @@ record() {
     ubsan-unsigned) exe=$(san unsigned -fsanitize=unsigned-integer-overflow) || return 0; args=(unsigned); pre=('break idle') ;;
     ubsan-implicit) exe=$(san implicit -fsanitize=implicit-conversion) || return 0; args=(implicit); pre=('break idle') ;;
     tsan-lockorder) exe=$(san lockorder -fsanitize=thread) || return 0; args=(lockorder); pre=('break idle') ;;
+    tsan-atomics) exe=$(san atomics -fsanitize=thread) || return 0; args=(atomics); pre=('break idle') ;;
+    msan-padcopy) exe=$(san padcopy -fsanitize=memory) || return 0; args=(padcopy); pre=('break idle') ;;
     asan-allocnull) exe=$(san allocnull -fsanitize=address) || return 0; args=(allocnull)
         pre=('set environment ASAN_OPTIONS allocator_may_return_null=1' 'break idle') ;;
     asan-noreturn) exe=$(san noreturn -fsanitize=address) || return 0; args=(noreturn); pre=('break idle') ;;

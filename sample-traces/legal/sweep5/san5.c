@@ -7,6 +7,8 @@
 //   allocnull ASan with allocator_may_return_null=1: a huge malloc returns NULL (handled)
 //   noreturn  ASan: a longjmp inside a coroutine on a heap stack
 //   leakcache LSan: a cache kept until exit, listed in a suppressions file
+//   atomics   TSan: two threads sharing counters through atomics and a mutex (no race)
+//   padcopy   MSan: a struct with uninitialized padding copied around (copies are no use)
 // Then each idles in a loop, so the debugger stops it at `idle`.
 #include <pthread.h>
 #include <setjmp.h>
@@ -35,6 +37,24 @@ static void co_body(void) {
     if (!setjmp(co_jmp)) bail();
     sink++;
 }
+static long counter_atomic, counter_locked;
+static void *sharer(void *arg) {
+    for (int i = 0; i < 100000; i++) {
+        __atomic_fetch_add(&counter_atomic, 1, __ATOMIC_RELAXED);
+        pthread_mutex_lock(&a);
+        counter_locked += (long)arg;
+        pthread_mutex_unlock(&a);
+    }
+    return NULL;
+}
+struct padded { char c; long l; };
+__attribute__((noinline)) static long copy_padded(struct padded *dst, int n) {
+    struct padded p;  /* 7 bytes of padding never written */
+    p.c = 'x';
+    p.l = n;
+    for (int i = 0; i < n; i++) dst[i] = p;
+    return dst[n - 1].l + dst[0].c;
+}
 void *volatile leaky_cache;
 __attribute__((noinline)) static void fill_cache(void) { leaky_cache = malloc(64); memset(leaky_cache, 1, 64); }
 int main(int argc, char **argv) {
@@ -58,6 +78,17 @@ int main(int argc, char **argv) {
         makecontext(&co_ctx, co_body, 0);
         swapcontext(&main_ctx, &co_ctx);
         free(st);
+    } else if (!strcmp(m, "atomics")) {
+        pthread_t t1, t2;
+        pthread_create(&t1, NULL, sharer, (void *)1L);
+        pthread_create(&t2, NULL, sharer, (void *)2L);
+        pthread_join(t1, NULL);
+        pthread_join(t2, NULL);
+        sink = counter_atomic + counter_locked;
+    } else if (!strcmp(m, "padcopy")) {
+        struct padded *d = malloc(16 * sizeof *d);
+        sink = copy_padded(d, 16);
+        free(d);
     } else if (!strcmp(m, "leakcache")) {
         fill_cache();
         leaky_cache = NULL;  /* dropped on purpose: listed in the suppressions */

@@ -3,8 +3,7 @@
 # gdb Python; ../sweep4/lldb_sweep.py for lldb) over configurations no earlier pass covered:
 #   - real programs installed from Debian, stopped at random under load: lua5.4 (PUC
 #     interpreter), grep -P (PCRE2's JIT), zstd -T2 (multi-threaded), bzip2, curl over
-#     file://, gcc's cc1, the Rust compiler's own binary (rustc, librustc_driver), the Go
-#     toolchain's `go build` (the go command and the compiler);
+#     file://, gcc's cc1, the Rust compiler's own binary (rustc, librustc_driver);
 #   - intwork.c built with -mstackrealign, -mno-red-zone, -fcf-protection=full,
 #     -fstack-clash-protection, -mgeneral-regs-only, -fsplit-stack (gold; segmented stacks in
 #     mmap'ed chunks), clang -fcf-protection=full -fstack-clash-protection, and i386 with
@@ -17,7 +16,7 @@
 #   - go5.go: goroutine stacks growing (morestack), asynchronous preemption (SIGURG,
 #     asyncPreempt), crypto/sha256's ABI0 assembly using R14, os/signal;
 #   - AArch64 with clang's shadow call stack (x18) under qemu-user;
-#   - lldb transcripts of asm5 and mt5.
+#   - lldb transcripts of mt5 (and of asm5, by name only: lldb 14 hangs on it).
 #
 #   sweep5.sh OUTDIR [-n STATES] [-s SEED] [-c CORE_PROB] [-t SECS] [program ...]
 #
@@ -113,15 +112,15 @@ spec() {
     rustc) have rustc || return 1
         local sysroot; sysroot=$(rustc --print sysroot 2>/dev/null) || return 1
         echo "gdb|$LIBC_BREAKS,__rust_alloc,__rust_dealloc,__rdl_alloc,_Unwind_RaiseException,pthread_create,clone3|$sysroot/bin/rustc -O --crate-type bin --out-dir $work/rustc-out $sw/rust-unwind.rs" ;;
-    go-build) have go || return 1
-        echo "gdb|runtime.mallocgc,runtime.schedule,runtime.park_m,runtime.futex,runtime.gcBgMarkWorker,runtime.morestack.abi0,runtime.newstack,syscall.Syscall6,os/exec.(*Cmd).Start,runtime.asyncPreempt.abi0,runtime.sigtramp.abi0|$(readlink -f "$(command -v go)") build -a -o $work/gofmt.out cmd/gofmt" ;;
     *) return 1 ;;
     esac
 }
 
-all=(lua54 grep-pcre zstd-mt bzip2 curl-file cc1 rustc go-build
+all=(lua54 grep-pcre zstd-mt bzip2 curl-file cc1 rustc
      iw-stackrealign iw-noredzone iw-cet iw-clash iw-gpr iw-splitstack iw-clang-cet iw-i386-sb2
-     asm5 mt5 tls5 tls5-starti go5 scs-a64 lldb-asm5 lldb-mt5)
+     asm5 mt5 tls5 tls5-starti go5 scs-a64 lldb-mt5)
+# (lldb-asm5: lldb 14 stops answering in `process continue` after a few stops in asm5, as the
+# fourth pass saw with libgomp and the LTO binary; listed by name only, not in the default set)
 if [[ $list == 1 ]]; then printf '%s\n' "${all[@]}"; exit 0; fi
 [[ $# -gt 0 ]] && all=("$@")
 
