@@ -57,7 +57,10 @@ running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwin
 guess past it. So it is when the last real frame has no symbol at all (`?? ()`: a stripped
 library or interpreter, libraries whose symbols gdb could not load under qemu-user): the
 debugger had no unwind information for it either, unless fill patterns say the stack was
-smashed. "Cannot access memory" also happens in core files that lack the
+smashed. So it is when the last real frame's return address follows no call instruction in the
+code a core or `--exe` gives (hand-written code that pushed a return address and jumped: the
+unwinder takes the unwind rules of the instruction before that address, which belong to other
+code); a transcript alone has no such bytes, and the warning stays. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext, the

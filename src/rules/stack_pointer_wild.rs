@@ -28,7 +28,13 @@ stacks, so a pivot into a large `mmap`-ed heap block is not caught. A stack in t
 `.bss` is legal when the backtrace shows how the program switched to it (a
 `<signal handler called>` frame for an alternate signal stack, `__start_context`/`swapcontext`
 or another coroutine switch) or when the outer frames' stack pointers climb through that same
-mapping; otherwise it is reported at lower severity."#,
+mapping; otherwise it is reported at lower severity. A writable mapping of a file that is no
+loaded module (no mapping of the same file is executable: a data file, a shared-memory object)
+is memory the program mapped, as legal a place for a stack it made as anonymous memory. A
+writable and executable anonymous mapping holding a thread's sp is that thread's stack (a
+program linked with `-z execstack`, for GNU C nested functions' trampolines), not JIT code. gdb's
+`info proc mappings` of a core lists the file mappings only (no Perms column): they are kept as
+single regions, and an sp in none of them is not "in no mapping"."#,
 };
 
 /// Synthetic (no sample trace has a wild stack pointer): rsp points into the program's
