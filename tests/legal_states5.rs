@@ -92,12 +92,11 @@ fn findings(text: &str) -> Found {
 fn findings_exe(text: &str, exe: &Path) -> Found {
     let opts = tracecheck::pipeline::LoadOptions {
         symbols: SymbolOptions { exes: vec![exe.to_path_buf()], system_debug_dir: true, ..Default::default() },
+        symbolize_text: true,
         ..Default::default()
     };
-    match tracecheck::pipeline::analyze_text("t", text, &opts) {
-        Ok(a) => a.report.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect(),
-        Err(e) => panic!("transcript with --exe {}: {e}", exe.display()),
-    }
+    let r = tracecheck::pipeline::analyze_text("t", text.as_bytes(), &opts);
+    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
 }
 
 fn core_findings(core: &Path, exe: &Path) -> Found {
@@ -237,18 +236,18 @@ fn look_alikes_of_every_rule_stay_quiet() {
         ("prefetch-nc", "prefetcht0 (%rax)"),
         ("prefetch-wild", "prefetchnta 0x40(%rcx)"),
         ("lea-null", "lea    -0x18(%rax)"),
-        ("low-page", "0x0                0x1000"),
+        ("low-page", "0x0             0x1000     0x1000        0x0  rw-p"),
         ("fill-cd", "rep stos"),
-        ("cyclic", "0x6161616261616161"),
-        ("cow", "la5_store"),
-        ("mprotect-ro", "la5_store"),
+        ("cyclic", "<cyclic_sum+"),
+        ("cow", "<store_to>"),
+        ("mprotect-ro", "<store_to>"),
         ("reserve", "la5_reserve"),
-        ("deep", "deep (n=1"),
+        ("deep", "deep (n=0"),
         ("file-stack", "lookalike5-stack"),
         ("tls-stack", "co_body"),
         ("trampoline", "[stack]"),
         ("realign", "realigning (x=3)"),
-        ("reuse", "la5_reuse_load"),
+        ("reuse", "<reuse+"),
         ("reuse-free", "free (mem="),
         ("abort-handled", "received signal SIGABRT"),
         ("error-log", "ERROR: retrying connection"),
@@ -287,7 +286,8 @@ fn look_alikes_of_every_rule_stay_quiet() {
         if dir.join(format!("{n}+SEGV.gdb.txt")).is_file() {
             let t = read(&dir.join(format!("{n}+SEGV.gdb.txt")));
             assert!(t.contains("received signal SIGSEGV"), "{n}+SEGV stopped with the sent SIGSEGV:\n{t}");
-            assert!(t.contains("si_code = -6"), "{n}+SEGV: sent with tgkill (SI_TKILL)");
+            // gdb prints `$_siginfo` in the frame's language (Rust's `si_code: -6` in rust5)
+            assert!(t.contains("si_code = -6") || t.contains("si_code: -6"), "{n}+SEGV: sent with tgkill (SI_TKILL)");
         }
     }
     for (_, states) in MADE_AGAINST {
@@ -359,7 +359,8 @@ fn real_programs_go_and_shadow_call_stack_states_stay_quiet() {
     sweep("real", &["lua54", "grep-pcre", "go5", "scs-a64"], 8);
 }
 
-/// Cores of live processes (gcore): no thread crashed, and no rule may say one did.
+/// Cores of live processes (gcore): no thread crashed (the only signal is gcore's SIGSTOP), and
+/// no rule may say one did.
 #[test]
 fn cores_of_live_processes_stay_quiet() {
     if !common::require_tools(&["gdb", "gcc", "python3"]) {
@@ -381,7 +382,8 @@ fn cores_of_live_processes_stay_quiet() {
         .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("gcore-")))
         .collect();
     assert!(cores.len() >= 6, "{} cores of live processes", cores.len());
-    // Each is a live process's core: no signal, and the reader says so.
+    // Each is a live process's core: the only signal is the SIGSTOP of gcore's attach, which
+    // the model knows is no crash.
     for c in &cores {
         let exe = meta_exe(&read(&c.with_extension("meta")));
         let opts = CoreOptions {
@@ -389,11 +391,14 @@ fn cores_of_live_processes_stay_quiet() {
             ..Default::default()
         };
         let parsed = read_core_trace(c, &opts).expect("core reads");
-        assert!(
-            parsed.trace.stops.iter().all(|s| s.reason.signo.is_none()),
-            "{}: a live process's core has no signal",
-            c.display()
-        );
+        for s in &parsed.trace.stops {
+            assert!(
+                s.reason.signal.as_deref().is_none_or(|n| n == "SIGSTOP") && s.reason.is_non_crash(),
+                "{}: {:?}",
+                c.display(),
+                s.reason
+            );
+        }
     }
     let (bad, n) = check_states(&states, false);
     assert!(bad.is_empty(), "alarms on cores of live processes:\n{}", bad.join("\n"));

@@ -29,9 +29,9 @@ have gcore || { echo "gcore5.sh: no gcore" >&2; exit 0; }
 cmd_of() {
     case $1 in
     asm5 | mt5 | iw-splitstack | iw-cet | iw-i386-sb2)
-        bash "$here/sweep5.sh" "$out" -n 0 "$1" 2>/dev/null
+        bash "$here/sweep5.sh" "$out" -b "$1" 2>/dev/null
         echo "$bin/$1" ;;
-    tls5) bash "$here/sweep5.sh" "$out" -n 0 tls5 2>/dev/null; echo "$bin/tls5 $bin/libtls5-dyn.so" ;;
+    tls5) bash "$here/sweep5.sh" "$out" -b tls5 2>/dev/null; echo "$bin/tls5 $bin/libtls5-dyn.so" ;;
     python3) [[ -x /usr/bin/python3 ]] && echo "/usr/bin/python3 $here/../busy.py" ;;
     lua54) have lua5.4 && echo "$(command -v lua5.4) $here/../sweep4/busy.lua" ;;
     sleep) echo "/usr/bin/sleep 600" ;;

@@ -21,15 +21,16 @@
 #   sweep5.sh OUTDIR [-n STATES] [-s SEED] [-c CORE_PROB] [-t SECS] [program ...]
 #
 # writes OUTDIR/states/<program>-NNN.gdb.txt (lldb-*: .lldb.txt), .meta and sometimes .core,
-# the layout of ../sweep/sweep.sh, so ../sweep/check.py reads them. `-l` lists the programs. A
+# the layout of ../sweep/sweep.sh, so ../sweep/check.py reads them. `-l` lists the programs, `-b`
+# only builds them (into OUTDIR/bin). A
 # program whose tool is missing is left out with a line on stderr.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=$(mkdir -p "${1:?usage: sweep5.sh OUTDIR [-n N] [-s SEED] [-c P] [-t SECS] [program ...]}" && cd "$1" && pwd)
 shift
-n=40 seed=1 core=0 secs=120 list=0
-while getopts "n:s:c:t:l" o; do
-    case $o in n) n=$OPTARG ;; s) seed=$OPTARG ;; c) core=$OPTARG ;; t) secs=$OPTARG ;; l) list=1 ;; *) exit 2 ;; esac
+n=40 seed=1 core=0 secs=120 list=0 buildonly=0
+while getopts "n:s:c:t:lb" o; do
+    case $o in n) n=$OPTARG ;; s) seed=$OPTARG ;; c) core=$OPTARG ;; t) secs=$OPTARG ;; l) list=1 ;; b) buildonly=1 ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 bin=$out/bin work=$out/work
@@ -126,6 +127,7 @@ if [[ $list == 1 ]]; then printf '%s\n' "${all[@]}"; exit 0; fi
 
 for p in "${all[@]}"; do
     if ! build "$p" >&2 2>/dev/null || ! s=$(spec "$p"); then echo "sweep5.sh: $p left out (tool missing or build failed)" >&2; continue; fi
+    [[ $buildonly == 1 ]] && continue
     dbg=${s%%|*} s=${s#*|}
     breaks=${s%%|*} cmd=${s#*|}
     read -r -a args <<< "$cmd"
