@@ -761,6 +761,8 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
                     n,
                     "backtrace" | "__backtrace" | "__GI___backtrace" | "backtrace_symbols_fd" | "_Unwind_Backtrace"
                 )
+                // Ruby's `[BUG]` reporter (`sigsegv` → `rb_bug_for_fatal_signal` → `rb_vm_bugreport`).
+                || matches!(n, "rb_vm_bugreport" | "rb_print_backtrace" | "rb_bug_for_fatal_signal" | "rb_bug_context")
         })
     });
     let deliberate = matches!(stop.reason.signo, Some(6))
