@@ -63,6 +63,10 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.contains("/libsanitizer/")
         || file.contains("compiler-rt/lib/")
         || module.contains("vgpreload_")
+        // The sanitizer runtimes' own libraries (`libtsan.so.0+0x5271c`, `libclang_rt.asan_osx_dynamic.dylib`).
+        || ["libasan.", "libtsan.", "libmsan.", "liblsan.", "libubsan.", "libhwasan.", "libclang_rt."]
+            .iter()
+            .any(|m| module.rsplit('/').next().is_some_and(|f| f.starts_with(m)))
         // valgrind's replacements of libc's string and allocation functions, named by their
         // source file when valgrind prints `rindex (vg_replace_strmem.c:210)`.
         || matches!(file.rsplit('/').next(), Some("vg_replace_strmem.c" | "vg_replace_malloc.c"))

@@ -388,6 +388,10 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         // The unwinder found no frame at all (32-bit ARM without frame pointers, a wild pc).
         || t == "<empty stack>"
         || t.starts_with("Objects leaked above:")
+        // TSan's lock-order-inversion: `Cycle in lock order graph: M118 (0x…) => M119 (0x…) => M118`,
+        // `Hint: use TSAN_OPTIONS=second_deadlock_stack=1 …`.
+        || t.starts_with("Cycle in lock order graph: ")
+        || t.starts_with("Hint: use TSAN_OPTIONS=")
         || t.starts_with("As well as ")
     {
         b.add_message(t, n);
@@ -621,8 +625,9 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
         pc = parse_hex(&rest[..end]);
         pc?;
         rest = rest[end..].trim_start();
-        rest = rest.strip_prefix("in ").unwrap_or(rest);
     }
+    // `in f` after the pc, and also where the pc was lost (`#0   in operator delete(void*) (…)`).
+    rest = rest.strip_prefix("in ").unwrap_or(rest);
     let mut f = Frame { index, pc: pc.map(Address), span: Span::line(n), ..Default::default() };
     // `(module+0xoff)` at the end.
     if rest.ends_with(')')
@@ -650,6 +655,10 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
         f.line = Some(line);
         f.column = col;
         rest = "";
+    }
+    // TSan prints `<null>` where the file is unknown: `#0 pthread_mutex_lock <null> (libtsan…)`.
+    if let Some(h) = rest.strip_suffix(" <null>") {
+        rest = h.trim_end();
     }
     if !rest.is_empty() && rest != "<null>" && !rest.starts_with("<null> ") {
         f.function = Some(b.intern(rest));
