@@ -89,6 +89,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         || t.starts_with("terminate called recursively")
         || t.starts_with("FATAL: exception not rethrown")
         || t.starts_with("fatal: error thrown and no exception handler available.")
+        || t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions")
     {
         return Some(MessageKind::UncaughtException);
     }
@@ -299,6 +300,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::GoMapRace
     } else if t.starts_with("FATAL: exception not rethrown") {
         MessageDetail::ForcedUnwindNotRethrown
+    } else if t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions") {
+        MessageDetail::ForeignException
     } else if t.contains("longjmp causes uninitialized stack frame") {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
@@ -562,6 +565,7 @@ mod tests {
             ("terminate called without an active exception", Some(D::TerminateWithoutException)),
             ("terminate called recursively", Some(D::TerminateRecursively)),
             ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
+            ("fatal runtime error: Rust cannot catch foreign exceptions", Some(D::ForeignException)),
             ("terminate called after throwing an instance of 'std::out_of_range'", None),
             ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
             ("  what():  double free", Some(D::ExceptionWhat)),
