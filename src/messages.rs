@@ -68,6 +68,11 @@ const HEAP: &[&str] = &[
     // cgo?)`, Go 1.5's `fatal error: objectstart: bad pointer in unexpected span`.
     "found bad pointer in Go heap",
     "bad pointer in unexpected span",
+    // The sweeper found a marked object in a free slot (a pointer to freed memory survived),
+    // and the stack scan a pointer into no allocation.
+    "found pointer to free object",
+    "sweep increased allocation count",
+    "invalid pointer found on stack",
 ];
 
 pub fn classify(t: &str) -> Option<MessageKind> {
