@@ -307,6 +307,11 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::ForcedUnwindNotRethrown
     } else if t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions") {
         MessageDetail::ForeignException
+    } else if t.starts_with("ERROR: ")
+        && t.trim_end().ends_with("ReadOnlyMemoryError()")
+        && t["ERROR: ".len()..].trim_end().trim_start_matches("LoadError: ").starts_with("ReadOnlyMemoryError()")
+    {
+        MessageDetail::ReadOnlyMemoryError
     } else if t.contains("longjmp causes uninitialized stack frame") {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
