@@ -148,6 +148,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         && let Some(f) = frame(b, rest, t.starts_with("at "), n)
     {
         let ti = stack_thread(b);
+        // Rows with one address are one real frame: valgrind prints the functions inlined at
+        // that pc first, the function they were inlined into last.
+        let si = b.ensure_stop();
+        if let Some(last) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.last_mut())
+            && last.pc.is_some()
+            && last.pc == f.pc
+        {
+            last.inlined = true;
+        }
         b.put_frame(ti, f);
         return true;
     }
