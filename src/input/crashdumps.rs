@@ -293,7 +293,8 @@ fn breakpad_line(b: &mut Builder, t: &str, n: u32) -> bool {
 fn set_frame_pc(b: &mut Builder, index: u32, pc: u64) {
     let si = b.ensure_stop();
     let ti = b.current_thread();
-    if let Some(f) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.iter_mut().find(|f| f.index == index))
+    if let Some(f) =
+        b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.iter_mut().find(|f| f.index == index))
         && f.pc.is_none()
     {
         f.pc = Some(Address(pc));
@@ -371,7 +372,10 @@ fn ruby_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
             let tramp = b.handlers.last_frame.is_some_and(|_| {
                 b.handlers.ruby_after_handler
                     && (f.function.is_none()
-                        || matches!(f.function.as_deref(), Some("__restore_rt" | "_sigtramp" | "__kernel_rt_sigreturn")))
+                        || matches!(
+                            f.function.as_deref(),
+                            Some("__restore_rt" | "_sigtramp" | "__kernel_rt_sigreturn")
+                        ))
             });
             let is_handler = matches!(f.function.as_deref(), Some("sigsegv" | "sigbus" | "sigill" | "sigfpe"));
             let index = f.index;

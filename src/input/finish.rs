@@ -59,7 +59,10 @@ impl Builder {
                     Some(K::HeapCorruption | K::UncaughtException | K::Assertion | K::StackSmashing | K::FortifyFail)
                 )
             });
-            if aborts || verdict.is_some() && self.pending_messages.iter().any(|m| crate::messages::is_abort_message(m.text.trim())) {
+            if aborts
+                || verdict.is_some()
+                    && self.pending_messages.iter().any(|m| crate::messages::is_abort_message(m.text.trim()))
+            {
                 let signo = verdict.unwrap_or(6);
                 let first = self.pending_messages.first().map(|m| m.span).unwrap_or_default();
                 let reason = StopReason {

@@ -238,7 +238,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
             && parse_hex(first.trim_end_matches(':')).is_some()
             && (matches!(rest.first(), Some(&"alloc" | &"free"))
                 && rest[1..].iter().all(|x| matches!(*x, "marked" | "unmarked" | "zombie"))
-                || first.ends_with(':') && !rest.is_empty() && rest.iter().all(|x| x.starts_with("0x") && parse_hex(x).is_some()))
+                || first.ends_with(':')
+                    && !rest.is_empty()
+                    && rest.iter().all(|x| x.starts_with("0x") && parse_hex(x).is_some()))
     };
     if b.go.active && object_row
         || t.starts_with("object=0x") && t.contains(" s.base()=")

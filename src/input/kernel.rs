@@ -52,7 +52,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     // 192`, `192-byte region [ffff…, ffff…)`.
     if b.kernel.oops.is_some()
         && l.starts_with(' ')
-        && (t.starts_with("which belongs to the ") || t.contains("-byte region [") || t.starts_with("The buggy address "))
+        && (t.starts_with("which belongs to the ")
+            || t.contains("-byte region [")
+            || t.starts_with("The buggy address "))
     {
         b.add_message(t, n);
         return true;

@@ -814,7 +814,9 @@ impl Builder {
             && let Some((size, after)) = r.split_once(" bytes failed")
             && !size.is_empty()
             && size.bytes().all(|c| c.is_ascii_digit())
-            && (after.is_empty() || super::shell::is_shell_verdict(after) || super::shell::shell_job_signal(after).is_some())
+            && (after.is_empty()
+                || super::shell::is_shell_verdict(after)
+                || super::shell::shell_job_signal(after).is_some())
         {
             self.saw(Format::Rust);
             let si = self.ensure_stop();

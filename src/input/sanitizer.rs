@@ -95,7 +95,9 @@ fn hwasan_register_row(t: &str) -> Option<Vec<(&str, u64)>> {
     }
     w.chunks(2)
         .map(|c| {
-            let name_ok = c[0].len() <= 3 && c[0].starts_with(['x', 's', 'l', 'p']) && c[0].bytes().all(|x| x.is_ascii_alphanumeric());
+            let name_ok = c[0].len() <= 3
+                && c[0].starts_with(['x', 's', 'l', 'p'])
+                && c[0].bytes().all(|x| x.is_ascii_alphanumeric());
             (name_ok && c[1].len() == 16).then(|| u64::from_str_radix(c[1], 16).ok().map(|v| (c[0], v))).flatten()
         })
         .collect()
@@ -282,6 +284,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         // Legend: `Addressable:           00`, `Heap left redzone:       fa`.
         if let Some((name, codes)) = t.split_once(':')
             && !name.is_empty()
+            && !codes.trim().is_empty()
             && codes.split_whitespace().all(|c| c.len() == 2 && c.bytes().all(|x| x.is_ascii_hexdigit()))
         {
             b.add_message(t, n);
@@ -390,6 +393,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         || t.starts_with("Objects leaked above:")
         // TSan's lock-order-inversion: `Cycle in lock order graph: M118 (0x…) => M119 (0x…) => M118`,
         // `Hint: use TSAN_OPTIONS=second_deadlock_stack=1 …`.
+        // The global's contents under a `global-buffer-overflow`: `'*.LC12' is ascii string 'LABEL'`.
+        || t.starts_with('\'') && t.contains("' is ascii string '")
         || t.starts_with("Cycle in lock order graph: ")
         || t.starts_with("Hint: use TSAN_OPTIONS=")
         || t.starts_with("As well as ")

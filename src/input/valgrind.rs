@@ -52,7 +52,8 @@ fn bare_helgrind(t: &str, open: bool) -> bool {
                 || t.starts_with("This conflicts with a previous ")
                 || t.starts_with("Lock at 0x")
                 || t.starts_with("Block was alloc'd by thread #")
-                || t.starts_with("Thread #") && (t.ends_with(" was created") || t.ends_with(" is the program's root thread"))
+                || t.starts_with("Thread #")
+                    && (t.ends_with(" was created") || t.ends_with(" is the program's root thread"))
                 || t.len() >= 16 && t.bytes().all(|c| c == b'-'))
 }
 
@@ -85,7 +86,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         None if bare_helgrind(l.trim(), b.vg.bare) => {
             b.vg.bare = true;
             // Headings are at column 0, notes indented by one space, frames by three.
-            (l.trim_end().strip_prefix(' ').map_or(l.trim_end(), |x| if x.starts_with(' ') { x } else { l.trim_end() }), false)
+            (
+                l.trim_end()
+                    .strip_prefix(' ')
+                    .map_or(l.trim_end(), |x| if x.starts_with(' ') { x } else { l.trim_end() }),
+                false,
+            )
         }
         None => return false,
     };

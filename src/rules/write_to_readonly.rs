@@ -64,7 +64,8 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // Julia's `ReadOnlyMemoryError()`: its SIGSEGV handler found a write fault on memory
         // mapped without write permission (an mmap'ed file opened read-only, a constant) and
         // threw instead of crashing. The runtime's word stands for the fault it saw.
-        if let Some(m) = stop.messages.iter().find(|m| m.detail == Some(crate::model::MessageDetail::ReadOnlyMemoryError))
+        if let Some(m) =
+            stop.messages.iter().find(|m| m.detail == Some(crate::model::MessageDetail::ReadOnlyMemoryError))
         {
             let th = stop.crashed_thread();
             let culprit = cx.named_culprit(stop).map(|(_, f)| f);
