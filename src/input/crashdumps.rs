@@ -197,8 +197,8 @@ fn breakpad_line(b: &mut Builder, t: &str, n: u32) -> bool {
     const KEYS: &[&str] =
         &["Operating system:", "CPU:", "GPU:", "Process uptime:", "Assertion:", "Loaded modules:", "Found by:"];
     if KEYS.iter().any(|k| t.starts_with(k)) {
-        if t.starts_with("CPU:") {
-            match t["CPU:".len()..].trim() {
+        if let Some(cpu) = t.strip_prefix("CPU:") {
+            match cpu.trim() {
                 "x86" => b.trace.arch = Arch::X86,
                 "amd64" => b.trace.arch = Arch::X86_64,
                 "arm64" => b.trace.arch = Arch::Aarch64,
@@ -222,7 +222,8 @@ fn breakpad_line(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     // Register rows: `eip = 0x084ac386   esp = 0xbfd96dc8`.
     let toks: Vec<&str> = t.split_whitespace().collect();
-    if toks.len() >= 3 && toks.len() % 3 == 0 && toks.chunks(3).all(|c| c[1] == "=" && c[2].starts_with("0x")) {
+    if toks.len() >= 3 && toks.len().is_multiple_of(3) && toks.chunks(3).all(|c| c[1] == "=" && c[2].starts_with("0x"))
+    {
         let frame_index = b.handlers.last_frame;
         for c in toks.chunks(3) {
             let v = parse_hex(c[2]);
@@ -352,7 +353,7 @@ fn ruby_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         // ` RIP: 0x00007ff8cc87a857 RBP: 0x…`, ` rax: 0x… rbx: 0x…`, `  R8: 0x…`.
         let toks: Vec<&str> = t.split_whitespace().collect();
         if toks.len() >= 2
-            && toks.len() % 2 == 0
+            && toks.len().is_multiple_of(2)
             && toks.chunks(2).all(|c| c[0].ends_with(':') && c[1].starts_with("0x"))
         {
             for c in toks.chunks(2) {
@@ -367,32 +368,29 @@ fn ruby_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
             return true;
         }
     }
-    if b.handlers.ruby_c {
-        if let Some(f) = ruby_c_row(b, t, n) {
-            let tramp = b.handlers.last_frame.is_some_and(|_| {
-                b.handlers.ruby_after_handler
-                    && (f.function.is_none()
-                        || matches!(
-                            f.function.as_deref(),
-                            Some("__restore_rt" | "_sigtramp" | "__kernel_rt_sigreturn")
-                        ))
-            });
-            let is_handler = matches!(f.function.as_deref(), Some("sigsegv" | "sigbus" | "sigill" | "sigfpe"));
-            let index = f.index;
-            put(b, f);
-            if tramp {
-                let si = b.ensure_stop();
-                let ti = b.current_thread();
-                if let Some(fr) = b.trace.stops[si].threads[ti].frames.iter_mut().find(|fr| fr.index == index) {
-                    fr.signal_handler = true;
-                }
-                b.handlers.ruby_after_handler = false;
-            } else {
-                b.handlers.ruby_after_handler = is_handler;
+    if b.handlers.ruby_c
+        && let Some(f) = ruby_c_row(b, t, n)
+    {
+        let tramp = b.handlers.last_frame.is_some_and(|_| {
+            b.handlers.ruby_after_handler
+                && (f.function.is_none()
+                    || matches!(f.function.as_deref(), Some("__restore_rt" | "_sigtramp" | "__kernel_rt_sigreturn")))
+        });
+        let is_handler = matches!(f.function.as_deref(), Some("sigsegv" | "sigbus" | "sigill" | "sigfpe"));
+        let index = f.index;
+        put(b, f);
+        if tramp {
+            let si = b.ensure_stop();
+            let ti = b.current_thread();
+            if let Some(fr) = b.trace.stops[si].threads[ti].frames.iter_mut().find(|fr| fr.index == index) {
+                fr.signal_handler = true;
             }
-            b.handlers.last_frame = Some(index);
-            return true;
+            b.handlers.ruby_after_handler = false;
+        } else {
+            b.handlers.ruby_after_handler = is_handler;
         }
+        b.handlers.last_frame = Some(index);
+        return true;
     }
     // Everything else of the report: control frames (`c:0004 p:---- s:0017 …`), Ruby-level
     // rows (`parse.rb:1:in `<main>'`), `* Loaded features:` and their indented rows, its
@@ -492,7 +490,7 @@ fn cygwin_console(t: &str) -> Option<(&str, &str)> {
     let mut w = t.splitn(5, char::is_whitespace).filter(|s| !s.is_empty());
     let ticks = w.next()?;
     let thread = w.next()?;
-    if !ticks.bytes().all(|c| c.is_ascii_digit()) || !(thread.starts_with('[') && thread.ends_with(']')) {
+    if !(ticks.bytes().all(|c| c.is_ascii_digit()) && thread.starts_with('[') && thread.ends_with(']')) {
         return None;
     }
     let r = t[t.find(thread)? + thread.len()..].trim_start();
