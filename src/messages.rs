@@ -11,7 +11,16 @@ pub fn is_abort_message(t: &str) -> bool {
         || t == "pure virtual method called"
         || t == "deleted virtual method called"
         || t.starts_with("thread caused non-unwinding panic")
+        || is_rust_alloc_failure(t)
         || is_handled_fault_report(t)
+}
+
+/// Rust's `memory allocation of 35184372088832 bytes failed` (`handle_alloc_error`, which
+/// then aborts).
+pub fn is_rust_alloc_failure(t: &str) -> bool {
+    t.strip_prefix("memory allocation of ")
+        .and_then(|r| r.strip_suffix(" bytes failed"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// A program's own signal handler reporting the fault it caught: `psiginfo()`'s

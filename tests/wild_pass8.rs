@@ -84,6 +84,15 @@ Thread 0 (crashed)
     assert_eq!(r.culprit.as_deref(), Some("ConfigStore::Require"));
     let f = &stop0(&r).crashed_thread().unwrap().frames[2];
     assert_eq!((f.file.as_deref(), f.line), (Some("config.cc"), Some(88)));
+    // Look-alike: an issue template's `Operating system:` line opens no report, and what
+    // follows it is not taken for the header's details.
+    let r = read(
+        "Operating system: Linux
+Version: 2.4.1
+",
+    );
+    assert!(r.report.parsed.trace.stops.is_empty());
+    assert_eq!(unread(&r), vec!["Version: 2.4.1".to_string()]);
 }
 
 #[test]
@@ -135,6 +144,11 @@ ruby 3.2.2 (2023-03-30 revision e51014f9c0) [x86_64-linux]
     assert!(stop0(&r).crashed_thread().unwrap().frames[2].signal_handler);
     assert_eq!(r.culprit.as_deref(), Some("hook_scan_dynsym"));
     assert!(!r.rules.contains(&"null-dereference"), "{:?}", r.rules);
+    // Look-alike: an issue title's `[BUG]` is no Ruby report.
+    for title in ["[BUG] login page crashes on submit", "Title: [BUG] login page crashes on submit"] {
+        let r = read(&format!("{title}\n"));
+        assert!(r.report.parsed.trace.stops.is_empty(), "{title}");
+    }
 }
 
 #[test]

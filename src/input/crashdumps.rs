@@ -25,17 +25,26 @@ use crate::model::*;
 
 /// The first line of one of these reports. `t` is trimmed.
 pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
-    // Breakpad: the header's first line, or (a paste that starts later) the crash reason.
-    if t.starts_with("Operating system: ") && b.handlers.mode != HandlerMode::Breakpad
-        || t.starts_with("Crash reason:  ") && !(b.handlers.open && b.handlers.mode == HandlerMode::Breakpad)
-    {
+    // Breakpad: the crash reason opens the report. The header before it (`Operating system:
+    // Linux`, `CPU: x86` and their indented details) is read while it lasts but opens nothing:
+    // an issue template's `Operating system: Linux` is no crash.
+    if t.starts_with("Crash reason:  ") && !(b.handlers.open && b.handlers.mode == HandlerMode::Breakpad) {
+        let arch = b.handlers.breakpad_arch;
         start(b, 0, "Breakpad's minidump_stackwalk", n);
         b.handlers.mode = HandlerMode::Breakpad;
+        if let Some(a) = arch {
+            b.trace.arch = a;
+        }
         return breakpad_line(b, t, n);
+    }
+    if t.starts_with("Operating system: ") && b.handlers.mode == HandlerMode::None {
+        b.handlers.mode = HandlerMode::BreakpadHeader;
+        b.handlers.breakpad_arch = None;
+        return true;
     }
     // Ruby: `path.rb:12: [BUG] Segmentation fault at 0x0000000000000000`, `[BUG] …`.
     if let Some(p) = t.find("[BUG] ")
-        && (p == 0 || t[..p].ends_with(": "))
+        && ruby_bug_opening(t, p)
     {
         let what = &t[p + "[BUG] ".len()..];
         let (signo, addr) = ruby_bug(what);
@@ -86,6 +95,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
 /// One line inside a report `opening` started.
 pub(crate) fn line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
     match b.handlers.mode {
+        HandlerMode::BreakpadHeader => breakpad_header(b, l, t),
         HandlerMode::Breakpad => breakpad_line(b, t, n),
         HandlerMode::Ruby => ruby_line(b, l, t, n),
         HandlerMode::Cygwin => cygwin_line(b, t, n),
@@ -169,6 +179,27 @@ fn crash_reason_signal(r: &str) -> Option<(i32, Option<i32>)> {
         },
         None,
     ))
+}
+
+/// The header before Breakpad's crash reason: `CPU: x86`, `GPU: UNKNOWN`, and the indented
+/// detail lines under each (`0.0.0 Linux 3.16.0-4-686-pae …`, `2 CPUs`).
+fn breakpad_header(b: &mut Builder, l: &str, t: &str) -> bool {
+    if t.is_empty() || l.starts_with(' ') {
+        return true;
+    }
+    if let Some(cpu) = t.strip_prefix("CPU:") {
+        b.handlers.breakpad_arch = match cpu.trim() {
+            "x86" => Some(Arch::X86),
+            "amd64" => Some(Arch::X86_64),
+            "arm64" => Some(Arch::Aarch64),
+            _ => None,
+        };
+        return true;
+    }
+    if t.starts_with("GPU:") {
+        return true;
+    }
+    end(b)
 }
 
 fn breakpad_line(b: &mut Builder, t: &str, n: u32) -> bool {
@@ -303,6 +334,20 @@ fn set_frame_pc(b: &mut Builder, index: u32, pc: u64) {
 }
 
 // ---- Ruby -----------------------------------------------------------------------------------
+
+/// Ruby's `[BUG]` line: after the script's `path:line: ` (`-e:1: `, `app.rb:12: `), or at the
+/// start of the line before a signal's name (`[BUG] Segmentation fault at 0x…`). An issue
+/// title's `[BUG] something` is not one.
+fn ruby_bug_opening(t: &str, p: usize) -> bool {
+    let what = &t[p + "[BUG] ".len()..];
+    if p == 0 {
+        return ruby_bug(what).0 != 6;
+    }
+    let Some(head) = t[..p].strip_suffix(": ") else { return false };
+    head.rsplit_once(':').is_some_and(|(file, line)| {
+        !file.is_empty() && !file.contains(' ') && !line.is_empty() && line.bytes().all(|c| c.is_ascii_digit())
+    })
+}
 
 /// `Segmentation fault at 0x0000000000000000` → (11, Some(0)); any other `[BUG]` is rb_bug's
 /// abort.

@@ -37,6 +37,8 @@ use crate::model::*;
 pub(crate) struct GoState {
     /// A Go crash header was seen: goroutine tracebacks and registers may follow.
     pub active: bool,
+    /// Inside the sweeper's `runtime: marked free object in span …` report (its object rows).
+    pub sweeper_report: bool,
     /// The goroutine (thread index) whose frames are being read.
     pub thread: Option<usize>,
     pub next_index: u32,
@@ -95,6 +97,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let cut = (t == "error: unexpected signal during runtime execution")
         .then_some("unexpected signal during runtime execution");
     if let Some(msg) = t.strip_prefix("fatal error: ").or(cut) {
+        b.go.sweeper_report = false;
         start(b, StopKind::RuntimeError, Some(msg), n);
         push_message(b, t, n);
         // `-d=checkptr` (on under `-race` and `-msan`): an unsafe.Pointer conversion or
@@ -143,6 +146,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         // frame main.f at 0x…: 0x…`.
         || t.starts_with("runtime: marked free object in span ")
         || t.starts_with("runtime: bad pointer in frame ");
+    if t.starts_with("goroutine ") {
+        b.go.sweeper_report = false;
+    }
     if (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
         || (t.starts_with("runtime: g ") && t.contains(": unexpected return pc for "))
         || (t.starts_with("runtime: unexpected return pc for ") && t.contains(" called from "))
@@ -153,6 +159,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         if !b.go.active {
             start(b, StopKind::RuntimeError, None, n);
         }
+        b.go.sweeper_report = t.starts_with("runtime: marked free object in span ");
         push_message(b, t, n);
         return true;
     }
@@ -242,7 +249,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                     && !rest.is_empty()
                     && rest.iter().all(|x| x.starts_with("0x") && parse_hex(x).is_some()))
     };
-    if b.go.active && object_row
+    // (Only inside the sweeper's report: a gdb session on a Go program prints `x/8gx` rows of
+    // the same shape.)
+    if b.go.sweeper_report && object_row
         || t.starts_with("object=0x") && t.contains(" s.base()=")
         || t.trim_start().starts_with("*(object+") && t.contains(") = ")
     {

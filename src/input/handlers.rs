@@ -105,6 +105,8 @@ pub(crate) enum HandlerMode {
     DotNet,
     /// Breakpad's `minidump_stackwalk` output (`crashdumps.rs`).
     Breakpad,
+    /// The header before Breakpad's crash reason (`crashdumps.rs`): no stop yet.
+    BreakpadHeader,
     /// Ruby's `[BUG]` crash report (`crashdumps.rs`).
     Ruby,
     /// Cygwin's stackdump (`crashdumps.rs`).
@@ -125,6 +127,7 @@ impl HandlerMode {
                 | HandlerMode::Wasm
                 | HandlerMode::DotNet
                 | HandlerMode::Breakpad
+                | HandlerMode::BreakpadHeader
                 | HandlerMode::Ruby
                 | HandlerMode::Cygwin
         )
@@ -173,6 +176,8 @@ pub(crate) struct HandlerState {
     /// Ruby's C backtrace: the row before was the runtime's signal handler (`sigsegv`), so an
     /// unnamed row or `__restore_rt` after it is the trampoline.
     pub(crate) ruby_after_handler: bool,
+    /// Breakpad's header named the CPU before the report opened.
+    pub(crate) breakpad_arch: Option<Arch>,
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {

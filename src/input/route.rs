@@ -818,15 +818,7 @@ impl Builder {
                 || super::shell::is_shell_verdict(after)
                 || super::shell::shell_job_signal(after).is_some())
         {
-            self.saw(Format::Rust);
-            let si = self.ensure_stop();
-            if self.trace.stops[si].reason.kind == StopKind::Unknown {
-                let r = &mut self.trace.stops[si].reason;
-                r.kind = StopKind::Signal;
-                r.signo = Some(6);
-                r.signal = Some("SIGABRT".into());
-                r.span = Span::line(n);
-            }
+            // (A debugger's stop line may follow; without one, `finish` makes the stop.)
             self.add_message(&t[..t.len() - after.len()], n);
             if !after.is_empty() {
                 self.add_message(after, n);
