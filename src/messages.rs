@@ -11,7 +11,16 @@ pub fn is_abort_message(t: &str) -> bool {
         || t == "pure virtual method called"
         || t == "deleted virtual method called"
         || t.starts_with("thread caused non-unwinding panic")
+        || is_rust_alloc_failure(t)
         || is_handled_fault_report(t)
+}
+
+/// Rust's `memory allocation of 35184372088832 bytes failed` (`handle_alloc_error`, which
+/// then aborts).
+pub fn is_rust_alloc_failure(t: &str) -> bool {
+    t.strip_prefix("memory allocation of ")
+        .and_then(|r| r.strip_suffix(" bytes failed"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// A program's own signal handler reporting the fault it caught: `psiginfo()`'s
@@ -68,6 +77,11 @@ const HEAP: &[&str] = &[
     // cgo?)`, Go 1.5's `fatal error: objectstart: bad pointer in unexpected span`.
     "found bad pointer in Go heap",
     "bad pointer in unexpected span",
+    // The sweeper found a marked object in a free slot (a pointer to freed memory survived),
+    // and the stack scan a pointer into no allocation.
+    "found pointer to free object",
+    "sweep increased allocation count",
+    "invalid pointer found on stack",
 ];
 
 pub fn classify(t: &str) -> Option<MessageKind> {
@@ -89,6 +103,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         || t.starts_with("terminate called recursively")
         || t.starts_with("FATAL: exception not rethrown")
         || t.starts_with("fatal: error thrown and no exception handler available.")
+        || t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions")
     {
         return Some(MessageKind::UncaughtException);
     }
@@ -299,6 +314,13 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::GoMapRace
     } else if t.starts_with("FATAL: exception not rethrown") {
         MessageDetail::ForcedUnwindNotRethrown
+    } else if t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions") {
+        MessageDetail::ForeignException
+    } else if t.starts_with("ERROR: ")
+        && t.trim_end().ends_with("ReadOnlyMemoryError()")
+        && t["ERROR: ".len()..].trim_end().trim_start_matches("LoadError: ").starts_with("ReadOnlyMemoryError()")
+    {
+        MessageDetail::ReadOnlyMemoryError
     } else if t.contains("longjmp causes uninitialized stack frame") {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
@@ -562,6 +584,7 @@ mod tests {
             ("terminate called without an active exception", Some(D::TerminateWithoutException)),
             ("terminate called recursively", Some(D::TerminateRecursively)),
             ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
+            ("fatal runtime error: Rust cannot catch foreign exceptions", Some(D::ForeignException)),
             ("terminate called after throwing an instance of 'std::out_of_range'", None),
             ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
             ("  what():  double free", Some(D::ExceptionWhat)),

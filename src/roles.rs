@@ -63,10 +63,20 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.contains("/libsanitizer/")
         || file.contains("compiler-rt/lib/")
         || module.contains("vgpreload_")
+        // The sanitizer runtimes' own libraries (`libtsan.so.0+0x5271c`, `libclang_rt.asan_osx_dynamic.dylib`).
+        || ["libasan.", "libtsan.", "libmsan.", "liblsan.", "libubsan.", "libhwasan.", "libclang_rt."]
+            .iter()
+            .any(|m| module.rsplit('/').next().is_some_and(|f| f.starts_with(m)))
         // valgrind's replacements of libc's string and allocation functions, named by their
         // source file when valgrind prints `rindex (vg_replace_strmem.c:210)`.
         || matches!(file.rsplit('/').next(), Some("vg_replace_strmem.c" | "vg_replace_malloc.c"))
     {
+        return true;
+    }
+    // Standard library template code inlined into the program's function, printed by a tool
+    // that gives only the header's file name (valgrind: `by 0x1C81A4: operator()
+    // (unique_ptr.h:85)`, then the program's function at the same address).
+    if f.inlined && is_cxx_std_header(file.rsplit('/').next().unwrap_or("")) {
         return true;
     }
     const EXACT: &[&str] = &[
@@ -761,6 +771,8 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
                     n,
                     "backtrace" | "__backtrace" | "__GI___backtrace" | "backtrace_symbols_fd" | "_Unwind_Backtrace"
                 )
+                // Ruby's `[BUG]` reporter (`sigsegv` → `rb_bug_for_fatal_signal` → `rb_vm_bugreport`).
+                || matches!(n, "rb_vm_bugreport" | "rb_print_backtrace" | "rb_bug_for_fatal_signal" | "rb_bug_context")
         })
     });
     let deliberate = matches!(stop.reason.signo, Some(6))
@@ -925,6 +937,48 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         };
     }
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// The internal headers of libstdc++ (`bits/…`), by file name.
+fn is_cxx_std_header(name: &str) -> bool {
+    matches!(
+        name,
+        "unique_ptr.h"
+            | "shared_ptr.h"
+            | "shared_ptr_base.h"
+            | "stl_vector.h"
+            | "vector.tcc"
+            | "stl_construct.h"
+            | "stl_uninitialized.h"
+            | "alloc_traits.h"
+            | "new_allocator.h"
+            | "allocator.h"
+            | "basic_string.h"
+            | "basic_string.tcc"
+            | "stl_algo.h"
+            | "stl_algobase.h"
+            | "stl_iterator.h"
+            | "stl_list.h"
+            | "stl_map.h"
+            | "stl_tree.h"
+            | "stl_deque.h"
+            | "deque.tcc"
+            | "hashtable.h"
+            | "hashtable_policy.h"
+            | "unordered_map.h"
+            | "std_function.h"
+            | "invoke.h"
+            | "move.h"
+            | "refwrap.h"
+            | "std_mutex.h"
+            | "unique_lock.h"
+            | "char_traits.h"
+            | "atomic_base.h"
+            | "stl_pair.h"
+            | "stl_function.h"
+            | "stl_heap.h"
+            | "ptr_traits.h"
+    )
 }
 
 /// Where a Rust panic enters the standard library's panic path (the hook runs inside it).

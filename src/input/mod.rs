@@ -24,6 +24,7 @@ pub use ahead::{HELPER_STACK, second_core};
 pub mod clean;
 pub mod companion;
 pub mod context;
+pub mod crashdumps;
 pub mod dumps;
 pub mod gdb;
 pub mod go;

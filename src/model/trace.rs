@@ -820,6 +820,12 @@ pub enum MessageDetail {
     /// glibc's `FATAL: exception not rethrown`: a thread's cancellation or `pthread_exit`
     /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
     ForcedUnwindNotRethrown,
+    /// Rust's `fatal runtime error: Rust cannot catch foreign exceptions`: an exception of
+    /// another language (a C++ `throw`) unwound into Rust frames, which abort on it.
+    ForeignException,
+    /// Julia's `ERROR: ReadOnlyMemoryError()`: its SIGSEGV handler turned a write fault on
+    /// read-only memory into an exception.
+    ReadOnlyMemoryError,
     /// Julia's `fatal: error thrown and no exception handler available.` (`jl_no_exc_handler`):
     /// an exception was thrown where no Julia handler (try, or the task's base handler) was
     /// active; the next line shows the exception (`ErrorException("…")`).
