@@ -15,7 +15,7 @@ int main(void)
 {
     struct msg *m = malloc(sizeof *m);
     m->pad = 0;
-    m->len = 0x20000;   /* a 128 KiB payload announced by the header */
+    m->len = 0x200000;  /* a 2 MiB payload announced by the header */
     strcpy(m->text, "payload follows");
     release_text(m->text);   /* should have been free(m) */
     puts("unreachable");

@@ -1,11 +1,13 @@
 // Go: an average over an empty batch divides by len(batch) = 0. Go defines integer division
-// by zero as a run-time panic; the CPU's #DE reaches the debugger first as SIGFPE in
-// main.average (the runtime would turn it into 'panic: runtime error: integer divide by zero').
+// by zero as a run-time panic: the compiler checks the divisor (no #DE, no SIGFPE) and calls
+// runtime.panicdivide: 'panic: runtime error: integer divide by zero'; debug.SetTraceback("crash")
+// makes the runtime raise SIGABRT after the report.
 package main
 
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 )
 
 //go:noinline
@@ -18,6 +20,7 @@ func average(batch []int) int {
 }
 
 func main() {
+	debug.SetTraceback("crash")
 	batch := make([]int, len(os.Args)-1)
 	fmt.Println(average(batch))
 }

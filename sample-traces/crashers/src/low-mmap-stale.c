@@ -1,6 +1,6 @@
 /* gcc -O0: look-alike for null-dereference: a loader maps a table at a fixed low address
  * (0x20000, allowed: vm.mmap_min_addr is below it), unmaps it on reload, and a reader keeps the
- * old pointer: the read faults at 0x20010, a small address that is not NULL-based (the base
+ * old pointer: the read faults at 0x20008, a small address that is not NULL-based (the base
  * register holds 0x20000). */
 #define _GNU_SOURCE
 #include <stdio.h>

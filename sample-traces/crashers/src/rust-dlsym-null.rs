@@ -16,6 +16,7 @@ fn call_plugin(name: &CStr, arg: u32) -> u32 {
 }
 
 fn main() {
-    let n = call_plugin(c"plugin_checksum_v2", 7);
+    let name = CStr::from_bytes_with_nul(b"plugin_checksum_v2\0").unwrap();
+    let n = call_plugin(name, 7);
     println!("{n}");
 }

@@ -15,7 +15,7 @@ fn report_panic(info: &panic::PanicHookInfo<'_>) {
 #[inline(never)]
 fn charge(used: u64, quota: u64) -> u64 {
     if used > quota {
-        panic!("quota exceeded: {used} > {quota}");
+        panic!("quota exceeded: {} > {}", used, quota);
     }
     quota - used
 }

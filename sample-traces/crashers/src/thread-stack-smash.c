@@ -1,12 +1,12 @@
 /* gcc -O0 -pthread -fstack-protector-strong: a worker thread formats a client name into a
- * 16-byte local with strcpy; a 23-character name overruns the local into the canary (not as
+ * 16-byte local with strcpy; a 27-character name overruns the local into the canary (not as
  * far as the return address). The canary check at the worker's return aborts in the worker
  * thread: '*** stack smashing detected ***' while main waits in pthread_join. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *client = "client-0123456789abcdef";
+static const char *client = "client-0123456789abcdefghij";
 
 __attribute__((noinline)) static void *greet_client(void *arg)
 {
