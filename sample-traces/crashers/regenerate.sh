@@ -420,9 +420,10 @@ build_one() {
         gdc "${map[@]}" -O0 -g "src/$n.d" -o "$o" ;;
     ada-null-access)
         # GNAT wants the file named after the unit; objects and .ali files go to the build dir
+        # (run in the build dir, which links src/: the binder writes its b~ files to the cwd)
         mkdir -p "$build/ada-obj"
-        gnatmake -q -f -gnatp -O0 -g src/ada_null_access.adb -D "$build/ada-obj" -o "$o" \
-            -cargs "${map[@]}" >/dev/null ;;
+        (cd "$build" && gnatmake -q -f -gnatp -O0 -g src/ada_null_access.adb -D "$build/ada-obj" -o "$o" \
+            -cargs "${map[@]}" >/dev/null) ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
