@@ -261,6 +261,8 @@ fn build_cores() -> Option<PathBuf> {
         "rustc",
         "go",
         "gccgo",
+        "gdc",
+        "gnatmake",
         "musl-gcc",
         "i686-linux-gnu-gcc",
         "gdb",

@@ -474,7 +474,7 @@ no_core() {
     asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
     # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
     go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil | go-goroutine-index | go-type-assert) return 0 ;;
-    go-closed-chan-send | go-unlock-unlocked | go-div-zero) return 0 ;;
+    go-closed-chan-send | go-unlock-unlocked | go-div-zero | go-recover-then-nil | cgo-assert) return 0 ;;
     *) return 1 ;;
     esac
 }
