@@ -21,7 +21,9 @@ code that runs them:
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
 - glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
   `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
-  ***` (`__chk_fail`, which says it even in a core, where there is no stderr), and fortified
+  ***` (`__chk_fail`, which says it even in a core, where there is no stderr), fortified
+  `FD_SET`/`FD_CLR`/`FD_ISSET`'s `*** bit out of range 0 - FD_SETSIZE on fd_set ***` (a
+  descriptor of 1024 or more; `__fdelt_chk`, which a core shows too), and fortified
   printf's `*** %n in writable segment detected ***` (a format string with `%n` in writable
   memory: one built at run time or taken from input, a format-string bug; glibc reports it
   through `__libc_fatal`, so a core, without stderr, does not show it);

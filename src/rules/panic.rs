@@ -14,7 +14,9 @@ Rust adds the thread id, `thread 'main' (12345) panicked at …`; Rust before 1.
 `thread 'main' panicked at 'payload', src/main.rs:13:5`), or, without stderr, panic machinery
 on the crashed thread (`core::panicking::panic_fmt`, `std::panicking::rust_panic`,
 `__rust_start_panic`, `rust_begin_unwind`). It applies to SIGABRT (`panic = "abort"`, a panic
-while panicking, a panic in a function that cannot unwind), to SIGILL from an abort intrinsic,
+while panicking, a panic in a function that cannot unwind; a panic inside the panic hook, whose
+header has no thread, `panicked at src/main.rs:11:29:`, then `thread panicked while processing
+panic. aborting.`), to SIGILL from an abort intrinsic,
 and to a process that exited with status 101 after the panic unwound out of `main`.
 
 A Go panic nothing recovered is reported the same way: the runtime's `panic: …` line
