@@ -863,8 +863,12 @@ fn without_return_type(s: &str) -> &str {
             _ => {}
         }
     }
+    // A plain type only: a computed one (`decltype(std::declval<F>()())`) is kept, as lldb
+    // printed it.
     match last {
-        Some(i) if s[i + 1..].starts_with(|c: char| c.is_alphabetic() || c == '_') => &s[i + 1..],
+        Some(i) if s[i + 1..].starts_with(|c: char| c.is_alphabetic() || c == '_') && !s[..i].contains('(') => {
+            &s[i + 1..]
+        }
         _ => s,
     }
 }
@@ -1193,6 +1197,8 @@ mod tests {
         // Not a return type: no space outside the brackets, an operator, an anonymous namespace.
         assert_eq!(w("std::vector<std::pair<int, int> >"), "std::vector<std::pair<int, int> >");
         assert_eq!(w("operator new<int>"), "operator new<int>");
+        let computed = "decltype(std::declval<worker::$_0>()()) std::__1::__invoke[abi:ue170006]<worker::$_0>";
+        assert_eq!(w(computed), computed);
         assert_eq!(w("(anonymous namespace)::cache<int>"), "(anonymous namespace)::cache<int>");
         assert_eq!(w("read_body"), "read_body");
     }
