@@ -88,6 +88,7 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     if t.contains("stack smashing detected")
         || t.contains("longjmp causes uninitialized stack frame")
         || t.contains("buffer overflow detected ***")
+        || t.contains("bit out of range 0 - FD_SETSIZE on fd_set ***")
         || t.contains("%n in writable segment")
     {
         return Some(MessageKind::StackSmashing);
@@ -110,6 +111,15 @@ pub fn classify(t: &str) -> Option<MessageKind> {
     // `thread 'main' panicked at …`; Rust 1.89+ adds the tid: `thread 'main' (26319) panicked at …`.
     if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
+    }
+    // A panic inside the panic hook: Rust prints its location without the thread
+    // (`panicked at src/main.rs:11:29:`) and then `thread panicked while processing panic.
+    // aborting.` (the hook is not run a second time).
+    if t.strip_prefix("panicked at ").and_then(|r| r.strip_suffix(':')).is_some_and(is_source_location) {
+        return Some(MessageKind::Panic);
+    }
+    if is_panic_while_panicking(t) {
+        return Some(MessageKind::FatalError);
     }
     // Zig: `thread 3318042 panic: incorrect alignment`; `reached unreachable code` is what a
     // failed `std.debug.assert` (and any `unreachable` in a safe build) prints.
@@ -261,6 +271,12 @@ pub struct PanicHeader<'a> {
 /// `thread 'main' panicked at 'msg', src/main.rs:13:5`.
 pub fn parse_panic_header(t: &str) -> Option<PanicHeader<'_>> {
     let t = t.trim();
+    // A panic inside the panic hook: no thread (`panicked at src/main.rs:11:29:`).
+    if let Some(loc) =
+        t.strip_prefix("panicked at ").and_then(|r| r.strip_suffix(':')).filter(|l| is_source_location(l))
+    {
+        return Some(PanicHeader { thread: "", location: Some(loc), payload: None });
+    }
     let r = t.strip_prefix("thread '")?;
     let (thread, rest) = r.split_once('\'')?;
     let at = rest.find("panicked at ")? + "panicked at ".len();
@@ -275,6 +291,21 @@ pub fn parse_panic_header(t: &str) -> Option<PanicHeader<'_>> {
     }
     let loc = tail.strip_suffix(':').unwrap_or(tail).trim();
     Some(PanicHeader { thread, location: if loc.is_empty() { None } else { Some(loc) }, payload: None })
+}
+
+/// Rust's abort after a panic during a panic: `thread panicked while processing panic.
+/// aborting.` (Rust 1.71+), `thread panicked while panicking. aborting.` (before).
+fn is_panic_while_panicking(t: &str) -> bool {
+    t.starts_with("thread panicked while processing panic") || t.starts_with("thread panicked while panicking")
+}
+
+/// `src/main.rs:13:5`: a path, a line and a column.
+fn is_source_location(loc: &str) -> bool {
+    let num = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    loc.rsplit_once(':').is_some_and(|(rest, col)| {
+        num(col)
+            && rest.rsplit_once(':').is_some_and(|(path, line)| num(line) && !path.is_empty() && !path.contains(' '))
+    })
 }
 
 /// The exception type in `terminate called after throwing an instance of 'std::out_of_range'`.
@@ -303,6 +334,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::PureVirtualCall
     } else if t == "deleted virtual method called" {
         MessageDetail::DeletedVirtualCall
+    } else if is_panic_while_panicking(t) {
+        MessageDetail::PanicWhilePanicking
     } else if t.starts_with("fatal: error thrown and no exception handler available.") {
         MessageDetail::JuliaNoHandler
     } else if t.starts_with("terminate called") && t.contains("without an active exception") {
@@ -325,6 +358,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
         MessageDetail::FortifyOverflow
+    } else if t.contains("bit out of range 0 - FD_SETSIZE on fd_set") {
+        MessageDetail::FortifyFdSet
     } else if t.contains("%n in writable segment") {
         MessageDetail::FortifyPercentN
     } else if t.contains("stack smashing") {
@@ -580,6 +615,7 @@ mod tests {
             ("malloc(): corrupted top size", None),
             ("*** stack smashing detected ***: terminated", Some(D::StackCanary)),
             ("*** buffer overflow detected ***: terminated", Some(D::FortifyOverflow)),
+            ("*** bit out of range 0 - FD_SETSIZE on fd_set ***: terminated", Some(D::FortifyFdSet)),
             ("*** longjmp causes uninitialized stack frame ***: terminated", Some(D::LongjmpCheck)),
             ("terminate called without an active exception", Some(D::TerminateWithoutException)),
             ("terminate called recursively", Some(D::TerminateRecursively)),

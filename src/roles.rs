@@ -474,7 +474,7 @@ pub fn is_machinery(f: &Frame) -> bool {
     // Go's standard library under GOROOT (`/usr/local/go/src/syscall/…`, `C:/Program
     // Files/Go/src/syscall/syscall_windows.go`): `syscall.SyscallN` is where the program called
     // out, not the program.
-    if is_go_std_source(file) {
+    if is_go_std_source(file) || is_go_std_trimmed(name, file) {
         return true;
     }
     // Go 1.21+ names the panic entry `panic` (was `runtime.gopanic`): the runtime's, not the
@@ -568,6 +568,17 @@ fn is_libc_name(name: &str) -> bool {
         "setenv",
         "exit",
         "atexit",
+        "read",
+        "pread",
+        "pread64",
+        "readlink",
+        "readlinkat",
+        "getcwd",
+        "confstr",
+        "getgroups",
+        "gethostname",
+        "ttyname_r",
+        "getlogin_r",
         "wcslen",
         "wcscpy",
         "mbstowcs",
@@ -596,7 +607,9 @@ fn is_libc_name(name: &str) -> bool {
 /// Base names of the C library's standard headers that define inline functions (glibc's
 /// `stdlib.h` defines `atoi`/`atol` inline).
 fn is_c_std_header_name(file: &str) -> bool {
-    matches!(file, "stdlib.h" | "string.h" | "stdio.h" | "wchar.h" | "ctype.h" | "strings.h")
+    // (`unistd.h`: glibc's fortified `read`, `pread`, `readlink`, `getcwd` wrappers, from
+    // `bits/unistd.h`, whose base name lldb prints)
+    matches!(file, "stdlib.h" | "string.h" | "stdio.h" | "wchar.h" | "ctype.h" | "strings.h" | "unistd.h")
 }
 
 /// Base names of headers whose inline functions are the toolchain's, not the program's: GCC's
@@ -629,11 +642,7 @@ fn is_toolchain_header_name(file: &str) -> bool {
 /// A Go source file of the standard library: under a GOROOT's `src/` (`…/go/src/`,
 /// `…/Go/src/`, `…/go-1.19/src/`), in one of the standard packages.
 fn is_go_std_source(file: &str) -> bool {
-    const STD: &[&str] = &[
-        "syscall", "internal", "sync", "os", "net", "reflect", "fmt", "io", "bufio", "strings", "bytes", "sort",
-        "encoding", "time", "context", "testing", "crypto", "math", "strconv", "unicode", "errors", "log", "path",
-        "regexp", "runtime",
-    ];
+    const STD: &[&str] = GO_STD;
     if !(file.ends_with(".go") || file.ends_with(".s")) {
         return false;
     }
@@ -643,6 +652,32 @@ fn is_go_std_source(file: &str) -> bool {
     let pkg = file[p + 5..].split('/').next().unwrap_or("");
     is_goroot && STD.contains(&pkg) && file[p + 5..].contains('/')
 }
+
+/// A Go standard-library frame of a `-trimpath` build (or the runtime's own traceback, which
+/// always prints GOROOT files that way): the file is the package's import path
+/// (`sync/mutex.go`, `internal/poll/fd_unix.go`, not `./main.go` or a module path), and the
+/// function's package is a standard one too (`sync.(*Mutex).Unlock`; `sync.fatal`, which the
+/// runtime defines in `runtime/panic.go`).
+fn is_go_std_trimmed(name: &str, file: &str) -> bool {
+    if !(file.ends_with(".go") || file.ends_with(".s")) || file.starts_with('.') || file.starts_with('/') {
+        return false;
+    }
+    let std_root = |path: &str| {
+        let first = path.split('/').next().unwrap_or("");
+        GO_STD.contains(&first)
+    };
+    let Some((dir, _)) = file.rsplit_once('/') else { return false };
+    // The function's package: its import path up to the first `.` after the last `/`.
+    let pkg_end = name.rfind('/').map_or(0, |p| p + 1);
+    let Some(dot) = name[pkg_end..].find('.') else { return false };
+    std_root(dir) && std_root(&name[..pkg_end + dot])
+}
+
+const GO_STD: &[&str] = &[
+    "syscall", "internal", "sync", "os", "net", "reflect", "fmt", "io", "bufio", "strings", "bytes", "sort",
+    "encoding", "time", "context", "testing", "crypto", "math", "strconv", "unicode", "errors", "log", "path",
+    "regexp", "runtime",
+];
 
 /// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
 pub fn is_llvm_handler(name: &str) -> bool {
@@ -761,6 +796,17 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         && stop.reason.signo.is_some_and(|s| matches!(s, 4 | 7 | 8 | 11))
         && stop.reason.signo != handled;
     let handling_fault = !own_fault && handled.is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
+    // An assertion that failed in the handler's own code, for a signal that is no fault (a
+    // SIGALRM or SIGUSR1 handler checking its state; or one whose signal is not shown): the
+    // handler's check failed, not the interrupted code, which was only where the signal found
+    // the thread.
+    let handler_assert = th.frames[..tramp].iter().any(|f| {
+        let n = clone_base(f.function_name().trim_start_matches("__GI_"));
+        matches!(n, "__assert_fail" | "__assert_fail_base" | "__assert_perror_fail" | "___assert_fail")
+    });
+    if handler_assert && !handled.is_some_and(|s| matches!(s, 4 | 7 | 8 | 11)) {
+        return None;
+    }
     // A handler printing a backtrace (glibc's `backtrace`, the Rust `backtrace` crate) is
     // reporting the fault below it.
     let printing = th.frames[..tramp].iter().any(|f| {
@@ -1215,6 +1261,15 @@ main.main()
         assert_eq!(f.function.as_deref(), Some("main.(*Store).Lookup"));
         assert!(is_go_std_source("C:/Program Files/Go/src/syscall/syscall_windows.go"));
         assert!(is_go_std_source("/usr/lib/go-1.19/src/sync/waitgroup.go"));
+        // -trimpath: the import path is the file's directory.
+        assert!(is_go_std_trimmed("sync.(*Mutex).Unlock", "sync/mutex.go"));
+        assert!(is_go_std_trimmed("sync.fatal", "runtime/panic.go"));
+        assert!(is_go_std_trimmed("internal/poll.(*FD).Read", "internal/poll/fd_unix.go"));
+        // The program's own code: `./main.go`, a module path, a package named like no std one.
+        assert!(!is_go_std_trimmed("main.(*Store).put", "./go-unlock-unlocked.go"));
+        assert!(!is_go_std_trimmed("main.visitNode", "cgocallbacknil/main.go"));
+        assert!(!is_go_std_trimmed("example.com/app/store.(*Store).put", "example.com/app/store/store.go"));
+        assert!(!is_go_std_trimmed("sync_counts", "src/sync/counts.c"));
         assert!(!is_go_std_source("/home/dev/go/src/github.com/x/y/main.go"));
         assert!(!is_go_std_source("/home/dev/go/src/myapp/main.go"));
         // A program's own function named `panic` is not the runtime's.

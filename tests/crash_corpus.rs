@@ -261,6 +261,8 @@ fn core_tools_present() -> bool {
         "rustc",
         "go",
         "gccgo",
+        "gdc",
+        "gnatmake",
         "musl-gcc",
         "i686-linux-gnu-gcc",
         "gdb",

@@ -10,7 +10,7 @@
 #                                            skipped), the same programs run by lldb (see
 #                                            lldb_one and a64_lldb_one below).
 #
-# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gccgo (gccgo-nil), gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
+# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gccgo (gccgo-nil), gdc (d-*), gnatmake (ada-*), gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
 # aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
 # attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
@@ -81,7 +81,14 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
     rust-precondition-null rust-mul-overflow rust-slice-closure rust-list-drop-overflow go-nil-func
     go-goroutine-index go-type-assert cgo-goroutine-segv fortran-fpe-trap
     fortran-auto-array-overflow i386-nullfn i386-recursion-overflow a64-recursion-overflow
-    a64-nullfn a64-stack-smash a64-assert)
+    a64-nullfn a64-stack-smash a64-assert
+    prev-size-consolidate double-free-out fortify-fdset fortify-read-stack thread-stack-smash
+    atexit-assert handler-assert cpp-nested-exception cpp-qsort-throw cpp-qsort-throw-caught
+    rust-panic-in-hook rust-dlsym-null go-closed-chan-send go-div-zero go-unlock-unlocked
+    go-recover-then-nil cgo-assert d-null-class ada-null-access altstack-handler-overflow
+    altstack-legal-deep sigfpe-handled-legal ud2-unreachable-legal gc-barrier-legal low-mmap-stale
+    jit-wx-patch jit-wx-legal unsorted-invalid-size dlopen-ctor-null ifunc-resolver-null
+    assert-log-legal)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -381,6 +388,42 @@ build_one() {
         i686-linux-gnu-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     i386-recursion-overflow)
         i686-linux-gnu-gcc "${map[@]}" -O0 -g -static "src/$n.c" -o "$o" ;;
+    # Shapes of the tenth round (tests/shapes10.rs).
+    prev-size-consolidate | double-free-out | atexit-assert | handler-assert | unsorted-invalid-size | \
+        altstack-handler-overflow | altstack-legal-deep | sigfpe-handled-legal | gc-barrier-legal | \
+        low-mmap-stale | jit-wx-patch | jit-wx-legal | assert-log-legal)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    fortify-fdset | fortify-read-stack)
+        gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
+    thread-stack-smash)
+        gcc "${map[@]}" -O0 -g -pthread -fstack-protector-strong "src/$n.c" -o "$o" ;;
+    ud2-unreachable-legal | ifunc-resolver-null)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    dlopen-ctor-null)
+        gcc "${map[@]}" -O2 -g -fPIC -shared src/dlopen-ctor-null-lib.c -o "$build/dlopen-ctor-null.so"
+        gcc "${map[@]}" -O2 -g -rdynamic "src/$n.c" -o "$o" -ldl ;;
+    cpp-nested-exception)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-qsort-throw | cpp-qsort-throw-caught)
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    rust-panic-in-hook | rust-dlsym-null)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    go-closed-chan-send | go-div-zero | go-unlock-unlocked | go-recover-then-nil)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
+            go build -trimpath -o "$o" "$n.go") ;;
+    cgo-assert)
+        # the C code's __FILE__ (in the assertion message) comes from cgo's #line: remap it too
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off CGO_ENABLED=1 \
+            CGO_CFLAGS="-g -O2 -fmacro-prefix-map=$here/src=. -fdebug-prefix-map=$here/src=." \
+            go build -trimpath -o "$o" "$n.go") ;;
+    d-null-class)
+        gdc "${map[@]}" -O0 -g "src/$n.d" -o "$o" ;;
+    ada-null-access)
+        # GNAT wants the file named after the unit; objects and .ali files go to the build dir
+        # (run in the build dir, which links src/: the binder writes its b~ files to the cwd)
+        mkdir -p "$build/ada-obj"
+        (cd "$build" && gnatmake -q -f -gnatp -O0 -g src/ada_null_access.adb -D "$build/ada-obj" -o "$o" \
+            -cargs "${map[@]}" >/dev/null) ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -398,8 +441,12 @@ prelude() {
         echo "handle SIGUSR1 nostop noprint pass" ;;
     siglongjmp-second-fault)
         echo "handle SIGSEGV nostop noprint pass" ;;
-    altstack-handler-faults)
+    altstack-handler-faults | sigfpe-handled-legal)
         echo "handle SIGFPE nostop noprint pass" ;;
+    gc-barrier-legal)
+        echo "handle SIGSEGV nostop noprint pass" ;;
+    altstack-handler-overflow | altstack-legal-deep)
+        echo "handle SIGUSR1 nostop noprint pass" ;;
     esac
     # The environment a case runs in (gdb's own `set environment`; lldb: lldb_settings).
     local e
@@ -427,6 +474,7 @@ no_core() {
     asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
     # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
     go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil | go-goroutine-index | go-type-assert) return 0 ;;
+    go-closed-chan-send | go-unlock-unlocked | go-div-zero | go-recover-then-nil | cgo-assert) return 0 ;;
     *) return 1 ;;
     esac
 }
@@ -450,7 +498,7 @@ gdb_commands() {
         pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map | \
         musl-thread-overflow | cpp-thread-joinable | tsan-race | cpp-system-error | go-deadlock | tls-dtor-null | \
         cpp-thread-local-dtor | thread-vla-overflow | thread-stale-stack-ref | rust-big-frame-thread | \
-        go-goroutine-index | cgo-goroutine-segv)
+        go-goroutine-index | cgo-goroutine-segv | thread-stack-smash)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads"
@@ -618,7 +666,8 @@ lldb_commands() {
 lldb_pass() {
     case $1 in
     go-nil | cgo-null | cgo-callback-nil | go-concurrent-map | go-nil-map | go-stack-exceeded | go-deadlock | \
-        go-nil-func | go-goroutine-index | go-type-assert | cgo-goroutine-segv) echo SIGURG ;;
+        go-nil-func | go-goroutine-index | go-type-assert | cgo-goroutine-segv | go-closed-chan-send | go-div-zero | \
+        go-unlock-unlocked | go-recover-then-nil | cgo-assert) echo SIGURG ;;
     *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
     esac
 }

@@ -837,9 +837,39 @@ fn lldb_function_name(s: &str) -> String {
     // lldb 14 names a C++ function with internal linkage (`static`) from the global namespace
     // `::last_score(…)`; gdb prints `last_score`.
     let s = s.strip_prefix("::").filter(|r| r.starts_with(|c: char| c.is_alphabetic() || c == '_')).unwrap_or(s);
+    let s = without_return_type(s);
     match crate::symbolize::demangle::fortran_module_procedure(s) {
         Some(f) => f,
         None => super::rust::clean_symbol(s),
+    }
+}
+
+/// A function template's specialization as LLVM's demangler prints it, with the return type
+/// the mangling carries (`void std::__throw_with_nested_impl<std::runtime_error>`,
+/// `int* std::find<int*, int>`): gdb prints the name alone. Only a template's name loses its
+/// prefix (the part before the first space outside `<>` and `()`); `operator new`,
+/// `(anonymous namespace)::f` and a C name are left as they are.
+fn without_return_type(s: &str) -> &str {
+    if !s.ends_with('>') || s.contains("operator") || s.starts_with('(') {
+        return s;
+    }
+    let mut depth = 0i32;
+    let mut last = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ' ' if depth == 0 => last = Some(i),
+            _ => {}
+        }
+    }
+    // A plain type only: a computed one (`decltype(std::declval<F>()())`) is kept, as lldb
+    // printed it.
+    match last {
+        Some(i) if s[i + 1..].starts_with(|c: char| c.is_alphabetic() || c == '_') && !s[..i].contains('(') => {
+            &s[i + 1..]
+        }
+        _ => s,
     }
 }
 
@@ -865,7 +895,7 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
         pc: f.pc.map(Address),
         // lldb prints a Rust symbol with its legacy hash (`header_len::h18022822527bf01d`),
         // where gdb drops it.
-        function: f.function.map(|s| b.intern(&lldb_function_name(s))),
+        function: f.function.map(|s| b.intern_function(&lldb_function_name(s), f.file)),
         args: f.args.map(Box::from),
         file: f.file.map(|s| b.intern(s)),
         line: f.line,
@@ -899,7 +929,7 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
     if f.index == 0 {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
-            let function = f.function.map(|s| b.intern(&lldb_function_name(s)));
+            let function = f.function.map(|s| b.intern_function(&lldb_function_name(s), f.file));
             b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
@@ -1156,6 +1186,23 @@ fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn template_return_types_go() {
+        use super::without_return_type as w;
+        assert_eq!(
+            w("void std::__throw_with_nested_impl<std::runtime_error>"),
+            "std::__throw_with_nested_impl<std::runtime_error>"
+        );
+        assert_eq!(w("unsigned int* ns::find<int, std::less<int> >"), "ns::find<int, std::less<int> >");
+        // Not a return type: no space outside the brackets, an operator, an anonymous namespace.
+        assert_eq!(w("std::vector<std::pair<int, int> >"), "std::vector<std::pair<int, int> >");
+        assert_eq!(w("operator new<int>"), "operator new<int>");
+        let computed = "decltype(std::declval<worker::$_0>()()) std::__1::__invoke[abi:ue170006]<worker::$_0>";
+        assert_eq!(w(computed), computed);
+        assert_eq!(w("(anonymous namespace)::cache<int>"), "(anonymous namespace)::cache<int>");
+        assert_eq!(w("read_body"), "read_body");
+    }
+
     #[test]
     fn a_stop_pasted_without_its_command() {
         // Newer lldb's one blank before the tab, and the disassembly head, with no `(lldb) run`.

@@ -181,8 +181,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         open_report(b, fmt, tool, what, n);
         return true;
     }
-    // UBSan: `file:line:col: runtime error: message`.
-    if let Some(p) = t.find(": runtime error: ") {
+    // UBSan: `file:line:col: runtime error: message`. Only after a source location (or
+    // UBSan's `<unknown>` and `(module+0x…)`): a program's own log line quoting a Go or other
+    // runtime error (`recovered in handler: runtime error: index out of range`) is no report.
+    if let Some(p) = t.find(": runtime error: ")
+        && is_ubsan_location(&t[..p])
+    {
         let loc = &t[..p];
         open_report(b, Format::Ubsan, "UndefinedBehaviorSanitizer", &t[p + 2..], n);
         b.add_message(t, n);
@@ -674,8 +678,36 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
     Some(f)
 }
 
+/// Where UBSan says a check fired: `src/san.c:28:22`, `file.c:7`, `<unknown>`,
+/// `(/path/prog+0x1234)`.
+fn is_ubsan_location(loc: &str) -> bool {
+    if loc == "<unknown>" || (loc.starts_with('(') && loc.ends_with(')') && loc.contains("+0x")) {
+        return true;
+    }
+    let num = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    let Some((rest, last)) = loc.rsplit_once(':') else { return false };
+    let path = match rest.rsplit_once(':') {
+        Some((p, line)) if num(line) => p,
+        _ => rest,
+    };
+    num(last) && !path.trim().is_empty()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ubsan_lines_start_at_a_location() {
+        assert!(super::is_ubsan_location("src/san.c:28:22"));
+        assert!(super::is_ubsan_location("sdk/source/vst/hosting/../utility/uid.h:120:7"));
+        assert!(super::is_ubsan_location("count.c:31"));
+        assert!(super::is_ubsan_location("<unknown>"));
+        assert!(super::is_ubsan_location("(/tmp/prog+0x1234)"));
+        // A program's log line quoting a runtime error: no location.
+        assert!(!super::is_ubsan_location("recovered in handler"));
+        assert!(!super::is_ubsan_location("worker 3"));
+        assert!(!super::is_ubsan_location(":12"));
+    }
+
     use crate::model::*;
 
     #[test]

@@ -800,8 +800,14 @@ pub enum MessageDetail {
     LongjmpCheck,
     /// `buffer overflow detected` (a fortified `…_chk` call).
     FortifyOverflow,
+    /// `bit out of range 0 - FD_SETSIZE on fd_set` (glibc's fortified `FD_SET`/`FD_CLR`/
+    /// `FD_ISSET`, `__fdelt_chk`: a descriptor number of 1024 or more).
+    FortifyFdSet,
     /// Go's `panic: …` line (the runtime's report of a panic nothing recovered).
     GoPanic,
+    /// Rust's `thread panicked while processing panic. aborting.` (older: `… while panicking.`):
+    /// a panic inside the panic hook, or in a destructor run by the panic's own unwinding.
+    PanicWhilePanicking,
     /// `*** %n in writable segment detected ***` (fortified printf: a `%n` in a format string
     /// that is in writable memory).
     FortifyPercentN,

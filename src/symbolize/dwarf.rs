@@ -7,7 +7,7 @@
 //! lines and functions when an address inside it is first asked for. [`DwarfSymbols`]
 //! caches one [`ElfModule`] per module path and implements [`SymbolSupplier`].
 
-use super::demangle::{demangle, gdb_function_name};
+use super::demangle::{demangle, gdb_function_name, gdb_function_name_at};
 use super::lazy::LazyDwarf;
 use super::{NearKind, NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
 use memmap2::Mmap;
@@ -970,7 +970,7 @@ impl ElfModule {
         let mut out: Vec<SourceFrame> = raw
             .into_iter()
             .map(|(name, file, line)| SourceFrame {
-                display_function: name.as_deref().map(gdb_function_name),
+                display_function: name.as_deref().map(|n| gdb_function_name_at(n, file.as_deref())),
                 function: name.as_deref().map(|r| demangle(r).into_owned()),
                 raw_function: name,
                 display_file: file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)),
@@ -1102,7 +1102,11 @@ fn source_frames_with(
         };
         let display_file = if gdb_names { file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)) } else { None };
         out.push(SourceFrame {
-            display_function: if gdb_names { raw.as_deref().map(gdb_function_name) } else { None },
+            display_function: if gdb_names {
+                raw.as_deref().map(|n| gdb_function_name_at(n, file.as_deref()))
+            } else {
+                None
+            },
             function: raw.as_deref().map(|r| demangle(r).into_owned()),
             raw_function: raw,
             file,
