@@ -67,10 +67,17 @@ impl Isa for X86 {
     }
 }
 
+/// One instruction as gdb prints it (AT&T).
+pub fn format_insn(insn: &Instruction) -> String {
+    format(insn)
+}
+
 fn format(insn: &Instruction) -> String {
     let mut fmt = GasFormatter::new();
     fmt.options_mut().set_first_operand_char_index(7);
     fmt.options_mut().set_small_hex_numbers_in_decimal(false);
+    fmt.options_mut().set_uppercase_hex(false);
+    fmt.options_mut().set_branch_leading_zeros(false);
     let mut s = String::new();
     fmt.format(insn, &mut s);
     s.trim_end().to_string()
@@ -348,6 +355,9 @@ pub enum CalleeEffect {
     /// The same, with the save slot found in the callee's code as a transcript shows it
     /// (its `push`/`mov` to the frame) and the slot's word in the transcript's `x/` dumps.
     SlotChangedInShownCode { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+    /// Saves it (`push`), writes it (`write`), and returns without restoring it: the saved
+    /// copy is dropped (`add $8,%rsp`, a `pop` into another register) instead of popped back.
+    NotRestored { save: (u64, String), write: (u64, String) },
 }
 
 /// DWARF register number of an x86-64 general-purpose register.
@@ -429,12 +439,26 @@ pub fn cfi_slot_changed(
 
 /// Walks a function's straight-line code (entry to first `ret`) for what it does to `reg`.
 pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
+    callee_effect_path(&code.iter().collect::<Vec<_>>(), reg)
+}
+
+/// [`callee_effect`] over one path through a function (its instructions in execution order).
+pub fn callee_effect_path(code: &[&Decoded], reg: Register) -> Option<CalleeEffect> {
     let mut info = InstructionInfoFactory::new();
     let full = reg.full_register();
     // Stack depth below the entry sp, in bytes; the save slot's depth once pushed.
     let mut depth: i64 = 0;
     let mut slot: Option<(i64, u64, String)> = None;
-    for d in code {
+    // The first write of the register after its save, while the save is live.
+    let mut written: Option<(u64, String)> = None;
+    for &d in code {
+        if matches!(d.insn.code(), Code::Retnq | Code::Retnq_imm16) {
+            // Returning with the register written after its save and never restored.
+            if let (Some((_, pa, pt)), Some(w)) = (&slot, &written) {
+                return Some(CalleeEffect::NotRestored { save: (*pa, pt.clone()), write: w.clone() });
+            }
+            return None;
+        }
         let i = &d.insn;
         match i.code() {
             Code::Push_r64 if i.op0_register().full_register() == full => {
@@ -449,6 +473,7 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
             Code::Pop_r64 if i.op0_register().full_register() == full => {
                 // The restore: from here the register is the caller's again.
                 slot = None;
+                written = None;
                 depth -= 8;
                 continue;
             }
@@ -490,6 +515,7 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
                 && slot.as_ref().is_some_and(|(s, _, _)| *s == sd)
             {
                 slot = None;
+                written = None;
                 continue;
             }
         }
@@ -508,6 +534,9 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
         }
         if slot.is_none() && writes(&mut info, i, reg) {
             return Some(CalleeEffect::Clobbers(d.address, d.text.clone()));
+        }
+        if slot.is_some() && written.is_none() && writes(&mut info, i, reg) {
+            written = Some((d.address, d.text.clone()));
         }
     }
     None

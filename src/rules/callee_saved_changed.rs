@@ -183,6 +183,17 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
             break;
         }
     }
+    // The register was reloaded from a frame slot after the last call: follow the slot back
+    // to the store that filled it, and the stored value back through the calls before it.
+    if call.is_none()
+        && let Some(w) = writer
+        && crate::provenance_mem::load_slot(w, reg).is_some()
+    {
+        if let Some(f) = through_slot(cx, si, stop, &base, reg, value, &fname, pc - off, w.address) {
+            out.push(f);
+        }
+        return;
+    }
     // No call on the straight path back from pc: the pc may be at the top of a loop whose
     // body calls after it (`mov (%rbx),%edi` … `call mix` … `jne <top>`), so the register's
     // value at pc came round the back edge from after that call.
@@ -241,8 +252,112 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         effect,
         source: None,
         via_loop,
+        slot: None,
     };
     out.push(c.finding(si, th, fi));
+}
+
+/// [`returned_clobber`] for a register whose last writer before the pc is a load from a frame
+/// slot: the load is traced (along the function's control flow) to the one store that filled
+/// the slot, and the stored callee-saved register back through the calls before that store.
+/// A call whose callee writes the register without saving it (or saves and loses it) is the
+/// finding when every path to the store passes that call, or when the callee writes exactly
+/// the value the register holds (`movabs $0x4141414141414140,%r13`).
+#[allow(clippy::too_many_arguments)]
+fn through_slot(
+    cx: &RuleContext<'_>,
+    si: usize,
+    stop: &crate::model::Stop,
+    base: &str,
+    reg: iced_x86::Register,
+    value: u64,
+    fname: &str,
+    start: u64,
+    load_addr: u64,
+) -> Option<Finding> {
+    use crate::provenance::CalleeEffect;
+    use crate::provenance_mem as pm;
+    let th = stop.crashed_thread()?;
+    let fi = cx.fault_insn(stop)?;
+    let f = pm::flow(cx.trace, start, load_addr)?;
+    let load = f.index(load_addr)?;
+    let o = pm::slot_origin(&f, load, reg)?;
+    let stored = o.stored?;
+    let sname = format!("{stored:?}").to_ascii_lowercase();
+    if !runtime::callee_saved(cx.trace.arch).contains(&sname.as_str()) {
+        return None;
+    }
+    let label = |a: u64| crate::provenance_text::label(fname, Some(start), a);
+    let (ld, stq) = (&f.code[load], &f.code[o.store]);
+    let sentence = format!(
+        "loaded at {} (`{}`) from {}, which was last written at {} (`{}`)",
+        label(ld.address),
+        ld.text,
+        o.slot.text(),
+        label(stq.address),
+        stq.text
+    );
+    for (c, all_paths) in pm::calls_before(&f, o.store, stored) {
+        let call = &f.code[c];
+        let Some((target, plt)) = pm::call_target(cx.trace, call) else { continue };
+        let Some(effect) = pm::callee_effect_paths(cx.trace, target, stored, 400) else { continue };
+        let exact = match &effect {
+            CalleeEffect::Clobbers(a, _) | CalleeEffect::NotRestored { write: (a, _), .. } => {
+                pm::decode_one(cx.trace, *a).and_then(|d| pm::immediate_written(&d, stored)) == Some(value)
+            }
+            _ => false,
+        };
+        if !(exact || all_paths) || (exact && stored != reg) {
+            continue;
+        }
+        let callee_name = cx
+            .trace
+            .code_symbol_ref(target)
+            .and_then(sym_offset)
+            .map(|(n, _)| n)
+            .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
+            .unwrap_or_else(|| format!("{target:#x}"));
+        let writer = pm::unique_writer(&f, c, stored).map(|w| (f.code[w].address, f.code[w].text.clone()));
+        let origin = match &writer {
+            Some((a, t)) => format!("last written before the call at {}: `{t}`", label(*a)),
+            None => format!("reaches {} from more than one writer", label(stq.address)),
+        };
+        let mut extra = Vec::new();
+        if plt {
+            extra.push(format!(
+                "the call goes through a PLT stub at {:#x}, whose GOT entry holds {target:#x} ({callee_name})",
+                call.insn.near_branch_target()
+            ));
+        }
+        if exact {
+            extra.push(format!("{callee_name} writes exactly the value {base} holds ({value:#x})"));
+        }
+        extra.push(if all_paths {
+            format!("every path to {} passes the call at {}", label(stq.address), label(call.address))
+        } else {
+            format!(
+                "other paths to {} do not pass the call at {}; the value {value:#x} is the one {callee_name} writes",
+                label(stq.address),
+                label(call.address)
+            )
+        });
+        let c = Clobber {
+            base,
+            value,
+            fname,
+            start,
+            callee_name,
+            target,
+            writer,
+            call: (call.address, call.text.clone()),
+            effect,
+            source: None,
+            via_loop: None,
+            slot: Some(SlotStory { sentence, stored: sname, origin, extra }),
+        };
+        return Some(c.finding(si, th, fi));
+    }
+    None
 }
 
 /// What [`frame_pointer_broken`] found, from the machine code or from the transcript's listing.
@@ -643,6 +758,22 @@ struct Clobber<'x> {
     /// The loop's back edge that brings the call's result round to the pc (the call is after
     /// the pc in the code).
     via_loop: Option<(u64, String)>,
+    /// The register was reloaded from a frame slot after the call: how the load goes back to
+    /// the store that filled the slot, and the register that store saved there.
+    slot: Option<SlotStory>,
+}
+
+/// A register reloaded from a frame slot, traced to the store that filled it.
+struct SlotStory {
+    /// "loaded at f+0x2f5 (`mov -0xa0(%rbp),%r13`) from -0xa0(%rbp), which was last written at
+    /// f+0x19f (`mov %r13,-0xa0(%rbp)`)".
+    sentence: String,
+    /// The register the store put in the slot.
+    stored: String,
+    /// Where that register's value came from (its writer before the call, or why none is named).
+    origin: String,
+    /// Evidence beyond the walk: the callee writes exactly the value, or every path passes the call.
+    extra: Vec<String>,
 }
 
 impl Clobber<'_> {
@@ -697,20 +828,45 @@ impl Clobber<'_> {
                 at(store.0),
                 store.1
             ),
+            CalleeEffect::NotRestored { save, write } => format!(
+                "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), but returns without restoring it from the saved copy",
+                at(save.0),
+                save.1,
+                at(write.0),
+                write.1
+            ),
         };
-        let msg = format!(
-            "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
-            at(self.call.0)
-        );
+        let msg = match &self.slot {
+            Some(st) => format!(
+                "{base} = {value:#x} in {fname} was {}; {} there is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
+                st.sentence,
+                st.stored,
+                at(self.call.0)
+            ),
+            None => format!(
+                "{base} = {value:#x} in {fname} is callee-saved and was set before `call {callee_name}` at {}, but {how}; the access through {base} then faulted",
+                at(self.call.0)
+            ),
+        };
+        let (who, origin) = match &self.slot {
+            Some(st) => (st.stored.as_str(), st.origin.clone()),
+            None => (base, origin),
+        };
         let mut f = Finding::new(&RULE, msg)
             .at(si, Some(th), Some(0))
             .rank(95)
             .severity(Severity::Error)
             .register(base)
             .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span))
-            .evidence(format!("{base} {origin}"), None)
+            .evidence(format!("{who} {origin}"), None)
             .evidence(format!("call at {}: `{}`", at(self.call.0), self.call.1), None)
             .evidence(how, None);
+        if let Some(st) = &self.slot {
+            f = f.evidence(format!("{base} {}", st.sentence), None);
+            for e in &st.extra {
+                f = f.evidence(e.clone(), None);
+            }
+        }
         if let Some(s) = &self.source {
             f = f.evidence(s.clone(), None);
         }
@@ -837,6 +993,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
         effect,
         source: Some(shown),
         via_loop,
+        slot: None,
     };
     out.push(c.finding(si, th, fi));
 }
@@ -1217,6 +1374,13 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
             at(store.0),
             store.1
         ),
+        CalleeEffect::NotRestored { save, write } => format!(
+            "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), but returns without restoring it from the saved copy",
+            at(save.0),
+            save.1,
+            at(write.0),
+            write.1
+        ),
     };
     if let CalleeEffect::Clobbers(a, _) = &effect
         && cfi_saves(cx.trace, &callee, reg, *a) == Some(false)
@@ -1372,6 +1536,13 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
             push.1,
             at(store.0),
             store.1
+        ),
+        CalleeEffect::NotRestored { save, write } => format!(
+            "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), but returns without restoring it from the saved copy",
+            at(save.0),
+            save.1,
+            at(write.0),
+            write.1
         ),
     };
     let shown = format!(
