@@ -351,7 +351,9 @@ pub enum CalleeEffect {
     /// the register's current value, which an access through the register before the call
     /// (`prior`) shows it cannot have had then. `save`: the callee's instruction after which
     /// the CFI records the save.
-    SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+    /// `via`: the register `prior` read through when it is not the register itself but a
+    /// copy of it (the writer `mov %rdi,%rbx` leaves rdi equal to rbx until rdi changes).
+    SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String), via: Option<String> },
     /// The same, with the save slot found in the callee's code as a transcript shows it
     /// (its `push`/`mov` to the frame) and the slot's word in the transcript's `x/` dumps.
     SlotChangedInShownCode { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
@@ -412,15 +414,42 @@ pub fn cfi_slot_changed(
     // never be mapped with the value reg has now: reg held something else then.
     let from = writer.map(|w| w.address).unwrap_or(0);
     let full = reg.full_register();
-    let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
-        let i = &d.insn;
+    // The writer `mov %X,%reg` leaves X holding the same value until X is written again: an
+    // access through X in that stretch proves the value just as well.
+    let mut copy = writer
+        .filter(|w| {
+            matches!(w.insn.code(), Code::Mov_r64_rm64 | Code::Mov_rm64_r64)
+                && w.insn.op0_kind() == OpKind::Register
+                && w.insn.op1_kind() == OpKind::Register
+                && w.insn.op0_register().full_register() == full
+        })
+        .map(|w| w.insn.op1_register().full_register())
+        .filter(|x| *x != Register::RSP && *x != full);
+    let mut via = None;
+    let through = |i: &Instruction, b: Register| {
         (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
-            && i.memory_base().full_register() == full
+            && i.memory_base().full_register() == b
             && i.memory_index() == Register::None
             && {
                 let a = value.wrapping_add(i.memory_displacement64());
                 a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
             }
+    };
+    let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+        let i = &d.insn;
+        if through(i, full) {
+            return true;
+        }
+        if let Some(x) = copy {
+            if through(i, x) {
+                via = Some(format!("{x:?}").to_ascii_lowercase());
+                return true;
+            }
+            if writes(&mut info, i, x) {
+                copy = None;
+            }
+        }
+        false
     })?;
     // The CFI row where the callee has saved reg (its first instruction with such a rule).
     // A row starts after the instruction it describes: the save is the one before it.
@@ -434,6 +463,7 @@ pub fn cfi_slot_changed(
         cfa_offset: off,
         save,
         prior: (prior.address, prior.text.clone()),
+        via,
     })
 }
 

@@ -575,6 +575,7 @@ pub fn cfi_slot_changed(
         cfa_offset: off,
         save: (s.address, s.text.clone()),
         prior: (prior.address, prior.text.clone()),
+        via: None,
     })
 }
 

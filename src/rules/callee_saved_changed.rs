@@ -153,11 +153,11 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let Some(th) = stop.crashed_thread() else { return };
     let Some(pc) = cx.pc(stop) else { return };
     let Some(fi) = cx.fault_insn(stop) else { return };
-    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
-    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "rsp" {
+    let Some(mut base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if base == "rsp" {
         return;
     }
-    let Some(reg) = gpr(&base) else { return };
+    let Some(mut reg) = gpr(&base) else { return };
     let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
     // Frame 0's function start.
     let sym = cx
@@ -168,6 +168,42 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
     let Some((fname, off)) = sym else { return };
     let Some(code) = decode_range(cx.trace, pc - off, pc) else { return };
     let mut info = iced_x86::InstructionInfoFactory::new();
+    // The faulting register is a caller-saved copy of a callee-saved one (-O0 code reads a
+    // register variable through rax): `mov %r12,%rax` after the last call, and no write of
+    // r12 from there to the pc, so r12 holds the same value and is the one to trace.
+    let mut copied: Option<(String, String)> = None;
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) {
+        let Some(k) = code.iter().rposition(|d| d.insn.is_call_near() || writes(&mut info, &d.insn, reg)) else {
+            return;
+        };
+        let d = &code[k];
+        let i = &d.insn;
+        if d.insn.is_call_near()
+            || i.code() != iced_x86::Code::Mov_r64_rm64 && i.code() != iced_x86::Code::Mov_rm64_r64
+            || i.op0_kind() != iced_x86::OpKind::Register
+            || i.op1_kind() != iced_x86::OpKind::Register
+        {
+            return;
+        }
+        let src = i.op1_register().full_register();
+        let name = format!("{src:?}").to_ascii_lowercase();
+        if !runtime::callee_saved(cx.trace.arch).contains(&name.as_str())
+            || name == "rsp"
+            || code[k + 1..].iter().any(|d| writes(&mut info, &d.insn, src))
+        {
+            return;
+        }
+        copied = Some((
+            base.clone(),
+            format!(
+                "the faulting access reads through {base}, a copy of {name} made at {} (`{}`); {name} is not written from there to the pc",
+                crate::provenance_text::label(&fname, Some(pc - off), d.address),
+                d.text
+            ),
+        ));
+        base = name;
+        reg = src;
+    }
     // Walk back from pc: the last call, then the last writer of reg before it.
     let mut call = None;
     let mut writer = None;
@@ -189,7 +225,14 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         && let Some(w) = writer
         && crate::provenance_mem::load_slot(w, reg).is_some()
     {
-        if let Some(f) = through_slot(cx, si, stop, &base, reg, value, &fname, pc - off, w.address) {
+        if let Some(mut f) = through_slot(cx, si, stop, &base, reg, value, &fname, pc - off, w.address) {
+            if let Some((via, c)) = &copied {
+                f.message = f.message.replace(
+                    &format!("the access through {base} then faulted"),
+                    &format!("the access through {via} (a copy of {base}) then faulted"),
+                );
+                f.evidence.push(super::Evidence::new(c.clone(), None));
+            }
             out.push(f);
         }
         return;
@@ -254,7 +297,15 @@ fn returned_clobber(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, 
         via_loop,
         slot: None,
     };
-    out.push(c.finding(si, th, fi));
+    let mut f = c.finding(si, th, fi);
+    if let Some((via, c)) = copied {
+        f.message = f.message.replace(
+            &format!("the access through {base} then faulted"),
+            &format!("the access through {via} (a copy of {base}) then faulted"),
+        );
+        f.evidence.push(super::Evidence::new(c, None));
+    }
+    out.push(f);
 }
 
 /// [`returned_clobber`] for a register whose last writer before the pc is a load from a frame
@@ -804,10 +855,14 @@ impl Clobber<'_> {
         };
         let caller_at = |a: u64| crate::provenance_text::label(fname, Some(self.start), a);
         let how = match &self.effect {
-            CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior } => format!(
-                "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
+            CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior, via } => format!(
+                "{base} cannot have been {value:#x} before the call ({} `{}` read through {} without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
                 caller_at(prior.0),
                 prior.1,
+                match via {
+                    Some(x) => format!("{x}, which held {base}'s value then (the copy its last write made)"),
+                    None => "it".to_string(),
+                },
                 at(save.0),
                 save.1
             ),
@@ -1358,7 +1413,7 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     let caller_at = |a: u64| format!("{fname}+{:#x}", a - (pc - off));
     let mut how = match &effect {
         // (The shown-code variant comes from a transcript's text: returned_clobber_text*.)
-        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior, .. }
         | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
             caller_at(prior.0),
@@ -1521,7 +1576,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
         None => format!("not written in {fname} since its entry: inherited from its caller"),
     };
     let how = match &effect {
-        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior }
+        CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior, .. }
         | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
             at(prior.0),
