@@ -112,6 +112,11 @@ pub struct Slot {
 }
 
 impl Slot {
+    /// The displacement as an offset: `-0xa0`, `+0x18`.
+    pub fn disp_text(&self) -> String {
+        if self.disp < 0 { format!("-{:#x}", self.disp.unsigned_abs()) } else { format!("+{:#x}", self.disp) }
+    }
+
     /// gdb's AT&T form: `-0xa0(%rbp)`.
     pub fn text(&self) -> String {
         let b = if self.base == Register::RBP { "rbp" } else { "rsp" };
@@ -395,7 +400,18 @@ pub fn frame_arg_calls(f: &Flow, calls: &[usize], slot: Slot) -> Vec<FrameArgCal
     let mut out = Vec::new();
     for &c in calls {
         let arg = |reg: Register| -> Option<usize> { unique_writer(f, c, reg).filter(|&w| w + 8 >= c) };
-        let Some(w) = arg(Register::RDI) else { continue };
+        let Some(mut w) = arg(Register::RDI) else { continue };
+        // `lea -0x20(%rbp),%rax; mov %rax,%rdi` (-O0): follow the copy.
+        let i = &f.code[w].insn;
+        if matches!(i.code(), Code::Mov_r64_rm64 | Code::Mov_rm64_r64)
+            && i.op0_kind() == OpKind::Register
+            && i.op1_kind() == OpKind::Register
+        {
+            let Some(w2) = unique_writer(f, w, i.op1_register().full_register()).filter(|&k| k + 8 >= w) else {
+                continue;
+            };
+            w = w2;
+        }
         let i = &f.code[w].insn;
         if i.code() != Code::Lea_r64_m || i.memory_base() != slot.base || i.memory_index() != Register::None {
             continue;
