@@ -57,6 +57,8 @@ pub fn flow(trace: &Trace, start: u64, pc: u64) -> Option<Flow> {
                 | FlowControl::IndirectCall
                 | FlowControl::ConditionalBranch
                 | FlowControl::Interrupt
+                // `ud2` and the like: a signal handler may step over them and return
+                | FlowControl::Exception
         );
         if falls && k + 1 < code.len() {
             preds[k + 1].push(k);

@@ -364,9 +364,9 @@ fn through_slot(
         let callee_name = cx
             .trace
             .code_symbol_ref(target)
-            .and_then(sym_offset)
-            .map(|(n, _)| n)
-            .or_else(|| cx.symbol_at(stop, target).map(|s| s.to_string()))
+            .filter(|s| s.offset.unwrap_or(0) == 0)
+            .map(|s| s.name.to_string())
+            .or_else(|| cx.symbol_at(stop, target).filter(|s| s.offset.unwrap_or(0) == 0).map(|s| s.name.to_string()))
             .unwrap_or_else(|| format!("{target:#x}"));
         let writer = pm::unique_writer(&f, c, stored).map(|w| (f.code[w].address, f.code[w].text.clone()));
         let origin = match &writer {
@@ -409,6 +409,120 @@ fn through_slot(
         return Some(c.finding(si, th, fi));
     }
     None
+}
+
+/// A callee-saved register that changed with no instruction writing it: the fault is an access
+/// through it (x86-64, with the machine code), and on every path back from the pc (along the
+/// function's control flow) the first instruction that names it is an access through it that
+/// could not have been made with its value now (the zero page, non-canonical), with nothing
+/// between that access and the pc writing it: no instruction of the function, and no call
+/// whose callee (decoded, through its PLT stub) changes it. When a trap or a system call
+/// (`ud2`, `int3`, `syscall`) lies between, the kernel delivered a signal there and the
+/// handler that returned changed the register through its ucontext (`uc_mcontext.gregs`).
+/// Without such an instruction nothing is claimed.
+fn changed_behind(cx: &RuleContext<'_>, si: usize, stop: &crate::model::Stop, out: &mut Vec<Finding>) {
+    use crate::provenance::{gpr, writes};
+    use crate::provenance_mem as pm;
+    use iced_x86::{Code, InstructionInfoFactory, OpKind, Register};
+    if cx.trace.memory.is_none()
+        || cx.trace.arch != crate::model::Arch::X86_64
+        || !matches!(cx.signo(stop), Some(11) | Some(7))
+    {
+        return;
+    }
+    let (Some(th), Some(pc), Some(fi)) = (stop.crashed_thread(), cx.pc(stop), cx.fault_insn(stop)) else { return };
+    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "rsp" {
+        return;
+    }
+    let (Some(reg), Some(value)) = (gpr(&base), cx.reg0(stop, &base).and_then(|r| r.value)) else { return };
+    let Some((fname, off)) = cx
+        .trace
+        .code_symbol_ref(pc)
+        .and_then(sym_offset)
+        .or_else(|| th.registers.get(&0).and_then(|r| r.symbol("rip")).and_then(sym_offset))
+    else {
+        return;
+    };
+    let Some(f) = pm::flow(cx.trace, pc - off, pc) else { return };
+    let Some(at) = f.index(pc) else { return };
+    let full = reg.full_register();
+    let proves = |i: &iced_x86::Instruction| {
+        (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
+            && i.memory_base().full_register() == full
+            && i.memory_index() == Register::None
+            && {
+                let a = value.wrapping_add(i.memory_displacement64());
+                a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+            }
+    };
+    let mut info = InstructionInfoFactory::new();
+    let (hits, passed, entry) = f.back(at, |d| proves(&d.insn) || writes(&mut info, &d.insn, reg));
+    if entry || hits.is_empty() {
+        return;
+    }
+    // Every path must end at a proving access that does not itself write the register.
+    let mut info = InstructionInfoFactory::new();
+    if hits.iter().any(|&h| !proves(&f.code[h].insn) || writes(&mut info, &f.code[h].insn, reg)) {
+        return;
+    }
+    let mut trap = None;
+    let mut calls = Vec::new();
+    for &k in &passed {
+        let d = &f.code[k];
+        if d.insn.is_call_near() || d.insn.is_call_near_indirect() {
+            // The callee must be known and leave the register alone.
+            let Some((t, _)) = pm::call_target(cx.trace, d) else { return };
+            if crate::provenance::decode_function(cx.trace, t, 400).is_none()
+                || pm::callee_effect_paths(cx.trace, t, reg, 400).is_some()
+            {
+                return;
+            }
+            let name = cx
+                .trace
+                .code_symbol_ref(t)
+                .filter(|s| s.offset.unwrap_or(0) == 0)
+                .map(|s| s.name.to_string())
+                .unwrap_or_else(|| format!("{t:#x}"));
+            calls.push((d.address, name));
+        }
+        if trap.is_none() && matches!(d.insn.code(), Code::Ud2 | Code::Int3 | Code::Int_imm8 | Code::Syscall) {
+            trap = Some((d.address, d.text.clone()));
+        }
+    }
+    let Some((ta, tt)) = trap else { return };
+    let label = |a: u64| crate::provenance_text::label(&fname, Some(f.start), a);
+    let proofs: Vec<String> =
+        hits.iter().map(|&h| format!("{} (`{}`)", label(f.code[h].address), f.code[h].text)).collect();
+    let calls_text = if calls.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (the {} between, {}, {} not change it)",
+            if calls.len() == 1 { "call" } else { "calls" },
+            calls.iter().map(|(a, n)| format!("`call {n}` at {}", label(*a))).collect::<Vec<_>>().join(", "),
+            if calls.len() == 1 { "does" } else { "do" }
+        )
+    };
+    let msg = format!(
+        "{base} = {value:#x} in {fname} changed with no instruction writing it: {} read through {base} without faulting, so it was not {value:#x} then, and nothing from there to the pc writes {base}{calls_text}; `{tt}` at {} lies between: the kernel delivers a signal there, and a handler that returns can change the interrupted {base} through its ucontext (uc_mcontext.gregs); the access through {base} then faulted",
+        proofs.join(" and "),
+        label(ta)
+    );
+    let mut fd = Finding::new(&RULE, msg)
+        .at(si, Some(th), Some(0))
+        .rank(95)
+        .severity(Severity::Error)
+        .register(&base)
+        .evidence(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span));
+    for p in &proofs {
+        fd = fd.evidence(format!("{p} reads through {base}: with {value:#x} it would have faulted"), None);
+    }
+    fd = fd.evidence(format!("trap between the read and the pc: {}: `{tt}`", label(ta)), None);
+    out.push(
+        fd.step(format!("break *{ta:#x} then info registers {base}; stepi; info registers {base}"))
+            .step("info signals (which handler runs for the trap's signal)".to_string()),
+    );
 }
 
 /// What [`frame_pointer_broken`] found, from the machine code or from the transcript's listing.
@@ -884,7 +998,7 @@ impl Clobber<'_> {
                 store.1
             ),
             CalleeEffect::NotRestored { save, write } => format!(
-                "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), but returns without restoring it from the saved copy",
+                "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), then returns without restoring it from the saved copy",
                 at(save.0),
                 save.1,
                 at(write.0),
@@ -1430,7 +1544,7 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
             store.1
         ),
         CalleeEffect::NotRestored { save, write } => format!(
-            "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), but returns without restoring it from the saved copy",
+            "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), then returns without restoring it from the saved copy",
             at(save.0),
             save.1,
             at(write.0),
@@ -1593,7 +1707,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
             store.1
         ),
         CalleeEffect::NotRestored { save, write } => format!(
-            "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), but returns without restoring it from the saved copy",
+            "{callee_name} saves {base} at {} (`{}`) and writes it at {} (`{}`), then returns without restoring it from the saved copy",
             at(save.0),
             save.1,
             at(write.0),
@@ -1645,6 +1759,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         frame_pointer_broken(cx, si, stop, out);
         if out.len() == before {
             returned_clobber(cx, si, stop, out);
+        }
+        if out.len() == before {
+            changed_behind(cx, si, stop, out);
         }
         live_slot_overwritten(cx, si, stop, out);
         returned_clobber_a64(cx, si, stop, out);

@@ -249,11 +249,10 @@ fn reloaded_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: &
     }
     let reg = crate::provenance::gpr(&base)?;
     let value = cx.reg0(stop, &base).and_then(|r| r.value)?;
-    let (fname, off) = cx
-        .trace
-        .code_symbol_ref(pc)
-        .and_then(|s| Some((s.name.to_string(), s.offset?)))
-        .or_else(|| th.registers.get(&0).and_then(|r| r.symbol("rip")).and_then(|s| Some((s.name.to_string(), s.offset?))))?;
+    let (fname, off) =
+        cx.trace.code_symbol_ref(pc).and_then(|s| Some((s.name.to_string(), s.offset?))).or_else(|| {
+            th.registers.get(&0).and_then(|r| r.symbol("rip")).and_then(|s| Some((s.name.to_string(), s.offset?)))
+        })?;
     let start = pc.checked_sub(off)?;
     let f = pm::flow(cx.trace, start, pc)?;
     let at_pc = f.index(pc)?;
@@ -268,14 +267,20 @@ fn reloaded_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: &
         }
         let call = &f.code[fc.call];
         let callee = pm::call_target(cx.trace, call)
-            .and_then(|(t, _)| cx.trace.code_symbol_ref(t).map(|s| s.name.to_string()))
+            // Only a symbol that starts at the target names it (a PLT stub has none of its
+            // own: the nearest symbol before it is another function).
+            .and_then(|(t, _)| {
+                cx.trace.code_symbol_ref(t).filter(|s| s.offset.unwrap_or(0) == 0).map(|s| s.name.to_string())
+            })
             .or_else(|| {
                 // The transcript's own listing names the call's target (`<memset@plt>`).
                 stop.disassembly
                     .iter()
                     .find(|i| i.address.0 == call.address)
                     .and_then(|i| crate::insn::X86Text::parse(&i.text))
-                    .and_then(|x| x.branch_target().and_then(|(_, s)| s.map(|s| s.trim_end_matches("@plt").to_string())))
+                    .and_then(|x| {
+                        x.branch_target().and_then(|(_, s)| s.map(|s| s.trim_end_matches("@plt").to_string()))
+                    })
             });
         let who = callee.clone().unwrap_or_else(|| "the callee".to_string());
         let (ld, st) = (&f.code[o.load], &f.code[o.store]);
@@ -320,8 +325,7 @@ fn reloaded_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: &
             let b = fill & 0xff;
             let pattern = u64::from_le_bytes([b as u8; 8]);
             if pattern == value {
-                f2.evidence
-                    .push(Evidence::new(format!("{value:#x} is memset's fill byte {b:#x} repeated"), None));
+                f2.evidence.push(Evidence::new(format!("{value:#x} is memset's fill byte {b:#x} repeated"), None));
             }
         }
         // The slot's word now, where the stack is readable (a core, or an x/ dump).
