@@ -455,7 +455,13 @@ pub fn cfi_slot_changed(
     // A row starts after the instruction it describes: the save is the one before it.
     let (k, (_, _, off)) =
         callee.iter().enumerate().find_map(|(k, d)| mem.0.cfi_saved_slot(d.address, dw).map(|r| (k, r)))?;
-    let s = &callee[k.saturating_sub(1)];
+    // The push that made the save, when the CFI row comes later (clang records all of a
+    // prologue's saves after its last stack adjustment).
+    let s = callee[..k.max(1)]
+        .iter()
+        .rev()
+        .find(|d| d.insn.code() == Code::Push_r64 && d.insn.op0_register().full_register() == full)
+        .unwrap_or(&callee[k.saturating_sub(1)]);
     let save = (s.address, s.text.clone());
     let slot = sp.checked_add_signed(off)?;
     (read(slot)? == value).then(|| CalleeEffect::SlotChangedByCfi {
