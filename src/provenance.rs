@@ -356,7 +356,13 @@ pub enum CalleeEffect {
     SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String), via: Option<String> },
     /// The same, with the save slot found in the callee's code as a transcript shows it
     /// (its `push`/`mov` to the frame) and the slot's word in the transcript's `x/` dumps.
-    SlotChangedInShownCode { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+    SlotChangedInShownCode {
+        slot: u64,
+        cfa_offset: i64,
+        save: (u64, String),
+        prior: (u64, String),
+        via: Option<String>,
+    },
     /// Saves it (`push`), writes it (`write`), and returns without restoring it: the saved
     /// copy is dropped (`add $8,%rsp`, a `pop` into another register) instead of popped back.
     NotRestored { save: (u64, String), write: (u64, String) },

@@ -22,15 +22,41 @@ a fault through a callee-saved register in frame #0 whose last write comes befor
 (`bl` on AArch64), where the called function, decoded from the binary (iced-x86 for x86-64,
 yaxpeax-arm for AArch64), writes that register without saving it, or saves it (`push`, or
 `mov` to an rsp-based slot; `stp`/`str` to its sp- or x29-based frame on AArch64) and then
-stores over the saved copy (so its restore brings back another value). The finding names the
-instruction that set the register, the call and the callee's instruction that changed it; on
-AArch64 it adds when the callee's CFI records no save of the register either.
+stores over the saved copy (so its restore brings back another value), or saves it, writes it
+and returns without restoring it (`add $48,%rsp` or `add sp, sp, #96` drops the saved copies).
+The finding names the instruction that set the register, the call and the callee's instruction
+that changed it; on AArch64 it adds when the callee's CFI records no save of the register
+either. A call through a PLT stub is followed through its GOT entry where the process memory
+holds it (a core), and the callee is read path by path (each conditional branch both ways), so
+a write on its second path (`jne 1f; ret; 1: … movabs $0x4141414141414140,%r13; ret`) counts.
+When the faulting register is a caller-saved copy of a callee-saved one (`mov %r12,%rax` after
+the call, -O0 code reading a register variable), the callee-saved one is traced.
+
+Through memory: when the register's last writer before the pc is a load from a frame slot
+(`mov -0xa0(%rbp),%r13`, `mov 0x18(%rsp),%rbx`), the load is followed along the function's
+control flow (direct branches and fall-through, not address order) to the one store that filled
+the slot (`mov %r13,-0xa0(%rbp)`; the base register must not change between them), and the
+stored register back to the calls before that store: a callee that writes it without saving it
+is the finding when every path to the store passes that call, or when the callee writes exactly
+the value the register holds. The finding says so: `r13 = 0x4141414141414140 in
+julia__read_mb_12721 was loaded at julia__read_mb_12721+0x2f5 (`mov -0xa0(%rbp),%r13`) from
+-0xa0(%rbp), which was last written at julia__read_mb_12721+0x19f (`mov %r13,-0xa0(%rbp)`); r13
+there is callee-saved and was set before `call memset` at julia__read_mb_12721+0xe4, but memset
+writes r13 without saving it, at memset+0x27: `movabs $0x4141414141414140,%r13``.
+
+And a register that changed with no instruction writing it: on every path back from the pc the
+first instruction naming the register is an access through it that could not have been made
+with its value now, nothing from there to the pc writes it (no call between changes it, read
+from the callees' code), and a trap or system call (`ud2`, `int3`, `syscall`) lies between: a
+signal handler returned from there with the register changed through its ucontext
+(`uc_mcontext.gregs`). Without such an instruction nothing is claimed.
 
 And through the callee's call-frame information (gimli, `.eh_frame`/`.debug_frame`), with
 stack memory (a core): when the callee's CFI says it saved the register at CFA+n, the saved
 copy is still in the callee's dead frame at the caller's sp + n. When that copy holds the
 register's current value, and an access through the register before the call (between its
-last write and the call) would have faulted with that value (it is in the zero page or
+last write and the call; or through the register it was copied from, `mov %rdi,%rbx`, while
+that one still holds the same value) would have faulted with that value (it is in the zero page or
 non-canonical), the callee's saved copy was overwritten and its restore brought it back: the
 finding quotes the CFI rule, the slot and the access that proves the earlier value.
 
@@ -980,10 +1006,14 @@ impl Clobber<'_> {
                 at(save.0),
                 save.1
             ),
-            CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
-                "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, holds {value:#x} in the x/ dump: it was overwritten before {callee_name} restored {base} from it",
+            CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior, via } => format!(
+                "{base} cannot have been {value:#x} before the call ({} `{}` read through {} without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, holds {value:#x} in the x/ dump: it was overwritten before {callee_name} restored {base} from it",
                 caller_at(prior.0),
                 prior.1,
+                match via {
+                    Some(x) => format!("{x}, which held {base}'s value then (the copy its last write made)"),
+                    None => "it".to_string(),
+                },
                 at(save.0),
                 save.1
             ),
@@ -1057,12 +1087,52 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
     let Some(th) = stop.crashed_thread() else { return };
     let Some(pc) = cx.pc(stop) else { return };
     let Some(fi) = cx.fault_insn(stop) else { return };
-    let Some(base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
-    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) || base == "rsp" {
+    let Some(mut base) = insn::decode(&fi.text).mem.and_then(|m| m.base) else { return };
+    if base == "rsp" {
         return;
     }
     let Some(value) = cx.reg0(stop, &base).and_then(|r| r.value) else { return };
     let Some(code) = code_before::<ShownInsn>(stop, pc) else { return };
+    // A caller-saved copy of a callee-saved register (`mov %r12,%rax` after the last call, no
+    // write of r12 after it): trace r12 (as the machine-code path does).
+    let mut copied: Option<(String, String)> = None;
+    if !runtime::callee_saved(cx.trace.arch).contains(&base.as_str()) {
+        let Some(k) = code.insns.iter().rposition(|d| d.is_call() || d.writes(&base) != Some(false)) else { return };
+        let d = &code.insns[k];
+        if d.is_call() || d.writes(&base) != Some(true) {
+            return;
+        }
+        let Some(x) = d.x86.as_ref().filter(|x| (x.mnemonic == "mov" || x.mnemonic == "movq") && x.operands.len() == 2)
+        else {
+            return;
+        };
+        let (src, dst) = if x.intel { (&x.operands[1], &x.operands[0]) } else { (&x.operands[0], &x.operands[1]) };
+        let (
+            crate::insn::X86Operand::Reg { gpr: src, byte: false, dword: false },
+            crate::insn::X86Operand::Reg { gpr: dst, byte: false, dword: false },
+        ) = (src, dst)
+        else {
+            return;
+        };
+        if *dst != base.as_str()
+            || *src == "rsp"
+            || !runtime::callee_saved(cx.trace.arch).contains(src)
+            || code.insns[k + 1..].iter().any(|d| d.writes(src) != Some(false))
+        {
+            return;
+        }
+        let Some(start) = code.start else { return };
+        let fname0 = th.frames.first().and_then(|f| f.function.as_deref()).unwrap_or("");
+        copied = Some((
+            base.clone(),
+            format!(
+                "the faulting access reads through {base}, a copy of {src} made at {} (`{}`); {src} is not written from there to the pc",
+                crate::provenance_text::label(fname0, Some(start), d.address),
+                d.text.trim()
+            ),
+        ));
+        base = src.to_string();
+    }
     let Some(start) = code.start else { return };
     let Some(fname) = th.frames.first().and_then(|f| f.function.as_deref().map(str::to_string)).or(code.symbol.clone())
     else {
@@ -1127,13 +1197,45 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
                 return;
             }
             let from = writer.map(|w| w.address).unwrap_or(0);
+            // The writer `mov %rdi,%rbp` leaves rdi holding the same value until rdi changes:
+            // an access through it proves the value as well.
+            let mut copy: Option<&'static str> = writer.and_then(|w| {
+                let x = w.x86.as_ref()?;
+                if x.mnemonic != "mov" && x.mnemonic != "movq" || x.operands.len() != 2 {
+                    return None;
+                }
+                let (src, dst) =
+                    if x.intel { (&x.operands[1], &x.operands[0]) } else { (&x.operands[0], &x.operands[1]) };
+                match (src, dst) {
+                    (
+                        crate::insn::X86Operand::Reg { gpr: s, byte: false, dword: false },
+                        crate::insn::X86Operand::Reg { gpr: d, byte: false, dword: false },
+                    ) if *d == base.as_str() && *s != "rsp" => Some(*s),
+                    _ => None,
+                }
+            });
+            let mut via = None;
+            let bad = |m: &crate::insn::MemOperand, b: &str| {
+                m.base.as_deref() == Some(b) && m.index.is_none() && m.segment.is_none() && {
+                    let a = value.wrapping_add(m.disp as u64);
+                    a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+                }
+            };
             let prior = code.insns.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
-                d.x86.as_ref().and_then(|x| x.accessed_memory()).is_some_and(|m| {
-                    m.base.as_deref() == Some(base.as_str()) && m.index.is_none() && m.segment.is_none() && {
-                        let a = value.wrapping_add(m.disp as u64);
-                        a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
+                let mem = d.x86.as_ref().and_then(|x| x.accessed_memory());
+                if mem.is_some_and(|m| bad(m, base.as_str())) {
+                    return true;
+                }
+                if let Some(x) = copy {
+                    if mem.is_some_and(|m| bad(m, x)) {
+                        via = Some(x);
+                        return true;
                     }
-                })
+                    if d.writes(x) != Some(false) {
+                        copy = None;
+                    }
+                }
+                false
             });
             let Some(prior) = prior.filter(|p| straight_line(&code.insns, p.address, call.address)) else { return };
             CalleeEffect::SlotChangedInShownCode {
@@ -1141,6 +1243,7 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
                 cfa_offset: off,
                 save: (save.address, save.text.to_string()),
                 prior: (prior.address, prior.text.to_string()),
+                via: via.map(str::to_string),
             }
         }
     };
@@ -1164,7 +1267,15 @@ fn returned_clobber_text(cx: &RuleContext<'_>, si: usize, stop: &crate::model::S
         via_loop,
         slot: None,
     };
-    out.push(c.finding(si, th, fi));
+    let mut f = c.finding(si, th, fi);
+    if let Some((via, c)) = copied {
+        f.message = f.message.replace(
+            &format!("the access through {base} then faulted"),
+            &format!("the access through {via} (a copy of {base}) then faulted"),
+        );
+        f.evidence.push(super::Evidence::new(c, None));
+    }
+    out.push(f);
 }
 
 /// [`loop_call`] over the transcript's listing: a back edge after `pc` to at or before it
@@ -1528,7 +1639,7 @@ fn returned_clobber_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::model::St
     let mut how = match &effect {
         // (The shown-code variant comes from a transcript's text: returned_clobber_text*.)
         CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior, .. }
-        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
+        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior, .. } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name}'s CFI says it saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
             caller_at(prior.0),
             prior.1,
@@ -1675,6 +1786,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
                 cfa_offset: off,
                 save: (save.address, save.text.trim().to_string()),
                 prior: (prior.address, prior.text.trim().to_string()),
+                via: None,
             }
         }
     };
@@ -1691,7 +1803,7 @@ fn returned_clobber_text_a64(cx: &RuleContext<'_>, si: usize, stop: &crate::mode
     };
     let how = match &effect {
         CalleeEffect::SlotChangedByCfi { slot, cfa_offset, save, prior, .. }
-        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior } => format!(
+        | CalleeEffect::SlotChangedInShownCode { slot, cfa_offset, save, prior, .. } => format!(
             "{base} cannot have been {value:#x} before the call ({} `{}` read through it without faulting); {callee_name} saves {base} at CFA{cfa_offset} (at {}: `{}`), and that saved copy, at {slot:#x} below the caller's sp, now holds {value:#x}: it was overwritten before {callee_name} restored {base} from it",
             at(prior.0),
             prior.1,

@@ -19,8 +19,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
   access reads through a register whose last writer (along the function's control flow) is a
   load from a frame slot (`mov -0x10(%rbp),%rax`), the slot's one store is before a call that
   was given a frame address below the slot (`lea -0x20(%rbp),%rdi`) with a length (`mov
-  $0x18,%edx`) that reaches it: that call (memset, memcpy, read, …) overwrote the slot between
-  the store and the reload. The finding names the load, the store and the call, and with stack
+  $0x18,%edx`) that reaches it, and the callee is of the memset/memcpy family (memset, memcpy,
+  memmove, mempcpy, strncpy, stpncpy, named by the symbol at the call's target, through its PLT
+  stub in a core, or by the transcript's listing `<memset@plt>`): that call overwrote the slot
+  between the store and the reload. The finding names the load, the store and the call, and with stack
   memory (a core, or an `x/` dump) quotes the slot's word now;
 - at a SIGSEGV, SIGBUS or SIGILL, a cyclic or repeated-byte pattern (`0x4141414141414141`,
   `0x6161616a61616169`, a De Bruijn sequence) in the pc, the frame pointer, the link register
@@ -282,7 +284,11 @@ fn reloaded_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: &
                         x.branch_target().and_then(|(_, s)| s.map(|s| s.trim_end_matches("@plt").to_string()))
                     })
             });
-        let who = callee.clone().unwrap_or_else(|| "the callee".to_string());
+        // Only the functions whose first argument is the destination and third the length
+        // (the memset/memcpy family, including glibc's ifunc variants such as
+        // __memset_avx512_unaligned_erms): any other callee's arguments mean something else.
+        const DEST_LEN: [&str; 6] = ["memset", "memcpy", "memmove", "mempcpy", "strncpy", "stpncpy"];
+        let Some(who) = callee.clone().filter(|c| DEST_LEN.iter().any(|n| c.contains(n))) else { continue };
         let (ld, st) = (&f.code[o.load], &f.code[o.store]);
         let slot = o.slot.text();
         let dest = fc.dest.text();
