@@ -100,7 +100,17 @@ frame #2 (0x0) but frame #1 does not save it`.
 the callee's CFI says it was saved, so in a consistent gdb session this can only fire when the
 values come from different sources (registers printed at different times in an rr replay, an
 edited or merged transcript) or when unwinder and `info frame` disagree. Frames entered from a
-signal handler, inlined frames, and Go/GHC frames (own register conventions) are skipped."#,
+signal handler, inlined frames, and Go/GHC frames (own register conventions) are skipped.
+
+**Measured** On eighteen held-out cases built for this (`sample-traces/crashers/cs-*`,
+`a64-inline-clobber`, `a64-asm-no-restore`: twelve clobbers written before the rules saw them,
+six look-alikes; docs/rules/generalization.md, "Callee-saved clobbers and provenance through
+memory"), over gdb transcripts, transcripts with `--exe`, cores and lldb transcripts: before the
+walk through memory, copies, path-by-path callees and the no-writer check, 9 of the 29 expected
+`callee-saved-changed`/`stack-buffer-overflow` findings were found and 9 findings named the
+writing instruction; after, 29 of 29 and 27, with no false finding before or after (the six
+look-alikes quiet on every path). The real Julia `shape-clobber` core: missed before, found
+after."#,
 };
 
 /// Synthetic: no sample trace has both frames' registers and the callee's `info frame`
