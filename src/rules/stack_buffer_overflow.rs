@@ -214,26 +214,6 @@ fn ascii(v: u64) -> String {
     format!("\"{s}\"")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::is_pattern;
-
-    #[test]
-    fn patterns() {
-        assert!(is_pattern(0x4141414141414141));
-        assert!(is_pattern(0x6161616a61616169));
-        assert!(is_pattern(0x6161616c));
-        // code, stack and heap addresses, small numbers
-        assert!(!is_pattern(0x555555555219));
-        assert!(!is_pattern(0x555555555555));
-        assert!(!is_pattern(0x7fffffffeb90));
-        assert!(!is_pattern(0x4006e4));
-        assert!(!is_pattern(0x56556856)); // i386 PIE code under gdb ("VhUV")
-        assert!(!is_pattern(0x30303030)); // digits only
-        assert!(!is_pattern(0x61626364)); // letters, none repeated
-    }
-}
-
 /// The faulting access reads through a register reloaded from a frame slot that a call
 /// between the slot's store and the reload overwrote: the call was given a frame address
 /// below the slot (its first argument) and a length that reaches the slot. x86-64, from the
@@ -353,4 +333,24 @@ fn reloaded_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: &
         return Some(f2);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_pattern;
+
+    #[test]
+    fn patterns() {
+        assert!(is_pattern(0x4141414141414141));
+        assert!(is_pattern(0x6161616a61616169));
+        assert!(is_pattern(0x6161616c));
+        // code, stack and heap addresses, small numbers
+        assert!(!is_pattern(0x555555555219));
+        assert!(!is_pattern(0x555555555555));
+        assert!(!is_pattern(0x7fffffffeb90));
+        assert!(!is_pattern(0x4006e4));
+        assert!(!is_pattern(0x56556856)); // i386 PIE code under gdb ("VhUV")
+        assert!(!is_pattern(0x30303030)); // digits only
+        assert!(!is_pattern(0x61626364)); // letters, none repeated
+    }
 }
