@@ -38,11 +38,11 @@ control flow (direct branches and fall-through, not address order) to the one st
 the slot (`mov %r13,-0xa0(%rbp)`; the base register must not change between them), and the
 stored register back to the calls before that store: a callee that writes it without saving it
 is the finding when every path to the store passes that call, or when the callee writes exactly
-the value the register holds. The finding says so: `r13 = 0x4141414141414140 in
-julia__read_mb_12721 was loaded at julia__read_mb_12721+0x2f5 (`mov -0xa0(%rbp),%r13`) from
--0xa0(%rbp), which was last written at julia__read_mb_12721+0x19f (`mov %r13,-0xa0(%rbp)`); r13
-there is callee-saved and was set before `call memset` at julia__read_mb_12721+0xe4, but memset
-writes r13 without saving it, at memset+0x27: `movabs $0x4141414141414140,%r13``.
+the value the register holds. The finding says so, for the real Julia shape-clobber core: r13
+in julia__read_mb_12721 was loaded at +0x2f5 (`mov -0xa0(%rbp),%r13`) from -0xa0(%rbp), which
+was last written at +0x19f (`mov %r13,-0xa0(%rbp)`); r13 there was set before the call to memset
+at +0xe4, and memset writes r13 without saving it, at memset+0x27
+(`movabs $0x4141414141414140,%r13`), exactly the value r13 holds.
 
 And a register that changed with no instruction writing it: on every path back from the pc the
 first instruction naming the register is an access through it that could not have been made
