@@ -88,7 +88,12 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
     go-recover-then-nil cgo-assert d-null-class ada-null-access altstack-handler-overflow
     altstack-legal-deep sigfpe-handled-legal ud2-unreachable-legal gc-barrier-legal low-mmap-stale
     jit-wx-patch jit-wx-legal unsorted-invalid-size dlopen-ctor-null ifunc-resolver-null
-    assert-log-legal)
+    assert-log-legal
+    cs-inline-all-gcc-o2 cs-inline-all-clang-o2 cs-inline-all-gcc-o0 cs-asm-no-restore
+    cs-overflow-saved-reg-gcc-o2 cs-overflow-saved-reg-clang-o2 cs-spill-reload-gcc-o0 cs-spill-reload-clang-o0
+    cs-longjmp-stale-reg cs-sigcontext-regs a64-inline-clobber a64-asm-no-restore
+    cs-ok-reuse-after-call cs-ok-unused-leaf cs-ok-omitfp-rbp cs-ok-setjmp-volatile cs-ok-swapcontext
+    cs-ok-julia-like-o2)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -135,7 +140,8 @@ build_one() {
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok | push-slot-overrun | \
-        push-slot-ok | live-slot-smash | live-slot-ok | asm-misaligned-printf | asm-hlt | asm-push-imbalance)
+        push-slot-ok | live-slot-smash | live-slot-ok | asm-misaligned-printf | asm-hlt | asm-push-imbalance | \
+        cs-asm-no-restore | cs-ok-unused-leaf)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     julia-r13-intel)
@@ -424,6 +430,28 @@ build_one() {
         mkdir -p "$build/ada-obj"
         (cd "$build" && gnatmake -q -f -gnatp -O0 -g src/ada_null_access.adb -D "$build/ada-obj" -o "$o" \
             -cargs "${map[@]}" >/dev/null) ;;
+    # Callee-saved clobbers and register provenance (tests/provenance_memory.rs).
+    cs-inline-all-gcc-o2)
+        gcc "${map[@]}" -O2 -g src/cs-inline-all.c -o "$o" ;;
+    cs-inline-all-clang-o2)
+        clang "${map[@]}" -O2 -g src/cs-inline-all.c -o "$o" ;;
+    cs-inline-all-gcc-o0 | cs-spill-reload-gcc-o0)
+        local src=src/$n.c; [[ $n == cs-spill-reload-gcc-o0 ]] && src=src/cs-spill-reload.c
+        gcc "${map[@]}" -O0 -g "$src" -o "$o" ;;
+    cs-spill-reload-clang-o0)
+        clang "${map[@]}" -O0 -g src/cs-spill-reload.c -o "$o" ;;
+    cs-overflow-saved-reg-gcc-o2)
+        # 40 bytes: the 16-byte buffer and gcc's three saved registers above it, not the
+        # return address (label_len: push r12, rbp, rbx; sub $0x10,%rsp; buf at rsp)
+        gcc "${map[@]}" -O2 -g -fno-stack-protector -DLABEL_COPY=40 src/cs-overflow-saved-reg.c -o "$o" ;;
+    cs-overflow-saved-reg-clang-o2)
+        # 56 bytes: clang's label_len pushes r15, r14, r12, rbx and subtracts 0x18 (buf at rsp)
+        clang "${map[@]}" -O2 -g -fno-stack-protector -DLABEL_COPY=56 src/cs-overflow-saved-reg.c -o "$o" ;;
+    cs-longjmp-stale-reg | cs-sigcontext-regs | cs-ok-reuse-after-call | cs-ok-setjmp-volatile | \
+        cs-ok-swapcontext | cs-ok-julia-like-o2)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    cs-ok-omitfp-rbp)
+        gcc "${map[@]}" -O2 -g -fomit-frame-pointer "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -447,6 +475,8 @@ prelude() {
         echo "handle SIGSEGV nostop noprint pass" ;;
     altstack-handler-overflow | altstack-legal-deep)
         echo "handle SIGUSR1 nostop noprint pass" ;;
+    cs-sigcontext-regs)
+        echo "handle SIGILL nostop noprint pass" ;;
     esac
     # The environment a case runs in (gdb's own `set environment`; lldb: lldb_settings).
     local e
@@ -534,6 +564,12 @@ extra_commands() {
         printf '%s\n' "info frame" "frame 1" "disassemble" "info frame" ;;
     inline-asm-clobber-rbx | inline-asm-clobber-ok)
         printf '%s\n' "disassemble" "disassemble /r mix" ;;
+    cs-inline-all-*)
+        printf '%s\n' "disassemble" "disassemble /r stir" ;;
+    cs-overflow-saved-reg-*)
+        printf '%s\n' "disassemble" 'x/8gx $sp-64' "disassemble /r label_len" ;;
+    cs-spill-reload-* | cs-sigcontext-regs | cs-longjmp-stale-reg | cs-ok-julia-like-o2)
+        printf '%s\n' "disassemble" ;;
     esac
 }
 
@@ -569,6 +605,10 @@ a64_build() {
         "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
     a64-recursion-overflow) "${cc[@]}" -O0 "src/$n.c" -o "$o" ;;
     a64-stack-smash) "${cc[@]}" -O0 -fstack-protector-all "src/$n.c" -o "$o" ;;
+    a64-inline-clobber) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-asm-no-restore)
+        aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
+        "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
     a64-stp-slot-overrun)
         aarch64-linux-gnu-gcc -c src/a64-stp-slot.S -o "$o-asm.o"
         "${cc[@]}" -O2 src/a64-stp-slot.c "$o-asm.o" -o "$o" ;;
@@ -610,6 +650,10 @@ a64_extra_commands() {
     a64-stp-slot-overrun | a64-stp-slot-ok)
         # the returned callee's prologue (where it saved x21) and its dead frame below sp
         printf '%s\n' "disassemble" "disassemble window_sum" 'x/8gx $sp-64' ;;
+    a64-inline-clobber)
+        printf '%s\n' "disassemble" "disassemble stir" ;;
+    a64-asm-no-restore)
+        printf '%s\n' "disassemble" "disassemble fold_bytes" ;;
     esac
 }
 

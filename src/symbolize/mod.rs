@@ -277,6 +277,12 @@ pub fn symbolize_trace_until(
                         if let Some(text) = describe(&mut lookup, t) {
                             code.push((Address(t), text.into()));
                         }
+                        // A PLT stub: also the function its GOT entry leads to.
+                        if let Some(r) = crate::provenance_mem::plt_resolve(mem, t)
+                            && let Some(text) = describe(&mut lookup, r)
+                        {
+                            code.push((Address(r), text.into()));
+                        }
                     }
                 }
             }
