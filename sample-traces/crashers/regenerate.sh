@@ -486,6 +486,11 @@ extra_commands() {
         printf '%s\n' "info frame" "frame 1" "disassemble" "info frame" ;;
     inline-asm-clobber-rbx | inline-asm-clobber-ok)
         printf '%s\n' "disassemble" "disassemble /r mix" ;;
+    # gdb's backtrace past static musl's __libc_free (no CFI) is garbage: a user dumps more of
+    # the stack, where the program's return address is (read with --exe, the binary's code and
+    # these words rebuild the backtrace).
+    musl-double-free)
+        printf '%s\n' 'x/32gx $sp' ;;
     esac
 }
 
