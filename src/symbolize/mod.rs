@@ -16,6 +16,7 @@ pub mod addr2line_mode;
 pub mod batch;
 pub mod demangle;
 pub mod dwarf;
+pub mod go_layout;
 pub mod julia_layout;
 pub mod lazy;
 pub mod modules;
