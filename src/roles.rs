@@ -905,7 +905,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     }
     let mut pos =
         named.or_else(|| th.frames.iter().enumerate().position(|(k, f)| k >= runtime_top && !is_machinery(f)))?;
-    if let Some(site) = skipped_main(th, pos) {
+    if let Some(site) = skipped_main(th, pos).or_else(|| tail_called(stop, th, pos)) {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
@@ -989,6 +989,54 @@ fn skipped_main(th: &Thread, pos: usize) -> Option<MessageSite> {
         file: None,
         line: None,
         source: "the `main` argument of the C library's start routine, which the nameless frame #0 returns into (the unwinder skipped main)",
+    })
+}
+
+/// A function that ended in a tail call left no frame: the culprit frame's return address
+/// follows a direct call (the transcript's listing of that frame: lldb's `disassemble
+/// --frame`, gdb's `disassemble`) to a function that is not the frame inside it, which is
+/// machinery (libc's `printf`, reached by `report_user`'s `jmp printf`). gdb shows such a
+/// function as a tail-call frame from DWARF call sites, and the core reconstructs it from the
+/// binary (`crate::core`); lldb shows the physical stack. The called function is the culprit.
+/// Not for a call through a PLT stub (`memcpy@plt`, lldb's `symbol stub for: memcpy`): the
+/// frame inside is the stub's target under another name (an IFUNC's implementation).
+fn tail_called(stop: &Stop, th: &Thread, pos: usize) -> Option<MessageSite> {
+    let f = &th.frames[pos];
+    let inner = th.frames.get(pos.checked_sub(1)?)?;
+    if f.inlined || inner.signal_handler || !is_machinery(inner) || inner.function.is_none() {
+        return None;
+    }
+    let pc = f.pc?.0;
+    let mine = |i: &&Instruction| i.thread.as_deref().is_none_or(|t| *t == *th.id);
+    // The listing must show the return address itself, so that the instruction before it is
+    // known to end there.
+    if !stop.disassembly.iter().filter(mine).any(|i| i.address.0 == pc) {
+        return None;
+    }
+    let call = stop
+        .disassembly
+        .iter()
+        .filter(mine)
+        .filter(|i| i.address.0 < pc && pc - i.address.0 <= 15)
+        .max_by_key(|i| i.address.0)?;
+    let x = crate::insn::X86Text::parse(&call.text)?;
+    if !x.is_call() {
+        return None;
+    }
+    let (_, Some(name)) = x.branch_target()? else { return None };
+    if name == "symbol" || name.contains('@') || name.contains('+') {
+        return None;
+    }
+    let called = Frame { function: Some(name.into()), ..Default::default() };
+    let own = |g: &Frame| g.function.as_deref().is_some_and(|n| same_function(n, name));
+    if is_machinery(&called) || own(inner) || own(f) {
+        return None;
+    }
+    Some(MessageSite {
+        function: name.to_string(),
+        file: None,
+        line: None,
+        source: "the direct call before the caller's return address (it ended in a tail call, which left no frame)",
     })
 }
 
