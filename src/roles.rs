@@ -1089,16 +1089,12 @@ pub fn function_key(name: &str) -> String {
         Some(rest) if !rest.is_empty() => format!("julia__{rest}"),
         _ => s.to_string(),
     };
-    // Rust legacy hash, at the end of a path segment.
-    loop {
-        let Some(i) = out.rfind("::h") else { break };
-        let tail = &out[i + 3..];
-        let hex = tail.bytes().take_while(u8::is_ascii_hexdigit).count();
-        if hex == 16 && tail.len() == 16 {
-            out.truncate(i);
-        } else {
-            break;
-        }
+    // Rust's legacy hash, at the end.
+    if let Some(i) = out.rfind("::h")
+        && out.len() - (i + 3) == 16
+        && out[i + 3..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        out.truncate(i);
     }
     // `{closure#N}` and `{{closure}}` → `{closure}`.
     let mut key = String::with_capacity(out.len());
