@@ -963,7 +963,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     }
     let mut pos =
         named.or_else(|| th.frames.iter().enumerate().position(|(k, f)| k >= runtime_top && !is_machinery(f)))?;
-    if let Some(site) = skipped_main(th, pos) {
+    if let Some(site) = skipped_main(th, pos).or_else(|| tail_called(stop, th, pos)) {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
@@ -1092,6 +1092,54 @@ fn skipped_main(th: &Thread, pos: usize) -> Option<MessageSite> {
     })
 }
 
+/// A function that ended in a tail call left no frame: the culprit frame's return address
+/// follows a direct call (the transcript's listing of that frame: lldb's `disassemble
+/// --frame`, gdb's `disassemble`) to a function that is not the frame inside it, which is
+/// machinery (libc's `printf`, reached by `report_user`'s `jmp printf`). gdb shows such a
+/// function as a tail-call frame from DWARF call sites, and the core reconstructs it from the
+/// binary (`crate::core`); lldb shows the physical stack. The called function is the culprit.
+/// Not for a call through a PLT stub (`memcpy@plt`, lldb's `symbol stub for: memcpy`): the
+/// frame inside is the stub's target under another name (an IFUNC's implementation).
+fn tail_called(stop: &Stop, th: &Thread, pos: usize) -> Option<MessageSite> {
+    let f = &th.frames[pos];
+    let inner = th.frames.get(pos.checked_sub(1)?)?;
+    if f.inlined || inner.signal_handler || !is_machinery(inner) || inner.function.is_none() {
+        return None;
+    }
+    let pc = f.pc?.0;
+    let mine = |i: &&Instruction| i.thread.as_deref().is_none_or(|t| *t == *th.id);
+    // The listing must show the return address itself, so that the instruction before it is
+    // known to end there.
+    if !stop.disassembly.iter().filter(mine).any(|i| i.address.0 == pc) {
+        return None;
+    }
+    let call = stop
+        .disassembly
+        .iter()
+        .filter(mine)
+        .filter(|i| i.address.0 < pc && pc - i.address.0 <= 15)
+        .max_by_key(|i| i.address.0)?;
+    let x = crate::insn::X86Text::parse(&call.text)?;
+    if !x.is_call() {
+        return None;
+    }
+    let (_, Some(name)) = x.branch_target()? else { return None };
+    if name == "symbol" || name.contains('@') || name.contains('+') {
+        return None;
+    }
+    let called = Frame { function: Some(name.into()), ..Default::default() };
+    let own = |g: &Frame| g.function.as_deref().is_some_and(|n| same_function(n, name));
+    if is_machinery(&called) || own(inner) || own(f) {
+        return None;
+    }
+    Some(MessageSite {
+        function: name.to_string(),
+        file: None,
+        line: None,
+        source: "the direct call before the caller's return address (it ended in a tail call, which left no frame)",
+    })
+}
+
 fn asserting_function(stop: &Stop, th: &Thread) -> Option<MessageSite> {
     let a = stop.messages.iter().rev().find_map(|m| m.assertion.as_ref())?;
     if crate::messages::is_malloc_assertion(a) {
@@ -1116,6 +1164,87 @@ pub fn named_culprit(stop: &Stop) -> Option<(&Thread, &Frame)> {
     let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
     let f = th.frames.get(c.frame_position()?)?;
     (f.function.is_some() || f.file.is_some()).then_some((th, f))
+}
+
+/// The key under which two debuggers' (or a debugger's and the symbolizer's) spellings of one
+/// function compare equal: the culprit of a crash must not depend on the path that read it.
+/// - A Rust closure: DWARF's and the v0 mangling's `{closure#0}` (gdb, the core's symbolizer)
+///   and the legacy mangling's `{{closure}}` (lldb prints the linkage name), which carries no
+///   index, are both `{closure}` (so two closures of one function share a key: the legacy
+///   name cannot tell them apart); the legacy hash (`::h0123…`, 16 hex digits), which lldb
+///   keeps and gdb drops, is left out.
+/// - A Julia function compiled as `julia__name_N` (a Julia name starting with `_`) is printed
+///   by gdb as `julia.name_N`.
+/// - A PLT stub: `puts@plt` (gdb), `puts@plt` from the core's symbolizer as well; a stub is
+///   its target's (`@plt` dropped), as a symbol version (`@@GLIBC_2.2.5`) is.
+///
+/// Display keeps what the source printed (the debugger's, or the symbolizer's DWARF name);
+/// the key is for comparison only.
+pub fn function_key(name: &str) -> String {
+    let mut s = name.trim();
+    if let Some(i) = s.find('@') {
+        s = &s[..i];
+    }
+    let mut out = match s.strip_prefix("julia.") {
+        Some(rest) if !rest.is_empty() => format!("julia__{rest}"),
+        _ => s.to_string(),
+    };
+    // Rust's legacy hash, at the end.
+    if let Some(i) = out.rfind("::h")
+        && out.len() - (i + 3) == 16
+        && out[i + 3..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        out.truncate(i);
+    }
+    // `{closure#N}` and `{{closure}}` → `{closure}`.
+    let mut key = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find('{') {
+        key.push_str(&rest[..i]);
+        let r = &rest[i..];
+        if let Some(t) = r.strip_prefix("{{closure}}") {
+            key.push_str("{closure}");
+            rest = t;
+        } else if let Some(t) = r.strip_prefix("{closure#")
+            && let Some(end) = t.find('}')
+            && !t[..end].is_empty()
+            && t[..end].bytes().all(|b| b.is_ascii_digit())
+        {
+            key.push_str("{closure}");
+            rest = &t[end + 1..];
+        } else {
+            key.push('{');
+            rest = &r[1..];
+        }
+    }
+    key.push_str(rest);
+    key
+}
+
+/// The Go function a cgo export wrapper stands for: `_cgoexp_<hash>_visitNode` (cgo's
+/// generated wrapper for `//export visitNode`, the name lldb prints for the exported function
+/// inlined into it) is `visitNode`. `None` for any other name.
+pub fn cgo_export_name(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("_cgoexp_")?;
+    let (hash, func) = rest.split_once('_')?;
+    (hash.len() >= 6 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !func.is_empty()).then_some(func)
+}
+
+/// Two spellings of one function ([`function_key`]); a cgo export wrapper is the exported Go
+/// function (`_cgoexp_<hash>_visitNode` and `main.visitNode`: the wrapper's symbol carries no
+/// package, and an exported name is unique in a program, since C links it).
+pub fn same_function(a: &str, b: &str) -> bool {
+    if function_key(a) == function_key(b) {
+        return true;
+    }
+    let go_func = |go: &str, export: &str| {
+        go.rsplit_once('.').is_some_and(|(pkg, f)| f == export && !pkg.is_empty() && !pkg.contains("::"))
+    };
+    match (cgo_export_name(a), cgo_export_name(b)) {
+        (Some(x), None) => go_func(b, x),
+        (None, Some(y)) => go_func(a, y),
+        _ => false,
+    }
 }
 
 /// The crash line: the first frame with source outside libc/runtime frames (as CASR's
@@ -1334,5 +1463,27 @@ main.main()
             ..Default::default()
         };
         assert!(is_machinery(&f));
+    }
+
+    #[test]
+    fn spellings_of_one_function_share_a_key() {
+        // lldb's legacy closure vs gdb's DWARF name.
+        assert!(same_function("rust_slice_closure::main::{{closure}}", "rust_slice_closure::main::{closure#0}"));
+        assert!(same_function("app::run::{{closure}}::h18022822527bf01d", "app::run::{closure#3}"));
+        assert!(same_function("julia.read_mb_12721", "julia__read_mb_12721"));
+        assert!(same_function("puts@plt", "puts"));
+        assert!(same_function("_cgoexp_d31e2c5e7df5_visitNode", "main.visitNode"));
+        assert!(same_function("main.visitNode", "_cgoexp_d31e2c5e7df5_visitNode"));
+        // Look-alikes that are other functions.
+        assert!(!same_function("julia_read_mb_12721", "julia__read_mb_12721"));
+        assert!(!same_function("app::run::{{closure}}", "app::run"));
+        assert!(!same_function("app::run::{closure#}", "app::run::{closure}"));
+        assert!(!same_function("_cgoexp_d31e2c5e7df5_visitNode", "main.visitNodes"));
+        assert!(!same_function("_cgoexp_d31e2c5e7df5_visitNode", "visitNode"));
+        assert!(!same_function("_cgoexp_zz_visitNode", "main.visitNode"));
+        assert!(!same_function("_cgoexp_d31e2c5e7df5_visitNode", "_cgoexp_d31e2c5e7df5_walk"));
+        assert!(!same_function("ns::visitNode", "_cgoexp_d31e2c5e7df5_visitNode"));
+        assert!(!same_function("f::h0123", "f"));
+        assert_eq!(function_key("{{closure}}{"), "{closure}{");
     }
 }

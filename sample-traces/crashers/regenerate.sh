@@ -570,6 +570,11 @@ extra_commands() {
         printf '%s\n' "disassemble" 'x/8gx $sp-64' "disassemble /r label_len" ;;
     cs-spill-reload-* | cs-sigcontext-regs | cs-longjmp-stale-reg | cs-ok-julia-like-o2)
         printf '%s\n' "disassemble" ;;
+    # gdb's backtrace past static musl's __libc_free (no CFI) is garbage: a user dumps more of
+    # the stack, where the program's return address is (read with --exe, the binary's code and
+    # these words rebuild the backtrace).
+    musl-double-free)
+        printf '%s\n' 'x/32gx $sp' ;;
     esac
 }
 
@@ -701,8 +706,27 @@ a64_one() {
 # it is left out.
 lldb_commands() {
     printf '%s\n' "bt all" "register read" "image list" "disassemble --frame" 'memory region $pc' \
-        'memory region $sp' 'memory read -s8 -fx -c8 $sp' "frame select 1" "register read" \
-        'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable"
+        'memory region $sp' 'memory read -s8 -fx -c8 $sp'
+    lldb_early_commands "$1"
+    printf '%s\n' "frame select 1" "register read" 'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable"
+    lldb_extra_commands "$1"
+}
+
+# What some cases add, as a user does when the backtrace is short of the program: the
+# caller's code (`printf-bad-string`: main's call to report_user, which tail-called printf, so
+# lldb shows no frame for it), or the stack words with their symbols (`musl-stack-smash`: lldb
+# stops at static musl's __stack_chk_fail, entered by a call whose return address is at [sp];
+# before `frame select 1`, which fails on a one-frame backtrace and would end the list).
+lldb_early_commands() {
+    case $1 in
+    musl-stack-smash) printf '%s\n' 'memory read -s8 -fA -c8 $sp' ;;
+    esac
+}
+
+lldb_extra_commands() {
+    case $1 in
+    printf-bad-string) printf '%s\n' "frame select 3" "disassemble --frame" ;;
+    esac
 }
 
 # Signals lldb must pass to the program without stopping: its own handler's (as for gdb), and
@@ -740,7 +764,7 @@ lldb_one() {
     else
         args+=(-o run)
     fi
-    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands)
+    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands "$n")
     lim=$(stack_kib "$n")
     (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C "${py[@]}" \
         timeout 120 lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" >"$here/$n.lldb.txt" 2>&1 </dev/null) || true

@@ -249,9 +249,34 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
             // (Rust's drop glue for a long list) has the program's frame thousands of frames
             // down, where gdb's backtrace reaches it.
             let max = if i == 0 { opts.max_frames.max(CRASHED_THREAD_FRAMES) } else { opts.max_frames };
-            unwind(uarch, regs0, &modules, &mem, max)
+            let mut u = unwind(uarch, regs0, &modules, &mem, max);
+            // A Go thread that died in the runtime on the system stack: the goroutine it ran
+            // holds the code that failed, and the runtime's message (`super::go`).
+            let mut message = None;
+            if i == 0
+                && core.arch == CoreArch::X86_64
+                && let Some(g) = super::go::follow_goroutine(
+                    &u,
+                    ct.regs.iter().find(|r| r.0 == "fs_base").map(|r| r.1),
+                    &modules,
+                    &mem,
+                    max.saturating_sub(u.frames.len()),
+                )
+            {
+                u.frames.extend(g.unwound.frames);
+                u.stopped = g.unwound.stopped;
+                message = g.message;
+            }
+            (u, message)
         })
         .collect();
+    let (unwound, go_messages): (Vec<_>, Vec<_>) = unwound.into_iter().unzip();
+    for text in go_messages.into_iter().flatten() {
+        let mut m = crate::model::Message::new(format!("fatal error: {text}"), Span::default());
+        m.from_memory = true;
+        crate::messages::typed(&mut m);
+        stop.messages.push(m);
+    }
     plan_lookups(&modules, &unwound, &core.threads, (&mem, core.arch, &dwarf_nums, opts.stop_at_main));
     for ((i, ct), u) in core.threads.iter().enumerate().zip(unwound) {
         let mut th = Thread {

@@ -1003,6 +1003,12 @@ fn register_line(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>, n: u32) -> Option<()> {
     let (addr, rest) = t.split_once(": ")?;
     let address = parse_hex(addr)?;
+    // `memory read -fA` (lldb's address format): one word a row, with what it points to
+    // (`0x0000000000401182 prog`copy_tag + 73 at prog.c:12:1`).
+    let (rest, pointee) = match rest.split_once(' ') {
+        Some((w, p)) if p.contains('`') && w.starts_with("0x") && w.len() == 18 => (w, Some(p.trim())),
+        _ => (rest, None),
+    };
     // The ASCII column follows two spaces.
     let data = rest.split("  ").next().unwrap_or(rest).trim();
     let mut words = Vec::new();
@@ -1029,10 +1035,67 @@ fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>
     b.ctx = Ctx::Memory { unit, expr, insns: false };
     // put_memory marks the input as gdb's; this row is lldb's.
     let formats = b.formats;
+    let value = words[0].0;
     b.put_memory(gdb::GdbMemoryRow { address, symbol: None, words, string: None }, n);
     b.formats = formats;
     b.saw(Format::Lldb);
     b.ctx = Ctx::None;
+    if let Some(p) = pointee {
+        return_address_at_entry(b, address, value, p, n);
+    }
+    Some(())
+}
+
+/// A backtrace that ends at frame #0 stopped at its function's first instruction (lldb's
+/// listing shows the pc at `<+0>`: static musl's `__stack_chk_fail`, a `hlt` without CFI,
+/// where lldb 14 stops unwinding): the call that entered it has just pushed its return address,
+/// so the word at `[sp]`, which `memory read -fA` names as code inside a function, is frame #1.
+fn return_address_at_entry(b: &mut Builder, slot: u64, value: u64, pointee: &str, n: u32) -> Option<()> {
+    // `module`function + off at file:line:col`; the offset is past the call, never 0.
+    let (_, sym) = pointee.split_once('`')?;
+    let (sym, place) = match sym.split_once(" at ") {
+        Some((s, p)) => (s, Some(p)),
+        None => (sym, None),
+    };
+    let (function, off) = sym.rsplit_once(" + ")?;
+    if off.parse::<u64>().ok()? == 0 || function.is_empty() {
+        return None;
+    }
+    let si = b.trace.stops.len().checked_sub(1)?;
+    let stop = &b.trace.stops[si];
+    let ti = stop.threads.iter().position(|t| t.crashed || t.current)?;
+    let th = &stop.threads[ti];
+    if th.frames.len() != 1 || b.lldb.selected_frame != 0 {
+        return None;
+    }
+    let pc = th.frames[0].pc?.0;
+    let sp = th.registers.get(&0)?.reg("rsp")?.value?;
+    let at_entry = stop.disassembly.iter().any(|i| {
+        i.current && i.frame == 0 && i.address.0 == pc && i.location.as_ref().and_then(|l| l.offset()) == Some(0)
+    });
+    if slot != sp || !at_entry {
+        return None;
+    }
+    let (file, line) = match place.and_then(|p| p.split_once(':')) {
+        Some((f, rest)) => (Some(f), rest.split(':').next().and_then(|l| l.parse::<u32>().ok())),
+        None => (None, None),
+    };
+    let frame = crate::model::Frame {
+        index: 1,
+        pc: Some(crate::model::Address(value)),
+        function: Some(b.intern(function)),
+        file: file.map(|f| b.intern(f)),
+        line,
+        span: crate::model::Span::line(n),
+        ..Default::default()
+    };
+    b.trace.stops[si].threads[ti].frames.push(frame);
+    b.note(
+        Some(n),
+        format!(
+            "frame #1 ({function}) is the return address at [sp] 0x{slot:x}: frame #0 stopped at its function's first instruction, before it built a frame (lldb's backtrace ends at frame #0)"
+        ),
+    );
     Some(())
 }
 

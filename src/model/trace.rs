@@ -765,6 +765,9 @@ pub struct Message {
     /// The pointer an allocator's invalid-free message names (`free(): invalid pointer:
     /// 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x…`), typed.
     pub pointer: Option<u64>,
+    /// Read from a core's memory, not printed: a Go core's `fatal error: …`, whose text is
+    /// `runtime.throw`'s argument in its frame (a core holds no stderr).
+    pub from_memory: bool,
 }
 
 /// The fault a program's own signal handler printed: signal, `si_code`, address.
@@ -789,6 +792,7 @@ impl Message {
             what: None,
             fault: None,
             pointer: None,
+            from_memory: false,
         }
     }
 }

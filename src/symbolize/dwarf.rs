@@ -36,13 +36,17 @@ pub struct LoadSegment {
 }
 
 /// One ELF symbol (text symbols only).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct ElfSym {
     address: u64,
     size: u64,
-    name: &'static str,
+    /// The symbol table's name, or a PLT stub's synthesized `name@plt` ([`plt_symbols`]).
+    name: std::borrow::Cow<'static, str>,
     /// The `STT_FILE` symbol before a local symbol (what binutils prints as its file).
     file: Option<&'static str>,
+    /// A PLT stub's synthesized name: gdb's, not in the symbol table (addr2line's
+    /// [`ElfModule::symbol_name`] passes over it, as binutils does).
+    plt: bool,
 }
 
 /// An allocated section of a module: where it is and whether it holds code.
@@ -324,10 +328,30 @@ impl ElfModule {
             let d = s.data().ok()?;
             Some(SectionData { address: s.address(), data: d })
         };
+        // `.debug_frame` may be compressed (SHF_COMPRESSED: Go links its DWARF compressed):
+        // it is inflated here, once, into a buffer the module keeps (at most 64 MiB).
+        let mut owned = owned;
+        let mut inflated = |o: &object::File<'static>, name: &str| -> Option<SectionData<'static>> {
+            let s = o.section_by_name(name)?;
+            let range = s.compressed_file_range().ok()?;
+            if range.format == object::CompressionFormat::None {
+                return section(o, name);
+            }
+            if range.uncompressed_size > 64 << 20 {
+                return None;
+            }
+            let b = s.uncompressed_data().ok()?.into_owned().into_boxed_slice();
+            // SAFETY: the box's heap buffer does not move when the box moves into `owned`,
+            // which outlives every use (type's safety note).
+            let data: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
+            owned.push(b);
+            Some(SectionData { address: s.address(), data })
+        };
+        let debug_frame = inflated(&obj, ".debug_frame");
         let mut cfi = CfiSections {
             eh_frame: section(&obj, ".eh_frame"),
             eh_frame_hdr: section(&obj, ".eh_frame_hdr"),
-            debug_frame: section(&obj, ".debug_frame"),
+            debug_frame,
             text: section(&obj, ".text"),
             got: section(&obj, ".got"),
         };
@@ -392,7 +416,7 @@ impl ElfModule {
         if cfi.debug_frame.is_none()
             && let Some(o) = &dbg_obj
         {
-            cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
+            cfi.debug_frame = inflated(o, ".debug_frame").filter(|s| !s.data.is_empty());
         }
         let mut symbol_sources = vec![data];
         symbol_sources.extend(debug_data);
@@ -546,7 +570,7 @@ impl ElfModule {
         if s.size == 0 && symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
             return None;
         }
-        Some(NearSymbol { name: gdb_function_name(s.name), address: s.address, kind: NearKind::Code })
+        Some(NearSymbol { name: gdb_function_name(&s.name), address: s.address, kind: NearKind::Code })
     }
 
     /// The raw (mangled) symbol name at `vaddr`, for addr2line's fallback.
@@ -556,8 +580,8 @@ impl ElfModule {
     pub fn symbol_name(&self, vaddr: u64) -> Option<(&str, Option<&str>)> {
         let symbols = self.symbols();
         let i = symbols.partition_point(|s| s.address <= vaddr);
-        let s = symbols[..i].last()?;
-        Some((s.name, s.file))
+        let s = symbols[..i].iter().rev().find(|s| !s.plt)?;
+        Some((&s.name, s.file))
     }
 
     /// [`Self::symbol_name`] for many addresses (sorted ascending) at once. Unless the
@@ -709,7 +733,7 @@ impl ElfModule {
         use gimli::SectionId as S;
         let d = self.dwarf.as_ref()?;
         let by_name: HashMap<&str, u64> =
-            self.symbols().iter().filter(|s| s.size > 0).map(|s| (s.name, s.address)).collect();
+            self.symbols().iter().filter(|s| s.size > 0).map(|s| (&*s.name, s.address)).collect();
         if by_name.len() < 8 {
             return None;
         }
@@ -1284,14 +1308,67 @@ fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
                 n
             }
         });
-        v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+        v.push(ElfSym { address: s.address(), size: s.size(), name: name.into(), file, plt: false });
     });
+    v.extend(plt_symbols(obj));
     // Prefer sized, global-looking names when several share an address (`preferred`).
     v.sort_by(|a, b| {
         a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_')))
     });
     v.dedup_by_key(|s| s.address);
     v
+}
+
+/// x86-64 PLT stubs named as gdb and objdump name them (`memset@plt`), which the symbol
+/// table does not: without them a stub takes the nearest symbol below (`_init+0x40`). Each
+/// `.plt.sec` (IBT) or `.plt` entry's `jmp *slot(%rip)` (after an `endbr64` and/or a `bnd`
+/// prefix) goes through a GOT slot that a `.rela.plt` jump-slot relocation names.
+fn plt_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
+    use object::{Object, ObjectSection, ObjectSymbol, ObjectSymbolTable};
+    if obj.architecture() != object::Architecture::X86_64 {
+        return Vec::new();
+    }
+    let Some(rela) = obj.section_by_name(".rela.plt").and_then(|s| s.data().ok()) else { return Vec::new() };
+    let Some(dynsym) = obj.dynamic_symbol_table() else { return Vec::new() };
+    let le = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    // GOT slot -> symbol name, for R_X86_64_JUMP_SLOT (7) relocations.
+    let mut slots: HashMap<u64, &'static str> = HashMap::new();
+    for r in rela.chunks_exact(24).take(1 << 16) {
+        let (offset, info) = (le(&r[..8]), le(&r[8..16]));
+        if info & 0xffff_ffff != 7 {
+            continue;
+        }
+        let Ok(sym) = dynsym.symbol_by_index(object::SymbolIndex((info >> 32) as usize)) else { continue };
+        if let Ok(name) = sym.name()
+            && !name.is_empty()
+        {
+            slots.insert(offset, name);
+        }
+    }
+    let mut out = Vec::new();
+    if slots.is_empty() {
+        return out;
+    }
+    for sec in [".plt.sec", ".plt"] {
+        let Some(s) = obj.section_by_name(sec) else { continue };
+        let Ok(data) = s.data() else { continue };
+        for (k, e) in data.chunks_exact(16).enumerate() {
+            let mut i = if e[..4] == [0xf3, 0x0f, 0x1e, 0xfa] { 4 } else { 0 };
+            if e[i] == 0xf2 {
+                i += 1;
+            }
+            if e[i] != 0xff || e[i + 1] != 0x25 {
+                continue;
+            }
+            let disp = i32::from_le_bytes([e[i + 2], e[i + 3], e[i + 4], e[i + 5]]) as i64 as u64;
+            let at = s.address().wrapping_add(16 * k as u64);
+            let slot = at.wrapping_add(i as u64 + 6).wrapping_add(disp);
+            if let Some(name) = slots.get(&slot) {
+                out.push(ElfSym { address: at, size: 16, name: format!("{name}@plt").into(), file: None, plt: true });
+            }
+        }
+    }
+    out
 }
 
 /// Looks for a separate debug file: by build-id in each debug dir, then by
