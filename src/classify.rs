@@ -353,11 +353,14 @@ impl<'a> Classifier<'a> {
             || path.starts_with("/dev/zero")
             || path.contains("(deleted)") && path.contains("/memfd");
         if anon {
-            if exec == Some(true) {
+            // A thread stack: the mapping holds some thread's stack pointer. An executable one
+            // too when it is writable (`rwxp`): a program linked with `-z execstack` (GNU C
+            // nested functions' trampolines, old assembly) has every thread stack executable.
+            let holds_sp = self.sps.iter().any(|&sp| sp >= m.start.0 && sp < m.end.0) && m.contains(v);
+            if exec == Some(true) && !(holds_sp && write == Some(true)) {
                 return RegionKind::Jit;
             }
-            // A thread stack: the mapping holds some thread's stack pointer.
-            if self.sps.iter().any(|&sp| m.contains(sp) || (sp >= m.start.0 && sp < m.end.0)) && m.contains(v) {
+            if holds_sp {
                 return RegionKind::Stack;
             }
             return RegionKind::Anonymous;

@@ -599,6 +599,23 @@ pub enum Origin {
 }
 
 /// `sym+0x1c` / `sym+28` / `<sym+28>` (gdb, objdump and the symbolizer's forms) → (sym, off).
+/// Whether the x86-64 code just before `ra` ends in a call (`call rel32`, `call *%reg`,
+/// `call *(%reg)`, `call *disp8(%reg)`, `call *disp32(%reg)`, `call *disp32(%rip)`; the
+/// unwinder's test, `unwind::after_call`), read from the process memory or the `--exe` code of
+/// the trace. `None` when those bytes are not known.
+pub fn follows_call_x86(trace: &Trace, ra: u64) -> Option<bool> {
+    let word = trace.read_u64(ra.checked_sub(8)?)?;
+    let w = word.to_le_bytes();
+    // b[6] is the byte at ra - 1, b[2] the byte at ra - 5.
+    let b = [w[1], w[2], w[3], w[4], w[5], w[6], w[7]];
+    Some(
+        b[2] == 0xe8
+            || b[5] == 0xff && (b[6] & 0xf8 == 0xd0 || b[6] & 0xf8 == 0x10 && b[6] & 7 != 4 && b[6] & 7 != 5)
+            || b[4] == 0xff && b[5] & 0xf8 == 0x50 && b[5] & 7 != 4
+            || b[1] == 0xff && (b[2] == 0x15 || b[2] & 0xf8 == 0x90 && b[2] & 7 != 4),
+    )
+}
+
 pub fn symbol_offset(s: &str) -> Option<(String, u64)> {
     let s = s.trim();
     let s = s.split_once('<').map(|(_, r)| r).unwrap_or(s);

@@ -88,6 +88,18 @@ impl Builder {
                 r.address = Some(Address(a));
             }
         }
+        // gdb's `info proc mappings` of a core lists the NT_FILE note: file-backed mappings
+        // only, without a Perms column. Each row is true, but the stacks, the heap and every
+        // anonymous mapping are missing, so together they are no map of the process: an address
+        // in none of them is not thereby unmapped. They are kept as single regions (as lldb's
+        // `memory region` rows are).
+        if self.formats_has(Format::Core)
+            && !self.trace.mappings.is_empty()
+            && self.trace.mappings.iter().all(|m| m.perms.is_none() && m.path.as_deref().is_some_and(|p| !p.is_empty()))
+        {
+            let rows = std::mem::take(&mut self.trace.mappings);
+            self.trace.regions.extend(rows);
+        }
         self.finish_limits();
         let mut formats = Vec::new();
         for f in Format::ALL {

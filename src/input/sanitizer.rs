@@ -143,6 +143,11 @@ pub(crate) fn kind_of(tool: &str, what: &str) -> Option<&'static str> {
         _ if w.starts_with("detected memory leaks") || tool == "LeakSanitizer" => "memory-leak",
         _ if w.starts_with("data race") => "data-race",
         _ if w.starts_with("use-of-uninitialized-value") => "uninitialized-read",
+        // clang's checks of behaviour C and C++ define (`-fsanitize=unsigned-integer-overflow`,
+        // `-fsanitize=implicit-conversion`): unsigned arithmetic wraps and a conversion to a
+        // narrower or unsigned type keeps the low bits, by the standard. UBSan prints them as
+        // `runtime error:` lines like the undefined ones, but nothing undefined happened.
+        _ if defined_behavior_check(w) => return None,
         _ if tool == "UndefinedBehaviorSanitizer" || w.starts_with("runtime error") => "undefined-behavior",
         _ if w.starts_with("global-buffer-overflow") => "heap-buffer-overflow",
         _ if w.starts_with("stack-overflow") => "stack-overflow",
@@ -154,6 +159,13 @@ pub(crate) fn kind_of(tool: &str, what: &str) -> Option<&'static str> {
         }
         _ => return None,
     })
+}
+
+/// A UBSan `runtime error:` of one of clang's checks of defined behaviour: unsigned integer
+/// wrap-around and implicit conversions that change a value (truncation, sign change).
+fn defined_behavior_check(what: &str) -> bool {
+    let w = what.strip_prefix("runtime error:").map(str::trim_start).unwrap_or(what);
+    w.starts_with("unsigned integer overflow:") || w.starts_with("implicit conversion from type ")
 }
 
 /// Strips the `==29073==` prefix sanitizers put on their own lines.

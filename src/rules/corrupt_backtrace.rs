@@ -57,7 +57,10 @@ running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwin
 guess past it. So it is when the last real frame has no symbol at all (`?? ()`: a stripped
 library or interpreter, libraries whose symbols gdb could not load under qemu-user): the
 debugger had no unwind information for it either, unless fill patterns say the stack was
-smashed. "Cannot access memory" also happens in core files that lack the
+smashed. So it is when the last real frame's return address follows no call instruction in the
+code a core or `--exe` gives (hand-written code that pushed a return address and jumped: the
+unwinder takes the unwind rules of the instruction before that address, which belong to other
+code); a transcript alone has no such bytes, and the warning stays. "Cannot access memory" also happens in core files that lack the
 stack page. A final frame with pc 0 is the usual end-of-stack marker and is not flagged
 (except right below a program frame with a source line in a crashed thread, as above).
 Frames outer to the function a stack starts in (`__start_context` of makecontext, the
@@ -357,6 +360,13 @@ fn guessed_caller(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> bool {
     if f.signal_handler {
         return false;
     }
+    // A caller frame whose return address follows no call instruction (hand-written code that
+    // pushed its return address and jumped, `push $ret; jmp f`): the unwinder looked up the
+    // unwind rules of the instruction before that address (pc - 1), which belong to other code,
+    // so its caller is a guess. Judged from the code bytes (a core, or `--exe`).
+    if return_without_call(cx, th, f) {
+        return true;
+    }
     if let Some(n) = f.function.as_deref() {
         let n = n.trim_start_matches("__GI_").trim_start_matches("__libc_").trim_start_matches('_');
         return matches!(
@@ -382,6 +392,16 @@ fn guessed_caller(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> bool {
         .skip_while(|g| g.index <= f.index)
         .any(|g| g.function.is_some() && g.file.is_some() && g.line.is_some() && !g.inlined);
     unread || unknown_file || recovers
+}
+
+/// `f` is a caller frame (not above a signal frame, not inlined) whose return address follows
+/// no call instruction in the code bytes the trace holds (a core, or `--exe`): x86-64 only.
+fn return_without_call(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> bool {
+    f.index >= 1
+        && !f.inlined
+        && !th.frames.iter().any(|g| g.index + 1 == f.index && g.signal_handler)
+        && matches!(cx.trace.arch, crate::model::Arch::X86_64)
+        && f.pc.is_some_and(|pc| crate::provenance::follows_call_x86(cx.trace, pc.0) == Some(false))
 }
 
 /// `pc` may be code: not a fill, not a small integer, zero page, non-canonical or kernel
@@ -499,6 +519,9 @@ fn finding(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} ({})",
                     unsymbolized.map(frame_label).unwrap_or_default(),
                     match unsymbolized {
+                        Some(a) if return_without_call(cx, th, a) =>
+                            "its return address follows no call instruction (the code pushed it and jumped): the unwinder took the unwind rules of the instruction before that address, which belong to other code"
+                                .to_string(),
                         Some(a) if a.function.is_some() =>
                             "it switches stacks: past the switch the return address read is the other context's"
                                 .to_string(),

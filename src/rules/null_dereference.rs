@@ -56,7 +56,9 @@ fault (non-canonical address, misaligned SSE access), not a NULL dereference; th
 it. lldb 14 prints such a fault as `invalid address (fault address: 0x0)`, like a fault at 0:
 when the faulting instruction's own address is outside the zero page, the 0 is not taken. A SIGBUS with `si_code` BUS_ADRALN and `si_addr` 0 is
 x86-64's alignment check (#AC, EFLAGS.AC set), which reports no address: also skipped. Without `p $_siginfo` the fault address comes from the faulting instruction's registers,
-which needs a disassembly and register dump (the finding then says so). A NULL access in
+which needs a disassembly and register dump (the finding then says so); when the printed
+memory map shows that address mapped with the access allowed (a program that mapped page 0
+itself, where `vm.mmap_min_addr` lets it), the access is legal and nothing is reported. A NULL access in
 generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
 runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
 null checks, safepoint polls, the JVM's start-up probe): their own SIGSEGV handler takes it, and
@@ -204,6 +206,20 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         };
         // Past the zero page only through a NULL base with a large index or offset.
         if addr >= 0x1000 && !(from_siginfo && cx.null_based_fault(stop).is_some()) {
+            continue;
+        }
+        // An address computed from the instruction (no fault address from the kernel) that the
+        // printed memory map shows mapped with the access allowed: the program mapped page 0
+        // itself (`mmap(0, …, MAP_FIXED)` where vm.mmap_min_addr allows it), so the access is
+        // a legal one and the signal came from elsewhere.
+        if !from_siginfo
+            && let Some((_, _, _, acc)) = &via
+            && cx.trace.mapping_for(addr).is_some_and(|m| {
+                m.contains(addr.wrapping_add(7))
+                    && (*acc == Access::Read || m.writable() == Some(true))
+                    && (*acc == Access::Write || m.readable() == Some(true))
+            })
+        {
             continue;
         }
         if from_siginfo && r.si_code.is_some() && r.si_code != Some(SEGV_MAPERR) && r.signo == Some(11) {

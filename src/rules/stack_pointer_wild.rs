@@ -28,7 +28,13 @@ stacks, so a pivot into a large `mmap`-ed heap block is not caught. A stack in t
 `.bss` is legal when the backtrace shows how the program switched to it (a
 `<signal handler called>` frame for an alternate signal stack, `__start_context`/`swapcontext`
 or another coroutine switch) or when the outer frames' stack pointers climb through that same
-mapping; otherwise it is reported at lower severity."#,
+mapping; otherwise it is reported at lower severity. A writable mapping of a file that is no
+loaded module (no mapping of the same file is executable: a data file, a shared-memory object)
+is memory the program mapped, as legal a place for a stack it made as anonymous memory. A
+writable and executable anonymous mapping holding a thread's sp is that thread's stack (a
+program linked with `-z execstack`, for GNU C nested functions' trampolines), not JIT code. gdb's
+`info proc mappings` of a core lists the file mappings only (no Perms column): they are kept as
+single regions, and an sp in none of them is not "in no mapping"."#,
 };
 
 /// Synthetic (no sample trace has a wild stack pointer): rsp points into the program's
@@ -92,6 +98,21 @@ fn switched_stack(cx: &RuleContext<'_>, th: &Thread, sp: u64) -> bool {
     sps.len() >= 2 && sps.iter().all(|s| m.contains(*s)) && sps.windows(2).all(|w| w[0] <= w[1])
 }
 
+/// Whether sp is in a writable file mapping of a file with no executable mapping (not the
+/// executable, not a library: their code is mapped from the same file).
+fn data_file_mapping(cx: &RuleContext<'_>, sp: u64) -> bool {
+    let Some(m) = cx.trace.mapping_for(sp) else { return false };
+    let Some(path) = m.path.as_deref().filter(|p| !p.is_empty() && !p.starts_with('[')) else { return false };
+    m.writable() == Some(true)
+        && !cx
+            .trace
+            .mappings
+            .iter()
+            .chain(cx.trace.regions.iter())
+            .any(|o| o.path.as_deref() == Some(path) && o.executable() != Some(false))
+        && !cx.trace.libraries.iter().any(|l| &*l.path == path)
+}
+
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let sp_name = cx.trace.arch.sp_register();
     for (si, stop) in cx.stops() {
@@ -124,6 +145,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                 // A stack the program made: a coroutine's (makecontext, fibers) in the heap, an
                 // alternate signal stack in .bss. Legal when the backtrace shows the switch.
                 RegionKind::Heap | RegionKind::WritableData if switched_stack(cx, th, sp) => continue,
+                // A writable mapping of a file that is no loaded module (no mapping of the same
+                // file is executable): memory the program mapped from a data file or a shared
+                // memory object, as it maps anonymous memory, and so as legal a place for a
+                // stack it made (a coroutine's stack in a MAP_SHARED file).
+                RegionKind::WritableData if data_file_mapping(cx, sp) => continue,
                 RegionKind::Heap | RegionKind::WritableData => {
                     heuristic = true;
                     format!("points into {class}, not a stack")

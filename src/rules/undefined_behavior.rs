@@ -24,7 +24,11 @@ that do not point back here; the line and column are exact.
 
 **Example** `src/san.c:73:9: runtime error: load of null pointer of type 'int'`.
 
-**Known false positives** None known: each line is a check that fired."#,
+**Known false positives** None known: each line is a check that fired. clang's checks of
+behaviour C and C++ define (`-fsanitize=unsigned-integer-overflow`: `runtime error: unsigned
+integer overflow`; `-fsanitize=implicit-conversion`: `runtime error: implicit conversion from
+type …`) print the same `runtime error:` lines, but unsigned arithmetic wraps and a narrowing
+conversion keeps the low bits by the standard: they are not read as undefined behaviour."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).

@@ -30,7 +30,11 @@ small read-only anonymous page directly below a mapping holding a stack pointer)
 mappings, a denied write within 64 KiB of sp is taken for a guard page too, and so is one at a
 page's first byte (an overrun into an allocator's `PROT_NONE` guard page looks so; nothing tells
 it from a read-only page); in a core, an anonymous read-only page written at its first byte just
-after a writable mapping is too (gdb writes the `---p` guard as readable). Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+after a writable mapping is too (gdb writes the `---p` guard as readable). A core of a
+signal that was sent (`si_code` <= 0) with only the computed address is left alone: the write
+did not run, so its page is unmodified, and cores do not dump unmodified file pages; their
+permissions come from the file's load segment, which a page the program made writable with
+`mprotect` no longer has. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
 With its signal handler installed, Julia's runtime turns such writes into `ReadOnlyMemoryError`
 (a debugger stops before its handler runs). When Julia's GC faults setting the mark bits in the
 header of an "object" (an atomic read-modify-write of `[reg-8]` in a mark-phase function) that
@@ -100,6 +104,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         };
         if Some(addr) == pc {
             continue; // an instruction fetch: bad-pc's
+        }
+        // A core of a signal that was sent (kill, tgkill), with only the computed address: the
+        // write did not run, so the page is still unmodified, and gdb's gcore (like the kernel)
+        // does not dump an unmodified file page. Its permissions then come from the file's load
+        // segment, not from the process: a page the program made writable with mprotect reads
+        // as read-only. Nothing here says a write was refused.
+        if !from_siginfo && stop.reason.is_sent() && cx.trace.formats.contains(&crate::model::Format::Core) {
+            continue;
         }
         let writes = match access {
             Some(Access::Write) | Some(Access::ReadWrite) => true,

@@ -47,6 +47,8 @@ const INSTALL: &[(&str, &str)] = &[
     ("go", "apt-get install golang-go"),
     ("node", "apt-get install nodejs"),
     ("cmark-gfm", "apt-get install cmark-gfm"),
+    ("valgrind", "apt-get install valgrind"),
+    ("lua5.4", "apt-get install lua5.4"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.
@@ -76,6 +78,7 @@ fn runs(tool: &str) -> bool {
     let flag = match tool {
         "tmux" => "-V",
         "go" => "version",
+        "lua5.4" => "-v",
         _ => "--version",
     };
     Command::new(tool).arg(flag).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)

@@ -71,7 +71,10 @@ def check(tc, states, name, use_exe):
         return run_tc(tc, args)
 
     text_file = base + (".lldb.txt" if os.path.isfile(base + ".lldb.txt") else ".gdb.txt")
-    for r in run(tc, [text_file]):
+    if not os.path.isfile(text_file):  # a core alone (gcore of a live process, fifth pass)
+        text_file = None
+        use_exe = False
+    for r in run(tc, [text_file]) if text_file else []:
         res.append((name, "transcript") + r)
     if m.get("twin"):
         # The twin as many users paste it, without `p $_siginfo`: nothing tells that the
@@ -119,8 +122,9 @@ def main():
         a.remove("--no-exe"); use_exe = False
     tc, out = a[0], a[1]
     states = os.path.join(out, "states")
-    names = sorted(f[:-8] if f.endswith(".gdb.txt") else f[:-9] for f in os.listdir(states)
-                   if f.endswith(".gdb.txt") or f.endswith(".lldb.txt"))
+    names = sorted({f[:-8] if f.endswith(".gdb.txt") else f[:-9] if f.endswith(".lldb.txt") else f[:-5]
+                    for f in os.listdir(states)
+                    if f.endswith(".gdb.txt") or f.endswith(".lldb.txt") or f.endswith(".core")})
     if "--twins" in sys.argv:
         names = [n for n in names if meta(os.path.join(states, n + ".meta")).get("twin")]
     rows, metas, readings = [], {}, 0

@@ -40,6 +40,10 @@ P_CORE = float(os.environ.get("SWEEP_CORE", "0"))
 DELAY = float(os.environ.get("SWEEP_DELAY", "0.6"))
 PASS_SEGV = os.environ.get("SWEEP_PASS_SEGV") == "1"
 REMOTE = os.environ.get("SWEEP_REMOTE", "").split()
+# SWEEP_STARTI=1 (fifth pass): the program is started with `starti` (stopped at the loader's
+# first instruction) and the first stop after each start is `stepi N` with N up to 6000, so
+# states land inside ld.so's relocation and TLS setup and libc's early initialization.
+STARTI = os.environ.get("SWEEP_STARTI") == "1"
 qemu = None
 rng = random.Random(int(os.environ.get("SWEEP_SEED", "1")))
 libc = ctypes.CDLL(None, use_errno=True)
@@ -110,7 +114,7 @@ def target_pid():
 def start():
     global qemu
     if not REMOTE:
-        return run("run")
+        return run("starti" if STARTI else "run")
     if qemu is not None:
         qemu.kill()
         qemu.wait()
@@ -232,7 +236,12 @@ while count < N and time.time() - t0 < SECS:
             break
         continue
     r = rng.random()
-    if last_ok and r < 0.22:
+    if STARTI and not last_ok:
+        k = rng.randrange(1, 6000)
+        cmd, kind = "stepi %d" % k, "starti-stepi"
+        set_bps(False)
+        out = resume(cmd)
+    elif last_ok and r < 0.22:
         k = rng.choice([1, 1, 2, 3, 4, 5, 6, 8, 10, 13, 20, 40])
         cmd, kind = "stepi %d" % k if k > 1 else "stepi", "stepi"
         set_bps(False)
