@@ -690,7 +690,40 @@ impl ElfModule {
     /// that at least 8 matches and 80% of them agree on is used for every DWARF lookup (and
     /// noted by [`Self::shift_note`]).
     pub fn dwarf_shift(&self) -> u64 {
-        *self.shift.get_or_init(|| self.measure_dwarf_shift().unwrap_or(0))
+        *self.shift.get_or_init(|| {
+            if self.aranges_agree_with_code() {
+                return 0;
+            }
+            self.measure_dwarf_shift().unwrap_or(0)
+        })
+    }
+
+    /// Whether `.debug_aranges` already shows the DWARF where the code is: at least
+    /// [`ARANGES_AGREE_MIN`] ranges, and nine in ten of them, begin exactly where a function
+    /// begins by the text symbols or by `.eh_frame_hdr`'s table (a unit's code starts with a
+    /// function; ranges at 0, code the linker dropped, are not counted). The aranges are DWARF addresses like the
+    /// subprograms': a rewrite that moved the code but not the DWARF moves those begins off
+    /// the symbols (apart from chance hits). When they agree, the subprogram measurement
+    /// ([`Self::measure_dwarf_shift`], which reads the first units of `.debug_info` and so
+    /// inflates them) is not needed: it was 26 % of a small core's instructions on libc's
+    /// debug file and 59 % on a Rust binary's own DWARF (docs/performance.md, "3f"). Few or
+    /// disagreeing aranges (a juliac library lists only a few) leave the decision to it.
+    pub fn aranges_agree_with_code(&self) -> bool {
+        let ar = self.aranges();
+        let symbols = self.symbols();
+        let fdes = self.fde_starts();
+        let (mut n, mut hit) = (0usize, 0usize);
+        for r in ar {
+            // A range at 0 is code the linker dropped (its unit still lists it).
+            if r.0 == 0 {
+                continue;
+            }
+            n += 1;
+            if symbols.binary_search_by_key(&r.0, |s| s.address).is_ok() || fdes.binary_search(&r.0).is_ok() {
+                hit += 1;
+            }
+        }
+        n >= ARANGES_AGREE_MIN && hit * 10 >= n * 9
     }
 
     /// A note on a shifted DWARF, once it was measured (for the report's notes).
@@ -856,6 +889,25 @@ impl ElfModule {
         })
     }
 
+    /// Where the functions `.eh_frame_hdr`'s search table lists begin, sorted (empty without
+    /// one). Like the symbol table, the CFI describes the code as it is in the file.
+    fn fde_starts(&self) -> Vec<u64> {
+        let (Some(h), Some(eh)) = (self.cfi.eh_frame_hdr, self.cfi.eh_frame) else { return Vec::new() };
+        let endian = if self.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+        let bases = gimli::BaseAddresses::default().set_eh_frame_hdr(h.address).set_eh_frame(eh.address);
+        let Ok(parsed) = gimli::EhFrameHdr::new(h.data, endian).parse(&bases, 8) else { return Vec::new() };
+        let Some(table) = parsed.table() else { return Vec::new() };
+        let mut v = Vec::new();
+        let mut it = table.iter(&bases);
+        while let Ok(Some((start, _))) = it.next() {
+            if let Ok(a) = start.direct() {
+                v.push(a);
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
     /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
     fn aranges(&self) -> &[(u64, u64, usize, u64)] {
         self.aranges.get_or_init(|| {
@@ -986,6 +1038,9 @@ impl ElfModule {
         Some(out)
     }
 }
+
+/// How many `.debug_aranges` ranges [`ElfModule::aranges_agree_with_code`] needs at least.
+const ARANGES_AGREE_MIN: usize = 8;
 
 /// Sections every unit reads whole (abbreviations, strings, range lists).
 const WHOLE_PER_UNIT: [gimli::SectionId; 7] = {
