@@ -184,6 +184,11 @@ pub struct ElfModule {
     unit_starts: std::sync::OnceLock<Vec<usize>>,
     /// What [`Self::symbol_info`] answered, by address.
     answers: Mutex<HashMap<u64, Option<SymbolInfo>>>,
+    /// The DWARF addresses [`Self::plan`] was told of (sorted, distinct): the first lookup in a
+    /// unit walks the unit once for all of them ([`Self::planned_in_unit`]).
+    planned: Mutex<Vec<u64>>,
+    /// Frames found that way, by DWARF address, and the units walked so.
+    unit_frames: Mutex<(HashMap<u64, Vec<super::batch::OwnedFrame>>, Vec<usize>)>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -402,6 +407,8 @@ impl ElfModule {
             aranges: std::sync::OnceLock::new(),
             unit_starts: std::sync::OnceLock::new(),
             answers: Mutex::new(HashMap::new()),
+            planned: Mutex::new(Vec::new()),
+            unit_frames: Mutex::new((HashMap::new(), Vec::new())),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             shift: std::sync::OnceLock::new(),
@@ -823,6 +830,12 @@ impl ElfModule {
     pub fn plan(&self, vaddrs: &[u64]) {
         use gimli::SectionId as S;
         let Some(d) = &self.dwarf else { return };
+        {
+            let mut p = self.planned.lock().unwrap_or_else(|p| p.into_inner());
+            p.extend(vaddrs.iter().map(|v| v.wrapping_sub(self.dwarf_shift())));
+            p.sort_unstable();
+            p.dedup();
+        }
         let Some(info) = d.section(S::DebugInfo).filter(|s| s.is_compressed()) else { return };
         if self.ctx.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
             return;
@@ -989,6 +1002,40 @@ impl ElfModule {
         gdb_pick(unit, program.header(), &seq[..seq.len() - 1], vaddr)
     }
 
+    /// The frames of `vaddr` in unit `off` from one walk of the unit for every planned address
+    /// in it (made at the unit's first lookup; a Rust program's std unit holds most of its
+    /// frames, and a walk per address read it 25 times: docs/performance.md, "3f"). `None`
+    /// when not planned or not answered by the unit alone (the caller then walks for it alone,
+    /// as without a plan).
+    fn planned_in_unit(
+        &self,
+        dwarf: &gimli::Dwarf<Slice<'_>>,
+        off: usize,
+        vaddr: u64,
+    ) -> Option<Vec<super::batch::OwnedFrame>> {
+        let mut guard = self.unit_frames.lock().unwrap_or_else(|p| p.into_inner());
+        let (frames, walked) = &mut *guard;
+        if !walked.contains(&off) {
+            let addrs: Vec<u64> = {
+                let planned = self.planned.lock().unwrap_or_else(|p| p.into_inner());
+                if planned.binary_search(&vaddr).is_err() {
+                    return None;
+                }
+                planned.iter().copied().filter(|&a| self.unit_of(a) == Some(off)).collect()
+            };
+            walked.push(off);
+            if addrs.len() < 2 {
+                return None;
+            }
+            for (a, f) in addrs.iter().zip(super::batch::frames_in_unit_many(dwarf, off, &addrs)) {
+                if let Some(f) = f {
+                    frames.insert(*a, f);
+                }
+            }
+        }
+        frames.get(&vaddr).cloned()
+    }
+
     /// Frames of `vaddr` read from its unit alone (see [`Self::symbol_info`]).
     fn frames_in_one_unit(&self, vaddr: u64) -> Option<Vec<SourceFrame>> {
         use gimli::SectionId as S;
@@ -1018,7 +1065,10 @@ impl ElfModule {
         let unit = dwarf.unit(header).ok()?;
         let u = unit.unit_ref(&dwarf);
         let comp_dir = unit.comp_dir.map(|d| d.to_string_lossy().into_owned());
-        let raw = super::batch::frames_in_unit(&dwarf, off, vaddr)?;
+        let raw = match self.planned_in_unit(&dwarf, off, vaddr) {
+            Some(raw) => raw,
+            None => super::batch::frames_in_unit(&dwarf, off, vaddr)?,
+        };
         let mut out: Vec<SourceFrame> = raw
             .into_iter()
             .map(|(name, file, line)| SourceFrame {
