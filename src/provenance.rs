@@ -87,9 +87,25 @@ fn format(insn: &Instruction) -> String {
 /// and libraries the core maps), in gdb's AT&T syntax: what `x/6i $pc` shows in a transcript.
 /// The rules read the faulting instruction from it, so a core needs no transcript for that.
 pub fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::model::Instruction> {
+    match crashed_pc(stop) {
+        Some((pc, thread)) => disassemble_from(mem, pc, thread),
+        None => Vec::new(),
+    }
+}
+
+/// The crashed thread's pc in frame #0 and the thread's id: what [`disassemble_at_pc`]
+/// decodes from.
+pub fn crashed_pc(stop: &Stop) -> Option<(u64, &str)> {
+    let th = stop.crashed_thread()?;
+    let pc = th.registers.get(&0).and_then(|r| r.get("rip"))?;
+    Some((pc, &th.id))
+}
+
+/// [`disassemble_at_pc`] from a known pc and thread id (a core decodes it on a helper thread
+/// while its DWARF is inflated: the decoder's and formatter's tables cost about 6.5 M
+/// instructions, built once per process; docs/performance.md, "3f").
+pub fn disassemble_from(mem: &dyn MemorySource, pc: u64, thread: &str) -> Vec<crate::model::Instruction> {
     use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter};
-    let Some(th) = stop.crashed_thread() else { return Vec::new() };
-    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("rip")) else { return Vec::new() };
     let mut buf = [0u8; 96];
     let n = mem.read(pc, &mut buf);
     if n == 0 {
@@ -110,7 +126,7 @@ pub fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::mode
         fmt.format(&insn, &mut text);
         out.push(crate::model::Instruction {
             address: Address(insn.ip()),
-            thread: Some(th.id.as_ref().into()),
+            thread: Some(thread.into()),
             frame: 0,
             location: None,
             text: text.trim_end().into(),

@@ -217,6 +217,24 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     }
     let mem = CoreMemory::new(core.bytes.clone(), core.segments.clone(), modules.clone(), name.to_string());
     let dwarf_nums = regs::dwarf_numbers(core.arch);
+    // The crashed thread's `x/6i $pc`, decoded on a helper thread while the DWARF is inflated
+    // (iced-x86 builds its decoder's and formatter's tables first: about 6.5 M instructions
+    // off the main thread; docs/performance.md, "3f"). Used below only when frame #0's pc
+    // turns out to be the one decoded here.
+    let early_disassembly = core
+        .threads
+        .first()
+        .and_then(|t| t.regs.iter().find(|r| r.0 == "rip"))
+        .map(|r| r.1)
+        .filter(|_| core.arch == CoreArch::X86_64 && crate::threads::second_core())
+        .and_then(|pc| {
+            let m = CoreMemory::new(core.bytes.clone(), core.segments.clone(), modules.clone(), name.to_string());
+            std::thread::Builder::new()
+                .name("disassemble".into())
+                .stack_size(crate::threads::HELPER_STACK)
+                .spawn(move || (pc, crate::provenance::disassemble_from(&m, pc, "1")))
+                .ok()
+        });
 
     let mut stop = Stop::default();
     if let Some(si) = core.siginfo {
@@ -465,7 +483,13 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     }
     trace.mappings.sort_by_key(|m| (m.start, m.end));
     match core.arch {
-        CoreArch::X86_64 => stop.disassembly = crate::provenance::disassemble_at_pc(&mem, &stop),
+        CoreArch::X86_64 => {
+            let early = early_disassembly.and_then(|h| h.join().ok());
+            stop.disassembly = match (early, crate::provenance::crashed_pc(&stop)) {
+                (Some((pc, d)), Some((p, "1"))) if pc == p => d,
+                _ => crate::provenance::disassemble_at_pc(&mem, &stop),
+            };
+        }
         CoreArch::Aarch64 => stop.disassembly = crate::provenance_a64::disassemble_at_pc_a64(&mem, &stop),
     }
     trace.stops.push(stop);

@@ -188,6 +188,11 @@ pub struct ElfModule {
     unit_starts: std::sync::OnceLock<Vec<usize>>,
     /// What [`Self::symbol_info`] answered, by address.
     answers: Mutex<HashMap<u64, Option<SymbolInfo>>>,
+    /// The DWARF addresses [`Self::plan`] was told of (sorted, distinct): the first lookup in a
+    /// unit walks the unit once for all of them ([`Self::planned_in_unit`]).
+    planned: Mutex<Vec<u64>>,
+    /// Frames found that way, by DWARF address, and the units walked so.
+    unit_frames: Mutex<(HashMap<u64, Vec<super::batch::OwnedFrame>>, Vec<usize>)>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -426,6 +431,8 @@ impl ElfModule {
             aranges: std::sync::OnceLock::new(),
             unit_starts: std::sync::OnceLock::new(),
             answers: Mutex::new(HashMap::new()),
+            planned: Mutex::new(Vec::new()),
+            unit_frames: Mutex::new((HashMap::new(), Vec::new())),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             shift: std::sync::OnceLock::new(),
@@ -714,7 +721,40 @@ impl ElfModule {
     /// that at least 8 matches and 80% of them agree on is used for every DWARF lookup (and
     /// noted by [`Self::shift_note`]).
     pub fn dwarf_shift(&self) -> u64 {
-        *self.shift.get_or_init(|| self.measure_dwarf_shift().unwrap_or(0))
+        *self.shift.get_or_init(|| {
+            if self.aranges_agree_with_code() {
+                return 0;
+            }
+            self.measure_dwarf_shift().unwrap_or(0)
+        })
+    }
+
+    /// Whether `.debug_aranges` already shows the DWARF where the code is: at least
+    /// [`ARANGES_AGREE_MIN`] ranges, and nine in ten of them, begin exactly where a function
+    /// begins by the text symbols or by `.eh_frame_hdr`'s table (a unit's code starts with a
+    /// function; ranges at 0, code the linker dropped, are not counted). The aranges are DWARF addresses like the
+    /// subprograms': a rewrite that moved the code but not the DWARF moves those begins off
+    /// the symbols (apart from chance hits). When they agree, the subprogram measurement
+    /// ([`Self::measure_dwarf_shift`], which reads the first units of `.debug_info` and so
+    /// inflates them) is not needed: it was 26 % of a small core's instructions on libc's
+    /// debug file and 59 % on a Rust binary's own DWARF (docs/performance.md, "3f"). Few or
+    /// disagreeing aranges (a juliac library lists only a few) leave the decision to it.
+    pub fn aranges_agree_with_code(&self) -> bool {
+        let ar = self.aranges();
+        let symbols = self.symbols();
+        let fdes = self.fde_starts();
+        let (mut n, mut hit) = (0usize, 0usize);
+        for r in ar {
+            // A range at 0 is code the linker dropped (its unit still lists it).
+            if r.0 == 0 {
+                continue;
+            }
+            n += 1;
+            if symbols.binary_search_by_key(&r.0, |s| s.address).is_ok() || fdes.binary_search(&r.0).is_ok() {
+                hit += 1;
+            }
+        }
+        n >= ARANGES_AGREE_MIN && hit * 10 >= n * 9
     }
 
     /// A note on a shifted DWARF, once it was measured (for the report's notes).
@@ -814,6 +854,12 @@ impl ElfModule {
     pub fn plan(&self, vaddrs: &[u64]) {
         use gimli::SectionId as S;
         let Some(d) = &self.dwarf else { return };
+        {
+            let mut p = self.planned.lock().unwrap_or_else(|p| p.into_inner());
+            p.extend(vaddrs.iter().map(|v| v.wrapping_sub(self.dwarf_shift())));
+            p.sort_unstable();
+            p.dedup();
+        }
         let Some(info) = d.section(S::DebugInfo).filter(|s| s.is_compressed()) else { return };
         if self.ctx.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
             return;
@@ -878,6 +924,25 @@ impl ElfModule {
             v.dedup();
             v
         })
+    }
+
+    /// Where the functions `.eh_frame_hdr`'s search table lists begin, sorted (empty without
+    /// one). Like the symbol table, the CFI describes the code as it is in the file.
+    fn fde_starts(&self) -> Vec<u64> {
+        let (Some(h), Some(eh)) = (self.cfi.eh_frame_hdr, self.cfi.eh_frame) else { return Vec::new() };
+        let endian = if self.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+        let bases = gimli::BaseAddresses::default().set_eh_frame_hdr(h.address).set_eh_frame(eh.address);
+        let Ok(parsed) = gimli::EhFrameHdr::new(h.data, endian).parse(&bases, 8) else { return Vec::new() };
+        let Some(table) = parsed.table() else { return Vec::new() };
+        let mut v = Vec::new();
+        let mut it = table.iter(&bases);
+        while let Ok(Some((start, _))) = it.next() {
+            if let Ok(a) = start.direct() {
+                v.push(a);
+            }
+        }
+        v.sort_unstable();
+        v
     }
 
     /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
@@ -961,6 +1026,40 @@ impl ElfModule {
         gdb_pick(unit, program.header(), &seq[..seq.len() - 1], vaddr)
     }
 
+    /// The frames of `vaddr` in unit `off` from one walk of the unit for every planned address
+    /// in it (made at the unit's first lookup; a Rust program's std unit holds most of its
+    /// frames, and a walk per address read it 25 times: docs/performance.md, "3f"). `None`
+    /// when not planned or not answered by the unit alone (the caller then walks for it alone,
+    /// as without a plan).
+    fn planned_in_unit(
+        &self,
+        dwarf: &gimli::Dwarf<Slice<'_>>,
+        off: usize,
+        vaddr: u64,
+    ) -> Option<Vec<super::batch::OwnedFrame>> {
+        let mut guard = self.unit_frames.lock().unwrap_or_else(|p| p.into_inner());
+        let (frames, walked) = &mut *guard;
+        if !walked.contains(&off) {
+            let addrs: Vec<u64> = {
+                let planned = self.planned.lock().unwrap_or_else(|p| p.into_inner());
+                if planned.binary_search(&vaddr).is_err() {
+                    return None;
+                }
+                planned.iter().copied().filter(|&a| self.unit_of(a) == Some(off)).collect()
+            };
+            walked.push(off);
+            if addrs.len() < 2 {
+                return None;
+            }
+            for (a, f) in addrs.iter().zip(super::batch::frames_in_unit_many(dwarf, off, &addrs)) {
+                if let Some(f) = f {
+                    frames.insert(*a, f);
+                }
+            }
+        }
+        frames.get(&vaddr).cloned()
+    }
+
     /// Frames of `vaddr` read from its unit alone (see [`Self::symbol_info`]).
     fn frames_in_one_unit(&self, vaddr: u64) -> Option<Vec<SourceFrame>> {
         use gimli::SectionId as S;
@@ -990,7 +1089,10 @@ impl ElfModule {
         let unit = dwarf.unit(header).ok()?;
         let u = unit.unit_ref(&dwarf);
         let comp_dir = unit.comp_dir.map(|d| d.to_string_lossy().into_owned());
-        let raw = super::batch::frames_in_unit(&dwarf, off, vaddr)?;
+        let raw = match self.planned_in_unit(&dwarf, off, vaddr) {
+            Some(raw) => raw,
+            None => super::batch::frames_in_unit(&dwarf, off, vaddr)?,
+        };
         let mut out: Vec<SourceFrame> = raw
             .into_iter()
             .map(|(name, file, line)| SourceFrame {
@@ -1010,6 +1112,9 @@ impl ElfModule {
         Some(out)
     }
 }
+
+/// How many `.debug_aranges` ranges [`ElfModule::aranges_agree_with_code`] needs at least.
+const ARANGES_AGREE_MIN: usize = 8;
 
 /// Sections every unit reads whole (abbreviations, strings, range lists).
 const WHOLE_PER_UNIT: [gimli::SectionId; 7] = {
