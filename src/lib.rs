@@ -32,6 +32,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod provenance;
 pub mod provenance_a64;
+pub mod provenance_mem;
 pub mod provenance_text;
 pub mod report;
 pub mod roles;

@@ -11,7 +11,16 @@ pub fn is_abort_message(t: &str) -> bool {
         || t == "pure virtual method called"
         || t == "deleted virtual method called"
         || t.starts_with("thread caused non-unwinding panic")
+        || is_rust_alloc_failure(t)
         || is_handled_fault_report(t)
+}
+
+/// Rust's `memory allocation of 35184372088832 bytes failed` (`handle_alloc_error`, which
+/// then aborts).
+pub fn is_rust_alloc_failure(t: &str) -> bool {
+    t.strip_prefix("memory allocation of ")
+        .and_then(|r| r.strip_suffix(" bytes failed"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// A program's own signal handler reporting the fault it caught: `psiginfo()`'s
@@ -68,12 +77,18 @@ const HEAP: &[&str] = &[
     // cgo?)`, Go 1.5's `fatal error: objectstart: bad pointer in unexpected span`.
     "found bad pointer in Go heap",
     "bad pointer in unexpected span",
+    // The sweeper found a marked object in a free slot (a pointer to freed memory survived),
+    // and the stack scan a pointer into no allocation.
+    "found pointer to free object",
+    "sweep increased allocation count",
+    "invalid pointer found on stack",
 ];
 
 pub fn classify(t: &str) -> Option<MessageKind> {
     if t.contains("stack smashing detected")
         || t.contains("longjmp causes uninitialized stack frame")
         || t.contains("buffer overflow detected ***")
+        || t.contains("bit out of range 0 - FD_SETSIZE on fd_set ***")
         || t.contains("%n in writable segment")
     {
         return Some(MessageKind::StackSmashing);
@@ -89,12 +104,22 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         || t.starts_with("terminate called recursively")
         || t.starts_with("FATAL: exception not rethrown")
         || t.starts_with("fatal: error thrown and no exception handler available.")
+        || t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions")
     {
         return Some(MessageKind::UncaughtException);
     }
     // `thread 'main' panicked at …`; Rust 1.89+ adds the tid: `thread 'main' (26319) panicked at …`.
     if t.starts_with("thread '") && t.contains(" panicked at ") {
         return Some(MessageKind::Panic);
+    }
+    // A panic inside the panic hook: Rust prints its location without the thread
+    // (`panicked at src/main.rs:11:29:`) and then `thread panicked while processing panic.
+    // aborting.` (the hook is not run a second time).
+    if t.strip_prefix("panicked at ").and_then(|r| r.strip_suffix(':')).is_some_and(is_source_location) {
+        return Some(MessageKind::Panic);
+    }
+    if is_panic_while_panicking(t) {
+        return Some(MessageKind::FatalError);
     }
     // Zig: `thread 3318042 panic: incorrect alignment`; `reached unreachable code` is what a
     // failed `std.debug.assert` (and any `unreachable` in a safe build) prints.
@@ -246,6 +271,12 @@ pub struct PanicHeader<'a> {
 /// `thread 'main' panicked at 'msg', src/main.rs:13:5`.
 pub fn parse_panic_header(t: &str) -> Option<PanicHeader<'_>> {
     let t = t.trim();
+    // A panic inside the panic hook: no thread (`panicked at src/main.rs:11:29:`).
+    if let Some(loc) =
+        t.strip_prefix("panicked at ").and_then(|r| r.strip_suffix(':')).filter(|l| is_source_location(l))
+    {
+        return Some(PanicHeader { thread: "", location: Some(loc), payload: None });
+    }
     let r = t.strip_prefix("thread '")?;
     let (thread, rest) = r.split_once('\'')?;
     let at = rest.find("panicked at ")? + "panicked at ".len();
@@ -260,6 +291,21 @@ pub fn parse_panic_header(t: &str) -> Option<PanicHeader<'_>> {
     }
     let loc = tail.strip_suffix(':').unwrap_or(tail).trim();
     Some(PanicHeader { thread, location: if loc.is_empty() { None } else { Some(loc) }, payload: None })
+}
+
+/// Rust's abort after a panic during a panic: `thread panicked while processing panic.
+/// aborting.` (Rust 1.71+), `thread panicked while panicking. aborting.` (before).
+fn is_panic_while_panicking(t: &str) -> bool {
+    t.starts_with("thread panicked while processing panic") || t.starts_with("thread panicked while panicking")
+}
+
+/// `src/main.rs:13:5`: a path, a line and a column.
+fn is_source_location(loc: &str) -> bool {
+    let num = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    loc.rsplit_once(':').is_some_and(|(rest, col)| {
+        num(col)
+            && rest.rsplit_once(':').is_some_and(|(path, line)| num(line) && !path.is_empty() && !path.contains(' '))
+    })
 }
 
 /// The exception type in `terminate called after throwing an instance of 'std::out_of_range'`.
@@ -288,6 +334,8 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::PureVirtualCall
     } else if t == "deleted virtual method called" {
         MessageDetail::DeletedVirtualCall
+    } else if is_panic_while_panicking(t) {
+        MessageDetail::PanicWhilePanicking
     } else if t.starts_with("fatal: error thrown and no exception handler available.") {
         MessageDetail::JuliaNoHandler
     } else if t.starts_with("terminate called") && t.contains("without an active exception") {
@@ -299,10 +347,19 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::GoMapRace
     } else if t.starts_with("FATAL: exception not rethrown") {
         MessageDetail::ForcedUnwindNotRethrown
+    } else if t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions") {
+        MessageDetail::ForeignException
+    } else if t.starts_with("ERROR: ")
+        && t.trim_end().ends_with("ReadOnlyMemoryError()")
+        && t["ERROR: ".len()..].trim_end().trim_start_matches("LoadError: ").starts_with("ReadOnlyMemoryError()")
+    {
+        MessageDetail::ReadOnlyMemoryError
     } else if t.contains("longjmp causes uninitialized stack frame") {
         MessageDetail::LongjmpCheck
     } else if t.contains("buffer overflow detected") {
         MessageDetail::FortifyOverflow
+    } else if t.contains("bit out of range 0 - FD_SETSIZE on fd_set") {
+        MessageDetail::FortifyFdSet
     } else if t.contains("%n in writable segment") {
         MessageDetail::FortifyPercentN
     } else if t.contains("stack smashing") {
@@ -558,10 +615,12 @@ mod tests {
             ("malloc(): corrupted top size", None),
             ("*** stack smashing detected ***: terminated", Some(D::StackCanary)),
             ("*** buffer overflow detected ***: terminated", Some(D::FortifyOverflow)),
+            ("*** bit out of range 0 - FD_SETSIZE on fd_set ***: terminated", Some(D::FortifyFdSet)),
             ("*** longjmp causes uninitialized stack frame ***: terminated", Some(D::LongjmpCheck)),
             ("terminate called without an active exception", Some(D::TerminateWithoutException)),
             ("terminate called recursively", Some(D::TerminateRecursively)),
             ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
+            ("fatal runtime error: Rust cannot catch foreign exceptions", Some(D::ForeignException)),
             ("terminate called after throwing an instance of 'std::out_of_range'", None),
             ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
             ("  what():  double free", Some(D::ExceptionWhat)),

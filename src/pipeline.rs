@@ -373,6 +373,7 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
     if opts.symbolize_text {
         let _progress = Progress::spinner(&format!("symbolizing {name}"));
         let sup = DwarfSymbols::new(opts.symbols.clone());
+        rebuild_backtraces(&mut parsed, &sup);
         crate::symbolize::symbolize_trace_until(&mut parsed.trace, &sup, &mut parsed.diagnostics.notes, deadline);
         for e in sup.unused_exes() {
             parsed.diagnostics.notes.push(Note {
@@ -386,6 +387,27 @@ pub fn finish(name: &str, mut parsed: Parsed, opts: &LoadOptions, deadline: Opti
     }
     attach_julia_layout(&mut parsed, opts);
     analyze::analyze(name, parsed, &opts.selection)
+}
+
+/// A transcript read with `--exe` whose backtrace gdb could not follow through code without
+/// CFI: the binary's code and the stack words the transcript dumped rebuild it
+/// (`crate::unwind::dumps`), before the frames are named.
+fn rebuild_backtraces(parsed: &mut Parsed, sup: &DwarfSymbols) {
+    if parsed.trace.arch != crate::model::Arch::X86_64 {
+        return;
+    }
+    let placed = crate::symbolize::attach_code(&mut parsed.trace, sup);
+    let Some(code) = parsed.trace.memory.clone().filter(|_| !placed.is_empty()) else { return };
+    for stop in &mut parsed.trace.stops {
+        if let Some(k) = crate::unwind::dumps::rebuild_from_dumps(stop, &placed, &code) {
+            parsed.diagnostics.notes.push(Note {
+                line: None,
+                message: format!(
+                    "gdb's frames from #{k} on were not real (no function, no source): the backtrace from #{k} was rebuilt from the stack words the transcript dumped (x/) and the --exe binary's code (CFI, function prologues)"
+                ),
+            });
+        }
+    }
 }
 
 /// Reads the Julia runtime's task layout from its DWARF when the trace names the runtime and

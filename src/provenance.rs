@@ -67,10 +67,17 @@ impl Isa for X86 {
     }
 }
 
+/// One instruction as gdb prints it (AT&T).
+pub fn format_insn(insn: &Instruction) -> String {
+    format(insn)
+}
+
 fn format(insn: &Instruction) -> String {
     let mut fmt = GasFormatter::new();
     fmt.options_mut().set_first_operand_char_index(7);
     fmt.options_mut().set_small_hex_numbers_in_decimal(false);
+    fmt.options_mut().set_uppercase_hex(false);
+    fmt.options_mut().set_branch_leading_zeros(false);
     let mut s = String::new();
     fmt.format(insn, &mut s);
     s.trim_end().to_string()
@@ -80,9 +87,25 @@ fn format(insn: &Instruction) -> String {
 /// and libraries the core maps), in gdb's AT&T syntax: what `x/6i $pc` shows in a transcript.
 /// The rules read the faulting instruction from it, so a core needs no transcript for that.
 pub fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::model::Instruction> {
+    match crashed_pc(stop) {
+        Some((pc, thread)) => disassemble_from(mem, pc, thread),
+        None => Vec::new(),
+    }
+}
+
+/// The crashed thread's pc in frame #0 and the thread's id: what [`disassemble_at_pc`]
+/// decodes from.
+pub fn crashed_pc(stop: &Stop) -> Option<(u64, &str)> {
+    let th = stop.crashed_thread()?;
+    let pc = th.registers.get(&0).and_then(|r| r.get("rip"))?;
+    Some((pc, &th.id))
+}
+
+/// [`disassemble_at_pc`] from a known pc and thread id (a core decodes it on a helper thread
+/// while its DWARF is inflated: the decoder's and formatter's tables cost about 6.5 M
+/// instructions, built once per process; docs/performance.md, "3f").
+pub fn disassemble_from(mem: &dyn MemorySource, pc: u64, thread: &str) -> Vec<crate::model::Instruction> {
     use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter};
-    let Some(th) = stop.crashed_thread() else { return Vec::new() };
-    let Some(pc) = th.registers.get(&0).and_then(|r| r.get("rip")) else { return Vec::new() };
     let mut buf = [0u8; 96];
     let n = mem.read(pc, &mut buf);
     if n == 0 {
@@ -103,7 +126,7 @@ pub fn disassemble_at_pc(mem: &dyn MemorySource, stop: &Stop) -> Vec<crate::mode
         fmt.format(&insn, &mut text);
         out.push(crate::model::Instruction {
             address: Address(insn.ip()),
-            thread: Some(th.id.as_ref().into()),
+            thread: Some(thread.into()),
             frame: 0,
             location: None,
             text: text.trim_end().into(),
@@ -344,10 +367,21 @@ pub enum CalleeEffect {
     /// the register's current value, which an access through the register before the call
     /// (`prior`) shows it cannot have had then. `save`: the callee's instruction after which
     /// the CFI records the save.
-    SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+    /// `via`: the register `prior` read through when it is not the register itself but a
+    /// copy of it (the writer `mov %rdi,%rbx` leaves rdi equal to rbx until rdi changes).
+    SlotChangedByCfi { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String), via: Option<String> },
     /// The same, with the save slot found in the callee's code as a transcript shows it
     /// (its `push`/`mov` to the frame) and the slot's word in the transcript's `x/` dumps.
-    SlotChangedInShownCode { slot: u64, cfa_offset: i64, save: (u64, String), prior: (u64, String) },
+    SlotChangedInShownCode {
+        slot: u64,
+        cfa_offset: i64,
+        save: (u64, String),
+        prior: (u64, String),
+        via: Option<String>,
+    },
+    /// Saves it (`push`), writes it (`write`), and returns without restoring it: the saved
+    /// copy is dropped (`add $8,%rsp`, a `pop` into another register) instead of popped back.
+    NotRestored { save: (u64, String), write: (u64, String) },
 }
 
 /// DWARF register number of an x86-64 general-purpose register.
@@ -402,21 +436,54 @@ pub fn cfi_slot_changed(
     // never be mapped with the value reg has now: reg held something else then.
     let from = writer.map(|w| w.address).unwrap_or(0);
     let full = reg.full_register();
-    let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
-        let i = &d.insn;
+    // The writer `mov %X,%reg` leaves X holding the same value until X is written again: an
+    // access through X in that stretch proves the value just as well.
+    let mut copy = writer
+        .filter(|w| {
+            matches!(w.insn.code(), Code::Mov_r64_rm64 | Code::Mov_rm64_r64)
+                && w.insn.op0_kind() == OpKind::Register
+                && w.insn.op1_kind() == OpKind::Register
+                && w.insn.op0_register().full_register() == full
+        })
+        .map(|w| w.insn.op1_register().full_register())
+        .filter(|x| *x != Register::RSP && *x != full);
+    let mut via = None;
+    let through = |i: &Instruction, b: Register| {
         (0..i.op_count()).any(|k| i.op_kind(k) == OpKind::Memory)
-            && i.memory_base().full_register() == full
+            && i.memory_base().full_register() == b
             && i.memory_index() == Register::None
             && {
                 let a = value.wrapping_add(i.memory_displacement64());
                 a < 0x1000 || (0x0000_8000_0000_0000..0xffff_8000_0000_0000).contains(&a)
             }
+    };
+    let prior = caller.iter().filter(|d| d.address > from && d.address < call.address).find(|d| {
+        let i = &d.insn;
+        if through(i, full) {
+            return true;
+        }
+        if let Some(x) = copy {
+            if through(i, x) {
+                via = Some(format!("{x:?}").to_ascii_lowercase());
+                return true;
+            }
+            if writes(&mut info, i, x) {
+                copy = None;
+            }
+        }
+        false
     })?;
     // The CFI row where the callee has saved reg (its first instruction with such a rule).
     // A row starts after the instruction it describes: the save is the one before it.
     let (k, (_, _, off)) =
         callee.iter().enumerate().find_map(|(k, d)| mem.0.cfi_saved_slot(d.address, dw).map(|r| (k, r)))?;
-    let s = &callee[k.saturating_sub(1)];
+    // The push that made the save, when the CFI row comes later (clang records all of a
+    // prologue's saves after its last stack adjustment).
+    let s = callee[..k.max(1)]
+        .iter()
+        .rev()
+        .find(|d| d.insn.code() == Code::Push_r64 && d.insn.op0_register().full_register() == full)
+        .unwrap_or(&callee[k.saturating_sub(1)]);
     let save = (s.address, s.text.clone());
     let slot = sp.checked_add_signed(off)?;
     (read(slot)? == value).then(|| CalleeEffect::SlotChangedByCfi {
@@ -424,17 +491,32 @@ pub fn cfi_slot_changed(
         cfa_offset: off,
         save,
         prior: (prior.address, prior.text.clone()),
+        via,
     })
 }
 
 /// Walks a function's straight-line code (entry to first `ret`) for what it does to `reg`.
 pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
+    callee_effect_path(&code.iter().collect::<Vec<_>>(), reg)
+}
+
+/// [`callee_effect`] over one path through a function (its instructions in execution order).
+pub fn callee_effect_path(code: &[&Decoded], reg: Register) -> Option<CalleeEffect> {
     let mut info = InstructionInfoFactory::new();
     let full = reg.full_register();
     // Stack depth below the entry sp, in bytes; the save slot's depth once pushed.
     let mut depth: i64 = 0;
     let mut slot: Option<(i64, u64, String)> = None;
-    for d in code {
+    // The first write of the register after its save, while the save is live.
+    let mut written: Option<(u64, String)> = None;
+    for &d in code {
+        if matches!(d.insn.code(), Code::Retnq | Code::Retnq_imm16) {
+            // Returning with the register written after its save and never restored.
+            if let (Some((_, pa, pt)), Some(w)) = (&slot, &written) {
+                return Some(CalleeEffect::NotRestored { save: (*pa, pt.clone()), write: w.clone() });
+            }
+            return None;
+        }
         let i = &d.insn;
         match i.code() {
             Code::Push_r64 if i.op0_register().full_register() == full => {
@@ -449,6 +531,7 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
             Code::Pop_r64 if i.op0_register().full_register() == full => {
                 // The restore: from here the register is the caller's again.
                 slot = None;
+                written = None;
                 depth -= 8;
                 continue;
             }
@@ -490,6 +573,7 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
                 && slot.as_ref().is_some_and(|(s, _, _)| *s == sd)
             {
                 slot = None;
+                written = None;
                 continue;
             }
         }
@@ -508,6 +592,9 @@ pub fn callee_effect(code: &[Decoded], reg: Register) -> Option<CalleeEffect> {
         }
         if slot.is_none() && writes(&mut info, i, reg) {
             return Some(CalleeEffect::Clobbers(d.address, d.text.clone()));
+        }
+        if slot.is_some() && written.is_none() && writes(&mut info, i, reg) {
+            written = Some((d.address, d.text.clone()));
         }
     }
     None

@@ -441,6 +441,8 @@ pub fn callee_effect(code: &[Decoded], reg: u16) -> Option<CalleeEffect> {
     let mut fp: Option<i64> = None;
     // The save slot (offset from the entry sp), with the saving instruction.
     let mut slot: Option<(i64, u64, String)> = None;
+    // The first write of the register while its save is live.
+    let mut written: Option<(u64, String)> = None;
     for d in code {
         let i = &d.insn;
         let base_off = |b: u16| match b {
@@ -493,6 +495,7 @@ pub fn callee_effect(code: &[Decoded], reg: u16) -> Option<CalleeEffect> {
                 {
                     // The restore: from here the register is the caller's again.
                     slot = None;
+                    written = None;
                     if b == SP {
                         sp += wb;
                     }
@@ -506,6 +509,20 @@ pub fn callee_effect(code: &[Decoded], reg: u16) -> Option<CalleeEffect> {
         if slot.is_none() && reg != SP && writes(i, reg) && !matches!(i.opcode, Opcode::BL | Opcode::BLR) {
             return Some(CalleeEffect::Clobbers(d.address, d.text.clone()));
         }
+        if slot.is_some()
+            && written.is_none()
+            && reg != SP
+            && writes(i, reg)
+            && !matches!(i.opcode, Opcode::BL | Opcode::BLR)
+        {
+            written = Some((d.address, d.text.clone()));
+        }
+    }
+    // Saved, written, and returned without the restore (the saved copy dropped with sp).
+    if let (Some((_, sa, st)), Some(w)) = (&slot, written)
+        && code.last().is_some_and(|d| d.insn.opcode == Opcode::RET)
+    {
+        return Some(CalleeEffect::NotRestored { save: (*sa, st.clone()), write: w });
     }
     None
 }
@@ -575,6 +592,7 @@ pub fn cfi_slot_changed(
         cfa_offset: off,
         save: (s.address, s.text.clone()),
         prior: (prior.address, prior.text.clone()),
+        via: None,
     })
 }
 

@@ -650,20 +650,40 @@ pub fn save_slot_a64<'a>(code: &'a [ShownA64<'a>], reg: u16) -> Option<(i64, &'a
 }
 
 /// What an AArch64 callee's shown code (entry to first `ret`) does to callee-saved x`reg`:
-/// writes it before any store of it ([`CalleeEffect::Clobbers`]). Any store of the register
-/// counts as a save (wherever it goes), so the check stays quiet on saves it cannot place;
-/// an instruction whose text is not understood ends it with `None`.
+/// writes it before any store of it ([`CalleeEffect::Clobbers`]), or stores it (a save,
+/// wherever it goes), writes it with something other than a load (`ldp`/`ldr`, the restore)
+/// and reaches its `ret` without loading it back ([`CalleeEffect::NotRestored`]). An
+/// instruction whose text is not understood ends it with `None`.
 pub fn callee_effect_a64(code: &[ShownA64<'_>], reg: u16) -> Option<CalleeEffect> {
+    let mut saved: Option<(u64, String)> = None;
+    let mut written: Option<(u64, String)> = None;
     for d in code {
         let a = d.a64.as_ref()?;
         if let Some(srcs) = a64_store_sources(a, d.text)
             && srcs.iter().any(|(r, _)| *r == Some(reg))
         {
-            return None;
+            if saved.is_none() {
+                saved = Some((d.address, d.text.trim().to_string()));
+            }
+            continue;
         }
         if a.writes(reg)? {
-            return Some(CalleeEffect::Clobbers(d.address, d.text.trim().to_string()));
+            if saved.is_none() {
+                return Some(CalleeEffect::Clobbers(d.address, d.text.trim().to_string()));
+            }
+            if a.mnemonic.starts_with("ld") {
+                // The restore.
+                saved = None;
+                written = None;
+            } else if written.is_none() {
+                written = Some((d.address, d.text.trim().to_string()));
+            }
         }
+    }
+    if let (Some(save), Some(write)) = (saved, written)
+        && code.last().and_then(|d| d.a64.as_ref()).is_some_and(|a| a.is_ret())
+    {
+        return Some(CalleeEffect::NotRestored { save, write });
     }
     None
 }

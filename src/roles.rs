@@ -63,10 +63,20 @@ pub fn is_machinery(f: &Frame) -> bool {
         || file.contains("/libsanitizer/")
         || file.contains("compiler-rt/lib/")
         || module.contains("vgpreload_")
+        // The sanitizer runtimes' own libraries (`libtsan.so.0+0x5271c`, `libclang_rt.asan_osx_dynamic.dylib`).
+        || ["libasan.", "libtsan.", "libmsan.", "liblsan.", "libubsan.", "libhwasan.", "libclang_rt."]
+            .iter()
+            .any(|m| module.rsplit('/').next().is_some_and(|f| f.starts_with(m)))
         // valgrind's replacements of libc's string and allocation functions, named by their
         // source file when valgrind prints `rindex (vg_replace_strmem.c:210)`.
         || matches!(file.rsplit('/').next(), Some("vg_replace_strmem.c" | "vg_replace_malloc.c"))
     {
+        return true;
+    }
+    // Standard library template code inlined into the program's function, printed by a tool
+    // that gives only the header's file name (valgrind: `by 0x1C81A4: operator()
+    // (unique_ptr.h:85)`, then the program's function at the same address).
+    if f.inlined && is_cxx_std_header(file.rsplit('/').next().unwrap_or("")) {
         return true;
     }
     const EXACT: &[&str] = &[
@@ -464,7 +474,7 @@ pub fn is_machinery(f: &Frame) -> bool {
     // Go's standard library under GOROOT (`/usr/local/go/src/syscall/…`, `C:/Program
     // Files/Go/src/syscall/syscall_windows.go`): `syscall.SyscallN` is where the program called
     // out, not the program.
-    if is_go_std_source(file) {
+    if is_go_std_source(file) || is_go_std_trimmed(name, file) {
         return true;
     }
     // Go 1.21+ names the panic entry `panic` (was `runtime.gopanic`): the runtime's, not the
@@ -558,6 +568,17 @@ fn is_libc_name(name: &str) -> bool {
         "setenv",
         "exit",
         "atexit",
+        "read",
+        "pread",
+        "pread64",
+        "readlink",
+        "readlinkat",
+        "getcwd",
+        "confstr",
+        "getgroups",
+        "gethostname",
+        "ttyname_r",
+        "getlogin_r",
         "wcslen",
         "wcscpy",
         "mbstowcs",
@@ -586,7 +607,9 @@ fn is_libc_name(name: &str) -> bool {
 /// Base names of the C library's standard headers that define inline functions (glibc's
 /// `stdlib.h` defines `atoi`/`atol` inline).
 fn is_c_std_header_name(file: &str) -> bool {
-    matches!(file, "stdlib.h" | "string.h" | "stdio.h" | "wchar.h" | "ctype.h" | "strings.h")
+    // (`unistd.h`: glibc's fortified `read`, `pread`, `readlink`, `getcwd` wrappers, from
+    // `bits/unistd.h`, whose base name lldb prints)
+    matches!(file, "stdlib.h" | "string.h" | "stdio.h" | "wchar.h" | "ctype.h" | "strings.h" | "unistd.h")
 }
 
 /// Base names of headers whose inline functions are the toolchain's, not the program's: GCC's
@@ -619,11 +642,7 @@ fn is_toolchain_header_name(file: &str) -> bool {
 /// A Go source file of the standard library: under a GOROOT's `src/` (`…/go/src/`,
 /// `…/Go/src/`, `…/go-1.19/src/`), in one of the standard packages.
 fn is_go_std_source(file: &str) -> bool {
-    const STD: &[&str] = &[
-        "syscall", "internal", "sync", "os", "net", "reflect", "fmt", "io", "bufio", "strings", "bytes", "sort",
-        "encoding", "time", "context", "testing", "crypto", "math", "strconv", "unicode", "errors", "log", "path",
-        "regexp", "runtime",
-    ];
+    const STD: &[&str] = GO_STD;
     if !(file.ends_with(".go") || file.ends_with(".s")) {
         return false;
     }
@@ -633,6 +652,32 @@ fn is_go_std_source(file: &str) -> bool {
     let pkg = file[p + 5..].split('/').next().unwrap_or("");
     is_goroot && STD.contains(&pkg) && file[p + 5..].contains('/')
 }
+
+/// A Go standard-library frame of a `-trimpath` build (or the runtime's own traceback, which
+/// always prints GOROOT files that way): the file is the package's import path
+/// (`sync/mutex.go`, `internal/poll/fd_unix.go`, not `./main.go` or a module path), and the
+/// function's package is a standard one too (`sync.(*Mutex).Unlock`; `sync.fatal`, which the
+/// runtime defines in `runtime/panic.go`).
+fn is_go_std_trimmed(name: &str, file: &str) -> bool {
+    if !(file.ends_with(".go") || file.ends_with(".s")) || file.starts_with('.') || file.starts_with('/') {
+        return false;
+    }
+    let std_root = |path: &str| {
+        let first = path.split('/').next().unwrap_or("");
+        GO_STD.contains(&first)
+    };
+    let Some((dir, _)) = file.rsplit_once('/') else { return false };
+    // The function's package: its import path up to the first `.` after the last `/`.
+    let pkg_end = name.rfind('/').map_or(0, |p| p + 1);
+    let Some(dot) = name[pkg_end..].find('.') else { return false };
+    std_root(dir) && std_root(&name[..pkg_end + dot])
+}
+
+const GO_STD: &[&str] = &[
+    "syscall", "internal", "sync", "os", "net", "reflect", "fmt", "io", "bufio", "strings", "bytes", "sort",
+    "encoding", "time", "context", "testing", "crypto", "math", "strconv", "unicode", "errors", "log", "path",
+    "regexp", "runtime",
+];
 
 /// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
 pub fn is_llvm_handler(name: &str) -> bool {
@@ -751,6 +796,17 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
         && stop.reason.signo.is_some_and(|s| matches!(s, 4 | 7 | 8 | 11))
         && stop.reason.signo != handled;
     let handling_fault = !own_fault && handled.is_some_and(|s| matches!(s, 4 | 6 | 7 | 8 | 11));
+    // An assertion that failed in the handler's own code, for a signal that is no fault (a
+    // SIGALRM or SIGUSR1 handler checking its state; or one whose signal is not shown): the
+    // handler's check failed, not the interrupted code, which was only where the signal found
+    // the thread.
+    let handler_assert = th.frames[..tramp].iter().any(|f| {
+        let n = clone_base(f.function_name().trim_start_matches("__GI_"));
+        matches!(n, "__assert_fail" | "__assert_fail_base" | "__assert_perror_fail" | "___assert_fail")
+    });
+    if handler_assert && !handled.is_some_and(|s| matches!(s, 4 | 7 | 8 | 11)) {
+        return None;
+    }
     // A handler printing a backtrace (glibc's `backtrace`, the Rust `backtrace` crate) is
     // reporting the fault below it.
     let printing = th.frames[..tramp].iter().any(|f| {
@@ -761,6 +817,8 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
                     n,
                     "backtrace" | "__backtrace" | "__GI___backtrace" | "backtrace_symbols_fd" | "_Unwind_Backtrace"
                 )
+                // Ruby's `[BUG]` reporter (`sigsegv` → `rb_bug_for_fatal_signal` → `rb_vm_bugreport`).
+                || matches!(n, "rb_vm_bugreport" | "rb_print_backtrace" | "rb_bug_for_fatal_signal" | "rb_bug_context")
         })
     });
     let deliberate = matches!(stop.reason.signo, Some(6))
@@ -905,7 +963,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     }
     let mut pos =
         named.or_else(|| th.frames.iter().enumerate().position(|(k, f)| k >= runtime_top && !is_machinery(f)))?;
-    if let Some(site) = skipped_main(th, pos) {
+    if let Some(site) = skipped_main(th, pos).or_else(|| tail_called(stop, th, pos)) {
         let index = th.frames.first().map(|f| f.index).unwrap_or(0);
         return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
     }
@@ -925,6 +983,48 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         };
     }
     Some(Culprit::frame(th.id.to_string(), pos, th.frames[pos].index))
+}
+
+/// The internal headers of libstdc++ (`bits/…`), by file name.
+fn is_cxx_std_header(name: &str) -> bool {
+    matches!(
+        name,
+        "unique_ptr.h"
+            | "shared_ptr.h"
+            | "shared_ptr_base.h"
+            | "stl_vector.h"
+            | "vector.tcc"
+            | "stl_construct.h"
+            | "stl_uninitialized.h"
+            | "alloc_traits.h"
+            | "new_allocator.h"
+            | "allocator.h"
+            | "basic_string.h"
+            | "basic_string.tcc"
+            | "stl_algo.h"
+            | "stl_algobase.h"
+            | "stl_iterator.h"
+            | "stl_list.h"
+            | "stl_map.h"
+            | "stl_tree.h"
+            | "stl_deque.h"
+            | "deque.tcc"
+            | "hashtable.h"
+            | "hashtable_policy.h"
+            | "unordered_map.h"
+            | "std_function.h"
+            | "invoke.h"
+            | "move.h"
+            | "refwrap.h"
+            | "std_mutex.h"
+            | "unique_lock.h"
+            | "char_traits.h"
+            | "atomic_base.h"
+            | "stl_pair.h"
+            | "stl_function.h"
+            | "stl_heap.h"
+            | "ptr_traits.h"
+    )
 }
 
 /// Where a Rust panic enters the standard library's panic path (the hook runs inside it).
@@ -992,6 +1092,54 @@ fn skipped_main(th: &Thread, pos: usize) -> Option<MessageSite> {
     })
 }
 
+/// A function that ended in a tail call left no frame: the culprit frame's return address
+/// follows a direct call (the transcript's listing of that frame: lldb's `disassemble
+/// --frame`, gdb's `disassemble`) to a function that is not the frame inside it, which is
+/// machinery (libc's `printf`, reached by `report_user`'s `jmp printf`). gdb shows such a
+/// function as a tail-call frame from DWARF call sites, and the core reconstructs it from the
+/// binary (`crate::core`); lldb shows the physical stack. The called function is the culprit.
+/// Not for a call through a PLT stub (`memcpy@plt`, lldb's `symbol stub for: memcpy`): the
+/// frame inside is the stub's target under another name (an IFUNC's implementation).
+fn tail_called(stop: &Stop, th: &Thread, pos: usize) -> Option<MessageSite> {
+    let f = &th.frames[pos];
+    let inner = th.frames.get(pos.checked_sub(1)?)?;
+    if f.inlined || inner.signal_handler || !is_machinery(inner) || inner.function.is_none() {
+        return None;
+    }
+    let pc = f.pc?.0;
+    let mine = |i: &&Instruction| i.thread.as_deref().is_none_or(|t| *t == *th.id);
+    // The listing must show the return address itself, so that the instruction before it is
+    // known to end there.
+    if !stop.disassembly.iter().filter(mine).any(|i| i.address.0 == pc) {
+        return None;
+    }
+    let call = stop
+        .disassembly
+        .iter()
+        .filter(mine)
+        .filter(|i| i.address.0 < pc && pc - i.address.0 <= 15)
+        .max_by_key(|i| i.address.0)?;
+    let x = crate::insn::X86Text::parse(&call.text)?;
+    if !x.is_call() {
+        return None;
+    }
+    let (_, Some(name)) = x.branch_target()? else { return None };
+    if name == "symbol" || name.contains('@') || name.contains('+') {
+        return None;
+    }
+    let called = Frame { function: Some(name.into()), ..Default::default() };
+    let own = |g: &Frame| g.function.as_deref().is_some_and(|n| same_function(n, name));
+    if is_machinery(&called) || own(inner) || own(f) {
+        return None;
+    }
+    Some(MessageSite {
+        function: name.to_string(),
+        file: None,
+        line: None,
+        source: "the direct call before the caller's return address (it ended in a tail call, which left no frame)",
+    })
+}
+
 fn asserting_function(stop: &Stop, th: &Thread) -> Option<MessageSite> {
     let a = stop.messages.iter().rev().find_map(|m| m.assertion.as_ref())?;
     if crate::messages::is_malloc_assertion(a) {
@@ -1016,6 +1164,87 @@ pub fn named_culprit(stop: &Stop) -> Option<(&Thread, &Frame)> {
     let th = stop.threads.iter().find(|t| *t.id == *c.thread)?;
     let f = th.frames.get(c.frame_position()?)?;
     (f.function.is_some() || f.file.is_some()).then_some((th, f))
+}
+
+/// The key under which two debuggers' (or a debugger's and the symbolizer's) spellings of one
+/// function compare equal: the culprit of a crash must not depend on the path that read it.
+/// - A Rust closure: DWARF's and the v0 mangling's `{closure#0}` (gdb, the core's symbolizer)
+///   and the legacy mangling's `{{closure}}` (lldb prints the linkage name), which carries no
+///   index, are both `{closure}` (so two closures of one function share a key: the legacy
+///   name cannot tell them apart); the legacy hash (`::h0123…`, 16 hex digits), which lldb
+///   keeps and gdb drops, is left out.
+/// - A Julia function compiled as `julia__name_N` (a Julia name starting with `_`) is printed
+///   by gdb as `julia.name_N`.
+/// - A PLT stub: `puts@plt` (gdb), `puts@plt` from the core's symbolizer as well; a stub is
+///   its target's (`@plt` dropped), as a symbol version (`@@GLIBC_2.2.5`) is.
+///
+/// Display keeps what the source printed (the debugger's, or the symbolizer's DWARF name);
+/// the key is for comparison only.
+pub fn function_key(name: &str) -> String {
+    let mut s = name.trim();
+    if let Some(i) = s.find('@') {
+        s = &s[..i];
+    }
+    let mut out = match s.strip_prefix("julia.") {
+        Some(rest) if !rest.is_empty() => format!("julia__{rest}"),
+        _ => s.to_string(),
+    };
+    // Rust's legacy hash, at the end.
+    if let Some(i) = out.rfind("::h")
+        && out.len() - (i + 3) == 16
+        && out[i + 3..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        out.truncate(i);
+    }
+    // `{closure#N}` and `{{closure}}` → `{closure}`.
+    let mut key = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find('{') {
+        key.push_str(&rest[..i]);
+        let r = &rest[i..];
+        if let Some(t) = r.strip_prefix("{{closure}}") {
+            key.push_str("{closure}");
+            rest = t;
+        } else if let Some(t) = r.strip_prefix("{closure#")
+            && let Some(end) = t.find('}')
+            && !t[..end].is_empty()
+            && t[..end].bytes().all(|b| b.is_ascii_digit())
+        {
+            key.push_str("{closure}");
+            rest = &t[end + 1..];
+        } else {
+            key.push('{');
+            rest = &r[1..];
+        }
+    }
+    key.push_str(rest);
+    key
+}
+
+/// The Go function a cgo export wrapper stands for: `_cgoexp_<hash>_visitNode` (cgo's
+/// generated wrapper for `//export visitNode`, the name lldb prints for the exported function
+/// inlined into it) is `visitNode`. `None` for any other name.
+pub fn cgo_export_name(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("_cgoexp_")?;
+    let (hash, func) = rest.split_once('_')?;
+    (hash.len() >= 6 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !func.is_empty()).then_some(func)
+}
+
+/// Two spellings of one function ([`function_key`]); a cgo export wrapper is the exported Go
+/// function (`_cgoexp_<hash>_visitNode` and `main.visitNode`: the wrapper's symbol carries no
+/// package, and an exported name is unique in a program, since C links it).
+pub fn same_function(a: &str, b: &str) -> bool {
+    if function_key(a) == function_key(b) {
+        return true;
+    }
+    let go_func = |go: &str, export: &str| {
+        go.rsplit_once('.').is_some_and(|(pkg, f)| f == export && !pkg.is_empty() && !pkg.contains("::"))
+    };
+    match (cgo_export_name(a), cgo_export_name(b)) {
+        (Some(x), None) => go_func(b, x),
+        (None, Some(y)) => go_func(a, y),
+        _ => false,
+    }
 }
 
 /// The crash line: the first frame with source outside libc/runtime frames (as CASR's
@@ -1161,6 +1390,15 @@ main.main()
         assert_eq!(f.function.as_deref(), Some("main.(*Store).Lookup"));
         assert!(is_go_std_source("C:/Program Files/Go/src/syscall/syscall_windows.go"));
         assert!(is_go_std_source("/usr/lib/go-1.19/src/sync/waitgroup.go"));
+        // -trimpath: the import path is the file's directory.
+        assert!(is_go_std_trimmed("sync.(*Mutex).Unlock", "sync/mutex.go"));
+        assert!(is_go_std_trimmed("sync.fatal", "runtime/panic.go"));
+        assert!(is_go_std_trimmed("internal/poll.(*FD).Read", "internal/poll/fd_unix.go"));
+        // The program's own code: `./main.go`, a module path, a package named like no std one.
+        assert!(!is_go_std_trimmed("main.(*Store).put", "./go-unlock-unlocked.go"));
+        assert!(!is_go_std_trimmed("main.visitNode", "cgocallbacknil/main.go"));
+        assert!(!is_go_std_trimmed("example.com/app/store.(*Store).put", "example.com/app/store/store.go"));
+        assert!(!is_go_std_trimmed("sync_counts", "src/sync/counts.c"));
         assert!(!is_go_std_source("/home/dev/go/src/github.com/x/y/main.go"));
         assert!(!is_go_std_source("/home/dev/go/src/myapp/main.go"));
         // A program's own function named `panic` is not the runtime's.
@@ -1225,5 +1463,27 @@ main.main()
             ..Default::default()
         };
         assert!(is_machinery(&f));
+    }
+
+    #[test]
+    fn spellings_of_one_function_share_a_key() {
+        // lldb's legacy closure vs gdb's DWARF name.
+        assert!(same_function("rust_slice_closure::main::{{closure}}", "rust_slice_closure::main::{closure#0}"));
+        assert!(same_function("app::run::{{closure}}::h18022822527bf01d", "app::run::{closure#3}"));
+        assert!(same_function("julia.read_mb_12721", "julia__read_mb_12721"));
+        assert!(same_function("puts@plt", "puts"));
+        assert!(same_function("_cgoexp_d31e2c5e7df5_visitNode", "main.visitNode"));
+        assert!(same_function("main.visitNode", "_cgoexp_d31e2c5e7df5_visitNode"));
+        // Look-alikes that are other functions.
+        assert!(!same_function("julia_read_mb_12721", "julia__read_mb_12721"));
+        assert!(!same_function("app::run::{{closure}}", "app::run"));
+        assert!(!same_function("app::run::{closure#}", "app::run::{closure}"));
+        assert!(!same_function("_cgoexp_d31e2c5e7df5_visitNode", "main.visitNodes"));
+        assert!(!same_function("_cgoexp_d31e2c5e7df5_visitNode", "visitNode"));
+        assert!(!same_function("_cgoexp_zz_visitNode", "main.visitNode"));
+        assert!(!same_function("_cgoexp_d31e2c5e7df5_visitNode", "_cgoexp_d31e2c5e7df5_walk"));
+        assert!(!same_function("ns::visitNode", "_cgoexp_d31e2c5e7df5_visitNode"));
+        assert!(!same_function("f::h0123", "f"));
+        assert_eq!(function_key("{{closure}}{"), "{closure}{");
     }
 }

@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("provenance", 2),
     ("provenance_text", 2),
     ("provenance_a64", 2),
+    ("provenance_mem", 2),
     // Reading inputs: text, binaries, cores, unwinding.
     ("input", 3),
     ("symbolize", 3),

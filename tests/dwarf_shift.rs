@@ -29,7 +29,29 @@ fn shifted_dwarf_is_measured_and_corrected() {
     if !common::require_tools(&["gcc", "objcopy", "readelf", "nm"]) {
         return;
     }
-    let dir = common::scratch_root().join("dwarf-shift");
+    // One range per unit in `.debug_aranges`: too few for the aranges check, the subprograms
+    // decide on both files.
+    let (a, b) = shifted_pair("dwarf-shift", &[]);
+    assert!(!a.aranges_agree_with_code() && !b.aranges_agree_with_code());
+}
+
+/// With `-ffunction-sections` each function is a range of its own in `.debug_aranges`: the
+/// consistent file's ranges begin at its functions (so its subprograms need not be read), the
+/// rewritten file's do not (so they are, and the shift is measured as without the check).
+#[test]
+fn shifted_dwarf_is_measured_when_the_aranges_disagree() {
+    if !common::require_tools(&["gcc", "objcopy", "readelf", "nm"]) {
+        return;
+    }
+    let (a, b) = shifted_pair("dwarf-shift-sections", &["-ffunction-sections"]);
+    assert!(a.aranges_agree_with_code());
+    assert!(!b.aranges_agree_with_code());
+}
+
+/// Builds the consistent library and its rewritten twin (with `cflags`), checks the shift
+/// each measures and the rewritten one's lookups, and returns both.
+fn shifted_pair(name: &str, cflags: &[&str]) -> (ElfModule, ElfModule) {
+    let dir = common::scratch_root().join(name);
     std::fs::create_dir_all(&dir).unwrap();
     let mut src = String::from("int fn_helper(int x) { return x ^ 5; }\n");
     for i in 0..12 {
@@ -44,7 +66,12 @@ fn shifted_dwarf_is_measured_and_corrected() {
     let a = dir.join("A.so");
     let b = dir.join("B.so");
     for (c, so) in [("a.c", &a), ("b.c", &b)] {
-        run(Command::new("gcc").args(["-g", "-O0", "-shared", "-fPIC", "-o"]).arg(so).arg(dir.join(c)));
+        run(Command::new("gcc")
+            .args(["-g", "-O0", "-shared", "-fPIC"])
+            .args(cflags)
+            .arg("-o")
+            .arg(so)
+            .arg(dir.join(c)));
     }
     // B's code with A's debug info.
     let stripped = dir.join("B-stripped.so");
@@ -89,4 +116,5 @@ fn shifted_dwarf_is_measured_and_corrected() {
         let line = top.line.unwrap_or(0);
         assert!((2 + 3 * i..=4 + 3 * i).contains(&line), "{f}: line {line}");
     }
+    (ma, mb)
 }

@@ -10,7 +10,7 @@
 #                                            skipped), the same programs run by lldb (see
 #                                            lldb_one and a64_lldb_one below).
 #
-# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gccgo (gccgo-nil), gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
+# Needs gcc, g++, gfortran, clang, clang++, rustc, go, gccgo (gccgo-nil), gdc (d-*), gnatmake (ada-*), gdb, i686-linux-gnu-gcc (i386-* cases); musl-gcc
 # for the musl-* cases (skipped with a message when absent).  The a64-* cases are AArch64: built static with
 # aarch64-linux-gnu-gcc and run under qemu-aarch64; their transcripts need gdb-multiarch
 # attached to `qemu-aarch64 -g PORT` (see a64_one below), their cores are qemu's own
@@ -81,7 +81,19 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
     rust-precondition-null rust-mul-overflow rust-slice-closure rust-list-drop-overflow go-nil-func
     go-goroutine-index go-type-assert cgo-goroutine-segv fortran-fpe-trap
     fortran-auto-array-overflow i386-nullfn i386-recursion-overflow a64-recursion-overflow
-    a64-nullfn a64-stack-smash a64-assert)
+    a64-nullfn a64-stack-smash a64-assert
+    prev-size-consolidate double-free-out fortify-fdset fortify-read-stack thread-stack-smash
+    atexit-assert handler-assert cpp-nested-exception cpp-qsort-throw cpp-qsort-throw-caught
+    rust-panic-in-hook rust-dlsym-null go-closed-chan-send go-div-zero go-unlock-unlocked
+    go-recover-then-nil cgo-assert d-null-class ada-null-access altstack-handler-overflow
+    altstack-legal-deep sigfpe-handled-legal ud2-unreachable-legal gc-barrier-legal low-mmap-stale
+    jit-wx-patch jit-wx-legal unsorted-invalid-size dlopen-ctor-null ifunc-resolver-null
+    assert-log-legal
+    cs-inline-all-gcc-o2 cs-inline-all-clang-o2 cs-inline-all-gcc-o0 cs-asm-no-restore
+    cs-overflow-saved-reg-gcc-o2 cs-overflow-saved-reg-clang-o2 cs-spill-reload-gcc-o0 cs-spill-reload-clang-o0
+    cs-longjmp-stale-reg cs-sigcontext-regs a64-inline-clobber a64-asm-no-restore
+    cs-ok-reuse-after-call cs-ok-unused-leaf cs-ok-omitfp-rbp cs-ok-setjmp-volatile cs-ok-swapcontext
+    cs-ok-julia-like-o2)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -128,7 +140,8 @@ build_one() {
     musl-null | musl-assert)
         musl-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     asm-clobber-r12 | asm-cfi-slot | asm-save-ok | asm-cfi-movsave | asm-cfi-movsave-ok | push-slot-overrun | \
-        push-slot-ok | live-slot-smash | live-slot-ok | asm-misaligned-printf | asm-hlt | asm-push-imbalance)
+        push-slot-ok | live-slot-smash | live-slot-ok | asm-misaligned-printf | asm-hlt | asm-push-imbalance | \
+        cs-asm-no-restore | cs-ok-unused-leaf)
         gcc -c "src/$n.S" -o "$o-asm.o"
         gcc "${map[@]}" -O2 -g "src/$n.c" "$o-asm.o" -o "$o" ;;
     julia-r13-intel)
@@ -381,6 +394,64 @@ build_one() {
         i686-linux-gnu-gcc "${map[@]}" -O1 -g -static "src/$n.c" -o "$o" ;;
     i386-recursion-overflow)
         i686-linux-gnu-gcc "${map[@]}" -O0 -g -static "src/$n.c" -o "$o" ;;
+    # Shapes of the tenth round (tests/shapes10.rs).
+    prev-size-consolidate | double-free-out | atexit-assert | handler-assert | unsorted-invalid-size | \
+        altstack-handler-overflow | altstack-legal-deep | sigfpe-handled-legal | gc-barrier-legal | \
+        low-mmap-stale | jit-wx-patch | jit-wx-legal | assert-log-legal)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    fortify-fdset | fortify-read-stack)
+        gcc "${map[@]}" -O2 -g -D_FORTIFY_SOURCE=2 "src/$n.c" -o "$o" ;;
+    thread-stack-smash)
+        gcc "${map[@]}" -O0 -g -pthread -fstack-protector-strong "src/$n.c" -o "$o" ;;
+    ud2-unreachable-legal | ifunc-resolver-null)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    dlopen-ctor-null)
+        gcc "${map[@]}" -O2 -g -fPIC -shared src/dlopen-ctor-null-lib.c -o "$build/dlopen-ctor-null.so"
+        gcc "${map[@]}" -O2 -g -rdynamic "src/$n.c" -o "$o" -ldl ;;
+    cpp-nested-exception)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-qsort-throw | cpp-qsort-throw-caught)
+        g++ "${map[@]}" -O2 -g "src/$n.cpp" -o "$o" ;;
+    rust-panic-in-hook | rust-dlsym-null)
+        rustc --remap-path-prefix "$here"=. -g "src/$n.rs" -o "$o" ;;
+    go-closed-chan-send | go-div-zero | go-unlock-unlocked | go-recover-then-nil)
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off \
+            go build -trimpath -o "$o" "$n.go") ;;
+    cgo-assert)
+        # the C code's __FILE__ (in the assertion message) comes from cgo's #line: remap it too
+        (cd src && env GOCACHE="$build/gocache" GOPATH="$build/gopath" GO111MODULE=off CGO_ENABLED=1 \
+            CGO_CFLAGS="-g -O2 -fmacro-prefix-map=$here/src=. -fdebug-prefix-map=$here/src=." \
+            go build -trimpath -o "$o" "$n.go") ;;
+    d-null-class)
+        gdc "${map[@]}" -O0 -g "src/$n.d" -o "$o" ;;
+    ada-null-access)
+        # GNAT wants the file named after the unit; objects and .ali files go to the build dir
+        # (run in the build dir, which links src/: the binder writes its b~ files to the cwd)
+        mkdir -p "$build/ada-obj"
+        (cd "$build" && gnatmake -q -f -gnatp -O0 -g src/ada_null_access.adb -D "$build/ada-obj" -o "$o" \
+            -cargs "${map[@]}" >/dev/null) ;;
+    # Callee-saved clobbers and register provenance (tests/provenance_memory.rs).
+    cs-inline-all-gcc-o2)
+        gcc "${map[@]}" -O2 -g src/cs-inline-all.c -o "$o" ;;
+    cs-inline-all-clang-o2)
+        clang "${map[@]}" -O2 -g src/cs-inline-all.c -o "$o" ;;
+    cs-inline-all-gcc-o0 | cs-spill-reload-gcc-o0)
+        local src=src/$n.c; [[ $n == cs-spill-reload-gcc-o0 ]] && src=src/cs-spill-reload.c
+        gcc "${map[@]}" -O0 -g "$src" -o "$o" ;;
+    cs-spill-reload-clang-o0)
+        clang "${map[@]}" -O0 -g src/cs-spill-reload.c -o "$o" ;;
+    cs-overflow-saved-reg-gcc-o2)
+        # 40 bytes: the 16-byte buffer and gcc's three saved registers above it, not the
+        # return address (label_len: push r12, rbp, rbx; sub $0x10,%rsp; buf at rsp)
+        gcc "${map[@]}" -O2 -g -fno-stack-protector -DLABEL_COPY=40 src/cs-overflow-saved-reg.c -o "$o" ;;
+    cs-overflow-saved-reg-clang-o2)
+        # 56 bytes: clang's label_len pushes r15, r14, r12, rbx and subtracts 0x18 (buf at rsp)
+        clang "${map[@]}" -O2 -g -fno-stack-protector -DLABEL_COPY=56 src/cs-overflow-saved-reg.c -o "$o" ;;
+    cs-longjmp-stale-reg | cs-sigcontext-regs | cs-ok-reuse-after-call | cs-ok-setjmp-volatile | \
+        cs-ok-swapcontext | cs-ok-julia-like-o2)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    cs-ok-omitfp-rbp)
+        gcc "${map[@]}" -O2 -g -fomit-frame-pointer "src/$n.c" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -398,8 +469,14 @@ prelude() {
         echo "handle SIGUSR1 nostop noprint pass" ;;
     siglongjmp-second-fault)
         echo "handle SIGSEGV nostop noprint pass" ;;
-    altstack-handler-faults)
+    altstack-handler-faults | sigfpe-handled-legal)
         echo "handle SIGFPE nostop noprint pass" ;;
+    gc-barrier-legal)
+        echo "handle SIGSEGV nostop noprint pass" ;;
+    altstack-handler-overflow | altstack-legal-deep)
+        echo "handle SIGUSR1 nostop noprint pass" ;;
+    cs-sigcontext-regs)
+        echo "handle SIGILL nostop noprint pass" ;;
     esac
     # The environment a case runs in (gdb's own `set environment`; lldb: lldb_settings).
     local e
@@ -427,6 +504,7 @@ no_core() {
     asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
     # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
     go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil | go-goroutine-index | go-type-assert) return 0 ;;
+    go-closed-chan-send | go-unlock-unlocked | go-div-zero | go-recover-then-nil | cgo-assert) return 0 ;;
     *) return 1 ;;
     esac
 }
@@ -450,7 +528,7 @@ gdb_commands() {
         pthread-cancel-catchall | threads-handler-parked | thread-deep-legal-64k | go-concurrent-map | \
         musl-thread-overflow | cpp-thread-joinable | tsan-race | cpp-system-error | go-deadlock | tls-dtor-null | \
         cpp-thread-local-dtor | thread-vla-overflow | thread-stale-stack-ref | rust-big-frame-thread | \
-        go-goroutine-index | cgo-goroutine-segv)
+        go-goroutine-index | cgo-goroutine-segv | thread-stack-smash)
         bt="thread apply all bt" ;; esac
     printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads"
@@ -486,6 +564,17 @@ extra_commands() {
         printf '%s\n' "info frame" "frame 1" "disassemble" "info frame" ;;
     inline-asm-clobber-rbx | inline-asm-clobber-ok)
         printf '%s\n' "disassemble" "disassemble /r mix" ;;
+    cs-inline-all-*)
+        printf '%s\n' "disassemble" "disassemble /r stir" ;;
+    cs-overflow-saved-reg-*)
+        printf '%s\n' "disassemble" 'x/8gx $sp-64' "disassemble /r label_len" ;;
+    cs-spill-reload-* | cs-sigcontext-regs | cs-longjmp-stale-reg | cs-ok-julia-like-o2)
+        printf '%s\n' "disassemble" ;;
+    # gdb's backtrace past static musl's __libc_free (no CFI) is garbage: a user dumps more of
+    # the stack, where the program's return address is (read with --exe, the binary's code and
+    # these words rebuild the backtrace).
+    musl-double-free)
+        printf '%s\n' 'x/32gx $sp' ;;
     esac
 }
 
@@ -521,6 +610,10 @@ a64_build() {
         "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
     a64-recursion-overflow) "${cc[@]}" -O0 "src/$n.c" -o "$o" ;;
     a64-stack-smash) "${cc[@]}" -O0 -fstack-protector-all "src/$n.c" -o "$o" ;;
+    a64-inline-clobber) "${cc[@]}" -O2 "src/$n.c" -o "$o" ;;
+    a64-asm-no-restore)
+        aarch64-linux-gnu-gcc -c "src/$n.S" -o "$o-asm.o"
+        "${cc[@]}" -O2 "src/$n.c" "$o-asm.o" -o "$o" ;;
     a64-stp-slot-overrun)
         aarch64-linux-gnu-gcc -c src/a64-stp-slot.S -o "$o-asm.o"
         "${cc[@]}" -O2 src/a64-stp-slot.c "$o-asm.o" -o "$o" ;;
@@ -562,6 +655,10 @@ a64_extra_commands() {
     a64-stp-slot-overrun | a64-stp-slot-ok)
         # the returned callee's prologue (where it saved x21) and its dead frame below sp
         printf '%s\n' "disassemble" "disassemble window_sum" 'x/8gx $sp-64' ;;
+    a64-inline-clobber)
+        printf '%s\n' "disassemble" "disassemble stir" ;;
+    a64-asm-no-restore)
+        printf '%s\n' "disassemble" "disassemble fold_bytes" ;;
     esac
 }
 
@@ -609,8 +706,27 @@ a64_one() {
 # it is left out.
 lldb_commands() {
     printf '%s\n' "bt all" "register read" "image list" "disassemble --frame" 'memory region $pc' \
-        'memory region $sp' 'memory read -s8 -fx -c8 $sp' "frame select 1" "register read" \
-        'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable"
+        'memory region $sp' 'memory read -s8 -fx -c8 $sp'
+    lldb_early_commands "$1"
+    printf '%s\n' "frame select 1" "register read" 'memory read -s8 -fx -c8 $sp' "frame select 0" "frame variable"
+    lldb_extra_commands "$1"
+}
+
+# What some cases add, as a user does when the backtrace is short of the program: the
+# caller's code (`printf-bad-string`: main's call to report_user, which tail-called printf, so
+# lldb shows no frame for it), or the stack words with their symbols (`musl-stack-smash`: lldb
+# stops at static musl's __stack_chk_fail, entered by a call whose return address is at [sp];
+# before `frame select 1`, which fails on a one-frame backtrace and would end the list).
+lldb_early_commands() {
+    case $1 in
+    musl-stack-smash) printf '%s\n' 'memory read -s8 -fA -c8 $sp' ;;
+    esac
+}
+
+lldb_extra_commands() {
+    case $1 in
+    printf-bad-string) printf '%s\n' "frame select 3" "disassemble --frame" ;;
+    esac
 }
 
 # Signals lldb must pass to the program without stopping: its own handler's (as for gdb), and
@@ -618,7 +734,8 @@ lldb_commands() {
 lldb_pass() {
     case $1 in
     go-nil | cgo-null | cgo-callback-nil | go-concurrent-map | go-nil-map | go-stack-exceeded | go-deadlock | \
-        go-nil-func | go-goroutine-index | go-type-assert | cgo-goroutine-segv) echo SIGURG ;;
+        go-nil-func | go-goroutine-index | go-type-assert | cgo-goroutine-segv | go-closed-chan-send | go-div-zero | \
+        go-unlock-unlocked | go-recover-then-nil | cgo-assert) echo SIGURG ;;
     *) prelude "$1" | awk '$1 == "handle" {print $2}' ;;
     esac
 }
@@ -647,7 +764,7 @@ lldb_one() {
     else
         args+=(-o run)
     fi
-    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands)
+    while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands "$n")
     lim=$(stack_kib "$n")
     (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C "${py[@]}" \
         timeout 120 lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" >"$here/$n.lldb.txt" 2>&1 </dev/null) || true

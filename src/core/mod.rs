@@ -7,6 +7,7 @@
 //! x86-64 and AArch64 little-endian 64-bit cores are read. A truncated core still gives
 //! what its surviving bytes hold; what was lost is said in [`CoreFile::notes`].
 
+pub mod go;
 pub mod memory;
 pub mod regs;
 pub mod trace;

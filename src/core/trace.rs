@@ -217,6 +217,24 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     }
     let mem = CoreMemory::new(core.bytes.clone(), core.segments.clone(), modules.clone(), name.to_string());
     let dwarf_nums = regs::dwarf_numbers(core.arch);
+    // The crashed thread's `x/6i $pc`, decoded on a helper thread while the DWARF is inflated
+    // (iced-x86 builds its decoder's and formatter's tables first: about 6.5 M instructions
+    // off the main thread; docs/performance.md, "3f"). Used below only when frame #0's pc
+    // turns out to be the one decoded here.
+    let early_disassembly = core
+        .threads
+        .first()
+        .and_then(|t| t.regs.iter().find(|r| r.0 == "rip"))
+        .map(|r| r.1)
+        .filter(|_| core.arch == CoreArch::X86_64 && crate::threads::second_core())
+        .and_then(|pc| {
+            let m = CoreMemory::new(core.bytes.clone(), core.segments.clone(), modules.clone(), name.to_string());
+            std::thread::Builder::new()
+                .name("disassemble".into())
+                .stack_size(crate::threads::HELPER_STACK)
+                .spawn(move || (pc, crate::provenance::disassemble_from(&m, pc, "1")))
+                .ok()
+        });
 
     let mut stop = Stop::default();
     if let Some(si) = core.siginfo {
@@ -249,9 +267,34 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
             // (Rust's drop glue for a long list) has the program's frame thousands of frames
             // down, where gdb's backtrace reaches it.
             let max = if i == 0 { opts.max_frames.max(CRASHED_THREAD_FRAMES) } else { opts.max_frames };
-            unwind(uarch, regs0, &modules, &mem, max)
+            let mut u = unwind(uarch, regs0, &modules, &mem, max);
+            // A Go thread that died in the runtime on the system stack: the goroutine it ran
+            // holds the code that failed, and the runtime's message (`super::go`).
+            let mut message = None;
+            if i == 0
+                && core.arch == CoreArch::X86_64
+                && let Some(g) = super::go::follow_goroutine(
+                    &u,
+                    ct.regs.iter().find(|r| r.0 == "fs_base").map(|r| r.1),
+                    &modules,
+                    &mem,
+                    max.saturating_sub(u.frames.len()),
+                )
+            {
+                u.frames.extend(g.unwound.frames);
+                u.stopped = g.unwound.stopped;
+                message = g.message;
+            }
+            (u, message)
         })
         .collect();
+    let (unwound, go_messages): (Vec<_>, Vec<_>) = unwound.into_iter().unzip();
+    for text in go_messages.into_iter().flatten() {
+        let mut m = crate::model::Message::new(format!("fatal error: {text}"), Span::default());
+        m.from_memory = true;
+        crate::messages::typed(&mut m);
+        stop.messages.push(m);
+    }
     plan_lookups(&modules, &unwound, &core.threads, (&mem, core.arch, &dwarf_nums, opts.stop_at_main));
     for ((i, ct), u) in core.threads.iter().enumerate().zip(unwound) {
         let mut th = Thread {
@@ -440,7 +483,13 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     }
     trace.mappings.sort_by_key(|m| (m.start, m.end));
     match core.arch {
-        CoreArch::X86_64 => stop.disassembly = crate::provenance::disassemble_at_pc(&mem, &stop),
+        CoreArch::X86_64 => {
+            let early = early_disassembly.and_then(|h| h.join().ok());
+            stop.disassembly = match (early, crate::provenance::crashed_pc(&stop)) {
+                (Some((pc, d)), Some((p, "1"))) if pc == p => d,
+                _ => crate::provenance::disassemble_at_pc(&mem, &stop),
+            };
+        }
         CoreArch::Aarch64 => stop.disassembly = crate::provenance_a64::disassemble_at_pc_a64(&mem, &stop),
     }
     trace.stops.push(stop);

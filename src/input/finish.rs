@@ -43,6 +43,40 @@ impl Builder {
             let msgs = std::mem::take(&mut self.pending_messages);
             st.messages.splice(0..0, msgs);
         }
+        // Nothing but the program's abort text and the shell's verdict on it (`malloc():
+        // unaligned tcache chunk detected`, then `Aborted (core dumped)` or fish's `terminated
+        // by signal SIGABRT`): the process died of that signal, explained by that text. glibc's
+        // heap checks, libstdc++'s terminate and assert() always abort.
+        if self.trace.stops.is_empty() && !self.pending_messages.is_empty() {
+            use crate::messages::{MessageKind as K, classify};
+            let verdict = self.pending_messages.iter().find_map(|m| {
+                let t = m.text.trim();
+                super::shell::shell_verdict_signal(t).or_else(|| super::shell::shell_job_signal(t))
+            });
+            let aborts = self.pending_messages.iter().any(|m| {
+                matches!(
+                    classify(m.text.trim()),
+                    Some(K::HeapCorruption | K::UncaughtException | K::Assertion | K::StackSmashing | K::FortifyFail)
+                )
+            });
+            if aborts
+                || verdict.is_some()
+                    && self.pending_messages.iter().any(|m| crate::messages::is_abort_message(m.text.trim()))
+            {
+                let signo = verdict.unwrap_or(6);
+                let first = self.pending_messages.first().map(|m| m.span).unwrap_or_default();
+                let reason = StopReason {
+                    kind: StopKind::Signal,
+                    signo: Some(signo),
+                    signal: crate::model::signals::name(signo).map(Into::into),
+                    span: first,
+                    ..Default::default()
+                };
+                let si = self.push_stop(reason);
+                let msgs = std::mem::take(&mut self.pending_messages);
+                self.trace.stops[si].messages = msgs;
+            }
+        }
         // A lone `p $_siginfo._sifields._sigfault.si_addr` is the fault address when the kernel
         // reported a page fault (si_code > 0, not SI_KERNEL), as a whole `p $_siginfo` is.
         for (si, a) in std::mem::take(&mut self.printed_si_addr) {

@@ -37,6 +37,8 @@ use crate::model::*;
 pub(crate) struct GoState {
     /// A Go crash header was seen: goroutine tracebacks and registers may follow.
     pub active: bool,
+    /// Inside the sweeper's `runtime: marked free object in span …` report (its object rows).
+    pub sweeper_report: bool,
     /// The goroutine (thread index) whose frames are being read.
     pub thread: Option<usize>,
     pub next_index: u32,
@@ -95,8 +97,28 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let cut = (t == "error: unexpected signal during runtime execution")
         .then_some("unexpected signal during runtime execution");
     if let Some(msg) = t.strip_prefix("fatal error: ").or(cut) {
+        b.go.sweeper_report = false;
         start(b, StopKind::RuntimeError, Some(msg), n);
         push_message(b, t, n);
+        // `-d=checkptr` (on under `-race` and `-msan`): an unsafe.Pointer conversion or
+        // arithmetic whose result leaves its allocation (`checkptr: pointer arithmetic result
+        // points to invalid allocation`, `checkptr: converted pointer straddles multiple
+        // allocations`); a misaligned conversion (`checkptr: misaligned pointer conversion`) is no
+        // access outside an object.
+        if let Some(what) = msg.strip_prefix("checkptr: ") {
+            let kind = (what.contains("invalid allocation") || what.contains("straddles multiple allocations"))
+                .then_some("invalid-access");
+            let si = b.ensure_stop();
+            b.trace.stops[si].checker = Some(CheckerReport {
+                tool: "Go checkptr".into(),
+                kind,
+                text: what.into(),
+                access: None,
+                summary: None,
+                at_system_call: false,
+                span: Span::line(n),
+            });
+        }
         return true;
     }
     // The runtime's own report before its `fatal error:` line: a goroutine that outgrew the
@@ -118,7 +140,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     // `runtime:objectstart Span weird: …`).
     let collector = t.starts_with("runtime: pointer 0x")
         && (t.contains(" to unused region of span") || t.contains(" to unallocated span"))
-        || t.starts_with("runtime:objectstart Span weird: ");
+        || t.starts_with("runtime:objectstart Span weird: ")
+        // The sweeper's: `runtime: marked free object in span 0x…, elemsize=16 freeindex=0 (bad
+        // use of unsafe.Pointer? try -d=checkptr)`; the stack scan's: `runtime: bad pointer in
+        // frame main.f at 0x…: 0x…`.
+        || t.starts_with("runtime: marked free object in span ")
+        || t.starts_with("runtime: bad pointer in frame ");
+    if t.starts_with("goroutine ") {
+        b.go.sweeper_report = false;
+    }
     if (t.starts_with("runtime: goroutine stack exceeds ") && t.ends_with("-byte limit"))
         || (t.starts_with("runtime: g ") && t.contains(": unexpected return pc for "))
         || (t.starts_with("runtime: unexpected return pc for ") && t.contains(" called from "))
@@ -129,6 +159,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         if !b.go.active {
             start(b, StopKind::RuntimeError, None, n);
         }
+        b.go.sweeper_report = t.starts_with("runtime: marked free object in span ");
         push_message(b, t, n);
         return true;
     }
@@ -204,7 +235,24 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     }
     // The collector's dump of the object that held the bad pointer: `object=0x… s.base()=…`,
     // ` *(object+16) = 0xc000a9bc30 <==`.
-    if t.starts_with("object=0x") && t.contains(" s.base()=")
+    // The sweeper's object rows: `0xc000412000 alloc marked`, `0xc0004129a0 free  marked
+    // zombie`, and a zombie's words: `0x000000c0004129a0:  0x000000c0004129a0  0x0000000000c1a7e8`.
+    let object_row = {
+        let mut w = t.split_whitespace();
+        let first = w.next().unwrap_or("");
+        let rest: Vec<&str> = w.collect();
+        first.starts_with("0x")
+            && parse_hex(first.trim_end_matches(':')).is_some()
+            && (matches!(rest.first(), Some(&"alloc" | &"free"))
+                && rest[1..].iter().all(|x| matches!(*x, "marked" | "unmarked" | "zombie"))
+                || first.ends_with(':')
+                    && !rest.is_empty()
+                    && rest.iter().all(|x| x.starts_with("0x") && parse_hex(x).is_some()))
+    };
+    // (Only inside the sweeper's report: a gdb session on a Go program prints `x/8gx` rows of
+    // the same shape.)
+    if b.go.sweeper_report && object_row
+        || t.starts_with("object=0x") && t.contains(" s.base()=")
         || t.trim_start().starts_with("*(object+") && t.contains(") = ")
     {
         push_message(b, t.trim_start(), n);

@@ -103,6 +103,14 @@ pub(crate) enum HandlerMode {
     Wasm,
     /// .NET's fatal unhandled exception (`runtimes.rs`).
     DotNet,
+    /// Breakpad's `minidump_stackwalk` output (`crashdumps.rs`).
+    Breakpad,
+    /// The header before Breakpad's crash reason (`crashdumps.rs`): no stop yet.
+    BreakpadHeader,
+    /// Ruby's `[BUG]` crash report (`crashdumps.rs`).
+    Ruby,
+    /// Cygwin's stackdump (`crashdumps.rs`).
+    Cygwin,
 }
 
 impl HandlerMode {
@@ -118,6 +126,10 @@ impl HandlerMode {
                 | HandlerMode::Swift
                 | HandlerMode::Wasm
                 | HandlerMode::DotNet
+                | HandlerMode::Breakpad
+                | HandlerMode::BreakpadHeader
+                | HandlerMode::Ruby
+                | HandlerMode::Cygwin
         )
     }
 }
@@ -127,7 +139,7 @@ pub(crate) struct HandlerState {
     pub mode: HandlerMode,
     pub(crate) next_index: u32,
     /// backward-cpp: the frame the `Source "…"` line belongs to.
-    last_frame: Option<u32>,
+    pub(crate) last_frame: Option<u32>,
     /// A report is open (its first line was seen): later section headings belong to it.
     pub(crate) open: bool,
     /// A macOS crash report (`.crash`, `Process:` … `Thread N Crashed::`) is open.
@@ -154,10 +166,18 @@ pub(crate) struct HandlerState {
     pub(crate) zig_command: bool,
     /// GWP-ASan: inside the allocation or deallocation stack (not the faulting thread's).
     pub(crate) gwp_side_stack: bool,
-    /// Swift's backtracer named a thread.
-    pub(crate) swift_threads: bool,
+    /// The report named a thread (Swift's backtracer, Breakpad): later threads are new ones.
+    pub(crate) named_threads: bool,
     /// .NET's `Repeat N times:` block: `Some(false)` before its first rule, `Some(true)` inside.
     pub(crate) dotnet_repeat: Option<bool>,
+    /// Ruby's report: inside its C level backtrace / its register context.
+    pub(crate) ruby_c: bool,
+    pub(crate) ruby_regs: bool,
+    /// Ruby's C backtrace: the row before was the runtime's signal handler (`sigsegv`), so an
+    /// unnamed row or `__restore_rt` after it is the trampoline.
+    pub(crate) ruby_after_handler: bool,
+    /// Breakpad's header named the CPU before the report opened.
+    pub(crate) breakpad_arch: Option<Arch>,
 }
 
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {

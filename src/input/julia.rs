@@ -135,7 +135,11 @@ pub fn native_frame(t: &str) -> Option<JuliaNativeFrame<'_>> {
     if let Some(r) = t.strip_prefix("unknown function (ip: ") {
         let e = r.find(')')?;
         let ip_text = &r[..e];
-        let ip = if ip_text == "(nil" { Some(0) } else { parse_hex(ip_text) };
+        // Windows prints the ip as 16 bare hex digits: `unknown function (ip: 0000000000D3E84F)`.
+        let bare = (ip_text.len() == 16 && ip_text.bytes().all(|c| c.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(ip_text, 16).ok())
+            .flatten();
+        let ip = if ip_text == "(nil" { Some(0) } else { parse_hex(ip_text).or(bare) };
         let tail = r[e + 1..].trim_start_matches(')').trim();
         let path = tail
             .strip_prefix("at ")
@@ -436,6 +440,17 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         put_native_frame(b, f, None, n);
         return true;
     }
+    // The SIGILL handler's report of the instruction it could not run, before its `signal (4)`
+    // banner: `Invalid instruction at 0x7f5a31c0e2b7: 0x66, 0x0f, 0x3a, …` (Windows prints the
+    // address as 16 bare hex digits).
+    if let Some(r) = t.strip_prefix("Invalid instruction at ")
+        && let Some((_, bytes)) = r.split_once(": 0x")
+        && bytes.split(", ").all(|x| x.trim_start_matches("0x").len() <= 2)
+    {
+        b.saw(Format::Julia);
+        b.add_message(t, n);
+        return true;
+    }
     // Julia-level exceptions.
     if let Some(r) = t.strip_prefix("ERROR: ") {
         b.saw(Format::Julia);
@@ -449,6 +464,21 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                 ..Default::default()
             };
             b.new_stop(reason, Some("1"));
+        }
+        // CUDA.jl's `CUDA error: an illegal memory access was encountered (code 700,
+        // ERROR_ILLEGAL_ADDRESS)`: a kernel on the GPU accessed memory outside its allocations.
+        // The error surfaces at the next call that waits for the device, not where the kernel ran.
+        if r.contains("an illegal memory access was encountered") || r.contains("ERROR_ILLEGAL_ADDRESS") {
+            let si = b.ensure_stop();
+            b.trace.stops[si].checker = Some(CheckerReport {
+                tool: "CUDA".into(),
+                kind: Some("invalid-access"),
+                text: r.into(),
+                access: None,
+                summary: None,
+                at_system_call: false,
+                span: Span::line(n),
+            });
         }
         b.julia.causes = 0;
         b.julia.in_error_message = 200;

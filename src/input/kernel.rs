@@ -33,6 +33,12 @@ pub(crate) struct KernelState {
     pub oops: Option<(usize, u32)>,
     /// Past the oops's `Call Trace:` (a later register block is the user-space entry's).
     pub oops_in_trace: bool,
+    /// Inside a KASAN report's `Allocated by task N:` / `Freed by task N:` stack: its rows are
+    /// not the faulting task's frames.
+    pub kasan_side: bool,
+    /// A KASAN report named the function that made the bad access (frame 0): the trace's rows
+    /// before that function again are KASAN's own reporting.
+    pub kasan_skip: Option<Box<str>>,
 }
 
 /// Reads one line. Returns whether it was a kernel or strace line.
@@ -40,6 +46,18 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let t = l.trim();
     if let Some(r) = strip_kernel_prefix(t) {
         return kernel_line(b, r.trim(), n);
+    }
+    // A multi-line message's continuation, which the journal (and some dmesg pastes) print
+    // indented without the prefix: KASAN's `which belongs to the cache kmalloc-192 of size
+    // 192`, `192-byte region [ffff…, ffff…)`.
+    if b.kernel.oops.is_some()
+        && l.starts_with(' ')
+        && (t.starts_with("which belongs to the ")
+            || t.contains("-byte region [")
+            || t.starts_with("The buggy address "))
+    {
+        b.add_message(t, n);
+        return true;
     }
     strace_line(b, t, n)
 }
@@ -62,6 +80,10 @@ fn strip_kernel_prefix(t: &str) -> Option<&str> {
     }
     if let Some(p) = t.find(" kernel: ") {
         return Some(&t[p + 9..]);
+    }
+    // The journal's blank kernel line: `Mar 04 09:12:44 vmhost kernel:`.
+    if t.len() > 16 && t.ends_with(" kernel:") && t.as_bytes()[3] == b' ' && t.as_bytes()[9] == b':' {
+        return Some("");
     }
     // Other journal lines about the same crash (`Dec 01 09:14:23 host systemd[1]: x.service:
     // Main process exited, code=dumped, status=11/SEGV`): `Mmm dd hh:mm:ss host ident[pid]: …`.
@@ -114,6 +136,9 @@ fn module_of(t: &str) -> Option<&str> {
 /// stop (the task is killed as by SIGSEGV) whose thread 1 holds the RIP frame and the trace.
 fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
     let t = r.trim();
+    if kasan_line(b, t, n) {
+        return true;
+    }
     let bug = t
         .strip_prefix("BUG: kernel NULL pointer dereference, address: ")
         .or_else(|| t.strip_prefix("BUG: unable to handle page fault for address: "))
@@ -311,6 +336,164 @@ fn oops_line(b: &mut Builder, r: &str, n: u32) -> bool {
             b.kernel.oops = Some((ti, next + 1));
         }
         return true;
+    }
+    false
+}
+
+/// KASAN's report: `BUG: KASAN: slab-out-of-bounds in f+0x1c4/0x3a0 [mod]`, `Read of size 256
+/// at addr ffff88810a6d3c00 by task qfsctl/22931`, the faulting task's `Call Trace:`, then
+/// `Allocated by task N:` / `Freed by task N:` stacks (not the faulting task's frames), the
+/// object (`The buggy address belongs to the object at …`, `which belongs to the cache …`) and
+/// the shadow rows. Under KASAN a NULL-based access is a #GP on KASAN's shadow of it (`general
+/// protection fault, probably for non-canonical address 0xdffffc0000000006`), which KASAN
+/// decodes: `KASAN: null-ptr-deref in range [0x0000000000000030-0x0000000000000037]`.
+fn kasan_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    if let Some(r) = t.strip_prefix("BUG: KASAN: ") {
+        let (class, loc) = r.split_once(" in ").unwrap_or((r, ""));
+        // Before 4.x: `… in f+0x…/0x… at addr ffff8803f1814460`.
+        let (loc, addr) = match loc.split_once(" at addr ") {
+            Some((l, a)) => (l, hex_word(a.trim())),
+            None => (loc, None),
+        };
+        let kind = match class {
+            c if c.starts_with("stack-out-of-bounds") => Some("stack-buffer-overflow"),
+            c if c.ends_with("out-of-bounds") => Some("heap-buffer-overflow"),
+            c if c.contains("use-after-free") => Some("use-after-free"),
+            c if c.starts_with("double-free") => Some("double-free"),
+            c if c.starts_with("invalid-free") || c.starts_with("wild-memory-access") => Some("invalid-access"),
+            c if c.starts_with("null-ptr-deref") => Some("null-dereference"),
+            _ => None,
+        };
+        b.saw(Format::Kernel);
+        let reason = StopReason {
+            kind: StopKind::RuntimeError,
+            address: addr.map(Address),
+            description: Some(t.into()),
+            span: Span::line(n),
+            ..Default::default()
+        };
+        let si = b.new_stop(reason, Some("1"));
+        b.trace.stops[si].checker = Some(CheckerReport {
+            tool: "KASAN".into(),
+            kind,
+            text: r.into(),
+            access: None,
+            summary: None,
+            at_system_call: false,
+            span: Span::line(n),
+        });
+        let ti = b.current_thread();
+        b.trace.stops[si].threads[ti].crashed = true;
+        b.kernel.oops = Some((ti, 0));
+        b.kernel.oops_in_trace = false;
+        b.kernel.kasan_side = false;
+        // The function KASAN names is where the bad access was made: frame 0 (the trace that
+        // follows starts in KASAN's own reporting).
+        if let Some(f) = trace_frame(b, loc, 0, n) {
+            b.kernel.kasan_skip = f.function.as_deref().map(Into::into);
+            b.put_frame(ti, f);
+            b.kernel.oops = Some((ti, 1));
+        }
+        b.add_message(t, n);
+        if b.trace.arch == Arch::Unknown {
+            b.trace.arch = Arch::X86_64;
+        }
+        return true;
+    }
+    // `KASAN: null-ptr-deref in range [0x0000000000000030-0x0000000000000037]` after the #GP.
+    if let Some(r) = t.strip_prefix("KASAN: ")
+        && let Some(si) = b.stop
+        && b.kernel.oops.is_some()
+    {
+        if let Some(range) = r.strip_prefix("null-ptr-deref in range [")
+            && let Some((lo, _)) = range.split_once('-')
+            && let Some(lo) = hex_word(lo)
+        {
+            let reason = &mut b.trace.stops[si].reason;
+            // The #GP was on KASAN's shadow; the access itself was to this range.
+            reason.address = Some(Address(lo));
+            reason.si_code = None;
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    let Some((_, next)) = b.kernel.oops else { return false };
+    let is_kasan = b.stop.and_then(|si| b.trace.stops[si].checker.as_ref()).is_some_and(|c| &*c.tool == "KASAN");
+    if !is_kasan {
+        return false;
+    }
+    // The faulting task's trace up to the function KASAN named: `dump_stack_lvl`,
+    // `print_report`, `kasan_report`, `kasan_check_range`, the instrumented `memcpy`.
+    if b.kernel.oops_in_trace
+        && !b.kernel.kasan_side
+        && let Some(skip) = b.kernel.kasan_skip.clone()
+        && !t.starts_with("? ")
+        && let Some(f) = trace_frame(b, t, next, n)
+    {
+        if f.function.as_deref() == Some(&*skip) {
+            b.kernel.kasan_skip = None;
+        }
+        return true;
+    }
+    // `Read of size 256 at addr ffff88810a6d3c00 by task qfsctl/22931`, `Write of size 8 by task …`.
+    if (t.starts_with("Read of size ") || t.starts_with("Write of size ") || t.starts_with("Read at addr "))
+        && t.contains(" by task ")
+    {
+        let si = b.ensure_stop();
+        if let Some((_, a)) = t.split_once(" at addr ")
+            && let Some(a) = a.split_whitespace().next().and_then(hex_word)
+        {
+            b.trace.stops[si].reason.address = Some(Address(a));
+        }
+        if let Some(c) = b.trace.stops[si].checker.as_mut() {
+            c.access = Some(t.into());
+        }
+        return true;
+    }
+    if t.starts_with("Allocated by task ")
+        || t.starts_with("Freed by task ")
+        || t.starts_with("Last potentially related work creation:")
+        || t.starts_with("Second to last potentially related work creation:")
+        || t == "Allocated:"
+        || t == "Freed:"
+    {
+        b.kernel.kasan_side = true;
+        b.add_message(t, n);
+        return true;
+    }
+    if t.starts_with("The buggy address ")
+        || t.starts_with("which belongs to the ")
+        || t.contains("-byte region [")
+        || t.starts_with("Memory state around the buggy address")
+        || t.starts_with("Object at ")
+        || t.starts_with("page:")
+        || t.starts_with("flags:")
+        || t.starts_with("raw: ")
+        || t.starts_with("page dumped because")
+        || t.starts_with("(stack is not available)")
+        || t.starts_with("PID = ")
+        || t.starts_with("Pointer tag: ")
+        || t.starts_with("Disabling lock debugging due to kernel taint")
+    {
+        b.kernel.kasan_side = true;
+        b.add_message(t, n);
+        return true;
+    }
+    // Shadow rows: `ffff88810a6d3b80: fc fc …`, `>ffff88810a6d3c80: 00 00 …`, and the caret.
+    let row = t.trim_start_matches('>');
+    let shadow = row.split_once(": ").is_some_and(|(addr, bytes)| {
+        addr.len() >= 8
+            && addr.bytes().all(|c| c.is_ascii_hexdigit())
+            && bytes.split_whitespace().all(|w| w.len() == 2 && w.bytes().all(|c| c.is_ascii_hexdigit()))
+    });
+    if shadow || !t.is_empty() && t.bytes().all(|c| c == b'^' || c == b' ') {
+        return true;
+    }
+    if b.kernel.kasan_side {
+        // The allocation and free stacks' rows.
+        if t.starts_with("? ") || trace_frame(b, t, next, n).is_some() {
+            return true;
+        }
     }
     false
 }
@@ -581,6 +764,10 @@ fn trace_frame(b: &mut Builder, t: &str, index: u32, n: u32) -> Option<Frame> {
 }
 
 fn kernel_line(b: &mut Builder, r: &str, n: u32) -> bool {
+    // An empty log line (a report's blank separator through the journal's `kernel: ` prefix).
+    if r.trim().is_empty() {
+        return true;
+    }
     if oops_line(b, r, n) {
         return true;
     }

@@ -837,9 +837,39 @@ fn lldb_function_name(s: &str) -> String {
     // lldb 14 names a C++ function with internal linkage (`static`) from the global namespace
     // `::last_score(…)`; gdb prints `last_score`.
     let s = s.strip_prefix("::").filter(|r| r.starts_with(|c: char| c.is_alphabetic() || c == '_')).unwrap_or(s);
+    let s = without_return_type(s);
     match crate::symbolize::demangle::fortran_module_procedure(s) {
         Some(f) => f,
         None => super::rust::clean_symbol(s),
+    }
+}
+
+/// A function template's specialization as LLVM's demangler prints it, with the return type
+/// the mangling carries (`void std::__throw_with_nested_impl<std::runtime_error>`,
+/// `int* std::find<int*, int>`): gdb prints the name alone. Only a template's name loses its
+/// prefix (the part before the first space outside `<>` and `()`); `operator new`,
+/// `(anonymous namespace)::f` and a C name are left as they are.
+fn without_return_type(s: &str) -> &str {
+    if !s.ends_with('>') || s.contains("operator") || s.starts_with('(') {
+        return s;
+    }
+    let mut depth = 0i32;
+    let mut last = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ' ' if depth == 0 => last = Some(i),
+            _ => {}
+        }
+    }
+    // A plain type only: a computed one (`decltype(std::declval<F>()())`) is kept, as lldb
+    // printed it.
+    match last {
+        Some(i) if s[i + 1..].starts_with(|c: char| c.is_alphabetic() || c == '_') && !s[..i].contains('(') => {
+            &s[i + 1..]
+        }
+        _ => s,
     }
 }
 
@@ -865,7 +895,7 @@ fn owned_frame(b: &mut Builder, f: &LldbFrame<'_>, n: u32) -> Frame {
         pc: f.pc.map(Address),
         // lldb prints a Rust symbol with its legacy hash (`header_len::h18022822527bf01d`),
         // where gdb drops it.
-        function: f.function.map(|s| b.intern(&lldb_function_name(s))),
+        function: f.function.map(|s| b.intern_function(&lldb_function_name(s), f.file)),
         args: f.args.map(Box::from),
         file: f.file.map(|s| b.intern(s)),
         line: f.line,
@@ -899,7 +929,7 @@ fn put_frame(b: &mut Builder, f: LldbFrame<'_>, n: u32) {
     if f.index == 0 {
         let si = b.ensure_stop();
         if b.stop_location[si].is_none() {
-            let function = f.function.map(|s| b.intern(&lldb_function_name(s)));
+            let function = f.function.map(|s| b.intern_function(&lldb_function_name(s), f.file));
             b.stop_location[si] = Some(GdbOwnedLocation { pc: f.pc, function, ..Default::default() });
         }
     }
@@ -973,6 +1003,12 @@ fn register_line(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>, n: u32) -> Option<()> {
     let (addr, rest) = t.split_once(": ")?;
     let address = parse_hex(addr)?;
+    // `memory read -fA` (lldb's address format): one word a row, with what it points to
+    // (`0x0000000000401182 prog`copy_tag + 73 at prog.c:12:1`).
+    let (rest, pointee) = match rest.split_once(' ') {
+        Some((w, p)) if p.contains('`') && w.starts_with("0x") && w.len() == 18 => (w, Some(p.trim())),
+        _ => (rest, None),
+    };
     // The ASCII column follows two spaces.
     let data = rest.split("  ").next().unwrap_or(rest).trim();
     let mut words = Vec::new();
@@ -999,10 +1035,67 @@ fn memory_row(b: &mut Builder, t: &str, unit: Option<u8>, expr: Option<Box<str>>
     b.ctx = Ctx::Memory { unit, expr, insns: false };
     // put_memory marks the input as gdb's; this row is lldb's.
     let formats = b.formats;
+    let value = words[0].0;
     b.put_memory(gdb::GdbMemoryRow { address, symbol: None, words, string: None }, n);
     b.formats = formats;
     b.saw(Format::Lldb);
     b.ctx = Ctx::None;
+    if let Some(p) = pointee {
+        return_address_at_entry(b, address, value, p, n);
+    }
+    Some(())
+}
+
+/// A backtrace that ends at frame #0 stopped at its function's first instruction (lldb's
+/// listing shows the pc at `<+0>`: static musl's `__stack_chk_fail`, a `hlt` without CFI,
+/// where lldb 14 stops unwinding): the call that entered it has just pushed its return address,
+/// so the word at `[sp]`, which `memory read -fA` names as code inside a function, is frame #1.
+fn return_address_at_entry(b: &mut Builder, slot: u64, value: u64, pointee: &str, n: u32) -> Option<()> {
+    // `module`function + off at file:line:col`; the offset is past the call, never 0.
+    let (_, sym) = pointee.split_once('`')?;
+    let (sym, place) = match sym.split_once(" at ") {
+        Some((s, p)) => (s, Some(p)),
+        None => (sym, None),
+    };
+    let (function, off) = sym.rsplit_once(" + ")?;
+    if off.parse::<u64>().ok()? == 0 || function.is_empty() {
+        return None;
+    }
+    let si = b.trace.stops.len().checked_sub(1)?;
+    let stop = &b.trace.stops[si];
+    let ti = stop.threads.iter().position(|t| t.crashed || t.current)?;
+    let th = &stop.threads[ti];
+    if th.frames.len() != 1 || b.lldb.selected_frame != 0 {
+        return None;
+    }
+    let pc = th.frames[0].pc?.0;
+    let sp = th.registers.get(&0)?.reg("rsp")?.value?;
+    let at_entry = stop.disassembly.iter().any(|i| {
+        i.current && i.frame == 0 && i.address.0 == pc && i.location.as_ref().and_then(|l| l.offset()) == Some(0)
+    });
+    if slot != sp || !at_entry {
+        return None;
+    }
+    let (file, line) = match place.and_then(|p| p.split_once(':')) {
+        Some((f, rest)) => (Some(f), rest.split(':').next().and_then(|l| l.parse::<u32>().ok())),
+        None => (None, None),
+    };
+    let frame = crate::model::Frame {
+        index: 1,
+        pc: Some(crate::model::Address(value)),
+        function: Some(b.intern(function)),
+        file: file.map(|f| b.intern(f)),
+        line,
+        span: crate::model::Span::line(n),
+        ..Default::default()
+    };
+    b.trace.stops[si].threads[ti].frames.push(frame);
+    b.note(
+        Some(n),
+        format!(
+            "frame #1 ({function}) is the return address at [sp] 0x{slot:x}: frame #0 stopped at its function's first instruction, before it built a frame (lldb's backtrace ends at frame #0)"
+        ),
+    );
     Some(())
 }
 
@@ -1156,6 +1249,23 @@ fn image_row(b: &mut Builder, t: &str, n: u32) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn template_return_types_go() {
+        use super::without_return_type as w;
+        assert_eq!(
+            w("void std::__throw_with_nested_impl<std::runtime_error>"),
+            "std::__throw_with_nested_impl<std::runtime_error>"
+        );
+        assert_eq!(w("unsigned int* ns::find<int, std::less<int> >"), "ns::find<int, std::less<int> >");
+        // Not a return type: no space outside the brackets, an operator, an anonymous namespace.
+        assert_eq!(w("std::vector<std::pair<int, int> >"), "std::vector<std::pair<int, int> >");
+        assert_eq!(w("operator new<int>"), "operator new<int>");
+        let computed = "decltype(std::declval<worker::$_0>()()) std::__1::__invoke[abi:ue170006]<worker::$_0>";
+        assert_eq!(w(computed), computed);
+        assert_eq!(w("(anonymous namespace)::cache<int>"), "(anonymous namespace)::cache<int>");
+        assert_eq!(w("read_body"), "read_body");
+    }
+
     #[test]
     fn a_stop_pasted_without_its_command() {
         // Newer lldb's one blank before the tab, and the disassembly head, with no `(lldb) run`.

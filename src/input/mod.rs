@@ -24,6 +24,7 @@ pub use ahead::{HELPER_STACK, second_core};
 pub mod clean;
 pub mod companion;
 pub mod context;
+pub mod crashdumps;
 pub mod dumps;
 pub mod gdb;
 pub mod go;
@@ -771,11 +772,20 @@ impl Builder {
         pos
     }
 
+    /// A frame's function as gdb names it: a D or GNAT symbol the debugger printed is decoded
+    /// (`symbolize::demangle::language_symbol`), any other name kept.
+    pub(crate) fn intern_function(&mut self, s: &str, file: Option<&str>) -> Sym {
+        match crate::symbolize::demangle::language_symbol(s, file) {
+            Some(d) => self.intern(&d),
+            None => self.intern(s),
+        }
+    }
+
     pub(crate) fn frame_from_gdb(&mut self, g: &GdbFrameLine<'_>, n: u32) -> Frame {
         Frame {
             index: g.index,
             pc: g.pc.map(Address),
-            function: g.function.map(|s| self.intern(s)),
+            function: g.function.map(|s| self.intern_function(s, g.file)),
             args: g.args.map(Box::from),
             file: g.file.map(|s| self.intern(s)),
             line: g.line,

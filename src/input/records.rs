@@ -77,7 +77,7 @@ impl Builder {
         let si = self.ensure_stop();
         let loc = GdbOwnedLocation {
             pc: g.pc,
-            function: g.function.map(|s| self.intern(s)),
+            function: g.function.map(|s| self.intern_function(s, g.file)),
             file: g.file.map(|s| self.intern(s)),
             line: g.line,
             module: g.module.map(|s| self.intern(s)),

@@ -801,6 +801,30 @@ impl Builder {
             self.add_message(t, n);
             return true;
         }
+        // A shell's job report (`fish: Job 1, './a' terminated by signal SIGABRT (Abort)`,
+        // `zsh: segmentation fault  ./prog`).
+        if super::shell::shell_job_signal(t).is_some() {
+            self.add_message(t, n);
+            return true;
+        }
+        // Rust's allocation failure (`alloc::alloc::handle_alloc_error` prints it, then aborts),
+        // often glued to the shell's verdict: `memory allocation of 4654951391962047971 bytes
+        // failedAborted (core dumped)`.
+        if let Some(r) = t.strip_prefix("memory allocation of ")
+            && let Some((size, after)) = r.split_once(" bytes failed")
+            && !size.is_empty()
+            && size.bytes().all(|c| c.is_ascii_digit())
+            && (after.is_empty()
+                || super::shell::is_shell_verdict(after)
+                || super::shell::shell_job_signal(after).is_some())
+        {
+            // (A debugger's stop line may follow; without one, `finish` makes the stop.)
+            self.add_message(&t[..t.len() - after.len()], n);
+            if !after.is_empty() {
+                self.add_message(after, n);
+            }
+            return true;
+        }
         // Program messages that explain an abort.
         if crate::messages::is_abort_message(t) {
             // Julia's no-handler report is followed by the exception on one line.

@@ -169,7 +169,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         b.handlers.mode = HandlerMode::DotNet;
         return true;
     }
-    false
+    super::crashdumps::opening(b, t, n)
 }
 
 /// One line inside a report `opening` started.
@@ -183,8 +183,40 @@ pub(crate) fn line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         HandlerMode::Swift => swift_line(b, t, n),
         HandlerMode::Wasm => wasm_line(b, t, n),
         HandlerMode::DotNet => dotnet_line(b, t, n),
-        _ => false,
+        _ => super::crashdumps::line(b, l, t, n),
     }
+}
+
+/// A thread a report names (`Thread 2 crashed:`, Breakpad's `Thread 0 (crashed)`): selected, and
+/// marked crashed when the report says so. The report's first thread replaces the placeholder
+/// `1` that `start` made when it holds nothing.
+pub(crate) fn named_thread(b: &mut Builder, id: &str, crashed: bool) {
+    let si = b.ensure_stop();
+    let ti = match b.trace.stops[si].threads.iter().position(|th| &*th.id == id) {
+        Some(i) => i,
+        None => {
+            let placeholder = b.trace.stops[si].threads.len() == 1
+                && b.trace.stops[si].threads[0].frames.is_empty()
+                && !b.handlers.named_threads;
+            if placeholder {
+                b.trace.stops[si].threads[0].id = id.into();
+                0
+            } else {
+                b.trace.stops[si].threads.push(Thread { id: id.into(), ..Default::default() });
+                b.trace.stops[si].threads.len() - 1
+            }
+        }
+    };
+    b.handlers.named_threads = true;
+    for (i, th) in b.trace.stops[si].threads.iter_mut().enumerate() {
+        if crashed {
+            th.crashed = i == ti;
+        } else if i == ti {
+            th.crashed = false;
+        }
+    }
+    b.thread = Some(ti);
+    b.handlers.next_index = 0;
 }
 
 fn end(b: &mut Builder) -> bool {
@@ -1092,33 +1124,7 @@ fn swift_line(b: &mut Builder, t: &str, n: u32) -> bool {
     if let Some(r) = t.strip_prefix("Thread ").and_then(|r| r.strip_suffix(':')) {
         let id = r.split_whitespace().next().unwrap_or("");
         if !id.is_empty() && id.bytes().all(|c| c.is_ascii_digit()) {
-            let crashed = r.ends_with(" crashed");
-            let si = b.ensure_stop();
-            let ti = match b.trace.stops[si].threads.iter().position(|th| &*th.id == id) {
-                Some(i) => i,
-                None => {
-                    // The report's first thread replaces the placeholder `1` when it holds nothing.
-                    let placeholder = b.trace.stops[si].threads.len() == 1
-                        && b.trace.stops[si].threads[0].frames.is_empty()
-                        && !b.handlers.swift_threads;
-                    if placeholder {
-                        b.trace.stops[si].threads[0].id = id.into();
-                        0
-                    } else {
-                        b.trace.stops[si].threads.push(Thread { id: id.into(), ..Default::default() });
-                        b.trace.stops[si].threads.len() - 1
-                    }
-                }
-            };
-            b.handlers.swift_threads = true;
-            for (i, th) in b.trace.stops[si].threads.iter_mut().enumerate() {
-                if crashed {
-                    th.crashed = i == ti;
-                } else if i == ti {
-                    th.crashed = false;
-                }
-            }
-            b.thread = Some(ti);
+            named_thread(b, id, r.ends_with(" crashed"));
             b.handlers.next_index = 0;
             return true;
         }

@@ -190,7 +190,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     // kept as the coming stop's messages: header and payload, up to a blank line or the
     // backtrace.
     if b.formats_has(Format::Lldb) {
-        if panic_header(t).is_some() {
+        // (also a panic inside the panic hook, whose header has no thread)
+        if panic_header(t).is_some() || crate::messages::parse_panic_header(t).is_some_and(|h| h.thread.is_empty()) {
             b.rust = RustState { payload: !t.contains(" panicked at '"), ..Default::default() };
             b.add_message(t, n);
             return true;

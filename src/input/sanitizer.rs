@@ -86,6 +86,36 @@ fn register_row(t: &str) -> Option<Vec<(&str, u64)>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// A row of HWASan's register dump: `x0  3e00ffff8a31c060  x1  0000000000000010 …` (names and
+/// bare 16-digit hex values in pairs).
+fn hwasan_register_row(t: &str) -> Option<Vec<(&str, u64)>> {
+    let w: Vec<&str> = t.split_whitespace().collect();
+    if w.is_empty() || !w.len().is_multiple_of(2) {
+        return None;
+    }
+    w.chunks(2)
+        .map(|c| {
+            let name_ok = c[0].len() <= 3
+                && c[0].starts_with(['x', 's', 'l', 'p'])
+                && c[0].bytes().all(|x| x.is_ascii_alphanumeric());
+            (name_ok && c[1].len() == 16).then(|| u64::from_str_radix(c[1], 16).ok().map(|v| (c[0], v))).flatten()
+        })
+        .collect()
+}
+
+/// HWASan's `tag-mismatch` says only that the pointer's tag is not the memory's; the class
+/// (heap overflow, use after free, stack) follows from the notes and stacks after it.
+fn refine_tag_mismatch(b: &mut Builder, kind: &'static str, overrides: bool) {
+    let si = b.ensure_stop();
+    if let Some(c) = b.trace.stops[si].checker.as_mut()
+        && &*c.tool == "HWAddressSanitizer"
+        && c.text.starts_with("tag-mismatch")
+        && (c.kind.is_none() || overrides)
+    {
+        c.kind = Some(kind);
+    }
+}
+
 /// The tool name in `==PID==ERROR: <Tool>: …` / `WARNING: <Tool>: …`.
 fn tool_format(tool: &str) -> Option<Format> {
     Some(match tool {
@@ -163,8 +193,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         open_report(b, fmt, tool, what, n);
         return true;
     }
-    // UBSan: `file:line:col: runtime error: message`.
-    if let Some(p) = t.find(": runtime error: ") {
+    // UBSan: `file:line:col: runtime error: message`. Only after a source location (or
+    // UBSan's `<unknown>` and `(module+0x…)`): a program's own log line quoting a Go or other
+    // runtime error (`recovered in handler: runtime error: index out of range`) is no report.
+    if let Some(p) = t.find(": runtime error: ")
+        && is_ubsan_location(&t[..p])
+    {
         let loc = &t[..p];
         open_report(b, Format::Ubsan, "UndefinedBehaviorSanitizer", &t[p + 2..], n);
         b.add_message(t, n);
@@ -219,7 +253,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return true;
     }
     if b.san.register_rows {
-        if let Some(regs) = register_row(t) {
+        if let Some(regs) = register_row(t).or_else(|| hwasan_register_row(t)) {
             if b.trace.arch == Arch::Unknown && regs.iter().any(|(r, _)| *r == "rax" || *r == "rip") {
                 b.trace.arch = Arch::X86_64;
             }
@@ -249,7 +283,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    if t == "Shadow bytes around the buggy address:" || t.starts_with("Shadow byte legend") {
+    if t == "Shadow bytes around the buggy address:"
+        || t.starts_with("Shadow byte legend")
+        // HWASan: `Memory tags around the buggy address (one tag corresponds to 16 bytes):`.
+        || t.starts_with("Memory tags around the buggy address")
+        || t.starts_with("Tags for short granules around the buggy address")
+    {
         b.san.shadow = true;
         b.add_message(t, n);
         return true;
@@ -261,6 +300,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         // Legend: `Addressable:           00`, `Heap left redzone:       fa`.
         if let Some((name, codes)) = t.split_once(':')
             && !name.is_empty()
+            && !codes.trim().is_empty()
             && codes.split_whitespace().all(|c| c.len() == 2 && c.bytes().all(|x| x.is_ascii_hexdigit()))
         {
             b.add_message(t, n);
@@ -294,6 +334,38 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     // Stack headings and notes that end with `:` (`freed by thread T0 here:`,
     // `Thread T1 (tid=…, running) created by main thread at:`, `Direct leak of 39 byte(s) in 3
     // object(s) allocated from:`, `Uninitialized value was created by an allocation of …`).
+    if t.starts_with("freed by thread ") {
+        refine_tag_mismatch(b, "use-after-free", true);
+    }
+    // HWASan: `Registers where the failure occurred (pc 0x…):`.
+    if t.starts_with("Registers where the failure occurred") {
+        b.san.register_rows = true;
+        b.add_message(t, n);
+        return true;
+    }
+    // HWASan's newer reports name the class: `Cause: use-after-free`, `Cause: stack tag-mismatch`.
+    if let Some(c) = t.strip_prefix("Cause: ") {
+        let kind = if c.starts_with("stack tag-mismatch") { Some("stack-buffer-overflow") } else { kind_of("", c) };
+        if let Some(k) = kind {
+            refine_tag_mismatch(b, k, false);
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    // HWASan's other notes: `[0x…,0x…) is a small unallocated heap chunk; size: 32 offset: 16`,
+    // `Thread: T0 0x… stack: [0x…,0x…) sz: 8388608 tls: [0x…,0x…)`, `Previously allocated
+    // frames:` with `record_addr:0x… record:0x… in f file:line` rows, the pointer to the docs.
+    if t.contains(" is a small unallocated heap chunk")
+        || t.contains(" is a small allocated heap chunk")
+        || t.starts_with("Thread: T") && t.contains(" stack: [")
+        || t == "Previously allocated frames:"
+        || t.starts_with("record_addr:0x")
+        || t.starts_with("See https://clang.llvm.org/docs/HardwareAssistedAddressSanitizerDesign")
+        || t.contains("Sanitizer can not describe address in more detail")
+    {
+        b.add_message(t, n);
+        return true;
+    }
     if t.ends_with(" here:")
         || t.ends_with(" at:")
         || t.ends_with(" from:")
@@ -310,11 +382,15 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     // has 1 object(s):`, `[32, 48) 'name' (line 53) <== Memory access …`, `Location is global
     // 'x' of size 4 at 0x…`, `HINT: …`, `ThreadSanitizer: reported 1 warnings`).
     if t.contains(" is located in stack of thread ") {
+        refine_tag_mismatch(b, "stack-buffer-overflow", false);
         // The frame that owns the overflowed object follows.
         b.san.next_section = Some("frame holding the object".into());
         b.san.thread = None;
         b.add_message(t, n);
         return true;
+    }
+    if t.contains(" is located ") && (t.contains(" bytes to the right of ") || t.contains(" bytes to the left of ")) {
+        refine_tag_mismatch(b, "heap-buffer-overflow", false);
     }
     if t.contains(" is located ")
         || t.starts_with("This frame has ")
@@ -331,6 +407,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         // The unwinder found no frame at all (32-bit ARM without frame pointers, a wild pc).
         || t == "<empty stack>"
         || t.starts_with("Objects leaked above:")
+        // TSan's lock-order-inversion: `Cycle in lock order graph: M118 (0x…) => M119 (0x…) => M118`,
+        // `Hint: use TSAN_OPTIONS=second_deadlock_stack=1 …`.
+        // The global's contents under a `global-buffer-overflow`: `'*.LC12' is ascii string 'LABEL'`.
+        || t.starts_with('\'') && t.contains("' is ascii string '")
+        || t.starts_with("Cycle in lock order graph: ")
+        || t.starts_with("Hint: use TSAN_OPTIONS=")
         || t.starts_with("As well as ")
     {
         b.add_message(t, n);
@@ -564,8 +646,9 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
         pc = parse_hex(&rest[..end]);
         pc?;
         rest = rest[end..].trim_start();
-        rest = rest.strip_prefix("in ").unwrap_or(rest);
     }
+    // `in f` after the pc, and also where the pc was lost (`#0   in operator delete(void*) (…)`).
+    rest = rest.strip_prefix("in ").unwrap_or(rest);
     let mut f = Frame { index, pc: pc.map(Address), span: Span::line(n), ..Default::default() };
     // `(module+0xoff)` at the end.
     if rest.ends_with(')')
@@ -594,6 +677,10 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
         f.column = col;
         rest = "";
     }
+    // TSan prints `<null>` where the file is unknown: `#0 pthread_mutex_lock <null> (libtsan…)`.
+    if let Some(h) = rest.strip_suffix(" <null>") {
+        rest = h.trim_end();
+    }
     if !rest.is_empty() && rest != "<null>" && !rest.starts_with("<null> ") {
         f.function = Some(b.intern(rest));
     }
@@ -603,8 +690,36 @@ fn stack_frame(b: &mut Builder, t: &str, n: u32) -> Option<Frame> {
     Some(f)
 }
 
+/// Where UBSan says a check fired: `src/san.c:28:22`, `file.c:7`, `<unknown>`,
+/// `(/path/prog+0x1234)`.
+fn is_ubsan_location(loc: &str) -> bool {
+    if loc == "<unknown>" || (loc.starts_with('(') && loc.ends_with(')') && loc.contains("+0x")) {
+        return true;
+    }
+    let num = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    let Some((rest, last)) = loc.rsplit_once(':') else { return false };
+    let path = match rest.rsplit_once(':') {
+        Some((p, line)) if num(line) => p,
+        _ => rest,
+    };
+    num(last) && !path.trim().is_empty()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ubsan_lines_start_at_a_location() {
+        assert!(super::is_ubsan_location("src/san.c:28:22"));
+        assert!(super::is_ubsan_location("sdk/source/vst/hosting/../utility/uid.h:120:7"));
+        assert!(super::is_ubsan_location("count.c:31"));
+        assert!(super::is_ubsan_location("<unknown>"));
+        assert!(super::is_ubsan_location("(/tmp/prog+0x1234)"));
+        // A program's log line quoting a runtime error: no location.
+        assert!(!super::is_ubsan_location("recovered in handler"));
+        assert!(!super::is_ubsan_location("worker 3"));
+        assert!(!super::is_ubsan_location(":12"));
+    }
+
     use crate::model::*;
 
     #[test]

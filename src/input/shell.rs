@@ -6,7 +6,8 @@
 /// The signal a shell's job report names: fish's `fish: Job 1, 'prog' terminated by signal
 /// SIGABRT (Abort)`, zsh's `zsh: abort      sudo cargo run` / `zsh: segmentation fault  ./x`.
 pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
-    if let Some(r) = t.strip_prefix("fish: Job ") {
+    // fish 3.0–3.3 (and 2.x): `fish: “/path/prog …” terminated by signal SIGABRT (Abort)`.
+    if let Some(r) = t.strip_prefix("fish: Job ").or_else(|| t.strip_prefix("fish: ")) {
         let sig = r.split_once(" terminated by signal ")?.1.split_whitespace().next()?;
         return crate::model::signals::signo(sig);
     }

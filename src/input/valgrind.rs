@@ -31,6 +31,30 @@ pub(crate) struct VgState {
     pub next_index: u32,
     /// The last `client switching stacks?` warning: (from, to, its line). Kept across errors.
     pub sp_switch: Option<(Address, Address, Span)>,
+    /// Inside Helgrind's `Thread #N was created` or `Lock at 0x… was first observed` stack:
+    /// where a thread or lock came from, not a stack of the error.
+    pub skip_stack: bool,
+    /// Helgrind's output pasted without its `==PID==` prefixes.
+    pub bare: bool,
+}
+
+/// A line of Helgrind's that opens or continues its output pasted without `==PID==` prefixes.
+fn bare_helgrind(t: &str, open: bool) -> bool {
+    let opens = t.starts_with("---Thread-Announcement---")
+        || t.starts_with("Possible data race during ")
+        || t.starts_with("Helgrind, a thread error detector");
+    opens
+        || open
+            && (t.starts_with("at 0x")
+                || t.starts_with("by 0x")
+                || t.starts_with("Address 0x")
+                || t.starts_with("Locks held: ")
+                || t.starts_with("This conflicts with a previous ")
+                || t.starts_with("Lock at 0x")
+                || t.starts_with("Block was alloc'd by thread #")
+                || t.starts_with("Thread #")
+                    && (t.ends_with(" was created") || t.ends_with(" is the program's root thread"))
+                || t.len() >= 16 && t.bytes().all(|c| c == b'-'))
 }
 
 /// `==4242== rest` -> `rest` (also `--4242-- ` valgrind's own warnings). `Some("")` for a
@@ -57,7 +81,20 @@ fn strip(t: &str) -> Option<(&str, bool)> {
 
 /// Reads one line. Returns whether it was valgrind's.
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
-    let Some((r, tool_note)) = strip(l.trim()) else { return false };
+    let (r, tool_note) = match strip(l.trim()) {
+        Some(x) => x,
+        None if bare_helgrind(l.trim(), b.vg.bare) => {
+            b.vg.bare = true;
+            // Headings are at column 0, notes indented by one space, frames by three.
+            (
+                l.trim_end()
+                    .strip_prefix(' ')
+                    .map_or(l.trim_end(), |x| if x.starts_with(' ') { x } else { l.trim_end() }),
+                false,
+            )
+        }
+        None => return false,
+    };
     b.saw(Format::Valgrind);
     let t = r.trim();
     if t.is_empty() {
@@ -78,11 +115,54 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
+    // Helgrind: where a thread was created or a lock first seen (the stack that follows is
+    // that, not the error's), the conflicting access's stack, the locks held.
+    if t.starts_with("Thread #") && (t.ends_with(" was created") || t.ends_with(" is the program's root thread"))
+        || t.starts_with("Lock at 0x") && t.ends_with(" was first observed")
+        || t.starts_with("---Thread-Announcement---")
+    {
+        b.vg.skip_stack = true;
+        b.vg.thread = None;
+        b.add_message(t, n);
+        return true;
+    }
+    if t.len() >= 16 && t.bytes().all(|c| c == b'-') {
+        b.vg.skip_stack = false;
+        b.vg.thread = None;
+        return true;
+    }
+    if let Some(r) = t.strip_prefix("This conflicts with a previous ") {
+        b.vg.skip_stack = false;
+        b.vg.next_section = Some(format!("previous {}", r.split(" of size ").next().unwrap_or(r)));
+        if let Some(p) = r.find(" by thread #") {
+            let who = &r[p + 4..];
+            b.vg.next_section = Some(format!("previous {} {who}", r.split(' ').next().unwrap_or("")));
+        }
+        b.vg.thread = None;
+        b.add_message(t, n);
+        return true;
+    }
+    if t.starts_with("Locks held: ") || t.starts_with("Block was alloc'd by thread #") {
+        b.add_message(t, n);
+        return true;
+    }
     // Frames: `at 0x109418: main (san.c:60)`, `by 0x…: free (in /usr/…/vgpreload_memcheck…so)`.
+    if b.vg.skip_stack && (t.starts_with("at 0x") || t.starts_with("by 0x")) {
+        return true;
+    }
     if let Some(rest) = t.strip_prefix("at 0x").or_else(|| t.strip_prefix("by 0x"))
         && let Some(f) = frame(b, rest, t.starts_with("at "), n)
     {
         let ti = stack_thread(b);
+        // Rows with one address are one real frame: valgrind prints the functions inlined at
+        // that pc first, the function they were inlined into last.
+        let si = b.ensure_stop();
+        if let Some(last) = b.trace.stops[si].threads.get_mut(ti).and_then(|th| th.frames.last_mut())
+            && last.pc.is_some()
+            && last.pc == f.pc
+        {
+            last.inlined = true;
+        }
         b.put_frame(ti, f);
         return true;
     }
@@ -160,6 +240,11 @@ fn error_heading(b: &mut Builder, t: &str, n: u32) -> bool {
         Some("uninitialized-read")
     } else if t.contains(" are definitely lost in loss record ") || t.contains(" are possibly lost in loss record ") {
         Some("memory-leak")
+    } else if t.starts_with("Possible data race during ") {
+        Some("data-race")
+    } else if t.starts_with("Thread #") && (t.contains(" called with un-held mutex") || t.contains(" unlocked ")) {
+        // Helgrind's API misuse reports: an error, of no class a rule covers.
+        None
     } else if t.starts_with("Jump to the invalid address")
         || t.starts_with("Process terminating with default action of signal ")
     {
@@ -192,8 +277,19 @@ fn error_heading(b: &mut Builder, t: &str, n: u32) -> bool {
             span: Span::line(n),
         });
     }
+    // Helgrind's race: `… at 0x10C014 by thread #3` names the address and the thread.
+    if let Some(r) = t.strip_prefix("Possible data race during ")
+        && let Some((_, rest)) = r.split_once(" at ")
+    {
+        if let Some(a) = rest.split_whitespace().next().and_then(parse_hex) {
+            b.trace.stops[si].reason.address = Some(Address(a));
+        }
+        if let Some(c) = b.trace.stops[si].checker.as_mut() {
+            c.access = Some(t.into());
+        }
+    }
     b.add_message(t, n);
-    b.vg = VgState { sp_switch: b.vg.sp_switch, ..Default::default() };
+    b.vg = VgState { sp_switch: b.vg.sp_switch, bare: b.vg.bare, ..Default::default() };
     true
 }
 

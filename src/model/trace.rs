@@ -765,6 +765,9 @@ pub struct Message {
     /// The pointer an allocator's invalid-free message names (`free(): invalid pointer:
     /// 0x7ffd…`, tcmalloc's `Attempt to free invalid pointer 0x…`), typed.
     pub pointer: Option<u64>,
+    /// Read from a core's memory, not printed: a Go core's `fatal error: …`, whose text is
+    /// `runtime.throw`'s argument in its frame (a core holds no stderr).
+    pub from_memory: bool,
 }
 
 /// The fault a program's own signal handler printed: signal, `si_code`, address.
@@ -789,6 +792,7 @@ impl Message {
             what: None,
             fault: None,
             pointer: None,
+            from_memory: false,
         }
     }
 }
@@ -800,8 +804,14 @@ pub enum MessageDetail {
     LongjmpCheck,
     /// `buffer overflow detected` (a fortified `…_chk` call).
     FortifyOverflow,
+    /// `bit out of range 0 - FD_SETSIZE on fd_set` (glibc's fortified `FD_SET`/`FD_CLR`/
+    /// `FD_ISSET`, `__fdelt_chk`: a descriptor number of 1024 or more).
+    FortifyFdSet,
     /// Go's `panic: …` line (the runtime's report of a panic nothing recovered).
     GoPanic,
+    /// Rust's `thread panicked while processing panic. aborting.` (older: `… while panicking.`):
+    /// a panic inside the panic hook, or in a destructor run by the panic's own unwinding.
+    PanicWhilePanicking,
     /// `*** %n in writable segment detected ***` (fortified printf: a `%n` in a format string
     /// that is in writable memory).
     FortifyPercentN,
@@ -820,6 +830,12 @@ pub enum MessageDetail {
     /// glibc's `FATAL: exception not rethrown`: a thread's cancellation or `pthread_exit`
     /// unwinds it with a forced-unwind exception, and a `catch (...)` ended without rethrowing it.
     ForcedUnwindNotRethrown,
+    /// Rust's `fatal runtime error: Rust cannot catch foreign exceptions`: an exception of
+    /// another language (a C++ `throw`) unwound into Rust frames, which abort on it.
+    ForeignException,
+    /// Julia's `ERROR: ReadOnlyMemoryError()`: its SIGSEGV handler turned a write fault on
+    /// read-only memory into an exception.
+    ReadOnlyMemoryError,
     /// Julia's `fatal: error thrown and no exception handler available.` (`jl_no_exc_handler`):
     /// an exception was thrown where no Julia handler (try, or the task's base handler) was
     /// active; the next line shows the exception (`ErrorException("…")`).

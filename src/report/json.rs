@@ -113,6 +113,111 @@ fn next_escape_words(b: &[u8], mut from: usize) -> Option<usize> {
     rest.iter().position(|&c| ESCAPE[c as usize] != 0).map(|p| from + p)
 }
 
+/// The bytes of a 16-byte block that may need an escape (below 0x20, `"`, `\\`, or not ASCII), as a
+/// bit mask (bit `k` for byte `k`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_mask(v: std::arch::x86_64::__m128i) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of x86-64. A signed compare: bytes >= 0x80 are negative, so
+    // "below 0x20" takes in every non-ASCII byte too.
+    unsafe {
+        let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        _mm_movemask_epi8(_mm_or_si128(low, _mm_or_si128(quote, backslash))) as u32
+    }
+}
+
+/// Appends `s` escaped as [`J::escaped_by_scan`] does (serde_json's escapes, invisible
+/// characters as `\\uXXXX`), sixteen bytes at a time: each block is stored to the output
+/// whole and the output advanced only past its plain bytes, up to the first byte that may
+/// need an escape, which is written next; the block after it starts there. No copy call per
+/// run and no new scan setup per escape (the bench transcript's locals hold 383 K quotes and
+/// backslashes, often four bytes apart: docs/performance.md, "2h").
+#[cfg(target_arch = "x86_64")]
+fn escape_sse2(buf: &mut Vec<u8>, s: &str) {
+    use std::arch::x86_64::*;
+    let b = s.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        // Room for a whole block (stored before it is known how much of it stays) and for
+        // the longest escape.
+        buf.reserve(32);
+        let rest = n - i;
+        let (v, valid) = if rest >= 16 {
+            // SAFETY: `i + 16 <= n`: 16 readable bytes (an unaligned load).
+            (unsafe { _mm_loadu_si128(b.as_ptr().add(i).cast()) }, u32::MAX)
+        } else {
+            let mut tmp = [0u8; 16];
+            tmp[..rest].copy_from_slice(&b[i..]);
+            // SAFETY: `tmp` is 16 bytes.
+            (unsafe { _mm_loadu_si128(tmp.as_ptr().cast()) }, (1u32 << rest) - 1)
+        };
+        let len = buf.len();
+        // SAFETY: `reserve(32)` left at least 16 bytes of room after `len`; only the bytes
+        // kept below are counted into the length.
+        unsafe { _mm_storeu_si128(buf.as_mut_ptr().add(len).cast(), v) };
+        let m = block_mask(v) & valid;
+        if m == 0 {
+            let k = rest.min(16);
+            // SAFETY: the `k` bytes after `len` were written just now.
+            unsafe { buf.set_len(len + k) };
+            i += k;
+            continue;
+        }
+        let k = m.trailing_zeros() as usize;
+        // SAFETY: as above, `k < 16`.
+        unsafe { buf.set_len(len + k) };
+        i += k;
+        i = escape_at(buf, s, i);
+    }
+}
+
+/// Writes the byte at `i` of `s` (one the scan flagged) as [`J::escaped_by_scan`] would, and
+/// returns where the text goes on: a control byte, `"` or `\\` as its escape; an invisible
+/// character as `\\uXXXX`; any other non-ASCII character as it is.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn escape_at(buf: &mut Vec<u8>, s: &str, i: usize) -> usize {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let c = s.as_bytes()[i];
+    match ESCAPE[c as usize] {
+        0 => {
+            buf.push(c);
+            i + 1
+        }
+        b'?' => {
+            // `i` is a char boundary: these bytes only start a character.
+            let ch = s.get(i..).and_then(|t| t.chars().next()).unwrap_or(' ');
+            let w = ch.len_utf8();
+            if super::is_invisible(ch) {
+                let u = ch as u32;
+                buf.extend_from_slice(&[
+                    b'\\',
+                    b'u',
+                    HEX[((u >> 12) & 15) as usize],
+                    HEX[((u >> 8) & 15) as usize],
+                    HEX[((u >> 4) & 15) as usize],
+                    HEX[(u & 15) as usize],
+                ]);
+            } else {
+                buf.extend_from_slice(&s.as_bytes()[i..i + w]);
+            }
+            i + w
+        }
+        b'u' => {
+            buf.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 15) as usize]]);
+            i + 1
+        }
+        e => {
+            buf.extend_from_slice(&[b'\\', e]);
+            i + 1
+        }
+    }
+}
+
 impl<'w> J<'w> {
     fn new(out: &'w mut dyn Write) -> Self {
         J { out, buf: Vec::with_capacity(CHUNK + 4096), first: true }
@@ -185,6 +290,21 @@ impl<'w> J<'w> {
     }
 
     fn escaped(&mut self, s: &str) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.buf.reserve(s.len() + 2);
+            self.buf.push(b'"');
+            escape_sse2(&mut self.buf, s);
+            self.buf.push(b'"');
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.escaped_by_scan(s);
+    }
+
+    /// [`Self::escaped`] by [`next_escape`] from each escape to the next, copying the runs
+    /// between them (the path where there is no SSE2; on x86-64 the tests' reference).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    fn escaped_by_scan(&mut self, s: &str) {
         let bytes = s.as_bytes();
         self.buf.reserve(bytes.len() + 2);
         self.buf.push(b'"');
@@ -1172,6 +1292,50 @@ mod tests {
                 }
             }
             assert_eq!(String::from_utf8(out).unwrap(), want, "{t:?}");
+        }
+    }
+
+    /// The block escaper (x86-64) writes what the scan from escape to escape writes: every
+    /// ASCII character and a few non-ASCII ones (invisible or not, two to four bytes) at every
+    /// position of texts of 0 to 40 bytes around the 16-byte blocks, and pseudo-random texts
+    /// dense in escapes.
+    #[test]
+    fn block_escaper_matches_the_scan() {
+        let both = |t: &str| {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut j = J::new(&mut a);
+            j.escaped(t);
+            j.finish().unwrap();
+            let mut j = J::new(&mut b);
+            j.escaped_by_scan(t);
+            j.finish().unwrap();
+            assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap(), "{t:?}");
+        };
+        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
+        chars.extend(['é', '\u{202e}', '\u{200b}', '\u{feff}', '\u{e000}', '≠', '\u{061c}', '\u{1f600}', '\u{2028}']);
+        for filler in ['a', ' ', '"', '\\', '\u{1}', 'é'] {
+            for len in [0, 1, 15, 16, 17, 31, 32, 33, 40] {
+                for pos in 0..len {
+                    for &c in &chars {
+                        let mut t: String = std::iter::repeat_n(filler, len).collect();
+                        let at = t.char_indices().nth(pos).map(|(i, _)| i).unwrap_or(t.len());
+                        t.insert(at, c);
+                        both(&t);
+                    }
+                }
+            }
+        }
+        let pieces = ["a", "\"", "\\", "\\000", "\n", "\u{7f}", "é", "\u{202e}", "0123456789abcdef", " "];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            let mut t = String::new();
+            for _ in 0..(x % 40) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                t.push_str(pieces[(x % pieces.len() as u64) as usize]);
+            }
+            both(&t);
         }
     }
 

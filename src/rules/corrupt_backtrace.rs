@@ -247,17 +247,17 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     bad.push((pos, pc, Bad::Fill(f.name)));
                     continue;
                 }
-                let c = cx.classifier.classify(pc);
-                match c.kind {
+                let kind = cx.region_kind(pc);
+                match kind {
                     RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::NonCanonical => {
-                        bad.push((pos, pc, Bad::NotAddress(c.kind)))
+                        bad.push((pos, pc, Bad::NotAddress(kind)))
                     }
                     RegionKind::Unmapped | RegionKind::Kernel => bad.push((pos, pc, Bad::Unmapped)),
                     _ => {
                         if let Some(m) = cx.trace.mapping_for(pc)
                             && m.executable() == Some(false)
                         {
-                            bad.push((pos, pc, Bad::NotExecutable(c.to_string())));
+                            bad.push((pos, pc, Bad::NotExecutable(cx.classifier.classify(pc).to_string())));
                         }
                     }
                 }

@@ -64,7 +64,11 @@ fn go_map_race(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f.thread = Some(th.id.to_string());
             f.frame = Some(fr.index);
         }
-        f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+        f = if m.from_memory {
+            f.evidence(format!("in the core's memory (the string runtime.throw/runtime.fatal was given; a core holds no stderr): {}", m.text), None)
+        } else {
+            f.evidence(format!("stderr: {}", m.text), Some(m.span))
+        };
         if let Some((_, fr)) = culprit {
             f = f.evidence(format!("culprit: #{} {}", fr.index, fr.location()), Some(fr.span));
         }

@@ -21,7 +21,9 @@ code that runs them:
 - the stack protector: `*** stack smashing detected ***: terminated` (`__stack_chk_fail`);
 - glibc's `_FORTIFY_SOURCE` checks: `*** longjmp causes uninitialized stack frame ***` (a
   `longjmp` to a frame that has returned; `__longjmp_chk`) and `*** buffer overflow detected
-  ***` (`__chk_fail`, which says it even in a core, where there is no stderr), and fortified
+  ***` (`__chk_fail`, which says it even in a core, where there is no stderr), fortified
+  `FD_SET`/`FD_CLR`/`FD_ISSET`'s `*** bit out of range 0 - FD_SETSIZE on fd_set ***` (a
+  descriptor of 1024 or more; `__fdelt_chk`, which a core shows too), and fortified
   printf's `*** %n in writable segment detected ***` (a format string with `%n` in writable
   memory: one built at run time or taken from input, a format-string bug; glibc reports it
   through `__libc_fatal`, so a core, without stderr, does not show it);
@@ -209,12 +211,22 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
                 let m = arg("msg")?;
                 if !matches!(
                     m.1,
-                    Some(MessageDetail::StackCanary | MessageDetail::FortifyOverflow | MessageDetail::FortifyPercentN)
+                    Some(
+                        MessageDetail::StackCanary
+                            | MessageDetail::FortifyOverflow
+                            | MessageDetail::FortifyPercentN
+                            | MessageDetail::FortifyFdSet
+                    )
                 ) {
                     return None;
                 }
                 (MessageKind::StackSmashing, Some(m))
             }
+            // glibc's fortified FD_SET/FD_CLR/FD_ISSET bound (its own message, no `__chk_fail`).
+            "__fdelt_chk" | "__fdelt_warn" => (
+                MessageKind::StackSmashing,
+                Some(("bit out of range 0 - FD_SETSIZE on fd_set".to_string(), Some(MessageDetail::FortifyFdSet))),
+            ),
             // glibc's handler for every failed `__*_chk` bound (fortified memcpy, strcpy,
             // sprintf, read, …): it reports "buffer overflow detected" and nothing else, so
             // the frame says it when neither stderr nor its caller's argument is there (a core).
@@ -248,6 +260,10 @@ fn detected(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
         (MessageKind::StackSmashing, c) if detail == Some(MessageDetail::FortifyPercentN) => format!(
             "format string with %n in writable memory{}: glibc's _FORTIFY_SOURCE printf refused it (a format string built at run time or taken from input: a format-string bug, pass the text as an argument to a constant \"%s\" instead){quoted}",
             c.map(|c| format!(" in a printf call from {}", c.location())).unwrap_or_default()
+        ),
+        (MessageKind::StackSmashing, c) if detail == Some(MessageDetail::FortifyFdSet) => format!(
+            "file descriptor out of fd_set's range{}: FD_SET/FD_CLR/FD_ISSET was given a descriptor of FD_SETSIZE (1024) or more (or a negative one), and glibc's _FORTIFY_SOURCE check (__fdelt_chk) stopped the write past the fd_set; select() cannot watch it: use poll() or epoll{quoted}",
+            c.map(|c| format!(" in {}", c.location())).unwrap_or_default()
         ),
         (MessageKind::StackSmashing, c) if fortify => format!(
             "buffer overflow detected by a fortified libc call{}: a string or memory function (…_chk) was asked to write past the end of its destination{quoted}",

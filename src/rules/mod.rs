@@ -44,6 +44,9 @@ pub struct RuleContext<'a> {
     pub classifier: Classifier<'a>,
     /// Per stop (same order as `trace.stops`): the frame a reader should look at first.
     pub culprits: std::borrow::Cow<'a, [Option<Culprit>]>,
+    /// [`Self::region_kind`]'s answers by value: two rules ask for every frame's pc, and a
+    /// `thread apply all bt` repeats its pcs across threads (docs/performance.md, "2h").
+    kinds: std::cell::RefCell<rustc_hash::FxHashMap<u64, crate::classify::RegionKind>>,
 }
 
 /// How close to sp a page fault still counts as the stack running out (no mappings printed).
@@ -58,11 +61,22 @@ impl<'a> RuleContext<'a> {
     }
     pub fn from_trace(trace: &'a Trace) -> Self {
         let culprits = trace.stops.iter().map(crate::roles::culprit).collect::<Vec<_>>();
-        RuleContext { trace, classifier: Classifier::new(trace), culprits: culprits.into() }
+        RuleContext { trace, classifier: Classifier::new(trace), culprits: culprits.into(), kinds: Default::default() }
     }
     pub fn with_culprits(trace: &'a Trace, culprits: &'a [Option<Culprit>]) -> Self {
-        RuleContext { trace, classifier: Classifier::new(trace), culprits: culprits.into() }
+        RuleContext { trace, classifier: Classifier::new(trace), culprits: culprits.into(), kinds: Default::default() }
     }
+    /// `classifier.classify(v).kind`, remembered per value for this run (the classifier's
+    /// answer depends only on the trace and the value).
+    pub fn region_kind(&self, v: u64) -> crate::classify::RegionKind {
+        if let Some(&k) = self.kinds.borrow().get(&v) {
+            return k;
+        }
+        let k = self.classifier.classify(v).kind;
+        self.kinds.borrow_mut().insert(v, k);
+        k
+    }
+
     /// The culprit's thread and frame of `stop` (one of `trace.stops`), when the frame has a
     /// name or a source file (an `unknown function (ip: …)` frame names nothing a message
     /// could point at).

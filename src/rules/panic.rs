@@ -14,7 +14,9 @@ Rust adds the thread id, `thread 'main' (12345) panicked at …`; Rust before 1.
 `thread 'main' panicked at 'payload', src/main.rs:13:5`), or, without stderr, panic machinery
 on the crashed thread (`core::panicking::panic_fmt`, `std::panicking::rust_panic`,
 `__rust_start_panic`, `rust_begin_unwind`). It applies to SIGABRT (`panic = "abort"`, a panic
-while panicking, a panic in a function that cannot unwind), to SIGILL from an abort intrinsic,
+while panicking, a panic in a function that cannot unwind; a panic inside the panic hook, whose
+header has no thread, `panicked at src/main.rs:11:29:`, then `thread panicked while processing
+panic. aborting.`), to SIGILL from an abort intrinsic,
 and to a process that exited with status 101 after the panic unwound out of `main`.
 
 A Go panic nothing recovered is reported the same way: the runtime's `panic: …` line
@@ -178,7 +180,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                     && m.panic.as_ref().map(|p| &p.thread) != thread
             })
         });
+        // Rust's `thread panicked while processing panic. aborting.`: the panic above was raised
+        // inside the panic hook (its header has no thread), so the first panic's report was
+        // never printed.
+        let nested = stop.messages.iter().rfind(|m| m.detail == Some(MessageDetail::PanicWhilePanicking));
         let mut msg = match &parsed {
+            Some(p) if p.thread.is_empty() => "panic while processing a panic (inside the panic hook)".to_string(),
             Some(p) => format!("thread '{}' panicked", p.thread),
             None => "panic".to_string(),
         };
@@ -195,6 +202,12 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         if let Some(p) = &payload {
             msg.push_str(&format!(": {p}"));
+        }
+        if let Some(m) = nested {
+            msg.push_str(&format!(
+                "; Rust aborted (\"{}\"): the panic hook, or a destructor the unwinding ran, panicked while the first panic was handled, so the first panic's own report was never printed: its site is in the backtrace below the hook",
+                m.text.trim()
+            ));
         }
         if let Some(r) = root {
             let rp = r.panic.as_ref();
@@ -215,6 +228,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!("stderr: {}", h.text), Some(h.span));
         }
         for m in &payload_lines {
+            f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+        }
+        if let Some(m) = nested {
             f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
         }
         // Earlier panics of the stop: the one a destructor's panic interrupted ("panic in a

@@ -15,6 +15,15 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
 - a control-protection fault (SIGSEGV with `si_code` SEGV_CPERR; lldb's `control protection
   fault`): a shadow stack (x86 CET, AArch64 GCS) refused a return whose address no longer
   matched the one the call saved;
+- with the machine code (a core, or a transcript read with `--exe`; x86-64): the faulting
+  access reads through a register whose last writer (along the function's control flow) is a
+  load from a frame slot (`mov -0x10(%rbp),%rax`), the slot's one store is before a call that
+  was given a frame address below the slot (`lea -0x20(%rbp),%rdi`) with a length (`mov
+  $0x18,%edx`) that reaches it, and the callee is of the memset/memcpy family (memset, memcpy,
+  memmove, mempcpy, strncpy, stpncpy, named by the symbol at the call's target, through its PLT
+  stub in a core, or by the transcript's listing `<memset@plt>`): that call overwrote the slot
+  between the store and the reload. The finding names the load, the store and the call, and with stack
+  memory (a core, or an `x/` dump) quotes the slot's word now;
 - at a SIGSEGV, SIGBUS or SIGILL, a cyclic or repeated-byte pattern (`0x4141414141414141`,
   `0x6161616a61616169`, a De Bruijn sequence) in the pc, the frame pointer, the link register
   or the return address of a frame: saved registers were overwritten by data, which is what a
@@ -57,6 +66,9 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(th) = stop.crashed_thread() else { continue };
+        if let Some(f) = reloaded_slot_overwritten(cx, si, stop, th) {
+            out.push(f);
+        }
         // A shadow-stack check (x86 CET, AArch64 GCS) refused a return: the return address on
         // the stack (or in the link register) no longer matched the one the call pushed.
         if stop.reason.signal.as_deref() == Some("SIGSEGV")
@@ -200,6 +212,127 @@ fn ascii(v: u64) -> String {
     let b = bytes(v);
     let s: String = b.iter().rev().map(|&c| c as char).collect();
     format!("\"{s}\"")
+}
+
+/// The faulting access reads through a register reloaded from a frame slot that a call
+/// between the slot's store and the reload overwrote: the call was given a frame address
+/// below the slot (its first argument) and a length that reaches the slot. x86-64, from the
+/// machine code (a core, or `--exe`).
+fn reloaded_slot_overwritten(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: &Thread) -> Option<Finding> {
+    use crate::provenance_mem as pm;
+    if cx.trace.arch != Arch::X86_64 || cx.trace.memory.is_none() {
+        return None;
+    }
+    let pc = cx.pc(stop)?;
+    let fi = cx.fault_insn(stop)?;
+    let base = crate::insn::decode(&fi.text).mem.and_then(|m| m.base)?;
+    if matches!(base.as_str(), "rsp" | "rbp" | "rip") {
+        return None;
+    }
+    let reg = crate::provenance::gpr(&base)?;
+    let value = cx.reg0(stop, &base).and_then(|r| r.value)?;
+    let (fname, off) =
+        cx.trace.code_symbol_ref(pc).and_then(|s| Some((s.name.to_string(), s.offset?))).or_else(|| {
+            th.registers.get(&0).and_then(|r| r.symbol("rip")).and_then(|s| Some((s.name.to_string(), s.offset?)))
+        })?;
+    let start = pc.checked_sub(off)?;
+    let f = pm::flow(cx.trace, start, pc)?;
+    let at_pc = f.index(pc)?;
+    let load = pm::unique_writer(&f, at_pc, reg)?;
+    let o = pm::slot_origin(&f, load, reg)?;
+    let label = |a: u64| crate::provenance_text::label(&fname, Some(f.start), a);
+    for fc in pm::frame_arg_calls(&f, &o.calls_between, o.slot) {
+        let Some(len) = fc.rdx else { continue };
+        let end = fc.dest.disp.checked_add(i64::try_from(len).ok()?)?;
+        if end <= o.slot.disp {
+            continue;
+        }
+        let call = &f.code[fc.call];
+        let callee = pm::call_target(cx.trace, call)
+            // Only a symbol that starts at the target names it (a PLT stub has none of its
+            // own: the nearest symbol before it is another function).
+            .and_then(|(t, _)| {
+                cx.trace.code_symbol_ref(t).filter(|s| s.offset.unwrap_or(0) == 0).map(|s| s.name.to_string())
+            })
+            .or_else(|| {
+                // The transcript's own listing names the call's target (`<memset@plt>`).
+                stop.disassembly
+                    .iter()
+                    .find(|i| i.address.0 == call.address)
+                    .and_then(|i| crate::insn::X86Text::parse(&i.text))
+                    .and_then(|x| {
+                        x.branch_target().and_then(|(_, s)| s.map(|s| s.trim_end_matches("@plt").to_string()))
+                    })
+            });
+        // Only the functions whose first argument is the destination and third the length
+        // (the memset/memcpy family, including glibc's ifunc variants such as
+        // __memset_avx512_unaligned_erms): any other callee's arguments mean something else.
+        const DEST_LEN: [&str; 6] = ["memset", "memcpy", "memmove", "mempcpy", "strncpy", "stpncpy"];
+        let Some(who) = callee.clone().filter(|c| DEST_LEN.iter().any(|n| c.contains(n))) else { continue };
+        let (ld, st) = (&f.code[o.load], &f.code[o.store]);
+        let slot = o.slot.text();
+        let dest = fc.dest.text();
+        let mut msg = format!(
+            "{base} = {value:#x} in {fname} was loaded at {} (`{}`) from {slot}, which was last written at {} (`{}`); between them `call {who}` at {} was given the frame address {dest} with length {len:#x}, which reaches {slot}: it overwrote the slot (a buffer in the frame overrun), and the access through {base} then faulted",
+            label(ld.address),
+            ld.text,
+            label(st.address),
+            st.text,
+            label(call.address),
+        );
+        let mut f2 = Finding::new(&RULE, String::new());
+        f2.stop = Some(si);
+        f2.thread = Some(th.id.to_string());
+        f2.frame = th.frames.first().map(|f| f.index);
+        f2.rank = 90;
+        f2.registers.push(base.clone());
+        f2.evidence.push(Evidence::new(format!("faulting instruction: {}", fi.text.trim()), Some(fi.span)));
+        f2.evidence.push(Evidence::new(
+            format!(
+                "{base} loaded at {} (`{}`) from {slot}, which was last written at {} (`{}`)",
+                label(ld.address),
+                ld.text,
+                label(st.address),
+                st.text
+            ),
+            None,
+        ));
+        f2.evidence.push(Evidence::new(
+            format!(
+                "first argument of the call at {} (`{}`): {dest}, set at {} (`{}`); length {len:#x}: {dest} + {len:#x} reaches {slot}",
+                label(call.address),
+                call.text,
+                label(f.code[fc.dest_insn].address),
+                f.code[fc.dest_insn].text
+            ),
+            None,
+        ));
+        if let Some(fill) = fc.rsi.filter(|_| callee.as_deref().is_some_and(|c| c.contains("memset"))) {
+            let b = fill & 0xff;
+            let pattern = u64::from_le_bytes([b as u8; 8]);
+            if pattern == value {
+                f2.evidence.push(Evidence::new(format!("{value:#x} is memset's fill byte {b:#x} repeated"), None));
+            }
+        }
+        // The slot's word now, where the stack is readable (a core, or an x/ dump).
+        let base_reg = if o.slot.base == iced_x86::Register::RBP { "rbp" } else { "rsp" };
+        if let Some(b) = cx.reg0(stop, base_reg).and_then(|r| r.value)
+            && let Some(a) = b.checked_add_signed(o.slot.disp)
+            && let Some(w) = cx.read_u64(stop, a)
+        {
+            f2.evidence.push(Evidence::new(format!("the slot {slot} ({a:#x}) holds {w:#x} now"), None));
+            if w != value {
+                msg.push_str(&format!(" (the slot has changed again since: it holds {w:#x})"));
+            }
+        }
+        f2.message = msg;
+        f2.next_steps = vec![
+            format!("break *{:#x} then x/gx ${base_reg}{}", call.address, o.slot.disp_text()),
+            format!("watch -l *(long *)(${base_reg}{}) (or rr: watch -l, reverse-continue)", o.slot.disp_text()),
+        ];
+        return Some(f2);
+    }
+    None
 }
 
 #[cfg(test)]

@@ -221,7 +221,7 @@ fn frame_is_real(cx: &RuleContext<'_>, f: &Frame) -> bool {
         return true;
     }
     let Some(pc) = f.pc else { return f.function.is_some() };
-    let kind = cx.classifier.classify(pc.0).kind;
+    let kind = cx.region_kind(pc.0);
     if matches!(kind, RegionKind::NonCanonical | RegionKind::ZeroPage | RegionKind::SmallInteger | RegionKind::Unmapped)
     {
         return false;

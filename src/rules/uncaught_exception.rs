@@ -186,6 +186,24 @@ fn forced_unwind(
     f
 }
 
+/// Rust's `fatal runtime error: Rust cannot catch foreign exceptions`: a C++ exception (or any
+/// other language's) unwound out of foreign code into Rust frames; Rust's panic machinery
+/// cannot catch it and aborts.
+fn foreign_exception(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: Option<&Thread>, m: &Message) -> Finding {
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    let at = culprit.map(|c| format!(" (last Rust-side frame {})", c.location())).unwrap_or_default();
+    let text = format!(
+        "a foreign exception unwound into Rust{at}: a C++ function called through FFI (`extern \"C-unwind\"`, or a callback) threw, the exception left the foreign code, and Rust, which cannot catch it, aborted (\"Rust cannot catch foreign exceptions\")"
+    );
+    let mut f = Finding::new(&RULE, text).at(si, th, culprit.map(|c| c.index)).rank(75);
+    f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
+    }
+    f.step("catch the exception on the C++ side of the boundary (try/catch around the call, log what(), return an error code)")
+        .step("break on the throw: `catch throw` in gdb, `br set -E c++` in lldb, then bt")
+}
+
 /// Julia's `fatal: error thrown and no exception handler available.` with the exception on the
 /// next line: the runtime's `jl_no_exc_handler` (the process then exits). It follows a stop
 /// with any reason (output after a `continue` joins the stop it continued from), whose frames
@@ -268,6 +286,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // `unwind_cleanup`): a thread cancelled or ending with pthread_exit unwinds with a
         // forced-unwind exception, and a `catch (...)` finished without rethrowing it. The
         // message, or in a core (no stderr) the frames.
+        if let Some(m) = term.filter(|t| t.detail == Some(MessageDetail::ForeignException)) {
+            out.push(foreign_exception(cx, si, stop, th, m));
+            continue;
+        }
         let forced_msg = term.filter(|t| t.detail == Some(MessageDetail::ForcedUnwindNotRethrown));
         let forced_frame = frames
             .iter()

@@ -9,7 +9,9 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     default_severity: Severity::Error,
     explanation: r#"**What it flags** An UndefinedBehaviorSanitizer `runtime error:` line (`src/san.c:28:22: runtime error: signed
 integer overflow: 196608 * 65536 cannot be represented in type 'int'`), with its stack when
-`UBSAN_OPTIONS=print_stacktrace=1` printed one; Miri's `error: Undefined Behavior: …` (its class when
+`UBSAN_OPTIONS=print_stacktrace=1` printed one (the line starts at UBSan's source location: a
+program's own log line quoting a runtime error, `recovered in handler: runtime error: …`, is
+none); Miri's `error: Undefined Behavior: …` (its class when
 no more precise rule covers it: `null pointer is not a valid pointer for this operation`), with
 the `inside `f` at file:L:C` notes as its frames; and Julia's `Unreachable reached at 0x…`
 before the SIGILL of the trap it hit: compiled code reached a point the compiler had proved

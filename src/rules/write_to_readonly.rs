@@ -65,6 +65,28 @@ fn overrun_into_next_page(cx: &RuleContext<'_>, m: &crate::model::Mapping, addr:
 
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
+        // Julia's `ReadOnlyMemoryError()`: its SIGSEGV handler found a write fault on memory
+        // mapped without write permission (an mmap'ed file opened read-only, a constant) and
+        // threw instead of crashing. The runtime's word stands for the fault it saw.
+        if let Some(m) =
+            stop.messages.iter().find(|m| m.detail == Some(crate::model::MessageDetail::ReadOnlyMemoryError))
+        {
+            let th = stop.crashed_thread();
+            let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+            let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
+            let mut f = Finding::new(
+                &RULE,
+                format!("a write to read-only memory{at}: Julia's SIGSEGV handler saw a write fault on a mapping without write permission and threw ReadOnlyMemoryError (an array or pointer over memory mapped read-only — a file opened with `Mmap.mmap` for reading, a constant)"),
+            )
+            .at(si, th, culprit.map(|c| c.index))
+            .rank(60);
+            f = f.evidence(m.text.trim().to_string(), Some(m.span));
+            if let Some(c) = culprit {
+                f = f.evidence(format!("culprit: {}", c.location()), Some(c.span));
+            }
+            out.push(f.step("check how the memory written was mapped (`Mmap.mmap(io, …)` of a file opened read-only, `unsafe_wrap` over a constant) and with --check-bounds=yes that the index is in range"));
+            continue;
+        }
         if cx.signo(stop) != Some(11) {
             continue;
         }

@@ -1351,6 +1351,33 @@ pub(crate) fn frames_in_unit<'d>(
     frames_with(dwarf, &units, unit, addr)
 }
 
+/// [`frames_in_unit`]'s first try (the unit alone) for several addresses of one unit in one
+/// walk: for each of `addrs` (sorted, distinct), its frames, or `None` where the unit alone
+/// does not answer (the caller then asks [`frames_in_unit`], which also tries the other
+/// units). Each address gets what a walk for it alone gives (the walk resolves every address
+/// on its own); a unit that fails midway answers none.
+pub(crate) fn frames_in_unit_many<'d>(
+    dwarf: &'d gimli::Dwarf<Slice<'d>>,
+    unit_offset: usize,
+    addrs: &[u64],
+) -> Vec<Option<Vec<OwnedFrame>>> {
+    let Ok(header) = dwarf.debug_info.header_from_offset(gimli::DebugInfoOffset(unit_offset)) else {
+        return vec![None; addrs.len()];
+    };
+    let alone = UnitIndex { headers: vec![header], offsets: vec![unit_offset] };
+    let mut names = Names { dwarf, units: &alone, others: FxHashMap::default(), gdb_closures: true };
+    let emit = |_: u64, frames: &[Frame<'_>]| -> Vec<OwnedFrame> {
+        frames.iter().map(|f| (f.name.as_deref().map(str::to_string), f.file.map(str::to_string), f.line)).collect()
+    };
+    do_unit(&mut names, 0, addrs, &emit, true)
+        .into_iter()
+        .map(|o| match o {
+            Outcome::Answer(frames) if !frames.is_empty() => Some(frames),
+            _ => None,
+        })
+        .collect()
+}
+
 fn frames_with<'d>(
     dwarf: &'d gimli::Dwarf<Slice<'d>>,
     units: &UnitIndex<'d>,

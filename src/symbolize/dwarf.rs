@@ -7,7 +7,7 @@
 //! lines and functions when an address inside it is first asked for. [`DwarfSymbols`]
 //! caches one [`ElfModule`] per module path and implements [`SymbolSupplier`].
 
-use super::demangle::{demangle, gdb_function_name};
+use super::demangle::{demangle, gdb_function_name, gdb_function_name_at};
 use super::lazy::LazyDwarf;
 use super::{NearKind, NearSymbol, SourceFrame, SymbolInfo, SymbolSupplier, SymbolizeError};
 use memmap2::Mmap;
@@ -36,13 +36,17 @@ pub struct LoadSegment {
 }
 
 /// One ELF symbol (text symbols only).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct ElfSym {
     address: u64,
     size: u64,
-    name: &'static str,
+    /// The symbol table's name, or a PLT stub's synthesized `name@plt` ([`plt_symbols`]).
+    name: std::borrow::Cow<'static, str>,
     /// The `STT_FILE` symbol before a local symbol (what binutils prints as its file).
     file: Option<&'static str>,
+    /// A PLT stub's synthesized name: gdb's, not in the symbol table (addr2line's
+    /// [`ElfModule::symbol_name`] passes over it, as binutils does).
+    plt: bool,
 }
 
 /// An allocated section of a module: where it is and whether it holds code.
@@ -184,6 +188,11 @@ pub struct ElfModule {
     unit_starts: std::sync::OnceLock<Vec<usize>>,
     /// What [`Self::symbol_info`] answered, by address.
     answers: Mutex<HashMap<u64, Option<SymbolInfo>>>,
+    /// The DWARF addresses [`Self::plan`] was told of (sorted, distinct): the first lookup in a
+    /// unit walks the unit once for all of them ([`Self::planned_in_unit`]).
+    planned: Mutex<Vec<u64>>,
+    /// Frames found that way, by DWARF address, and the units walked so.
+    unit_frames: Mutex<(HashMap<u64, Vec<super::batch::OwnedFrame>>, Vec<usize>)>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -324,10 +333,30 @@ impl ElfModule {
             let d = s.data().ok()?;
             Some(SectionData { address: s.address(), data: d })
         };
+        // `.debug_frame` may be compressed (SHF_COMPRESSED: Go links its DWARF compressed):
+        // it is inflated here, once, into a buffer the module keeps (at most 64 MiB).
+        let mut owned = owned;
+        let mut inflated = |o: &object::File<'static>, name: &str| -> Option<SectionData<'static>> {
+            let s = o.section_by_name(name)?;
+            let range = s.compressed_file_range().ok()?;
+            if range.format == object::CompressionFormat::None {
+                return section(o, name);
+            }
+            if range.uncompressed_size > 64 << 20 {
+                return None;
+            }
+            let b = s.uncompressed_data().ok()?.into_owned().into_boxed_slice();
+            // SAFETY: the box's heap buffer does not move when the box moves into `owned`,
+            // which outlives every use (type's safety note).
+            let data: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
+            owned.push(b);
+            Some(SectionData { address: s.address(), data })
+        };
+        let debug_frame = inflated(&obj, ".debug_frame");
         let mut cfi = CfiSections {
             eh_frame: section(&obj, ".eh_frame"),
             eh_frame_hdr: section(&obj, ".eh_frame_hdr"),
-            debug_frame: section(&obj, ".debug_frame"),
+            debug_frame,
             text: section(&obj, ".text"),
             got: section(&obj, ".got"),
         };
@@ -392,7 +421,7 @@ impl ElfModule {
         if cfi.debug_frame.is_none()
             && let Some(o) = &dbg_obj
         {
-            cfi.debug_frame = section(o, ".debug_frame").filter(|s| !s.data.is_empty());
+            cfi.debug_frame = inflated(o, ".debug_frame").filter(|s| !s.data.is_empty());
         }
         let mut symbol_sources = vec![data];
         symbol_sources.extend(debug_data);
@@ -402,6 +431,8 @@ impl ElfModule {
             aranges: std::sync::OnceLock::new(),
             unit_starts: std::sync::OnceLock::new(),
             answers: Mutex::new(HashMap::new()),
+            planned: Mutex::new(Vec::new()),
+            unit_frames: Mutex::new((HashMap::new(), Vec::new())),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             shift: std::sync::OnceLock::new(),
@@ -546,7 +577,7 @@ impl ElfModule {
         if s.size == 0 && symbols.get(i).is_none() && vaddr - s.address > 0x10000 {
             return None;
         }
-        Some(NearSymbol { name: gdb_function_name(s.name), address: s.address, kind: NearKind::Code })
+        Some(NearSymbol { name: gdb_function_name(&s.name), address: s.address, kind: NearKind::Code })
     }
 
     /// The raw (mangled) symbol name at `vaddr`, for addr2line's fallback.
@@ -556,8 +587,8 @@ impl ElfModule {
     pub fn symbol_name(&self, vaddr: u64) -> Option<(&str, Option<&str>)> {
         let symbols = self.symbols();
         let i = symbols.partition_point(|s| s.address <= vaddr);
-        let s = symbols[..i].last()?;
-        Some((s.name, s.file))
+        let s = symbols[..i].iter().rev().find(|s| !s.plt)?;
+        Some((&s.name, s.file))
     }
 
     /// [`Self::symbol_name`] for many addresses (sorted ascending) at once. Unless the
@@ -690,7 +721,40 @@ impl ElfModule {
     /// that at least 8 matches and 80% of them agree on is used for every DWARF lookup (and
     /// noted by [`Self::shift_note`]).
     pub fn dwarf_shift(&self) -> u64 {
-        *self.shift.get_or_init(|| self.measure_dwarf_shift().unwrap_or(0))
+        *self.shift.get_or_init(|| {
+            if self.aranges_agree_with_code() {
+                return 0;
+            }
+            self.measure_dwarf_shift().unwrap_or(0)
+        })
+    }
+
+    /// Whether `.debug_aranges` already shows the DWARF where the code is: at least
+    /// [`ARANGES_AGREE_MIN`] ranges, and nine in ten of them, begin exactly where a function
+    /// begins by the text symbols or by `.eh_frame_hdr`'s table (a unit's code starts with a
+    /// function; ranges at 0, code the linker dropped, are not counted). The aranges are DWARF addresses like the
+    /// subprograms': a rewrite that moved the code but not the DWARF moves those begins off
+    /// the symbols (apart from chance hits). When they agree, the subprogram measurement
+    /// ([`Self::measure_dwarf_shift`], which reads the first units of `.debug_info` and so
+    /// inflates them) is not needed: it was 26 % of a small core's instructions on libc's
+    /// debug file and 59 % on a Rust binary's own DWARF (docs/performance.md, "3f"). Few or
+    /// disagreeing aranges (a juliac library lists only a few) leave the decision to it.
+    pub fn aranges_agree_with_code(&self) -> bool {
+        let ar = self.aranges();
+        let symbols = self.symbols();
+        let fdes = self.fde_starts();
+        let (mut n, mut hit) = (0usize, 0usize);
+        for r in ar {
+            // A range at 0 is code the linker dropped (its unit still lists it).
+            if r.0 == 0 {
+                continue;
+            }
+            n += 1;
+            if symbols.binary_search_by_key(&r.0, |s| s.address).is_ok() || fdes.binary_search(&r.0).is_ok() {
+                hit += 1;
+            }
+        }
+        n >= ARANGES_AGREE_MIN && hit * 10 >= n * 9
     }
 
     /// A note on a shifted DWARF, once it was measured (for the report's notes).
@@ -709,7 +773,7 @@ impl ElfModule {
         use gimli::SectionId as S;
         let d = self.dwarf.as_ref()?;
         let by_name: HashMap<&str, u64> =
-            self.symbols().iter().filter(|s| s.size > 0).map(|s| (s.name, s.address)).collect();
+            self.symbols().iter().filter(|s| s.size > 0).map(|s| (&*s.name, s.address)).collect();
         if by_name.len() < 8 {
             return None;
         }
@@ -790,6 +854,12 @@ impl ElfModule {
     pub fn plan(&self, vaddrs: &[u64]) {
         use gimli::SectionId as S;
         let Some(d) = &self.dwarf else { return };
+        {
+            let mut p = self.planned.lock().unwrap_or_else(|p| p.into_inner());
+            p.extend(vaddrs.iter().map(|v| v.wrapping_sub(self.dwarf_shift())));
+            p.sort_unstable();
+            p.dedup();
+        }
         let Some(info) = d.section(S::DebugInfo).filter(|s| s.is_compressed()) else { return };
         if self.ctx.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
             return;
@@ -854,6 +924,25 @@ impl ElfModule {
             v.dedup();
             v
         })
+    }
+
+    /// Where the functions `.eh_frame_hdr`'s search table lists begin, sorted (empty without
+    /// one). Like the symbol table, the CFI describes the code as it is in the file.
+    fn fde_starts(&self) -> Vec<u64> {
+        let (Some(h), Some(eh)) = (self.cfi.eh_frame_hdr, self.cfi.eh_frame) else { return Vec::new() };
+        let endian = if self.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
+        let bases = gimli::BaseAddresses::default().set_eh_frame_hdr(h.address).set_eh_frame(eh.address);
+        let Ok(parsed) = gimli::EhFrameHdr::new(h.data, endian).parse(&bases, 8) else { return Vec::new() };
+        let Some(table) = parsed.table() else { return Vec::new() };
+        let mut v = Vec::new();
+        let mut it = table.iter(&bases);
+        while let Ok(Some((start, _))) = it.next() {
+            if let Ok(a) = start.direct() {
+                v.push(a);
+            }
+        }
+        v.sort_unstable();
+        v
     }
 
     /// `.debug_aranges` as (begin, end, unit offset, largest end so far) sorted by begin.
@@ -937,6 +1026,40 @@ impl ElfModule {
         gdb_pick(unit, program.header(), &seq[..seq.len() - 1], vaddr)
     }
 
+    /// The frames of `vaddr` in unit `off` from one walk of the unit for every planned address
+    /// in it (made at the unit's first lookup; a Rust program's std unit holds most of its
+    /// frames, and a walk per address read it 25 times: docs/performance.md, "3f"). `None`
+    /// when not planned or not answered by the unit alone (the caller then walks for it alone,
+    /// as without a plan).
+    fn planned_in_unit(
+        &self,
+        dwarf: &gimli::Dwarf<Slice<'_>>,
+        off: usize,
+        vaddr: u64,
+    ) -> Option<Vec<super::batch::OwnedFrame>> {
+        let mut guard = self.unit_frames.lock().unwrap_or_else(|p| p.into_inner());
+        let (frames, walked) = &mut *guard;
+        if !walked.contains(&off) {
+            let addrs: Vec<u64> = {
+                let planned = self.planned.lock().unwrap_or_else(|p| p.into_inner());
+                if planned.binary_search(&vaddr).is_err() {
+                    return None;
+                }
+                planned.iter().copied().filter(|&a| self.unit_of(a) == Some(off)).collect()
+            };
+            walked.push(off);
+            if addrs.len() < 2 {
+                return None;
+            }
+            for (a, f) in addrs.iter().zip(super::batch::frames_in_unit_many(dwarf, off, &addrs)) {
+                if let Some(f) = f {
+                    frames.insert(*a, f);
+                }
+            }
+        }
+        frames.get(&vaddr).cloned()
+    }
+
     /// Frames of `vaddr` read from its unit alone (see [`Self::symbol_info`]).
     fn frames_in_one_unit(&self, vaddr: u64) -> Option<Vec<SourceFrame>> {
         use gimli::SectionId as S;
@@ -966,11 +1089,14 @@ impl ElfModule {
         let unit = dwarf.unit(header).ok()?;
         let u = unit.unit_ref(&dwarf);
         let comp_dir = unit.comp_dir.map(|d| d.to_string_lossy().into_owned());
-        let raw = super::batch::frames_in_unit(&dwarf, off, vaddr)?;
+        let raw = match self.planned_in_unit(&dwarf, off, vaddr) {
+            Some(raw) => raw,
+            None => super::batch::frames_in_unit(&dwarf, off, vaddr)?,
+        };
         let mut out: Vec<SourceFrame> = raw
             .into_iter()
             .map(|(name, file, line)| SourceFrame {
-                display_function: name.as_deref().map(gdb_function_name),
+                display_function: name.as_deref().map(|n| gdb_function_name_at(n, file.as_deref())),
                 function: name.as_deref().map(|r| demangle(r).into_owned()),
                 raw_function: name,
                 display_file: file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)),
@@ -986,6 +1112,9 @@ impl ElfModule {
         Some(out)
     }
 }
+
+/// How many `.debug_aranges` ranges [`ElfModule::aranges_agree_with_code`] needs at least.
+const ARANGES_AGREE_MIN: usize = 8;
 
 /// Sections every unit reads whole (abbreviations, strings, range lists).
 const WHOLE_PER_UNIT: [gimli::SectionId; 7] = {
@@ -1102,7 +1231,11 @@ fn source_frames_with(
         };
         let display_file = if gdb_names { file.as_deref().map(|p| display_path(comp_dir.as_deref(), p)) } else { None };
         out.push(SourceFrame {
-            display_function: if gdb_names { raw.as_deref().map(gdb_function_name) } else { None },
+            display_function: if gdb_names {
+                raw.as_deref().map(|n| gdb_function_name_at(n, file.as_deref()))
+            } else {
+                None
+            },
             function: raw.as_deref().map(|r| demangle(r).into_owned()),
             raw_function: raw,
             file,
@@ -1280,14 +1413,67 @@ fn collect_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
                 n
             }
         });
-        v.push(ElfSym { address: s.address(), size: s.size(), name, file });
+        v.push(ElfSym { address: s.address(), size: s.size(), name: name.into(), file, plt: false });
     });
+    v.extend(plt_symbols(obj));
     // Prefer sized, global-looking names when several share an address (`preferred`).
     v.sort_by(|a, b| {
         a.address.cmp(&b.address).then(b.size.cmp(&a.size)).then(a.name.starts_with('_').cmp(&b.name.starts_with('_')))
     });
     v.dedup_by_key(|s| s.address);
     v
+}
+
+/// x86-64 PLT stubs named as gdb and objdump name them (`memset@plt`), which the symbol
+/// table does not: without them a stub takes the nearest symbol below (`_init+0x40`). Each
+/// `.plt.sec` (IBT) or `.plt` entry's `jmp *slot(%rip)` (after an `endbr64` and/or a `bnd`
+/// prefix) goes through a GOT slot that a `.rela.plt` jump-slot relocation names.
+fn plt_symbols(obj: &object::File<'static>) -> Vec<ElfSym> {
+    use object::{Object, ObjectSection, ObjectSymbol, ObjectSymbolTable};
+    if obj.architecture() != object::Architecture::X86_64 {
+        return Vec::new();
+    }
+    let Some(rela) = obj.section_by_name(".rela.plt").and_then(|s| s.data().ok()) else { return Vec::new() };
+    let Some(dynsym) = obj.dynamic_symbol_table() else { return Vec::new() };
+    let le = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    // GOT slot -> symbol name, for R_X86_64_JUMP_SLOT (7) relocations.
+    let mut slots: HashMap<u64, &'static str> = HashMap::new();
+    for r in rela.chunks_exact(24).take(1 << 16) {
+        let (offset, info) = (le(&r[..8]), le(&r[8..16]));
+        if info & 0xffff_ffff != 7 {
+            continue;
+        }
+        let Ok(sym) = dynsym.symbol_by_index(object::SymbolIndex((info >> 32) as usize)) else { continue };
+        if let Ok(name) = sym.name()
+            && !name.is_empty()
+        {
+            slots.insert(offset, name);
+        }
+    }
+    let mut out = Vec::new();
+    if slots.is_empty() {
+        return out;
+    }
+    for sec in [".plt.sec", ".plt"] {
+        let Some(s) = obj.section_by_name(sec) else { continue };
+        let Ok(data) = s.data() else { continue };
+        for (k, e) in data.chunks_exact(16).enumerate() {
+            let mut i = if e[..4] == [0xf3, 0x0f, 0x1e, 0xfa] { 4 } else { 0 };
+            if e[i] == 0xf2 {
+                i += 1;
+            }
+            if e[i] != 0xff || e[i + 1] != 0x25 {
+                continue;
+            }
+            let disp = i32::from_le_bytes([e[i + 2], e[i + 3], e[i + 4], e[i + 5]]) as i64 as u64;
+            let at = s.address().wrapping_add(16 * k as u64);
+            let slot = at.wrapping_add(i as u64 + 6).wrapping_add(disp);
+            if let Some(name) = slots.get(&slot) {
+                out.push(ElfSym { address: at, size: 16, name: format!("{name}@plt").into(), file: None, plt: true });
+            }
+        }
+    }
+    out
 }
 
 /// Looks for a separate debug file: by build-id in each debug dir, then by

@@ -16,6 +16,7 @@ pub mod addr2line_mode;
 pub mod batch;
 pub mod demangle;
 pub mod dwarf;
+pub mod go_layout;
 pub mod julia_layout;
 pub mod lazy;
 pub mod modules;
@@ -277,6 +278,12 @@ pub fn symbolize_trace_until(
                         if let Some(text) = describe(&mut lookup, t) {
                             code.push((Address(t), text.into()));
                         }
+                        // A PLT stub: also the function its GOT entry leads to.
+                        if let Some(r) = crate::provenance_mem::plt_resolve(mem, t)
+                            && let Some(text) = describe(&mut lookup, r)
+                        {
+                            code.push((Address(r), text.into()));
+                        }
                     }
                 }
             }
@@ -438,9 +445,9 @@ fn plan_lookups(trace: &Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSupplier) {
 /// user gave (`--exe`), placed where the trace's mappings put them: their executable
 /// segments only, which hold the same bytes in the file and in the process (data would be
 /// the file's initial values, not the process's). `crate::provenance` decodes it.
-fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSupplier) {
+fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSupplier) -> Vec<modules::MappedModule> {
     if trace.memory.is_some() {
-        return;
+        return Vec::new();
     }
     let mut placed = Vec::new();
     for (start, end, path) in map.placed() {
@@ -457,7 +464,7 @@ fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSu
         }
     }
     if !placed.is_empty() {
-        let mem = TraceMemory::new(modules::ModuleCode::new(placed));
+        let mem = TraceMemory::new(modules::ModuleCode::new(placed.clone()));
         // A transcript that does not show the instruction at the crashed thread's pc (no `x/i
         // $pc`, or a command file that stopped before it) gets it decoded from the binary, as a
         // core does: the rules read the faulting instruction from it.
@@ -477,6 +484,16 @@ fn attach_module_code(trace: &mut Trace, map: &ModuleMap<'_>, sup: &dyn SymbolSu
         }
         trace.memory = Some(mem);
     }
+    placed
+}
+
+/// [`attach_module_code`] on its own, before [`symbolize_trace`] (which then finds the code
+/// attached): the placed code segments of the `--exe` modules, for a stage that walks the
+/// stack over them (`crate::unwind::dumps`). Empty when the trace has process memory already
+/// or no module was given.
+pub fn attach_code(trace: &mut Trace, sup: &dyn SymbolSupplier) -> Vec<modules::MappedModule> {
+    let map = ModuleMap::from_trace(trace, sup);
+    attach_module_code(trace, &map, sup)
 }
 
 /// `<sym+off> at file:line` for a code address, `None` for anything else.

@@ -11,6 +11,8 @@
 //! restored (the rest are carried over from the frame below), for the rules that compare
 //! callee-saved registers between frames.
 
+pub mod dumps;
+
 use crate::model::{MemorySource, UnwindMethod};
 use crate::symbolize::modules::MappedModule;
 use gimli::{
