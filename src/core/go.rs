@@ -27,6 +27,9 @@ use crate::unwind::{UnwindArch, Unwound, unwind};
 /// The goroutine a Go thread on the system stack was running: its frames, and the runtime's
 /// fatal message when a `runtime.throw`/`runtime.fatal` frame holds one.
 pub struct Goroutine {
+    /// How many of the thread's own frames are real: up to `runtime.systemstack`; the words
+    /// above it on the system stack are not frames of this crash.
+    pub keep: usize,
     pub unwound: Unwound,
     pub message: Option<String>,
 }
@@ -61,13 +64,19 @@ pub fn follow_goroutine(
     mem: &CoreMemory,
     max_frames: usize,
 ) -> Option<Goroutine> {
-    // Only the runtime's frames, on the way to a fatal error.
-    let names: Vec<String> = frames
-        .frames
-        .iter()
-        .enumerate()
-        .map(|(k, f)| symbol(modules, if k == 0 { f.pc } else { f.pc.wrapping_sub(1) }))
-        .collect::<Option<_>>()?;
+    // Only the runtime's frames, on the way to a fatal error. Above `runtime.systemstack` the
+    // system stack holds whatever its top had (the M's start frames, or on m0 the process's
+    // own stack: words that name no function, or `runtime.g0` in .bss, as gdb shows them too):
+    // those frames are not read.
+    let mut names: Vec<String> = Vec::new();
+    for (k, f) in frames.frames.iter().enumerate() {
+        let n = symbol(modules, if k == 0 { f.pc } else { f.pc.wrapping_sub(1) })?;
+        let switch = is(&n, "runtime.systemstack");
+        names.push(n);
+        if switch {
+            break;
+        }
+    }
     if names.is_empty() || !names.iter().all(|n| n.starts_with("runtime.")) {
         return None;
     }
@@ -118,7 +127,7 @@ pub fn follow_goroutine(
         let hi = unwound.frames.get(k + 1).and_then(|c| c.regs[arch.sp() as usize]).unwrap_or(lo + 0x100);
         fatal_text(modules, mem, lo, hi.saturating_add(0x20).min(lo.saturating_add(0x400)))
     });
-    Some(Goroutine { unwound, message })
+    Some(Goroutine { keep: names.len(), unwound, message })
 }
 
 fn go_layout(m: &MappedModule) -> Option<GoLayout> {

@@ -281,6 +281,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                     max.saturating_sub(u.frames.len()),
                 )
             {
+                u.frames.truncate(g.keep);
                 u.frames.extend(g.unwound.frames);
                 u.stopped = g.unwound.stopped;
                 message = g.message;
