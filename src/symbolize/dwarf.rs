@@ -178,6 +178,10 @@ pub struct CfiSections<'a> {
 /// println!("{} {:?} {:?}", text.len(), dwarf.debug_info.units().next().is_ok(), ctx.find_location(0).is_ok());
 /// drop(m);
 /// ```
+/// Frames found by walking a unit once for all its planned addresses, by DWARF address, and
+/// the units walked so.
+type UnitFrames = (HashMap<u64, Vec<super::batch::OwnedFrame>>, Vec<usize>);
+
 pub struct ElfModule {
     ctx: Mutex<Option<Result<addr2line::Context<StaticSlice>, String>>>,
     /// The DWARF sections, each read (and inflated) on first use.
@@ -192,7 +196,7 @@ pub struct ElfModule {
     /// unit walks the unit once for all of them ([`Self::planned_in_unit`]).
     planned: Mutex<Vec<u64>>,
     /// Frames found that way, by DWARF address, and the units walked so.
-    unit_frames: Mutex<(HashMap<u64, Vec<super::batch::OwnedFrame>>, Vec<usize>)>,
+    unit_frames: Mutex<UnitFrames>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
