@@ -340,8 +340,10 @@ fn a_sample_of_the_fifth_sweep_stays_quiet() {
     sweep("gdb", &["iw-splitstack", "iw-stackrealign", "iw-clang-cet", "iw-i386-sb2", "asm5", "mt5", "tls5-starti"], 8);
 }
 
-/// Real programs from Debian (lua5.4, grep -P with PCRE2's JIT), Go growing stacks and
-/// preempted, and AArch64 with clang's shadow call stack under qemu-user.
+/// Real programs from Debian (lua5.4, zstd compressing on two threads), Go growing stacks and
+/// preempted, and AArch64 with clang's shadow call stack under qemu-user. (`grep-pcre` is
+/// left to the sweep itself: from a clean clone its sampler recorded no state at seed 7, the
+/// program exiting before a stop was written; the cause is not pinned down.)
 #[test]
 fn real_programs_go_and_shadow_call_stack_states_stay_quiet() {
     if !common::require_tools(&[
@@ -352,11 +354,12 @@ fn real_programs_go_and_shadow_call_stack_states_stay_quiet() {
         "clang",
         "go",
         "lua5.4",
+        "zstd",
         "python3",
     ]) {
         return;
     }
-    sweep("real", &["lua54", "grep-pcre", "go5", "scs-a64"], 8);
+    sweep("real", &["lua54", "zstd-mt", "go5", "scs-a64"], 8);
 }
 
 /// Cores of live processes (gcore): no thread crashed (the only signal is gcore's SIGSTOP), and

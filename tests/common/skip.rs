@@ -49,6 +49,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("cmark-gfm", "apt-get install cmark-gfm"),
     ("valgrind", "apt-get install valgrind"),
     ("lua5.4", "apt-get install lua5.4"),
+    ("zstd", "apt-get install zstd"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.
