@@ -118,7 +118,9 @@ def start():
     if qemu is not None:
         qemu.kill()
         qemu.wait()
-    port = 20000 + rng.randrange(20000)
+    # The draw keeps the sampling sequence of a seed; the pid keeps two sweeps run at once with
+    # the same seed (tests of one binary run in parallel) off each other's gdb port.
+    port = 20000 + (rng.randrange(20000) + os.getpid()) % 20000
     qemu = subprocess.Popen([a.replace("PORT", str(port)) for a in REMOTE], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(50):
