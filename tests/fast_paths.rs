@@ -843,7 +843,8 @@ fn service_prefix_rest_ref(l: &str) -> Option<&str> {
     }
     let rb = rest.as_bytes();
     let word = rb.iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')).count();
-    if word > 0 && rb[0].is_ascii_alphanumeric() {
+    // A service name has a letter: `431 | code` is a compiler diagnostic's source excerpt.
+    if word > 0 && rb[0].is_ascii_alphanumeric() && rb[..word].iter().any(u8::is_ascii_alphabetic) {
         let spaces = rb[word..].iter().take_while(|&&c| c == b' ').count();
         let bar = word + spaces;
         if spaces > 0 && rb.get(bar) == Some(&b'|') && matches!(rb.get(bar + 1), None | Some(b' ')) {
