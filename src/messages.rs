@@ -322,6 +322,9 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
     // Lines whose shape says what they are come first: a `what():` line quotes any text.
     Some(if t.starts_with("what():") {
         MessageDetail::ExceptionWhat
+    } else if text.starts_with("note: ") && t.contains(" unexpectedly overflowed its stack!") {
+        // rustc's fatal-signal handler: `note: rustc unexpectedly overflowed its stack! this is a bug`.
+        MessageDetail::StackOverflow
     } else if text.starts_with("note: ") {
         MessageDetail::Note
     } else if text.starts_with("panic: ") {

@@ -51,7 +51,11 @@ impl Builder {
             use crate::messages::{MessageKind as K, classify};
             let verdict = self.pending_messages.iter().find_map(|m| {
                 let t = m.text.trim();
-                super::shell::shell_verdict_signal(t).or_else(|| super::shell::shell_job_signal(t))
+                super::shell::shell_verdict_signal(t).or_else(|| super::shell::shell_job_signal(t)).or_else(|| {
+                    super::shell::script_job_report(t)
+                        .and_then(|d| crate::model::signals::from_description(d.trim_end_matches('.')))
+                        .and_then(crate::model::signals::signo)
+                })
             });
             let aborts = self.pending_messages.iter().any(|m| {
                 matches!(

@@ -148,6 +148,8 @@ pub(crate) struct HandlerState {
     tramp_pending: bool,
     /// A CPython faulthandler report is open: its thread headings come after blank lines.
     python: bool,
+    /// rustc's fatal-signal handler's report is open (its `###` cycle lines and notes).
+    rust_handler: bool,
     /// A report read through a bare `prog[pid]: ` prefix: that prefix.
     pub bare: Option<Box<str>>,
     /// The pc a handler named (`received signal SIGBUS, PC 0x…`): the row at it is the fault's.
@@ -188,7 +190,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         if b.handlers.mode.is_runtime() {
             return super::runtimes::line(b, l, t, n);
         }
-        return b.handlers.mode == HandlerMode::BacktraceCrate;
+        // rustc's handler puts blank lines around its `###` cycle lines and its notes.
+        return b.handlers.mode == HandlerMode::BacktraceCrate || b.handlers.open && b.handlers.rust_handler;
     }
     if opening(b, t, n) {
         return true;
@@ -201,6 +204,29 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     {
         b.add_message(t, n);
         return true;
+    }
+    // rustc's fatal-signal handler (and programs that copied it) between and after its rows:
+    // `### cycle encountered after 3 frames with period 4`, `### recursed 61 times` (rows
+    // follow again), `note: NAME unexpectedly overflowed its stack! this is a bug`, `note:
+    // maximum backtrace depth reached, …`, `note: we would appreciate a report at URL`,
+    // `help: you can increase rustc's stack size by setting RUST_MIN_STACK=N`, `note:
+    // backtrace dumped due to SIGSEGV! resuming signal`.
+    if b.handlers.open && b.handlers.rust_handler {
+        let cycle = t.strip_prefix("### cycle encountered after ").is_some_and(|r| r.contains(" frames with period "))
+            || t.strip_prefix("### recursed ").is_some_and(|r| r.ends_with(" times"));
+        let note = t.starts_with("note: ")
+            && (t.contains(" unexpectedly overflowed its stack!")
+                || t.starts_with("note: maximum backtrace depth reached")
+                || t.starts_with("note: we would appreciate a report at ")
+                || t.starts_with("note: backtrace dumped due to SIG"))
+            || t.starts_with("help: you can increase ") && t.contains("RUST_MIN_STACK=");
+        if cycle || note {
+            if cycle {
+                b.handlers.mode = HandlerMode::GlibcBacktrace;
+            }
+            b.add_message(t, n);
+            return true;
+        }
     }
     // The shell's verdict after the report (`Aborted`, macOS's `Segmentation fault: 11`).
     if b.handlers.open && (super::shell::is_shell_verdict(t) || super::shell::shell_job_signal(t).is_some()) {
@@ -232,7 +258,10 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
                     let tramp = b.handlers.tramp_pending
                         && r.function.is_none()
                         && r.module.is_some_and(|m| m.rsplit('/').next().is_some_and(|f| f.starts_with("libc.so")))
-                        || matches!(r.function, Some("__kernel_rt_sigreturn" | "__restore_rt" | "__sigtramp"));
+                        || matches!(
+                            r.function,
+                            Some("__kernel_rt_sigreturn" | "__kernel_sigreturn" | "__restore_rt" | "__sigtramp")
+                        );
                     put(b, r, n);
                     if tramp {
                         b.handlers.tramp_pending = false;
@@ -494,6 +523,25 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         start(b, 6, "Node.js fatal error", n);
         b.add_message(msg, n);
         b.handlers.mode = HandlerMode::Node;
+        return true;
+    }
+    // rustc's own fatal-signal handler (copied by other Rust programs): `error: rustc
+    // interrupted by SIGSEGV, printing backtrace`, then glibc `backtrace_symbols` rows.
+    if let Some(r) = t.strip_prefix("error: ")
+        && let Some((prog, rest)) = r.split_once(" interrupted by ")
+        && !prog.is_empty()
+        && !prog.contains(char::is_whitespace)
+        && let Some(sig) = rest.strip_suffix(", printing backtrace")
+        && let Some(signo) = crate::model::signals::signo(sig)
+    {
+        start(b, signo, "rustc's fatal-signal handler (glibc backtrace_symbols rows)", n);
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::GlibcBacktrace;
+        b.handlers.rust_handler = true;
+        // The handler's own row comes first, then the kernel's return into it: the first
+        // unnamed libc row (or the vDSO's `__kernel_rt_sigreturn`) is the trampoline.
+        b.handlers.tramp_pending = true;
+        b.handlers.next_index = 0;
         return true;
     }
     // `Received signal: SIGSEGV` (a Rust program's handler, CodeLLDB's), then the `backtrace`

@@ -796,9 +796,29 @@ impl Builder {
             .strip_suffix(" (core dumped)")
             .or_else(|| t.strip_suffix(" (核心已转储)"))
             .or_else(|| t.strip_suffix(" (Speicherabzug geschrieben)"))
+            .or_else(|| t.strip_suffix(" (image mémoire enregistrée)"))
             && crate::model::signals::from_description(d).is_some()
         {
             self.add_message(t, n);
+            return true;
+        }
+        // bash's report of a job a script (a batch system's job script) started that died of a
+        // signal: `/spool/job_scripts/381204: line 6: 61377 Aborted.`, `./run.sh: line 12:  2391
+        // Segmentation fault      (core dumped) ./prog`.
+        if let Some(d) = super::shell::script_job_report(t)
+            && crate::model::signals::from_description(d.trim_end_matches('.')).is_some()
+        {
+            self.add_message(t, n);
+            return true;
+        }
+        // libstdc++'s terminate message glued to the program's own text that had no line end
+        // (`Reading in DB...terminate called after throwing an instance of 'std::bad_alloc'`):
+        // the message is the tail from `terminate called`.
+        if let Some(p) = t.find("terminate called after throwing an instance of '")
+            && p > 0
+            && t.ends_with('\'')
+        {
+            self.push_message(Message::new(&t[p..], Span::line(n)));
             return true;
         }
         // A shell's job report (`fish: Job 1, './a' terminated by signal SIGABRT (Abort)`,

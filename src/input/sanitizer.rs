@@ -138,7 +138,16 @@ pub(crate) fn kind_of(tool: &str, what: &str) -> Option<&'static str> {
         {
             "stack-buffer-overflow"
         }
-        _ if w.starts_with("heap-use-after-free") || w.starts_with("use-after-poison") => "use-after-free",
+        // ASan's `stack-use-after-return` (a frame's local read after the function returned;
+        // `detect_stack_use_after_return=1`) and `stack-use-after-scope` (after its block
+        // ended): the memory's lifetime ended before the access, as after a free.
+        _ if w.starts_with("heap-use-after-free")
+            || w.starts_with("use-after-poison")
+            || w.starts_with("stack-use-after-return")
+            || w.starts_with("stack-use-after-scope") =>
+        {
+            "use-after-free"
+        }
         _ if w.starts_with("attempting double-free") || w.starts_with("double-free") => "double-free",
         _ if w.starts_with("detected memory leaks") || tool == "LeakSanitizer" => "memory-leak",
         _ if w.starts_with("data race") => "data-race",
@@ -185,8 +194,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return false;
     }
     let body = strip_pid(t);
-    // Openings.
-    if let Some(h) = body.unwrap_or(t).strip_prefix("ERROR: ").or_else(|| body.unwrap_or(t).strip_prefix("WARNING: "))
+    // Openings (ASan of 2012 put a space after the pid: `==18204== ERROR: …`).
+    let opening = body.map(str::trim_start).unwrap_or(t);
+    if let Some(h) = opening.strip_prefix("ERROR: ").or_else(|| opening.strip_prefix("WARNING: "))
         && let Some((tool, what)) = h.split_once(": ")
         && let Some(fmt) = tool_format(tool)
     {
@@ -250,6 +260,20 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
         return pid_line(b, r.trim(), n);
     }
     if deadly_signal_line(t) {
+        return true;
+    }
+    // Old ASan put the registers of the report's opening on a line of their own:
+    // `at pc 0x40a59d bp 0x7fffc19b7450 sp 0x7fffc19b7448`.
+    if let Some(r) = t.strip_prefix("at pc 0x")
+        && r.contains(" bp 0x")
+        && r.contains(" sp 0x")
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    // The runtime's allocator statistics after an old report or its own CHECK failure.
+    if t.starts_with("Stats: ") {
+        b.add_message(t, n);
         return true;
     }
     if b.san.register_rows {
@@ -450,6 +474,12 @@ fn pid_line(b: &mut Builder, r: &str, n: u32) -> bool {
     }
     if r == "Register values:" {
         b.san.register_rows = true;
+    }
+    // The sanitizer's own internal check failed while reporting: the stack that follows is
+    // the runtime's, not the program's access.
+    if r.contains("Sanitizer CHECK failed: ") {
+        b.san.next_section = Some("sanitizer CHECK".into());
+        b.san.thread = None;
     }
     b.add_message(r, n);
     true

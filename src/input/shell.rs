@@ -32,6 +32,8 @@ pub(crate) fn shell_job_signal(t: &str) -> Option<i32> {
 }
 
 fn zsh_status(what: &str) -> Option<i32> {
+    // `[1]    3318042 segmentation fault (core dumped)  cargo run`.
+    let what = what.strip_suffix(" (core dumped)").unwrap_or(what);
     Some(match what {
         "segmentation fault" => 11,
         "abort" => 6,

@@ -89,7 +89,8 @@ pub fn from_description(desc: &str) -> Option<&'static str> {
 /// program prints them (`Speicherzugriffsfehler`, `已中止 (核心已转储)`), with or without the
 /// shell's localized "(core dumped)".
 fn localized(d: &str) -> Option<&'static str> {
-    const CORE: &[&str] = &[" (core dumped)", " (核心已转储)", " (Speicherabzug geschrieben)"];
+    const CORE: &[&str] =
+        &[" (core dumped)", " (核心已转储)", " (Speicherabzug geschrieben)", " (image mémoire enregistrée)"];
     let d = CORE.iter().find_map(|c| d.strip_suffix(c)).unwrap_or(d);
     Some(match d {
         "Speicherzugriffsfehler"
@@ -98,7 +99,8 @@ fn localized(d: &str) -> Option<&'static str> {
         | "Violación de segmento"
         | "Falha de segmentação"
         | "Ошибка сегментирования" => "SIGSEGV",
-        "Abgebrochen" | "已中止" | "已放弃" => "SIGABRT",
+        // French: `Abandon (core dumped)` (glibc's "Aborted"), Spanish `Abortado`.
+        "Abgebrochen" | "已中止" | "已放弃" | "Abandon" | "Abortado" => "SIGABRT",
         _ => return None,
     })
 }

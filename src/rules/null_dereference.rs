@@ -200,6 +200,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
                         f = f.evidence(format!("faulting instruction: {}", ins.text), Some(ins.span));
                     }
                     out.push(f.step(format!("p ${index}")).step("p $_siginfo._sifields._sigfault.si_addr"));
+                } else if decoded.is_none()
+                    && !r.is_sent()
+                    && let Some(t) = th
+                    && let Some(f0) = t.frames.first()
+                    && !f0.signal_handler
+                    && let Some(this) = null_this(f0)
+                {
+                    out.push(null_this_finding(si, t, f0, this));
                 }
                 continue;
             }
@@ -387,6 +395,60 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         f = f.step("frame 0").step("list");
         out.push(f);
     }
+}
+
+/// The value of frame #0's `this` argument when it is in the zero page (`Cls::m (this=0x0)`,
+/// `this=0xe80`: a member of a NULL object): a member function called on a NULL object.
+fn null_this(f: &Frame) -> Option<u64> {
+    let args = f.args.as_deref()?;
+    let mut depth = 0i32;
+    let mut start = 0usize;
+    let bytes = args.as_bytes();
+    let mut fields: Vec<&str> = Vec::new();
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'(' | b'{' | b'[' | b'<' => depth += 1,
+            b')' | b'}' | b']' | b'>' => depth = (depth - 1).max(0),
+            b',' if depth == 0 => {
+                fields.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    fields.push(&args[start..]);
+    let v = fields.iter().find_map(|a| a.trim().strip_prefix("this="))?;
+    let hex = v.trim().strip_prefix("0x")?;
+    let end = hex.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(hex.len());
+    if end == 0 || !hex[end..].trim().is_empty() {
+        return None;
+    }
+    u64::from_str_radix(&hex[..end], 16).ok().filter(|&v| v < 0x1000)
+}
+
+/// A SIGSEGV whose fault address and faulting instruction are not in the dump, in a member
+/// function called with `this` in the zero page: the object was NULL (heuristic).
+fn null_this_finding(si: usize, th: &Thread, f0: &Frame, this: u64) -> Finding {
+    let name = f0.function_name();
+    let what = if this == 0 {
+        "called on a NULL object".to_string()
+    } else {
+        format!("called on an object at {this:#x}, inside the zero page: a member of a NULL object at that offset")
+    };
+    let mut f = Finding::new(
+        &RULE,
+        format!(
+            "`this` = {this:#x} in {name}: the member function was {what}, and its first access through `this` faults (heuristic: the dump has no fault address or faulting instruction)"
+        ),
+    )
+    .at(si, Some(th), Some(0))
+    .rank(45)
+    .heuristic()
+    .evidence(format!("#0 {name} (this={this:#x})"), Some(f0.span));
+    if let (Some(file), Some(line)) = (&f0.file, f0.line) {
+        f = f.evidence(format!("at {file}:{line}"), Some(f0.span));
+    }
+    f.step("p $_siginfo._sifields._sigfault.si_addr").step("x/i $pc").step("info registers").step("frame 1")
 }
 
 /// The managed runtime whose SIGSEGV handler owns faults in its generated code, when frame #0
