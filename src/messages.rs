@@ -379,6 +379,10 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::InvalidFree
     } else if t.contains("has overflowed its stack")
         || t.contains("Stack overflow in thread #")
+        // A macOS crash report's VM region table, the row of the fault address (`--->`) in a
+        // thread's stack guard: `--->  STACK GUARD  38a1b8000-38a1bc000 [ 16K] ---/rwx SM=NUL
+        // stack guard for thread 8`.
+        || t.starts_with("--->") && t.contains("STACK GUARD")
         || t == "fatal error: stack overflow"
         // Go: the system stack (g0) or the signal stack (gsignal) believed exhausted.
         || t == "fatal: morestack on g0"

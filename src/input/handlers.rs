@@ -845,6 +845,11 @@ fn glog_row(r: &str) -> Option<Row<'_>> {
 /// `[host:51877] rest` -> `rest`.
 fn openmpi_rest(t: &str) -> Option<&str> {
     let (head, rest) = t.strip_prefix('[')?.split_once("] ")?;
+    // A poster's redaction of the `host:pid` prefix, `[<machine stuff>]`, `[<redacted>]`.
+    if head.len() > 2 && head.starts_with('<') && head.ends_with('>') && !head[1..head.len() - 1].contains(['<', '>'])
+    {
+        return Some(rest);
+    }
     let (_, pid) = head.rsplit_once(':')?;
     (!pid.is_empty() && pid.bytes().all(|c| c.is_ascii_digit())).then_some(rest)
 }
@@ -1050,13 +1055,24 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
         b.add_message(t, n);
         return true;
     }
-    if t.starts_with("Process:") || HEADER.iter().any(|h| t.starts_with(h)) || t.starts_with("VM Regions Near ") {
+    // `VM Region Info: 0x… is in 0x…-0x…;  bytes after start: …` and the region table's
+    // heading (`REGION TYPE   START - END   [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL`).
+    if t.starts_with("Process:")
+        || HEADER.iter().any(|h| t.starts_with(h))
+        || t.starts_with("VM Regions Near ")
+        || t.starts_with("VM Region Info:")
+        || t.starts_with("REGION TYPE ") && t.contains("START - END")
+    {
         b.add_message(t, n);
         return true;
     }
-    // `--> ` alone, and region rows: `    __TEXT   000000010a2f6000-000000010a323000 [  180K] r-x/rwx SM=COW  /path`.
+    // `--> ` alone, and region rows: `    __TEXT   000000010a2f6000-000000010a323000 [  180K] r-x/rwx SM=COW  /path`
+    // (`--->  STACK GUARD  38a1b8000-38a1bc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 8`:
+    // the row the fault address is in).
     if t == "-->"
-        || t.contains(" [") && t.contains(" SM=") && t.split_whitespace().any(|w| w.contains('-') && w.len() >= 17)
+        || t.contains(" [")
+            && t.contains(" SM=")
+            && t.split_whitespace().any(|w| w.contains('-') && w.len() >= 17 && w.bytes().any(|c| c.is_ascii_hexdigit()))
     {
         b.add_message(t, n);
         return true;
@@ -1072,6 +1088,14 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
         b.select_thread(id);
         let ti = b.current_thread();
         b.handlers.next_index = 0;
+        // `Thread 8 Crashed:` names the crashed thread when no `Crashed Thread:` line did.
+        if r[id.len()..].starts_with(" Crashed:")
+            && !b.trace.stops[si].threads.iter().any(|t| t.crashed && &*t.id != id && !t.frames.is_empty())
+        {
+            for (i, th) in b.trace.stops[si].threads.iter_mut().enumerate() {
+                th.crashed = i == ti;
+            }
+        }
         if r[id.len()..].starts_with(" crashed with ") {
             if r.contains("X86 Thread State (64-bit)") && b.trace.arch == Arch::Unknown {
                 b.trace.arch = Arch::X86_64;
@@ -1213,6 +1237,22 @@ fn wine_line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         for (k, v) in regs {
             b.put_register(&k.to_ascii_lowercase(), u64::from_str_radix(v, 16).ok(), None, n);
         }
+        return true;
+    }
+    // The end of an `EFLAGS:00010246(  R- --  I  Z- -P- )` row the terminal wrapped: `P- )`.
+    if t.ends_with(')')
+        && t.len() <= 24
+        && !t.contains('(')
+        && t.bytes().all(|c| matches!(c, b' ' | b'-' | b')') || c.is_ascii_uppercase())
+    {
+        return true;
+    }
+    // The faulting instruction when the pc is in no code: `0x42424242: -- no code accessible --`.
+    if let Some((a, rest)) = t.split_once(": ")
+        && parse_hex(a).is_some()
+        && rest.trim() == "-- no code accessible --"
+    {
+        b.add_message(t, n);
         return true;
     }
     // Stack dump rows: `0x0022ed84:  00000000 68e9a44e 6ed9e538 86000000`.

@@ -82,6 +82,11 @@ fn strip(t: &str) -> Option<(&str, bool)> {
 /// Reads one line. Returns whether it was valgrind's.
 pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let (r, tool_note) = match strip(l.trim()) {
+        // Old ASan put a space after its pid too (`==18204== ERROR: AddressSanitizer: …`,
+        // `==18204== AddressSanitizer CHECK failed: …`): the sanitizer's, not valgrind's.
+        Some((r, _)) if r.trim_start().starts_with("ERROR: AddressSanitizer") || r.contains("Sanitizer CHECK failed: ") => {
+            return false;
+        }
         Some(x) => x,
         None if bare_helgrind(l.trim(), b.vg.bare) => {
             b.vg.bare = true;
