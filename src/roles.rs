@@ -819,6 +819,9 @@ pub fn interrupted_frame(stop: &Stop, th: &Thread) -> Option<usize> {
                 )
                 // Ruby's `[BUG]` reporter (`sigsegv` → `rb_bug_for_fatal_signal` → `rb_vm_bugreport`).
                 || matches!(n, "rb_vm_bugreport" | "rb_print_backtrace" | "rb_bug_for_fatal_signal" | "rb_bug_context")
+                // A framework's own printer (AMReX's `BLBackTrace::print_backtrace_info`,
+                // seastar's `print_backtrace_safe`).
+                || n.rsplit("::").next().is_some_and(|last| last.starts_with("print_backtrace"))
         })
     });
     let deliberate = matches!(stop.reason.signo, Some(6))

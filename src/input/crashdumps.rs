@@ -89,7 +89,7 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
             return true;
         }
     }
-    false
+    super::toolreports::opening(b, t, n)
 }
 
 /// One line inside a report `opening` started.
@@ -99,7 +99,7 @@ pub(crate) fn line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         HandlerMode::Breakpad => breakpad_line(b, t, n),
         HandlerMode::Ruby => ruby_line(b, l, t, n),
         HandlerMode::Cygwin => cygwin_line(b, t, n),
-        _ => false,
+        _ => super::toolreports::line(b, l, t, n),
     }
 }
 

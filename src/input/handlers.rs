@@ -111,6 +111,14 @@ pub(crate) enum HandlerMode {
     Ruby,
     /// Cygwin's stackdump (`crashdumps.rs`).
     Cygwin,
+    /// DynamoRIO's report of an application's fault or of its own crash (`toolreports.rs`).
+    DynamoRio,
+    /// AMReX's handler and its `Backtrace.N` file (`toolreports.rs`).
+    Amrex,
+    /// `addr2line -Cfpi` blocks after an abort message (`toolreports.rs`).
+    Addr2line,
+    /// Envoy's backtrace handler (`toolreports.rs`).
+    Envoy,
 }
 
 impl HandlerMode {
@@ -130,6 +138,10 @@ impl HandlerMode {
                 | HandlerMode::BreakpadHeader
                 | HandlerMode::Ruby
                 | HandlerMode::Cygwin
+                | HandlerMode::DynamoRio
+                | HandlerMode::Amrex
+                | HandlerMode::Addr2line
+                | HandlerMode::Envoy
         )
     }
 }
@@ -150,6 +162,10 @@ pub(crate) struct HandlerState {
     python: bool,
     /// rustc's fatal-signal handler's report is open (its `###` cycle lines and notes).
     rust_handler: bool,
+    /// AMReX's `Backtrace.N` file: inside an advice paragraph (`=== …` and its indented lines).
+    pub(crate) advice: bool,
+    /// Envoy's backtrace: the module (`thr<N> obj<path>`) of the rows that follow.
+    pub(crate) module: Option<Box<str>>,
     /// A report read through a bare `prog[pid]: ` prefix: that prefix.
     pub bare: Option<Box<str>>,
     /// The pc a handler named (`received signal SIGBUS, PC 0x…`): the row at it is the fault's.

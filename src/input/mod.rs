@@ -25,6 +25,7 @@ pub mod clean;
 pub mod companion;
 pub mod context;
 pub mod crashdumps;
+pub mod toolreports;
 pub mod dumps;
 pub mod gdb;
 pub mod go;
