@@ -365,6 +365,13 @@ pub fn is_machinery(f: &Frame) -> bool {
     if name.starts_with("operator new") || name.starts_with("operator delete") {
         return true;
     }
+    // A class's own allocation function (`llvm::User::operator new(unsigned long, unsigned
+    // int)`): an allocator too; the frame that asked for the object is its caller.
+    if let Some((_, member)) = without_params(name).rsplit_once("::")
+        && (member.starts_with("operator new") || member.starts_with("operator delete"))
+    {
+        return true;
+    }
     // Zig's standard library and compiler runtime (`/usr/lib/zig/std/debug.zig`,
     // `lib/std/start.zig`, `…/compiler_rt/memcpy.zig`).
     if file.ends_with(".zig")
@@ -454,6 +461,9 @@ pub fn is_machinery(f: &Frame) -> bool {
     if !own_in_cxx_header
         && !own_rust_fn
         && (file.starts_with("/usr/include/")
+            // Headers installed under a prefix's `usr/include` (Julia's bundled LLVM:
+            // `…/julia/usr/include/llvm/ExecutionEngine/Orc/ThreadSafeModule.h`).
+            || file.contains("/usr/include/")
             || file.contains("/include/c++/")
             || file.starts_with("/rustc/")
             || file.starts_with("library/core/src/")
@@ -679,8 +689,36 @@ const GO_STD: &[&str] = &[
     "regexp", "runtime",
 ];
 
+/// A function name without its parameter list as gdb prints it for a function without debug
+/// information (`llvm::report_fatal_error(llvm::Twine const&, bool)`, `f() const`):
+/// `llvm::report_fatal_error`. A name without one is returned as it is.
+pub fn without_params(name: &str) -> &str {
+    let n = name.trim_end();
+    let n = n.strip_suffix(" const").unwrap_or(n);
+    if !n.ends_with(')') {
+        return name;
+    }
+    let mut depth = 0i32;
+    for (i, c) in n.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    let head = &n[..i];
+                    // `(anonymous namespace)::f`, or the call operator's own `()`.
+                    return if head.is_empty() || head.ends_with("operator") { name } else { head };
+                }
+            }
+            _ => {}
+        }
+    }
+    name
+}
+
 /// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
 pub fn is_llvm_handler(name: &str) -> bool {
+    let name = without_params(name);
     matches!(
         name,
         "llvm::sys::PrintStackTrace"
@@ -691,6 +729,9 @@ pub fn is_llvm_handler(name: &str) -> bool {
             | "PrintStackTraceSignalHandler"
             | "llvm::sys::Process::Exit"
             | "llvm::report_fatal_error"
+            | "llvm::report_bad_alloc_error"
+            // The Windows build's SIGABRT handler (Signals.inc), first row of its stack dump.
+            | "HandleAbort"
             | "llvm::llvm_unreachable_internal"
             | "llvm::CrashRecoveryContext::HandleExit"
     ) || is_chromium_handler(name)

@@ -50,6 +50,8 @@ pub(crate) struct DumpState {
     coredump_threads: u32,
     /// LLVM: still inside the handler's own frames (the trampoline not seen yet).
     in_handler: bool,
+    /// An `LLVM ERROR:` line was read (its bad-alloc handler's `Allocation failed` follows).
+    after_fatal: bool,
 }
 
 /// `LLVM ERROR: …` and clang's `fatal error: error in backend: …`: LLVM's fatal errors, which
@@ -172,6 +174,12 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     if is_fatal_error(t) {
         b.saw(Format::Llvm);
         b.add_message(t, n);
+        b.dumps.after_fatal = true;
+        return true;
+    }
+    // LLVM's bad-alloc handler's second line (`LLVM ERROR: out of memory` / `Allocation failed`).
+    if t == "Allocation failed" && b.dumps.after_fatal {
+        b.add_message(t, n);
         return true;
     }
     // lldb's own crash: where it wrote its diagnostics, before LLVM's crash report.
@@ -259,6 +267,22 @@ fn start_llvm(b: &mut Builder, n: u32) {
     b.dumps.thread = Some(b.current_thread());
 }
 
+/// A row of LLVM's stack dump on Windows: `0x…, PATH(0x…) + 0x… byte(s), FUNC() + 0x… byte(s)`
+/// → (pc, the module's file name, the function as printed without `()`).
+fn windows_row(t: &str) -> Option<(u64, &str, Option<&str>)> {
+    let (pc, rest) = t.split_once(", ")?;
+    let pc = parse_hex(pc).filter(|_| pc.starts_with("0x") && pc.len() >= 10)?;
+    let (image, rest) = rest.split_once(" byte(s)")?;
+    let (path, _) = image.rsplit_once("(0x")?;
+    let module = path.rsplit(['\\', '/']).next().filter(|m| !m.is_empty())?;
+    let function = rest
+        .strip_prefix(", ")
+        .and_then(|r| r.split_once(" + 0x"))
+        .map(|(f, _)| f.trim().trim_end_matches("()"))
+        .filter(|f| !f.is_empty() && !f.contains(", line "));
+    Some((pc, module, function))
+}
+
 fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
     // `0.\tProgram arguments: …`, `1.\tRunning pass "…" on module "…"`: what LLVM was doing.
     if let Some((k, rest)) = t.split_once('.')
@@ -271,6 +295,34 @@ fn llvm_line(b: &mut Builder, t: &str, n: u32) -> bool {
     }
     if let Some(f) = hash_frame(t).or_else(|| numbered_row(t)) {
         put(b, f, n);
+        return true;
+    }
+    // On Windows: `Exception Code: 0xC000001D`, then rows `0x0000000004A9BF56,
+    // C:\…\libLLVM-15jl.dll(0x0000000004A80000) + 0x1BF56 byte(s), HandleAbort() + 0x6 byte(s)`
+    // (a source location may follow: `, C:\src\x.cpp, line 42 + 0x5 byte(s)`).
+    if let Some(code) = t.strip_prefix("Exception Code: 0x") {
+        if let Ok(c) = u32::from_str_radix(code.trim(), 16) {
+            let si = b.ensure_stop();
+            let r = &mut b.trace.stops[si].reason;
+            if r.description.is_none() {
+                r.description = Some(format!("Windows exception 0x{c:08X}").into());
+            }
+        }
+        b.add_message(t, n);
+        return true;
+    }
+    if let Some((pc, module, function)) = windows_row(t) {
+        let si = b.ensure_stop();
+        let ti = match b.dumps.thread {
+            Some(t) if t < b.trace.stops[si].threads.len() => t,
+            _ => b.current_thread(),
+        };
+        let index = b.trace.stops[si].threads.get(ti).map_or(0, |th| th.frames.len() as u32);
+        let name = function.map(|f| {
+            let d = crate::symbolize::demangle::demangle(f);
+            crate::symbolize::demangle::strip_params(&d).to_string()
+        });
+        put(b, DumpFrame { index, pc, function: name.as_deref(), args: None, module: Some(module), file: None }, n);
         return true;
     }
     // LLVM built without its own symbolizer prints glibc's `backtrace_symbols` rows:

@@ -469,11 +469,13 @@ fn signal_heading(t: &str) -> Option<(&str, &str)> {
 /// `SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x480fc0` (inside the brackets).
 fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
     // Go before 1.7 printed the number: `[signal 0xb code=0x1 addr=0x… pc=0x…]`.
-    let (sig, rest) = match inner.split_once(": ").filter(|(s, _)| s.starts_with("SIG")) {
+    let mut numeric = None;
+    let (mut sig, rest) = match inner.split_once(": ").filter(|(s, _)| s.starts_with("SIG")) {
         Some(x) => x,
         None => {
             let (num, rest) = inner.split_once(' ')?;
             let signo = parse_int(num).filter(|v| (1..=64).contains(v))?;
+            numeric = Some(signo);
             (crate::model::signals::name(signo)?, rest)
         }
     };
@@ -493,6 +495,12 @@ fn signal_bracket(b: &mut Builder, inner: &str, n: u32) -> Option<()> {
             continue;
         }
         desc_end = desc_end.min(rest.find(w).unwrap_or(desc_end));
+    }
+    // Signal 10 with a fault code (`[signal 0xa code=0x2 addr=0x… pc=0x…]`) is SIGBUS by the
+    // BSD numbering (darwin, FreeBSD, OpenBSD): Linux's 10, SIGUSR1, is only ever sent and
+    // carries no fault code, and Go's runtime throws on it without an address.
+    if numeric == Some(10) && code.is_some_and(|c| c > 0) && addr.is_some() {
+        sig = "SIGBUS";
     }
     let desc = rest[..desc_end].trim();
     if !b.go.active {

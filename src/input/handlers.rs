@@ -119,6 +119,10 @@ pub(crate) enum HandlerMode {
     Addr2line,
     /// Envoy's backtrace handler (`toolreports.rs`).
     Envoy,
+    /// A radare2 debugger session (`toolreports.rs`).
+    Radare2,
+    /// An IDE's copied call stack after an abort message (`toolreports.rs`).
+    IdeStack,
 }
 
 impl HandlerMode {
@@ -142,6 +146,8 @@ impl HandlerMode {
                 | HandlerMode::Amrex
                 | HandlerMode::Addr2line
                 | HandlerMode::Envoy
+                | HandlerMode::Radare2
+                | HandlerMode::IdeStack
         )
     }
 }
@@ -551,6 +557,7 @@ fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         && let Some(signo) = crate::model::signals::signo(sig)
     {
         start(b, signo, "rustc's fatal-signal handler (glibc backtrace_symbols rows)", n);
+        b.saw(Format::Rust);
         b.add_message(t, n);
         b.handlers.mode = HandlerMode::GlibcBacktrace;
         b.handlers.rust_handler = true;

@@ -817,6 +817,9 @@ impl Builder {
         if let Some(p) = t.find("terminate called after throwing an instance of '")
             && p > 0
             && t.ends_with('\'')
+            // Glued: no blank, quote or colon before it (a log line quoting the message, `note:
+            // terminate called …`, `grep 'terminate called …'`, is no message).
+            && !t[..p].ends_with(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ':' | '(' | '['))
         {
             self.push_message(Message::new(&t[p..], Span::line(n)));
             return true;

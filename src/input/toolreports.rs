@@ -108,6 +108,33 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         b.handlers.next_index = 0;
         return true;
     }
+    // radare2's debugger session: `Process with PID 8122 started...` (then its start-up lines,
+    // `[0x…]> dc`, `[+] SIGNAL 11 errno=0 addr=(nil) code=1 ret=0`, `dbt` rows).
+    if b.handlers.mode == HandlerMode::None
+        && let Some(pid) = t.strip_prefix("Process with PID ").and_then(|r| r.strip_suffix(" started..."))
+        && !pid.is_empty()
+        && pid.bytes().all(|c| c.is_ascii_digit())
+    {
+        b.add_message(t, n);
+        b.handlers.mode = HandlerMode::Radare2;
+        return true;
+    }
+    if r2_signal(t).is_some() {
+        b.handlers.mode = HandlerMode::Radare2;
+        return radare2_line(b, t, n);
+    }
+    // An IDE's copied call stack (CLion's "Copy Stack") after an abort message: rows
+    // `function 0x00007ffff4a8a99b` or `function file.cpp:1575`, no frame numbers.
+    if b.handlers.mode == HandlerMode::None
+        && b.stop.is_none()
+        && ide_row(t).is_some_and(|(_, where_)| matches!(where_, IdeWhere::Pc(_)))
+        && b.pending_messages.iter().any(|m| crate::messages::is_abort_message(m.text.trim()))
+    {
+        start(b, 6, "an IDE's copied call stack", n);
+        b.handlers.mode = HandlerMode::IdeStack;
+        b.handlers.next_index = 0;
+        return ide_line(b, t, n);
+    }
     // `addr2line -Cfpi` blocks after an abort message: `addr: 0x000000000049c1aa`.
     if b.handlers.mode == HandlerMode::None
         && let Some(a) = t.strip_prefix("addr: 0x")
@@ -131,6 +158,8 @@ pub(crate) fn line(b: &mut Builder, l: &str, t: &str, n: u32) -> bool {
         HandlerMode::Amrex => amrex_line(b, l, t, n),
         HandlerMode::Addr2line => addr2line_line(b, t, n),
         HandlerMode::Envoy => envoy_line(b, t, n),
+        HandlerMode::Radare2 => radare2_line(b, t, n),
+        HandlerMode::IdeStack => ide_line(b, t, n),
         _ => false,
     }
 }
@@ -431,4 +460,128 @@ fn envoy_line(b: &mut Builder, t: &str, n: u32) -> bool {
         return true;
     }
     end(b)
+}
+
+/// radare2's report of a signal: `[+] SIGNAL 11 errno=0 addr=(nil) code=1 ret=0` → (signo,
+/// address unless `(nil)`, si_code).
+fn r2_signal(t: &str) -> Option<(i32, Option<u64>, Option<i32>)> {
+    let r = t.strip_prefix("[+] SIGNAL ")?;
+    let mut w = r.split_whitespace();
+    let signo = w.next()?.parse::<i32>().ok().filter(|s| (1..=64).contains(s))?;
+    let mut addr = None;
+    let mut code = None;
+    let mut errno = false;
+    for kv in w {
+        match kv.split_once('=') {
+            Some(("errno", _)) => errno = true,
+            Some(("addr", v)) => addr = parse_hex(v),
+            Some(("code", v)) => code = v.parse::<i32>().ok(),
+            Some(("ret", _)) => {}
+            _ => return None,
+        }
+    }
+    errno.then_some((signo, addr, code))
+}
+
+/// A radare2 prompt: `[0x7f9a2be041fd]> dbt`.
+fn r2_prompt(t: &str) -> bool {
+    t.strip_prefix("[0x")
+        .and_then(|r| r.split_once("]>"))
+        .is_some_and(|(h, _)| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()))
+}
+
+fn radare2_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    if t.is_empty() {
+        return true;
+    }
+    if let Some((signo, addr, code)) = r2_signal(t) {
+        start(b, signo, "radare2's debugger", n);
+        let si = b.ensure_stop();
+        let r = &mut b.trace.stops[si].reason;
+        r.si_code = code;
+        // `addr=(nil)` is how it prints no address (also for a general-protection fault).
+        if addr.is_some_and(|a| a != 0) {
+            r.address = addr.map(Address);
+        }
+        b.handlers.mode = HandlerMode::Radare2;
+        b.handlers.next_index = 0;
+        b.add_message(t, n);
+        return true;
+    }
+    // `[+] signal 11 aka SIGSEGV received 0`.
+    if t.strip_prefix("[+] signal ").is_some_and(|r| r.contains(" aka SIG") && r.contains(" received ")) {
+        b.add_message(t, n);
+        return true;
+    }
+    if r2_prompt(t) {
+        // A new command: the rows of `dbt` that follow are numbered from 0.
+        b.handlers.next_index = 0;
+        return true;
+    }
+    // Start-up lines: `= attach 8122 8122`, `bin.baddr 0x00400000`, `Using 0x400000`, `asm.bits 64`.
+    if t.starts_with("= attach ")
+        || t.starts_with("bin.baddr 0x")
+        || t.strip_prefix("Using 0x").is_some_and(|r| r.bytes().all(|c| c.is_ascii_hexdigit()))
+        || t.strip_prefix("asm.bits ").is_some_and(|r| r.bytes().all(|c| c.is_ascii_digit()))
+    {
+        b.add_message(t, n);
+        return true;
+    }
+    // `dbt` rows: `1  0x41d5894955418f69  0`, `0  0x0040052b sp: 0x0  0[sym.foo]  rip sym.foo+31`.
+    if b.handlers.open {
+        let mut w = t.split_whitespace();
+        if let (Some(num), Some(pc)) = (w.next(), w.next())
+            && let Ok(index) = num.parse::<u32>()
+            && let Some(pc) = parse_hex(pc).filter(|_| pc.starts_with("0x"))
+        {
+            let function = t
+                .split_once('[')
+                .and_then(|(_, r)| r.split_once(']'))
+                .map(|(s, _)| s.strip_prefix("sym.").unwrap_or(s))
+                .filter(|s| !s.is_empty());
+            b.handlers.next_index = index;
+            put_frame(b, n, pc, function, None);
+            return true;
+        }
+    }
+    end(b)
+}
+
+enum IdeWhere<'a> {
+    Pc(u64),
+    Line(&'a str, u32),
+}
+
+/// A row of an IDE's copied stack: `__GI_raise 0x00007ffff4a33866`, `Table::~Table table.cpp:1575`.
+fn ide_row(t: &str) -> Option<(&str, IdeWhere<'_>)> {
+    let (name, last) = t.rsplit_once(' ')?;
+    let name = name.trim();
+    if name.is_empty() || name.starts_with(['#', '[', '=', '-']) || name.ends_with([':', '=', ',']) || name.contains("  ") {
+        return None;
+    }
+    if let Some(h) = last.strip_prefix("0x")
+        && h.len() >= 8
+        && let Some(pc) = parse_hex(last)
+    {
+        return Some((name, IdeWhere::Pc(pc)));
+    }
+    let (file, line) = last.rsplit_once(':')?;
+    let line = line.parse::<u32>().ok()?;
+    let ext = file.rsplit_once('.').map(|(_, e)| e)?;
+    (!ext.is_empty() && ext.len() <= 4 && ext.bytes().all(|c| c.is_ascii_alphanumeric()))
+        .then_some((name, IdeWhere::Line(file, line)))
+}
+
+fn ide_line(b: &mut Builder, t: &str, n: u32) -> bool {
+    let Some((name, where_)) = ide_row(t) else { return end(b) };
+    let function = (name != "<unknown>").then(|| b.intern(without_params(name)));
+    let index = b.handlers.next_index;
+    b.handlers.next_index += 1;
+    let ti = b.current_thread();
+    let (pc, file, line) = match where_ {
+        IdeWhere::Pc(pc) => (Some(Address(pc)), None, None),
+        IdeWhere::Line(f, l) => (None, Some(b.intern(f)), Some(l)),
+    };
+    b.put_frame(ti, Frame { index, pc, function, file, line, span: Span::line(n), ..Default::default() });
+    true
 }
