@@ -869,8 +869,7 @@ fn glog_row(r: &str) -> Option<Row<'_>> {
 fn openmpi_rest(t: &str) -> Option<&str> {
     let (head, rest) = t.strip_prefix('[')?.split_once("] ")?;
     // A poster's redaction of the `host:pid` prefix, `[<machine stuff>]`, `[<redacted>]`.
-    if head.len() > 2 && head.starts_with('<') && head.ends_with('>') && !head[1..head.len() - 1].contains(['<', '>'])
-    {
+    if head.len() > 2 && head.starts_with('<') && head.ends_with('>') && !head[1..head.len() - 1].contains(['<', '>']) {
         return Some(rest);
     }
     let (_, pid) = head.rsplit_once(':')?;
@@ -1095,7 +1094,8 @@ fn mac_line(b: &mut Builder, t: &str, n: u32) -> bool {
     if t == "-->"
         || t.contains(" [")
             && t.contains(" SM=")
-            && t.split_whitespace().any(|w| w.contains('-') && w.len() >= 17 && w.bytes().any(|c| c.is_ascii_hexdigit()))
+            && t.split_whitespace()
+                .any(|w| w.contains('-') && w.len() >= 17 && w.bytes().any(|c| c.is_ascii_hexdigit()))
     {
         b.add_message(t, n);
         return true;

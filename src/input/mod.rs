@@ -25,7 +25,6 @@ pub mod clean;
 pub mod companion;
 pub mod context;
 pub mod crashdumps;
-pub mod toolreports;
 pub mod dumps;
 pub mod gdb;
 pub mod go;
@@ -40,6 +39,7 @@ pub mod rust;
 pub mod sanitizer;
 mod shell;
 pub mod stream;
+pub mod toolreports;
 pub mod valgrind;
 
 mod commands;

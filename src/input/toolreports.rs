@@ -38,7 +38,8 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
         && let Some(p) = r.find(" exception at PC 0x").or_else(|| r.find(" internal crash at PC 0x"))
     {
         let internal = r[p..].starts_with(" internal crash");
-        let pc = r[p..].split("PC ").nth(1).and_then(|x| parse_hex(x.trim_end_matches(|c: char| !c.is_ascii_hexdigit())));
+        let pc =
+            r[p..].split("PC ").nth(1).and_then(|x| parse_hex(x.trim_end_matches(|c: char| !c.is_ascii_hexdigit())));
         let desc = if internal {
             "DynamoRIO's report of its own (or a client's) crash"
         } else {
@@ -79,8 +80,8 @@ pub(crate) fn opening(b: &mut Builder, t: &str, n: u32) -> bool {
     if t.starts_with("=== If no file names and line numbers are shown below, one can run") {
         // The file after the handler's own lines (`See Backtrace.0 file for details`, then the
         // job launcher's and the shell's lines, `cat Backtrace.0`) belongs to the same stop.
-        let open = b.handlers.open
-            && b.stop.is_some_and(|si| b.trace.stops[si].reason.description.as_deref() == Some(AMREX));
+        let open =
+            b.handlers.open && b.stop.is_some_and(|si| b.trace.stops[si].reason.description.as_deref() == Some(AMREX));
         if !open {
             start(b, 0, AMREX, n);
         }
@@ -175,7 +176,10 @@ fn put_frame(b: &mut Builder, n: u32, pc: u64, function: Option<&str>, module: O
     let function = function.filter(|f| !f.is_empty()).map(|f| b.intern(f));
     let module = module.filter(|m| !m.is_empty()).map(|m| b.intern(m.rsplit(['/', '\\']).next().unwrap_or(m)));
     let ti = b.current_thread();
-    b.put_frame(ti, Frame { index, pc: Some(Address(pc)), function, module, span: Span::line(n), ..Default::default() });
+    b.put_frame(
+        ti,
+        Frame { index, pc: Some(Address(pc)), function, module, span: Span::line(n), ..Default::default() },
+    );
 }
 
 fn dynamorio_line(b: &mut Builder, t: &str, n: u32) -> bool {
@@ -233,7 +237,9 @@ fn dynamorio_line(b: &mut Builder, t: &str, n: u32) -> bool {
     let pairs: Vec<(&str, &str)> = body.split_whitespace().filter_map(|w| w.split_once('=')).collect();
     if !pairs.is_empty()
         && pairs.len() == body.split_whitespace().count()
-        && pairs.iter().all(|(k, v)| !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric()) && v.starts_with("0x"))
+        && pairs
+            .iter()
+            .all(|(k, v)| !k.is_empty() && k.bytes().all(|c| c.is_ascii_alphanumeric()) && v.starts_with("0x"))
     {
         for (k, v) in pairs {
             // 64-bit values under the 32-bit names: DynamoRIO names x86-64's registers so.
@@ -556,7 +562,11 @@ enum IdeWhere<'a> {
 fn ide_row(t: &str) -> Option<(&str, IdeWhere<'_>)> {
     let (name, last) = t.rsplit_once(' ')?;
     let name = name.trim();
-    if name.is_empty() || name.starts_with(['#', '[', '=', '-']) || name.ends_with([':', '=', ',']) || name.contains("  ") {
+    if name.is_empty()
+        || name.starts_with(['#', '[', '=', '-'])
+        || name.ends_with([':', '=', ','])
+        || name.contains("  ")
+    {
         return None;
     }
     if let Some(h) = last.strip_prefix("0x")

@@ -84,7 +84,9 @@ pub(crate) fn line(b: &mut Builder, l: &str, n: u32) -> bool {
     let (r, tool_note) = match strip(l.trim()) {
         // Old ASan put a space after its pid too (`==18204== ERROR: AddressSanitizer: …`,
         // `==18204== AddressSanitizer CHECK failed: …`): the sanitizer's, not valgrind's.
-        Some((r, _)) if r.trim_start().starts_with("ERROR: AddressSanitizer") || r.contains("Sanitizer CHECK failed: ") => {
+        Some((r, _))
+            if r.trim_start().starts_with("ERROR: AddressSanitizer") || r.contains("Sanitizer CHECK failed: ") =>
+        {
             return false;
         }
         Some(x) => x,

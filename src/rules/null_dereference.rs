@@ -29,7 +29,11 @@ by a register that was not printed (`mov (%rax,%rdx,8),%rdi`, rax = 0) is a NULL
 When frame #0's argument list has pointer arguments printed as `0x0` (`f (p=0x0)`,
 `p=p@entry=0x0`), an evidence line labelled `heuristic:` names them: a likely source of the
 NULL base, not a proof (a function may take legal NULLs). The line never appears on its own:
-only on this finding, which needs a fault in the zero page.
+only on this finding, which needs a fault in the zero page. One exception, a heuristic finding of
+its own: a SIGSEGV/SIGBUS whose dump has neither a fault address nor the faulting instruction,
+in a member function called with `this` in the zero page (`Cls::get (this=0x0)`, `this=0xe80`: a
+member of a NULL object), on frame #0 only; a NULL `this` in an outer frame, a NULL argument of
+another name, a SIGABRT, or a known fault address elsewhere keep it quiet.
 
 When gdb printed a NULL argument's entry value beside it (`p=0x0, p@entry=0x5555555592e0`:
 DWARF entry values, `DW_OP_entry_value` and the caller's call-site parameters), an evidence

@@ -24,7 +24,10 @@ as evidence, and is reported on its own as a heuristic finding when the fault ad
 unknown. Rust's `thread '…' has overflowed its stack`, AddressSanitizer's `stack-overflow on
 address …`, valgrind's `Stack overflow in thread #1: can't grow stack to …` and Go's
 `runtime: goroutine stack exceeds 1000000000-byte limit` / `fatal error: stack overflow` (no
-signal at all) are reported as such (exact: the tool says so). memcheck's `Warning: client
+signal at all), rustc's own SIGSEGV handler's `note: rustc unexpectedly overflowed its stack!`
+(also in programs that copied it), and a macOS crash report whose `VM Region Info` table marks
+the fault's region (`--->`) as a thread's `STACK GUARD` are reported as such (exact: the tool
+says so). memcheck's `Warning: client
 switching stacks?  SP change: FROM --> TO` with a change of a MiB or more, followed by a fault
 at or just below TO, is one frame larger than the stack (a huge local array, alloca or VLA). When the program's
 own handler (or Rust's) caught the fault and aborted, the fault below `<signal handler called>`

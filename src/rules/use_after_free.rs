@@ -7,7 +7,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     title: "memory was used after it was freed",
     maturity: Maturity::Stable,
     default_severity: Severity::Error,
-    explanation: r#"**What it flags** An AddressSanitizer `heap-use-after-free` (or `use-after-poison`) report, or a valgrind
+    explanation: r#"**What it flags** An AddressSanitizer `heap-use-after-free` (or `use-after-poison`) report; its
+`stack-use-after-return` (a local read through a pointer after its function returned, with
+`detect_stack_use_after_return=1`) and `stack-use-after-scope` (after its block ended), where the
+memory's lifetime ended as a freed block's does; or a valgrind
 `Invalid read`/`Invalid write` whose address is inside a block that was `free'd`, or Miri's
 `Undefined Behavior: pointer to allocN was dereferenced after this allocation got freed`.
 
