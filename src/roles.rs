@@ -365,13 +365,6 @@ pub fn is_machinery(f: &Frame) -> bool {
     if name.starts_with("operator new") || name.starts_with("operator delete") {
         return true;
     }
-    // A class's own allocation function (`llvm::User::operator new(unsigned long, unsigned
-    // int)`): an allocator too; the frame that asked for the object is its caller.
-    if let Some((_, member)) = without_params(name).rsplit_once("::")
-        && (member.starts_with("operator new") || member.starts_with("operator delete"))
-    {
-        return true;
-    }
     // Zig's standard library and compiler runtime (`/usr/lib/zig/std/debug.zig`,
     // `lib/std/start.zig`, `…/compiler_rt/memcpy.zig`).
     if file.ends_with(".zig")

@@ -519,7 +519,7 @@ Exception Code: 0xC000001D
 }
 
 #[test]
-fn culprits_past_parameter_lists_class_allocators_and_installed_headers() {
+fn culprits_past_parameter_lists_and_installed_headers() {
     // LLVM's fatal-error reporter printed with its parameters (no debug info) is machinery.
     let t = "\
 (gdb) bt
@@ -530,27 +530,24 @@ fn culprits_past_parameter_lists_class_allocators_and_installed_headers() {
 ";
     let r = read(t);
     assert_eq!(r.culprit.as_deref(), Some("llvm::SelectionDAGISel::CannotYetSelect(llvm::SDNode*)"));
-    // A class's own operator new is an allocator; LLVM's headers installed under a prefix's
-    // usr/include are library code: the culprit is the code generator's function.
+    // LLVM's headers installed under a prefix's usr/include are library code (and a class's
+    // own `operator new` stays the class's: roles.rs keeps it so, a pool allocator of the
+    // program may be the bug).
     let t = "\
 Program received signal SIGSEGV, Segmentation fault.
-_int_malloc (av=0x7ffff6b5e760 <main_arena>, bytes=136) at malloc.c:3700
+0x00007ffff6e6bf73 in getContext (this=0x21be708) at /home/jb/julia/usr/include/llvm/ExecutionEngine/Orc/ThreadSafeModule.h:153
 (gdb) bt
-#0  _int_malloc (av=0x7ffff6b5e760 <main_arena>, bytes=136) at malloc.c:3700
-#1  0x00007ffff6822340 in __GI___libc_malloc (bytes=136) at malloc.c:2891
-#2  0x00007ffff5bcef2d in operator new(unsigned long) () from /usr/lib/x86_64-linux-gnu/libstdc++.so.6
-#3  0x00007ffff77533fa in llvm::User::operator new(unsigned long, unsigned int) () from /home/dev/julia/usr/bin/../lib/libjulia.so
-#4  0x00007ffff6e6bf73 in Create (Ptr=0x21be708) at /home/dev/julia/usr/include/llvm/IR/Instructions.h:733
-#5  0x00007ffff6e7b921 in typed_store (ptr=0x2be5d30) at cgutils.cpp:994
+#0  0x00007ffff6e6bf73 in getContext (this=0x21be708) at /home/jb/julia/usr/include/llvm/ExecutionEngine/Orc/ThreadSafeModule.h:153
+#1  0x00007ffff6e7b921 in jl_create_native_impl (methods=0x2be5d30) at /home/jb/julia/src/aotcompile.cpp:271
 ";
     let r = read(t);
-    assert_eq!(r.culprit.as_deref(), Some("typed_store"));
-    assert!(r.rules.contains(&"heap-corruption"), "{:?}", r.rules);
+    assert_eq!(r.culprit.as_deref(), Some("jl_create_native_impl"));
     // Look-alike: a project's own header (not under usr/include) stays the project's.
-    let r = read(
-        &t.replace("/home/dev/julia/usr/include/llvm/IR/Instructions.h", "/home/dev/proj/include/ir/Instructions.h"),
-    );
-    assert_eq!(r.culprit.as_deref(), Some("Create"));
+    let r = read(&t.replace(
+        "/home/jb/julia/usr/include/llvm/ExecutionEngine/Orc/ThreadSafeModule.h",
+        "/home/dev/proj/include/orc/ThreadSafeModule.h",
+    ));
+    assert_eq!(r.culprit.as_deref(), Some("getContext"));
     // The parameter list goes; the call operator's own `()` and an anonymous namespace stay.
     assert_eq!(tracecheck::roles::without_params("ns::Pool::operator()(int) const"), "ns::Pool::operator()");
     assert_eq!(tracecheck::roles::without_params("(anonymous namespace)::f"), "(anonymous namespace)::f");
