@@ -684,7 +684,35 @@ pub fn arg_facts(a: &str) -> ArgFacts {
         entry_values: exact(t.entry_values.drain(..)),
         arg_symbols: exact(addr_symbols(a).into_iter()),
         fn_args: fn_args(a),
+        this_ptr: this_pointer(a),
     }
+}
+
+/// The value of a `this=0x…` argument (`Cls::m (this=0x0, n=2)`), split at the list's
+/// top-level commas.
+fn this_pointer(args: &str) -> Option<u64> {
+    let mut depth = 0i32;
+    let mut start = 0usize;
+    let mut fields: Vec<&str> = Vec::new();
+    for (i, c) in args.bytes().enumerate() {
+        match c {
+            b'(' | b'{' | b'[' | b'<' => depth += 1,
+            b')' | b'}' | b']' | b'>' => depth = (depth - 1).max(0),
+            b',' if depth == 0 => {
+                fields.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    fields.push(&args[start..]);
+    let v = fields.iter().find_map(|a| a.trim().strip_prefix("this="))?;
+    let hex = v.trim().strip_prefix("0x")?;
+    let end = hex.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(hex.len());
+    if end == 0 || !hex[end..].trim().is_empty() {
+        return None;
+    }
+    u64::from_str_radix(&hex[..end], 16).ok()
 }
 
 /// The function-pointer arguments of a list and the functions they name: gdb's

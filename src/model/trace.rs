@@ -373,6 +373,8 @@ pub struct ArgFacts {
     /// Function-pointer arguments and the function each names: gdb's
     /// `main=main@entry=0x555555555139 <main>`, lldb's `main=(prog\`main at prog.c:9:1)`.
     pub fn_args: Vec<(Sym, Sym)>,
+    /// A member function's `this` as printed in hex (`this=0x0`, `this=0x555555f2c4a0`).
+    pub this_ptr: Option<u64>,
 }
 
 static NO_ARG_FACTS: ArgFacts = ArgFacts {
@@ -382,6 +384,7 @@ static NO_ARG_FACTS: ArgFacts = ArgFacts {
     entry_values: Vec::new(),
     arg_symbols: Vec::new(),
     fn_args: Vec::new(),
+    this_ptr: None,
 };
 
 /// How a frame's argument list is typed: a function of the list's text, given by the reader

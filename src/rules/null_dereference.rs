@@ -404,30 +404,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
 /// The value of frame #0's `this` argument when it is in the zero page (`Cls::m (this=0x0)`,
 /// `this=0xe80`: a member of a NULL object): a member function called on a NULL object.
 fn null_this(f: &Frame) -> Option<u64> {
-    let args = f.args.as_deref()?;
-    let mut depth = 0i32;
-    let mut start = 0usize;
-    let bytes = args.as_bytes();
-    let mut fields: Vec<&str> = Vec::new();
-    for (i, &c) in bytes.iter().enumerate() {
-        match c {
-            b'(' | b'{' | b'[' | b'<' => depth += 1,
-            b')' | b'}' | b']' | b'>' => depth = (depth - 1).max(0),
-            b',' if depth == 0 => {
-                fields.push(&args[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    fields.push(&args[start..]);
-    let v = fields.iter().find_map(|a| a.trim().strip_prefix("this="))?;
-    let hex = v.trim().strip_prefix("0x")?;
-    let end = hex.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(hex.len());
-    if end == 0 || !hex[end..].trim().is_empty() {
-        return None;
-    }
-    u64::from_str_radix(&hex[..end], 16).ok().filter(|&v| v < 0x1000)
+    f.arg_facts().this_ptr.filter(|&v| v < 0x1000)
 }
 
 /// A SIGSEGV whose fault address and faulting instruction are not in the dump, in a member
