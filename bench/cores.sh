@@ -16,6 +16,10 @@
 #
 # Usage: bench/cores.sh        Env: RUNS (default 10), BASELINE=older tracecheck binary,
 #        TRACECHECK=a built binary to time (default: cargo build --release).
+#        SAME_OUTPUT=1 (with BASELINE): instead of timing, compare the two builds' output
+#        byte for byte (text, -v, JSON, markdown) on the three cores and the transcript, the
+#        new build without the cache, with a cold one and with a warm one; exits 1 if any
+#        output differs.
 # Needs gcc, gdb, binutils, rustc, hyperfine, python3.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,6 +61,33 @@ gdbq -iex 'set pagination off' -ex 'echo (gdb) run\n' -ex run -ex 'echo (gdb) th
 src_of RUST_SRC >crash.rs
 rustc -g -C opt-level=0 crash.rs -o crash 2>/dev/null
 crash crash
+
+if [[ -n ${SAME_OUTPUT:-} ]]; then
+    [[ -n ${BASELINE:-} ]] || { echo "SAME_OUTPUT needs BASELINE" >&2; exit 2; }
+    n=0 bad=0
+    for a in "--exe threads threads.core" "--exe prog --debug-dir dbg prog.core" "--exe crash crash.core" \
+        "--exe threads threads.gdb.txt"; do
+        for f in "" "-v" "--format json" "--format markdown"; do
+            # shellcheck disable=SC2086 # the arguments are words on purpose
+            rc=0
+            TRACECHECK_CACHE=off "$BASELINE" $f $a >old.out 2>&1 || rc=$?
+            echo "exit $rc" >>old.out
+            for how in off cold warm; do
+                [[ $how == cold ]] && rm -rf "$d/cache-same"
+                # shellcheck disable=SC2086
+                rc=0
+                if [[ $how == off ]]; then TRACECHECK_CACHE=off "$tc" $f $a >new.out 2>&1 || rc=$?; else
+                    TRACECHECK_CACHE_DIR="$d/cache-same" "$tc" $f $a >new.out 2>&1 || rc=$?; fi
+                echo "exit $rc" >>new.out
+                n=$((n + 1))
+                cmp -s old.out new.out || { bad=$((bad + 1)); echo "differs ($how cache): tracecheck $f $a"; }
+            done
+        done
+    done
+    echo "$n outputs compared, $bad differ"
+    ((bad == 0))
+    exit
+fi
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$root" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== libc debug file: $(ls /usr/lib/debug/.build-id/*/*.debug 2>/dev/null | wc -l) build-id files under /usr/lib/debug"
