@@ -1153,6 +1153,11 @@ fn inflate_beside(d: &super::lazy::LazyDwarf, info: &super::lazy::LazySection, b
     // `.debug_info` against 2.7 MB of the rest) stays on one thread, which inflates only
     // what it needs.
     let first = bound.min(info.size());
+    // Held by the cache (`super::cache`): nothing to inflate on this side, so no second
+    // thread (the other sections are read from the cache as lookups need them).
+    if info.ready(first) {
+        return true;
+    }
     let parallel =
         side_bytes >= PARALLEL_MIN && first >= PARALLEL_MIN && first >= side_bytes && crate::threads::second_core();
     if !parallel {

@@ -202,6 +202,14 @@ impl LazySection {
         s
     }
 
+    /// Whether the section's first `end` bytes are there without inflating anything (stored
+    /// plain, inflated already, or held by the cache, which this reads now).
+    pub fn ready(&self, end: usize) -> bool {
+        let Source::Zlib { size, .. } = self.source else { return true };
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.state(size, &mut guard).is_ok_and(|st| st.filled >= end.min(size))
+    }
+
     /// How many bytes of the section were read from the cache (0 when none were).
     pub fn from_cache(&self) -> usize {
         let guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -631,6 +639,7 @@ mod tests {
         let file = dir.join("dwarf/93ac61ec5a/debug_info");
         // Cold: inflated, and the part inflated is written to the cache.
         let cold = LazySection::zlib_cached(".debug_info", z, data.len() as u64, &dir, ID);
+        assert!(!cold.ready(1));
         let a = cold.prefix(300_000).unwrap();
         assert_eq!(cold.from_cache(), 0);
         assert_eq!(a, &data[..a.len()]);
@@ -645,6 +654,7 @@ mod tests {
         }
         let broken: &'static [u8] = Box::leak(broken.into_boxed_slice());
         let warm = LazySection::zlib_cached(".debug_info", broken, data.len() as u64, &dir, ID);
+        assert!(warm.ready(a.len()) && !warm.ready(a.len() + 1), "the cache holds {} bytes", a.len());
         let b = warm.prefix(200_000).unwrap();
         assert_eq!(warm.from_cache(), a.len());
         assert_eq!(b, a);
