@@ -11,7 +11,9 @@
 //! `heap-corruption` with the GC's debugging switches and an rr recipe.
 
 mod common;
-use common::julia::*;
+#[path = "common/julia.rs"]
+mod julia;
+use julia::*;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,9 @@
 //!   second group prints `SKIPPED: …` and fails under `CI=true`.
 
 mod common;
-use common::julia::*;
+#[path = "common/julia.rs"]
+mod julia;
+use julia::*;
 
 use serde_json::Value;
 use std::path::PathBuf;

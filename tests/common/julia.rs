@@ -2,7 +2,10 @@
 //! input, the fields they read from it, and `regenerate`, which records cases from the pinned
 //! PyPI wheel (`ace-jax-coupling==0.2.0`, cached under `target/tmp`) with
 //! `sample-traces/julia-real/regenerate.sh`, or prints `SKIPPED …` when pip cannot fetch it
-//! (and fails under `CI=true`, like `skip.rs`).
+//! (and fails under `CI=true`, like `skip.rs`). Included with
+//! `#[path = "common/julia.rs"] mod julia;` beside `mod common;` (it needs the test's binary and
+//! target directory, which `examples/` that include `common` do not have).
+#![allow(dead_code)]
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -15,7 +18,7 @@ pub fn bin() -> Command {
 }
 
 pub fn real_dir() -> PathBuf {
-    super::samples_dir().join("julia-real")
+    crate::common::samples_dir().join("julia-real")
 }
 
 /// The input reports of `tracecheck --format json [extra…] paths…`.
@@ -76,7 +79,7 @@ pub fn notes(r: &Value) -> String {
 pub fn regenerate(out: &Path, cases: &[&str], env: &[(&str, &str)]) -> Option<PathBuf> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    if !super::require_tools(&["python3", "gcc", "gdb"]) {
+    if !crate::common::require_tools(&["python3", "gcc", "gdb"]) {
         return None;
     }
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache");
@@ -92,7 +95,7 @@ pub fn regenerate(out: &Path, cases: &[&str], env: &[(&str, &str)]) -> Option<Pa
             let msg = format!(
                 "SKIPPED {test}: needs the ace-jax-coupling==0.2.0 wheel, which pip could not fetch (offline? `python3 -m pip download --no-deps ace-jax-coupling==0.2.0`)"
             );
-            if super::in_ci() {
+            if crate::common::in_ci() {
                 panic!("{msg}; CI is set: a skipped test fails under CI");
             }
             // Straight to fd 2, like skip.rs: libtest hides eprintln! of a passing test.

@@ -9,9 +9,6 @@ mod skip;
 #[allow(unused_imports)]
 pub use skip::*;
 
-// What the real-Julia tests share (tests/julia_real*.rs).
-pub mod julia;
-
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use tracecheck::input::Parsed;
