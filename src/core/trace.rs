@@ -266,6 +266,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         });
 
     let mut stop = Stop::default();
+    let snapshot = is_snapshot(core, &mem);
     if let Some(si) = core.siginfo {
         stop.reason.kind = StopKind::Signal;
         stop.reason.signo = Some(si.signo);
@@ -278,6 +279,9 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         stop.reason.signo = Some(t.cursig as i32);
         stop.reason.signal = crate::model::signals::name(t.cursig as i32).map(Arc::from);
         stop.reason.description = crate::model::signals::description(t.cursig as i32).map(Into::into);
+    }
+    if snapshot {
+        stop.reason.kind = StopKind::Snapshot;
     }
     // Every thread is unwound first, so that the modules hear which addresses will be looked
     // up before the first lookup (their compressed DWARF is then inflated once).
@@ -330,7 +334,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         let mut th = Thread {
             id: (i + 1).to_string().into(),
             lwp: Some(ct.lwp as u64),
-            crashed: i == 0,
+            crashed: i == 0 && !snapshot,
             current: i == 0,
             ..Default::default()
         };
@@ -538,6 +542,51 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let mut seen = BTreeMap::new();
     notes.retain(|n| seen.insert(n.message.clone(), ()).is_none());
     Parsed { trace, diagnostics: Diagnostics { notes, ..Default::default() } }
+}
+
+/// Whether the core is a snapshot of a process that had not crashed, written by a debugger
+/// (gdb's `gcore`, `generate-core-file`): no signal at all; a signal the kernel never dumps a
+/// core for (gcore's SIGSTOP, a SIGINT or SIGUSR1 gdb stopped at), which only a debugger's core
+/// can carry; or a kernel-raised SIGTRAP with no trap instruction at the pc (x86 `int3` ending
+/// there, AArch64 `brk` at it): a debugger's breakpoint or single step, whose `int3` gdb takes
+/// out of memory before it writes the core. A program's own `int3` or `brk`, and every fault
+/// signal, is a crash as before.
+fn is_snapshot(core: &CoreFile, mem: &CoreMemory) -> bool {
+    use crate::model::MemorySource;
+    let (signo, code) = match core.siginfo {
+        Some(si) => (si.signo, Some(si.code)),
+        None => match core.threads.iter().find(|t| t.cursig != 0) {
+            Some(t) => (t.cursig as i32, None),
+            None => return true,
+        },
+    };
+    // The signals whose default action writes a core: SIGQUIT, SIGILL, SIGTRAP, SIGABRT,
+    // SIGBUS, SIGFPE, SIGSEGV, SIGXCPU, SIGXFSZ, SIGSYS.
+    if !matches!(signo, 3 | 4 | 5 | 6 | 7 | 8 | 11 | 24 | 25 | 31) {
+        return true;
+    }
+    if signo != 5 || code.is_none_or(|c| c <= 0) {
+        return false;
+    }
+    let Some(t) = core.threads.first() else { return false };
+    let reg = |n: &str| t.regs.iter().find(|r| r.0 == n).map(|r| r.1);
+    match core.arch {
+        CoreArch::X86_64 | CoreArch::I386 => {
+            let Some(pc) = reg("rip").or_else(|| reg("eip")) else { return false };
+            let mut b = [0u8; 1];
+            // `int3` (cc) or `int $3` (cd 03) just before the pc: the program's own trap.
+            let mut b2 = [0u8; 2];
+            let own = (pc.checked_sub(1).is_some_and(|a| mem.read(a, &mut b) == 1) && b[0] == 0xcc)
+                || (pc.checked_sub(2).is_some_and(|a| mem.read(a, &mut b2) == 2) && b2 == [0xcd, 0x03]);
+            // An unreadable pc says nothing: kept as a crash.
+            !own && mem.read(pc, &mut b) == 1
+        }
+        CoreArch::Aarch64 => {
+            let Some(pc) = reg("pc") else { return false };
+            let mut w = [0u8; 4];
+            mem.read(pc, &mut w) == 4 && u32::from_le_bytes(w) & 0xffe0_001f != 0xd420_0000
+        }
+    }
 }
 
 /// AT_SYSINFO_EHDR: where the kernel mapped the vDSO.
