@@ -459,6 +459,11 @@ impl ElfModule {
     }
 
     /// Whether DWARF was found (in the binary or a separate file).
+    /// The size of an address in this module: 4 for a 32-bit ELF file, else 8.
+    pub fn address_size(&self) -> u8 {
+        self.machine.address_size().map(|a| a.bytes()).unwrap_or(8)
+    }
+
     pub fn has_debug_info(&self) -> bool {
         self.dwarf.is_some()
     }
@@ -937,7 +942,9 @@ impl ElfModule {
         let (Some(h), Some(eh)) = (self.cfi.eh_frame_hdr, self.cfi.eh_frame) else { return Vec::new() };
         let endian = if self.little_endian { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
         let bases = gimli::BaseAddresses::default().set_eh_frame_hdr(h.address).set_eh_frame(eh.address);
-        let Ok(parsed) = gimli::EhFrameHdr::new(h.data, endian).parse(&bases, 8) else { return Vec::new() };
+        let Ok(parsed) = gimli::EhFrameHdr::new(h.data, endian).parse(&bases, self.address_size()) else {
+            return Vec::new();
+        };
         let Some(table) = parsed.table() else { return Vec::new() };
         let mut v = Vec::new();
         let mut it = table.iter(&bases);
