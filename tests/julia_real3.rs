@@ -267,8 +267,13 @@ fn shape_clobber_transcript_says_what_its_listing_leaves_out() {
     assert!(e.contains("none of julia__read_mb_12721's code after julia__read_mb_12721+0x54 up to the pc (julia__read_mb_12721+0x2fc)"), "{e}");
     assert!(e.contains("needs that code: the binary (--exe) or a core"), "{e}");
     let n = findings(&r, "noncanonical-address");
-    let steps: Vec<&str> = n[0]["next_steps"].as_array().map(|a| a.iter().filter_map(|s| s.as_str()).collect()).unwrap_or_default();
-    assert!(steps.iter().any(|s| s.starts_with("disassemble /r 0x7ffff79a75b0,0x7ffff79a78ad")), "{steps:?} {:#}", n[0]);
+    let steps: Vec<&str> =
+        n[0]["next_steps"].as_array().map(|a| a.iter().filter_map(|s| s.as_str()).collect()).unwrap_or_default();
+    assert!(
+        steps.iter().any(|s| s.starts_with("disassemble /r 0x7ffff79a75b0,0x7ffff79a78ad")),
+        "{steps:?} {:#}",
+        n[0]
+    );
     // Still no callee-saved finding: that needs the code the transcript does not show.
     assert!(findings(&r, "callee-saved-changed").is_empty(), "{:#?}", problems(&r));
 
@@ -286,11 +291,7 @@ fn shape_clobber_transcript_says_what_its_listing_leaves_out() {
     let r = edited("writer-shown.gdb.txt", "mov    %r13,-0x30(%rbp)", "mov    -0x30(%rbp),%r13");
     assert_eq!(sentence(&r), None);
     // A jump before the use (+0x1f): the use may have been jumped over.
-    let r = edited(
-        "jump-before.gdb.txt",
-        "movq   $0x0,-0x50(%rbp)",
-        "jmp    0x7ffff79a7604 <julia__read_mb_12721+84>",
-    );
+    let r = edited("jump-before.gdb.txt", "movq   $0x0,-0x50(%rbp)", "jmp    0x7ffff79a7604 <julia__read_mb_12721+84>");
     assert_eq!(sentence(&r), None);
     // No listing from the entry (the x/24i command's output taken out): nothing to say.
     let start = text.find("(gdb) x/24i $pc - 764").unwrap();

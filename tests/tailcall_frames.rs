@@ -117,21 +117,14 @@ fn tail_call_frames_on_cores_are_gdbs() {
         let text = gdb_bt(&dir, name);
         let g = crashed_frames(&tracecheck::input::parse(&text).trace);
         let opts = CoreOptions {
-            symbols: SymbolOptions {
-                exes: vec![dir.join(name)],
-                system_debug_dir: true,
-                ..Default::default()
-            },
+            symbols: SymbolOptions { exes: vec![dir.join(name)], system_debug_dir: true, ..Default::default() },
             ..Default::default()
         };
         let core = dir.join(format!("{name}.core"));
         let o = crashed_frames(&read_core_trace(&core, &opts).expect("core reads").trace);
         let same = g.len() == o.len()
             && g.iter().zip(&o).all(|(a, b)| {
-                a.function == b.function
-                    && file(a) == file(b)
-                    && a.line == b.line
-                    && (a.pc.is_none() || a.pc == b.pc)
+                a.function == b.function && file(a) == file(b) && a.line == b.line && (a.pc.is_none() || a.pc == b.pc)
             });
         if !same {
             bad.push(format!(

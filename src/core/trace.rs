@@ -360,7 +360,11 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 ) {
                     // gdb looks for tail calls under a frame its CFI unwound.
                     super::tailcalls::TailFrames::Dwarf(pcs) => {
-                        if uf.method == crate::model::UnwindMethod::Cfi { pcs } else { Vec::new() }
+                        if uf.method == crate::model::UnwindMethod::Cfi {
+                            pcs
+                        } else {
+                            Vec::new()
+                        }
                     }
                     super::tailcalls::TailFrames::NoDwarf if core.arch == CoreArch::X86_64 => {
                         tail_caller(&mem, uf.pc, inner.pc).into_iter().collect()
