@@ -154,9 +154,8 @@ fn find_chain(modules: &[MappedModule], ret: u64, callee: u64) -> Option<Vec<u64
         if target == callee {
             let sites: Vec<CallSite> = chain.iter().map(|(l, i)| l[*i].clone()).collect();
             result = candidate(result.take(), &sites);
-            if result.is_none() {
-                return None;
-            }
+            // Ambiguous: gdb gives up the search.
+            result.as_ref()?;
         } else {
             let list = tail_list(target)?;
             if !list.is_empty() {
