@@ -201,6 +201,8 @@ pub struct ElfModule {
     unit_frames: Mutex<UnitFrames>,
     /// The call sites of the units read for them, by unit offset ([`call_sites`]).
     call_sites: Mutex<HashMap<usize, Arc<call_sites::UnitCallSites>>>,
+    /// Every text symbol's address by name, for a call site's declared target.
+    function_names: std::sync::OnceLock<HashMap<String, u64>>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -442,6 +444,7 @@ impl ElfModule {
             planned: Mutex::new(Vec::new()),
             unit_frames: Mutex::new((HashMap::new(), Vec::new())),
             call_sites: Mutex::new(HashMap::new()),
+            function_names: std::sync::OnceLock::new(),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             shift: std::sync::OnceLock::new(),

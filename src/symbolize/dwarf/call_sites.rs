@@ -171,9 +171,23 @@ pub(super) fn read_unit(u: gimli::UnitRef<'_, Slice<'_>>) -> UnitCallSites {
             }
         }
     }
+    // gdb names a C++ declaration without a linkage name (an `extern "C"` function) with its
+    // parameter list (`qsort(void*, …)`), which no symbol has: its lookup fails.
+    let cplus = matches!(
+        u.entries().next_dfs().ok().flatten().and_then(|root| root.attr_value(gimli::DW_AT_language)),
+        Some(gimli::AttributeValue::Language(
+            gimli::DW_LANG_C_plus_plus
+                | gimli::DW_LANG_C_plus_plus_03
+                | gimli::DW_LANG_C_plus_plus_11
+                | gimli::DW_LANG_C_plus_plus_14
+        ))
+    );
     let target_of = |off: Option<gimli::UnitOffset>| -> CallTarget {
         let Some(s) = off.and_then(|o| subs.get(&o)) else { return CallTarget::Unknown };
         if s.declaration && !s.specification {
+            if cplus && s.linkage.is_none() {
+                return CallTarget::Unknown;
+            }
             return match s.linkage.clone().or_else(|| s.name.clone()) {
                 Some(n) => CallTarget::Name(n),
                 None => CallTarget::Unknown,
@@ -295,8 +309,36 @@ impl ElfModule {
         self.unit_call_sites(entry)?.functions.get(&entry).cloned()
     }
 
-    /// The address of the function symbol `name` defined in this module (not a PLT stub).
+    /// The address of the function symbol `name` defined in this module (not a PLT stub): a
+    /// global symbol before a local one (gdb's minimal-symbol lookup), a default version
+    /// (`pthread_kill@@GLIBC_2.34`) also by its bare name. Every name counts, not only the
+    /// one the address table keeps (glibc's `__pthread_kill` shares its address with three).
     pub fn function_address(&self, name: &str) -> Option<u64> {
-        self.symbols().iter().find(|s| !s.plt && s.size > 0 && s.name == name).map(|s| s.address)
+        use object::{Object, ObjectSymbol};
+        let names = self.function_names.get_or_init(|| {
+            let mut m: HashMap<String, (u64, bool)> = HashMap::new();
+            for d in &self.symbol_sources {
+                let Ok(o) = object::File::parse(*d) else { continue };
+                for s in o.symbols().chain(o.dynamic_symbols()) {
+                    if s.kind() != object::SymbolKind::Text || !s.is_definition() || s.address() == 0 {
+                        continue;
+                    }
+                    let Ok(n) = s.name() else { continue };
+                    let global = s.is_global();
+                    let bare = n.split_once("@@").map(|(b, _)| b);
+                    for key in std::iter::once(n).chain(bare) {
+                        match m.get(key) {
+                            Some((_, true)) => {}
+                            Some(_) if !global => {}
+                            _ => {
+                                m.insert(key.to_string(), (s.address(), global));
+                            }
+                        }
+                    }
+                }
+            }
+            m.into_iter().map(|(k, v)| (k, v.0)).collect()
+        });
+        names.get(name).copied()
     }
 }
