@@ -258,6 +258,18 @@ pub fn code_before<'a, S: ShownIsa<'a>>(stop: &'a Stop, pc: u64) -> Option<Shown
     Some(ShownCode { insns, start, symbol, from_entry })
 }
 
+/// The listing the transcript shows from `entry` (a function's first instruction, at offset 0
+/// where the listing names it) to the listing's end, whatever follows.
+pub fn listing_from(stop: &Stop, entry: u64) -> Option<Vec<ShownInsn<'_>>> {
+    runs(stop).into_iter().find_map(|run| {
+        let p = run.iter().position(|i| i.address.0 == entry)?;
+        if run[p].location.as_ref().and_then(location_offset).is_some_and(|o| o != 0) {
+            return None;
+        }
+        Some(run[p..].iter().map(ShownInsn::new).collect())
+    })
+}
+
 /// The code the transcript shows of the function starting at `entry`, up to its first `ret`
 /// (at most `max` instructions): a listing that contains `entry` at offset 0.
 pub fn function_at<'a, S: ShownIsa<'a>>(stop: &'a Stop, entry: u64, max: usize) -> Option<Vec<S>> {

@@ -200,6 +200,66 @@ fn new_real_shapes_have_their_true_findings_and_no_others() {
     assert_eq!(findings(&r, "uncaught-exception").len(), 1, "{:#?}", problems(&r));
 }
 
+/// shape-clobber read without the binary: the transcript shows julia__read_mb_12721 from its
+/// entry to +0x54 (`x/24i $pc - 764`) and the faulting instruction at +0x2fc (`x/2i $pc`), and
+/// nothing between. At +0x2f, on the straight path from the entry, the function read through
+/// r13 (`mov 0x0(%r13),%rax`) without a fault, and no shown instruction after writes r13: the
+/// writer of 0x4141414141414140 is in the code the transcript does not show. The finding says
+/// so and what would show it; the callee-saved violation itself needs that code (the core finds
+/// it: `wheel_dwarf_shift_corrected_on_cores`). Look-alikes, the same transcript edited as each
+/// comment says, stay without the sentence.
+#[test]
+fn shape_clobber_transcript_says_what_its_listing_leaves_out() {
+    let path = real_dir().join("shape-clobber.gdb.txt");
+    let sentence = |r: &Value| -> Option<String> {
+        let n = findings(r, "noncanonical-address");
+        assert_eq!(n.len(), 1, "{:#?}", problems(r));
+        evidence(n[0]).into_iter().find(|e| e.starts_with("r13 was used as an address at "))
+    };
+    let r = report(&path, &[]);
+    let e = sentence(&r).expect("the earlier use of r13");
+    assert!(
+        e.starts_with("r13 was used as an address at julia__read_mb_12721+0x2f (`mov    0x0(%r13),%rax`), on the straight path from the function's entry, without a fault"),
+        "{e}"
+    );
+    assert!(e.contains("none of julia__read_mb_12721's code after julia__read_mb_12721+0x54 up to the pc (julia__read_mb_12721+0x2fc)"), "{e}");
+    assert!(e.contains("needs that code: the binary (--exe) or a core"), "{e}");
+    let n = findings(&r, "noncanonical-address");
+    let steps: Vec<&str> =
+        n[0]["next_steps"].as_array().map(|a| a.iter().filter_map(|s| s.as_str()).collect()).unwrap_or_default();
+    assert!(
+        steps.iter().any(|s| s.starts_with("disassemble /r 0x7ffff79a75b0,0x7ffff79a78ad")),
+        "{steps:?} {:#}",
+        n[0]
+    );
+    // Still no callee-saved finding: that needs the code the transcript does not show.
+    assert!(findings(&r, "callee-saved-changed").is_empty(), "{:#?}", problems(&r));
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    let dir = common::scratch_root().join(format!("tracecheck-clobber-text-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let edited = |name: &str, from: &str, to: &str| -> Value {
+        assert!(text.contains(from), "{from}");
+        let p = dir.join(name);
+        std::fs::write(&p, text.replace(from, to)).unwrap();
+        report(&p, &[])
+    };
+    // A shown instruction after the use writes r13 (the store at +0x3f turned into a load):
+    // the writer may be that one, which the listing shows.
+    let r = edited("writer-shown.gdb.txt", "mov    %r13,-0x30(%rbp)", "mov    -0x30(%rbp),%r13");
+    assert_eq!(sentence(&r), None);
+    // A jump before the use (+0x1f): the use may have been jumped over.
+    let r = edited("jump-before.gdb.txt", "movq   $0x0,-0x50(%rbp)", "jmp    0x7ffff79a7604 <julia__read_mb_12721+84>");
+    assert_eq!(sentence(&r), None);
+    // No listing from the entry (the x/24i command's output taken out): nothing to say.
+    let start = text.find("(gdb) x/24i $pc - 764").unwrap();
+    let end = text.find("(gdb) info proc mappings").unwrap();
+    let p = dir.join("no-entry-listing.gdb.txt");
+    std::fs::write(&p, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    assert_eq!(sentence(&report(&p, &[])), None);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---- from the wheel --------------------------------------------------------------------------
 
 /// A transcript without the listings of the function's code (`x/Ni $pc - K`, `disassemble`):

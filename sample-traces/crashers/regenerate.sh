@@ -93,7 +93,9 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
     cs-overflow-saved-reg-gcc-o2 cs-overflow-saved-reg-clang-o2 cs-spill-reload-gcc-o0 cs-spill-reload-clang-o0
     cs-longjmp-stale-reg cs-sigcontext-regs a64-inline-clobber a64-asm-no-restore
     cs-ok-reuse-after-call cs-ok-unused-leaf cs-ok-omitfp-rbp cs-ok-setjmp-volatile cs-ok-swapcontext
-    cs-ok-julia-like-o2)
+    cs-ok-julia-like-o2
+    tailcall-chain2 tailcall-chain3 tailcall-chain3-clang tailcall-indirect tailcall-ambiguous
+    tailcall-suffix tailcall-chain2-nosibling)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -452,6 +454,16 @@ build_one() {
         gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
     cs-ok-omitfp-rbp)
         gcc "${map[@]}" -O2 -g -fomit-frame-pointer "src/$n.c" -o "$o" ;;
+    # Tail-call chains (gdb's tail-call frames from DWARF call sites; tests/core_vs_gdb.rs).
+    tailcall-chain2 | tailcall-chain3 | tailcall-indirect | tailcall-ambiguous | tailcall-suffix)
+        gcc "${map[@]}" -O2 -g "src/$n.c" -o "$o" ;;
+    tailcall-chain3-clang)
+        # clang 14 marks its tail calls with DW_AT_call_pc, which gdb 13 does not read: no
+        # tail-call frames
+        clang "${map[@]}" -O2 -g src/tailcall-chain3.c -o "$o" ;;
+    tailcall-chain2-nosibling)
+        # the look-alike: the same program with every call a real call
+        gcc "${map[@]}" -O2 -g -fno-optimize-sibling-calls src/tailcall-chain2.c -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac

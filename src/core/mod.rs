@@ -13,6 +13,7 @@
 pub mod go;
 pub mod memory;
 pub mod regs;
+pub mod tailcalls;
 pub mod trace;
 
 use object::elf;

@@ -378,30 +378,49 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 index += 1;
                 continue;
             }
-            // A function that ended in a tail call left no frame: its caller's return address
-            // follows a direct call to it, while the frame inside is another function's.
-            // gdb shows it as a tail-call frame (from DWARF call sites); so does the core.
-            if core.arch == CoreArch::X86_64
-                && k > 0
-                && !u.frames[k - 1].signal_trampoline
-                && let Some(jmp_end) = tail_caller(&mem, uf.pc, u.frames[k - 1].pc)
-                && let Some(m) = modules.iter().find(|m| jmp_end > m.start && jmp_end <= m.end)
-                && let Ok(Some(si)) = m.module.symbol_info((jmp_end - 1).wrapping_sub(m.bias))
-                && !si.frames.is_empty()
-            {
-                let n = si.frames.len();
-                for (j, sf) in si.frames.iter().enumerate() {
-                    th.frames.push(Frame {
-                        index,
-                        pc: if j == 0 { Some(Address(jmp_end)) } else { None },
-                        function: sf.display_function.as_deref().map(Arc::from),
-                        file: sf.display_file.as_deref().map(Arc::from),
-                        line: sf.line,
-                        inlined: j + 1 < n,
-                        ..Default::default()
-                    });
-                    th.registers.insert(index, set.clone());
-                    index += 1;
+            // Functions that ended in a tail call left no frame: gdb shows them as tail-call
+            // frames, found from the DWARF call sites (`tailcalls`); so does the core. Without
+            // DWARF for the caller's code, the machine code tells a single direct tail call.
+            if k > 0 && !u.frames[k - 1].signal_trampoline {
+                let inner = &u.frames[k - 1];
+                let callee_pc = if inner.exact_pc { inner.pc } else { inner.pc.wrapping_sub(1) };
+                let pcs = match super::tailcalls::tail_frames(
+                    &modules,
+                    &mem,
+                    core.arch == CoreArch::Aarch64,
+                    uf.pc,
+                    callee_pc,
+                ) {
+                    // gdb looks for tail calls under a frame its CFI unwound.
+                    super::tailcalls::TailFrames::Dwarf(pcs) => {
+                        if uf.method == crate::model::UnwindMethod::Cfi {
+                            pcs
+                        } else {
+                            Vec::new()
+                        }
+                    }
+                    super::tailcalls::TailFrames::NoDwarf if core.arch == CoreArch::X86_64 => {
+                        tail_caller(&mem, uf.pc, inner.pc).into_iter().collect()
+                    }
+                    super::tailcalls::TailFrames::NoDwarf => Vec::new(),
+                };
+                for jmp_end in pcs {
+                    let Some(m) = modules.iter().find(|m| jmp_end > m.start && jmp_end <= m.end) else { continue };
+                    let Ok(Some(si)) = m.module.symbol_info((jmp_end - 1).wrapping_sub(m.bias)) else { continue };
+                    let n = si.frames.len();
+                    for (j, sf) in si.frames.iter().enumerate() {
+                        th.frames.push(Frame {
+                            index,
+                            pc: if j == 0 { Some(Address(jmp_end)) } else { None },
+                            function: sf.display_function.as_deref().map(Arc::from),
+                            file: sf.display_file.as_deref().map(Arc::from),
+                            line: sf.line,
+                            inlined: j + 1 < n,
+                            ..Default::default()
+                        });
+                        th.registers.insert(index, set.clone());
+                        index += 1;
+                    }
                 }
             }
             let probe = if uf.exact_pc { uf.pc } else { uf.pc.wrapping_sub(1) };

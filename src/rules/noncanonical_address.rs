@@ -193,6 +193,16 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             f = f.evidence(t, s);
         }
         f = f.evidence(format!("faulting instruction: {text}"), Some(i.span));
+        // (Where the code itself is readable, from a core or the binaries given with --exe,
+        // the walks over it decide.)
+        let code_readable = cx.trace.memory.as_ref().is_some_and(|m| m.read_u64(i.address.0).is_some());
+        let earlier = match &regs[..] {
+            [r] if cx.trace.arch == Arch::X86_64 && !code_readable => earlier_use(stop, i, r),
+            _ => None,
+        };
+        if let Some((t, span, step)) = earlier {
+            f = f.evidence(t, Some(span)).step(step);
+        }
         if stop.reason.si_code == Some(SI_KERNEL) {
             f = f.evidence(
                 format!(
@@ -218,6 +228,54 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+}
+
+/// Where the transcript shows the faulting function's code from its entry but not up to the
+/// pc (`x/24i $pc - 764`, then `x/2i $pc`): an access through `reg` in the straight-line code
+/// from the entry ran without a fault, so `reg` held a usable address there, and no shown
+/// instruction after it writes `reg`. What wrote the bad value is in the code the transcript
+/// does not show (an instruction of the function, or a callee that did not preserve the
+/// register): the finding says so, and what would show it. `None` otherwise (the listing
+/// reaches the pc: the text walks of other rules read it).
+fn earlier_use(stop: &Stop, fault: &Instruction, reg: &str) -> Option<(String, Span, String)> {
+    use crate::provenance_text::{label, listing_from, straight_line};
+    let pc = fault.address.0;
+    let sym = fault.location.as_ref()?.symbol()?;
+    let off = sym.offset.filter(|o| *o > 0)?;
+    let entry = pc.checked_sub(off)?;
+    let code = listing_from(stop, entry)?;
+    let last = code.last()?.address;
+    if last >= pc {
+        return None;
+    }
+    let name = sym.name.to_string();
+    let at = |a: u64| label(&name, Some(entry), a);
+    let used = code.iter().position(|d| {
+        let dd = insn::decode(d.text);
+        !dd.mnemonic.starts_with("lea")
+            && !dd.mnemonic.starts_with("nop")
+            && dd.mem.as_ref().is_some_and(|m| m.base.as_deref() == Some(reg) || m.index.as_deref() == Some(reg))
+    })?;
+    let u = &code[used];
+    if !straight_line(&code, entry, u.address) {
+        return None;
+    }
+    // Every shown instruction from the use on must leave the register alone (a shown writer
+    // is the text walks' business, and an unknown one ends this).
+    if code[used..].iter().any(|d| d.writes(reg) != Some(false)) {
+        return None;
+    }
+    Some((
+        format!(
+            "{reg} was used as an address at {} (`{}`), on the straight path from the function's entry, without a fault: it held a usable address there, and no instruction shown after it writes {reg}. The transcript shows none of {name}'s code after {} up to the pc ({}): what wrote {reg} (an instruction there, or a callee called from there that did not preserve it) needs that code: the binary (--exe) or a core, or its listing",
+            at(u.address),
+            u.text.trim(),
+            at(last),
+            at(pc)
+        ),
+        u.span,
+        format!("disassemble /r {entry:#x},{:#x} (the code from the entry to the pc)", pc + 1),
+    ))
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+pub mod call_sites;
+
 /// The reader every module uses, borrowing the module's bytes: `'a` is the borrow of the
 /// [`ElfModule`] it came from, so nothing read through it can outlive the module.
 pub type Slice<'a> = gimli::EndianSlice<'a, gimli::RunTimeEndian>;
@@ -197,6 +199,10 @@ pub struct ElfModule {
     planned: Mutex<Vec<u64>>,
     /// Frames found that way, by DWARF address, and the units walked so.
     unit_frames: Mutex<UnitFrames>,
+    /// The call sites of the units read for them, by unit offset ([`call_sites`]).
+    call_sites: Mutex<HashMap<usize, Arc<call_sites::UnitCallSites>>>,
+    /// Every text symbol's address by name, for a call site's declared target.
+    function_names: std::sync::OnceLock<HashMap<String, u64>>,
     /// Line-table sequences of the units looked up so far, by line-program offset, for
     /// gdb's line (many registers and stack words land in one big unit).
     line_seqs: Mutex<HashMap<usize, Arc<Vec<Vec<super::batch::LineRow>>>>>,
@@ -438,6 +444,8 @@ impl ElfModule {
             answers: Mutex::new(HashMap::new()),
             planned: Mutex::new(Vec::new()),
             unit_frames: Mutex::new((HashMap::new(), Vec::new())),
+            call_sites: Mutex::new(HashMap::new()),
+            function_names: std::sync::OnceLock::new(),
             line_seqs: Mutex::new(HashMap::new()),
             symbols: std::sync::OnceLock::new(),
             shift: std::sync::OnceLock::new(),
