@@ -615,7 +615,9 @@ case_args() {
     case $1 in
     py-ext-null | py-fatal-error | py-ctypes-null | py-recursion-overflow) echo "src/$1.py" ;;
     py-faulthandler-reraise | py-dump-then-assert) echo "-X faulthandler src/$1.py" ;;
-    jni-null) echo "-Xmx32m -XX:ErrorFile=/dev/stderr -Djava.library.path=. -cp . JniNull" ;;
+    # the whole hs_err report on stderr (-XX:+ErrorFileToStderr writes it to the open descriptor;
+    # -XX:ErrorFile=/dev/stderr would reopen the transcript file at offset 0 and overwrite it)
+    jni-null) echo "-Xmx32m -XX:+ErrorFileToStderr -Djava.library.path=. -cp . JniNull" ;;
     jni-fatal-error) echo "-Xmx32m -XX:+UseSerialGC -Djava.library.path=. -cp . JniFatal" ;;
     jvm-probe-legal) echo "-Xmx32m -cp . JvmProbeLegal" ;;
     node-napi-null | node-napi-fatal) echo "$1.js" ;;
