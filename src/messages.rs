@@ -649,7 +649,10 @@ mod tests {
             ("terminate called recursively", Some(D::TerminateRecursively)),
             ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
             ("fatal runtime error: Rust cannot catch foreign exceptions", Some(D::ForeignException)),
-            ("PANIC: unprotected error in call to Lua API (x.lua:2: attempt to index a nil value)", Some(D::LuaUnprotectedError)),
+            (
+                "PANIC: unprotected error in call to Lua API (x.lua:2: attempt to index a nil value)",
+                Some(D::LuaUnprotectedError),
+            ),
             ("PANIC: unprotected error in call to Lua API", None),
             ("Uncaught TypeError: Cannot read properties of null (reading 'price')", Some(D::V8Uncaught)),
             ("Uncaught RangeError", Some(D::V8Uncaught)),

@@ -1239,7 +1239,11 @@ pub(crate) fn js_site(stop: &Stop) -> Option<MessageSite> {
     }
     for row in rows.take(64) {
         let Some((name, loc)) = row.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) else { continue };
-        if name.is_empty() || name.contains(' ') && !name.contains(" [as ") || loc.starts_with('<') || loc.starts_with("node:") {
+        if name.is_empty()
+            || name.contains(' ') && !name.contains(" [as ")
+            || loc.starts_with('<')
+            || loc.starts_with("node:")
+        {
             continue;
         }
         let mut parts = loc.rsplitn(3, ':');

@@ -745,7 +745,11 @@ impl Builder {
             // A bare `#1 0x… in ?? ()` at another pc than the named frame a backtrace already
             // gave that index (gdb re-unwound after `info threads` reread the thread through
             // libthread_db, and got garbage): the named frame of the full backtrace stands.
-            if old.function.is_some() && f.function.is_none() && f.file.is_none() && old.pc.is_some() && f.pc.is_some()
+            if old.function.is_some()
+                && f.function.is_none()
+                && f.file.is_none()
+                && old.pc.is_some()
+                && f.pc.is_some()
                 && old.pc != f.pc
             {
                 return pos;

@@ -230,7 +230,8 @@ fn foreign_exception(
 fn lua_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: Option<&Thread>, m: &Message) -> Finding {
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
-    let error = m.text.trim().strip_prefix("PANIC: unprotected error in call to Lua API (").and_then(|r| r.strip_suffix(')'));
+    let error =
+        m.text.trim().strip_prefix("PANIC: unprotected error in call to Lua API (").and_then(|r| r.strip_suffix(')'));
     let text = format!(
         "a Lua error had no handler{at}: it was raised outside any protected call, so Lua's panic function printed it (\"unprotected error in call to Lua API\") and the host program aborted{}",
         error.map(|e| format!("; the error: {e}")).unwrap_or_default()
