@@ -118,15 +118,19 @@ fn is_hosting_runtime(name: &str, module: &str) -> bool {
 }
 
 pub fn is_machinery(f: &Frame) -> bool {
+    is_machinery_base(f) || is_hosting_runtime(f.function.as_deref().unwrap_or(""), f.module.as_deref().unwrap_or(""))
+}
+
+/// [`is_machinery`] without the hosting runtimes' frames: when a stack is all the runtime's
+/// (a V8 `CHECK` failure, Node's own fatal error, a recursion inside the interpreter), the
+/// runtime's function is the culprit.
+fn is_machinery_base(f: &Frame) -> bool {
     if f.signal_handler {
         return true;
     }
     let name = f.function.as_deref().unwrap_or("");
     let module = f.module.as_deref().unwrap_or("");
     let file = f.file.as_deref().unwrap_or("");
-    if is_hosting_runtime(name, module) {
-        return true;
-    }
     // Sanitizer runtimes (interceptors, allocator, reporting) and valgrind's preload.
     if name.starts_with("__interceptor_")
         || name.starts_with("__asan_")
@@ -1027,15 +1031,20 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // A frame named after an ELF section (`.data`, `.rodata`: the symbolizer's name for an
     // address in no function) ran no function: a garbage return address.
     let section = |f: &Frame| f.function.as_deref().is_some_and(|n| n.starts_with('.'));
-    let named = th.frames.iter().enumerate().position(|(k, f)| {
-        k >= runtime_top
-            && !section(f)
-            && !is_machinery(f)
-            && !inlined_into_machinery(k)
-            && !fetch_fault(f)
-            && (f.function.as_deref().is_some_and(|n| !n.starts_with("___lldb_unnamed_symbol")) || f.file.is_some())
-            && !(julia && crate::julia::is_runtime_or_base(f))
-    });
+    let named_by = |machinery: fn(&Frame) -> bool| {
+        th.frames.iter().enumerate().position(|(k, f)| {
+            k >= runtime_top
+                && !section(f)
+                && !machinery(f)
+                && !inlined_into_machinery(k)
+                && !fetch_fault(f)
+                && (f.function.as_deref().is_some_and(|n| !n.starts_with("___lldb_unnamed_symbol")) || f.file.is_some())
+                && !(julia && crate::julia::is_runtime_or_base(f))
+        })
+    };
+    // The program's code under a hosting runtime first; a stack that is all the runtime's
+    // names the runtime's own function.
+    let named = named_by(is_machinery).or_else(|| named_by(is_machinery_base));
     let named = named.or_else(|| {
         th.frames.iter().enumerate().position(|(k, f)| {
             k >= runtime_top && !section(f) && !is_machinery(f) && (f.function.is_some() || f.file.is_some())
