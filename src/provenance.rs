@@ -105,13 +105,23 @@ pub fn crashed_pc(stop: &Stop) -> Option<(u64, &str)> {
 /// while its DWARF is inflated: the decoder's and formatter's tables cost about 6.5 M
 /// instructions, built once per process; docs/performance.md, "3f").
 pub fn disassemble_from(mem: &dyn MemorySource, pc: u64, thread: &str) -> Vec<crate::model::Instruction> {
+    disassemble_from_bits(mem, pc, thread, 64)
+}
+
+/// [`disassemble_from`] in the given mode: 64 for x86-64, 32 for i386 code.
+pub fn disassemble_from_bits(
+    mem: &dyn MemorySource,
+    pc: u64,
+    thread: &str,
+    bitness: u32,
+) -> Vec<crate::model::Instruction> {
     use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter};
     let mut buf = [0u8; 96];
     let n = mem.read(pc, &mut buf);
     if n == 0 {
         return Vec::new();
     }
-    let mut dec = Decoder::with_ip(64, &buf[..n], pc, DecoderOptions::NONE);
+    let mut dec = Decoder::with_ip(bitness, &buf[..n], pc, DecoderOptions::NONE);
     let mut fmt = GasFormatter::new();
     fmt.options_mut().set_first_operand_char_index(7);
     fmt.options_mut().set_small_hex_numbers_in_decimal(false);

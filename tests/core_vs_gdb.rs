@@ -247,6 +247,53 @@ fn multithreaded_c_with_inlined_frames_matches_gdb() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// i386 cores (ELFCLASS32, EM_386), of the same threaded program built with
+/// i686-linux-gnu-gcc, static and dynamic: 32-bit notes and registers, every thread unwound
+/// (the waiting threads through the vDSO's `__kernel_vsyscall`, whose symbols and CFI come from
+/// its image in the core), 32-bit CFI and DWARF, and the same frames and registers as gdb.
+#[test]
+fn i386_cores_match_gdb() {
+    if !common::require_tools(&["i686-linux-gnu-gcc", "gdb"]) {
+        return;
+    }
+    let dir = workdir("i386");
+    std::fs::write(dir.join("threads.c"), THREADS_C).unwrap();
+    for (name, extra) in [("threads32s", &["-static"][..]), ("threads32", &[][..])] {
+        run(Command::new("i686-linux-gnu-gcc")
+            .current_dir(&dir)
+            .args(["-O2", "-g", "-fno-optimize-sibling-calls", "-pthread", "threads.c", "-o", name])
+            .args(extra));
+        let exe = dir.join(name);
+        let core = crash_and_gcore(&dir, name);
+        let (g, text) = gdb_on_core(&dir, &format!("./{name}"), &core, &[]);
+        let p = ours(&core, std::slice::from_ref(&exe), &[]);
+        assert_eq!(p.trace.arch, tracecheck::model::Arch::X86, "{name}");
+        compare(&g, &p.trace, &|_| true, &text);
+        let st = p.trace.main_stop().unwrap();
+        assert_eq!(st.threads.len(), 3, "{name}");
+        assert_eq!(st.reason.address.map(|a| a.0), Some(0), "{name}");
+        let th = st.crashed_thread().unwrap();
+        let names: Vec<&str> = th.frames.iter().map(|f| f.function_name()).collect();
+        assert_eq!(&names[..3], &["scale_and_put", "store_result", "crasher"], "{name}: {names:?}");
+        // The two waiting threads stop in the vDSO, named from its own symbol table, and their
+        // callers (pause, then worker or main) come from the vDSO's CFI.
+        for t in st.threads.iter().filter(|t| !t.crashed) {
+            let n: Vec<&str> = t.frames.iter().map(|f| f.function_name()).collect();
+            assert_eq!(&n[..2], &["__kernel_vsyscall", "pause"], "{name}: {n:?}");
+            assert!(n[2] == "worker" || n[2] == "main", "{name}: {n:?}");
+        }
+        // 32-bit registers, caller registers unwound by CFI, and 4-byte stack words read.
+        let r2 = &th.registers[&2];
+        assert_eq!(r2.unwind, Some(tracecheck::model::UnwindMethod::Cfi));
+        assert!(r2.recovered.iter().any(|r| &**r == "eip") && r2.recovered.iter().any(|r| &**r == "esp"));
+        let esp = th.registers[&0].get("esp").unwrap();
+        assert!(esp < 1 << 32 && p.trace.read_u64(esp).is_some(), "{esp:#x}");
+        // The faulting instruction is decoded as 32-bit code (`mov %edx,(%eax)`).
+        assert!(st.disassembly.first().is_some_and(|i| i.text.contains("(%eax)")), "{:?}", st.disassembly.first());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn stripped_binary_with_build_id_debug_file_matches_gdb() {
     if !common::require_tools(&["gcc", "gdb", "objcopy", "strip", "readelf"]) {

@@ -4,8 +4,11 @@
 //! of its PT_LOAD segments — and then, in [`trace`], into the same [`crate::model::Trace`]
 //! the gdb parser builds, unwound and symbolized.
 //!
-//! x86-64 and AArch64 little-endian 64-bit cores are read. A truncated core still gives
-//! what its surviving bytes hold; what was lost is said in [`CoreFile::notes`].
+//! x86-64 and AArch64 little-endian 64-bit cores and i386 (ELFCLASS32, EM_386) cores are
+//! read; an i386 core's notes have their 32-bit layouts (`elf_prstatus` with the i386
+//! `user_regs_struct`, `elf_prpsinfo`, `siginfo_t`, NT_FILE and auxv of 4-byte words). A
+//! truncated core still gives what its surviving bytes hold; what was lost is said in
+//! [`CoreFile::notes`].
 
 pub mod go;
 pub mod memory;
@@ -32,7 +35,7 @@ pub enum CoreError {
     NotCore(u16),
     #[error("ELF header is damaged: {0}")]
     BadHeader(String),
-    #[error("cores of machine {0} are not supported (x86-64 and AArch64 are)")]
+    #[error("cores of machine {0} are not supported (x86-64, AArch64 and i386 are)")]
     UnsupportedMachine(u16),
 }
 
@@ -91,6 +94,15 @@ fn elf_type(b: &[u8]) -> Option<u16> {
 pub enum CoreArch {
     X86_64,
     Aarch64,
+    /// 32-bit x86 (ELFCLASS32, EM_386).
+    I386,
+}
+
+impl CoreArch {
+    /// The size of an address (and of the words of the 32-bit notes): 4 on i386, else 8.
+    pub fn word(self) -> usize {
+        if self == CoreArch::I386 { 4 } else { 8 }
+    }
 }
 
 /// One PT_LOAD segment: `[vaddr, vaddr+memsz)`, of which `filesz` bytes are in the file
@@ -196,30 +208,12 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
         Some(t) => return Err(CoreError::NotCore(t)),
         None => return Err(CoreError::BadHeader("file ends inside the ELF header".into())),
     }
-    if data.get(4) != Some(&elf::ELFCLASS64.0) || data.get(5) != Some(&elf::ELFDATA2LSB.0) {
-        return Err(CoreError::BadHeader("only 64-bit little-endian cores are read".into()));
+    if data.get(5) != Some(&elf::ELFDATA2LSB.0) {
+        return Err(CoreError::BadHeader("only little-endian cores are read".into()));
     }
-    let header =
-        elf::FileHeader64::<object::LittleEndian>::parse(data).map_err(|e| CoreError::BadHeader(e.to_string()))?;
-    let endian = object::LittleEndian;
-    let machine = header.e_machine(endian);
-    let arch = if machine == elf::EM_X86_64 {
-        CoreArch::X86_64
-    } else if machine == elf::EM_AARCH64 {
-        CoreArch::Aarch64
-    } else {
-        return Err(CoreError::UnsupportedMachine(machine.0));
-    };
     let mut notes = Vec::new();
-    let phdrs: &[elf::ProgramHeader64<object::LittleEndian>] = match header.program_headers(endian, data) {
-        Ok(p) => p,
-        Err(e) => {
-            notes.push(format!("program headers are unreadable ({e}): no threads, no memory"));
-            &[]
-        }
-    };
     let mut core = CoreFile {
-        arch,
+        arch: CoreArch::X86_64,
         threads: Vec::new(),
         siginfo: None,
         files: Vec::new(),
@@ -230,14 +224,67 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
         notes: Vec::new(),
         bytes: bytes.clone(),
     };
+    let truncated_segments = match data.get(4) {
+        Some(&c) if c == elf::ELFCLASS64.0 => {
+            let header = elf::FileHeader64::<object::LittleEndian>::parse(data)
+                .map_err(|e| CoreError::BadHeader(e.to_string()))?;
+            let machine = header.e_machine(object::LittleEndian);
+            core.arch = if machine == elf::EM_X86_64 {
+                CoreArch::X86_64
+            } else if machine == elf::EM_AARCH64 {
+                CoreArch::Aarch64
+            } else {
+                return Err(CoreError::UnsupportedMachine(machine.0));
+            };
+            read_segments(header, data, &mut core, &mut notes)
+        }
+        Some(&c) if c == elf::ELFCLASS32.0 => {
+            let header = elf::FileHeader32::<object::LittleEndian>::parse(data)
+                .map_err(|e| CoreError::BadHeader(e.to_string()))?;
+            let machine = header.e_machine(object::LittleEndian);
+            if machine != elf::EM_386 {
+                return Err(CoreError::UnsupportedMachine(machine.0));
+            }
+            core.arch = CoreArch::I386;
+            read_segments(header, data, &mut core, &mut notes)
+        }
+        _ => return Err(CoreError::BadHeader("the ELF class is neither 32- nor 64-bit".into())),
+    };
+    if truncated_segments > 0 {
+        notes.push(format!("the core is truncated: {truncated_segments} memory segments are missing bytes at their end; reads there fail"));
+    }
+    if core.threads.is_empty() {
+        notes.push("the core holds no thread (NT_PRSTATUS) notes".into());
+    }
+    core.segments.sort_by_key(|s| s.vaddr);
+    core.notes.append(&mut notes);
+    Ok(core)
+}
+
+/// Reads the program headers of a 32- or 64-bit core: its PT_LOAD segments and the notes of
+/// its PT_NOTE segments. Returns how many segments are cut short by the end of the file.
+fn read_segments<Elf: FileHeader<Endian = object::LittleEndian>>(
+    header: &Elf,
+    data: &[u8],
+    core: &mut CoreFile,
+    notes: &mut Vec<String>,
+) -> usize {
+    let endian = object::LittleEndian;
+    let phdrs: &[Elf::ProgramHeader] = match header.program_headers(endian, data) {
+        Ok(p) => p,
+        Err(e) => {
+            notes.push(format!("program headers are unreadable ({e}): no threads, no memory"));
+            &[]
+        }
+    };
     let len = data.len() as u64;
     let mut truncated_segments = 0usize;
     for ph in phdrs {
         let t = ph.p_type(endian);
         if t == elf::PT_LOAD {
-            let offset = ph.p_offset(endian);
-            let filesz = ph.p_filesz(endian);
-            let vaddr = ph.p_vaddr(endian);
+            let offset: u64 = ph.p_offset(endian).into();
+            let filesz: u64 = ph.p_filesz(endian).into();
+            let vaddr: u64 = ph.p_vaddr(endian).into();
             // A segment cannot run past the end of the address space: `vaddr + memsz` and
             // `vaddr + filesz` must not overflow anywhere later.
             let room = u64::MAX - vaddr;
@@ -245,7 +292,7 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
             if avail < filesz {
                 truncated_segments += 1;
             }
-            let memsz = ph.p_memsz(endian);
+            let memsz: u64 = ph.p_memsz(endian).into();
             if memsz > room {
                 notes.push(format!(
                     "a segment at {vaddr:#x} claims {memsz:#x} bytes, past the end of the address space; it was cut"
@@ -259,8 +306,8 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
                 flags: ph.p_flags(endian).0,
             });
         } else if t == elf::PT_NOTE {
-            let off = ph.p_offset(endian) as usize;
-            let size = ph.p_filesz(endian) as usize;
+            let off = usize::try_from(Into::<u64>::into(ph.p_offset(endian))).unwrap_or(usize::MAX);
+            let size = usize::try_from(Into::<u64>::into(ph.p_filesz(endian))).unwrap_or(usize::MAX);
             let Some(nb) = data.get(off..off.saturating_add(size).min(data.len())) else {
                 notes.push("the note segment lies beyond the end of the file (truncated core): no threads".into());
                 continue;
@@ -272,18 +319,10 @@ pub fn parse(bytes: Arc<CoreBytes>) -> Result<CoreFile, CoreError> {
                     size
                 ));
             }
-            read_notes(&mut core, nb, &mut notes);
+            read_notes(core, nb, notes);
         }
     }
-    if truncated_segments > 0 {
-        notes.push(format!("the core is truncated: {truncated_segments} memory segments are missing bytes at their end; reads there fail"));
-    }
-    if core.threads.is_empty() {
-        notes.push("the core holds no thread (NT_PRSTATUS) notes".into());
-    }
-    core.segments.sort_by_key(|s| s.vaddr);
-    core.notes.append(&mut notes);
-    Ok(core)
+    truncated_segments
 }
 
 fn read_notes(core: &mut CoreFile, mut b: &[u8], notes: &mut Vec<String>) {
@@ -308,34 +347,47 @@ fn read_notes(core: &mut CoreFile, mut b: &[u8], notes: &mut Vec<String>) {
 }
 
 fn read_note(core: &mut CoreFile, ty: u32, d: &[u8], notes: &mut Vec<String>) {
+    // The 32-bit layouts (i386) differ from the 64-bit ones in their word size and offsets.
+    let w = core.arch.word();
+    let word = |o: usize| if w == 4 { u32_at(d, o).map(u64::from) } else { u64_at(d, o) };
     match ty {
         NT_PRSTATUS => {
+            // elf_prstatus: siginfo (12), pr_cursig (2, padded), pr_sigpend and pr_sighold
+            // (words), pr_pid; after four pids, four timevals (two words each), pr_reg.
             let cursig = u16_at(d, 12).unwrap_or(0);
-            let lwp = u32_at(d, 32).unwrap_or(0);
-            match regs::from_prstatus(core.arch, d.get(112..).unwrap_or(&[])) {
+            let (pid_at, reg_at) = if w == 4 { (24, 72) } else { (32, 112) };
+            let lwp = u32_at(d, pid_at).unwrap_or(0);
+            match regs::from_prstatus(core.arch, d.get(reg_at..).unwrap_or(&[])) {
                 Some(regs) => core.threads.push(CoreThread { lwp, cursig, regs }),
                 None => notes
                     .push(format!("thread LWP {lwp}: NT_PRSTATUS is too short ({} bytes) for its registers", d.len())),
             }
         }
-        NT_PRPSINFO if d.len() >= 136 => {
-            core.program = Some(cstr(&d[40..56]));
-            core.command = Some(cstr(&d[56..136]));
+        NT_PRPSINFO => {
+            // elf_prpsinfo: pr_fname[16] and pr_psargs[80] after the ids (16-bit uid/gid on
+            // i386, 32-bit on the 64-bit ABIs).
+            let fname_at = if w == 4 { 28 } else { 40 };
+            if let Some(b) = d.get(fname_at..fname_at + 96) {
+                core.program = Some(cstr(&b[..16]));
+                core.command = Some(cstr(&b[16..]));
+            }
         }
         // gcore writes one per thread: the first belongs to the thread that got the signal.
         NT_SIGINFO if core.siginfo.is_none() => {
             if let (Some(signo), Some(errno), Some(code)) = (u32_at(d, 0), u32_at(d, 4), u32_at(d, 8)) {
                 let signo = signo as i32;
                 let code = code as i32;
-                // si_addr is meaningful for fault signals raised by the kernel (si_code > 0).
+                // si_addr is meaningful for fault signals raised by the kernel (si_code > 0);
+                // it follows the three ints, aligned to a word.
                 let fault = matches!(signo, 4 | 5 | 7 | 8 | 11) && code > 0;
+                let addr_at = if w == 4 { 12 } else { 16 };
                 core.siginfo =
-                    Some(SigInfo { signo, errno: errno as i32, code, addr: if fault { u64_at(d, 16) } else { None } });
+                    Some(SigInfo { signo, errno: errno as i32, code, addr: if fault { word(addr_at) } else { None } });
             }
         }
         NT_AUXV => {
-            for c in d.chunks_exact(16) {
-                if let (Some(k), Some(v)) = (u64_at(c, 0), u64_at(c, 8)) {
+            for i in 0..d.len() / (2 * w) {
+                if let (Some(k), Some(v)) = (word(i * 2 * w), word(i * 2 * w + w)) {
                     if k == 0 {
                         break;
                     }
@@ -344,13 +396,15 @@ fn read_note(core: &mut CoreFile, ty: u32, d: &[u8], notes: &mut Vec<String>) {
             }
         }
         NT_FILE => {
-            let (Some(count), Some(page)) = (u64_at(d, 0), u64_at(d, 8)) else { return };
-            let count = count.min((d.len() as u64) / 24) as usize;
-            let names_at = 16 + count * 24;
+            // count, page size, then (start, end, page offset) per file, then the names.
+            let (Some(count), Some(page)) = (word(0), word(w)) else { return };
+            let entry = 3 * w;
+            let count = count.min((d.len() / entry) as u64) as usize;
+            let names_at = 2 * w + count * entry;
             let mut names = d.get(names_at..).unwrap_or(&[]).split(|&c| c == 0);
             for i in 0..count {
-                let o = 16 + i * 24;
-                let (Some(s), Some(e), Some(pg)) = (u64_at(d, o), u64_at(d, o + 8), u64_at(d, o + 16)) else { break };
+                let o = 2 * w + i * entry;
+                let (Some(s), Some(e), Some(pg)) = (word(o), word(o + w), word(o + 2 * w)) else { break };
                 let path = names.next().map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default();
                 core.files.push(FileMapping { start: s, end: e, offset: pg.wrapping_mul(page), path });
             }
@@ -373,5 +427,83 @@ mod tests {
         cut.extend_from_slice(&[4, 0, 62, 0]); // ET_CORE, x86-64, then nothing
         assert_eq!(parse(Arc::new(CoreBytes::Owned(cut))).err().map(|e| e.name()), Some("bad-header"));
         assert!(!is_core(b"\x7fELF"));
+        // A 32-bit core of another machine (ARM, 40) is refused by name; a cut 32-bit header
+        // is a bad header.
+        let mut arm = b"\x7fELF\x01\x01\x01\0\0\0\0\0\0\0\0\0".to_vec();
+        arm.extend_from_slice(&[4, 0, 40, 0, 1, 0, 0, 0]);
+        arm.resize(52, 0);
+        assert_eq!(parse(Arc::new(CoreBytes::Owned(arm))).err().map(|e| e.name()), Some("unsupported-machine"));
+        let mut cut32 = b"\x7fELF\x01\x01\x01\0\0\0\0\0\0\0\0\0".to_vec();
+        cut32.extend_from_slice(&[4, 0, 3, 0]);
+        assert_eq!(parse(Arc::new(CoreBytes::Owned(cut32))).err().map(|e| e.name()), Some("bad-header"));
+    }
+
+    /// The 32-bit note layouts: an i386 core with one thread, its signal, command line, auxv
+    /// and one file mapping, built note by note (offsets of `elf_prstatus`, `elf_prpsinfo`,
+    /// `siginfo_t` and NT_FILE as the i386 kernel and gdb write them).
+    #[test]
+    fn i386_notes_are_read_in_their_32_bit_layouts() {
+        fn note(ty: u32, desc: &[u8]) -> Vec<u8> {
+            let mut n = Vec::new();
+            n.extend_from_slice(&5u32.to_le_bytes());
+            n.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+            n.extend_from_slice(&ty.to_le_bytes());
+            n.extend_from_slice(b"CORE\0\0\0\0");
+            n.extend_from_slice(desc);
+            n.resize(n.len().div_ceil(4) * 4, 0);
+            n
+        }
+        let w = |v: u32| v.to_le_bytes();
+        let mut prstatus = vec![0u8; 144];
+        prstatus[12..14].copy_from_slice(&11u16.to_le_bytes()); // pr_cursig
+        prstatus[24..28].copy_from_slice(&w(4242)); // pr_pid
+        prstatus[72 + 12 * 4..72 + 13 * 4].copy_from_slice(&w(0x0804_96e4)); // eip
+        prstatus[72 + 15 * 4..72 + 16 * 4].copy_from_slice(&w(0xffff_dcf4)); // esp
+        let mut psinfo = vec![0u8; 124];
+        psinfo[28..32].copy_from_slice(b"prog");
+        psinfo[44..54].copy_from_slice(b"./prog arg");
+        let mut siginfo = vec![0u8; 128];
+        siginfo[0..4].copy_from_slice(&w(11));
+        siginfo[8..12].copy_from_slice(&w(1)); // SEGV_MAPERR
+        siginfo[12..16].copy_from_slice(&w(0x10));
+        let auxv: Vec<u8> = [33u32, 0xf7ff_c000, 6, 4096, 0, 0].iter().flat_map(|v| w(*v)).collect();
+        let mut file: Vec<u8> = [1u32, 1, 0x0804_8000, 0x0804_9000, 0x1000].iter().flat_map(|v| w(*v)).collect();
+        file.extend_from_slice(b"/bin/prog\0");
+        let mut notes = note(NT_PRPSINFO, &psinfo);
+        notes.extend(note(NT_PRSTATUS, &prstatus));
+        notes.extend(note(NT_SIGINFO, &siginfo));
+        notes.extend(note(NT_AUXV, &auxv));
+        notes.extend(note(NT_FILE, &file));
+        // ELF32 header (52 bytes), one PT_NOTE program header (32 bytes), then the notes.
+        let mut b = b"\x7fELF\x01\x01\x01\0\0\0\0\0\0\0\0\0".to_vec();
+        b.extend_from_slice(&4u16.to_le_bytes()); // ET_CORE
+        b.extend_from_slice(&3u16.to_le_bytes()); // EM_386
+        b.extend_from_slice(&w(1));
+        b.extend_from_slice(&w(0)); // e_entry
+        b.extend_from_slice(&w(52)); // e_phoff
+        b.extend_from_slice(&w(0)); // e_shoff
+        b.extend_from_slice(&w(0)); // e_flags
+        for h in [52u16, 32, 1, 40, 0, 0] {
+            b.extend_from_slice(&h.to_le_bytes());
+        }
+        for v in [4u32, 84, 0, 0, notes.len() as u32, 0, 4, 1] {
+            b.extend_from_slice(&w(v));
+        }
+        b.extend_from_slice(&notes);
+        let core = parse(Arc::new(CoreBytes::Owned(b))).expect("an i386 core");
+        assert_eq!(core.arch, CoreArch::I386);
+        assert_eq!(core.threads.len(), 1);
+        let t = &core.threads[0];
+        assert_eq!((t.lwp, t.cursig), (4242, 11));
+        assert!(t.regs.contains(&("eip", 0x0804_96e4)) && t.regs.contains(&("esp", 0xffff_dcf4)));
+        assert_eq!(core.siginfo, Some(SigInfo { signo: 11, errno: 0, code: 1, addr: Some(0x10) }));
+        assert_eq!(core.program.as_deref(), Some("prog"));
+        assert_eq!(core.command.as_deref(), Some("./prog arg"));
+        assert_eq!(core.auxv, vec![(33, 0xf7ff_c000), (6, 4096)]);
+        assert_eq!(
+            core.files,
+            vec![FileMapping { start: 0x0804_8000, end: 0x0804_9000, offset: 0x1000, path: "/bin/prog".into() }]
+        );
+        assert!(core.notes.is_empty(), "{:?}", core.notes);
     }
 }

@@ -16,6 +16,12 @@ const AARCH64_NAMES: [&str; 34] = [
     "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "sp", "pc", "cpsr",
 ];
 
+/// i386 `user_regs_struct` field order (gdb's names: `xds` is `ds`, …).
+const I386_USER: [&str; 17] = [
+    "ebx", "ecx", "edx", "esi", "edi", "ebp", "eax", "ds", "es", "fs", "gs", "orig_eax", "eip", "cs", "eflags", "esp",
+    "ss",
+];
+
 /// The registers of a `pr_reg` block, in gdb's order and names.
 pub fn from_prstatus(arch: CoreArch, b: &[u8]) -> Option<Vec<(&'static str, u64)>> {
     let word = |i: usize| -> Option<u64> { Some(u64::from_le_bytes(b.get(i * 8..i * 8 + 8)?.try_into().ok()?)) };
@@ -34,6 +40,23 @@ pub fn from_prstatus(arch: CoreArch, b: &[u8]) -> Option<Vec<(&'static str, u64)
             }
             AARCH64_NAMES.iter().enumerate().map(|(i, &n)| word(i).map(|v| (n, v))).collect()
         }
+        CoreArch::I386 => {
+            if b.len() < 17 * 4 {
+                return None;
+            }
+            let word32 = |i: usize| -> Option<u64> {
+                Some(u32::from_le_bytes(b.get(i * 4..i * 4 + 4)?.try_into().ok()?).into())
+            };
+            let get = |n: &str| I386_USER.iter().position(|u| *u == n).and_then(word32);
+            // gdb's `info registers` order: the table's general, pc, flags and segment
+            // registers (orig_eax is not shown).
+            crate::arch::i386::TABLE
+                .regs
+                .iter()
+                .filter(|r| r.kind.is_general() || matches!(r.kind, RegKind::Flags | RegKind::Segment))
+                .map(|r| get(r.name).map(|v| (r.name, v)))
+                .collect()
+        }
     }
 }
 
@@ -47,6 +70,7 @@ fn table(arch: CoreArch) -> &'static RegisterTable {
     match arch {
         CoreArch::X86_64 => &crate::arch::x86_64::TABLE,
         CoreArch::Aarch64 => &crate::arch::aarch64::TABLE,
+        CoreArch::I386 => &crate::arch::i386::TABLE,
     }
 }
 
@@ -63,8 +87,10 @@ fn x86_64_gdb_order() -> impl Iterator<Item = &'static str> {
 /// decimal for the rest. Code addresses are described later by the symbolizer.
 pub fn natural(arch: CoreArch, name: &str, v: u64) -> String {
     match (arch, table(arch).kind(name)) {
-        (CoreArch::X86_64, Some(RegKind::Flags)) => eflags(v),
+        (CoreArch::X86_64 | CoreArch::I386, Some(RegKind::Flags)) => eflags(v),
         (_, Some(RegKind::Pc | RegKind::Sp | RegKind::Fp | RegKind::ThreadBase)) => format!("0x{v:x}"),
+        // 32-bit registers are printed as signed 32-bit numbers.
+        (CoreArch::I386, _) => (v as u32 as i32).to_string(),
         _ => (v as i64).to_string(),
     }
 }
@@ -121,5 +147,33 @@ mod tests {
         assert_eq!(r[0], ("rax", 7));
         assert_eq!(r[16], ("rip", 0x42));
         assert!(from_prstatus(CoreArch::X86_64, &b[..100]).is_none());
+    }
+
+    #[test]
+    fn i386_order_names_and_natural_column() {
+        // user_regs_struct: ebx, ecx, edx, esi, edi, ebp, eax, xds, xes, xfs, xgs, orig_eax,
+        // eip, xcs, eflags, esp, xss.
+        let words: [u32; 17] = [
+            3, 0xffffdd20, 9, 6, 1, 0xffffdd08, 0, 0x2b, 0x2b, 0, 0x63, 0xffffffff, 0x80496e4, 0x23, 0x10297,
+            0xffffdcf4, 0x2b,
+        ];
+        let b: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let r = from_prstatus(CoreArch::I386, &b).unwrap();
+        let names: Vec<&str> = r.iter().map(|x| x.0).collect();
+        assert_eq!(
+            names,
+            [
+                "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip", "eflags", "cs", "ss", "ds", "es", "fs",
+                "gs"
+            ]
+        );
+        assert_eq!(r[0], ("eax", 0));
+        assert_eq!(r[3], ("ebx", 3));
+        assert_eq!(r[8], ("eip", 0x80496e4));
+        assert_eq!(r[15], ("gs", 0x63));
+        assert_eq!(natural(CoreArch::I386, "ecx", 0xffffdd20), "-8928");
+        assert_eq!(natural(CoreArch::I386, "esp", 0xffffdcf4), "0xffffdcf4");
+        assert_eq!(natural(CoreArch::I386, "eflags", 0x10297), "[ CF PF AF SF IF RF ]");
+        assert!(from_prstatus(CoreArch::I386, &b[..64]).is_none());
     }
 }

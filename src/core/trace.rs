@@ -53,6 +53,14 @@ pub fn read_core_trace(path: &Path, opts: &CoreOptions) -> Result<Parsed, CoreEr
 /// handler, gdb's `<signal handler called>`.
 fn is_sigreturn_code(mem: &dyn MemorySource, arch: CoreArch, pc: u64) -> bool {
     match arch {
+        // i386: `mov $0xad,%eax; int $0x80` (rt_sigreturn) or `pop %eax; mov $0x77,%eax;
+        // int $0x80` (sigreturn), as the vDSO's and glibc's restorers are written.
+        CoreArch::I386 => {
+            let mut b = [0u8; 8];
+            let n = mem.read(pc, &mut b);
+            (n >= 7 && b[..7] == [0xb8, 0xad, 0x00, 0x00, 0x00, 0xcd, 0x80])
+                || (n == 8 && b == [0x58, 0xb8, 0x77, 0x00, 0x00, 0x00, 0xcd, 0x80])
+        }
         CoreArch::X86_64 => {
             let mut b = [0u8; 9];
             mem.read(pc, &mut b) == 9 && b == [0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05]
@@ -77,14 +85,25 @@ pub fn build_id_in_memory(mem: &dyn MemorySource, start: u64) -> Option<Vec<u8>>
 /// numbers come from the core: nothing may overflow).
 pub fn build_id_in_memory_checked(mem: &dyn MemorySource, start: u64) -> Result<Option<Vec<u8>>, String> {
     let mut eh = [0u8; 64];
-    if mem.read(start, &mut eh) != 64 || !eh.starts_with(b"\x7fELF") || eh[4] != 2 {
+    let got = mem.read(start, &mut eh);
+    if got < 52 || !eh.starts_with(b"\x7fELF") || !matches!(eh[4], 1 | 2) {
+        return Ok(None);
+    }
+    // ELFCLASS32 (i386) or ELFCLASS64: the header's fields and a program header's size.
+    let wide = eh[4] == 2;
+    if wide && got != 64 {
         return Ok(None);
     }
     let field = |r: std::ops::Range<usize>| eh.get(r).map(|b| b.iter().rev().fold(0u64, |a, &x| (a << 8) | x as u64));
-    let (Some(phoff), Some(phentsize), Some(phnum)) = (field(32..40), field(54..56), field(56..58)) else {
+    let fields = if wide {
+        (field(32..40), field(54..56), field(56..58))
+    } else {
+        (field(28..32), field(42..44), field(44..46))
+    };
+    let (Some(phoff), Some(phentsize), Some(phnum)) = fields else {
         return Ok(None);
     };
-    if phentsize < 56 || phnum > 256 {
+    if phentsize < if wide { 56 } else { 32 } || phnum > 256 {
         return Ok(None);
     }
     let Some(ph_at) = start.checked_add(phoff) else {
@@ -98,25 +117,27 @@ pub fn build_id_in_memory_checked(mem: &dyn MemorySource, start: u64) -> Result<
     if mem.read(ph_at, &mut ph) != ph.len() {
         return Ok(None);
     }
-    Ok(build_id_in_phdrs(mem, start, &ph, phentsize as usize))
+    Ok(build_id_in_phdrs(mem, start, &ph, phentsize as usize, wide))
 }
 
 /// The NT_GNU_BUILD_ID note among the PT_NOTEs of program headers `ph` of the image at
 /// `start`.
-fn build_id_in_phdrs(mem: &dyn MemorySource, start: u64, ph: &[u8], phentsize: usize) -> Option<Vec<u8>> {
+fn build_id_in_phdrs(mem: &dyn MemorySource, start: u64, ph: &[u8], phentsize: usize, wide: bool) -> Option<Vec<u8>> {
+    // p_vaddr and p_filesz: 8-byte fields at 16 and 32 (Elf64_Phdr), 4-byte at 8 and 16 (Elf32_Phdr).
+    let (w, vaddr_at, filesz_at) = if wide { (8, 16, 32) } else { (4, 8, 16) };
     let rd = |b: &[u8], o: usize| -> u64 {
-        b.get(o..o + 8).and_then(|x| x.try_into().ok()).map(u64::from_le_bytes).unwrap_or(0)
+        b.get(o..o + w).map(|x| x.iter().rev().fold(0u64, |a, &c| (a << 8) | c as u64)).unwrap_or(0)
     };
     let entries: Vec<&[u8]> = ph.chunks(phentsize).collect();
-    let min_load = entries.iter().filter(|e| e.first() == Some(&1)).map(|e| rd(e, 16) & !0xfff).min()?;
+    let min_load = entries.iter().filter(|e| e.first() == Some(&1)).map(|e| rd(e, vaddr_at) & !0xfff).min()?;
     let bias = start.wrapping_sub(min_load);
     for e in entries {
         if u32::from_le_bytes(e.get(0..4)?.try_into().ok()?) != 4 {
             continue;
         }
-        let size = rd(e, 32).min(4096) as usize;
+        let size = rd(e, filesz_at).min(4096) as usize;
         let mut n = vec![0u8; size];
-        let got = mem.read(bias.wrapping_add(rd(e, 16)), &mut n);
+        let got = mem.read(bias.wrapping_add(rd(e, vaddr_at)), &mut n);
         let mut b = &n[..got];
         while b.len() >= 12 {
             let namesz = u32::from_le_bytes(b[0..4].try_into().ok()?) as usize;
@@ -149,6 +170,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let (arch, uarch) = match core.arch {
         CoreArch::X86_64 => (Arch::X86_64, UnwindArch::X86_64),
         CoreArch::Aarch64 => (Arch::Aarch64, UnwindArch::Aarch64),
+        CoreArch::I386 => (Arch::X86, UnwindArch::I386),
     };
     let raw = CoreMemory::new(core.bytes.clone(), core.segments.clone(), Vec::new(), name.to_string());
     let mut sym = DwarfSymbols::new(opts.symbols.clone());
@@ -181,6 +203,13 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
                 });
             }
         }
+    }
+    // The vDSO (i386's `__kernel_vsyscall`, through which every system call and so every
+    // abort goes): its image is in the core, at AT_SYSINFO_EHDR; its symbols and CFI are read
+    // from there, as gdb's `symbol-file-from-memory` does.
+    let vdso = if core.arch == CoreArch::I386 { vdso_module(core, &raw) } else { None };
+    if let Some(v) = &vdso {
+        modules.push(v.clone());
     }
     // No NT_FILE note (qemu-user and some embedded cores): a non-PIE executable given with
     // `--exe` can still be placed, since it loads at its own addresses (bias 0).
@@ -237,6 +266,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         });
 
     let mut stop = Stop::default();
+    let snapshot = is_snapshot(core, &mem);
     if let Some(si) = core.siginfo {
         stop.reason.kind = StopKind::Signal;
         stop.reason.signo = Some(si.signo);
@@ -249,6 +279,9 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         stop.reason.signo = Some(t.cursig as i32);
         stop.reason.signal = crate::model::signals::name(t.cursig as i32).map(Arc::from);
         stop.reason.description = crate::model::signals::description(t.cursig as i32).map(Into::into);
+    }
+    if snapshot {
+        stop.reason.kind = StopKind::Snapshot;
     }
     // Every thread is unwound first, so that the modules hear which addresses will be looked
     // up before the first lookup (their compressed DWARF is then inflated once).
@@ -301,7 +334,7 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
         let mut th = Thread {
             id: (i + 1).to_string().into(),
             lwp: Some(ct.lwp as u64),
-            crashed: i == 0,
+            crashed: i == 0 && !snapshot,
             current: i == 0,
             ..Default::default()
         };
@@ -472,12 +505,13 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     for s in &core.segments {
         let covered = core.files.iter().any(|f| f.start < s.vaddr + s.memsz && s.vaddr < f.end);
         if !covered && s.memsz > 0 {
+            let is_vdso = vdso.as_ref().is_some_and(|v| v.start == s.vaddr);
             trace.mappings.push(Mapping {
                 start: Address(s.vaddr),
                 end: Address(s.vaddr + s.memsz),
                 offset: 0,
                 perms: Some(s.perms().into()),
-                path: None,
+                path: is_vdso.then(|| Arc::from("[vdso]")),
                 span: Span::default(),
             });
         }
@@ -492,6 +526,12 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
             };
         }
         CoreArch::Aarch64 => stop.disassembly = crate::provenance_a64::disassemble_at_pc_a64(&mem, &stop),
+        CoreArch::I386 => {
+            let pc = stop.crashed_thread().and_then(|th| Some((th.registers.get(&0)?.get("eip")?, th.id.clone())));
+            if let Some((pc, id)) = pc {
+                stop.disassembly = crate::provenance::disassemble_from_bits(&mem, pc, &id, 32);
+            }
+        }
     }
     trace.stops.push(stop);
     trace.memory = Some(TraceMemory::new(mem));
@@ -502,6 +542,78 @@ pub fn core_to_trace(core: &CoreFile, name: &str, opts: &CoreOptions) -> Parsed 
     let mut seen = BTreeMap::new();
     notes.retain(|n| seen.insert(n.message.clone(), ()).is_none());
     Parsed { trace, diagnostics: Diagnostics { notes, ..Default::default() } }
+}
+
+/// Whether the core is a snapshot of a process that had not crashed, written by a debugger
+/// (gdb's `gcore`, `generate-core-file`): no signal at all; a signal the kernel never dumps a
+/// core for (gcore's SIGSTOP, a SIGINT or SIGUSR1 gdb stopped at), which only a debugger's core
+/// can carry; or a kernel-raised SIGTRAP with no trap instruction at the pc (x86 `int3` ending
+/// there, AArch64 `brk` at it): a debugger's breakpoint or single step, whose `int3` gdb takes
+/// out of memory before it writes the core. A program's own `int3` or `brk`, and every fault
+/// signal, is a crash as before.
+fn is_snapshot(core: &CoreFile, mem: &CoreMemory) -> bool {
+    use crate::model::MemorySource;
+    let (signo, code) = match core.siginfo {
+        Some(si) => (si.signo, Some(si.code)),
+        None => match core.threads.iter().find(|t| t.cursig != 0) {
+            Some(t) => (t.cursig as i32, None),
+            None => return true,
+        },
+    };
+    // The signals whose default action writes a core: SIGQUIT, SIGILL, SIGTRAP, SIGABRT,
+    // SIGBUS, SIGFPE, SIGSEGV, SIGXCPU, SIGXFSZ, SIGSYS.
+    if !matches!(signo, 3 | 4 | 5 | 6 | 7 | 8 | 11 | 24 | 25 | 31) {
+        return true;
+    }
+    if signo != 5 || code.is_none_or(|c| c <= 0) {
+        return false;
+    }
+    let Some(t) = core.threads.first() else { return false };
+    let reg = |n: &str| t.regs.iter().find(|r| r.0 == n).map(|r| r.1);
+    match core.arch {
+        CoreArch::X86_64 | CoreArch::I386 => {
+            let Some(pc) = reg("rip").or_else(|| reg("eip")) else { return false };
+            let mut b = [0u8; 1];
+            // `int3` (cc) or `int $3` (cd 03) just before the pc: the program's own trap.
+            let mut b2 = [0u8; 2];
+            let own = (pc.checked_sub(1).is_some_and(|a| mem.read(a, &mut b) == 1) && b[0] == 0xcc)
+                || (pc.checked_sub(2).is_some_and(|a| mem.read(a, &mut b2) == 2) && b2 == [0xcd, 0x03]);
+            // An unreadable pc says nothing: kept as a crash.
+            !own && mem.read(pc, &mut b) == 1
+        }
+        CoreArch::Aarch64 => {
+            let Some(pc) = reg("pc") else { return false };
+            let mut w = [0u8; 4];
+            mem.read(pc, &mut w) == 4 && u32::from_le_bytes(w) & 0xffe0_001f != 0xd420_0000
+        }
+    }
+}
+
+/// AT_SYSINFO_EHDR: where the kernel mapped the vDSO.
+const AT_SYSINFO_EHDR: u64 = 33;
+
+/// The vDSO as a module: its ELF image read from the core segment that holds it (at most
+/// 64 KiB), placed at its runtime address. `None` without the auxv entry, the segment, or an
+/// ELF image there.
+fn vdso_module(core: &CoreFile, mem: &CoreMemory) -> Option<MappedModule> {
+    use crate::model::MemorySource;
+    let base = core.auxv.iter().find(|(k, _)| *k == AT_SYSINFO_EHDR)?.1;
+    let seg = core.segments.iter().find(|s| base >= s.vaddr && base - s.vaddr < s.memsz)?;
+    let len = (seg.vaddr + seg.memsz - base).min(64 << 10) as usize;
+    let mut image = vec![0u8; len];
+    let n = mem.read(base, &mut image);
+    image.truncate(n);
+    if !image.starts_with(b"\x7fELF") {
+        return None;
+    }
+    let module = crate::symbolize::dwarf::ElfModule::from_bytes(Path::new("[vdso]"), image).ok()?;
+    let first = module.loads.iter().filter(|l| l.memsz > 0).map(|l| l.vaddr).min()?;
+    Some(MappedModule {
+        start: base,
+        end: base.saturating_add(n as u64),
+        bias: base.wrapping_sub(first),
+        module: Arc::new(module),
+    })
 }
 
 /// The end of the tail-call `jmp` through which the function its caller called directly left

@@ -211,6 +211,11 @@ pub enum StopKind {
     RuntimeError,
     /// An rr `[FATAL ...]` or assertion inside rr itself.
     RrFatal,
+    /// A core written of a process that had not crashed (gdb's `gcore` of a running process,
+    /// `generate-core-file` at a breakpoint or a step, a core with no signal at all): a
+    /// snapshot. The signal (gcore's SIGSTOP, the breakpoint's SIGTRAP) is kept in `signal`;
+    /// no thread crashed.
+    Snapshot,
     /// Stopped for a reason the transcript does not say (e.g. only `bt` was pasted).
     #[default]
     Unknown,
@@ -270,7 +275,7 @@ impl StopReason {
             return true;
         }
         match self.kind {
-            StopKind::Breakpoint | StopKind::Watchpoint => true,
+            StopKind::Breakpoint | StopKind::Watchpoint | StopKind::Snapshot => true,
             StopKind::Signal if self.is_trap_instruction() => false,
             StopKind::Signal => matches!(
                 self.signal.as_deref(),

@@ -601,6 +601,7 @@ fn stop_kind_name(k: StopKind) -> &'static str {
         StopKind::Exited => "exited",
         StopKind::RuntimeError => "runtime_error",
         StopKind::RrFatal => "rr_fatal",
+        StopKind::Snapshot => "snapshot",
         StopKind::Unknown => "unknown",
     }
 }

@@ -33,6 +33,21 @@ pub fn is_non_pointer_register(name: &str, arch: Arch) -> bool {
 pub fn describe_reason(r: &StopReason) -> String {
     let mut s = String::new();
     match r.kind {
+        StopKind::Snapshot => {
+            s.push_str("snapshot of a process that had not crashed (no crashed thread); ");
+            match &r.signal {
+                Some(sig) => {
+                    s.push_str("signal ");
+                    s.push_str(sig);
+                    if let Some(c) = r.code_name() {
+                        s.push_str(&format!(" ({c})"));
+                    } else if let Some(c) = r.si_code {
+                        s.push_str(&format!(" (si_code {c})"));
+                    }
+                }
+                None => s.push_str("no signal"),
+            }
+        }
         StopKind::Signal => {
             s.push_str(r.signal.as_deref().unwrap_or("signal"));
             if let Some(c) = r.code_name() {

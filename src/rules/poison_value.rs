@@ -134,7 +134,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     let alloc = allocator(cx.trace);
     for (si, stop) in cx.stops() {
         let r = &stop.reason;
-        if !matches!(r.kind, StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::Unknown) {
+        if !matches!(
+            r.kind,
+            StopKind::Signal | StopKind::Breakpoint | StopKind::Watchpoint | StopKind::Snapshot | StopKind::Unknown
+        ) {
             continue;
         }
         let th = stop.crashed_thread();

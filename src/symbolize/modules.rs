@@ -208,14 +208,14 @@ pub fn cfi_function_range(m: &MappedModule, pc: u64) -> Option<(u64, u64)> {
     if let Some(eh) = cfi.eh_frame {
         let b = bases.clone().set_eh_frame(eh.address);
         let mut section = gimli::EhFrame::new(eh.data, endian);
-        section.set_address_size(8);
+        section.set_address_size(m.module.address_size());
         if let Ok(fde) = section.fde_for_address(&b, rel, gimli::EhFrame::cie_from_offset) {
             return range(fde.initial_address(), fde.len());
         }
     }
     if let Some(df) = cfi.debug_frame {
         let mut section = gimli::DebugFrame::new(df.data, endian);
-        section.set_address_size(8);
+        section.set_address_size(m.module.address_size());
         if let Ok(fde) = section.fde_for_address(&bases, rel, gimli::DebugFrame::cie_from_offset) {
             return range(fde.initial_address(), fde.len());
         }
@@ -250,7 +250,7 @@ pub fn cfi_saved_slot(m: &MappedModule, pc: u64, dwarf_reg: u16) -> Option<(u16,
     if let Some(eh) = cfi.eh_frame {
         let b = bases.clone().set_eh_frame(eh.address);
         let mut section = gimli::EhFrame::new(eh.data, endian);
-        section.set_address_size(8);
+        section.set_address_size(m.module.address_size());
         if let Ok(fde) = section.fde_for_address(&b, rel, gimli::EhFrame::cie_from_offset)
             && let Ok(row) = fde.unwind_info_for_address(&section, &b, &mut ctx, rel)
         {
@@ -259,7 +259,7 @@ pub fn cfi_saved_slot(m: &MappedModule, pc: u64, dwarf_reg: u16) -> Option<(u16,
     }
     if let Some(df) = cfi.debug_frame {
         let mut section = gimli::DebugFrame::new(df.data, endian);
-        section.set_address_size(8);
+        section.set_address_size(m.module.address_size());
         if let Ok(fde) = section.fde_for_address(&bases, rel, gimli::DebugFrame::cie_from_offset)
             && let Ok(row) = fde.unwind_info_for_address(&section, &bases, &mut ctx, rel)
         {

@@ -83,7 +83,7 @@ pub fn is_crash(stop: &Stop) -> bool {
         ),
         StopKind::RuntimeError | StopKind::RrFatal => true,
         StopKind::Unknown => stop.crashed_thread().is_some_and(|t| !t.frames.is_empty()),
-        StopKind::Breakpoint | StopKind::Watchpoint | StopKind::Exited => false,
+        StopKind::Breakpoint | StopKind::Watchpoint | StopKind::Exited | StopKind::Snapshot => false,
     }
 }
 

@@ -25,6 +25,9 @@ use gimli::{
 pub enum UnwindArch {
     X86_64,
     Aarch64,
+    /// 32-bit x86: DWARF eax 0, ecx 1, edx 2, ebx 3, esp 4, ebp 5, esi 6, edi 7, eip 8 (the
+    /// return-address column); 4-byte words.
+    I386,
 }
 
 impl UnwindArch {
@@ -33,18 +36,21 @@ impl UnwindArch {
         match self {
             UnwindArch::X86_64 => 16,
             UnwindArch::Aarch64 => 30,
+            UnwindArch::I386 => 8,
         }
     }
     pub fn sp(self) -> u16 {
         match self {
             UnwindArch::X86_64 => 7,
             UnwindArch::Aarch64 => 31,
+            UnwindArch::I386 => 4,
         }
     }
     pub fn fp(self) -> u16 {
         match self {
             UnwindArch::X86_64 => 6,
             UnwindArch::Aarch64 => 29,
+            UnwindArch::I386 => 5,
         }
     }
     /// The slot that holds the pc: rip's column on x86-64; an internal 32 on AArch64.
@@ -52,6 +58,7 @@ impl UnwindArch {
         match self {
             UnwindArch::X86_64 => 16,
             UnwindArch::Aarch64 => 32,
+            UnwindArch::I386 => 8,
         }
     }
     /// Number of register slots tracked.
@@ -59,7 +66,16 @@ impl UnwindArch {
         match self {
             UnwindArch::X86_64 => 17,
             UnwindArch::Aarch64 => 33,
+            UnwindArch::I386 => 9,
         }
+    }
+    /// The size of an address and of a stack slot.
+    pub fn word(self) -> u64 {
+        if self == UnwindArch::I386 { 4 } else { 8 }
+    }
+    /// An address computed in this architecture's width (32-bit sums wrap at 4 GiB).
+    fn wrap(self, a: u64) -> u64 {
+        if self == UnwindArch::I386 { a & 0xffff_ffff } else { a }
     }
 }
 
@@ -199,6 +215,16 @@ fn read_u64(mem: &dyn MemorySource, a: u64) -> Option<u64> {
     (mem.read(a, &mut b) == 8).then(|| u64::from_le_bytes(b))
 }
 
+/// A stack word of `arch` (4 bytes on i386, 8 elsewhere).
+fn read_word(arch: UnwindArch, mem: &dyn MemorySource, a: u64) -> Option<u64> {
+    if arch == UnwindArch::I386 {
+        let mut b = [0u8; 4];
+        (mem.read(a, &mut b) == 4).then(|| u32::from_le_bytes(b).into())
+    } else {
+        read_u64(mem, a)
+    }
+}
+
 /// Unwinds one frame: the caller's registers.
 fn step(
     arch: UnwindArch,
@@ -225,7 +251,7 @@ fn step(
         let Some(sp) = sp else { return (StepResult::Fail("no stack pointer".into()), false) };
         let mut regs = cur.regs.clone();
         let (ra, cfa) = match arch {
-            UnwindArch::X86_64 => match (read_u64(mem, sp), sp.checked_add(8)) {
+            UnwindArch::X86_64 | UnwindArch::I386 => match (read_word(arch, mem, sp), sp.checked_add(arch.word())) {
                 (Some(ra), Some(cfa)) => (ra, cfa),
                 (Some(_), None) => {
                     return (StepResult::Fail("the stack pointer is at the end of the address space".into()), false);
@@ -259,7 +285,9 @@ fn step(
         }
         return (StepResult::Fail(format!("no CFI for pc 0x{:x} and no frame pointer", cur.pc)), false);
     };
-    let (Some(saved_fp), Some(ra)) = (read_u64(mem, fp), read_u64(mem, fp.wrapping_add(8))) else {
+    let (Some(saved_fp), Some(ra)) =
+        (read_word(arch, mem, fp), read_word(arch, mem, arch.wrap(fp.wrapping_add(arch.word()))))
+    else {
         if let Some(s) = leaf_step(arch, cur, modules, mem, first) {
             return (StepResult::Next(s), false);
         }
@@ -281,7 +309,7 @@ fn step(
     if arch == UnwindArch::Aarch64 {
         regs[30] = Some(ra);
     }
-    let cfa = fp.wrapping_add(16);
+    let cfa = arch.wrap(fp.wrapping_add(2 * arch.word()));
     regs[arch.sp() as usize] = Some(cfa);
     (
         StepResult::Next(Step {
@@ -307,15 +335,15 @@ fn leaf_step(
     mem: &dyn MemorySource,
     first: bool,
 ) -> Option<Step> {
-    if !first || arch != UnwindArch::X86_64 {
+    if !first || arch == UnwindArch::Aarch64 {
         return None;
     }
     let sp = cur.regs[arch.sp() as usize]?;
-    let ra = read_u64(mem, sp)?;
+    let ra = read_word(arch, mem, sp)?;
     if !after_call(modules, ra) {
         return None;
     }
-    let cfa = sp.checked_add(8)?;
+    let cfa = sp.checked_add(arch.word())?;
     let mut regs = cur.regs.clone();
     regs[arch.pc() as usize] = Some(ra);
     regs[arch.sp() as usize] = Some(cfa);
@@ -501,12 +529,15 @@ fn cfi_step(
     if let Some(eh) = cfi.eh_frame {
         let b = bases.clone().set_eh_frame(eh.address);
         let mut section = EhFrame::new(eh.data, endian);
-        section.set_address_size(8);
+        section.set_address_size(arch.word() as u8);
         let hdr_b = match cfi.eh_frame_hdr {
             Some(h) => b.clone().set_eh_frame_hdr(h.address),
             None => b.clone(),
         };
-        let fde = match cfi.eh_frame_hdr.and_then(|h| EhFrameHdr::new(h.data, endian).parse(&hdr_b, 8).ok()) {
+        let fde = match cfi
+            .eh_frame_hdr
+            .and_then(|h| EhFrameHdr::new(h.data, endian).parse(&hdr_b, arch.word() as u8).ok())
+        {
             Some(parsed) => match parsed.table() {
                 Some(t) => t.fde_for_address(&section, &hdr_b, rel, EhFrame::cie_from_offset).ok(),
                 None => section.fde_for_address(&b, rel, EhFrame::cie_from_offset).ok(),
@@ -523,7 +554,7 @@ fn cfi_step(
     }
     if let Some(df) = cfi.debug_frame {
         let mut section = DebugFrame::new(df.data, endian);
-        section.set_address_size(8);
+        section.set_address_size(arch.word() as u8);
         if let Ok(fde) = section.fde_for_address(&bases, rel, DebugFrame::cie_from_offset) {
             let sig = fde.is_signal_trampoline();
             if let Ok(row) = fde.unwind_info_for_address(&section, &bases, ctx, rel) {
@@ -537,12 +568,13 @@ fn cfi_step(
 
 type Slice<'a> = gimli::EndianSlice<'a, RunTimeEndian>;
 
-fn encoding() -> Encoding {
-    Encoding { format: gimli::Format::Dwarf32, version: 4, address_size: 8 }
+fn encoding(arch: UnwindArch) -> Encoding {
+    Encoding { format: gimli::Format::Dwarf32, version: 4, address_size: arch.word() as u8 }
 }
 
 /// Evaluates a CFI expression to an address or value.
 fn eval<'a, S: UnwindSection<Slice<'a>>>(
+    arch: UnwindArch,
     section: &S,
     e: &gimli::UnwindExpression<usize>,
     regs: &[Option<u64>],
@@ -550,7 +582,7 @@ fn eval<'a, S: UnwindSection<Slice<'a>>>(
     mem: &dyn MemorySource,
 ) -> Result<u64, String> {
     let expr = e.get(section).map_err(|e| format!("bad CFI expression: {e}"))?;
-    let mut ev = expr.evaluation(encoding());
+    let mut ev = expr.evaluation(encoding(arch));
     if let Some(v) = initial {
         ev.set_initial_value(v);
     }
@@ -597,10 +629,10 @@ fn apply_row<'a, S: UnwindSection<Slice<'a>>>(
 ) -> StepResult {
     let cfa = match row.cfa() {
         CfaRule::RegisterAndOffset { register, offset } => match cur.regs.get(register.0 as usize).copied().flatten() {
-            Some(v) => v.wrapping_add(*offset as u64),
+            Some(v) => arch.wrap(v.wrapping_add(*offset as u64)),
             None => return StepResult::Fail(format!("CFA register {} is not known in this frame", register.0)),
         },
-        CfaRule::Expression(e) => match eval(section, e, &cur.regs, None, mem) {
+        CfaRule::Expression(e) => match eval(arch, section, e, &cur.regs, None, mem) {
             Ok(v) => v,
             Err(why) => return StepResult::Fail(why),
         },
@@ -628,21 +660,21 @@ fn apply_row<'a, S: UnwindSection<Slice<'a>>>(
             }
             RegisterRule::SameValue => None,
             RegisterRule::Offset(o) => {
-                let a = cfa.wrapping_add(*o as u64);
-                match read_u64(mem, a) {
+                let a = arch.wrap(cfa.wrapping_add(*o as u64));
+                match read_word(arch, mem, a) {
                     Some(v) => Some(Some(v)),
                     None if n == ra => return StepResult::Fail(format!("Cannot access memory at address 0x{a:x}")),
                     None => Some(None),
                 }
             }
-            RegisterRule::ValOffset(o) => Some(Some(cfa.wrapping_add(*o as u64))),
+            RegisterRule::ValOffset(o) => Some(Some(arch.wrap(cfa.wrapping_add(*o as u64)))),
             RegisterRule::Register(r) => Some(cur.regs.get(r.0 as usize).copied().flatten()),
-            RegisterRule::Expression(e) => match eval(section, e, &cur.regs, Some(cfa), mem) {
-                Ok(a) => Some(read_u64(mem, a)),
+            RegisterRule::Expression(e) => match eval(arch, section, e, &cur.regs, Some(cfa), mem) {
+                Ok(a) => Some(read_word(arch, mem, a)),
                 Err(why) if n == ra => return StepResult::Fail(why),
                 Err(_) => Some(None),
             },
-            RegisterRule::ValExpression(e) => match eval(section, e, &cur.regs, Some(cfa), mem) {
+            RegisterRule::ValExpression(e) => match eval(arch, section, e, &cur.regs, Some(cfa), mem) {
                 Ok(v) => Some(Some(v)),
                 Err(_) => Some(None),
             },

@@ -37,6 +37,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("addr2line", "apt-get install binutils"),
     ("aarch64-linux-gnu-gcc", "apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"),
     ("qemu-aarch64", "apt-get install qemu-user"),
+    ("i686-linux-gnu-gcc", "apt-get install gcc-i686-linux-gnu libc6-dev-i386-cross libc6-i386"),
     ("gdb-multiarch", "apt-get install gdb-multiarch"),
     ("lldb", "apt-get install lldb"),
     ("aarch64-linux-gnu-objdump", "apt-get install binutils-aarch64-linux-gnu"),
