@@ -105,6 +105,8 @@ pub fn classify(t: &str) -> Option<MessageKind> {
         || t.starts_with("FATAL: exception not rethrown")
         || t.starts_with("fatal: error thrown and no exception handler available.")
         || t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions")
+        || is_lua_panic(t)
+        || is_v8_uncaught(t)
     {
         return Some(MessageKind::UncaughtException);
     }
@@ -317,6 +319,28 @@ pub fn thrown_type(t: &str) -> Option<&str> {
 /// What a fatal message's text says beyond its kind: which heap check failed, which
 /// terminate, a `what():` or `note:` line, … (also applied to C string arguments such as
 /// `malloc_printerr`'s `str`).
+/// Lua's default panic function (`lauxlib.c`): `PANIC: unprotected error in call to Lua API
+/// (<the error>)`, printed when an error is raised outside any protected call (`lua_pcall`),
+/// before the host program is aborted.
+pub(crate) fn is_lua_panic(t: &str) -> bool {
+    t.strip_prefix("PANIC: unprotected error in call to Lua API (").is_some_and(|r| r.ends_with(')'))
+}
+
+/// V8's report of an exception nothing caught when the process aborts on it (node
+/// `--abort-on-uncaught-exception`): `Uncaught TypeError: Cannot read properties of null
+/// (reading 'price')`, then `FROM` and the JavaScript stack. The error's constructor is one
+/// word ending in `Error` or `Exception` (a `throw` of another value prints `Uncaught <value>`,
+/// which is not read: a program's own log line could say as much).
+pub(crate) fn is_v8_uncaught(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("Uncaught ") else { return false };
+    let ty = rest.split([':', ' ']).next().unwrap_or("");
+    (ty.ends_with("Error") || ty.ends_with("Exception"))
+        && ty.len() > 5
+        && ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+        && ty.starts_with(|c: char| c.is_ascii_uppercase())
+        && (rest.len() == ty.len() || rest[ty.len()..].starts_with(": "))
+}
+
 pub fn detail(text: &str) -> Option<MessageDetail> {
     let t = text.trim();
     // Lines whose shape says what they are come first: a `what():` line quotes any text.
@@ -352,6 +376,10 @@ pub fn detail(text: &str) -> Option<MessageDetail> {
         MessageDetail::ForcedUnwindNotRethrown
     } else if t.starts_with("fatal runtime error: Rust cannot catch foreign exceptions") {
         MessageDetail::ForeignException
+    } else if is_lua_panic(t) {
+        MessageDetail::LuaUnprotectedError
+    } else if is_v8_uncaught(t) {
+        MessageDetail::V8Uncaught
     } else if t.starts_with("ERROR: ")
         && t.trim_end().ends_with("ReadOnlyMemoryError()")
         && t["ERROR: ".len()..].trim_end().trim_start_matches("LoadError: ").starts_with("ReadOnlyMemoryError()")
@@ -628,6 +656,15 @@ mod tests {
             ("terminate called recursively", Some(D::TerminateRecursively)),
             ("FATAL: exception not rethrown", Some(D::ForcedUnwindNotRethrown)),
             ("fatal runtime error: Rust cannot catch foreign exceptions", Some(D::ForeignException)),
+            (
+                "PANIC: unprotected error in call to Lua API (x.lua:2: attempt to index a nil value)",
+                Some(D::LuaUnprotectedError),
+            ),
+            ("PANIC: unprotected error in call to Lua API", None),
+            ("Uncaught TypeError: Cannot read properties of null (reading 'price')", Some(D::V8Uncaught)),
+            ("Uncaught RangeError", Some(D::V8Uncaught)),
+            ("Uncaught typeError: x", None),
+            ("Uncaught exception in worker 3, retrying", None),
             ("terminate called after throwing an instance of 'std::out_of_range'", None),
             ("  what():  vector::_M_range_check", Some(D::ExceptionWhat)),
             ("  what():  double free", Some(D::ExceptionWhat)),

@@ -46,7 +46,85 @@ fn clone_base(name: &str) -> &str {
     base
 }
 
+/// A C++ function's name as a symbol table demangles it, without its parameter list and
+/// gcc's clone note: `os::abort(bool, void*, void const*) [clone .cold]` is `os::abort`,
+/// `node::OnFatalError(char const*, char const*)` is `node::OnFatalError`. Only a balanced
+/// trailing list is taken off (`v8impl::(anonymous namespace)::Wrapper::Invoke(…)` keeps its
+/// `(anonymous namespace)`); a name without one is returned as it is.
+pub(crate) fn without_parameters(name: &str) -> &str {
+    let mut n = name.trim_end();
+    if let Some(i) = n.find(" [clone ")
+        && n.ends_with(']')
+    {
+        n = n[..i].trim_end();
+    }
+    let n = n.strip_suffix(" const").unwrap_or(n);
+    if !n.ends_with(')') {
+        return n;
+    }
+    let mut depth = 0usize;
+    for (i, c) in n.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return if i == 0 { n } else { &n[..i] };
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// The code of a language runtime that hosts the program's native code (an interpreter, a VM)
+/// and that native code calls into only through the runtime's API: CPython's `Py*`/`_Py*`
+/// functions (an extension's own `PyInit_<module>` is the extension's), HotSpot's libjvm (the
+/// VM's signal handler, `os::abort`, `VMError::report_and_die`), V8 and Node.js (`v8::`,
+/// `node::`, N-API's `napi_*`, V8's embedded `Builtins_*`), Lua's API and internals
+/// (`lua_*`, `luaL_*`, `luaD_*`…; a C module's `luaopen_<name>` is the module's) and libperl
+/// (`Perl_*`). Such a frame is where the program's code called the runtime (`Py_FatalError`,
+/// `napi_fatal_error`, JNI's `FatalError`, `lua_call`), not the code that went wrong; the
+/// interpreter's executable is often the process's own (`python3.11`, `node`, `perl`), so
+/// its module does not tell.
+fn is_hosting_runtime(name: &str, module: &str) -> bool {
+    let base = module.rsplit('/').next().unwrap_or(module);
+    if ["libjvm.", "libpython3", "liblua5", "liblua.", "libperl.", "libnode."].iter().any(|m| base.starts_with(m)) {
+        return true;
+    }
+    let name = without_parameters(name);
+    if (name.starts_with("Py") || name.starts_with("_Py")) && !name.starts_with("PyInit_") {
+        let rest = name.trim_start_matches('_').trim_start_matches("Py");
+        // CPython's API is `Py` + a capitalized word or `_` (`PyObject_Call`, `Py_RunMain`,
+        // `_PyEval_EvalFrameDefault`), never a lower-case continuation (`pytest_main`).
+        return rest.starts_with(|c: char| c.is_ascii_uppercase() || c == '_');
+    }
+    if ["v8::", "v8impl::", "node::", "Builtins_", "napi_", "Perl_", "perl_"].iter().any(|p| name.starts_with(p)) {
+        return true;
+    }
+    if let Some(rest) = name.strip_prefix("lua")
+        && !rest.starts_with("open_")
+    {
+        // `lua_call`, `luaL_error`, `luaD_throw`, `luaG_typeerror`, `luaV_execute`
+        let mut r = rest.chars();
+        return match (r.next(), r.next()) {
+            (Some('_'), _) => true,
+            (Some(c), Some('_')) => c.is_ascii_uppercase(),
+            _ => false,
+        };
+    }
+    false
+}
+
 pub fn is_machinery(f: &Frame) -> bool {
+    is_machinery_base(f) || is_hosting_runtime(f.function.as_deref().unwrap_or(""), f.module.as_deref().unwrap_or(""))
+}
+
+/// [`is_machinery`] without the hosting runtimes' frames: when a stack is all the runtime's
+/// (a V8 `CHECK` failure, Node's own fatal error, a recursion inside the interpreter), the
+/// runtime's function is the culprit.
+fn is_machinery_base(f: &Frame) -> bool {
     if f.signal_handler {
         return true;
     }
@@ -236,7 +314,8 @@ pub fn is_machinery(f: &Frame) -> bool {
     // gcc's outlined and cloned parts keep their function's role: `__assert_fail_base.cold`,
     // `_int_free.isra.0`, `malloc_printerr.constprop.0`.
     let base = clone_base(name);
-    if EXACT.contains(&name) || EXACT.contains(&base) || is_llvm_handler(name) {
+    let bare = without_parameters(name);
+    if EXACT.contains(&name) || EXACT.contains(&base) || EXACT.contains(&bare) || is_llvm_handler(name) {
         return true;
     }
     const PREFIXES: &[&str] = &[
@@ -908,6 +987,19 @@ pub fn handler_signal(f: &Frame) -> Option<i32> {
 }
 
 pub fn culprit(stop: &Stop) -> Option<Culprit> {
+    // V8's deliberate stop (`v8::base::OS::Abort`: a trap, SIGTRAP, where the build has no
+    // abort) after an uncaught JavaScript exception is a crash whatever the signal.
+    if let Some(th) = stop.crashed_thread() {
+        // V8 aborted on an uncaught JavaScript exception: every native frame is the runtime's
+        // (V8, Node.js, generated code); the JavaScript stack V8 printed names the function.
+        if th.frames.iter().any(|f| without_parameters(f.function_name()) == "v8::base::OS::Abort")
+            && stop.messages.iter().any(|m| m.detail == Some(MessageDetail::V8Uncaught))
+            && let Some(site) = js_site(stop)
+        {
+            let index = th.frames.first().map(|f| f.index).unwrap_or(0);
+            return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
+        }
+    }
     // A breakpoint or a non-fault signal is not a crash: nothing to blame.
     if stop.reason.is_non_crash() {
         return None;
@@ -976,15 +1068,20 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     // A frame named after an ELF section (`.data`, `.rodata`: the symbolizer's name for an
     // address in no function) ran no function: a garbage return address.
     let section = |f: &Frame| f.function.as_deref().is_some_and(|n| n.starts_with('.'));
-    let named = th.frames.iter().enumerate().position(|(k, f)| {
-        k >= runtime_top
-            && !section(f)
-            && !is_machinery(f)
-            && !inlined_into_machinery(k)
-            && !fetch_fault(f)
-            && (f.function.as_deref().is_some_and(|n| !n.starts_with("___lldb_unnamed_symbol")) || f.file.is_some())
-            && !(julia && crate::julia::is_runtime_or_base(f))
-    });
+    let named_by = |machinery: fn(&Frame) -> bool| {
+        th.frames.iter().enumerate().position(|(k, f)| {
+            k >= runtime_top
+                && !section(f)
+                && !machinery(f)
+                && !inlined_into_machinery(k)
+                && !fetch_fault(f)
+                && (f.function.as_deref().is_some_and(|n| !n.starts_with("___lldb_unnamed_symbol")) || f.file.is_some())
+                && !(julia && crate::julia::is_runtime_or_base(f))
+        })
+    };
+    // The program's code under a hosting runtime first; a stack that is all the runtime's
+    // names the runtime's own function.
+    let named = named_by(is_machinery).or_else(|| named_by(is_machinery_base));
     let named = named.or_else(|| {
         th.frames.iter().enumerate().position(|(k, f)| {
             k >= runtime_top && !section(f) && !is_machinery(f) && (f.function.is_some() || f.file.is_some())
@@ -1175,6 +1272,37 @@ fn tail_called(stop: &Stop, th: &Thread, pos: usize) -> Option<MessageSite> {
         line: None,
         source: "the direct call before the caller's return address (it ended in a tail call, which left no frame)",
     })
+}
+
+/// The first named function of the JavaScript stack V8 printed after `Uncaught …` and `FROM`
+/// (`total (/srv/app/orders.js:5:44)`): rows of anonymous functions (a bare location) and of
+/// the runtime's own code (`Array.reduce (<anonymous>)`, `node:internal/…`) are skipped.
+pub(crate) fn js_site(stop: &Stop) -> Option<MessageSite> {
+    let start = stop.messages.iter().rposition(|m| m.detail == Some(MessageDetail::V8Uncaught))?;
+    let mut rows = stop.messages[start + 1..].iter().map(|m| m.text.trim());
+    if rows.next() != Some("FROM") {
+        return None;
+    }
+    for row in rows.take(64) {
+        let Some((name, loc)) = row.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) else { continue };
+        if name.is_empty()
+            || name.contains(' ') && !name.contains(" [as ")
+            || loc.starts_with('<')
+            || loc.starts_with("node:")
+        {
+            continue;
+        }
+        let mut parts = loc.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        let Some(line) = line.and_then(|l| l.parse::<u32>().ok()) else { continue };
+        return Some(MessageSite {
+            function: name.to_string(),
+            file: file.map(str::to_string),
+            line: Some(line),
+            source: "V8's JavaScript stack",
+        });
+    }
+    None
 }
 
 fn asserting_function(stop: &Stop, th: &Thread) -> Option<MessageSite> {

@@ -276,6 +276,12 @@ fn core_tools_present() -> bool {
         "bash",
         "aarch64-linux-gnu-gcc",
         "qemu-aarch64",
+        // the runtime-hosted cases (py-*, jni-*, node-*, lua-*, perl-*, fpc-*)
+        "python3.11-config",
+        "javac",
+        "node",
+        "fpc",
+        "xsubpp",
     ])
 }
 

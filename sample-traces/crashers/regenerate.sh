@@ -95,7 +95,13 @@ all=(ipa-align-static julia-named-c go-named-c handler-psiginfo handler-strsigna
     cs-ok-reuse-after-call cs-ok-unused-leaf cs-ok-omitfp-rbp cs-ok-setjmp-volatile cs-ok-swapcontext
     cs-ok-julia-like-o2
     tailcall-chain2 tailcall-chain3 tailcall-chain3-clang tailcall-indirect tailcall-ambiguous
-    tailcall-suffix tailcall-chain2-nosibling)
+    tailcall-suffix tailcall-chain2-nosibling
+    py-ext-null py-faulthandler-reraise py-fatal-error py-ctypes-null py-dump-then-assert
+    jni-null jni-fatal-error jvm-probe-legal node-napi-null node-napi-fatal
+    lua-panic-unprotected lua-cmodule-null lua-pcall-legal fpc-nil-deref fpc-recursion-overflow
+    cpp-bad-variant-access cpp-static-init-recursion cpp-broken-promise cpp-stoi-invalid
+    glibc-sysmalloc-assert tls-fs-clobbered asan-segv msan-uninit rust-foreign-exception rust-panic-any
+    py-recursion-overflow node-abort-uncaught cpp-variant-caught fastbin-uaf-unaligned perl-xs-null)
 
 # Transcripts: binaries go to $CRASHERS_BUILD (default /tmp/tracecheck-crashers), outside the
 # repository, so the paths gdb prints (mappings, shared libraries) do not name the checkout.
@@ -464,6 +470,78 @@ build_one() {
     tailcall-chain2-nosibling)
         # the look-alike: the same program with every call a real call
         gcc "${map[@]}" -O2 -g -fno-optimize-sibling-calls src/tailcall-chain2.c -o "$o" ;;
+    # Programs run by a language runtime (issue #11, eleventh pass): ./<name> is a link to the
+    # interpreter or JVM launcher (the executable gdb runs and `--exe` reads), `case_args` gives
+    # its script or class; the native half is built next to it.
+    py-ext-null | py-faulthandler-reraise | py-fatal-error | py-dump-then-assert)
+        local mod=${n//-/_} inc
+        inc=$(python3.11-config --includes)
+        # shellcheck disable=SC2086
+        gcc "${map[@]}" -O0 -g -shared -fPIC $inc "src/$n.c" -o "$build/$mod.so"
+        ln -sfn /usr/bin/python3.11 "$o" ;;
+    py-recursion-overflow)
+        ln -sfn /usr/bin/python3.11 "$o" ;;
+    py-ctypes-null)
+        gcc "${map[@]}" -O0 -g -shared -fPIC "src/$n.c" -o "$build/lib$n.so"
+        ln -sfn /usr/bin/python3.11 "$o" ;;
+    jni-null | jni-fatal-error | jvm-probe-legal)
+        local jdk=/usr/lib/jvm/java-17-openjdk-amd64
+        case $n in
+        jni-null) javac -d "$build" src/JniNull.java ;;
+        jni-fatal-error) javac -d "$build" src/JniFatal.java ;;
+        jvm-probe-legal) javac -d "$build" src/JvmProbeLegal.java ;;
+        esac
+        [[ $n == jvm-probe-legal ]] || gcc "${map[@]}" -O0 -g -shared -fPIC -I"$jdk/include" -I"$jdk/include/linux" \
+            "src/$n.c" -o "$build/lib$n.so"
+        ln -sfn "$jdk/bin/java" "$o" ;;
+    node-abort-uncaught)
+        cp "src/$n.js" "$build/$n.js"
+        ln -sfn /usr/bin/node "$o" ;;
+    node-napi-null | node-napi-fatal)
+        gcc "${map[@]}" -O0 -g -shared -fPIC -I/usr/include/node "src/$n.c" -o "$build/lib$n.node"
+        # node prints the script's real path (through the src link): a copy keeps it in $build
+        cp "src/$n.js" "$build/$n.js"
+        ln -sfn /usr/bin/node "$o" ;;
+    perl-xs-null)
+        # xsubpp's C names the .xs as given (src/…), like the other sources
+        mkdir -p "$build/auto/PerlXsNull"
+        xsubpp -typemap /usr/share/perl/5.36/ExtUtils/typemap "src/$n.xs" >"$build/$n-xs.c"
+        local ccopts
+        ccopts=$(perl -MExtUtils::Embed -e ccopts)
+        # shellcheck disable=SC2086
+        gcc "${map[@]}" -fdebug-prefix-map="$build"=. -O0 -g -shared -fPIC $ccopts "$build/$n-xs.c" \
+            -o "$build/auto/PerlXsNull/PerlXsNull.so"
+        cp src/PerlXsNull.pm "$build/PerlXsNull.pm"
+        ln -sfn /usr/bin/perl "$o" ;;
+    lua-panic-unprotected | lua-pcall-legal)
+        gcc "${map[@]}" -O0 -g -I/usr/include/lua5.4 "src/$n.c" -o "$o" -llua5.4 ;;
+    lua-cmodule-null)
+        gcc "${map[@]}" -O0 -g -shared -fPIC -I/usr/include/lua5.4 "src/$n.c" -o "$build/luacmod.so"
+        ln -sfn /usr/bin/lua5.4 "$o" ;;
+    fpc-nil-deref | fpc-recursion-overflow)
+        # fpc writes its unit objects next to the output unless told (-FU)
+        mkdir -p "$build/fpc-$n"
+        fpc -g -O1 -FU"$build/fpc-$n" -o"$o" "src/$n.pas" >"$build/fpc-$n/log" ;;
+    cpp-bad-variant-access | cpp-stoi-invalid | cpp-variant-caught)
+        g++ "${map[@]}" -O2 -g -std=c++17 "src/$n.cpp" -o "$o" ;;
+    cpp-static-init-recursion)
+        g++ "${map[@]}" -O0 -g "src/$n.cpp" -o "$o" ;;
+    cpp-broken-promise)
+        g++ "${map[@]}" -O2 -g -pthread "src/$n.cpp" -o "$o" ;;
+    glibc-sysmalloc-assert | fastbin-uaf-unaligned)
+        gcc "${map[@]}" -O0 -g "src/$n.c" -o "$o" ;;
+    tls-fs-clobbered)
+        gcc "${map[@]}" -O1 -g -fstack-protector-strong "src/$n.c" -o "$o" ;;
+    asan-segv)
+        clang "${map[@]}" -O1 -g -fsanitize=address "src/$n.c" -o "$o" ;;
+    msan-uninit)
+        clang "${map[@]}" -O1 -g -fsanitize=memory "src/$n.c" -o "$o" ;;
+    rust-foreign-exception)
+        g++ "${map[@]}" -O1 -g -c "src/$n-lib.cpp" -o "$o-lib.o"
+        rm -f "$build/librustforeignexc.a" && ar rcs "$build/librustforeignexc.a" "$o-lib.o"
+        rustc --remap-path-prefix "$here"=. -g -L "$build" -l static=rustforeignexc -l dylib=stdc++ "src/$n.rs" -o "$o" ;;
+    rust-panic-any)
+        rustc --remap-path-prefix "$here"=. -g -C panic=abort "src/$n.rs" -o "$o" ;;
     *)
         echo "regenerate.sh: unknown case $n" >&2; return 1 ;;
     esac
@@ -489,6 +567,10 @@ prelude() {
         echo "handle SIGUSR1 nostop noprint pass" ;;
     cs-sigcontext-regs)
         echo "handle SIGILL nostop noprint pass" ;;
+    # the JVM's (and ASan's) own SIGSEGV handler reports the crash: the usual advice for a
+    # JVM under gdb (HotSpot also uses SIGSEGV for its implicit null checks)
+    jni-null | jni-fatal-error | asan-segv)
+        echo "handle SIGSEGV nostop noprint pass" ;;
     esac
     # The environment a case runs in (gdb's own `set environment`; lldb: lldb_settings).
     local e
@@ -505,6 +587,8 @@ case_env() {
     malloc-check-overflow) echo "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0 MALLOC_CHECK_=3" ;;
     perturb-uaf-list) echo "MALLOC_PERTURB_=165" ;;
     jemalloc-free-stack) echo "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2" ;;
+    asan-segv) echo "ASAN_OPTIONS=abort_on_error=1" ;;
+    msan-uninit) echo "MSAN_OPTIONS=abort_on_error=1" ;;
     esac
 }
 
@@ -513,10 +597,13 @@ case_env() {
 # regions, tens of GB per core (manifest.json: `core.none`).
 no_core() {
     case $1 in
-    asan-heap-overflow | asan-uaf | tsan-race) return 0 ;;
+    asan-heap-overflow | asan-uaf | tsan-race | asan-segv | msan-uninit) return 0 ;;
     # the Go heap arena reservation (about 700 MB a core) for a core that shows nothing
     go-stack-exceeded | go-deadlock | go-nil-map | gccgo-nil | go-goroutine-index | go-type-assert) return 0 ;;
     go-closed-chan-send | go-unlock-unlocked | go-div-zero | go-recover-then-nil | cgo-assert) return 0 ;;
+    # HotSpot's and V8's reserved address space (gdb writes its PROT_NONE mappings too): 2.5 GB a
+    # JVM core, 700 MB a Node core
+    jni-null | jni-fatal-error | jvm-probe-legal | node-napi-null | node-napi-fatal | node-abort-uncaught) return 0 ;;
     *) return 1 ;;
     esac
 }
@@ -528,8 +615,37 @@ stack_kib() {
     i386-recursion-overflow) echo 128 ;;
     rust-overflow) echo 256 ;;
     rust-list-drop-overflow) echo 128 ;;
+    fpc-recursion-overflow) echo 128 ;;
+    py-recursion-overflow) echo 256 ;;
     alloca-near-guard | deep-legal-5000 | huge-alloca | fortran-auto-array-overflow) echo 8192 ;;
     *) echo "" ;;
+    esac
+}
+
+# Arguments of the runtime-hosted cases (./<name> is the interpreter or the JVM launcher).
+case_args() {
+    case $1 in
+    py-ext-null | py-fatal-error | py-ctypes-null | py-recursion-overflow) echo "src/$1.py" ;;
+    py-faulthandler-reraise | py-dump-then-assert) echo "-X faulthandler src/$1.py" ;;
+    # the whole hs_err report on stderr (-XX:+ErrorFileToStderr writes it to the open descriptor;
+    # -XX:ErrorFile=/dev/stderr would reopen the transcript file at offset 0 and overwrite it)
+    jni-null) echo "-Xmx32m -XX:+ErrorFileToStderr -Djava.library.path=. -cp . JniNull" ;;
+    jni-fatal-error) echo "-Xmx32m -XX:+UseSerialGC -Djava.library.path=. -cp . JniFatal" ;;
+    jvm-probe-legal) echo "-Xmx32m -cp . JvmProbeLegal" ;;
+    node-napi-null | node-napi-fatal) echo "$1.js" ;;
+    node-abort-uncaught) echo "--abort-on-uncaught-exception $1.js" ;;
+    lua-cmodule-null) echo "src/$1.lua" ;;
+    perl-xs-null) echo "src/$1.pl" ;;
+    esac
+}
+
+# Commands right after gdb's `run`: `py-faulthandler-reraise` continues past the first stop, so
+# that faulthandler's own handler runs, prints its report and re-raises the signal, where gdb
+# stops again. (lldb 14's batch mode runs no command after a `continue` that stops again in its
+# on-crash list, so its transcript is of the first stop.)
+after_run() {
+    case $1 in
+    py-faulthandler-reraise) echo continue ;;
     esac
 }
 
@@ -542,7 +658,9 @@ gdb_commands() {
         cpp-thread-local-dtor | thread-vla-overflow | thread-stale-stack-ref | rust-big-frame-thread | \
         go-goroutine-index | cgo-goroutine-segv | thread-stack-smash)
         bt="thread apply all bt" ;; esac
-    printf '%s\n' run "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
+    printf '%s\n' run
+    after_run "$1"
+    printf '%s\n' "$bt" "info registers" 'p $_siginfo' "info proc mappings" \
         "info sharedlibrary" "info threads"
     early_commands "$1"
     printf '%s\n' "frame 1" "info registers" 'x/8gx $sp' "frame 0" 'x/8gx $sp' 'x/6i $pc'
@@ -596,7 +714,9 @@ write_cmdfile() { # name file
         printf 'set debuginfod enabled off\n'
         prelude "$1"
         if [[ $mode == cores ]]; then
-            printf 'run\ngenerate-core-file %s.core\n' "$1"
+            printf 'run\n'
+            after_run "$1"
+            printf 'generate-core-file %s.core\n' "$1"
         else
             gdb_commands "$1" | while IFS= read -r c; do printf 'echo (gdb) %s\\n\n%s\n' "$c" "$c"; done
         fi
@@ -762,6 +882,15 @@ lldb_settings() {
     for e in $(case_env "$1"); do echo "settings append target.env-vars $e"; done
 }
 
+# lldb 14 reads the symbols of node's 100 MB executable and unwinds its threads slowly: on a
+# loaded machine it needs more than two minutes.
+lldb_timeout() {
+    case $1 in
+    node-*) echo 900 ;;
+    *) echo 120 ;;
+    esac
+}
+
 lldb_one() {
     local n=$1 lim sig py=() args=() kargs=() c
     build_one "$n"
@@ -779,7 +908,7 @@ lldb_one() {
     while IFS= read -r c; do args+=(-o "$c"); kargs+=(-k "$c"); done < <(lldb_commands "$n")
     lim=$(stack_kib "$n")
     (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C "${py[@]}" \
-        timeout 120 lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" >"$here/$n.lldb.txt" 2>&1 </dev/null) || true
+        timeout "$(lldb_timeout "$n")" lldb --batch "${args[@]}" "${kargs[@]}" -- "./$n" $(case_args "$n") >"$here/$n.lldb.txt" 2>&1 </dev/null) || true
     printf '%-28s %8d bytes\n' "$n.lldb.txt" "$(wc -c <"$here/$n.lldb.txt")"
 }
 
@@ -848,11 +977,11 @@ for n in "${cases[@]}"; do
     if [[ $mode == cores ]]; then
         rm -f "$build/$n.core"
         (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 \
-            gdb -q -batch -nx -x "$n.gdb" --args "./$n" >"$n.gdb.log" 2>&1 </dev/null) || true
+            gdb -q -batch -nx -x "$n.gdb" --args "./$n" $(case_args "$n") >"$n.gdb.log" 2>&1 </dev/null) || true
         [[ -s $build/$n.core ]] || { echo "regenerate.sh: no core for $n" >&2; status=1; }
     else
         (cd "$build" && { [[ -z $lim ]] || ulimit -s "$lim"; } && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C timeout 120 \
-            gdb -q -batch -nx -x "$n.gdb" --args "./$n" >"$here/$n.gdb.txt" 2>&1 </dev/null) || true
+            gdb -q -batch -nx -x "$n.gdb" --args "./$n" $(case_args "$n") >"$here/$n.gdb.txt" 2>&1 </dev/null) || true
         printf '%-28s %8d bytes\n' "$n.gdb.txt" "$(wc -c <"$n.gdb.txt")"
     fi
 done

@@ -300,6 +300,8 @@ pub struct Builder {
     /// (`thread 'main' panicked at src/main.rs:13:5:`) is followed by the panic payload,
     /// which is arbitrary text.
     message_follow: u8,
+    /// V8's `Uncaught …` was just read: the one blank line before its `FROM` stack belongs to it.
+    v8_blank: bool,
     /// Continuation lines of a multi-line gdb warning still expected.
     warning_lines: u8,
     pub(crate) julia: julia::JuliaState,
@@ -387,6 +389,7 @@ impl Builder {
             pending_print: None,
             pending_messages: Vec::new(),
             message_follow: 0,
+            v8_blank: false,
             warning_lines: 0,
             julia: julia::JuliaState::default(),
             rr: rr::RrState::default(),
@@ -740,6 +743,18 @@ impl Builder {
         };
         if !appending && let Some(pos) = found() {
             let old = &mut th.frames[pos];
+            // A bare `#1 0x… in ?? ()` at another pc than the named frame a backtrace already
+            // gave that index (gdb re-unwound after `info threads` reread the thread through
+            // libthread_db, and got garbage): the named frame of the full backtrace stands.
+            if old.function.is_some()
+                && f.function.is_none()
+                && f.file.is_none()
+                && old.pc.is_some()
+                && f.pc.is_some()
+                && old.pc != f.pc
+            {
+                return pos;
+            }
             let same = old.function == f.function || old.function.is_none() || f.function.is_none();
             if same {
                 merge_frame(old, f);

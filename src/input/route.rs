@@ -203,12 +203,16 @@ impl Builder {
         }
         let trimmed = l.trim_start();
         if self.message_follow > 0 {
-            if trimmed.is_empty() {
+            if trimmed.is_empty() && std::mem::take(&mut self.v8_blank) {
+                return true;
+            } else if trimmed.is_empty() {
                 self.message_follow = 0;
             } else if self.message_continuation(trimmed, n) {
+                self.v8_blank = false;
                 return true;
             }
         }
+        self.v8_blank = false;
         if trimmed.is_empty() {
             self.flush_locals();
             self.last_frame_index = None;
@@ -854,9 +858,15 @@ impl Builder {
             let panic_header = crate::messages::classify(t) == Some(crate::messages::MessageKind::Panic)
                 && t.trim_end().ends_with(':')
                 || t.starts_with("fatal: error thrown and no exception handler available.");
+            // V8's uncaught exception: a blank line, `FROM` and the JavaScript stack follow.
+            let v8 = crate::messages::is_v8_uncaught(t);
             self.push_message(Message::new(t, Span::line(n)));
-            if panic_header {
+            if panic_header || v8 {
                 self.message_follow = MAX_MESSAGE_CONTINUATION;
+            }
+            if v8 {
+                self.v8_blank = true;
+                return true;
             }
             return true;
         }

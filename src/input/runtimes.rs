@@ -296,6 +296,7 @@ fn hotspot_line(b: &mut Builder, t: &str, n: u32) -> bool {
         "JRE version:",
         "Java VM:",
         "Failed to write core dump",
+        "No core dump will be written",
         "Core dump will be written",
         "Core dumps may be processed",
         "An error report file with more information is saved as:",

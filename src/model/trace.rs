@@ -841,6 +841,12 @@ pub enum MessageDetail {
     /// Rust's `fatal runtime error: Rust cannot catch foreign exceptions`: an exception of
     /// another language (a C++ `throw`) unwound into Rust frames, which abort on it.
     ForeignException,
+    /// Lua's `PANIC: unprotected error in call to Lua API (…)`: an error raised outside any
+    /// protected call; the host program is then aborted.
+    LuaUnprotectedError,
+    /// V8's `Uncaught TypeError: …` (node `--abort-on-uncaught-exception`), before `FROM` and
+    /// the JavaScript stack.
+    V8Uncaught,
     /// Julia's `ERROR: ReadOnlyMemoryError()`: its SIGSEGV handler turned a write fault on
     /// read-only memory into an exception.
     ReadOnlyMemoryError,

@@ -664,7 +664,9 @@ fn write_stop(j: &mut J<'_>, ir: &InputReport, si: usize, s: &Stop, c: &Classifi
             j.key("frame");
             j.int(cu.index);
             j.key("function");
-            j.opt_str(f.function.as_deref());
+            // lldb's `___lldb_unnamed_symbolN` is its name for code without a symbol (gdb's
+            // `??`): no function.
+            j.opt_str(f.function.as_deref().filter(|n| !n.starts_with("___lldb_unnamed_symbol")));
             j.key("line");
             j.opt_int(f.line);
             j.key("thread");

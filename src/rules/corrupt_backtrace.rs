@@ -505,8 +505,13 @@ fn finding(
             };
             msg = match jit {
                 None if jit_guess.is_some() => format!(
-                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} (code without a symbol in a process running {}: JIT-generated code has no unwind information)",
+                    "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} ({} in a process running {}: JIT-generated code has no unwind information)",
                     jit_frame.map(frame_label).unwrap_or_default(),
+                    if jit_frame.is_some_and(|f| f.function.is_some()) {
+                        "generated code linked into the runtime (a V8 builtin)"
+                    } else {
+                        "code without a symbol"
+                    },
                     jit_guess.unwrap_or_default()
                 ),
                 Some(m) => format!(

@@ -198,6 +198,13 @@ impl<'a> RuleContext<'a> {
     /// or (without them) outside every listed library, in the range where anonymous mappings
     /// go, in a process running a JIT runtime.
     pub fn is_jit_frame(&self, f: &Frame) -> bool {
+        // V8's embedded builtins (`Builtins_InterpreterEntryTrampoline`, `Builtins_JSEntry`):
+        // generated code linked into the node binary with a symbol but no unwind information,
+        // entered from and returning into generated code: the caller the unwinder prints past
+        // one is a guess, as past any JIT code.
+        if f.function.as_deref().is_some_and(|n| n.starts_with("Builtins_")) && self.jit_runtime().is_some() {
+            return true;
+        }
         if f.function.is_some() || f.module.is_some() {
             return false;
         }

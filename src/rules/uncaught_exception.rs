@@ -24,7 +24,14 @@ when stderr is not in the transcript, `std::terminate` / `__cxa_throw` /
 `__cxa_rethrow` frames on the crashed thread. The finding names the exception type (from the
 message, or from a `std::__throw_out_of_range_fmt`-style frame), quotes `what()`, and names the
 culprit: the first frame outside the C++ runtime and the standard library headers, i.e. the
-user function whose call threw (`Inventory::lookup` calling `std::vector::at`).
+user function whose call threw (`Inventory::lookup` calling `std::vector::at`). Also other
+languages' errors that no handler caught: Rust's `fatal runtime error: Rust cannot catch
+foreign exceptions` (a C++ exception unwound into Rust; in a core, the
+`std::panicking::__rust_foreign_exception` frame), Lua's `PANIC: unprotected error in call to
+Lua API (…)` (an error raised outside `lua_pcall`; the culprit is the host function that called
+Lua unprotected), and V8's `Uncaught TypeError: …` when node aborts on it
+(`--abort-on-uncaught-exception`: a trap in `v8::base::OS::Abort`; the culprit is the first
+named function of the JavaScript stack V8 printed after `FROM`).
 
 **Why it matters** The abort is the runtime's reaction, not the bug: the exception's type,
 message and throwing call say what went wrong, and no handler was there to catch it (or the
@@ -189,19 +196,81 @@ fn forced_unwind(
 /// Rust's `fatal runtime error: Rust cannot catch foreign exceptions`: a C++ exception (or any
 /// other language's) unwound out of foreign code into Rust frames; Rust's panic machinery
 /// cannot catch it and aborts.
-fn foreign_exception(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: Option<&Thread>, m: &Message) -> Finding {
+fn foreign_exception(
+    cx: &RuleContext<'_>,
+    si: usize,
+    stop: &Stop,
+    th: Option<&Thread>,
+    m: Option<&Message>,
+    frame: Option<&Frame>,
+) -> Finding {
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let at = culprit.map(|c| format!(" (last Rust-side frame {})", c.location())).unwrap_or_default();
     let text = format!(
         "a foreign exception unwound into Rust{at}: a C++ function called through FFI (`extern \"C-unwind\"`, or a callback) threw, the exception left the foreign code, and Rust, which cannot catch it, aborted (\"Rust cannot catch foreign exceptions\")"
     );
     let mut f = Finding::new(&RULE, text).at(si, th, culprit.map(|c| c.index)).rank(75);
-    f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+    if let Some(m) = m {
+        f = f.evidence(format!("stderr: {}", m.text), Some(m.span));
+    } else if let Some(fr) = frame {
+        // A core has no stderr: the abort's own frame says it.
+        f = f.heuristic().evidence(format!("#{} {}", fr.index, fr.function_name()), Some(fr.span));
+    }
     if let Some(c) = culprit {
         f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
     }
     f.step("catch the exception on the C++ side of the boundary (try/catch around the call, log what(), return an error code)")
         .step("break on the throw: `catch throw` in gdb, `br set -E c++` in lldb, then bt")
+}
+
+/// Lua's `PANIC: unprotected error in call to Lua API (…)`: a Lua error (the `error()` of a
+/// script or a C function's `luaL_error`) was raised with no protected call (`lua_pcall`)
+/// to catch it, so Lua's panic function reported it and the host was aborted. The culprit is
+/// the host's function that called into Lua unprotected (`lua_call` rather than `lua_pcall`).
+fn lua_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: Option<&Thread>, m: &Message) -> Finding {
+    let culprit = cx.named_culprit(stop).map(|(_, f)| f);
+    let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
+    let error =
+        m.text.trim().strip_prefix("PANIC: unprotected error in call to Lua API (").and_then(|r| r.strip_suffix(')'));
+    let text = format!(
+        "a Lua error had no handler{at}: it was raised outside any protected call, so Lua's panic function printed it (\"unprotected error in call to Lua API\") and the host program aborted{}",
+        error.map(|e| format!("; the error: {e}")).unwrap_or_default()
+    );
+    let mut f = Finding::new(&RULE, text).at(si, th, culprit.map(|c| c.index)).rank(75);
+    f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+    if let Some(c) = culprit {
+        f = f.evidence(format!("culprit: #{} {}", c.index, c.location()), Some(c.span));
+    }
+    f.step("call into Lua with lua_pcall (or install a message handler) and handle the error it returns")
+}
+
+/// V8's `Uncaught TypeError: …` when the process aborts on an uncaught exception (node
+/// `--abort-on-uncaught-exception`): V8 stops the process in `v8::base::OS::Abort` (a trap
+/// or abort) after printing the error and its JavaScript stack. The native frames are all
+/// the runtime's; the code that threw is the JavaScript stack's first named function.
+fn v8_uncaught(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
+    let m = stop.messages.iter().rfind(|m| m.detail == Some(MessageDetail::V8Uncaught))?;
+    let th = stop.crashed_thread()?;
+    if !th.frames.iter().any(|f| crate::roles::without_parameters(f.function_name()) == "v8::base::OS::Abort") {
+        return None;
+    }
+    let site = crate::roles::js_site(stop);
+    let at = site.as_ref().map(|s| format!(" in {}", s.function)).unwrap_or_default();
+    let text = format!(
+        "uncaught JavaScript exception{at}: {} (V8 aborted the process on it: --abort-on-uncaught-exception)",
+        m.text.trim().trim_start_matches("Uncaught ")
+    );
+    let mut f = Finding::new(&RULE, text).at(si, Some(th), None).rank(75);
+    f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
+    if let Some(s) = site {
+        let loc = match (&s.file, s.line) {
+            (Some(file), Some(line)) => format!(" at {file}:{line}"),
+            _ => String::new(),
+        };
+        f = f.evidence(format!("JavaScript stack: {}{loc}", s.function), None);
+    }
+    let _ = cx;
+    Some(f.step("catch the exception (try/catch, or a .catch on the promise), or check the value before using it"))
 }
 
 /// Julia's `fatal: error thrown and no exception handler available.` with the exception on the
@@ -247,6 +316,10 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             out.push(f);
             continue;
         }
+        if let Some(f) = v8_uncaught(cx, si, stop) {
+            out.push(f);
+            continue;
+        }
         if !stop.abort_like() {
             continue;
         }
@@ -267,8 +340,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
             .messages
             .iter()
             .find(|m| matches!(m.detail, Some(MessageDetail::PureVirtualCall | MessageDetail::DeletedVirtualCall)));
-        let pure_frame =
-            frames.iter().find(|f| matches!(f.function_name(), "__cxa_pure_virtual" | "__cxa_deleted_virtual"));
+        // Only inner to the program's first frame: the runtime's `__cxa_pure_virtual` calls
+        // std::terminate itself. One outer to it is a symbolizer's nearest-symbol guess for
+        // some other code of the same binary (lldb names an address in node's stripped text
+        // `__cxa_pure_virtual + 16`, frames below an N-API addon).
+        let inner = frames.iter().position(|f| !crate::roles::is_machinery(f) && f.function.is_some());
+        let pure_frame = frames[..inner.unwrap_or(frames.len())]
+            .iter()
+            .find(|f| matches!(f.function_name(), "__cxa_pure_virtual" | "__cxa_deleted_virtual"));
         // A noexcept boundary: the compiler's landing pad that calls std::terminate.
         let noexcept_frame =
             frames.iter().find(|f| matches!(f.function_name(), "__clang_call_terminate" | "__cxa_call_terminate"));
@@ -286,8 +365,14 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // `unwind_cleanup`): a thread cancelled or ending with pthread_exit unwinds with a
         // forced-unwind exception, and a `catch (...)` finished without rethrowing it. The
         // message, or in a core (no stderr) the frames.
-        if let Some(m) = term.filter(|t| t.detail == Some(MessageDetail::ForeignException)) {
-            out.push(foreign_exception(cx, si, stop, th, m));
+        let foreign_msg = term.filter(|t| t.detail == Some(MessageDetail::ForeignException));
+        let foreign_frame = frames.iter().find(|f| super::panic::is_foreign_exception_frame(f.function_name()));
+        if foreign_msg.is_some() || foreign_frame.is_some() {
+            out.push(foreign_exception(cx, si, stop, th, foreign_msg, foreign_frame));
+            continue;
+        }
+        if let Some(m) = term.filter(|t| t.detail == Some(MessageDetail::LuaUnprotectedError)) {
+            out.push(lua_panic(cx, si, stop, th, m));
             continue;
         }
         let forced_msg = term.filter(|t| t.detail == Some(MessageDetail::ForcedUnwindNotRethrown));

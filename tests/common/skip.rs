@@ -51,6 +51,10 @@ const INSTALL: &[(&str, &str)] = &[
     ("valgrind", "apt-get install valgrind"),
     ("lua5.4", "apt-get install lua5.4"),
     ("zstd", "apt-get install zstd"),
+    ("javac", "apt-get install openjdk-17-jdk-headless"),
+    ("python3.11-config", "apt-get install python3.11-dev"),
+    ("fpc", "apt-get install fp-compiler"),
+    ("xsubpp", "apt-get install perl"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.
@@ -81,6 +85,9 @@ fn runs(tool: &str) -> bool {
         "tmux" => "-V",
         "go" => "version",
         "lua5.4" => "-v",
+        "python3.11-config" => "--includes",
+        "fpc" => "-iV",
+        "xsubpp" => "-v",
         _ => "--version",
     };
     Command::new(tool).arg(flag).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)

@@ -1,0 +1,6 @@
+# Reports the histogram total through the XS module.
+use lib '.';
+use PerlXsNull;
+
+sub report { return PerlXsNull::total(); }
+print "total ", report(), "\n";
