@@ -159,9 +159,11 @@ impl<'a> RuleContext<'a> {
     }
 
     /// A runtime that generates machine code at run time (the JVM, V8/node, .NET, Mono,
-    /// LuaJIT), when the trace shows it: its library in the shared-library list, the mappings
-    /// or a frame's `from …` module, or a frame of its own (`v8::`, `node::`, V8's embedded
-    /// `Builtins_*`).
+    /// LuaJIT, SBCL, Erlang's BEAM JIT, Chez Scheme), when the trace shows it: its library or
+    /// image in the shared-library list, the mappings or a frame's `from …` module, a frame of
+    /// its own (`v8::`, `node::`, V8's embedded `Builtins_*`), or the names it gives its
+    /// threads (HotSpot's `VM Thread` and compiler threads, a process named `sbcl`, the BEAM's
+    /// schedulers).
     pub fn jit_runtime(&self) -> Option<&'static str> {
         const LIBS: &[(&str, &str)] = &[
             ("libjvm.so", "the JVM (libjvm.so)"),
@@ -170,6 +172,18 @@ impl<'a> RuleContext<'a> {
             ("libnode.so", "node (libnode.so)"),
             ("libv8.so", "V8 (libv8.so)"),
             ("libluajit", "LuaJIT"),
+            ("sbcl.core", "SBCL (sbcl.core)"),
+            ("beam.smp", "Erlang's BEAM (beam.smp)"),
+            ("petite.boot", "Chez Scheme"),
+        ];
+        // Thread names only a runtime gives (the process's own name for thread 1).
+        const THREADS: &[(&str, &str)] = &[
+            ("VM Thread", "the JVM (its VM Thread)"),
+            ("C2 CompilerThre", "the JVM (its C2 compiler thread)"),
+            ("C1 CompilerThre", "the JVM (its C1 compiler thread)"),
+            ("sbcl", "SBCL (a process named sbcl)"),
+            ("beam.smp", "Erlang's BEAM (beam.smp)"),
+            ("1_scheduler", "Erlang's BEAM (its scheduler threads)"),
         ];
         let t = self.trace;
         let file = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
@@ -182,6 +196,10 @@ impl<'a> RuleContext<'a> {
             .chain(frames().filter_map(|f| f.module.as_deref().map(file)))
             .collect();
         if let Some((_, name)) = LIBS.iter().find(|(lib, _)| loaded.iter().any(|l| l.starts_with(lib))) {
+            return Some(name);
+        }
+        let threads = || t.stops.iter().flat_map(|s| &s.threads).filter_map(|th| th.name.as_deref());
+        if let Some((_, name)) = THREADS.iter().find(|(n, _)| threads().any(|t| t == *n)) {
             return Some(name);
         }
         frames()
@@ -211,6 +229,12 @@ impl<'a> RuleContext<'a> {
                 return false;
             }
             let Some(path) = m.path.as_deref() else { return true };
+            // A file mapped writable and executable (not a stack): an image of code a runtime
+            // loads and patches itself (SBCL's `sbcl.core`), which has no ELF symbols or
+            // unwind information, in a process running such a runtime.
+            if m.writable() == Some(true) && !path.starts_with('[') && self.jit_runtime().is_some() {
+                return true;
+            }
             return self.jit_runtime().is_some()
                 && self
                     .trace
@@ -221,6 +245,23 @@ impl<'a> RuleContext<'a> {
         self.trace.library_for(pc).is_none()
             && matches!(self.classifier.classify(pc).kind, crate::classify::RegionKind::Anonymous)
             && self.jit_runtime().is_some()
+    }
+
+    /// The managed runtime whose own signal handler owns a fault in its generated code, when
+    /// frame #0 of the stop's crashed thread is such code (`is_jit_frame`) and the process runs
+    /// a runtime that takes faults there on purpose: the JVM (implicit null checks, safepoint
+    /// polls, stack banging), .NET, Mono, and SBCL (a write barrier on protected pages, guard
+    /// pages, traps). V8, LuaJIT, Chez Scheme and the BEAM do not fault in their code as part
+    /// of their work. Under a debugger that stops on the signal, the stop comes before that
+    /// handler: a rule may describe the access, not call it the crash.
+    pub fn fault_runtime(&self, stop: &'a Stop) -> Option<&'static str> {
+        let f0 = stop.crashed_thread()?.frames.first()?;
+        if !self.is_jit_frame(f0) {
+            return None;
+        }
+        self.jit_runtime().filter(|rt| {
+            rt.starts_with("the JVM") || rt.starts_with(".NET") || rt.starts_with("Mono") || rt.starts_with("SBCL")
+        })
     }
 
     /// Whether the instruction at pc cannot have raised the stop's SIGSEGV/SIGBUS, so that the

@@ -389,17 +389,11 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// The managed runtime whose SIGSEGV handler owns faults in its generated code, when frame #0
-/// is such code (no symbol, no module; in an anonymous executable mapping, or without the
-/// mappings outside every library) and the runtime (the JVM, .NET, Mono) is in the process.
+/// The managed runtime whose SIGSEGV handler owns faults in its generated code
+/// (`RuleContext::fault_runtime`).
 fn managed_runtime(cx: &RuleContext<'_>, stop: &Stop, pc: Option<u64>) -> Option<&'static str> {
-    let f0 = stop.crashed_thread()?.frames.first()?;
     let _ = pc?;
-    if !cx.is_jit_frame(f0) {
-        return None;
-    }
-    // V8 and LuaJIT do not take SIGSEGV in their code as part of their work.
-    cx.jit_runtime().filter(|rt| rt.starts_with("the JVM") || rt.starts_with(".NET") || rt.starts_with("Mono"))
+    cx.fault_runtime(stop)
 }
 
 #[cfg(test)]
