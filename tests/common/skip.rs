@@ -50,6 +50,12 @@ const INSTALL: &[(&str, &str)] = &[
     ("valgrind", "apt-get install valgrind"),
     ("lua5.4", "apt-get install lua5.4"),
     ("zstd", "apt-get install zstd"),
+    ("java", "apt-get install openjdk-17-jdk-headless"),
+    ("javac", "apt-get install openjdk-17-jdk-headless"),
+    ("sbcl", "apt-get install sbcl"),
+    ("erlc", "apt-get install erlang-base"),
+    ("luajit", "apt-get install luajit"),
+    ("chezscheme", "apt-get install chezscheme"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.
@@ -79,7 +85,7 @@ fn runs(tool: &str) -> bool {
     let flag = match tool {
         "tmux" => "-V",
         "go" => "version",
-        "lua5.4" => "-v",
+        "lua5.4" | "luajit" | "erlc" => "-v",
         _ => "--version",
     };
     Command::new(tool).arg(flag).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)

@@ -31,6 +31,9 @@ done
 shift $((OPTIND - 1))
 bin=$out/bin work=$out/work
 mkdir -p "$bin" "$out/states" "$work"
+# the workloads run from OUTDIR (the transcripts name no directory of the checkout)
+src=$out/src
+mkdir -p "$src" && cp "$here"/Work6.java "$here"/work6.* "$here"/cgo6.go "$src"/
 have() { command -v "$1" >/dev/null 2>&1; }
 sw=$here/../sweep
 
@@ -49,14 +52,14 @@ build() {
     case $p in
     jvm | jvm-xint)
         [[ -f $bin/Work6.class ]] && return 0
-        have javac && javac -d "$bin" "$here/Work6.java" ;;
+        have javac && javac -d "$bin" "$src/Work6.java" ;;
     erlang)
         [[ -f $bin/work6.beam ]] && return 0
-        have erlc && erlc -o "$bin" "$here/work6.erl" ;;
+        have erlc && erlc -o "$bin" "$src/work6.erl" ;;
     cgo6)
         [[ -x $bin/cgo6 ]] && return 0
         have go && have gcc || return 1
-        cp "$here/cgo6.go" "$work/cgo6.go"
+        cp "$src/cgo6.go" "$work/cgo6.go"
         (cd "$work" && env GOCACHE="$work/.gocache" GOPATH="$work/.gopath" GO111MODULE=off \
             go build -o "$bin/cgo6" cgo6.go) ;;
     *) return 0 ;;
@@ -71,15 +74,15 @@ spec() {
     jvm-xint) have java || return 1
         echo "SIGSEGV|$JVM_BREAKS|$(readlink -f "$(command -v java)") -XX:-UsePerfData -XX:ParallelGCThreads=2 -XX:ConcGCThreads=1 -Xint -Xss512k -cp $bin Work6" ;;
     sbcl) have sbcl || return 1
-        echo "SIGSEGV,SIGILL,SIGUSR2|$SBCL_BREAKS|$(command -v sbcl) --noinform --non-interactive --load $here/work6.lisp" ;;
+        echo "SIGSEGV,SIGILL,SIGUSR2|$SBCL_BREAKS|$(command -v sbcl) --noinform --non-interactive --load $src/work6.lisp" ;;
     erlang) # `erl` is a shell script that sets these and execs erlexec, which execs beam.smp
         # (gdb follows the exec)
         [[ -n $(erlexec) ]] || return 1
         echo "|$BEAM_BREAKS|$(erlexec) -noshell -pa $bin -s work6 main" ;;
     luajit) have luajit || return 1
-        echo "|$LJ_BREAKS|$(readlink -f "$(command -v luajit)") $here/work6.lua" ;;
+        echo "|$LJ_BREAKS|$(readlink -f "$(command -v luajit)") $src/work6.lua" ;;
     chez) have chezscheme || return 1
-        echo "|$CHEZ_BREAKS|$(readlink -f "$(command -v chezscheme)") --script $here/work6.ss" ;;
+        echo "|$CHEZ_BREAKS|$(readlink -f "$(command -v chezscheme)") --script $src/work6.ss" ;;
     cgo6) echo "SIGURG|$GO_BREAKS|$bin/cgo6" ;;
     *) return 1 ;;
     esac
