@@ -5,6 +5,7 @@
 //! may use); this part reads files, so it sits with the symbolizer.
 
 use super::dwarf::{ElfModule, Slice, SymbolOptions};
+use super::members;
 use crate::julia::{version_from_trace, version_in};
 use crate::model::{JuliaLayout, Trace};
 use std::path::{Path, PathBuf};
@@ -13,77 +14,16 @@ use std::path::{Path, PathBuf};
 /// and `_jl_tls_states_t` and the `jl_task_tag` enumerator. `None` unless at least the three
 /// task fields were found.
 pub fn layout_from_dwarf(dwarf: &gimli::Dwarf<Slice>, what: &str) -> Option<JuliaLayout> {
-    use gimli::constants::*;
-    let mut task: [Option<u64>; 3] = [None; 3];
-    let mut tls: [Option<u64>; 3] = [None; 3];
-    let mut tag = None;
-    let mut units = dwarf.units();
-    let mut seen_units = 0u32;
-    while let Ok(Some(header)) = units.next() {
-        seen_units += 1;
-        if seen_units > 100_000 {
-            break;
-        }
-        let Ok(unit) = dwarf.unit(header) else { continue };
-        let mut cursor = unit.entries();
-        // The struct being read (0 = task, 1 = tls) and its depth.
-        let mut inside: Option<(usize, isize)> = None;
-        while let Ok(Some(e)) = cursor.next_dfs() {
-            let depth = e.depth();
-            if let Some((_, d)) = inside
-                && depth <= d
-            {
-                inside = None;
-            }
-            let name = || {
-                e.attr_value(DW_AT_name)
-                    .and_then(|a| dwarf.attr_string(&unit, a).ok())
-                    .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
-            };
-            let t = e.tag();
-            if t == DW_TAG_structure_type && !e.has_attr(DW_AT_declaration) {
-                {
-                    inside = match name().as_deref() {
-                        Some("_jl_task_t") if task.iter().any(Option::is_none) => Some((0, depth)),
-                        Some("_jl_tls_states_t") if tls.iter().any(Option::is_none) => Some((1, depth)),
-                        _ => None,
-                    };
-                }
-            } else if t == DW_TAG_member {
-                {
-                    let Some((which, d)) = inside else { continue };
-                    if depth != d + 1 {
-                        continue;
-                    }
-                    let Some(off) = e.attr_value(DW_AT_data_member_location).and_then(|a| a.udata_value()) else {
-                        continue;
-                    };
-                    let slot = match (which, name().as_deref()) {
-                        (0, Some("gcstack")) => &mut task[0],
-                        (0, Some("world_age")) => &mut task[1],
-                        (0, Some("ptls")) => &mut task[2],
-                        (1, Some("tid")) => &mut tls[0],
-                        (1, Some("current_task")) => &mut tls[1],
-                        (1, Some("system_id")) => &mut tls[2],
-                        _ => continue,
-                    };
-                    slot.get_or_insert(off);
-                }
-            } else if t == DW_TAG_enumerator && tag.is_none() {
-                {
-                    if name().as_deref() == Some("jl_task_tag") {
-                        tag = e.attr_value(DW_AT_const_value).and_then(|a| {
-                            a.udata_value().or_else(|| a.sdata_value().and_then(|v| u64::try_from(v).ok()))
-                        });
-                    }
-                }
-            }
-        }
-        if task.iter().all(Option::is_some) && tls.iter().all(Option::is_some) && tag.is_some() {
-            break;
-        }
-    }
-    let [Some(g), Some(w), Some(p)] = task else { return None };
+    const WANTED: [(&str, &str); 6] = [
+        ("_jl_task_t", "gcstack"),
+        ("_jl_task_t", "world_age"),
+        ("_jl_task_t", "ptls"),
+        ("_jl_tls_states_t", "tid"),
+        ("_jl_tls_states_t", "current_task"),
+        ("_jl_tls_states_t", "system_id"),
+    ];
+    let found = members::read(dwarf, &WANTED, &["jl_task_tag"]);
+    let [Some(g), Some(w), Some(p), tid, current_task, system_id] = found.members[..] else { return None };
     Some(JuliaLayout {
         version: None,
         source: format!("DWARF of {what}").into(),
@@ -92,10 +32,10 @@ pub fn layout_from_dwarf(dwarf: &gimli::Dwarf<Slice>, what: &str) -> Option<Juli
         task_gcstack: g,
         task_world_age: w,
         task_ptls: p,
-        tls_tid: tls[0],
-        tls_current_task: tls[1],
-        tls_system_id: tls[2],
-        task_tag: tag,
+        tls_tid: tid,
+        tls_current_task: current_task,
+        tls_system_id: system_id,
+        task_tag: found.enumerators[0],
     })
 }
 

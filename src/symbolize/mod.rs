@@ -19,6 +19,7 @@ pub mod dwarf;
 pub mod go_layout;
 pub mod julia_layout;
 pub mod lazy;
+pub mod members;
 pub mod modules;
 pub mod table;
 
