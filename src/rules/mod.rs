@@ -182,6 +182,7 @@ impl<'a> RuleContext<'a> {
             ("C2 CompilerThre", "the JVM (its C2 compiler thread)"),
             ("C1 CompilerThre", "the JVM (its C1 compiler thread)"),
             ("sbcl", "SBCL (a process named sbcl)"),
+            ("java", "the JVM (a process named java)"),
             ("beam.smp", "Erlang's BEAM (beam.smp)"),
             ("1_scheduler", "Erlang's BEAM (its scheduler threads)"),
         ];
@@ -234,7 +235,9 @@ impl<'a> RuleContext<'a> {
     /// or (without them) outside every listed library, in the range where anonymous mappings
     /// go, in a process running a JIT runtime.
     pub fn is_jit_frame(&self, f: &Frame) -> bool {
-        if f.function.is_some() || f.module.is_some() {
+        // (A memfd as the module, which a core's file notes give JIT code mapped from one, is
+        // no file of code.)
+        if f.function.is_some() || f.module.as_deref().is_some_and(|m| !m.starts_with("/memfd:")) {
             return false;
         }
         let Some(pc) = f.pc.map(|a| a.0) else { return false };
@@ -265,8 +268,13 @@ impl<'a> RuleContext<'a> {
                     .iter()
                     .any(|o| o.start < m.start && o.executable() == Some(true) && o.path.as_deref() == Some(path));
         }
+        // (Unknown: an address the layout guesses cannot place, such as SBCL's code spaces at
+        // fixed addresses below the executable.)
         self.trace.library_for(pc).is_none()
-            && matches!(self.classifier.classify(pc).kind, crate::classify::RegionKind::Anonymous)
+            && matches!(
+                self.classifier.classify(pc).kind,
+                crate::classify::RegionKind::Anonymous | crate::classify::RegionKind::Unknown
+            )
             && self.jit_runtime().is_some()
     }
 
