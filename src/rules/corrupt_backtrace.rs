@@ -52,9 +52,13 @@ the canary caught the same overflow, and `bt` ends with
 benign reasons: JIT or hand-written code without unwind info, `sigaltstack` handlers, tail
 calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
 one they are not reported. When a frame at or below the last real one is JIT code (no symbol,
-in anonymous executable memory; without the memory map, outside every library in a process
-running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwinder could only
-guess past it. So it is when the last real frame has no symbol at all (`?? ()`: a stripped
+in anonymous executable memory, in a memfd a JIT maps its code from (the BEAM), or in a file
+image mapped writable and executable (SBCL's `sbcl.core`); without the memory map, outside
+every library in a process running the JVM, V8/node, .NET, Mono, LuaJIT, SBCL, the BEAM or
+Chez Scheme, told by its libraries, its program's name or its thread names) the finding is
+`info`: the unwinder could only guess past it. So it is at a SIGTRAP the program raised itself
+in such a runtime (SBCL's signal handler enters its trap routines by rewriting the interrupted
+context, not by a call, so they have no caller to unwind to). So it is when the last real frame has no symbol at all (`?? ()`: a stripped
 library or interpreter, libraries whose symbols gdb could not load under qemu-user): the
 debugger had no unwind information for it either, unless fill patterns say the stack was
 smashed. So it is when the last real frame's return address follows no call instruction in the

@@ -60,10 +60,12 @@ which needs a disassembly and register dump (the finding then says so); when the
 memory map shows that address mapped with the access allowed (a program that mapped page 0
 itself, where `vm.mmap_min_addr` lets it), the access is legal and nothing is reported. A NULL access in
 generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
-runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
-null checks, safepoint polls, the JVM's start-up probe): their own SIGSEGV handler takes it, and
-a debugger stops before it. The finding is then `info` and says so; without the memory map,
-frame #0 outside every library in a process whose frames show `libjvm.so` counts as such code."#,
+runs the JVM (`libjvm.so`, a process named `java`), .NET (`libcoreclr.so`), Mono or SBCL
+(`sbcl.core`) is how those runtimes work (implicit null checks, safepoint polls, the JVM's
+start-up probe, SBCL's guard pages): their own SIGSEGV handler takes it, and a debugger stops
+before it. The finding is then `info` and says so; without the memory map, frame #0 outside
+every library in a process whose frames or thread names show such a runtime counts as such
+code."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).

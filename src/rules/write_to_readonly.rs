@@ -35,6 +35,10 @@ signal that was sent (`si_code` <= 0) with only the computed address is left alo
 did not run, so its page is unmodified, and cores do not dump unmodified file pages; their
 permissions come from the file's load segment, which a page the program made writable with
 `mprotect` no longer has. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+A write fault in generated code (frame #0 without a symbol, in anonymous or rwx-mapped
+executable memory) of a process running a runtime that takes write faults on purpose (SBCL's
+write barrier on protected heap pages; the JVM, .NET, Mono) is that runtime's work, which its
+own handler resolves after the debugger's stop: the finding is then `info` and says so.
 With its signal handler installed, Julia's runtime turns such writes into `ReadOnlyMemoryError`
 (a debugger stops before its handler runs). When Julia's GC faults setting the mark bits in the
 header of an "object" (an atomic read-modify-write of `[reg-8]` in a mark-phase function) that

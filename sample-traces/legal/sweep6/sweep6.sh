@@ -102,8 +102,8 @@ for p in "${all[@]}"; do
     have gdb || { echo "sweep6.sh: $p left out (no gdb)" >&2; continue; }
     echo "sweep6.sh: $p: $n states" >&2
     c=$core
-    # The JVM, Go and SBCL reserve large address ranges (cores of GiBs): no cores
-    [[ $p == jvm* || $p == cgo6 || $p == sbcl ]] && c=0
+    # The JVM, Go, SBCL and the BEAM reserve large address ranges (cores of GiBs): no cores
+    [[ $p == jvm* || $p == cgo6 || $p == sbcl || $p == erlang ]] && c=0
     # seconds each start runs before the first stop (out of the runtime's start-up)
     case $p in jvm | jvm-xint) warm=30 ;; sbcl | erlang) warm=4 ;; *) warm=2 ;; esac
     extra=()

@@ -1,9 +1,9 @@
 ;;; Legal work for SBCL (sixth pass): consing that makes the GC run, errors the program
-;;; handles (type errors raised through SBCL's trap instructions), a deep recursion caught as
+;;; handles (type errors signalled from SBCL's internal-error traps), a deep recursion caught as
 ;;; a control stack exhaustion (the guard page), and a few threads.
 (defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
 (defun deep (n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))
-(defun car-of (x) (declare (optimize (safety 3))) (car x))
+(defun plus-one (x) (declare (optimize (safety 3))) (+ x 1))
 (defun churn (k)
   (let ((h (make-hash-table)))
     (dotimes (i k) (setf (gethash (mod i 997) h) (make-list 8 :initial-element i)))
@@ -13,7 +13,7 @@
   (churn 20000)
   (fib 18)
   (dotimes (i 50)
-    (handler-case (car-of (if (evenp i) (list i) i))
+    (handler-case (plus-one (if (evenp i) i 'x))
       (type-error () (incf *handled*))))
   (when (zerop (mod r 25))
     (handler-case (deep 10000000)
