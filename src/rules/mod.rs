@@ -172,6 +172,7 @@ impl<'a> RuleContext<'a> {
             ("libnode.so", "node (libnode.so)"),
             ("libv8.so", "V8 (libv8.so)"),
             ("libluajit", "LuaJIT"),
+            ("luajit", "LuaJIT"),
             ("sbcl.core", "SBCL (sbcl.core)"),
             ("beam.smp", "Erlang's BEAM (beam.smp)"),
             ("petite.boot", "Chez Scheme"),
