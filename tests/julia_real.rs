@@ -11,44 +11,13 @@
 //! `heap-corruption` with the GC's debugging switches and an rr recipe.
 
 mod common;
+#[path = "common/julia.rs"]
+mod julia;
+use julia::*;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const WHEEL_SHA256: &str = "2836159161d650e8fa463794d744660187ce4b08e50a4506630424b4a2cda8f9";
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tracecheck"))
-}
-
-fn real_dir() -> PathBuf {
-    common::samples_dir().join("julia-real")
-}
-
-/// The single input report of `tracecheck --format json [extra…] path`.
-fn report(path: &Path, extra: &[&str]) -> Value {
-    let out = bin().args(["--format", "json", "--fail-on", "never"]).args(extra).arg(path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["inputs"][0].clone()
-}
-
-fn findings<'a>(r: &'a Value, rule: &str) -> Vec<&'a Value> {
-    r["findings"].as_array().unwrap().iter().filter(|f| f["rule"] == rule).collect()
-}
-
-fn evidence(f: &Value) -> Vec<String> {
-    f["evidence"].as_array().unwrap().iter().map(|e| e["text"].as_str().unwrap().to_string()).collect()
-}
-
-fn steps(f: &Value) -> Vec<String> {
-    f["next_steps"].as_array().map(|a| a.iter().map(|e| e.as_str().unwrap().to_string()).collect()).unwrap_or_default()
-}
-
-fn has(v: &[String], needle: &str) -> bool {
-    v.iter().any(|e| e.contains(needle))
-}
 
 fn culprit(r: &Value, stop: usize) -> (String, Option<String>) {
     let c = &r["stops"][stop]["culprit"];
@@ -242,43 +211,6 @@ fn json_contract_on_julia_real() {
 
 // ---- from the wheel: fresh transcripts, the runtime's DWARF, cores -----------------------
 
-/// The unpacked wheel's lib directory, after running the regeneration script into `out`.
-/// `None` (after a loud SKIPPED line) when the wheel cannot be fetched; panics under CI=true.
-fn regenerate(out: &Path, cases: &[&str], cores: Option<&Path>) -> Option<PathBuf> {
-    // One download, unpack and harness build at a time (the tests share the cache).
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    if !common::require_tools(&["python3", "gcc", "gdb"]) {
-        return None;
-    }
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let cache = tmp.join("julia-real-cache");
-    let mut cmd = Command::new("bash");
-    cmd.arg(real_dir().join("regenerate.sh")).arg("--out").arg(out).args(cases).env("JULIA_REAL_CACHE", &cache);
-    if let Some(c) = cores {
-        cmd.env("JULIA_REAL_CORES", c);
-    }
-    let status = cmd.status().unwrap();
-    match status.code() {
-        Some(0) => {}
-        Some(3) => {
-            let test = std::thread::current().name().unwrap_or("this test").to_string();
-            let msg = format!(
-                "SKIPPED {test}: needs the ace-jax-coupling==0.2.0 wheel, which pip could not fetch (offline? `python3 -m pip download --no-deps ace-jax-coupling==0.2.0`)"
-            );
-            if common::in_ci() {
-                panic!("{msg}; CI is set: a skipped test fails under CI");
-            }
-            // Straight to fd 2, like tests/common/skip.rs: libtest hides eprintln! of a passing test.
-            use std::io::Write as _;
-            let _ = std::io::stderr().write_all(format!("{msg}\n").as_bytes());
-            return None;
-        }
-        c => panic!("regenerate.sh failed ({c:?}): its checks above say which case"),
-    }
-    Some(cache.join(format!("unpacked-{WHEEL_SHA256}/ace_jax_coupling/_lib/lib")))
-}
-
 /// What register provenance says about r13 in `thunk-r13`, from the transcript with the
 /// harness (`--exe`) and from the core.
 const THUNK_WRITER: &str = "r13 was last written at thunk_trampoline+0x7: `mov    %rdi,%r13` (frame #3); not written since by julia_etc_couple_4561 (frame #2)";
@@ -291,7 +223,7 @@ fn runtime_lib(lib: &Path) -> PathBuf {
 fn wheel_cases_with_the_runtime_dwarf() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-out");
     let Some(lib) =
-        regenerate(&out, &["thunk-r13", "sizes-fault", "r13-zero", "r13-stale", "gc-corrupt", "banner"], None)
+        regenerate(&out, &["thunk-r13", "sizes-fault", "r13-zero", "r13-stale", "gc-corrupt", "banner"], &[])
     else {
         return;
     };
@@ -337,7 +269,10 @@ fn wheel_cores_read_the_mapped_runtime() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-core-out");
     let cores = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cores");
     // Cores are hundreds of MB (the Julia heap and image): recorded here, never committed.
-    let Some(_lib) = regenerate(&out, &["thunk-r13", "r13-stale"], Some(&cores)) else { return };
+    let Some(_lib) = regenerate(&out, &["thunk-r13", "r13-stale"], &[("JULIA_REAL_CORES", cores.to_str().unwrap())])
+    else {
+        return;
+    };
     let harness = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache/build/harness");
     // The function is named as the core symbolizer names it: the ELF symbol
     // (julia_etc_couple_4561) when it describes the pc, else the wheel's shifted DWARF

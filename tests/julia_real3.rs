@@ -8,54 +8,12 @@
 //!   now. Without the wheel the second group prints `SKIPPED: …` and fails under `CI=true`.
 
 mod common;
+#[path = "common/julia.rs"]
+mod julia;
+use julia::*;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const WHEEL_SHA256: &str = "2836159161d650e8fa463794d744660187ce4b08e50a4506630424b4a2cda8f9";
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tracecheck"))
-}
-
-fn real_dir() -> PathBuf {
-    common::samples_dir().join("julia-real")
-}
-
-fn report(path: &Path, extra: &[&str]) -> Value {
-    let out = bin().args(["--format", "json", "--fail-on", "never"]).args(extra).arg(path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["inputs"][0].clone()
-}
-
-fn findings<'a>(r: &'a Value, rule: &str) -> Vec<&'a Value> {
-    r["findings"].as_array().unwrap().iter().filter(|f| f["rule"] == rule).collect()
-}
-
-/// Every finding except pinned-register's `info` ("r13 … is a valid pgcstack …: checked").
-fn problems(r: &Value) -> Vec<String> {
-    r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| !(f["rule"] == "pinned-register" && f["severity"] == "info"))
-        .map(|f| format!("{} {}: {}", f["severity"], f["rule"], f["message"]))
-        .collect()
-}
-
-fn evidence(f: &Value) -> Vec<String> {
-    f["evidence"].as_array().unwrap().iter().map(|e| e["text"].as_str().unwrap().to_string()).collect()
-}
-
-fn culprit(r: &Value) -> String {
-    r["stops"][0]["culprit"]["function"].as_str().unwrap_or("").to_string()
-}
-
-fn notes(r: &Value) -> String {
-    r["diagnostics"]["notes"].to_string()
-}
 
 // ---- committed transcripts ----------------------------------------------------------------
 
@@ -244,40 +202,6 @@ fn new_real_shapes_have_their_true_findings_and_no_others() {
 
 // ---- from the wheel --------------------------------------------------------------------------
 
-/// The unpacked wheel's lib directory, after running the regeneration script into `out`
-/// (with cores under `cores` when given). `None` (after a loud SKIPPED line) when the wheel
-/// cannot be fetched; panics under CI=true.
-fn regenerate(out: &Path, cases: &[&str], cores: Option<&Path>) -> Option<PathBuf> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    if !common::require_tools(&["python3", "gcc", "gdb"]) {
-        return None;
-    }
-    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache");
-    let mut cmd = Command::new("bash");
-    cmd.arg(real_dir().join("regenerate.sh")).arg("--out").arg(out).args(cases).env("JULIA_REAL_CACHE", &cache);
-    if let Some(c) = cores {
-        cmd.env("JULIA_REAL_CORES", c);
-    }
-    match cmd.status().unwrap().code() {
-        Some(0) => {}
-        Some(3) => {
-            let test = std::thread::current().name().unwrap_or("this test").to_string();
-            let msg = format!(
-                "SKIPPED {test}: needs the ace-jax-coupling==0.2.0 wheel, which pip could not fetch (offline? `python3 -m pip download --no-deps ace-jax-coupling==0.2.0`)"
-            );
-            if common::in_ci() {
-                panic!("{msg}; CI is set: a skipped test fails under CI");
-            }
-            use std::io::Write as _;
-            let _ = std::io::stderr().write_all(format!("{msg}\n").as_bytes());
-            return None;
-        }
-        c => panic!("regenerate.sh failed ({c:?}): its checks above say which case"),
-    }
-    Some(cache.join(format!("unpacked-{WHEEL_SHA256}/ace_jax_coupling/_lib/lib")))
-}
-
 /// A transcript without the listings of the function's code (`x/Ni $pc - K`, `disassemble`):
 /// what a user who typed only bt, registers and dumps has.
 fn without_listings(src: &Path, dst: &Path) {
@@ -311,7 +235,7 @@ fn without_listings(src: &Path, dst: &Path) {
 fn pinned_register_reads_the_julia_body_from_the_library() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real3-pinned");
     std::fs::create_dir_all(&out).unwrap();
-    let Some(lib) = regenerate(&out, &["sigstate"], None) else { return };
+    let Some(lib) = regenerate(&out, &["sigstate"], &[]) else { return };
     let etc = lib.join("libetcouple.so");
     for case in ["r13-zero", "shape-unmapped"] {
         let stripped = out.join(format!("{case}-nolisting.gdb.txt"));
@@ -348,8 +272,11 @@ fn pinned_register_reads_the_julia_body_from_the_library() {
 fn wheel_dwarf_shift_corrected_on_cores() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real3-cores");
     let cores = out.join("cores");
-    let Some(lib) = regenerate(&out, &["shape-nroots", "shape-unadopted", "shape-rome", "shape-clobber"], Some(&cores))
-    else {
+    let Some(lib) = regenerate(
+        &out,
+        &["shape-nroots", "shape-unadopted", "shape-rome", "shape-clobber"],
+        &[("JULIA_REAL_CORES", cores.to_str().unwrap())],
+    ) else {
         return;
     };
     let harness = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("julia-real-cache/build/harness");
