@@ -60,12 +60,18 @@ fn unique() -> u64 {
     (nanos as u64) ^ (COUNTER.fetch_add(1, Ordering::Relaxed) << 48)
 }
 
+/// A fresh temporary name for `path`, in its directory (removed by
+/// [`remove_stale_temporaries`] once its process is gone).
+pub fn temporary_for(path: &Path) -> PathBuf {
+    dir_of(path).join(format!("{}{}.{:x}", tmp_prefix(path), std::process::id(), unique()))
+}
+
 /// Writes `bytes` to `path` atomically, refusing a symlink or special file at `path`.
 pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     check_destination(path)?;
     let dir = dir_of(path);
     remove_stale_temporaries(path);
-    let tmp = dir.join(format!("{}{}.{:x}", tmp_prefix(path), std::process::id(), unique()));
+    let tmp = temporary_for(path);
     let result = (|| {
         let mut f = OpenOptions::new()
             .write(true)

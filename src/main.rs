@@ -423,7 +423,8 @@ struct BinaryArgs {
     #[arg(long, value_name = "DIR", help_heading = BINARIES)]
     sysroot: Option<std::path::PathBuf>,
     /// Separate debug files: `DIR/.build-id/xx/rest.debug` and `.gnu_debuglink` names
-    /// (repeatable; /usr/lib/debug is always searched).
+    /// (repeatable; /usr/lib/debug is always searched). Compressed DWARF, once inflated, is
+    /// cached by build-id under $XDG_CACHE_HOME/tracecheck (TRACECHECK_CACHE=off: not).
     #[arg(long = "debug-dir", value_name = "DIR", help_heading = BINARIES)]
     debug_dir: Vec<std::path::PathBuf>,
 }

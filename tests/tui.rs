@@ -3,67 +3,13 @@
 //! markdown. Assertions are on the buffer's text.
 
 mod common;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use std::path::{Path, PathBuf};
+#[path = "common/tui.rs"]
+mod tui;
 use tracecheck::analyze;
 use tracecheck::rules::Selection;
 use tracecheck::tui::app::{Action, App, Pane};
 use tracecheck::tui::theme::Theme;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Copies a sample trace into a fresh directory (so notes and exports do not touch the repo).
-fn sample_copy(name: &str) -> PathBuf {
-    let dir = common::scratch_root().join(format!(
-        "tracecheck-tui-{}-{}-{}",
-        name.replace('.', "_"),
-        std::process::id(),
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let dst = dir.join(name);
-    std::fs::copy(root().join("sample-traces").join(name), &dst).unwrap();
-    dst
-}
-
-fn load(path: &Path) -> App {
-    let bytes = std::fs::read(path).unwrap();
-    let parsed = tracecheck::input::parse_bytes(&bytes);
-    let mut ir = analyze::analyze(&path.to_string_lossy(), parsed, &Selection::default());
-    ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
-    App::new(ir, Some(path.to_path_buf()), Theme::plain())
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> (String, ratatui::buffer::Buffer) {
-    app.update(Action::Resize(w, h));
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| app.draw(f, f.area())).unwrap();
-    let buf = term.backend().buffer().clone();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    (s, buf)
-}
-
-/// A key as the event loop handles it: update, then perform the I/O it asked for.
-fn key(app: &mut App, a: Action) {
-    for e in app.update(a) {
-        tracecheck::tui::perform(app, e);
-    }
-}
-
-fn typ(app: &mut App, text: &str) {
-    for c in text.chars() {
-        app.update(Action::Input(c));
-    }
-}
+use tui::*;
 
 /// Rows of the screen whose text contains `needle`.
 fn rows_with<'a>(screen: &'a str, needle: &str) -> Vec<&'a str> {
@@ -122,7 +68,7 @@ fn selected_rows_are_reverse_video_and_plain_theme_has_no_colour() {
 
 #[test]
 fn every_sample_renders_small_and_wide() {
-    let mut names: Vec<String> = std::fs::read_dir(root().join("sample-traces"))
+    let mut names: Vec<String> = std::fs::read_dir(common::samples_dir())
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())

@@ -5,8 +5,8 @@
 //! earlier stop is told instead of moved, notes keep their place, and truncation resets.
 
 mod common;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+#[path = "common/tui.rs"]
+mod tui;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -14,6 +14,7 @@ use tracecheck::model::StopKind;
 use tracecheck::pipeline::LoadOptions;
 use tracecheck::tui::app::{Action, App, Mode, Pane};
 use tracecheck::tui::theme::Theme;
+use tui::screen;
 
 fn sample(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-traces").join(name)).unwrap()
@@ -28,21 +29,6 @@ fn temp_log(tag: &str) -> PathBuf {
 
 fn append(path: &Path, text: &str) {
     std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap().write_all(text.as_bytes()).unwrap();
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.update(Action::Resize(w, h));
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| app.draw(f, f.area())).unwrap();
-    let buf = term.backend().buffer().clone();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
 }
 
 fn kinds(app: &App) -> Vec<StopKind> {

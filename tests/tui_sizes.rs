@@ -4,27 +4,16 @@
 //! with `…`.
 
 mod common;
+#[path = "common/tui.rs"]
+mod tui;
+use tui::*;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use std::collections::HashSet;
-use tracecheck::tui::app::{Action, App};
-use tracecheck::tui::theme::Theme;
 
 const SIZES: [(u16, u16); 4] = [(40, 12), (80, 24), (100, 30), (160, 45)];
 
-fn screen(sample: &str, w: u16, h: u16) -> String {
-    let p = common::samples_dir().join(sample);
-    let bytes = std::fs::read(&p).unwrap();
-    let name = p.file_name().unwrap().to_string_lossy().into_owned();
-    let mut ir = tracecheck::analyze::analyze(&name, tracecheck::input::parse_bytes(&bytes), &Default::default());
-    ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
-    let mut app = App::new(ir, None, Theme::plain());
-    app.update(Action::Resize(w, h));
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| app.draw(f, f.area())).unwrap();
-    let buf = term.backend().buffer().clone();
-    (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>() + "\n").collect()
+fn sample_screen(sample: &str, w: u16, h: u16) -> String {
+    screen(&mut app_of(&common::samples_dir().join(sample), false), w, h)
 }
 
 /// Every hexadecimal number of the dump, without leading zeros.
@@ -33,36 +22,12 @@ fn dump_values(sample: &str) -> HashSet<String> {
     hex_tokens(&text).into_iter().map(|(v, _)| v).collect()
 }
 
-/// `0x…` tokens (value without leading zeros, and the character after the token).
-fn hex_tokens(s: &str) -> Vec<(String, Option<char>)> {
-    let mut out = Vec::new();
-    let b: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while i + 1 < b.len() {
-        if b[i] == '0' && b[i + 1] == 'x' && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
-            let mut j = i + 2;
-            while j < b.len() && b[j].is_ascii_hexdigit() {
-                j += 1;
-            }
-            if j > i + 2 {
-                let digits: String = b[i + 2..j].iter().collect::<String>().to_ascii_lowercase();
-                let v = digits.trim_start_matches('0');
-                out.push((if v.is_empty() { "0".to_string() } else { v.to_string() }, b.get(j).copied()));
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
 #[test]
 fn snapshots_at_four_sizes_show_no_cut_value() {
     let sample = "julia-trampoline-bad-r13.gdb.txt";
     let known = dump_values(sample);
     for (w, h) in SIZES {
-        let s = screen(sample, w, h);
+        let s = sample_screen(sample, w, h);
         common::assert_snapshot(&format!("tui-{w}x{h}"), &s);
         for (v, next) in hex_tokens(&s) {
             // A value the tool computed (an offset, a sum) is whole too: it is never followed
@@ -79,7 +44,7 @@ fn snapshots_at_four_sizes_show_no_cut_value() {
 
 #[test]
 fn cut_rows_end_with_an_ellipsis() {
-    let s = screen("julia-trampoline-bad-r13.gdb.txt", 40, 12);
+    let s = sample_screen("julia-trampoline-bad-r13.gdb.txt", 40, 12);
     // The findings' messages are longer than their rows: the last row of each ends with `…`
     // (a word or value that does not fit whole is left out), just before the pane's edge.
     let rows: Vec<&str> =
@@ -95,7 +60,7 @@ fn cut_rows_end_with_an_ellipsis() {
 /// plain-text report colours register annotations with the same region colours.
 #[test]
 fn region_legend_on_screen_and_in_the_text_report() {
-    let s = screen("julia-trampoline-bad-r13.gdb.txt", 160, 45);
+    let s = sample_screen("julia-trampoline-bad-r13.gdb.txt", 160, 45);
     assert!(s.contains("legend: stack heap code data rodata"), "{s}");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_tracecheck"))
         .args(["--color", "always"])

@@ -4,77 +4,11 @@
 //! from the notes list (`m`) without ever losing one.
 
 mod common;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use std::path::{Path, PathBuf};
-use tracecheck::tui::app::{Action, App, Mode, Pane, SourceState};
-use tracecheck::tui::theme::Theme;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sample_copy(name: &str) -> PathBuf {
-    let dir = common::scratch_root().join(format!(
-        "tracecheck-tui-ux-{}-{}-{}",
-        name.replace('.', "_"),
-        std::process::id(),
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let dst = dir.join(name);
-    std::fs::copy(root().join("sample-traces").join(name), &dst).unwrap();
-    dst
-}
-
-fn load(path: &Path) -> App {
-    let bytes = std::fs::read(path).unwrap();
-    let parsed = tracecheck::input::parse_bytes(&bytes);
-    let mut ir = tracecheck::analyze::analyze(&path.to_string_lossy(), parsed, &Default::default());
-    ir.raw = Some(String::from_utf8_lossy(&bytes).into_owned());
-    App::new(ir, Some(path.to_path_buf()), Theme::plain())
-}
-
-/// A key as the event loop handles it: update, then perform the I/O it asked for.
-fn key(app: &mut App, a: Action) {
-    for e in app.update(a) {
-        tracecheck::tui::perform(app, e);
-    }
-}
-
-fn typ(app: &mut App, text: &str) {
-    for c in text.chars() {
-        key(app, Action::Input(c));
-    }
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> String {
-    key(app, Action::Resize(w, h));
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| app.draw(f, f.area())).unwrap();
-    let buf = term.backend().buffer().clone();
-    (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>() + "\n").collect()
-}
-
-/// `0x…` tokens on screen: the digits, and whether a `…` or border follows at once (a cut).
-fn hex_tokens(s: &str) -> Vec<(String, Option<char>)> {
-    let b: Vec<char> = s.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 1 < b.len() {
-        if b[i] == '0' && b[i + 1] == 'x' && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
-            let mut j = i + 2;
-            while j < b.len() && b[j].is_ascii_hexdigit() {
-                j += 1;
-            }
-            out.push((b[i + 2..j].iter().collect::<String>().trim_start_matches('0').to_string(), b.get(j).copied()));
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
+#[path = "common/tui.rs"]
+mod tui;
+use std::path::Path;
+use tracecheck::tui::app::{Action, Mode, Pane, SourceState};
+use tui::*;
 
 fn dump_values(p: &Path) -> Vec<String> {
     hex_tokens(&std::fs::read_to_string(p).unwrap()).into_iter().map(|(v, _)| v).collect()
@@ -86,14 +20,14 @@ fn registers_scroll_sideways_keeping_names_and_whole_values() {
     let known = dump_values(&p);
     let mut app = load(&p);
     key(&mut app, Action::Focus(Pane::Registers));
-    let before = render(&mut app, 80, 24);
+    let before = screen(&mut app, 80, 24);
     // Rows are cut on the right: the border says there is more (`l ▸`), not yet `◂`.
     assert!(before.contains(" l ▸ "), "{before}");
     assert!(!before.contains("◂"), "{before}");
     assert!(before.contains("r10    0x7ffff7de4380 read-only data (lib…"), "{before}");
     key(&mut app, Action::Right);
     assert_eq!(app.hscroll[Pane::Registers.index()], 8);
-    let after = render(&mut app, 80, 24);
+    let after = screen(&mut app, 80, 24);
     // Marks, names and values stay; the annotation moved left and starts with `…`; the word
     // the edge would cut (`read-only`) is left out whole.
     assert!(after.contains("◂ h"), "{after}");
@@ -112,7 +46,7 @@ fn registers_scroll_sideways_keeping_names_and_whole_values() {
     }
     let max = app.hscroll[Pane::Registers.index()];
     assert!((9..80).contains(&max), "{max}");
-    let end = render(&mut app, 80, 24);
+    let end = screen(&mut app, 80, 24);
     let border = end.lines().find(|l| l.contains("stack heap code")).unwrap();
     assert!(border.contains(" ◂ h ") && !border.contains("l ▸"), "{end}");
     assert!(end.contains("r8     0x555555555476 …trampoline-bad-r13)"), "the widest row's end is in view:\n{end}");
@@ -120,7 +54,7 @@ fn registers_scroll_sideways_keeping_names_and_whole_values() {
         key(&mut app, Action::Left);
     }
     assert_eq!(app.hscroll[Pane::Registers.index()], 0);
-    assert_eq!(render(&mut app, 80, 24), before);
+    assert_eq!(screen(&mut app, 80, 24), before);
 }
 
 #[test]
@@ -129,9 +63,9 @@ fn raw_frames_and_memory_scroll_sideways_too() {
     let mut app = load(&p);
     key(&mut app, Action::Focus(Pane::Raw));
     // The pane learns how wide its rows are when drawn (as on a terminal, before any key).
-    render(&mut app, 80, 24);
+    screen(&mut app, 80, 24);
     key(&mut app, Action::Right);
-    let s = render(&mut app, 80, 24);
+    let s = screen(&mut app, 80, 24);
     // Line 8 `#0  0x0000555555555549 in julia_module_callback_4212 ()`: 8 columns in, the
     // address would be cut, so it is left out whole.
     let l8 = s.lines().find(|l| l.contains("  8")).unwrap();
@@ -139,9 +73,9 @@ fn raw_frames_and_memory_scroll_sideways_too() {
     assert!(!l8.contains("55555549"), "a cut address is shown: {l8}");
     assert!(l8.contains("in julia_module_callback_4212"), "{l8}");
     key(&mut app, Action::Focus(Pane::Frames));
-    render(&mut app, 80, 24);
+    screen(&mut app, 80, 24);
     key(&mut app, Action::Right);
-    let s = render(&mut app, 80, 24);
+    let s = screen(&mut app, 80, 24);
     assert!(s.contains("! #0  …"), "{s}");
     // Detail wraps instead, and says so.
     key(&mut app, Action::Focus(Pane::Detail));
@@ -154,43 +88,43 @@ fn footer_names_the_hidden_panes() {
     let p = sample_copy("julia-trampoline-bad-r13.gdb.txt");
     let mut app = load(&p);
     let footer = |s: &str| s.lines().last().unwrap().to_string();
-    let s = render(&mut app, 80, 24);
+    let s = screen(&mut app, 80, 24);
     assert!(footer(&s).contains("hidden: memory, raw — widen or press Tab"), "{s}");
     // Narrow: one list pane and one viewer; the footer names the rest.
-    let s = render(&mut app, 40, 12);
+    let s = screen(&mut app, 40, 12);
     assert!(footer(&s).starts_with("? help  hidden: frames, registers, memo…"), "{s}");
     assert!(s.contains("Findings (2)") && !s.contains("Registers ·"), "{s}");
     // Tab brings a hidden pane into the slot: Registers, full width, values whole.
     key(&mut app, Action::Focus(Pane::Registers));
-    let s = render(&mut app, 40, 12);
+    let s = screen(&mut app, 40, 12);
     assert!(s.contains("Registers · frame #0"), "{s}");
     assert!(s.contains("▶ r13    0x5555555593b0"), "{s}");
     assert!(footer(&s).contains("hidden: frames, findings"), "{s}");
     // Wide: everything is on screen.
-    let s = render(&mut app, 160, 45);
+    let s = screen(&mut app, 160, 45);
     assert!(!s.contains("hidden:"), "{s}");
 }
 
 #[test]
 fn source_pane_shows_the_frame_line_from_the_source_directory_only() {
     let p = sample_copy("julia-trampoline-bad-r13.gdb.txt");
-    let text = std::fs::read_to_string(root().join("sample-traces/src/julia-trampoline.c")).unwrap();
+    let text = std::fs::read_to_string(common::samples_dir().join("src/julia-trampoline.c")).unwrap();
     let line165: String = text.lines().nth(164).unwrap().trim().chars().take(20).collect();
     assert!(!line165.is_empty());
-    let mut app = load(&p).with_source_dirs(vec![root().join("sample-traces")]);
+    let mut app = load(&p).with_source_dirs(vec![common::samples_dir()]);
     // Frame #7 is `main () at src/julia-trampoline.c:165`.
     key(&mut app, Action::Focus(Pane::Frames));
     key(&mut app, Action::Bottom);
     assert!(matches!(app.current_source(), Some((_, 165, SourceState::Read { .. }))), "{:?}", app.current_source());
-    let s = render(&mut app, 160, 45);
+    let s = screen(&mut app, 160, 45);
     assert!(s.contains("Source · src/julia-trampoline.c:165"), "{s}");
     let row = s.lines().find(|l| l.contains(">165 ")).unwrap_or_else(|| panic!("no >165 row:\n{s}"));
     assert!(row.contains(&line165), "{row}");
     // At 80x24 it is a viewer: hidden (and named) until focused with 7.
-    let s = render(&mut app, 80, 24);
+    let s = screen(&mut app, 80, 24);
     assert!(s.lines().last().unwrap().contains("hidden: memory, raw, source"), "{s}");
     key(&mut app, Action::Focus(Pane::Source));
-    let s = render(&mut app, 80, 24);
+    let s = screen(&mut app, 80, 24);
     assert!(s.contains(">165 "), "{s}");
     // The same frame with a source directory that does not hold the file: nothing read, and
     // the pane says how to point at it.
@@ -200,7 +134,7 @@ fn source_pane_shows_the_frame_line_from_the_source_directory_only() {
     key(&mut app, Action::Bottom);
     assert_eq!(app.current_source().map(|s| s.2.clone()), Some(SourceState::NotFound));
     key(&mut app, Action::Focus(Pane::Source));
-    let s = render(&mut app, 100, 30);
+    let s = screen(&mut app, 100, 30);
     assert!(s.contains("--source-dir"), "{s}");
     assert!(!s.contains(&line165), "{s}");
 }
@@ -222,7 +156,7 @@ fn notes_are_edited_and_deleted_from_the_notes_list() {
 
     // m lists them, the selected frame's note first; Enter edits it in place.
     key(&mut app, Action::Notes);
-    let s = render(&mut app, 100, 30);
+    let s = screen(&mut app, 100, 30);
     assert!(s.contains("Notes (2)") && s.contains("first thougth"), "{s}");
     key(&mut app, Action::Open);
     assert!(matches!(&app.mode, Mode::Prompt { text, .. } if text == "first thougth"));
@@ -232,7 +166,7 @@ fn notes_are_edited_and_deleted_from_the_notes_list() {
     key(&mut app, Action::Backspace);
     key(&mut app, Action::Right);
     typ(&mut app, "t");
-    let s = render(&mut app, 100, 30);
+    let s = screen(&mut app, 100, 30);
     assert!(s.lines().last().unwrap().contains("edit note on frame #0"), "{s}");
     key(&mut app, Action::Open);
     let side = tracecheck::notes::load(&p).unwrap();
@@ -268,7 +202,7 @@ fn notes_are_edited_and_deleted_from_the_notes_list() {
     key(&mut app, Action::Notes);
     key(&mut app, Action::Delete);
     assert_eq!(tracecheck::notes::load(&p).unwrap().notes.len(), 2);
-    let s = render(&mut app, 100, 30);
+    let s = screen(&mut app, 100, 30);
     assert!(s.contains("d again deletes"), "{s}");
     key(&mut app, Action::Down);
     assert!(matches!(app.mode, Mode::Notes { confirm: false, .. }), "another key cancels");
@@ -289,10 +223,10 @@ fn help_lines_cut_on_a_narrow_terminal_end_with_an_ellipsis() {
     let p = sample_copy("julia-trampoline-bad-r13.gdb.txt");
     let mut app = load(&p);
     key(&mut app, Action::Help);
-    let s = render(&mut app, 40, 12);
+    let s = screen(&mut app, 40, 12);
     let cut: Vec<&str> = s.lines().filter(|l| l.contains("…│")).collect();
     assert!(!cut.is_empty(), "{s}");
-    let wide = render(&mut app, 100, 40);
+    let wide = screen(&mut app, 100, 40);
     assert!(wide.contains("previous / next stop (breakpoints, rr events)"), "{wide}");
 }
 
@@ -305,13 +239,13 @@ fn note_prompt_keeps_the_text_visible_when_narrow() {
     key(&mut app, Action::AddNote);
     typ(&mut app, "r13 clobbered");
     let footer = |s: &str| s.lines().last().unwrap().to_string();
-    let wide = render(&mut app, 160, 45);
+    let wide = screen(&mut app, 160, 45);
     assert!(footer(&wide).starts_with("note on frame #0 julia_module_callback_4212 (thread 1) (Enter saves"), "{wide}");
-    let mid = render(&mut app, 80, 24);
+    let mid = screen(&mut app, 80, 24);
     assert!(
         footer(&mid).starts_with("note on frame #0 julia_module_callback_4212 (thread 1): r13 clobbered█"),
         "{mid}"
     );
-    let narrow = render(&mut app, 40, 12);
+    let narrow = screen(&mut app, 40, 12);
     assert!(footer(&narrow).starts_with("note: r13 clobbered█"), "{narrow}");
 }

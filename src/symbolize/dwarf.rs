@@ -292,7 +292,7 @@ impl ElfModule {
         let map = map_file(path)?;
         // SAFETY: see the type's safety note; `map` moves into `maps` in `from_data`.
         let data: &'static [u8] = unsafe { std::slice::from_raw_parts(map.as_ptr(), map.len()) };
-        Self::from_data(path, data, vec![map], Vec::new(), debug_dirs)
+        Self::from_data(path, data, vec![map], Vec::new(), debug_dirs, super::cache::dir())
     }
 
     /// Reads an ELF image held in memory (fuzzing, tests). `name` is only used in messages;
@@ -302,7 +302,7 @@ impl ElfModule {
         // SAFETY: the box's heap buffer does not move when the box moves into `owned`,
         // which outlives every use (type's safety note).
         let data: &'static [u8] = unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) };
-        Self::from_data(name, data, Vec::new(), vec![b], &[])
+        Self::from_data(name, data, Vec::new(), vec![b], &[], None)
     }
 
     fn from_data(
@@ -311,6 +311,7 @@ impl ElfModule {
         mut maps: Vec<Mmap>,
         owned: Vec<Box<[u8]>>,
         debug_dirs: &[PathBuf],
+        cache: Option<&Path>,
     ) -> Result<ElfModule, SymbolizeError> {
         let obj = object::File::parse(data)
             .map_err(|e| SymbolizeError::NotObject { path: path.display().to_string(), message: e.to_string() })?;
@@ -413,7 +414,7 @@ impl ElfModule {
         let dwarf_src = dbg_obj.as_ref().filter(|o| has_dwarf(o)).or(if has_dwarf(&obj) { Some(&obj) } else { None });
         // Nothing is read or inflated here: each section on its first use (see `lazy`).
         let dwarf = match dwarf_src {
-            Some(o) => match LazyDwarf::new(o) {
+            Some(o) => match LazyDwarf::new(o, cache) {
                 Ok(d) => Some(d),
                 Err(e) => {
                     notes.push(SymbolizeError::Dwarf { path: path.display().to_string(), message: e }.to_string());
@@ -1152,6 +1153,11 @@ fn inflate_beside(d: &super::lazy::LazyDwarf, info: &super::lazy::LazySection, b
     // `.debug_info` against 2.7 MB of the rest) stays on one thread, which inflates only
     // what it needs.
     let first = bound.min(info.size());
+    // Held by the cache (`super::cache`): nothing to inflate on this side, so no second
+    // thread (the other sections are read from the cache as lookups need them).
+    if info.ready(first) {
+        return true;
+    }
     let parallel =
         side_bytes >= PARALLEL_MIN && first >= PARALLEL_MIN && first >= side_bytes && crate::threads::second_core();
     if !parallel {

@@ -60,8 +60,11 @@ const IDS: [gimli::SectionId; 18] = {
 };
 
 impl LazyDwarf {
-    /// Notes where each DWARF section of `o` is (nothing is read or inflated yet).
-    pub fn new(o: &object::File<'static>) -> Result<LazyDwarf, String> {
+    /// Notes where each DWARF section of `o` is (nothing is read or inflated yet). With a
+    /// cache directory (`super::cache`) and a build-id, zlib sections are read from and
+    /// written to the cache.
+    pub fn new(o: &object::File<'static>, cache: Option<&std::path::Path>) -> Result<LazyDwarf, String> {
+        let build_id = o.build_id().ok().flatten().unwrap_or_default();
         let endian = if o.is_little_endian() { gimli::RunTimeEndian::Little } else { gimli::RunTimeEndian::Big };
         let mut sections = Vec::new();
         for id in IDS {
@@ -73,14 +76,21 @@ impl LazyDwarf {
             let section = match s.compressed_data() {
                 Ok(c) if c.format == object::CompressionFormat::None => LazySection::plain(name, c.data),
                 Ok(c) if c.format == object::CompressionFormat::Zlib => {
-                    LazySection::zlib(name, c.data, c.uncompressed_size)?
+                    let mut s = LazySection::zlib(name, c.data, c.uncompressed_size)?;
+                    if let Some(dir) = cache {
+                        s.cache = super::cache::Key::new(dir, build_id, name, c.data, s.size());
+                    }
+                    s
                 }
                 // Other formats (zstd, the old `.zdebug`): inflated here by the object crate.
                 _ => match s.uncompressed_data() {
                     Ok(std::borrow::Cow::Borrowed(b)) => LazySection::plain(name, b),
-                    Ok(std::borrow::Cow::Owned(v)) => {
-                        LazySection { name, source: Source::Owned(v.into_boxed_slice()), state: Mutex::new(None) }
-                    }
+                    Ok(std::borrow::Cow::Owned(v)) => LazySection {
+                        name,
+                        source: Source::Owned(v.into_boxed_slice()),
+                        state: Mutex::new(None),
+                        cache: None,
+                    },
                     Err(e) => return Err(format!("{name}: {e}")),
                 },
             };
@@ -139,6 +149,10 @@ struct Inflating {
     /// How far the next inflation goes at least (see [`LazySection::plan`]).
     planned: usize,
     error: Option<String>,
+    /// How much of the section the cache file holds (read from it or written to it).
+    cached: usize,
+    /// How much was read from the cache file.
+    from_cache: usize,
 }
 
 // SAFETY: `out` is owned by the section (allocated by it, freed on its drop), only written under the mutex, and
@@ -150,15 +164,17 @@ pub struct LazySection {
     name: &'static str,
     source: Source,
     state: Mutex<Option<Inflating>>,
+    /// Where the inflated start is kept between runs (`super::cache`).
+    cache: Option<super::cache::Key>,
 }
 
 impl LazySection {
     pub fn empty(name: &'static str) -> Self {
-        LazySection { name, source: Source::Empty, state: Mutex::new(None) }
+        LazySection { name, source: Source::Empty, state: Mutex::new(None), cache: None }
     }
 
     pub fn plain(name: &'static str, data: &'static [u8]) -> Self {
-        LazySection { name, source: Source::Plain(data), state: Mutex::new(None) }
+        LazySection { name, source: Source::Plain(data), state: Mutex::new(None), cache: None }
     }
 
     /// A zlib stream that inflates to `size` bytes. A size no zlib stream of this length can
@@ -169,7 +185,48 @@ impl LazySection {
         if size > max || usize::try_from(size).is_err() || size > isize::MAX as u64 {
             return Err(format!("{name}: compressed section claims {size} bytes from {} bytes", stream.len()));
         }
-        Ok(LazySection { name, source: Source::Zlib { stream, size: size as usize }, state: Mutex::new(None) })
+        Ok(LazySection {
+            name,
+            source: Source::Zlib { stream, size: size as usize },
+            state: Mutex::new(None),
+            cache: None,
+        })
+    }
+
+    /// The same, read from and written to the cache under `key` (tests; `LazyDwarf::new`
+    /// sets the key itself).
+    #[cfg(test)]
+    fn zlib_cached(name: &'static str, stream: &'static [u8], size: u64, dir: &std::path::Path, id: &[u8]) -> Self {
+        let mut s = Self::zlib(name, stream, size).unwrap();
+        s.cache = super::cache::Key::new(dir, id, name, stream, s.size());
+        s
+    }
+
+    /// Whether the section's first `end` bytes are there without inflating anything (stored
+    /// plain, inflated already, or held by the cache, which this reads now).
+    pub fn ready(&self, end: usize) -> bool {
+        let Source::Zlib { size, .. } = self.source else { return true };
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.state(size, &mut guard).is_ok_and(|st| st.filled >= end.min(size))
+    }
+
+    /// How many bytes of the section were read from the cache (0 when none were).
+    pub fn from_cache(&self) -> usize {
+        let guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        guard.as_ref().map_or(0, |st| st.from_cache)
+    }
+
+    /// Keeps what is inflated now in the cache, when it is more than the cache holds and the
+    /// stream had no error.
+    fn store(&self, st: &mut Inflating) {
+        if let Some(key) = &self.cache
+            && st.error.is_none()
+            && st.filled > st.cached
+        {
+            // SAFETY: `0..filled` is written and never written again.
+            key.store(unsafe { std::slice::from_raw_parts(st.out.ptr, st.filled) });
+            st.cached = st.filled;
+        }
     }
 
     /// The section's full size once inflated.
@@ -196,7 +253,7 @@ impl LazySection {
     pub fn plan(&self, end: usize) {
         if let Source::Zlib { size, .. } = self.source {
             let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
-            if let Ok(st) = Self::state(self.name, size, &mut guard) {
+            if let Ok(st) = self.state(size, &mut guard) {
                 st.planned = st.planned.max(end.min(size));
             }
         }
@@ -208,22 +265,34 @@ impl LazySection {
     pub fn prefetch(&self) {
         let Source::Zlib { stream, size } = self.source else { return };
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let Ok(st) = Self::state(self.name, size, &mut guard) else { return };
-        if st.filled == 0 && st.error.is_none() {
+        let Ok(st) = self.state(size, &mut guard) else { return };
+        if (st.filled == 0 || st.filled == st.from_cache) && st.filled < size && st.error.is_none() {
             inflate(self.name, stream, size, size, st);
+            self.store(st);
             st.error = None;
         }
     }
 
-    /// The inflater's state, created (and the output buffer allocated) on first use.
-    fn state<'g>(name: &str, size: usize, guard: &'g mut Option<Inflating>) -> Result<&'g mut Inflating, String> {
+    /// The inflater's state, created (and the output buffer allocated, and filled from the
+    /// cache as far as it holds the section) on first use.
+    fn state<'g>(&self, size: usize, guard: &'g mut Option<Inflating>) -> Result<&'g mut Inflating, String> {
         match guard {
             Some(st) => Ok(st),
             None => {
+                let name = self.name;
                 let Some(buf) = OutBuf::new(size) else {
                     return Err(format!("{name}: cannot allocate {size} bytes to inflate it"));
                 };
-                Ok(guard.insert(Inflating { out: buf, filled: 0, planned: 0, error: None }))
+                // SAFETY: `buf` holds `size` bytes, none handed out yet.
+                let cached = self.cache.as_ref().map_or(0, |k| unsafe { k.load(buf.ptr) });
+                Ok(guard.insert(Inflating {
+                    out: buf,
+                    filled: cached,
+                    planned: 0,
+                    error: None,
+                    cached,
+                    from_cache: cached,
+                }))
             }
         }
     }
@@ -238,7 +307,7 @@ impl LazySection {
         };
         let end = end.min(size);
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let st = Self::state(self.name, size, &mut guard)?;
+        let st = self.state(size, &mut guard)?;
         if st.filled < end && st.error.is_none() {
             // As far as planned; a section inflated again (a request past what was planned)
             // at least doubles, so a run of growing requests costs at most about twice the
@@ -248,6 +317,7 @@ impl LazySection {
                 target = target.max(st.filled.saturating_mul(2));
             }
             inflate(self.name, stream, size, target.min(size), st);
+            self.store(st);
         }
         if st.filled < end
             && let Some(e) = &st.error
@@ -549,5 +619,142 @@ mod tests {
         let s = LazySection::zlib(".debug_info", zlib(&data), 200_000).unwrap();
         let a = s.prefix(10).unwrap();
         assert!(a.len() >= 10 && a.iter().all(|&b| b == 3));
+    }
+
+    /// A fresh directory for one test's cache.
+    fn cache_dir(test: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("tracecheck-lazy-cache-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    const ID: &[u8] = &[0x93, 0xac, 0x61, 0xec, 0x5a];
+
+    #[test]
+    fn the_cache_gives_the_same_bytes_without_inflating() {
+        let dir = cache_dir("same");
+        let data = mixed();
+        let z = zlib(&data);
+        let file = dir.join("dwarf/93ac61ec5a/debug_info");
+        // Cold: inflated, and the part inflated is written to the cache.
+        let cold = LazySection::zlib_cached(".debug_info", z, data.len() as u64, &dir, ID);
+        assert!(!cold.ready(1));
+        let a = cold.prefix(300_000).unwrap();
+        assert_eq!(cold.from_cache(), 0);
+        assert_eq!(a, &data[..a.len()]);
+        let written = std::fs::metadata(&file).unwrap().len() as usize;
+        assert!(written > a.len() && written < a.len() + 100, "{written} for {} bytes", a.len());
+        // Warm: read from the cache, the same bytes; a damaged stream shows that nothing was
+        // inflated (the cache is keyed by the stream's length and last four bytes, which the
+        // damage in its middle keeps).
+        let mut broken = z.to_vec();
+        for b in &mut broken[10..z.len() - 10] {
+            *b = !*b;
+        }
+        let broken: &'static [u8] = Box::leak(broken.into_boxed_slice());
+        let warm = LazySection::zlib_cached(".debug_info", broken, data.len() as u64, &dir, ID);
+        assert!(warm.ready(a.len()) && !warm.ready(a.len() + 1), "the cache holds {} bytes", a.len());
+        let b = warm.prefix(200_000).unwrap();
+        assert_eq!(warm.from_cache(), a.len());
+        assert_eq!(b, a);
+        // Past what the cache holds, the stream is inflated (here: the damage shows).
+        assert!(warm.prefix(a.len() + 1).is_err());
+        // A request past the cache on a good stream inflates the rest, and the cache then
+        // holds the whole section.
+        let more = LazySection::zlib_cached(".debug_info", z, data.len() as u64, &dir, ID);
+        assert_eq!(more.prefix(a.len() + 1).unwrap(), &data[..more.current().len()]);
+        assert_eq!(more.full().unwrap(), &data[..]);
+        let again = LazySection::zlib_cached(".debug_info", z, data.len() as u64, &dir, ID);
+        assert_eq!(again.prefix(1).unwrap(), &data[..]);
+        assert_eq!(again.from_cache(), data.len());
+        // A second thread's prefetch also reads the cache first.
+        let pre = LazySection::zlib_cached(".debug_info", broken, data.len() as u64, &dir, ID);
+        pre.prefetch();
+        assert_eq!(pre.from_cache(), data.len());
+        assert_eq!(pre.full().unwrap(), &data[..]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_cache_file_is_ignored_and_replaced() {
+        let dir = cache_dir("damaged");
+        let data = mixed();
+        let z = zlib(&data);
+        let file = dir.join("dwarf/93ac61ec5a/debug_line");
+        LazySection::zlib_cached(".debug_line", z, data.len() as u64, &dir, ID).full().unwrap();
+        let good = std::fs::read(&file).unwrap();
+        let header = good.len() - data.len();
+        let damages: Vec<(&str, Vec<u8>)> = vec![
+            ("a byte of the data flipped", {
+                let mut b = good.clone();
+                b[header + 1000] ^= 1;
+                b
+            }),
+            ("the header's length made shorter", {
+                let mut b = good.clone();
+                // The prefix length field (after magic, stream length, trailer and size).
+                b[28] = b[28].wrapping_sub(1);
+                b
+            }),
+            ("cut short", good[..good.len() - 1].to_vec()),
+            ("one byte too many", [&good[..], &[0]].concat()),
+            ("cut inside the header", good[..20].to_vec()),
+            ("empty", Vec::new()),
+            ("not a cache file", b"\x7fELF and more".to_vec()),
+        ];
+        for (what, bytes) in damages {
+            std::fs::write(&file, &bytes).unwrap();
+            let s = LazySection::zlib_cached(".debug_line", z, data.len() as u64, &dir, ID);
+            assert_eq!(s.full().unwrap(), &data[..], "{what}");
+            assert_eq!(s.from_cache(), 0, "{what}: not used");
+            assert_eq!(std::fs::read(&file).unwrap(), good, "{what}: replaced by a good file");
+        }
+        // A directory or a FIFO where the file should be: ignored, no hang, no panic.
+        std::fs::remove_file(&file).unwrap();
+        std::fs::create_dir(&file).unwrap();
+        let s = LazySection::zlib_cached(".debug_line", z, data.len() as u64, &dir, ID);
+        assert_eq!(s.full().unwrap(), &data[..]);
+        assert_eq!(s.from_cache(), 0);
+        std::fs::remove_dir(&file).unwrap();
+        let c = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+        // SAFETY: a valid path string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let s = LazySection::zlib_cached(".debug_line", z, data.len() as u64, &dir, ID);
+        assert_eq!(s.prefix(10).unwrap(), &data[..s.current().len()]);
+        assert_eq!(s.from_cache(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_cache_file_of_another_build_id_section_or_stream_is_not_used() {
+        let dir = cache_dir("foreign");
+        let data = mixed();
+        let z = zlib(&data);
+        LazySection::zlib_cached(".debug_info", z, data.len() as u64, &dir, ID).full().unwrap();
+        let file = std::fs::read(dir.join("dwarf/93ac61ec5a/debug_info")).unwrap();
+        // The same file under another build-id's directory.
+        let other: &[u8] = &[0x93, 0xac, 0x61, 0xec, 0x5b];
+        std::fs::create_dir_all(dir.join("dwarf/93ac61ec5b")).unwrap();
+        std::fs::write(dir.join("dwarf/93ac61ec5b/debug_info"), &file).unwrap();
+        let s = LazySection::zlib_cached(".debug_info", z, data.len() as u64, &dir, other);
+        assert_eq!(s.full().unwrap(), &data[..]);
+        assert_eq!(s.from_cache(), 0, "another build-id");
+        // Under another section's name.
+        std::fs::write(dir.join("dwarf/93ac61ec5a/debug_abbrev"), &file).unwrap();
+        let s = LazySection::zlib_cached(".debug_abbrev", z, data.len() as u64, &dir, ID);
+        assert_eq!(s.full().unwrap(), &data[..]);
+        assert_eq!(s.from_cache(), 0, "another section");
+        // The same build-id and section, but another stream (other data of the same size):
+        // its last four bytes (Adler-32) differ.
+        let mut data2 = data.clone();
+        data2[5] ^= 0x40;
+        let z2 = zlib(&data2);
+        let s = LazySection::zlib_cached(".debug_info", z2, data2.len() as u64, &dir, ID);
+        assert_eq!(s.full().unwrap(), &data2[..]);
+        assert_eq!(s.from_cache(), 0, "another stream");
+        // No build-id: no cache.
+        assert!(super::super::cache::Key::new(&dir, &[], ".debug_info", z, data.len()).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -14,6 +14,7 @@
 
 pub mod addr2line_mode;
 pub mod batch;
+pub mod cache;
 pub mod demangle;
 pub mod dwarf;
 pub mod go_layout;
