@@ -7,25 +7,20 @@
 //! says what was edited) that keeps its rule firing.
 
 mod common;
+#[path = "common/legal.rs"]
+mod legal;
 
+use legal::{core_findings, findings, read};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tracecheck::analyze::analyze;
-use tracecheck::core::{CoreOptions, read_core_trace};
 use tracecheck::model::Severity;
-use tracecheck::symbolize::dwarf::SymbolOptions;
-
-type Found = Vec<(&'static str, Severity, String)>;
 
 fn script(name: &str) -> PathBuf {
     common::samples_dir().join("legal/sweep").join(name)
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = common::scratch_root().join(format!("legal-states3-{tag}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    legal::scratch(&format!("3-{tag}"))
 }
 
 /// Records the fixed states `names` with fixed.sh into a fresh directory.
@@ -34,25 +29,6 @@ fn record_fixed(tag: &str, names: &[&str]) -> PathBuf {
     let out = Command::new("bash").arg(script("fixed.sh")).arg(&dir).args(names).output().expect("run fixed.sh");
     assert!(out.status.success(), "fixed.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
     dir
-}
-
-fn read(path: &Path) -> String {
-    String::from_utf8_lossy(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).into_owned()
-}
-
-fn findings(text: &str) -> Found {
-    let r = analyze("t", tracecheck::input::parse(text), &Default::default());
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
-}
-
-fn core_findings(core: &Path, exe: &Path) -> Found {
-    let opts = CoreOptions {
-        symbols: SymbolOptions { exes: vec![exe.to_path_buf()], system_debug_dir: true, ..Default::default() },
-        ..Default::default()
-    };
-    let parsed = read_core_trace(core, &opts).expect("core reads");
-    let r = analyze("core", parsed, &Default::default());
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
 }
 
 /// The line of `x/6i $pc` at pc: `=> 0x… <free+9>:\tpush   %rbp`.

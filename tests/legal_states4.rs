@@ -9,108 +9,27 @@
 //! edited look-alike (a comment says what was edited) that keeps its rule firing.
 
 mod common;
+#[path = "common/legal.rs"]
+mod legal;
 
+use legal::{findings, read};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tracecheck::analyze::analyze;
-use tracecheck::core::{CoreOptions, read_core_trace};
 use tracecheck::model::Severity;
-use tracecheck::symbolize::dwarf::SymbolOptions;
-
-type Found = Vec<(&'static str, Severity, String)>;
 
 fn script(name: &str) -> PathBuf {
     common::samples_dir().join("legal/sweep4").join(name)
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = common::scratch_root().join(format!("legal-states4-{tag}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn read(path: &Path) -> String {
-    String::from_utf8_lossy(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).into_owned()
-}
-
-fn findings(text: &str) -> Found {
-    let r = analyze("t", tracecheck::input::parse(text), &Default::default());
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
-}
-
-fn core_findings(core: &Path, exe: &Path) -> Found {
-    let opts = CoreOptions {
-        symbols: SymbolOptions { exes: vec![exe.to_path_buf()], system_debug_dir: true, ..Default::default() },
-        ..Default::default()
-    };
-    let parsed = read_core_trace(core, &opts).expect("core reads");
-    let r = analyze("core", parsed, &Default::default());
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
-}
-
-/// Warnings and errors only: an info finding is a remark, not a false alarm.
-fn alarms(f: Found) -> Found {
-    f.into_iter().filter(|f| f.1 != Severity::Info).collect()
-}
-
-/// The transcript without `p $_siginfo` and its answer: a twin as many users paste it.
-fn without_siginfo(t: &str) -> String {
-    t.lines()
-        .filter(|l| *l != "(gdb) p $_siginfo" && !(l.starts_with('$') && l.contains("si_signo")))
-        .map(|l| format!("{l}\n"))
-        .collect()
-}
-
-fn meta_exe(meta: &str) -> PathBuf {
-    PathBuf::from(meta.lines().find_map(|l| l.strip_prefix("exe=")).unwrap_or(""))
+    legal::scratch(&format!("4-{tag}"))
 }
 
 /// Checks every state of `dir` (transcripts `.gdb.txt`/`.lldb.txt`, twins without
 /// `$_siginfo`, cores with their executable); returns the alarms and (states, twins, cores).
 fn check_states(dir: &Path) -> (Vec<String>, usize, usize, usize) {
-    let mut names: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let f = e.file_name().to_string_lossy().into_owned();
-            let n = f.strip_suffix(".gdb.txt").or_else(|| f.strip_suffix(".lldb.txt"))?.to_string();
-            Some((n, e.path()))
-        })
-        .collect();
-    names.sort();
-    let (mut bad, mut twins, mut cores) = (Vec::new(), 0, 0);
-    for (n, path) in &names {
-        let t = read(path);
-        let meta = read(&dir.join(format!("{n}.meta")));
-        let f = alarms(findings(&t));
-        if !f.is_empty() {
-            bad.push(format!("{n} (transcript): {f:#?}"));
-        }
-        if meta.lines().any(|l| l.starts_with("twin=") && l.len() > 5) {
-            twins += 1;
-            let maps = t.contains("(gdb) info proc mappings") || t.contains("(lldb) image list");
-            for f in alarms(findings(&without_siginfo(&t))) {
-                // Without the memory map the access at pc cannot be checked: the allocator and
-                // stack-overflow guesses may warn (as in legal_states3).
-                let guess = matches!(f.0, "heap-corruption" | "stack-overflow") && !maps && f.1 == Severity::Warning;
-                if !guess {
-                    bad.push(format!("{n} (without $_siginfo): {f:#?}"));
-                }
-            }
-        }
-        let core = dir.join(format!("{n}.core"));
-        // (An i386 program's core, ELFCLASS32, is read like the others.)
-        if core.is_file() {
-            cores += 1;
-            let f = alarms(core_findings(&core, &meta_exe(&meta)));
-            let _ = std::fs::remove_file(&core);
-            if !f.is_empty() {
-                bad.push(format!("{n} (core): {f:#?}"));
-            }
-        }
-    }
-    (bad, names.len(), twins, cores)
+    let (bad, n) = legal::check_states(dir, false, &|_, _, _| false);
+    (bad, n.states, n.twins, n.cores)
 }
 
 /// Every look-alike of lookalike.sh: quiet as transcript, as a twin pasted without

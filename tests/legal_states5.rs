@@ -15,15 +15,15 @@
 //! say what the state honestly is, which the test names where it does (`DELIBERATE`).
 
 mod common;
+#[path = "common/legal.rs"]
+mod legal;
 
+use legal::{alarms, findings, meta_exe, read};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tracecheck::analyze::analyze;
 use tracecheck::core::{CoreOptions, read_core_trace};
 use tracecheck::model::Severity;
 use tracecheck::symbolize::dwarf::SymbolOptions;
-
-type Found = Vec<(&'static str, Severity, String)>;
 
 /// Which rules each look-alike is made against (two or more per rule; a state may serve several).
 const MADE_AGAINST: &[(&str, &[&str])] = &[
@@ -74,135 +74,15 @@ fn script(name: &str) -> PathBuf {
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = common::scratch_root().join(format!("legal-states5-{tag}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn read(path: &Path) -> String {
-    String::from_utf8_lossy(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).into_owned()
-}
-
-fn findings(text: &str) -> Found {
-    let r = analyze("t", tracecheck::input::parse(text), &Default::default());
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
-}
-
-fn findings_exe(text: &str, exe: &Path) -> Found {
-    let opts = tracecheck::pipeline::LoadOptions {
-        symbols: SymbolOptions { exes: vec![exe.to_path_buf()], system_debug_dir: true, ..Default::default() },
-        symbolize_text: true,
-        ..Default::default()
-    };
-    let r = tracecheck::pipeline::analyze_text("t", text.as_bytes(), &opts);
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
-}
-
-fn core_findings(core: &Path, exe: &Path) -> Found {
-    let opts = CoreOptions {
-        symbols: SymbolOptions { exes: vec![exe.to_path_buf()], system_debug_dir: true, ..Default::default() },
-        ..Default::default()
-    };
-    let parsed = read_core_trace(core, &opts).expect("core reads");
-    let r = analyze("core", parsed, &Default::default());
-    r.findings.iter().map(|f| (f.rule, f.severity, f.message.clone())).collect()
-}
-
-/// Warnings and errors only: an info finding is a remark, not a false alarm.
-fn alarms(f: Found) -> Found {
-    f.into_iter().filter(|f| f.1 != Severity::Info).collect()
-}
-
-/// The transcript without `p $_siginfo` and its answer: a twin as many users paste it.
-fn without_siginfo(t: &str) -> String {
-    t.lines()
-        .filter(|l| *l != "(gdb) p $_siginfo" && !(l.starts_with('$') && l.contains("si_signo")))
-        .map(|l| format!("{l}\n"))
-        .collect()
-}
-
-fn meta_exe(meta: &str) -> PathBuf {
-    PathBuf::from(meta.lines().find_map(|l| l.strip_prefix("exe=")).unwrap_or(""))
+    legal::scratch(&format!("5-{tag}"))
 }
 
 fn deliberate(state: &str, reading: &str, rule: &str) -> bool {
     DELIBERATE.iter().any(|(s, r, u)| *s == state && *r == reading && *u == rule)
 }
 
-/// Counts of what `check_states` read.
-#[derive(Default, Debug)]
-struct Read {
-    states: usize,
-    twins: usize,
-    cores: usize,
-    with_exe: usize,
-}
-
-/// Checks every state of `dir` (transcripts `.gdb.txt`/`.lldb.txt`, the transcript with
-/// `--exe`, twins without `$_siginfo`, cores alone or beside a transcript, with their
-/// executable); returns the alarms not listed as deliberate, and the counts.
-fn check_states(dir: &Path, with_exe: bool) -> (Vec<String>, Read) {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let f = e.file_name().to_string_lossy().into_owned();
-            let n = f
-                .strip_suffix(".gdb.txt")
-                .or_else(|| f.strip_suffix(".lldb.txt"))
-                .or_else(|| f.strip_suffix(".core"))?
-                .to_string();
-            Some(n)
-        })
-        .collect();
-    names.sort();
-    names.dedup();
-    let mut bad = Vec::new();
-    let mut n = Read::default();
-    let mut report = |state: &str, reading: &str, f: Found| {
-        for f in f {
-            if !deliberate(state, reading, f.0) {
-                bad.push(format!("{state} ({reading}): {f:?}"));
-            }
-        }
-    };
-    for name in &names {
-        let meta = read(&dir.join(format!("{name}.meta")));
-        let exe = meta_exe(&meta);
-        let text = [".gdb.txt", ".lldb.txt"].iter().map(|s| dir.join(format!("{name}{s}"))).find(|p| p.is_file());
-        n.states += 1;
-        if let Some(path) = &text {
-            let t = read(path);
-            report(name, "transcript", alarms(findings(&t)));
-            if with_exe && exe.is_file() && path.extension().is_some_and(|e| e == "txt") {
-                n.with_exe += 1;
-                report(name, "transcript+exe", alarms(findings_exe(&t, &exe)));
-            }
-            if meta.lines().any(|l| l.starts_with("twin=") && l.len() > 5) {
-                n.twins += 1;
-                let maps = t.contains("(gdb) info proc mappings") || t.contains("(lldb) image list");
-                let f = alarms(findings(&without_siginfo(&t)))
-                    .into_iter()
-                    // Without the memory map the access at pc cannot be checked: the allocator
-                    // and stack-overflow guesses may warn (as in legal_states3 and 4).
-                    .filter(|f| {
-                        !(matches!(f.0, "heap-corruption" | "stack-overflow") && !maps && f.1 == Severity::Warning)
-                    })
-                    .collect();
-                report(name, "nosiginfo", f);
-            }
-        }
-        let core = dir.join(format!("{name}.core"));
-        // (An i386 program's core, ELFCLASS32, is read like the others.)
-        if core.is_file() {
-            n.cores += 1;
-            let f = alarms(core_findings(&core, &exe));
-            let _ = std::fs::remove_file(&core);
-            report(name, "core", f);
-        }
-    }
-    (bad, n)
+fn check_states(dir: &Path, with_exe: bool) -> (Vec<String>, legal::Read) {
+    legal::check_states(dir, with_exe, &deliberate)
 }
 
 /// Every look-alike of lookalikes5.sh: stopped where it was meant to, quiet as a transcript,

@@ -52,9 +52,13 @@ the canary caught the same overflow, and `bt` ends with
 benign reasons: JIT or hand-written code without unwind info, `sigaltstack` handlers, tail
 calls at a thread's entry; those findings are heuristic, and in threads other than the crashed
 one they are not reported. When a frame at or below the last real one is JIT code (no symbol,
-in anonymous executable memory; without the memory map, outside every library in a process
-running the JVM, V8/node, .NET, Mono or LuaJIT) the finding is `info`: the unwinder could only
-guess past it. So it is when the last real frame has no symbol at all (`?? ()`: a stripped
+in anonymous executable memory, in a memfd a JIT maps its code from (the BEAM), or in a file
+image mapped writable and executable (SBCL's `sbcl.core`); without the memory map, outside
+every library in a process running the JVM, V8/node, .NET, Mono, LuaJIT, SBCL, the BEAM or
+Chez Scheme, told by its libraries, its program's name or its thread names) the finding is
+`info`: the unwinder could only guess past it. So it is at a SIGTRAP the program raised itself
+in such a runtime (SBCL's signal handler enters its trap routines by rewriting the interrupted
+context, not by a call, so they have no caller to unwind to). So it is when the last real frame has no symbol at all (`?? ()`: a stripped
 library or interpreter, libraries whose symbols gdb could not load under qemu-user): the
 debugger had no unwind information for it either, unless fill patterns say the stack was
 smashed. So it is when the last real frame's return address follows no call instruction in the
@@ -367,6 +371,9 @@ fn guessed_caller(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> bool {
     if return_without_call(cx, th, f) {
         return true;
     }
+    if runtime_trap(cx, th, f).is_some() {
+        return true;
+    }
     if let Some(n) = f.function.as_deref() {
         let n = n.trim_start_matches("__GI_").trim_start_matches("__libc_").trim_start_matches('_');
         return matches!(
@@ -392,6 +399,29 @@ fn guessed_caller(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> bool {
         .skip_while(|g| g.index <= f.index)
         .any(|g| g.function.is_some() && g.file.is_some() && g.line.is_some() && !g.inlined);
     unread || unknown_file || recovers
+}
+
+/// Frame #0 of a thread stopped by a SIGTRAP the program raised itself (an `int3` it ran, the
+/// kernel's SI_KERNEL; not a debugger's breakpoint, which gdb reports as `Breakpoint N`) in a
+/// process running a runtime that traps on purpose (SBCL enters `memory_fault_emulation_trap`
+/// and its error traps by rewriting the interrupted context in its signal handler, not by a
+/// call): the trap routine has no caller frame to unwind to, so what gdb printed above it is a
+/// guess. The runtime's name.
+fn runtime_trap(cx: &RuleContext<'_>, th: &Thread, f: &Frame) -> Option<&'static str> {
+    if f.index != 0 {
+        return None;
+    }
+    let stop = cx.trace.stops.iter().find(|s| s.threads.iter().any(|t| std::ptr::eq(t, th)))?;
+    if !std::ptr::eq(stop.crashed_thread()?, th) {
+        return None;
+    }
+    let trap = stop.reason.signal.as_deref() == Some("SIGTRAP")
+        && stop.reason.si_code.is_none_or(|c| c == 0x80)
+        && !stop.reason.is_sent();
+    if !trap {
+        return None;
+    }
+    cx.jit_runtime()
 }
 
 /// `f` is a caller frame (not above a signal frame, not inlined) whose return address follows
@@ -524,6 +554,10 @@ fn finding(
                     "frame #{idx}{thread_note} has pc {pc:#x}, {why}: the unwinder could only guess the caller of {} ({})",
                     unsymbolized.map(frame_label).unwrap_or_default(),
                     match unsymbolized {
+                        Some(a) if runtime_trap(cx, th, a).is_some() => format!(
+                            "a trap the program raised itself in a process running {}, whose signal handler enters its trap routines by rewriting the interrupted context, not by a call",
+                            runtime_trap(cx, th, a).unwrap_or_default()
+                        ),
                         Some(a) if return_without_call(cx, th, a) =>
                             "its return address follows no call instruction (the code pushed it and jumped): the unwinder took the unwind rules of the instruction before that address, which belong to other code"
                                 .to_string(),

@@ -64,10 +64,12 @@ which needs a disassembly and register dump (the finding then says so); when the
 memory map shows that address mapped with the access allowed (a program that mapped page 0
 itself, where `vm.mmap_min_addr` lets it), the access is legal and nothing is reported. A NULL access in
 generated code (frame #0 without a symbol, in anonymous executable memory) of a process that
-runs the JVM (`libjvm.so`), .NET (`libcoreclr.so`) or Mono is how those runtimes work (implicit
-null checks, safepoint polls, the JVM's start-up probe): their own SIGSEGV handler takes it, and
-a debugger stops before it. The finding is then `info` and says so; without the memory map,
-frame #0 outside every library in a process whose frames show `libjvm.so` counts as such code."#,
+runs the JVM (`libjvm.so`, a process named `java`), .NET (`libcoreclr.so`), Mono or SBCL
+(`sbcl.core`) is how those runtimes work (implicit null checks, safepoint polls, the JVM's
+start-up probe, SBCL's guard pages): their own SIGSEGV handler takes it, and a debugger stops
+before it. The finding is then `info` and says so; without the memory map, frame #0 outside
+every library in a process whose frames or thread names show such a runtime counts as such
+code."#,
 };
 
 /// Where this rule must fire and where it must stay quiet (the registry test runs both).
@@ -432,17 +434,11 @@ fn null_this_finding(si: usize, th: &Thread, f0: &Frame, this: u64) -> Finding {
     f.step("p $_siginfo._sifields._sigfault.si_addr").step("x/i $pc").step("info registers").step("frame 1")
 }
 
-/// The managed runtime whose SIGSEGV handler owns faults in its generated code, when frame #0
-/// is such code (no symbol, no module; in an anonymous executable mapping, or without the
-/// mappings outside every library) and the runtime (the JVM, .NET, Mono) is in the process.
+/// The managed runtime whose SIGSEGV handler owns faults in its generated code
+/// (`RuleContext::fault_runtime`).
 fn managed_runtime(cx: &RuleContext<'_>, stop: &Stop, pc: Option<u64>) -> Option<&'static str> {
-    let f0 = stop.crashed_thread()?.frames.first()?;
     let _ = pc?;
-    if !cx.is_jit_frame(f0) {
-        return None;
-    }
-    // V8 and LuaJIT do not take SIGSEGV in their code as part of their work.
-    cx.jit_runtime().filter(|rt| rt.starts_with("the JVM") || rt.starts_with(".NET") || rt.starts_with("Mono"))
+    cx.fault_runtime(stop)
 }
 
 #[cfg(test)]

@@ -35,6 +35,10 @@ signal that was sent (`si_code` <= 0) with only the computed address is left alo
 did not run, so its page is unmodified, and cores do not dump unmodified file pages; their
 permissions come from the file's load segment, which a page the program made writable with
 `mprotect` no longer has. Copy-on-write and `userfaultfd` setups never reach the program as a signal.
+A write fault in generated code (frame #0 without a symbol, in anonymous or rwx-mapped
+executable memory) of a process running a runtime that takes write faults on purpose (SBCL's
+write barrier on protected heap pages; the JVM, .NET, Mono) is that runtime's work, which its
+own handler resolves after the debugger's stop: the finding is then `info` and says so.
 With its signal handler installed, Julia's runtime turns such writes into `ReadOnlyMemoryError`
 (a debugger stops before its handler runs). When Julia's GC faults setting the mark bits in the
 header of an "object" (an atomic read-modify-write of `[reg-8]` in a mark-phase function) that
@@ -207,10 +211,26 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         if !from_siginfo {
             msg.push_str(" (address computed from the faulting instruction)");
         }
+        // In generated code of a runtime that takes write faults on purpose (SBCL's write
+        // barrier on protected heap pages; the JVM's and .NET's polls): the runtime's handler
+        // unprotects the page and the write runs again. Under a debugger the stop comes first.
+        let managed = cx.fault_runtime(stop);
+        if let Some(rt) = managed {
+            msg.push_str(&format!(
+                ": frame #0 is generated code (no symbol) in a process running {rt}, which takes write faults in its own code on purpose (a write barrier, a poll page) and handles them; under a debugger this stop comes before that handler, so it is not by itself a crash"
+            ));
+        }
         let mut f = Finding::new(&RULE, msg).at(si, th, Some(0)).rank(60);
         if gc_write.is_some() {
             f.severity = super::Severity::Warning;
             f = f.rank(40);
+        }
+        if managed.is_some() {
+            f = f
+                .severity(super::Severity::Info)
+                .rank(20)
+                .heuristic()
+                .step("handle SIGSEGV nostop noprint pass, then continue (the real crash, if any, stops later)");
         }
         if let Some(base) = decoded.as_ref().and_then(|d| d.mem.as_ref()).and_then(|m| m.base.clone())
             && let Some(r) = cx.reg0(stop, &base)

@@ -55,6 +55,11 @@ const INSTALL: &[(&str, &str)] = &[
     ("python3.11-config", "apt-get install python3.11-dev"),
     ("fpc", "apt-get install fp-compiler"),
     ("xsubpp", "apt-get install perl"),
+    ("java", "apt-get install openjdk-17-jdk-headless"),
+    ("sbcl", "apt-get install sbcl"),
+    ("erlc", "apt-get install erlang-base"),
+    ("luajit", "apt-get install luajit"),
+    ("chezscheme", "apt-get install chezscheme"),
 ];
 
 /// Whether this run is CI, where a skip is a failure.
@@ -84,7 +89,7 @@ fn runs(tool: &str) -> bool {
     let flag = match tool {
         "tmux" => "-V",
         "go" => "version",
-        "lua5.4" => "-v",
+        "lua5.4" | "luajit" | "erlc" => "-v",
         "python3.11-config" => "--includes",
         "fpc" => "-iV",
         "xsubpp" => "-v",

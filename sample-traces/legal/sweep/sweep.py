@@ -44,6 +44,18 @@ REMOTE = os.environ.get("SWEEP_REMOTE", "").split()
 # first instruction) and the first stop after each start is `stepi N` with N up to 6000, so
 # states land inside ld.so's relocation and TLS setup and libc's early initialization.
 STARTI = os.environ.get("SWEEP_STARTI") == "1"
+# SWEEP_HANDLED='SIGSEGV,SIGILL' (sixth pass): signals the runtime raises and handles itself
+# (the JVM's implicit null checks and safepoint polls, SBCL's traps and guard pages, Go's
+# SIGURG). They are always passed on to the program; before each resume, with probability
+# SWEEP_P_HANDLED (0.3), gdb is told to stop on them (`handle SIG stop print pass`: a user who
+# forgot `handle SIGSEGV nostop`), otherwise not. A twin sent while SIGSEGV is passed on is
+# discarded at the next resume, so the program never sees the sent signal.
+HANDLED = [x for x in os.environ.get("SWEEP_HANDLED", "").split(",") if x]
+P_HANDLED = float(os.environ.get("SWEEP_P_HANDLED", "0.3"))
+# SWEEP_WARMUP=SECS (sixth pass): after each start the program runs SECS seconds without
+# breakpoints before the first stop, so states land in the runtime's steady state (JIT code,
+# collections) rather than in its start-up.
+WARMUP = float(os.environ.get("SWEEP_WARMUP", "0"))
 qemu = None
 rng = random.Random(int(os.environ.get("SWEEP_SEED", "1")))
 libc = ctypes.CDLL(None, use_errno=True)
@@ -64,6 +76,15 @@ for c in ["set pagination off", "set width 0", "set height 0", "set confirm off"
           "handle SIGPROF nostop noprint pass", "handle SIGCHLD nostop noprint pass",
           "handle SIGWINCH nostop noprint pass"]:
     gdb.execute(c, to_string=True)
+
+
+def handled(stop, discard=()):
+    for sig in HANDLED:
+        mode = "stop print" if stop else "nostop noprint"
+        gdb.execute("handle %s %s %s" % (sig, mode, "nopass" if sig in discard else "pass"), to_string=True)
+
+
+handled(False)
 
 
 def run(cmd):
@@ -113,6 +134,11 @@ def target_pid():
 
 def start():
     global qemu
+    if not REMOTE and WARMUP > 0:
+        run("starti")
+        set_bps(False)
+        handled(False)
+        return resume("continue", interrupt_after=WARMUP)
     if not REMOTE:
         return run("starti" if STARTI else "run")
     if qemu is not None:
@@ -218,10 +244,21 @@ def twin():
     t = gdb.selected_thread().ptid
     set_bps(False)
     run("set scheduler-locking on")
+    # A handled signal stopping here would be taken for the twin: gdb stops on the sent one only.
+    handled(False, discard=("SIGSEGV", "SIGBUS"))
+    run("handle %s stop print nopass" % ("SIGSEGV" if sig == 11 else "SIGBUS"))
     libc.syscall(234, target_pid() if qemu is not None else t[0], t[1], sig)
     out = logged("continue")
     run("set scheduler-locking replay")
     return out, ("SEGV" if sig == 11 else "BUS")
+
+
+def handled_stop(out):
+    """The handled signal a stop is at, if any ("Thread 2 … received signal SIGSEGV")."""
+    for sig in HANDLED:
+        if "received signal %s" % sig in out:
+            return sig
+    return None
 
 
 def stopped_by_signal(out):
@@ -229,6 +266,8 @@ def stopped_by_signal(out):
 
 
 last_ok = False
+discard = ()
+pending_trap = False
 run_out = start()
 while count < N and time.time() - t0 < SECS:
     if not alive():
@@ -237,8 +276,26 @@ while count < N and time.time() - t0 < SECS:
         if not alive():
             break
         continue
+    stop_handled = bool(HANDLED) and rng.random() < P_HANDLED
+    if HANDLED:
+        handled(stop_handled, discard)
+        discard = ()
     r = rng.random()
-    if STARTI and not last_ok:
+    if stop_handled and not pending_trap:
+        # Run on until the runtime raises one of its signals (or the safety interrupt).
+        cmd, kind = "continue", "interrupt"
+        set_bps(False)
+        out = resume(cmd)
+        r = None
+    if r is None:
+        pass
+    elif pending_trap and last_ok:
+        # The program's own SIGTRAP (SBCL's traps), which gdb never passes on by itself: deliver
+        # it, or the program runs on past its trap instruction into data and breaks.
+        cmd, kind = "signal SIGTRAP", "interrupt"
+        set_bps(False)
+        out = resume(cmd, interrupt_after=rng.uniform(0.02, DELAY))
+    elif STARTI and not last_ok:
         k = rng.randrange(1, 6000)
         cmd, kind = "stepi %d" % k, "starti-stepi"
         set_bps(False)
@@ -279,10 +336,22 @@ while count < N and time.time() - t0 < SECS:
     if not alive():
         last_ok = False
         continue
+    if HANDLED:
+        handled(False)
+        if handled_stop(out):
+            kind = "handled-" + handled_stop(out)
+    # A SIGTRAP the program raised itself (not a breakpoint, which gdb reports as such).
+    pending_trap = "received signal SIGTRAP" in out
+    if pending_trap:
+        kind = "handled-SIGTRAP"
     write_state(capture("(gdb) %s\n%s" % (cmd, out)), kind, "")
     last_ok = True
-    if rng.random() < P_TWIN and count < N:
+    # No twin of a stop at a handled signal: the sent signal would replace the runtime's own.
+    if rng.random() < P_TWIN and count < N and not kind.startswith("handled-"):
         out2, sig = twin()
+        if HANDLED:
+            discard = ("SIGSEGV", "SIGBUS")
+            handled(False)
         if alive() and stopped_by_signal(out2):
             write_state(capture("(gdb) continue\n%s" % out2), kind, sig)
 run("kill")

@@ -1,0 +1,27 @@
+;;; Legal work for SBCL (sixth pass): consing that makes the GC run, errors the program
+;;; handles (type errors signalled from SBCL's internal-error traps), a deep recursion caught as
+;;; a control stack exhaustion (the guard page), and a few threads.
+(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
+(defun deep (n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))
+(defun plus-one (x) (declare (optimize (safety 3))) (+ x 1))
+(defun churn (k)
+  (let ((h (make-hash-table)))
+    (dotimes (i k) (setf (gethash (mod i 997) h) (make-list 8 :initial-element i)))
+    (hash-table-count h)))
+(defvar *handled* 0)
+(defun round-work (r)
+  (churn 20000)
+  (fib 18)
+  (dotimes (i 50)
+    (handler-case (plus-one (if (evenp i) i 'x))
+      (type-error () (incf *handled*))))
+  (when (zerop (mod r 25))
+    (handler-case (deep 10000000)
+      (storage-condition () (incf *handled*))))
+  (handler-case (/ r (mod r 2))
+    (division-by-zero () (incf *handled*))))
+(defun worker () (loop for r from 0 do (churn 5000) (fib 16)))
+#+sb-thread (dotimes (i 2) (sb-thread:make-thread #'worker :name (format nil "worker-~d" i)))
+(loop for r from 0 do
+  (round-work r)
+  (when (zerop (mod r 100)) (format t "round ~d ~d~%" r *handled*) (finish-output)))

@@ -1,0 +1,16 @@
+;;; Legal work for Chez Scheme (sixth pass): compiled closures, first-class continuations,
+;;; consing that makes the collector run, and errors caught with guard.
+(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
+(define (gen-list n) (let loop ([i 0] [acc '()]) (if (= i n) acc (loop (+ i 1) (cons (* i i) acc)))))
+(define (with-escape xs)
+  (call/cc (lambda (k) (for-each (lambda (x) (when (> x 4000000) (k x))) xs) 0)))
+(define (deep n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))
+(define handled 0)
+(let loop ([r 0])
+  (fib 20)
+  (with-escape (gen-list 5000))
+  (deep 100000)
+  (guard (e [#t (set! handled (+ handled 1))]) (car r))
+  (let ([v (make-vector 2000 r)]) (vector-set! v 0 (string-append "s" (number->string r))))
+  (when (= 0 (modulo r 100)) (display "round ") (display r) (newline))
+  (loop (+ r 1)))
