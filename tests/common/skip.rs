@@ -40,6 +40,7 @@ const INSTALL: &[(&str, &str)] = &[
     ("i686-linux-gnu-gcc", "apt-get install gcc-i686-linux-gnu libc6-dev-i386-cross libc6-i386"),
     ("gdb-multiarch", "apt-get install gdb-multiarch"),
     ("lldb", "apt-get install lldb"),
+    ("lldb-python", "apt-get install lldb python3-lldb-14; on Debian 12 also the two links .ci/run repairs"),
     ("aarch64-linux-gnu-objdump", "apt-get install binutils-aarch64-linux-gnu"),
     ("rustc", "rustup, https://rustup.rs"),
     ("clang", "apt-get install clang"),
@@ -86,6 +87,14 @@ fn skip(need: &str) {
 }
 
 fn runs(tool: &str) -> bool {
+    // lldb's embedded Python with its `lldb` module (the lldb samplers run in it).
+    if tool == "lldb-python" {
+        return Command::new("lldb")
+            .args(["-b", "-o", "script import lldb; print('lldb-' + 'python-ok')"])
+            .stdin(Stdio::null())
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("lldb-python-ok"));
+    }
     let flag = match tool {
         "tmux" => "-V",
         "go" => "version",
