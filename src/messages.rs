@@ -603,6 +603,53 @@ pub fn is_malloc_assertion(a: &crate::model::AssertionText) -> bool {
     }
 }
 
+/// The Lua error of `PANIC: unprotected error in call to Lua API (<error>)`.
+pub(crate) fn lua_panic_error(text: &str) -> Option<&str> {
+    text.trim().strip_prefix("PANIC: unprotected error in call to Lua API (").and_then(|r| r.strip_suffix(')'))
+}
+
+/// V8's `Uncaught TypeError: …` without its `Uncaught `: the error as JavaScript names it.
+pub(crate) fn v8_uncaught_error(text: &str) -> &str {
+    text.trim().trim_start_matches("Uncaught ")
+}
+
+/// Rust's abort on a foreign exception (`std::panicking::__rust_foreign_exception`, called from
+/// `panic_unwind`'s cleanup when catch_unwind catches an exception of another language).
+pub(crate) fn is_foreign_exception_frame(name: &str) -> bool {
+    name == "__rust_foreign_exception" || name.ends_with("::__rust_foreign_exception")
+}
+
+/// The first named function of the JavaScript stack V8 printed after `Uncaught …` and `FROM`
+/// (`total (/srv/app/orders.js:5:44)`): rows of anonymous functions (a bare location) and of
+/// the runtime's own code (`Array.reduce (<anonymous>)`, `node:internal/…`) are skipped.
+pub(crate) fn js_site(stop: &crate::model::Stop) -> Option<crate::model::MessageSite> {
+    let start = stop.messages.iter().rposition(|m| m.detail == Some(MessageDetail::V8Uncaught))?;
+    let mut rows = stop.messages[start + 1..].iter().map(|m| m.text.trim());
+    if rows.next() != Some("FROM") {
+        return None;
+    }
+    for row in rows.take(64) {
+        let Some((name, loc)) = row.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) else { continue };
+        if name.is_empty()
+            || name.contains(' ') && !name.contains(" [as ")
+            || loc.starts_with('<')
+            || loc.starts_with("node:")
+        {
+            continue;
+        }
+        let mut parts = loc.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        let Some(line) = line.and_then(|l| l.parse::<u32>().ok()) else { continue };
+        return Some(crate::model::MessageSite {
+            function: name.to_string(),
+            file: file.map(str::to_string),
+            line: Some(line),
+            source: "V8's JavaScript stack",
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

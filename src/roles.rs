@@ -994,7 +994,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
         // (V8, Node.js, generated code); the JavaScript stack V8 printed names the function.
         if th.frames.iter().any(|f| without_parameters(f.function_name()) == "v8::base::OS::Abort")
             && stop.messages.iter().any(|m| m.detail == Some(MessageDetail::V8Uncaught))
-            && let Some(site) = js_site(stop)
+            && let Some(site) = crate::messages::js_site(stop)
         {
             let index = th.frames.first().map(|f| f.index).unwrap_or(0);
             return Some(Culprit { thread: th.id.to_string(), position: 0, index, named_by_message: Some(site) });
@@ -1272,37 +1272,6 @@ fn tail_called(stop: &Stop, th: &Thread, pos: usize) -> Option<MessageSite> {
         line: None,
         source: "the direct call before the caller's return address (it ended in a tail call, which left no frame)",
     })
-}
-
-/// The first named function of the JavaScript stack V8 printed after `Uncaught …` and `FROM`
-/// (`total (/srv/app/orders.js:5:44)`): rows of anonymous functions (a bare location) and of
-/// the runtime's own code (`Array.reduce (<anonymous>)`, `node:internal/…`) are skipped.
-pub(crate) fn js_site(stop: &Stop) -> Option<MessageSite> {
-    let start = stop.messages.iter().rposition(|m| m.detail == Some(MessageDetail::V8Uncaught))?;
-    let mut rows = stop.messages[start + 1..].iter().map(|m| m.text.trim());
-    if rows.next() != Some("FROM") {
-        return None;
-    }
-    for row in rows.take(64) {
-        let Some((name, loc)) = row.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) else { continue };
-        if name.is_empty()
-            || name.contains(' ') && !name.contains(" [as ")
-            || loc.starts_with('<')
-            || loc.starts_with("node:")
-        {
-            continue;
-        }
-        let mut parts = loc.rsplitn(3, ':');
-        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
-        let Some(line) = line.and_then(|l| l.parse::<u32>().ok()) else { continue };
-        return Some(MessageSite {
-            function: name.to_string(),
-            file: file.map(str::to_string),
-            line: Some(line),
-            source: "V8's JavaScript stack",
-        });
-    }
-    None
 }
 
 fn asserting_function(stop: &Stop, th: &Thread) -> Option<MessageSite> {

@@ -105,12 +105,6 @@ fn go_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     Some(f.step("GOTRACEBACK=all (or crash) to have every goroutine printed"))
 }
 
-/// Rust's abort on a foreign exception (`std::panicking::__rust_foreign_exception`, called from
-/// `panic_unwind`'s cleanup when catch_unwind catches an exception of another language).
-pub(crate) fn is_foreign_exception_frame(name: &str) -> bool {
-    name == "__rust_foreign_exception" || name.ends_with("::__rust_foreign_exception")
-}
-
 pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
     for (si, stop) in cx.stops() {
         if let Some(f) = go_panic(cx, si, stop) {
@@ -144,7 +138,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // A foreign (C++) exception that unwound into Rust is no panic: catch_unwind found an
         // exception Rust's panic machinery did not raise, and aborted (`uncaught-exception`
         // says so). Its frames are the panic runtime's (`std::panicking::__rust_foreign_exception`).
-        if frames.iter().any(|f| is_foreign_exception_frame(f.function_name()))
+        if frames.iter().any(|f| crate::messages::is_foreign_exception_frame(f.function_name()))
             || stop.messages.iter().any(|m| m.detail == Some(MessageDetail::ForeignException))
         {
             continue;

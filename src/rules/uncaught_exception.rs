@@ -230,8 +230,7 @@ fn foreign_exception(
 fn lua_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: Option<&Thread>, m: &Message) -> Finding {
     let culprit = cx.named_culprit(stop).map(|(_, f)| f);
     let at = culprit.map(|c| format!(" in {}", c.location())).unwrap_or_default();
-    let error =
-        m.text.trim().strip_prefix("PANIC: unprotected error in call to Lua API (").and_then(|r| r.strip_suffix(')'));
+    let error = crate::messages::lua_panic_error(&m.text);
     let text = format!(
         "a Lua error had no handler{at}: it was raised outside any protected call, so Lua's panic function printed it (\"unprotected error in call to Lua API\") and the host program aborted{}",
         error.map(|e| format!("; the error: {e}")).unwrap_or_default()
@@ -254,11 +253,11 @@ fn v8_uncaught(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> 
     if !th.frames.iter().any(|f| crate::roles::without_parameters(f.function_name()) == "v8::base::OS::Abort") {
         return None;
     }
-    let site = crate::roles::js_site(stop);
+    let site = crate::messages::js_site(stop);
     let at = site.as_ref().map(|s| format!(" in {}", s.function)).unwrap_or_default();
     let text = format!(
         "uncaught JavaScript exception{at}: {} (V8 aborted the process on it: --abort-on-uncaught-exception)",
-        m.text.trim().trim_start_matches("Uncaught ")
+        crate::messages::v8_uncaught_error(&m.text)
     );
     let mut f = Finding::new(&RULE, text).at(si, Some(th), None).rank(75);
     f = f.evidence(format!("stderr: {}", m.text.trim()), Some(m.span));
@@ -366,7 +365,7 @@ pub(crate) fn check(cx: &RuleContext<'_>, out: &mut Vec<Finding>) {
         // forced-unwind exception, and a `catch (...)` finished without rethrowing it. The
         // message, or in a core (no stderr) the frames.
         let foreign_msg = term.filter(|t| t.detail == Some(MessageDetail::ForeignException));
-        let foreign_frame = frames.iter().find(|f| super::panic::is_foreign_exception_frame(f.function_name()));
+        let foreign_frame = frames.iter().find(|f| crate::messages::is_foreign_exception_frame(f.function_name()));
         if foreign_msg.is_some() || foreign_frame.is_some() {
             out.push(foreign_exception(cx, si, stop, th, foreign_msg, foreign_frame));
             continue;
