@@ -142,8 +142,11 @@ fn a_null_read_in_jvm_generated_code_is_the_jvms_business() {
 
 #[test]
 fn the_same_null_read_without_a_managed_runtime_is_a_null_dereference() {
-    // Edited: no libjvm.so mapped (a program's own JIT, as `jit-null` in the crash corpus).
-    let t = JVM_PROBE.replace("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so", "/usr/lib/libtool.so");
+    // Edited: no libjvm.so mapped and the process not named `java` (a program's own JIT, as
+    // `jit-null` in the crash corpus).
+    let t = JVM_PROBE
+        .replace("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so", "/usr/lib/libtool.so")
+        .replace("Thread 2 \"java\"", "Thread 2 \"tool\"");
     let f = findings(&t);
     let nd: Vec<_> = f.iter().filter(|f| f.0 == "null-dereference").collect();
     assert_eq!(nd.len(), 1, "{f:#?}");
