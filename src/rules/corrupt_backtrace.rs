@@ -656,8 +656,24 @@ fn finding(
             ),
             Stopped::Corrupt(r) => (format!("backtrace{thread_note} stopped{after}: {r}"), Severity::Warning, true, 30),
         };
+        // gdb's frame-id check ("inner to this frame", "identical to this frame") stops the
+        // walk where a code-generating runtime's own code was called from generated code it
+        // has no unwind information for (HotSpot's libjvm.so below compiled Java frames): in
+        // such a process, with the last frame in the runtime's code or in generated code, that
+        // stop alone is no evidence of a corrupt stack.
+        let runtime = match (s, last) {
+            (Stopped::Corrupt(_), Some(l)) if in_runtime_code(cx, l) => cx.jit_runtime(),
+            _ => None,
+        };
+        let (msg, sev, rank) = match runtime {
+            Some(_) => (format!("{msg}; this alone is no evidence of a corrupt stack"), Severity::Info, 20),
+            None => (msg, sev, rank),
+        };
         f = Finding::new(&RULE, msg).at(si, Some(th), last.map(|l| l.index)).severity(sev).rank(rank);
         f.heuristic = heuristic;
+        if let Some(rt) = runtime {
+            f = f.evidence(format!("{rt} runs in this process; its callers are generated code"), None);
+        }
         if let Some(l) = last {
             f = f.evidence(format!("last frame: {}", frame_label(l)), Some(l.span));
         }
@@ -682,6 +698,18 @@ fn finding(
         f = f.step("info proc mappings");
     }
     Some(f)
+}
+
+/// A frame in a code-generating runtime's own library (HotSpot's `libjvm.so`, .NET's
+/// `libcoreclr.so`, Mono, node, V8, the BEAM, LuaJIT) or in generated code.
+fn in_runtime_code(cx: &RuleContext<'_>, f: &Frame) -> bool {
+    const LIBS: &[&str] =
+        &["libjvm.so", "libcoreclr.so", "libmonosgen-2.0.so", "libnode.so", "libv8.so", "beam.smp", "libluajit"];
+    cx.is_jit_frame(f)
+        || f.module.as_deref().is_some_and(|m| {
+            let file = m.rsplit('/').next().unwrap_or(m);
+            LIBS.iter().any(|l| file.starts_with(l))
+        })
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -786,6 +814,43 @@ Program received signal SIGSEGV, Segmentation fault.
 #2  0x0000555555555199 in fill (p=0x7fffffffe0a0) at t.c:9
 Backtrace stopped: previous frame identical to this frame (corrupt stack?)
 ";
+
+    /// Shape of a live HotSpot state sampled by tests/legal_states6.rs (the JVM in its exception
+    /// handling, called from compiled Java code): gdb stops above libjvm.so's frame.
+    const JVM_INNER: &str = "\
+Thread 12 \"java\" received signal SIGSEGV, Segmentation fault.
+0x00007ffff7a2c5d1 in CompiledMethod::handler_for_exception_and_pc(Handle, unsigned char*) () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+(gdb) bt
+#0  0x00007ffff7a2c5d1 in CompiledMethod::handler_for_exception_and_pc(Handle, unsigned char*) () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+Backtrace stopped: previous frame inner to this frame (corrupt stack?)
+";
+
+    #[test]
+    fn runtime_code_below_generated_code_is_no_corrupt_stack() {
+        let f = run_rule(&RULE, JVM_INNER);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info, "{f:#?}");
+        assert!(f[0].message.ends_with("this alone is no evidence of a corrupt stack"), "{}", f[0].message);
+        assert!(f[0].evidence.iter().any(|e| e.text.contains("the JVM")), "{f:#?}");
+        // Look-alikes: the JVM in the process but the last frame in another library; and the
+        // same frame's library without any JVM (renamed): a warning as before.
+        let t = JVM_INNER.replace(
+            "CompiledMethod::handler_for_exception_and_pc(Handle, unsigned char*) () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n(gdb)",
+            "parse_record () from /usr/lib/libparse.so\n(gdb)",
+        );
+        let t = t.replacen(
+            "#0  0x00007ffff7a2c5d1 in CompiledMethod::handler_for_exception_and_pc(Handle, unsigned char*) () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so",
+            "#0  0x00007ffff7a2c5d1 in parse_record () from /usr/lib/libparse.so\n#1  0x00007ffff7a2c5d1 in JVM_Foo () from /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n#2  0x00007ffff7b00000 in parse_record () from /usr/lib/libparse.so",
+            1,
+        );
+        let f = run_rule(&RULE, &t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning, "{f:#?}");
+        let t = JVM_INNER.replace("libjvm.so", "libfoo.so").replace("\"java\"", "\"tool\"");
+        let f = run_rule(&RULE, &t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning, "{f:#?}");
+    }
 
     #[test]
     fn corrupt_stack_reason_is_heuristic() {
