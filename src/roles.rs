@@ -46,38 +46,6 @@ fn clone_base(name: &str) -> &str {
     base
 }
 
-/// A C++ function's name as a symbol table demangles it, without its parameter list and
-/// gcc's clone note: `os::abort(bool, void*, void const*) [clone .cold]` is `os::abort`,
-/// `node::OnFatalError(char const*, char const*)` is `node::OnFatalError`. Only a balanced
-/// trailing list is taken off (`v8impl::(anonymous namespace)::Wrapper::Invoke(…)` keeps its
-/// `(anonymous namespace)`); a name without one is returned as it is.
-pub(crate) fn without_parameters(name: &str) -> &str {
-    let mut n = name.trim_end();
-    if let Some(i) = n.find(" [clone ")
-        && n.ends_with(']')
-    {
-        n = n[..i].trim_end();
-    }
-    let n = n.strip_suffix(" const").unwrap_or(n);
-    if !n.ends_with(')') {
-        return n;
-    }
-    let mut depth = 0usize;
-    for (i, c) in n.char_indices().rev() {
-        match c {
-            ')' => depth += 1,
-            '(' => {
-                depth -= 1;
-                if depth == 0 {
-                    return if i == 0 { n } else { &n[..i] };
-                }
-            }
-            _ => {}
-        }
-    }
-    n
-}
-
 /// The code of a language runtime that hosts the program's native code (an interpreter, a VM)
 /// and that native code calls into only through the runtime's API: CPython's `Py*`/`_Py*`
 /// functions (an extension's own `PyInit_<module>` is the extension's), HotSpot's libjvm (the
@@ -93,7 +61,7 @@ fn is_hosting_runtime(name: &str, module: &str) -> bool {
     if ["libjvm.", "libpython3", "liblua5", "liblua.", "libperl.", "libnode."].iter().any(|m| base.starts_with(m)) {
         return true;
     }
-    let name = without_parameters(name);
+    let name = without_params(name);
     if (name.starts_with("Py") || name.starts_with("_Py")) && !name.starts_with("PyInit_") {
         let rest = name.trim_start_matches('_').trim_start_matches("Py");
         // CPython's API is `Py` + a capitalized word or `_` (`PyObject_Call`, `Py_RunMain`,
@@ -314,7 +282,7 @@ fn is_machinery_base(f: &Frame) -> bool {
     // gcc's outlined and cloned parts keep their function's role: `__assert_fail_base.cold`,
     // `_int_free.isra.0`, `malloc_printerr.constprop.0`.
     let base = clone_base(name);
-    let bare = without_parameters(name);
+    let bare = without_params(name);
     if EXACT.contains(&name) || EXACT.contains(&base) || EXACT.contains(&bare) || is_llvm_handler(name) {
         return true;
     }
@@ -761,31 +729,39 @@ const GO_STD: &[&str] = &[
     "regexp", "runtime",
 ];
 
-/// A function name without its parameter list as gdb prints it for a function without debug
-/// information (`llvm::report_fatal_error(llvm::Twine const&, bool)`, `f() const`):
-/// `llvm::report_fatal_error`. A name without one is returned as it is.
+/// A function name without its parameter list and gcc's clone note, as gdb and symbol tables
+/// print a C++ function without debug information: `llvm::report_fatal_error(llvm::Twine
+/// const&, bool)` is `llvm::report_fatal_error`, `os::abort(bool, void*, void const*) [clone
+/// .cold]` is `os::abort`, `f() const` is `f`. Only a balanced trailing list is taken off
+/// (`(anonymous namespace)::f` and the call operator's own `()` stay); a name without one is
+/// returned as it is (trimmed).
 pub fn without_params(name: &str) -> &str {
-    let n = name.trim_end();
+    let mut n = name.trim_end();
+    if let Some(i) = n.find(" [clone ")
+        && n.ends_with(']')
+    {
+        n = n[..i].trim_end();
+    }
     let n = n.strip_suffix(" const").unwrap_or(n);
     if !n.ends_with(')') {
-        return name;
+        return n;
     }
-    let mut depth = 0i32;
+    let mut depth = 0usize;
     for (i, c) in n.char_indices().rev() {
         match c {
             ')' => depth += 1,
             '(' => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 if depth == 0 {
                     let head = &n[..i];
                     // `(anonymous namespace)::f`, or the call operator's own `()`.
-                    return if head.is_empty() || head.ends_with("operator") { name } else { head };
+                    return if head.is_empty() || head.ends_with("operator") { n } else { head };
                 }
             }
             _ => {}
         }
     }
-    name
+    n
 }
 
 /// LLVM's crash handler and fatal-error frames (the printer and the reporter, not the crash).
@@ -992,7 +968,7 @@ pub fn culprit(stop: &Stop) -> Option<Culprit> {
     if let Some(th) = stop.crashed_thread() {
         // V8 aborted on an uncaught JavaScript exception: every native frame is the runtime's
         // (V8, Node.js, generated code); the JavaScript stack V8 printed names the function.
-        if th.frames.iter().any(|f| without_parameters(f.function_name()) == "v8::base::OS::Abort")
+        if th.frames.iter().any(|f| without_params(f.function_name()) == "v8::base::OS::Abort")
             && stop.messages.iter().any(|m| m.detail == Some(MessageDetail::V8Uncaught))
             && let Some(site) = crate::messages::js_site(stop)
         {

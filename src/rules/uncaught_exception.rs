@@ -250,7 +250,7 @@ fn lua_panic(cx: &RuleContext<'_>, si: usize, stop: &Stop, th: Option<&Thread>, 
 fn v8_uncaught(cx: &RuleContext<'_>, si: usize, stop: &Stop) -> Option<Finding> {
     let m = stop.messages.iter().rfind(|m| m.detail == Some(MessageDetail::V8Uncaught))?;
     let th = stop.crashed_thread()?;
-    if !th.frames.iter().any(|f| crate::roles::without_parameters(f.function_name()) == "v8::base::OS::Abort") {
+    if !th.frames.iter().any(|f| crate::roles::without_params(f.function_name()) == "v8::base::OS::Abort") {
         return None;
     }
     let site = crate::messages::js_site(stop);
